@@ -1,0 +1,173 @@
+/** Builds the Fastify app: external plugins, then app plugins, then routes (like fastify/demo's app.ts). */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyError } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import addFormats from 'ajv-formats';
+import { CODES, messageKeyOf } from '../common/errors.js';
+import { translate } from '../common/i18n.js';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import { newId } from './db/ids.js';
+import { ApiError } from './http/api-error.js';
+import context from './http/context.js';
+import { registerRoutes, type RouteDef } from './http/route.js';
+import { TokenService } from './identity/tokens.js';
+import { createMailer, type Mailer } from './identity/mailer.js';
+import { ALL_ROUTES } from './routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    tokens: TokenService;
+    mailer: Mailer;
+    routeDefs: RouteDef[];
+    envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  db: Db;
+  /** Extra routes (tests register fixtures this way). */
+  routes?: RouteDef[];
+  logger?: boolean;
+}
+
+/** Build the app on an open, migrated database. */
+export async function buildApp({ config, db, routes = [], logger = true }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : newId(16)),
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    ajv: {
+      // Unknown body fields are rejected with a 400, not silently dropped (docs/decisions.md).
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, keywords: ['x-admin'] },
+      plugins: [addFormats as never],
+    },
+  });
+
+  // External plugins.
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // App plugins.
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('tokens', await TokenService.create(db, config.accessTokenTtlSeconds));
+  app.decorate('mailer', createMailer(db, config));
+  app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({
+    status: { code: CODES.ok, success: true, message: translate(req.lang, 'errors.ok') },
+    data,
+  }));
+  await app.register(context);
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const lang = req.lang ?? 'en-US';
+    if (err instanceof ApiError) {
+      const { ruleKey, ...rest } = err.params as { ruleKey?: string; field?: string };
+      const params = ruleKey ? { ...rest, rule: translate(lang, `rules.${ruleKey}`, rest) } : rest;
+      return reply.status(err.statusCode).send({
+        status: { code: err.code, success: false, message: translate(lang, err.messageKey, params) },
+        data: err.data ?? (ruleKey ? { field: rest.field, rule: ruleKey } : null),
+      });
+    }
+    const fe = err as FastifyError;
+    if (fe.validation && fe.validation.length > 0) {
+      const v = fe.validation[0];
+      const { field, rule, params } = describeAjvError(v as never, fe.validationContext);
+      return reply.status(400).send({
+        status: { code: CODES.validation, success: false, message: translate(lang, 'errors.validation', { field, rule: translate(lang, `rules.${rule}`, params) }) },
+        data: { field, rule },
+      });
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 404 ? CODES.notFound : status === 429 ? CODES.tooManyRequests : CODES.badRequest;
+      return reply.status(status).send({ status: { code, success: false, message: translate(lang, messageKeyOf(code), { minutes: 15 }) }, data: null });
+    }
+    // 5xx: log everything, tell the caller only a reference.
+    req.log.error({ err }, 'request failed');
+    return reply.status(500).send({ status: { code: CODES.internal, success: false, message: translate(lang, 'errors.internal', { ref: req.id }) }, data: null });
+  });
+
+  // Routes.
+  app.get('/api/health', { config: { permission: 'public' } }, async (req, reply) => {
+    try {
+      const r = await db.query<{ ok: number }>('SELECT 1 AS ok');
+      return app.envelope(req, { status: 'ok', database: { kind: db.kind, ok: r.rows[0]?.ok === 1 } });
+    } catch {
+      return reply.status(503).send({ status: { code: CODES.internal, success: false, message: 'database unavailable' }, data: { status: 'down', database: { kind: db.kind, ok: false } } });
+    }
+  });
+  const all = [...ALL_ROUTES, ...routes];
+  app.decorate('routeDefs', all);
+  registerRoutes(app, all);
+
+  // The built console, with the SPA fallback for its routes.
+  const index = path.join(config.consoleDir, 'index.html');
+  const hasConsole = fs.existsSync(index);
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: config.consoleDir, wildcard: false, index: false, maxAge: '1h' });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.method !== 'GET') {
+      return reply.status(404).send({ status: { code: CODES.notFound, success: false, message: translate(req.lang, 'errors.notFound') }, data: null });
+    }
+    if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run npm run build.');
+    return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
+  });
+
+  return app;
+}
+
+/** Turn an ajv error into the field it concerns and the rule it broke. */
+function describeAjvError(
+  v: { keyword: string; instancePath: string; params: Record<string, unknown> },
+  where?: string,
+): { field: string; rule: string; params: Record<string, unknown> } {
+  const pathField = v.instancePath.split('/').filter(Boolean).join('.');
+  switch (v.keyword) {
+    case 'required':
+      return { field: String(v.params.missingProperty), rule: 'required', params: {} };
+    case 'additionalProperties':
+      return { field: String(v.params.additionalProperty), rule: 'additionalProperties', params: {} };
+    case 'minLength':
+    case 'maxLength':
+    case 'minimum':
+    case 'maximum':
+    case 'minItems':
+    case 'maxItems':
+      return { field: pathField || where || 'body', rule: v.keyword, params: { limit: v.params.limit } };
+    case 'enum':
+      return { field: pathField || where || 'body', rule: 'enum', params: { values: (v.params.allowedValues as unknown[]).join(', ') } };
+    case 'format':
+      return { field: pathField || where || 'body', rule: v.params.format === 'email' ? 'email' : 'format', params: { format: v.params.format } };
+    case 'type':
+      return { field: pathField || where || 'body', rule: 'type', params: { type: v.params.type } };
+    default:
+      return { field: pathField || where || 'body', rule: v.keyword in RULES ? v.keyword : 'pattern', params: v.params };
+  }
+}
+const RULES = { pattern: 1, const: 1, uniqueItems: 1 };

@@ -1,0 +1,50 @@
+/** Configuration from the environment (README: Configuration). */
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  verificationCode?: string;
+  production: boolean;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  /** Caps shown as seats left (SPEC.md section 6); an organisation row may override them. */
+  accountCap: number;
+  orgCap: number;
+  seed: boolean;
+  simulator: boolean;
+  logLevel: string;
+  consoleDir: string;
+}
+
+/** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const production = env.NODE_ENV === 'production';
+  const config: Config = {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'IoT Console <no-reply@demo.example.com>',
+    verificationCode: env.VERIFICATION_CODE || undefined,
+    production,
+    accessTokenTtlSeconds: Number(env.ACCESS_TOKEN_TTL_SECONDS ?? 900),
+    refreshTokenTtlDays: Number(env.REFRESH_TOKEN_TTL_DAYS ?? 30),
+    accountCap: Number(env.ACCOUNT_CAP ?? 50),
+    orgCap: Number(env.ORG_CAP ?? 20),
+    seed: env.SEED !== 'false',
+    simulator: env.SIMULATOR !== 'off',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    consoleDir: path.resolve(env.CONSOLE_DIR ?? './dist'),
+    ...overrides,
+  };
+  if (config.production && config.verificationCode) {
+    throw new Error('VERIFICATION_CODE is a test contract and is refused when NODE_ENV=production.');
+  }
+  return config;
+}

@@ -1,0 +1,89 @@
+/**
+ * The demo seed: one partner brand (plus the three brand variants), a first-level organisation with
+ * two sub-organisations, one account per role, and the fleet data every screen shows.
+ * Runs once: a database that already has the demo brand is left alone.
+ */
+import type { Db, Queryable } from './db.js';
+import { hashPassword } from '../identity/passwords.js';
+import { seedFleet, type SeedSize } from './seed-fleet.js';
+
+export const DEMO_PASSWORD = 'Demo#2026';
+
+export const DEMO_BRANDS = [
+  { id: 'brand-default', partnerCode: 'DEMO', host: 'localhost', variant: 'default', platformName: 'IoT Connect', themeColor: '#d4380d' },
+  { id: 'brand-nova', partnerCode: 'NOVA', host: 'nova.localhost', variant: 'nova', platformName: 'Nova IoT', themeColor: '#1677ff' },
+  { id: 'brand-aurora', partnerCode: 'AURORA', host: 'aurora.localhost', variant: 'aurora', platformName: 'Aurora Connect', themeColor: '#13a8a8' },
+  { id: 'brand-terra', partnerCode: 'TERRA', host: 'terra.localhost', variant: 'terra', platformName: 'Terra M2M', themeColor: '#389e0d' },
+] as const;
+
+export const DEMO_ORGS = [
+  { id: 'org-demo', code: 'DEMO', name: 'Demo Logistics GmbH', country: 'DE', parent: null, level: 1, smsQuota: 10000 },
+  { id: 'org-demo-north', code: 'DEMO-NORTH', name: 'Demo Logistics North', country: 'DE', parent: 'org-demo', level: 2, smsQuota: 2000 },
+  { id: 'org-demo-south', code: 'DEMO-SOUTH', name: 'Demo Logistics South', country: 'ES', parent: 'org-demo', level: 2, smsQuota: 2000 },
+  // Another customer, so tests can prove one organisation never sees another's data.
+  { id: 'org-other', code: 'OTHER', name: 'Other Customer Ltd', country: 'GB', parent: null, level: 1, smsQuota: 5000 },
+] as const;
+
+export const DEMO_ACCOUNTS = [
+  { id: 'acc-superadmin', email: 'superadmin@demo.example.com', first: 'Sofia', last: 'Superadmin', role: 'superadmin', oversight: true, locale: 'en-US' },
+  { id: 'acc-admin', email: 'admin@demo.example.com', first: 'Adam', last: 'Admin', role: 'admin', oversight: false, locale: 'en-US' },
+  { id: 'acc-operator', email: 'operator@demo.example.com', first: 'Olivia', last: 'Operator', role: 'operator', oversight: false, locale: 'en-US' },
+  { id: 'acc-user', email: 'user@demo.example.com', first: 'Umar', last: 'User', role: 'user', oversight: false, locale: 'en-US' },
+  { id: 'acc-other-admin', email: 'admin@other.example.com', first: 'Otto', last: 'Other', role: 'admin', oversight: false, locale: 'en-US' },
+] as const;
+
+/** Seed the demo data once. size "small" keeps test databases quick; "demo" fills every screen. */
+export async function seedDemo(db: Db, opts: { size?: SeedSize } = {}): Promise<boolean> {
+  const done = await db.query("SELECT 1 FROM brands WHERE id = 'brand-default'");
+  if (done.rows.length > 0) return false;
+  const hash = await hashPassword(DEMO_PASSWORD);
+  await db.tx(async (q) => {
+    await seedIdentity(q, hash);
+    await seedFleet(q, { size: opts.size ?? 'demo' });
+  });
+  return true;
+}
+
+async function seedIdentity(q: Queryable, hash: string): Promise<void> {
+  for (const b of DEMO_BRANDS) {
+    const theme = {
+      platformName: b.platformName,
+      themeColor: b.themeColor,
+      themeColorDark: b.themeColor,
+      customStyle: '',
+      logoFavicon: '',
+      platformTitle: b.platformName,
+      platformHelp: 'https://docs.demo.example.com',
+      login: { backgroundColor: '#f5f5f5', logo: '', hideLogo: false, hideTitleLink: false, title: b.platformName, hidePrivacyPolicy: false, hideContactUs: false },
+      hideFooter: false,
+      localizations: { supportedLanguages: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'], defaultLanguage: 'en-US' },
+      support: { hideSupport: false, spanishEmail: 'soporte@demo.example.com', englishEmail: 'support@demo.example.com' },
+      hideCubeDocumentation: false,
+    };
+    await q.query('INSERT INTO brands (id, partner_code, host, variant, theme) VALUES ($1, $2, $3, $4, $5)', [b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme)]);
+  }
+  for (const o of DEMO_ORGS) {
+    await q.query(
+      'INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [o.id, o.code, o.name, o.country, o.parent, o.level, 'brand-default', o.smsQuota],
+    );
+  }
+  for (const a of DEMO_ACCOUNTS) {
+    await q.query(
+      `INSERT INTO accounts (id, email, first_name, last_name, password_hash, locale, oversight, password_changed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+      [a.id, a.email, a.first, a.last, hash, a.locale, a.oversight],
+    );
+  }
+  const member = (account: string, org: string, role: string, isDefault: boolean) =>
+    q.query("INSERT INTO memberships (account_id, org_id, role, is_default, status, accepted_at) VALUES ($1, $2, $3, $4, 'active', now())", [account, org, role, isDefault]);
+  // Every demo account belongs to the first-level organisation with its role; the superadmin
+  // and admin also run the two sub-organisations.
+  for (const a of DEMO_ACCOUNTS.filter((x) => x.id !== 'acc-other-admin')) await member(a.id, 'org-demo', a.role, true);
+  for (const sub of ['org-demo-north', 'org-demo-south']) {
+    await member('acc-superadmin', sub, 'superadmin', false);
+    await member('acc-admin', sub, 'admin', false);
+  }
+  await member('acc-operator', 'org-demo-north', 'operator', false);
+  await member('acc-other-admin', 'org-other', 'admin', true);
+}

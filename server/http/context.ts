@@ -1,0 +1,125 @@
+/**
+ * Who is calling and in which organisation: the bearer token, the partnerCode header and the
+ * membership behind them, checked on every call that is not public. Decorates request.auth.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { defineAbilityFor, subjectOf, type AppAbility } from '../../common/ability.js';
+import { CODES } from '../../common/errors.js';
+import { pickLanguage, type Language } from '../../common/limits.js';
+import type { Action, Subject } from '../../common/permissions.js';
+import { asRole, type Role } from '../../common/roles.js';
+import { ApiError } from './api-error.js';
+import type { Permission } from './route.js';
+
+export interface AuthContext {
+  accountId: string;
+  email: string;
+  sessionId: string;
+  orgId: string;
+  orgCode: string;
+  orgLevel: number;
+  role: Role;
+  oversight: boolean;
+  ability: AppAbility;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+    auth: AuthContext | null;
+    /** The signed-in context; throws 401 when there is none. */
+    requireAuth(): AuthContext;
+    /** Throws 403 "Permission denied" unless the current role may do action on subject (optionally a record). */
+    authorize(action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>): void;
+  }
+  interface FastifyContextConfig {
+    permission?: Permission;
+  }
+}
+
+/** The bearer token of a request, if any. */
+export function bearerOf(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h || !h.startsWith('Bearer ')) return null;
+  const token = h.slice(7).trim();
+  return token.length > 0 ? token : null;
+}
+
+export default fp(async (app) => {
+  app.decorateRequest('lang', 'en-US');
+  app.decorateRequest('auth', null);
+  app.decorateRequest('requireAuth', function (this: FastifyRequest) {
+    if (!this.auth) throw new ApiError(401, CODES.unauthenticated);
+    return this.auth;
+  });
+  app.decorateRequest('authorize', function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>) {
+    const auth = this.requireAuth();
+    const target = record ? subjectOf(subject, record) : subject;
+    if (!auth.ability.can(action, target as never)) throw new ApiError(403, CODES.permissionDenied);
+  });
+
+  app.addHook('onRequest', async (req) => {
+    req.lang = pickLanguage(headerOf(req, 'language') ?? req.headers['accept-language']?.split(',')[0]);
+  });
+
+  app.addHook('preHandler', async (req) => {
+    const permission = req.routeOptions.config?.permission;
+    if (!permission || permission === 'public') return;
+    req.auth = await authenticate(req);
+    if (permission !== 'signedIn') req.authorize(permission.action, permission.subject);
+  });
+
+  async function authenticate(req: FastifyRequest): Promise<AuthContext> {
+    const token = bearerOf(req);
+    if (!token) throw new ApiError(401, CODES.unauthenticated);
+    const verified = await app.tokens.verify(token);
+    if (!verified.ok) {
+      // ARCHITECTURE.md: expired answers 400 "token unauthorised" so the console refreshes once and replays.
+      if (verified.reason === 'expired') throw new ApiError(400, CODES.tokenUnauthorised);
+      throw new ApiError(401, CODES.unauthenticated);
+    }
+    const { sub, sid } = verified.claims;
+    const account = (
+      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; revoked: boolean | null }>(
+        `SELECT a.id, a.email, a.status, a.oversight, s.revoked_at IS NOT NULL AS revoked
+           FROM accounts a JOIN sessions s ON s.account_id = a.id AND s.id = $2
+          WHERE a.id = $1`,
+        [sub, sid],
+      )
+    ).rows[0];
+    if (!account || account.revoked || account.status !== 'active') throw new ApiError(401, CODES.unauthenticated);
+
+    const partnerCode = headerOf(req, 'partnercode');
+    const membership = (
+      await app.db.query<{ org_id: string; code: string; level: number; role: string }>(
+        `SELECT m.org_id, o.code, o.level, m.role
+           FROM memberships m JOIN organisations o ON o.id = m.org_id
+          WHERE m.account_id = $1 AND m.status = 'active' AND ($2::text IS NULL OR o.code = $2)
+          ORDER BY m.is_default DESC, o.level, o.code
+          LIMIT 1`,
+        [account.id, partnerCode ?? null],
+      )
+    ).rows[0];
+    // A partnerCode the caller is no member of is someone else's organisation: 403, never its data.
+    if (!membership) throw new ApiError(403, CODES.permissionDenied);
+    const role = asRole(membership.role);
+    return {
+      accountId: account.id,
+      email: account.email,
+      sessionId: sid,
+      orgId: membership.org_id,
+      orgCode: membership.code,
+      orgLevel: membership.level,
+      role,
+      oversight: account.oversight || role === 'superadmin',
+      ability: defineAbilityFor(role),
+    };
+  }
+});
+
+function headerOf(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s && s.trim() ? s.trim() : undefined;
+}

@@ -1,0 +1,61 @@
+/**
+ * Route declarations. Every route names its service, its permission and its schemas;
+ * registerRoutes refuses one that lacks either, and the permission matrix test walks them all.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Action, Subject } from '../../common/permissions.js';
+
+export const SERVICES = ['main', 'customer', 'cdr', 'pool', 'job', 'rule', 'identity', 'public'] as const;
+export type Service = (typeof SERVICES)[number];
+
+/** public: no token; signedIn: a valid token, any role; otherwise a CASL action on a subject in the current organisation. */
+export type Permission = 'public' | 'signedIn' | { action: Action; subject: Exclude<Subject, 'all'> };
+
+export interface RouteSchemas {
+  body?: object;
+  querystring?: object;
+  params?: object;
+  /** Schema of the envelope's data; required so the shape is declared (use {} for "any"). */
+  response: object;
+}
+
+export interface RouteDef {
+  service: Service;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path exactly as SPEC.md section 7 writes it, with :params. */
+  path: string;
+  permission: Permission;
+  schema: RouteSchemas;
+  /** Answers raw (a file, an SVG) instead of the JSON envelope. */
+  raw?: boolean;
+  handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+/** Identity helper so route files get type checking. */
+export const defineRoutes = (routes: RouteDef[]): RouteDef[] => routes;
+
+export function fullPath(r: Pick<RouteDef, 'service' | 'path'>): string {
+  return `/api/${r.service}${r.path}`;
+}
+
+/** Register the routes on fastify; the envelope is added here so handlers return only data. */
+export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
+  for (const r of routes) {
+    if (!r.permission || !r.schema || !('response' in r.schema)) {
+      throw new Error(`Route ${r.method} ${r.path} declares no permission or no response schema; it is not registered.`);
+    }
+    const { response, ...input } = r.schema;
+    app.route({
+      method: r.method,
+      url: fullPath(r),
+      schema: input,
+      config: { permission: r.permission, routeDef: r },
+      handler: async (req, reply) => {
+        const data = await r.handler(req, reply);
+        if (r.raw || reply.sent) return data;
+        void response;
+        return reply.send(app.envelope(req, data ?? null));
+      },
+    });
+  }
+}

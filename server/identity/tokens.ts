@@ -1,0 +1,52 @@
+/** Access tokens: short-lived HS256 JWTs signed with a secret shared by every instance through the database. */
+import crypto from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Db } from '../db/db.js';
+
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+}
+
+export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
+
+export class TokenService {
+  private constructor(
+    private readonly key: Uint8Array,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  /** JWT_SECRET when set, else a secret kept in the settings table so several instances agree. */
+  static async create(db: Db, ttlSeconds: number, envSecret = process.env.JWT_SECRET): Promise<TokenService> {
+    let secret = envSecret;
+    if (!secret) {
+      const fresh = crypto.randomBytes(48).toString('base64url');
+      await db.query("INSERT INTO settings (key, value) VALUES ('jwt_secret', $1) ON CONFLICT (key) DO NOTHING", [fresh]);
+      secret = (await db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'jwt_secret'")).rows[0].value;
+    }
+    return new TokenService(new TextEncoder().encode(secret), ttlSeconds);
+  }
+
+  /** Sign an access token for an account within a session; ttlSeconds may be overridden (tests make expired ones). */
+  sign(claims: AccessClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ sid: claims.sid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
+      .setIssuer('iot-console')
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<VerifyResult> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { issuer: 'iot-console', algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return { ok: false, reason: 'invalid' };
+      return { ok: true, claims: { sub: payload.sub, sid: payload.sid } };
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+      return { ok: false, reason: 'invalid' };
+    }
+  }
+}

@@ -1,0 +1,2 @@
+import { defineRoutes } from '../http/route.js';
+export const auditRoutes = defineRoutes([]);

@@ -1,0 +1,7 @@
+/** Every route of the API, service by service. The permission matrix test walks this list. */
+import type { RouteDef } from './http/route.js';
+import { identityRoutes } from './identity/routes.js';
+import { orgRoutes } from './main/org-routes.js';
+import { auditRoutes } from './main/audit-routes.js';
+
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...orgRoutes, ...auditRoutes];
