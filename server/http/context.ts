@@ -63,7 +63,8 @@ export default fp(async (app) => {
     req.lang = pickLanguage(headerOf(req, 'language') ?? req.headers['accept-language']?.split(',')[0]);
   });
 
-  app.addHook('preHandler', async (req) => {
+  // preValidation: a caller without the right learns nothing from body validation (401/403 come first).
+  app.addHook('preValidation', async (req) => {
     const permission = req.routeOptions.config?.permission;
     if (!permission || permission === 'public') return;
     req.auth = await authenticate(req);
