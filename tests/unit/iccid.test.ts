@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { hasValidLuhn, isValidIccid, isValidImei, isValidImsi, isValidMsisdn, luhnCheckDigit, makeIccid, makeImei } from '../../common/iccid.js';
+
+// 8949020000001000000 + check digit: a 20-digit German ICCID.
+const ICCID20 = makeIccid('894902', 1_000_000, 20);
+const ICCID19 = makeIccid('894902', 1_000_000, 19);
+
+describe('luhnCheckDigit', () => {
+  it('computes the classic example 7992739871 -> 3', () => {
+    expect(luhnCheckDigit('7992739871')).toBe(3);
+  });
+
+  it('computes the check digit of a known IMEI body', () => {
+    expect(luhnCheckDigit('49015420323751')).toBe(8);
+  });
+
+  it('refuses non-digits', () => {
+    expect(() => luhnCheckDigit('12a4')).toThrow();
+  });
+
+  it('agrees with hasValidLuhn on every check digit', () => {
+    for (let d = 0; d <= 9; d++) expect(hasValidLuhn(`7992739871${d}`)).toBe(d === 3);
+  });
+});
+
+describe('isValidIccid', () => {
+  it('accepts 19 and 20 digits starting with 89 and a correct check digit', () => {
+    expect(ICCID20).toHaveLength(20);
+    expect(ICCID19).toHaveLength(19);
+    expect(isValidIccid(ICCID20)).toBe(true);
+    expect(isValidIccid(ICCID19)).toBe(true);
+  });
+
+  it('accepts a real-world shaped ICCID', () => {
+    expect(isValidIccid('89014103211118510720')).toBe(true);
+  });
+
+  it('refuses 18 digits even with a correct check digit', () => {
+    expect(isValidIccid(makeIccidOfLength(18))).toBe(false);
+  });
+
+  it('refuses 21 digits even with a correct check digit', () => {
+    expect(isValidIccid(makeIccidOfLength(21))).toBe(false);
+  });
+
+  it('refuses a wrong check digit', () => {
+    const wrong = ICCID20.slice(0, -1) + String((Number(ICCID20.at(-1)) + 1) % 10);
+    expect(isValidIccid(wrong)).toBe(false);
+  });
+
+  it('refuses a prefix other than 89 even with a correct check digit', () => {
+    const body = '8849020000001000000';
+    expect(isValidIccid(body + luhnCheckDigit(body))).toBe(false);
+  });
+
+  it('refuses letters, spaces and the empty string', () => {
+    expect(isValidIccid('8949020000001A000007')).toBe(false);
+    expect(isValidIccid(` ${ICCID19}`)).toBe(false);
+    expect(isValidIccid('')).toBe(false);
+  });
+});
+
+describe('isValidImei', () => {
+  it('accepts 15 digits with a correct check digit', () => {
+    expect(isValidImei('490154203237518')).toBe(true);
+    expect(isValidImei(makeImei('35332011', 42))).toBe(true);
+  });
+
+  it('refuses a wrong check digit, 14 or 16 digits and letters', () => {
+    expect(isValidImei('490154203237517')).toBe(false);
+    expect(isValidImei('49015420323751')).toBe(false);
+    expect(isValidImei('4901542032375180')).toBe(false);
+    expect(isValidImei('49015420323751X')).toBe(false);
+  });
+});
+
+describe('isValidImsi', () => {
+  it('accepts exactly 15 digits', () => {
+    expect(isValidImsi('262020001000000')).toBe(true);
+  });
+
+  it('refuses 14 or 16 digits and letters', () => {
+    expect(isValidImsi('26202000100000')).toBe(false);
+    expect(isValidImsi('2620200010000001')).toBe(false);
+    expect(isValidImsi('26202000100000A')).toBe(false);
+  });
+});
+
+describe('isValidMsisdn', () => {
+  it('accepts E.164 digits without plus up to 15', () => {
+    expect(isValidMsisdn('491511000000')).toBe(true);
+    expect(isValidMsisdn('123456789012345')).toBe(true);
+  });
+
+  it('refuses a plus, a leading zero, 16 digits and letters', () => {
+    expect(isValidMsisdn('+491511000000')).toBe(false);
+    expect(isValidMsisdn('01511000000')).toBe(false);
+    expect(isValidMsisdn('1234567890123456')).toBe(false);
+    expect(isValidMsisdn('49151ABC0000')).toBe(false);
+  });
+});
+
+describe('makeIccid', () => {
+  it('pads the serial and appends the check digit', () => {
+    expect(ICCID20.startsWith('8949020000001000000')).toBe(true);
+    expect(hasValidLuhn(ICCID20)).toBe(true);
+  });
+
+  it('refuses a serial that does not fit', () => {
+    expect(() => makeIccid('894902', '99999999999999', 20)).toThrow();
+  });
+
+  it('refuses a prefix that does not start with 89', () => {
+    expect(() => makeIccid('123456', 1, 20)).toThrow();
+  });
+});
+
+/** A Luhn-correct digit string of 89 and the given total length. */
+function makeIccidOfLength(length: number): string {
+  const body = '89'.padEnd(length - 1, '1');
+  return body + luhnCheckDigit(body);
+}
