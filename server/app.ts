@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyError }
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { CODES, messageKeyOf } from '../common/errors.js';
 import { translate } from '../common/i18n.js';
@@ -44,12 +45,17 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : newId(16)),
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
-    ajv: {
-      // Unknown body fields are rejected with a 400, not silently dropped (docs/decisions.md).
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, keywords: ['x-admin'] },
-      plugins: [addFormats as never],
-    },
   });
+  // Bodies are checked strictly (no type coercion, unknown fields rejected with a 400: docs/decisions.md);
+  // query strings and path parameters arrive as text and are coerced to their declared types.
+  const ajvFor = (coerce: boolean) => {
+    const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, keywords: ['x-admin'] });
+    addFormats.default ? addFormats.default(ajv as never) : (addFormats as unknown as (a: Ajv) => void)(ajv);
+    return ajv;
+  };
+  const strictAjv = ajvFor(false);
+  const coercingAjv = ajvFor(true);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
 
   // External plugins.
   await app.register(cookie);

@@ -39,9 +39,14 @@ export class TokenService {
       .sign(this.key);
   }
 
-  async verify(token: string): Promise<VerifyResult> {
+  /** Verify a token; ignoreExpiry accepts an expired but genuine one (sign-out of an expired session). */
+  async verify(token: string, ignoreExpiry = false): Promise<VerifyResult> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: 'iot-console', algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: 'iot-console',
+        algorithms: ['HS256'],
+        ...(ignoreExpiry ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}),
+      });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return { ok: false, reason: 'invalid' };
       return { ok: true, claims: { sub: payload.sub, sid: payload.sid } };
     } catch (err) {
