@@ -1,0 +1,87 @@
+import { useLogin } from '@refinedev/core';
+import { App, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { LanguageSwitcher } from '../../components/language-switcher';
+import type { LoginParams } from '../../providers/auth-provider';
+import { CaptchaImage, useChallenge } from './captcha';
+import { ForgotPasswordDialog } from './forgot-password-dialog';
+
+interface Values {
+  username: string;
+  password: string;
+  verificationCode: string;
+  agreeTerms: boolean;
+}
+
+/** Sign-in: e-mail, password, picture code and the terms agreement (SPEC.md section 5). */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { lang = 'en-US' } = useParams();
+  const { message } = App.useApp();
+  const { challenge, refresh } = useChallenge();
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const { mutate: login, isPending } = useLogin<LoginParams>();
+
+  const submit = (v: Values) => {
+    login(
+      { ...v, username: v.username.trim(), challengeId: challenge?.challengeId },
+      {
+        onSuccess: (result) => {
+          if (!result.success) {
+            message.error(result.error?.message ?? t('errors.internal'));
+            refresh();
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: '#f5f5f5', padding: 24 }}>
+      <div style={{ position: 'absolute', top: 16, right: 24 }}>
+        <LanguageSwitcher />
+      </div>
+      <Card style={{ width: 420, maxWidth: '100%' }}>
+        <Typography.Title level={2} style={{ marginBottom: 0 }}>
+          {t('app.platformName')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
+        <Typography.Title level={4}>{t('login.title')}</Typography.Title>
+        <Form<Values> layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ agreeTerms: false }}>
+          <Form.Item name="username" label={t('login.email')} rules={[{ required: true, message: t('login.emailRequired') }, { type: 'email', message: t('login.emailInvalid') }]}>
+            <Input autoComplete="username" size="large" />
+          </Form.Item>
+          <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
+            <Input.Password autoComplete="current-password" size="large" />
+          </Form.Item>
+          <Form.Item label={t('login.code')} required>
+            <div style={{ display: 'flex', gap: 8 }}>
+              <Form.Item name="verificationCode" noStyle rules={[{ required: true, message: t('login.codeRequired') }]}>
+                <Input aria-label={t('login.code')} size="large" autoComplete="off" />
+              </Form.Item>
+              <CaptchaImage challenge={challenge} onRefresh={refresh} />
+            </div>
+          </Form.Item>
+          <Form.Item
+            name="agreeTerms"
+            valuePropName="checked"
+            rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t('login.agreeRequired')))) }]}
+          >
+            <Checkbox>
+              <Trans i18nKey="login.agree" components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" />, privacy: <Link to={`/${lang}/privacy`} target="_blank" /> }} />
+            </Checkbox>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" size="large" block loading={isPending}>
+            {t('login.submit')}
+          </Button>
+          <Button type="link" onClick={() => setForgotOpen(true)} style={{ paddingLeft: 0, marginTop: 8 }}>
+            {t('login.forgot')}
+          </Button>
+        </Form>
+      </Card>
+      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />
+    </div>
+  );
+}

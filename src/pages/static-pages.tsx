@@ -1,0 +1,53 @@
+import { Button, Result, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+
+function TextPage({ title, body }: { title: string; body: string }) {
+  const { t } = useTranslation();
+  const { lang = 'en-US' } = useParams();
+  return (
+    <div style={{ maxWidth: 760, margin: '48px auto', padding: 24, background: '#fff', borderRadius: 8 }}>
+      <Typography.Title level={2}>{t(title)}</Typography.Title>
+      <Typography.Paragraph>{t(body)}</Typography.Paragraph>
+      <Link to={`/${lang}/login`}>{t('pages.back')}</Link>
+    </div>
+  );
+}
+
+export const TermsPage = () => <TextPage title="pages.termsTitle" body="pages.termsBody" />;
+export const PrivacyPage = () => <TextPage title="pages.privacyTitle" body="pages.privacyBody" />;
+
+/** 401: the token is no longer valid. */
+export function TokenExpiredPage() {
+  const { t } = useTranslation();
+  const lang = localStorage.getItem('lang') ?? 'en-US';
+  return (
+    <Result
+      status="403"
+      title={t('pages.expiredTitle')}
+      subTitle={t('pages.expiredBody')}
+      extra={
+        <Link to={`/${lang}/login`}>
+          <Button type="primary">{t('pages.toLogin')}</Button>
+        </Link>
+      }
+    />
+  );
+}
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  const lang = localStorage.getItem('lang') ?? 'en-US';
+  return (
+    <Result
+      status="404"
+      title={t('pages.notFoundTitle')}
+      subTitle={t('pages.notFoundBody')}
+      extra={
+        <Link to={`/${lang}/dashboard/analysis`}>
+          <Button type="primary">{t('pages.home')}</Button>
+        </Link>
+      }
+    />
+  );
+}

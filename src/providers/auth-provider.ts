@@ -1,0 +1,67 @@
+/** Refine auth provider: sign-in, session fetch from the refresh cookie, sign-out that always clears. Returns results, never throws. */
+import type { AuthProvider } from '@refinedev/core';
+import { api, type HttpError } from './http';
+import { clearSession, currentRole, saveSession, store, type SessionAnswer } from './session-store';
+
+export interface LoginParams {
+  username: string;
+  password: string;
+  verificationCode: string;
+  challengeId?: string;
+  agreeTerms: boolean;
+}
+
+const REDIRECT_KEY = 'redirectAfterLogin';
+const lang = () => store.get('lang') ?? 'en-US';
+export const landingPath = () => `/${lang()}/dashboard/analysis`;
+
+/** Remember where a signed-out visitor wanted to go. */
+export function saveRedirect(path: string): void {
+  sessionStorage.setItem(REDIRECT_KEY, path);
+}
+
+/** Fetch the session from the identity service (the httpOnly refresh cookie); true when it worked. */
+export async function fetchSession(): Promise<boolean> {
+  try {
+    saveSession(await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/refresh?user-info=true'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const authProvider: AuthProvider = {
+  login: async (params: LoginParams) => {
+    try {
+      const session = await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/offline-access', params);
+      saveSession(session);
+      const target = sessionStorage.getItem(REDIRECT_KEY);
+      sessionStorage.removeItem(REDIRECT_KEY);
+      return { success: true, redirectTo: target ?? landingPath() };
+    } catch (err) {
+      const e = err as HttpError;
+      return { success: false, error: { name: String(e.statusCode), message: e.message } };
+    }
+  },
+  logout: async () => {
+    // Whatever the server answers (or if it is down), the local session is gone.
+    await api('POST', '/api/identity/sso/signin/signout/cube').catch(() => undefined);
+    clearSession();
+    return { success: true, redirectTo: `/${lang()}/login` };
+  },
+  check: async () => {
+    if (store.get('token')) return { authenticated: true };
+    if (await fetchSession()) return { authenticated: true };
+    return { authenticated: false, redirectTo: `/${lang()}/login` };
+  },
+  onError: async (error: HttpError) => {
+    if (error?.statusCode === 401) return { logout: true, redirectTo: '/401' };
+    return {};
+  },
+  getIdentity: async () => {
+    const id = store.get('userId');
+    if (!id) return null;
+    return { id, name: store.get('username'), email: store.get('userEmail'), role: currentRole(), partnerCode: store.get('partnerCode') };
+  },
+  getPermissions: async () => currentRole(),
+};
