@@ -2,12 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // PGlite is one WASM Postgres per file: two files at a time fits two cores.
+    maxWorkers: 2,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -17,8 +20,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite is one WASM Postgres per file: two at a time fits two cores.
-          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

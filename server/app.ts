@@ -50,7 +50,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // query strings and path parameters arrive as text and are coerced to their declared types.
   const ajvFor = (coerce: boolean) => {
     const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, keywords: ['x-admin'] });
-    addFormats.default ? addFormats.default(ajv as never) : (addFormats as unknown as (a: Ajv) => void)(ajv);
+    const add = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: Ajv) => void;
+    add(ajv);
     return ajv;
   };
   const strictAjv = ajvFor(false);

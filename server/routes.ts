@@ -3,5 +3,6 @@ import type { RouteDef } from './http/route.js';
 import { identityRoutes } from './identity/routes.js';
 import { orgRoutes } from './main/org-routes.js';
 import { auditRoutes } from './main/audit-routes.js';
+import { accountRoutes } from './main/account-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...orgRoutes, ...auditRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes];

@@ -1,2 +1,160 @@
+/** Organisations (SPEC.md section 7, "Organisations and users"): my organisations, create, rename, seats. */
+import { defineAbilityFor, subjectOf } from '../../common/ability.js';
+import { CODES } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
+import { newId } from '../db/ids.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
 import { defineRoutes } from '../http/route.js';
-export const orgRoutes = defineRoutes([]);
+import { memberOrg, rootOf, seatsOf } from './org-repo.js';
+
+const idParam = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } as const;
+const orgName = { type: 'string', minLength: LIMITS.orgName.min, maxLength: LIMITS.orgName.max } as const;
+const seatsSchema = {
+  type: 'object',
+  properties: Object.fromEntries(['accountCap', 'accountsUsed', 'accountsLeft', 'orgCap', 'orgsUsed', 'orgsLeft'].map((k) => [k, { type: 'integer' }])),
+} as const;
+const orgSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' }, code: { type: 'string' }, name: { type: 'string' }, country: { type: 'string' }, level: { type: 'integer' },
+    parentCode: { type: ['string', 'null'] }, smsQuota: { type: 'integer' }, role: { type: 'string' }, default: { type: 'boolean' }, pending_invitation: { type: 'boolean' },
+  },
+} as const;
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
+
+export const orgRoutes = defineRoutes([
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/orgs',
+    permission: { action: 'read', subject: 'org' },
+    schema: { response: { type: 'array', items: orgSchema } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const r = await req.server.db.query(
+        `SELECT o.id, o.code, o.name, o.country, o.level, p.code AS "parentCode", o.sms_quota AS "smsQuota",
+                m.role, m.is_default AS default, m.status = 'pending' AS pending_invitation
+           FROM memberships m JOIN organisations o ON o.id = m.org_id LEFT JOIN organisations p ON p.id = o.parent_id
+          WHERE m.account_id = $1 ORDER BY o.level, o.name`,
+        [auth.accountId],
+      );
+      return r.rows;
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/orgs',
+    permission: { action: 'create', subject: 'org' },
+    schema: {
+      body: {
+        type: 'object',
+        required: ['name', 'country', 'smsQuota'],
+        additionalProperties: false,
+        properties: { name: orgName, country: { type: 'string', pattern: '^[A-Z]{2}$' }, smsQuota: { type: 'integer', minimum: 1 } },
+      },
+      response: orgSchema,
+    },
+    // A sub-organisation of the current one. Its creator becomes admin, and so does every account of the
+    // first-level organisation that holds the oversight privilege (superadmins hold it inherently).
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = req.body as { name: string; country: string; smsQuota: number };
+      const name = body.name.trim();
+      if (name.length < LIMITS.orgName.min) throw invalid('name', 'minLength', { limit: LIMITS.orgName.min });
+      const { db, config } = req.server;
+      return db.tx(async (q) => {
+        const parent = (await memberOrg(q, auth.accountId, auth.orgId))!;
+        if (body.smsQuota > parent.sms_quota) throw invalid('smsQuota', 'maximum', { limit: parent.sms_quota });
+        const seats = await seatsOf(q, parent, config);
+        if (seats.orgsLeft <= 0) throw new ApiError(400, CODES.maxOrganisations);
+        const exists = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1)', [name]);
+        if (exists.rows.length) throw new ApiError(400, CODES.orgNameExists);
+        const id = newId();
+        const code = `${parent.code.slice(0, 20)}-${newId(6).toUpperCase()}`;
+        const org = { id, code, name, country: body.country, parent_id: parent.id, level: parent.level + 1, brand_id: parent.brand_id, sms_quota: body.smsQuota };
+        try {
+          await q.query(
+            'INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+            [id, code, name, body.country, parent.id, org.level, parent.brand_id, body.smsQuota],
+          );
+        } catch (err) {
+          if (isUniqueViolation(err)) throw new ApiError(400, CODES.orgNameExists);
+          throw err;
+        }
+        const creatorRole = auth.role === 'superadmin' ? 'superadmin' : 'admin';
+        await q.query("INSERT INTO memberships (account_id, org_id, role, status, accepted_at) VALUES ($1, $2, $3, 'active', now())", [auth.accountId, id, creatorRole]);
+        const root = await rootOf(q, parent.id);
+        await q.query(
+          `INSERT INTO memberships (account_id, org_id, role, status, accepted_at)
+           SELECT m.account_id, $2, CASE WHEN m.role = 'superadmin' THEN 'superadmin' ELSE 'admin' END, 'active', now()
+             FROM memberships m JOIN accounts a ON a.id = m.account_id
+            WHERE m.org_id = $1 AND m.status = 'active' AND (a.oversight OR m.role = 'superadmin') AND m.account_id <> $3
+           ON CONFLICT DO NOTHING`,
+          [root, id, auth.accountId],
+        );
+        await audit(q, req, { action: 'create', entity: 'organisation', entityId: id, after: org });
+        return { id, code, name, country: body.country, level: org.level, parentCode: parent.code, smsQuota: body.smsQuota, role: creatorRole, default: false, pending_invitation: false };
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/orgs/:id',
+    permission: { action: 'update', subject: 'org' },
+    schema: {
+      params: idParam,
+      body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: orgName } },
+      response: orgSchema,
+    },
+    // Rename, with the codes of SPEC.md section 8: 0131 first-level name, 0133 settlement customer, 0135 taken.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const name = (req.body as { name: string }).name.trim();
+      if (name.length < LIMITS.orgName.min) throw invalid('name', 'minLength', { limit: LIMITS.orgName.min });
+      return req.server.db.tx(async (q) => {
+        const org = await memberOrg(q, auth.accountId, id);
+        if (!org) throw notFound();
+        const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
+        if (role !== 'admin' && role !== 'superadmin') throw new ApiError(403, CODES.orgInsufficientPermission);
+        if (!defineAbilityFor(role).can('rename', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgFirstLevelPermission);
+        if (org.settlement) throw new ApiError(400, CODES.orgSettlementName);
+        const taken = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1) AND id <> $2', [name, org.id]);
+        if (taken.rows.length) throw new ApiError(400, CODES.orgNameExists);
+        await q.query('UPDATE organisations SET name = $2, updated_at = now() WHERE id = $1', [org.id, name]);
+        await audit(q, req, { action: 'rename', entity: 'organisation', entityId: org.id, before: { name: org.name }, after: { name } });
+        return { id: org.id, code: org.code, name, country: org.country, level: org.level, smsQuota: org.sms_quota, role };
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/org/user/config/user_surplus/:id',
+    permission: { action: 'read', subject: 'org' },
+    schema: { params: idParam, response: seatsSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
+      if (!org) throw notFound();
+      return seatsOf(req.server.db, org, req.server.config);
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/org/user/config/:id',
+    permission: { action: 'read', subject: 'org' },
+    schema: { params: idParam, response: { type: 'object', properties: { ...seatsSchema.properties, smsQuota: { type: 'integer' }, level: { type: 'integer' }, code: { type: 'string' } } } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
+      if (!org) throw notFound();
+      return { ...(await seatsOf(req.server.db, org, req.server.config)), smsQuota: org.sms_quota, level: org.level, code: org.code };
+    },
+  },
+]);

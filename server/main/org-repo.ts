@@ -1,0 +1,57 @@
+/** SQL for organisations and their members, scoped by the caller's organisation. */
+import type { Queryable } from '../db/db.js';
+
+export interface OrgRow {
+  id: string;
+  code: string;
+  name: string;
+  country: string;
+  parent_id: string | null;
+  level: number;
+  sms_quota: number;
+  settlement: boolean;
+  account_cap: number | null;
+  org_cap: number | null;
+  brand_id: string;
+}
+
+/** An organisation the account is an active member of, by id or code; null for anyone else's. */
+export async function memberOrg(q: Queryable, accountId: string, idOrCode: string): Promise<OrgRow | null> {
+  const r = await q.query<OrgRow>(
+    `SELECT o.* FROM organisations o JOIN memberships m ON m.org_id = o.id AND m.account_id = $1 AND m.status = 'active'
+      WHERE o.id = $2 OR o.code = $2`,
+    [accountId, idOrCode],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** Seats: the caps (the organisation's own or the configured default) and what is used. */
+export async function seatsOf(q: Queryable, org: OrgRow, defaults: { accountCap: number; orgCap: number }) {
+  const r = await q.query<{ accounts: number; orgs: number }>(
+    `SELECT (SELECT count(*)::int FROM memberships WHERE org_id = $1) AS accounts,
+            (SELECT count(*)::int FROM organisations WHERE parent_id = $1) AS orgs`,
+    [org.id],
+  );
+  const accountCap = org.account_cap ?? defaults.accountCap;
+  const orgCap = org.org_cap ?? defaults.orgCap;
+  const { accounts, orgs } = r.rows[0];
+  return {
+    accountCap,
+    accountsUsed: accounts,
+    accountsLeft: Math.max(0, accountCap - accounts),
+    orgCap,
+    orgsUsed: orgs,
+    orgsLeft: Math.max(0, orgCap - orgs),
+  };
+}
+
+/** The first-level organisation above (or equal to) an organisation. */
+export async function rootOf(q: Queryable, orgId: string): Promise<string> {
+  const r = await q.query<{ id: string }>(
+    `WITH RECURSIVE up AS (SELECT id, parent_id FROM organisations WHERE id = $1
+       UNION ALL SELECT o.id, o.parent_id FROM organisations o JOIN up ON o.id = up.parent_id)
+     SELECT id FROM up WHERE parent_id IS NULL`,
+    [orgId],
+  );
+  return r.rows[0]?.id ?? orgId;
+}

@@ -1,0 +1,71 @@
+/**
+ * Generated from the declared rules: every registered route x every role (and a member of another
+ * organisation) answers exactly what common/permissions.ts allows, and nothing else.
+ */
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAbilityFor } from '../../common/ability.js';
+import { ROLES } from '../../common/roles.js';
+import { fullPath, registerRoutes, type RouteDef } from '../../server/http/route.js';
+import { ALL_ROUTES } from '../../server/routes.js';
+import { buildTestApp, call, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+
+/** A URL for the route with placeholder params. */
+const urlOf = (r: RouteDef) => fullPath(r).replace(/:(\w+)/g, 'x1');
+
+describe('permission matrix', () => {
+  let t: TestApp;
+  const sessions = {} as Record<(typeof ROLES)[number], Session>;
+  let other: Session;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    for (const role of ROLES) sessions[role] = await signIn(t.app, DEMO[role]);
+    other = await signIn(t.app, 'admin@other.example.com');
+  });
+  afterAll(() => t.close());
+
+  it('covers every registered route', () => {
+    expect(t.app.routeDefs.length).toBe(ALL_ROUTES.length);
+    expect(ALL_ROUTES.length).toBeGreaterThan(5);
+  });
+
+  const guarded = ALL_ROUTES.filter((r) => typeof r.permission === 'object');
+  describe.each(ROLES)('as %s', (role) => {
+    it.each(guarded.map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s answers 403 exactly when the rules deny it', async (_name, r) => {
+      const p = r.permission as Exclude<RouteDef['permission'], string>;
+      const allowed = defineAbilityFor(role).can(p.action, p.subject);
+      const res = await call(t.app, sessions[role], { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      if (allowed) expect(res.statusCode, res.body).not.toBe(403);
+      else {
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json().status.message).toBe('Permission denied');
+      }
+    });
+  });
+
+  it.each(ALL_ROUTES.filter((r) => r.permission !== 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s answers 401 without a token', async (_n, r) => {
+    const res = await t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+    expect(res.statusCode).toBe(401);
+  });
+
+  // The session fetch answers 401 when there is no refresh cookie: that is its answer, not an access check.
+  const SESSION_FETCH = '/sso/signin/direct/cube/refresh';
+  it.each(ALL_ROUTES.filter((r) => r.permission === 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s (public) never asks for a token or a right', async (_n, r) => {
+    const res = await t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' ? undefined : {} });
+    expect(res.statusCode).not.toBe(403);
+    if (r.path !== SESSION_FETCH) expect(res.statusCode).not.toBe(401);
+  });
+
+  it.each(guarded.map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s refuses a member of another organisation naming DEMO', async (_n, r) => {
+    const res = await t.app.inject({ method: r.method, url: urlOf(r), headers: sessionHeaders(other.token, 'DEMO'), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('a route without a permission or a response schema is not registered', () => {
+    const app = Fastify();
+    const base = { service: 'main', method: 'GET', path: '/fixture', handler: async () => null } as const;
+    expect(() => registerRoutes(app, [{ ...base, schema: { response: {} } } as unknown as RouteDef])).toThrow(/declares no permission/);
+    expect(() => registerRoutes(app, [{ ...base, permission: 'public', schema: {} } as unknown as RouteDef])).toThrow(/no response schema/);
+  });
+});
