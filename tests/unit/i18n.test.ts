@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../common/limits.js';
+
+type Tree = { [k: string]: string | Tree };
+const load = (dir: string, lang: string): Tree => JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8'));
+const keys = (tree: Tree, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
+const valueAt = (tree: Tree, key: string): unknown => key.split('.').reduce<unknown>((n, p) => (n as Tree)?.[p], tree);
+
+describe.each(['src/locales', 'common/locales'])('translations in %s', (dir) => {
+  const en = load(dir, 'en-US');
+  it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s has exactly the keys of en-US, none empty', (lang) => {
+    const other = load(dir, lang);
+    expect(keys(other).sort()).toEqual(keys(en).sort());
+    for (const k of keys(other)) expect(String(valueAt(other, k)).trim(), `${lang} ${k}`).not.toBe('');
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s keeps the placeholders of en-US', (lang) => {
+    const other = load(dir, lang);
+    for (const k of keys(en)) {
+      const ph = (s: unknown) => (String(s).match(/\{\{\s*\w+\s*\}\}|<\w+>/g) ?? []).sort();
+      expect(ph(valueAt(other, k)), `${lang} ${k}`).toEqual(ph(valueAt(en, k)));
+    }
+  });
+});
+
+describe('no hard-coded user-visible strings in components', () => {
+  const files = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.tsx') ? [path.join(dir, e.name)] : []));
+
+  it.each(files('src'))('%s', (file) => {
+    const src = fs.readFileSync(file, 'utf8');
+    // Text between JSX tags that holds letters, e.g. <span>Sign out</span>.
+    const jsxText = [...src.matchAll(/>\s*([^<>{}\n]*[A-Za-z\u4e00-\u9fff][^<>{}\n]*)\s*</g)]
+      .map((m) => m[1].trim())
+      .filter((s) => s && !/^[\w.]+\)?;?$/.test(s) && !/[=;(),:]/.test(s));
+    // Literal strings in props people read.
+    const isKey = (v: string) => /^[a-z]+(\.[A-Za-z]+)+$/.test(v);
+    const props = [...src.matchAll(/\b(title|placeholder|label|alt|aria-label|okText|cancelText|description|content)="([^"]*[A-Za-z][^"]*)"/g)]
+      .filter((m) => !isKey(m[2]))
+      .map((m) => `${m[1]}="${m[2]}"`);
+    expect([...jsxText, ...props]).toEqual([]);
+  });
+});
