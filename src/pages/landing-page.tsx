@@ -1,4 +1,4 @@
-import { LogoutOutlined } from '@ant-design/icons';
+import { BankOutlined, LogoutOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
 import { App, Button, Empty, Layout, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -30,8 +30,8 @@ export function LandingPage() {
           {t('app.platformName')}
         </Typography.Title>
         <Space size="middle">
-          <span>
-            {t('shell.organisation')}: <strong>{store.get('enterpriseName') || store.get('partnerCode')}</strong>
+          <span title={t('shell.organisation')}>
+            <BankOutlined /> <strong>{store.get('enterpriseName') || store.get('partnerCode')}</strong>
           </span>
           {role && <Tag color={ROLE_COLORS[role]}>{t(`roles.${role}`)}</Tag>}
           <span>{name}</span>
