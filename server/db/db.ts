@@ -47,6 +47,10 @@ export async function openPostgres(url: string): Promise<Db> {
   const { default: pg } = await import('pg');
   // Keep int8 and numeric as strings is pg's default; counts are cast to int in SQL where numbers are wanted.
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  // An idle client dropped by the server (restart, failover) must not crash the process; the pool replaces it.
+  pool.on('error', (err) => {
+    console.warn(`postgres: idle client error: ${err.message}`);
+  });
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
