@@ -20,3 +20,6 @@ export const ROLE_COLORS: Record<Role, string> = {
   operator: 'blue',
   user: 'green',
 };
+
+/** A role's rank: nobody grants a role above their own. */
+export const roleRank = (role: Role): number => ROLES.indexOf(role);

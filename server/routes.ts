@@ -1,8 +1,9 @@
 /** Every route of the API, service by service. The permission matrix test walks this list. */
 import type { RouteDef } from './http/route.js';
 import { identityRoutes } from './identity/routes.js';
+import { inviteRoutes } from './identity/invite-routes.js';
 import { orgRoutes } from './main/org-routes.js';
 import { auditRoutes } from './main/audit-routes.js';
 import { accountRoutes } from './main/account-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes];

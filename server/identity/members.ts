@@ -1,0 +1,28 @@
+/** Shared checks for adding people to an organisation (invitations, direct creation). */
+import type { FastifyRequest } from 'fastify';
+import { CODES } from '../../common/errors.js';
+import { asRole, roleRank, type Role } from '../../common/roles.js';
+import type { Queryable } from '../db/db.js';
+import { ApiError } from '../http/api-error.js';
+import type { AuthContext } from '../http/context.js';
+import { memberOrg, seatsOf } from '../main/org-repo.js';
+
+/** Refuse a role above the caller's own (an admin cannot make a superadmin). */
+export function assertGrantable(auth: AuthContext, role: string): Role {
+  const r = asRole(role);
+  if (roleRank(r) > roleRank(auth.role)) throw new ApiError(403, CODES.permissionDenied);
+  return r;
+}
+
+/** Refuse when the current organisation has no account seat left. */
+export async function assertSeatLeft(q: Queryable, req: FastifyRequest, auth: AuthContext): Promise<void> {
+  const org = (await memberOrg(q, auth.accountId, auth.orgId))!;
+  const seats = await seatsOf(q, org, req.server.config);
+  if (seats.accountsLeft <= 0) throw new ApiError(400, CODES.maxAccounts);
+}
+
+/** The member's role in the current organisation, or null. */
+export async function memberRole(q: Queryable, orgId: string, accountId: string): Promise<{ role: string; status: string } | null> {
+  const r = await q.query<{ role: string; status: string }>('SELECT role, status FROM memberships WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
+  return r.rows[0] ?? null;
+}
