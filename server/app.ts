@@ -177,4 +177,4 @@ function describeAjvError(
       return { field: pathField || where || 'body', rule: v.keyword in RULES ? v.keyword : 'pattern', params: v.params };
   }
 }
-const RULES = { pattern: 1, const: 1, uniqueItems: 1 };
+const RULES = { pattern: 1, const: 1, uniqueItems: 1, minProperties: 1 };

@@ -1,9 +1,33 @@
 /** Accounts of an organisation (SPEC.md section 7): list, detail, status change. */
+import crypto from 'node:crypto';
 import { CODES } from '../../common/errors.js';
-import { ApiError, notFound } from '../http/api-error.js';
+import { translate } from '../../common/i18n.js';
+import { EMAIL_PATTERN, isValidPassword, LIMITS, type Language } from '../../common/limits.js';
+import { ROLES } from '../../common/roles.js';
+import { newId } from '../db/ids.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes } from '../http/route.js';
+import { assertGrantable, assertSeatLeft } from '../identity/members.js';
+import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
+
+const personName = { type: 'string', minLength: LIMITS.accountName.min, maxLength: LIMITS.accountName.max, pattern: '\\S' } as const;
+const locale = { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] } as const;
+
+/** SPEC.md section 5: the generated password is 11 characters plus a symbol (letters and digits both present). */
+export function generatePassword(): string {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  const digits = '23456789';
+  const all = letters + digits;
+  const pick = (set: string) => set[crypto.randomInt(0, set.length)];
+  const body = [pick(letters), pick(digits), ...Array.from({ length: 9 }, () => pick(all))];
+  for (let i = body.length - 1; i > 0; i--) {
+    const j = crypto.randomInt(0, i + 1);
+    [body[i], body[j]] = [body[j], body[i]];
+  }
+  return `${body.join('')}${pick('#$%&*@!?')}`;
+}
 
 const accountSchema = {
   type: 'object',
@@ -63,6 +87,151 @@ export const accountRoutes = defineRoutes([
       const row = (await req.server.db.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
       if (!row) throw notFound();
       return row;
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/accounts',
+    permission: { action: 'create', subject: 'account' },
+    schema: {
+      body: {
+        type: 'object',
+        required: ['email', 'firstName', 'lastName', 'role', 'password'],
+        additionalProperties: false,
+        properties: { email: { type: 'string', minLength: 3, maxLength: LIMITS.email, pattern: EMAIL_PATTERN }, firstName: personName, lastName: personName, role: { type: 'string', enum: [...ROLES] }, password: { type: 'string', maxLength: 128 }, locale },
+      },
+      response: accountSchema,
+    },
+    // A new account with a password, active at once in the current organisation. A known e-mail is invited instead.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = req.body as { email: string; firstName: string; lastName: string; role: string; password: string; locale?: Language };
+      const role = assertGrantable(auth, body.role);
+      if (!isValidPassword(body.password)) throw invalid('password', 'password');
+      const mail = body.email.trim().toLowerCase();
+      const hash = await hashPassword(body.password);
+      return req.server.db.tx(async (q) => {
+        if ((await q.query('SELECT 1 FROM accounts WHERE email = $1', [mail])).rows.length) throw new ApiError(400, CODES.accountAlreadyRegistered);
+        await assertSeatLeft(q, req, auth);
+        const id = newId();
+        await q.query('INSERT INTO accounts (id, email, first_name, last_name, password_hash, locale, password_changed_at) VALUES ($1, $2, $3, $4, $5, $6, now())', [
+          id, mail, body.firstName.trim(), body.lastName.trim(), hash, body.locale ?? req.lang,
+        ]);
+        await q.query("INSERT INTO memberships (account_id, org_id, role, is_default, status, accepted_at) VALUES ($1, $2, $3, true, 'active', now())", [id, auth.orgId, role]);
+        const row = (await q.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        await audit(q, req, { action: 'create', entity: 'account', entityId: id, after: row });
+        return row;
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'PUT',
+    path: '/accounts/:id',
+    permission: { action: 'update', subject: 'account' },
+    schema: {
+      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { firstName: personName, lastName: personName, locale, role: { type: 'string', enum: [...ROLES] } } },
+      response: accountSchema,
+    },
+    // Names and language of a member; changing the role needs updateAccess and never reaches above one's own.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const body = req.body as { firstName?: string; lastName?: string; locale?: string; role?: string };
+      return req.server.db.tx(async (q) => {
+        const before = (await q.query<Record<string, unknown> & { role: string }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        if (!before) throw notFound();
+        req.authorize('update', 'account', { role: before.role });
+        if (body.role && body.role !== before.role) {
+          req.authorize('updateAccess', 'account', { role: before.role });
+          assertGrantable(auth, body.role);
+          if (id === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
+          await q.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND account_id = $2', [auth.orgId, id, body.role]);
+        }
+        await q.query(
+          'UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), locale = COALESCE($4, locale), updated_at = now() WHERE id = $1',
+          [id, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null, body.locale ?? null],
+        );
+        const after = (await q.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        await audit(q, req, { action: 'update', entity: 'account', entityId: id, before, after });
+        return after;
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'PUT',
+    path: '/accounts/oversight/:id',
+    permission: { action: 'grantOversight', subject: 'account' },
+    schema: {
+      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      body: { type: 'object', required: ['oversight'], additionalProperties: false, properties: { oversight: { type: 'boolean' } } },
+      response: accountSchema,
+    },
+    // Oversight belongs to accounts of a first-level organisation (SPEC.md section 6).
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const { oversight } = req.body as { oversight: boolean };
+      if (auth.orgLevel !== 1) throw new ApiError(403, CODES.orgInsufficientPermission);
+      return req.server.db.tx(async (q) => {
+        const before = (await q.query<{ role: string; oversight: boolean }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        if (!before) throw notFound();
+        req.authorize('grantOversight', 'account', { role: before.role });
+        await q.query('UPDATE accounts SET oversight = $2, updated_at = now() WHERE id = $1', [id, oversight]);
+        await audit(q, req, { action: 'grantOversight', entity: 'account', entityId: id, before: { oversight: before.oversight }, after: { oversight } });
+        return (await q.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'PATCH',
+    path: '/reset_password/accounts/:id',
+    permission: { action: 'resetPassword', subject: 'account' },
+    schema: { params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } }, response: {} },
+    // A generated password is mailed to the member; every session of theirs ends.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const password = generatePassword();
+      const hash = await hashPassword(password);
+      await req.server.db.tx(async (q) => {
+        const target = (await q.query<{ role: string; email: string; locale: Language }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        if (!target) throw notFound();
+        req.authorize('resetPassword', 'account', { role: target.role });
+        await q.query('UPDATE accounts SET password_hash = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [id, hash]);
+        await revokeAllSessions(q, id, 'password reset by admin');
+        await req.server.mailer.send({ to: target.email, kind: 'notice', subject: translate(target.locale, 'mail.newPasswordSubject'), text: translate(target.locale, 'mail.newPasswordBody', { password }) }, q);
+        await audit(q, req, { action: 'resetPassword', entity: 'account', entityId: id });
+      });
+      return null;
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/accounts/:id/partners',
+    permission: { action: 'read', subject: 'account' },
+    schema: {
+      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      response: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, pending_invitation: { type: 'boolean' } } } },
+    },
+    // The organisations a member of mine belongs to, limited to those I belong to as well.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const r = await req.server.db.query(
+        `SELECT o.code, o.name, m.role, m.status = 'pending' AS pending_invitation
+           FROM memberships m JOIN organisations o ON o.id = m.org_id
+          WHERE m.account_id = $1 AND EXISTS (SELECT 1 FROM memberships mine WHERE mine.account_id = $2 AND mine.org_id = m.org_id AND mine.status = 'active')
+          ORDER BY o.level, o.name`,
+        [id, auth.accountId],
+      );
+      if (!(await req.server.db.query('SELECT 1 FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, id])).rows.length) throw notFound();
+      return r.rows;
     },
   },
   {
