@@ -1,4 +1,5 @@
 /** Invitations (SPEC.md section 7, Identity): invite, accept, sign in from an invitation, revoke, remove members. */
+import { rulesFor } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, isValidPassword, LIMITS, type Language } from '../../common/limits.js';
@@ -180,6 +181,97 @@ export const inviteRoutes = defineRoutes([
         await audit(q, req, { action: 'removeMember', entity: 'membership', entityId: b, before: { role: m.role, status: m.status } });
       });
       return null;
+    },
+  },
+  {
+    service: 'identity',
+    method: 'DELETE',
+    path: '/permission/info/cube/permissions/:a/:b/batch',
+    permission: { action: 'delete', subject: 'account' },
+    schema: {
+      params: { type: 'object', required: ['a', 'b'], additionalProperties: false, properties: { a: { type: 'string', maxLength: 40 }, b: { type: 'string', maxLength: 40 } } },
+      body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', maxLength: 40 } } } },
+      response: {},
+    },
+    // Remove several members of organisation a at once: all of them or none (one superadmin among them refuses the lot).
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { a } = req.params as { a: string };
+      const { ids } = req.body as { ids: string[] };
+      if (a !== auth.orgCode && a !== auth.orgId) throw notFound();
+      await req.server.db.tx(async (q) => {
+        for (const id of ids) {
+          const m = await memberRole(q, auth.orgId, id);
+          if (!m) throw notFound();
+          if (m.role === 'superadmin') throw new ApiError(403, CODES.superadminCannotBeRemoved);
+          req.authorize('delete', 'account', { role: m.role });
+          if (id === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
+          await q.query('DELETE FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, id]);
+          await audit(q, req, { action: 'removeMember', entity: 'membership', entityId: id, before: { role: m.role, status: m.status } });
+        }
+      });
+      return null;
+    },
+  },
+  {
+    service: 'identity',
+    method: 'PUT',
+    path: '/permission/info/cube/:a/current/:b',
+    permission: 'signedIn',
+    schema: {
+      params: { type: 'object', required: ['a', 'b'], additionalProperties: false, properties: { a: { type: 'string', maxLength: 40 }, b: { type: 'string', maxLength: 40 } } },
+      response: { type: 'object', properties: { defaultOrg: { type: 'string' } } },
+    },
+    // Account a (oneself only) makes organisation b its default sign-in organisation.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { a, b } = req.params as { a: string; b: string };
+      if (a !== auth.accountId) throw new ApiError(403, CODES.permissionDenied);
+      await req.server.db.tx(async (q) => {
+        const org = (await q.query<{ id: string }>("SELECT o.id FROM organisations o JOIN memberships m ON m.org_id = o.id WHERE m.account_id = $1 AND m.status = 'active' AND o.code = $2", [a, b])).rows[0];
+        if (!org) throw notFound();
+        const before = (await q.query<{ code: string }>('SELECT o.code FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.account_id = $1 AND m.is_default', [a])).rows[0];
+        await q.query('UPDATE memberships SET is_default = false WHERE account_id = $1 AND is_default', [a]);
+        await q.query('UPDATE memberships SET is_default = true WHERE account_id = $1 AND org_id = $2', [a, org.id]);
+        await audit(q, req, { action: 'setDefaultOrg', entity: 'account', entityId: a, before: { defaultOrg: before?.code ?? null }, after: { defaultOrg: b } });
+      });
+      return { defaultOrg: b };
+    },
+  },
+  {
+    service: 'identity',
+    method: 'PUT',
+    path: '/permission/info/cube/permissions/name',
+    permission: 'signedIn',
+    schema: {
+      body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { firstName: personName, lastName: personName } },
+      response: { type: 'object', properties: { name: { type: 'string' } } },
+    },
+    // The signed-in account renames itself (the Profile page).
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = req.body as { firstName?: string; lastName?: string };
+      return req.server.db.tx(async (q) => {
+        const before = (await q.query<{ first_name: string; last_name: string }>('SELECT first_name, last_name FROM accounts WHERE id = $1', [auth.accountId])).rows[0];
+        const r = await q.query<{ first_name: string; last_name: string }>(
+          'UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), updated_at = now() WHERE id = $1 RETURNING first_name, last_name',
+          [auth.accountId, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null],
+        );
+        await audit(q, req, { action: 'rename', entity: 'account', entityId: auth.accountId, before, after: r.rows[0] });
+        return { name: `${r.rows[0].first_name} ${r.rows[0].last_name}` };
+      });
+    },
+  },
+  {
+    service: 'identity',
+    method: 'PUT',
+    path: '/permission/info/cube/permission/refresh',
+    permission: 'signedIn',
+    schema: { response: { type: 'object', properties: { role: { type: 'string' }, partner_code: { type: 'string' }, permissions: { type: 'array', items: {} } } } },
+    // The rules of the current organisation as they are now (after a role change or an organisation switch).
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      return { role: auth.role, partner_code: auth.orgCode, permissions: rulesFor(auth.role) };
     },
   },
 ]);

@@ -110,3 +110,43 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
     expect(res.statusCode).toBe(404);
   });
 });
+
+describe.each(DB_KINDS)('membership settings on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ kind });
+  });
+  afterAll(() => t.close());
+
+  it('sets my default organisation, which the next sign-in lands in', async () => {
+    const op = await signIn(t.app, DEMO.operator);
+    const res = await call(t.app, op, { method: 'PUT', url: `/api/identity/permission/info/cube/${op.accountId}/current/DEMO-NORTH` });
+    expect(res.statusCode).toBe(200);
+    expect((await signIn(t.app, DEMO.operator)).partnerCode).toBe('DEMO-NORTH');
+    expect((await call(t.app, op, { method: 'PUT', url: `/api/identity/permission/info/cube/${op.accountId}/current/OTHER` })).statusCode).toBe(404);
+    expect((await call(t.app, op, { method: 'PUT', url: '/api/identity/permission/info/cube/acc-user/current/DEMO' })).statusCode).toBe(403);
+  });
+
+  it('renames myself within 1-30 characters', async () => {
+    const u = await signIn(t.app, DEMO.user);
+    expect((await call(t.app, u, { method: 'PUT', url: '/api/identity/permission/info/cube/permissions/name', payload: { firstName: 'Ulla' } })).json().data.name).toBe('Ulla User');
+    expect((await call(t.app, u, { method: 'PUT', url: '/api/identity/permission/info/cube/permissions/name', payload: { firstName: 'U'.repeat(31) } })).statusCode).toBe(400);
+  });
+
+  it('refreshes the rules of the current organisation', async () => {
+    const op = await signIn(t.app, DEMO.operator);
+    const res = await call(t.app, op, { method: 'PUT', url: '/api/identity/permission/info/cube/permission/refresh' });
+    expect(res.json().data).toMatchObject({ role: 'operator', partner_code: op.partnerCode });
+  });
+
+  it('removes several members at once, or none when a superadmin is among them', async () => {
+    const admin = await signIn(t.app, DEMO.admin);
+    const url = '/api/identity/permission/info/cube/permissions/DEMO/x/batch';
+    const refused = await call(t.app, admin, { method: 'DELETE', url, payload: { ids: ['acc-user', 'acc-superadmin'] } });
+    expect(refused.json().status.message).toBe('Superadmin cannot be removed');
+    expect(await countRows(t.db, 'memberships', "org_id = 'org-demo' AND account_id = 'acc-user'")).toBe(1);
+    const ok = await call(t.app, admin, { method: 'DELETE', url, payload: { ids: ['acc-user', 'acc-operator'] } });
+    expect(ok.statusCode).toBe(200);
+    expect(await countRows(t.db, 'memberships', "org_id = 'org-demo' AND account_id IN ('acc-user', 'acc-operator')")).toBe(0);
+  });
+});
