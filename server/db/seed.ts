@@ -37,11 +37,14 @@ export async function seedDemo(db: Db, opts: { size?: SeedSize } = {}): Promise<
   const done = await db.query("SELECT 1 FROM brands WHERE id = 'brand-default'");
   if (done.rows.length > 0) return false;
   const hash = await hashPassword(DEMO_PASSWORD);
-  await db.tx(async (q) => {
+  return db.tx(async (q) => {
+    // Several instances starting at once: one seeds, the others wait for it and find the seed there.
+    if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727002)');
+    if ((await q.query("SELECT 1 FROM brands WHERE id = 'brand-default'")).rows.length > 0) return false;
     await seedIdentity(q, hash);
     await seedFleet(q, { size: opts.size ?? 'demo' });
+    return true;
   });
-  return true;
 }
 
 async function seedIdentity(q: Queryable, hash: string): Promise<void> {
