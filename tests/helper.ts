@@ -39,18 +39,29 @@ export async function freshDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: 
     await migrate(db);
     return { db, drop: () => db.close() };
   }
+  const { url, drop } = await createPostgresDatabase();
+  const db = await openPostgres(url);
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await drop();
+    },
+  };
+}
+
+/** A new, empty database on TEST_DATABASE_URL's server; drop() removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL!;
   const name = `t_${newId(12).toLowerCase()}`;
   const admin = await openPostgres(base);
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString());
-  await migrate(db);
   return {
-    db,
+    url: url.toString(),
     drop: async () => {
-      await db.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.close();
     },

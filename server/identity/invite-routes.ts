@@ -8,9 +8,9 @@ import { newId, newSecret, sha256 } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes } from '../http/route.js';
-import { assertGrantable, assertSeatLeft, memberRole } from './members.js';
+import { assertGrantable, assertSeatLeft, memberRole, removeMember } from './members.js';
 import { hashPassword } from './passwords.js';
-import { revokeAllSessions, sessionPayload, startSession } from './sessions.js';
+import { sessionPayload, startSession } from './sessions.js';
 
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_DAYS = 7;
@@ -169,17 +169,7 @@ export const inviteRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { a, b } = req.params as { a: string; b: string };
       if (a !== auth.orgCode && a !== auth.orgId) throw notFound();
-      await req.server.db.tx(async (q) => {
-        const m = await memberRole(q, auth.orgId, b);
-        if (!m) throw notFound();
-        if (m.role === 'superadmin') throw new ApiError(403, CODES.superadminCannotBeRemoved);
-        req.authorize('delete', 'account', { role: m.role });
-        if (b === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
-        await q.query('DELETE FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, b]);
-        const left = await q.query('SELECT 1 FROM memberships WHERE account_id = $1', [b]);
-        if (left.rows.length === 0) await revokeAllSessions(q, b, 'removed from last organisation');
-        await audit(q, req, { action: 'removeMember', entity: 'membership', entityId: b, before: { role: m.role, status: m.status } });
-      });
+      await req.server.db.tx((q) => removeMember(q, req, b));
       return null;
     },
   },
@@ -200,15 +190,7 @@ export const inviteRoutes = defineRoutes([
       const { ids } = req.body as { ids: string[] };
       if (a !== auth.orgCode && a !== auth.orgId) throw notFound();
       await req.server.db.tx(async (q) => {
-        for (const id of ids) {
-          const m = await memberRole(q, auth.orgId, id);
-          if (!m) throw notFound();
-          if (m.role === 'superadmin') throw new ApiError(403, CODES.superadminCannotBeRemoved);
-          req.authorize('delete', 'account', { role: m.role });
-          if (id === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
-          await q.query('DELETE FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, id]);
-          await audit(q, req, { action: 'removeMember', entity: 'membership', entityId: id, before: { role: m.role, status: m.status } });
-        }
+        for (const id of ids) await removeMember(q, req, id);
       });
       return null;
     },

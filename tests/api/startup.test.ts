@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { migrate, openPostgres } from '../../server/db/db.js';
-import { newId } from '../../server/db/ids.js';
 import { seedDemo } from '../../server/db/seed.js';
+import { createPostgresDatabase } from '../helper.js';
 
 describe('start-up', () => {
   it('refuses VERIFICATION_CODE in production', () => {
@@ -11,13 +11,8 @@ describe('start-up', () => {
   });
 
   it.runIf(!!process.env.TEST_DATABASE_URL)('several instances migrate and seed one PostgreSQL at once, exactly once', async () => {
-    const base = process.env.TEST_DATABASE_URL!;
-    const name = `t_${newId(12).toLowerCase()}`;
-    const admin = await openPostgres(base);
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    const dbs = await Promise.all([openPostgres(url.toString()), openPostgres(url.toString()), openPostgres(url.toString())]);
+    const { url, drop } = await createPostgresDatabase();
+    const dbs = await Promise.all([openPostgres(url), openPostgres(url), openPostgres(url)]);
     try {
       const applied = await Promise.all(dbs.map((db) => migrate(db)));
       expect(applied.filter((a) => a.length > 0)).toHaveLength(1);
@@ -26,8 +21,7 @@ describe('start-up', () => {
       expect((await dbs[0].query<{ n: number }>('SELECT count(*)::int AS n FROM brands')).rows[0].n).toBe(4);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
+      await drop();
     }
   });
 });
