@@ -5,5 +5,7 @@ import { inviteRoutes } from './identity/invite-routes.js';
 import { orgRoutes } from './main/org-routes.js';
 import { auditRoutes } from './main/audit-routes.js';
 import { accountRoutes } from './main/account-routes.js';
+import { brandRoutes } from './main/brand-routes.js';
+import { telemetryRoutes } from './public/telemetry-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes];
