@@ -7,6 +7,7 @@ import zhCN from 'antd/locale/zh_CN';
 import zhTW from 'antd/locale/zh_TW';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HttpEvents } from './components/http-events';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { LANGUAGES, LIMITS, type Language } from '../common/limits';
 import i18n, { initialLanguage } from './i18n';
@@ -76,6 +77,7 @@ export default function App() {
         <AntApp>
           <Refine routerProvider={routerProvider} authProvider={authProvider} i18nProvider={i18nProvider} options={{ disableTelemetry: true }}>
             <StripHash />
+            <HttpEvents />
             <Routes>
               <Route path="/" element={<Navigate to={`/${initialLanguage()}/dashboard/analysis`} replace />} />
               <Route path="/login" element={<Navigate to={`/${initialLanguage()}/login`} replace />} />

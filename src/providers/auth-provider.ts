@@ -23,7 +23,7 @@ export function saveRedirect(path: string): void {
 /** Fetch the session from the identity service (the httpOnly refresh cookie); true when it worked. */
 export async function fetchSession(): Promise<boolean> {
   try {
-    saveSession(await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/refresh?user-info=true'));
+    saveSession(await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/refresh?user-info=true', undefined, { quiet: true }));
     return true;
   } catch {
     return false;
@@ -33,7 +33,7 @@ export async function fetchSession(): Promise<boolean> {
 export const authProvider: AuthProvider = {
   login: async (params: LoginParams) => {
     try {
-      const session = await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/offline-access', params);
+      const session = await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/offline-access', params, { quiet: true });
       saveSession(session);
       const target = sessionStorage.getItem(REDIRECT_KEY);
       sessionStorage.removeItem(REDIRECT_KEY);
@@ -45,7 +45,7 @@ export const authProvider: AuthProvider = {
   },
   logout: async () => {
     // Whatever the server answers (or if it is down), the local session is gone.
-    await api('POST', '/api/identity/sso/signin/signout/cube').catch(() => undefined);
+    await api('POST', '/api/identity/sso/signin/signout/cube', undefined, { quiet: true }).catch(() => undefined);
     clearSession();
     return { success: true, redirectTo: `/${lang()}/login` };
   },

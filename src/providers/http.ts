@@ -1,6 +1,11 @@
-/** One HTTP helper: SPEC.md section 7's headers, the envelope unwrapped, errors normalised to { message, statusCode }. */
+/**
+ * One HTTP helper for the console: SPEC.md section 7's headers on every call, the envelope unwrapped,
+ * errors normalised to { message, statusCode, code }, and SPEC.md section 4's session handling:
+ * an expired token is refreshed once for any number of concurrent calls, which wait and are replayed.
+ */
+import { CODES } from '../../common/errors';
 import { LIMITS } from '../../common/limits';
-import { store } from './session-store';
+import { clearSession, saveSession, store, type SessionAnswer } from './session-store';
 
 export interface HttpError {
   message: string;
@@ -13,7 +18,31 @@ export interface Envelope<T> {
   data: T;
 }
 
-function headers(extra: Record<string, string> = {}): Record<string, string> {
+/** What the session handling asks the surrounding app to do. */
+export type HttpEvent =
+  | { type: 'toast'; message: string }
+  | { type: 'signedOut'; message: string }
+  | { type: 'tokenExpired' }
+  | { type: 'sessionExpired'; message: string };
+
+interface HttpConfig {
+  fetch: typeof fetch;
+  baseUrl: string;
+  onEvent: (e: HttpEvent) => void;
+}
+
+const config: HttpConfig = {
+  fetch: (...args) => fetch(...args),
+  baseUrl: '',
+  onEvent: () => undefined,
+};
+
+/** Wire the helper to the app (events) or, in tests, to another fetch and base URL. */
+export function configureHttp(partial: Partial<HttpConfig>): void {
+  Object.assign(config, partial);
+}
+
+function headers(extra: Record<string, string>): Record<string, string> {
   const token = store.get('token');
   const partner = store.get('partnerCode') ?? '';
   return {
@@ -27,32 +56,94 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-/** Call the API; resolves with the envelope's data, rejects with an HttpError. */
-export async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+interface Raw<T> {
+  status: number;
+  envelope: Envelope<T> | null;
+}
+
+async function send<T>(method: string, url: string, body: unknown): Promise<Raw<T>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), LIMITS.requestTimeoutMs);
-  let res: Response;
   try {
-    res = await fetch(url, {
+    const res = await config.fetch(config.baseUrl + url, {
       method,
       credentials: 'same-origin',
       headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
     });
+    let envelope: Envelope<T> | null = null;
+    try {
+      envelope = (await res.json()) as Envelope<T>;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, envelope };
   } catch {
     throw { message: 'Network Error', statusCode: 0 } satisfies HttpError;
   } finally {
     clearTimeout(timer);
   }
-  let envelope: Envelope<T> | null = null;
+}
+
+const REFRESH_URL = '/api/identity/sso/signin/direct/cube/refresh?user-info=true';
+let refreshing: Promise<boolean> | null = null;
+
+/** One refresh for everyone waiting: the first caller starts it, the others await the same promise. */
+function refreshOnce(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      const r = await send<SessionAnswer>('POST', REFRESH_URL, undefined);
+      if (r.status === 200 && r.envelope?.status.success) {
+        saveSession(r.envelope.data);
+        return true;
+      }
+      // Refresh failed: the queue is dropped, the token removed, the user sent to sign-in with the server's message.
+      store.remove('token');
+      config.onEvent({ type: 'signedOut', message: r.envelope?.status.message ?? 'Token expired, please log in.' });
+      return false;
+    } catch {
+      store.remove('token');
+      config.onEvent({ type: 'signedOut', message: 'Network Error' });
+      return false;
+    } finally {
+      setTimeout(() => {
+        refreshing = null;
+      }, 0);
+    }
+  })();
+  return refreshing;
+}
+
+const failure = <T>(r: Raw<T>): HttpError => ({ message: r.envelope?.status.message ?? `HTTP ${r.status}`, statusCode: r.status, code: r.envelope?.status.code });
+
+/** Call the API; resolves with the envelope's data, rejects with an HttpError (already shown to the user where SPEC.md says so). */
+export async function api<T>(method: string, url: string, body?: unknown, opts: { quiet?: boolean } = {}): Promise<T> {
+  let r: Raw<T>;
   try {
-    envelope = (await res.json()) as Envelope<T>;
-  } catch {
-    /* not JSON */
+    r = await send<T>(method, url, body);
+  } catch (err) {
+    if (!opts.quiet) config.onEvent({ type: 'toast', message: 'Network Error' });
+    throw err;
   }
-  if (!res.ok || !envelope?.status?.success) {
-    throw { message: envelope?.status?.message ?? res.statusText, statusCode: res.status, code: envelope?.status?.code } satisfies HttpError;
+  if (r.status === 400 && r.envelope?.status.code === CODES.tokenUnauthorised && url !== REFRESH_URL) {
+    if (!(await refreshOnce())) throw failure(r);
+    r = await send<T>(method, url, body);
   }
-  return envelope.data;
+  if (r.status === 200 && r.envelope?.status.success) return r.envelope.data;
+  const err = failure(r);
+  if (r.envelope?.status.code === CODES.sessionExpired) config.onEvent({ type: 'sessionExpired', message: err.message });
+  else if (r.status === 401 && store.get('token')) {
+    clearSession();
+    config.onEvent({ type: 'tokenExpired' });
+  } else if (!opts.quiet) {
+    config.onEvent({ type: 'toast', message: err.message });
+    if (r.status >= 500) void reportError(err, url);
+  }
+  throw err;
+}
+
+/** SPEC.md section 8: a 500 is shown and reported. */
+async function reportError(err: HttpError, url: string): Promise<void> {
+  await send('POST', '/api/public/errors', { message: err.message.slice(0, 2000), url: url.slice(0, 1000), status: err.statusCode }).catch(() => undefined);
 }

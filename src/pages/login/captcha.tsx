@@ -13,7 +13,7 @@ export interface Challenge {
 export function useChallenge() {
   const [challenge, setChallenge] = useState<Challenge | null>(null);
   const refresh = useCallback(() => {
-    api<Challenge>('GET', '/api/identity/captcha').then(setChallenge, () => setChallenge(null));
+    api<Challenge>('GET', '/api/identity/captcha', undefined, { quiet: true }).then(setChallenge, () => setChallenge(null));
   }, []);
   useEffect(refresh, [refresh]);
   return { challenge, refresh };

@@ -30,11 +30,11 @@ export function ForgotPasswordDialog({ open, onClose }: Props) {
     setBusy(true);
     try {
       if (step === 'send') {
-        await api('POST', '/api/identity/sso/signin/forget/cube/password/send', { username: v.username, verificationCode: v.verificationCode, challengeId: challenge?.challengeId });
+        await api('POST', '/api/identity/sso/signin/forget/cube/password/send', { username: v.username, verificationCode: v.verificationCode, challengeId: challenge?.challengeId }, { quiet: true });
         message.success(t('forgot.sent'));
         setStep('reset');
       } else {
-        await api('POST', '/api/identity/sso/signin/forget/cube/password/reset', { username: v.username, code: v.code, password: v.password });
+        await api('POST', '/api/identity/sso/signin/forget/cube/password/reset', { username: v.username, code: v.code, password: v.password }, { quiet: true });
         message.success(t('forgot.done'));
         close();
       }

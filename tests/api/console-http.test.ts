@@ -1,0 +1,114 @@
+/**
+ * The console's HTTP helper against the real server: the refresh queue of SPEC.md section 4.
+ * Node stands in for the browser: a Map for localStorage and a fetch that keeps the cookie, as a browser does.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { api, configureHttp, type HttpEvent } from '../../src/providers/http.js';
+import { store } from '../../src/providers/session-store.js';
+import { buildTestApp, countRows, DEMO, DEMO_PASSWORD, TEST_CODE, type TestApp } from '../helper.js';
+
+const memory = new Map<string, string>();
+Object.assign(globalThis, {
+  localStorage: {
+    getItem: (k: string) => memory.get(k) ?? null,
+    setItem: (k: string, v: string) => memory.set(k, String(v)),
+    removeItem: (k: string) => memory.delete(k),
+    clear: () => memory.clear(),
+  },
+  sessionStorage: { clear: () => undefined },
+});
+
+describe('console HTTP helper', () => {
+  let t: TestApp;
+  let cookie = '';
+  const calls: string[] = [];
+  const events: HttpEvent[] = [];
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address() as { port: number };
+    configureHttp({
+      baseUrl: `http://127.0.0.1:${address.port}`,
+      onEvent: (e) => events.push(e),
+      fetch: async (input, init) => {
+        calls.push(String(input));
+        const res = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } });
+        const set = res.headers.get('set-cookie');
+        if (set) cookie = set.split(';')[0];
+        return res;
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  beforeEach(async () => {
+    memory.clear();
+    calls.length = 0;
+    events.length = 0;
+    const s = await api<{ user: { token: string; id: string }; customData: { partner_code: string } }>(
+      'POST',
+      '/api/identity/sso/signin/direct/cube/offline-access',
+      { username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true },
+      { quiet: true },
+    );
+    store.set('token', s.user.token);
+    store.set('partnerCode', s.customData.partner_code);
+    store.set('userId', s.user.id);
+  });
+
+  const expireToken = async () => {
+    const sid = (await t.db.query<{ id: string }>("SELECT id FROM sessions WHERE account_id = 'acc-admin' ORDER BY created_at DESC LIMIT 1")).rows[0].id;
+    store.set('token', await t.app.tokens.sign({ sub: 'acc-admin', sid }, -10));
+    return sid;
+  };
+
+  it('sends the headers of SPEC.md section 7 and unwraps the envelope', async () => {
+    const orgs = await api<Array<{ code: string }>>('GET', '/api/main/orgs');
+    expect(orgs.map((o) => o.code)).toContain('DEMO');
+  });
+
+  it('refreshes once for 5 calls in flight with an expired token, and all 5 succeed', async () => {
+    const sid = await expireToken();
+    const before = await countRows(t.db, 'refresh_tokens', 'family_id = $1', [sid]);
+    calls.length = 0;
+    const results = await Promise.all(Array.from({ length: 5 }, () => api<unknown[]>('GET', '/api/main/orgs')));
+    expect(results.every((r) => Array.isArray(r) && r.length > 0)).toBe(true);
+    expect(calls.filter((c) => c.includes('/refresh')).length).toBe(1);
+    // The server counts exactly one refresh: one new token in the family.
+    expect(await countRows(t.db, 'refresh_tokens', 'family_id = $1', [sid])).toBe(before + 1);
+    expect(events).toEqual([]);
+  });
+
+  it('a failed refresh drops the queue, removes the token and signs out with the server message', async () => {
+    const sid = await expireToken();
+    await t.db.query("UPDATE sessions SET revoked_at = now() WHERE id = $1", [sid]);
+    const results = await Promise.allSettled(Array.from({ length: 3 }, () => api('GET', '/api/main/orgs')));
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(store.get('token')).toBeNull();
+    expect(events).toEqual([{ type: 'signedOut', message: 'Refresh token error, please sign in again.' }]);
+  });
+
+  it('a 401 with a stored token clears storage and goes to /401', async () => {
+    store.set('token', 'garbage.token.value');
+    await expect(api('GET', '/api/main/orgs')).rejects.toMatchObject({ statusCode: 401 });
+    expect(memory.size).toBe(0);
+    expect(events).toEqual([{ type: 'tokenExpired' }]);
+  });
+
+  it('a 403 shows Permission denied', async () => {
+    store.set('partnerCode', 'OTHER');
+    await expect(api('GET', '/api/main/orgs')).rejects.toMatchObject({ statusCode: 403, message: 'Permission denied' });
+    expect(events).toEqual([{ type: 'toast', message: 'Permission denied' }]);
+  });
+
+  it('no response is a Network Error', async () => {
+    configureHttp({ baseUrl: 'http://127.0.0.1:1' });
+    try {
+      await expect(api('GET', '/api/main/orgs')).rejects.toMatchObject({ message: 'Network Error', statusCode: 0 });
+    } finally {
+      const address = t.app.server.address() as { port: number };
+      configureHttp({ baseUrl: `http://127.0.0.1:${address.port}` });
+    }
+  });
+});
