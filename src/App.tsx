@@ -5,13 +5,17 @@ import enUS from 'antd/locale/en_US';
 import esES from 'antd/locale/es_ES';
 import zhCN from 'antd/locale/zh_CN';
 import zhTW from 'antd/locale/zh_TW';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { LANGUAGES, LIMITS, type Language } from '../common/limits';
 import i18n, { initialLanguage } from './i18n';
 import { LandingPage } from './pages/landing-page';
+import { ScreenPlaceholder } from './pages/screen-placeholder';
+import { BrandProvider, useBrand } from './providers/brand';
+import { ShellLayout } from './shell/shell-layout';
+import { SCREENS } from './shell/routes';
 import { LoginPage } from './pages/login/login-page';
 import { NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
 import { authProvider, saveRedirect } from './providers/auth-provider';
@@ -69,11 +73,22 @@ function StripHash() {
   return null;
 }
 
-export default function App() {
+/** antd takes the brand's colour (the red default when the brand call fails) and the language's locale. */
+function Themed({ children }: { children: ReactNode }) {
   const { i18n: current } = useTranslation();
+  const brand = useBrand();
+  return (
+    <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={{ token: { colorPrimary: brand.theme.themeColor ?? '#d4380d' } }}>
+      {children}
+    </ConfigProvider>
+  );
+}
+
+export default function App() {
   return (
     <BrowserRouter>
-      <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={{ token: { colorPrimary: '#d4380d' } }}>
+      <BrandProvider>
+      <Themed>
         <AntApp>
           <Refine routerProvider={routerProvider} authProvider={authProvider} i18nProvider={i18nProvider} options={{ disableTelemetry: true }}>
             <StripHash />
@@ -89,14 +104,22 @@ export default function App() {
                 <Route path="privacy" element={<PrivacyPage />} />
                 <Route path="401" element={<TokenExpiredPage />} />
                 <Route element={<Protected />}>
-                  <Route path="dashboard/analysis" element={<LandingPage />} />
+                  <Route element={<ShellLayout />}>
+                    <Route path="dashboard/analysis" element={<LandingPage />} />
+                    {SCREENS.filter((s) => s.key !== 'analysis').map((s) => (
+                      <Route key={s.key} path={s.path} element={<ScreenPlaceholder />} />
+                    ))}
+                    <Route path="profile" element={<ScreenPlaceholder />} />
+                    <Route path="changePassword" element={<ScreenPlaceholder />} />
+                  </Route>
                 </Route>
                 <Route path="*" element={<NotFoundPage />} />
               </Route>
             </Routes>
           </Refine>
         </AntApp>
-      </ConfigProvider>
+      </Themed>
+      </BrandProvider>
     </BrowserRouter>
   );
 }

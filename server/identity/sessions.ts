@@ -89,11 +89,14 @@ export function clearRefreshCookie(reply: FastifyReply): void {
   reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
 }
 
+/** How long a just-rotated refresh token may be presented again without counting as a replay. */
+export const REUSE_INTERVAL_SECONDS = 10;
+
 export type RotateResult = { ok: true; accountId: string; token: string } | { ok: false; replayed: boolean };
 
 /**
  * Rotate a refresh token: the presented one is spent and a new one of the same family issued.
- * A token presented a second time revokes the whole family (it was stolen or replayed).
+ * A token presented again after REUSE_INTERVAL_SECONDS revokes the whole family (it was stolen or replayed).
  */
 export async function rotateRefresh(app: FastifyInstance, q: Queryable, reply: FastifyReply, secret: string): Promise<RotateResult> {
   const hash = sha256(secret);
@@ -105,12 +108,25 @@ export async function rotateRefresh(app: FastifyInstance, q: Queryable, reply: F
       RETURNING t.account_id, t.family_id`,
     [hash],
   );
-  const row = spent.rows[0];
+  let row = spent.rows[0];
   if (!row) {
-    const known = await q.query<{ family_id: string; used_at: string | null }>('SELECT family_id, used_at FROM refresh_tokens WHERE token_hash = $1', [hash]);
-    const replayed = !!known.rows[0]?.used_at;
-    if (replayed) await revokeSession(q, known.rows[0].family_id, 'refresh token replayed');
-    return { ok: false, replayed };
+    const known = (
+      await q.query<{ family_id: string; account_id: string; used_at: string | null; recent: boolean; live: boolean }>(
+        `SELECT t.family_id, t.account_id, t.used_at,
+                t.used_at > now() - make_interval(secs => $2) AS recent,
+                (s.revoked_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now()) AS live
+           FROM refresh_tokens t JOIN sessions s ON s.id = t.family_id WHERE t.token_hash = $1`,
+        [hash, REUSE_INTERVAL_SECONDS],
+      )
+    ).rows[0];
+    if (!known?.used_at) return { ok: false, replayed: false };
+    // Two tabs (or a page and its retry) refreshing at once present the same token within moments:
+    // that is a race, not theft, and gets a token of the same family. Later reuse is a replay.
+    if (!(known.recent && known.live)) {
+      await revokeSession(q, known.family_id, 'refresh token replayed');
+      return { ok: false, replayed: true };
+    }
+    row = { account_id: known.account_id, family_id: known.family_id };
   }
   await issueRefresh(app, q, reply, row.account_id, row.family_id);
   const token = await app.tokens.sign({ sub: row.account_id, sid: row.family_id });

@@ -1,6 +1,6 @@
 /** Refine auth provider: sign-in, session fetch from the refresh cookie, sign-out that always clears. Returns results, never throws. */
 import type { AuthProvider } from '@refinedev/core';
-import { api, type HttpError } from './http';
+import { api, refreshOnce, type HttpError } from './http';
 import { clearSession, currentRole, saveSession, store, type SessionAnswer } from './session-store';
 
 export interface LoginParams {
@@ -20,15 +20,8 @@ export function saveRedirect(path: string): void {
   sessionStorage.setItem(REDIRECT_KEY, path);
 }
 
-/** Fetch the session from the identity service (the httpOnly refresh cookie); true when it worked. */
-export async function fetchSession(): Promise<boolean> {
-  try {
-    saveSession(await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/refresh?user-info=true', undefined, { quiet: true }));
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Fetch the session from the identity service (the httpOnly refresh cookie); shares an in-flight refresh. */
+export const fetchSession = (): Promise<boolean> => refreshOnce();
 
 export const authProvider: AuthProvider = {
   login: async (params: LoginParams) => {

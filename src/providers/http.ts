@@ -89,8 +89,11 @@ async function send<T>(method: string, url: string, body: unknown): Promise<Raw<
 const REFRESH_URL = '/api/identity/sso/signin/direct/cube/refresh?user-info=true';
 let refreshing: Promise<boolean> | null = null;
 
-/** One refresh for everyone waiting: the first caller starts it, the others await the same promise. */
-function refreshOnce(): Promise<boolean> {
+/**
+ * One refresh for everyone waiting: the first caller starts it, the others await the same promise.
+ * Also the session fetch on entering a protected route without a token.
+ */
+export function refreshOnce(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
       const r = await send<SessionAnswer>('POST', REFRESH_URL, undefined);
@@ -99,12 +102,15 @@ function refreshOnce(): Promise<boolean> {
         return true;
       }
       // Refresh failed: the queue is dropped, the token removed, the user sent to sign-in with the server's message.
+      // Without a token there was no session to lose (a first visit): nothing to announce.
+      const hadToken = !!store.get('token');
       store.remove('token');
-      config.onEvent({ type: 'signedOut', message: r.envelope?.status.message ?? 'Token expired, please log in.' });
+      if (hadToken) config.onEvent({ type: 'signedOut', message: r.envelope?.status.message ?? 'Token expired, please log in.' });
       return false;
     } catch {
+      const hadToken = !!store.get('token');
       store.remove('token');
-      config.onEvent({ type: 'signedOut', message: 'Network Error' });
+      if (hadToken) config.onEvent({ type: 'signedOut', message: 'Network Error' });
       return false;
     } finally {
       setTimeout(() => {

@@ -23,7 +23,7 @@ for (const [email, role] of ACCOUNTS) {
     await fillSignIn(page, email);
     await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
     await expect(page.getByText(role, { exact: true })).toBeVisible();
-    await expect(page.getByText('Demo Logistics GmbH')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Organisation' })).toContainText('Demo Logistics GmbH');
   });
 }
 
@@ -65,7 +65,8 @@ test('sign-out asks, clears storage and returns to sign-in', async ({ page }) =>
   await page.goto('/en-US/login');
   await fillSignIn(page, 'admin@demo.example.com');
   await expect(page).toHaveURL(/dashboard\/analysis$/);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page.getByText('Are you sure you want to sign out?')).toBeVisible();
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(/\/en-US\/login$/);

@@ -1,0 +1,83 @@
+import { BankOutlined, DownOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Dropdown, Empty, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { LIMITS } from '../../common/limits';
+import { isAdminRole } from '../../common/roles';
+import { api } from '../providers/http';
+import { currentRole, store, type SessionAnswer } from '../providers/session-store';
+
+type Membership = SessionAnswer['roles'][number];
+
+function memberships(): Membership[] {
+  try {
+    return JSON.parse(store.get('roles') ?? '[]') as Membership[];
+  } catch {
+    return [];
+  }
+}
+
+/** Switch to another organisation: new partnerCode, its rules from the server, then the data reloads. */
+export async function switchOrganisation(m: Membership): Promise<void> {
+  store.set('partnerCode', m.code);
+  store.set('enterpriseCode', m.code);
+  store.set('enterpriseName', m.name);
+  store.set('tenantId', m.code);
+  const r = await api<{ permissions: unknown[] }>('PUT', '/api/identity/permission/info/cube/permission/refresh');
+  store.set('permissions', JSON.stringify(r.permissions));
+}
+
+/** SPEC.md section 2: up to 10 other organisations, More leading to orgs, a message when there is none, New organisation for admins. */
+export function OrgSwitcher() {
+  const { t } = useTranslation();
+  const { lang } = useParams();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const current = store.get('partnerCode');
+  const others = memberships().filter((m) => m.code !== current && !m.pending_invitation);
+  const shown = others.slice(0, LIMITS.orgSwitcherCount);
+  const admin = isAdminRole(currentRole() ?? '');
+
+  const items = [
+    ...shown.map((m) => ({ key: m.code, label: m.name })),
+    ...(others.length > shown.length ? [{ key: '__more', label: t('shell.moreOrgs') }] : []),
+    ...(others.length === 0 ? [{ key: '__none', disabled: true, label: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('shell.noOtherOrgs')} /> }] : []),
+  ];
+
+  const onClick = async ({ key }: { key: string }) => {
+    if (key === '__more') return navigate(`/${lang}/orgs`);
+    const m = others.find((o) => o.code === key);
+    if (!m) return;
+    await switchOrganisation(m);
+    void message.success(t('shell.switched', { name: m.name }));
+    navigate(`/${lang}/dashboard/analysis`);
+    window.location.reload();
+  };
+
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{ items, onClick: (e) => void onClick(e) }}
+      popupRender={(menu) => (
+        <div style={{ background: '#fff', borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)', minWidth: 240 }}>
+          {menu}
+          {admin && (
+            <div style={{ padding: 8, borderTop: '1px solid #f0f0f0' }}>
+              <Button block icon={<PlusOutlined />} onClick={() => navigate(`/${lang}/orgscreate`)}>
+                {t('shell.newOrg')}
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
+    >
+      <Button type="text" aria-label={t('shell.organisation')}>
+        <Space>
+          <BankOutlined />
+          <strong>{store.get('enterpriseName') || current}</strong>
+          <DownOutlined />
+        </Space>
+      </Button>
+    </Dropdown>
+  );
+}

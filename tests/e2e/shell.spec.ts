@@ -1,0 +1,71 @@
+import { expect, test, type Page } from '@playwright/test';
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/en-US/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Demo#2026');
+  await page.getByLabel('Verification code').fill('246810');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/dashboard\/analysis$/);
+}
+
+// The top-level menu each role sees follows docs/permissions.md (read on the feature key).
+const MENUS: Record<string, string[]> = {
+  'user@demo.example.com': ['Dashboard', 'SIM', 'SMS', 'Call and data records', 'Task center'],
+  'operator@demo.example.com': ['Dashboard', 'SIM', 'SMS', 'Call and data records', 'Task center'],
+  'admin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Accounts', 'Task center'],
+};
+
+for (const [email, expected] of Object.entries(MENUS)) {
+  test(`${email} sees the menu its role allows`, async ({ page }) => {
+    await signIn(page, email);
+    const items = page.getByRole('menu').first().locator(':scope > li[role="menuitem"], :scope > li[role="none"] > [role="menuitem"], :scope > li.ant-menu-submenu > [role="menuitem"]');
+    await expect(items).toHaveText(expected);
+  });
+}
+
+test('a route outside the role’s rights sends the user to the root', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.goto('/en-US/setCard');
+  await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
+  await page.goto('/en-US/autoflow');
+  await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
+});
+
+test('child screens highlight their menu item, and screens to come show an empty state', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/workFlowOperation');
+  await expect(page.getByRole('menuitem', { name: 'Automation rules' })).toHaveClass(/selected/);
+  await expect(page.getByText('This screen is on its way. Nothing to show yet.')).toBeVisible();
+});
+
+test('the organisation switcher lists the other organisations and switches', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: 'Demo Logistics North' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New organisation' })).toBeVisible();
+  await page.getByRole('menuitem', { name: 'Demo Logistics South' }).click();
+  await expect(page.getByRole('button', { name: 'Organisation', exact: true })).toContainText('Demo Logistics South');
+  expect(await page.evaluate(() => localStorage.getItem('partnerCode'))).toBe('DEMO-SOUTH');
+});
+
+test('an account in one organisation sees the message instead of a list', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await expect(page.getByText('You belong to no other organisation')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New organisation' })).toHaveCount(0);
+});
+
+test('About shows the version', async ({ page }) => {
+  await signIn(page, 'operator@demo.example.com');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'About' }).click();
+  await expect(page.getByText('Version 1.6.8-alpha.1')).toBeVisible();
+});
+
+test('the time toggle is stored as TimeZone', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.getByText('UTC', { exact: true }).click();
+  expect(await page.evaluate(() => localStorage.getItem('TimeZone'))).toBe('UTC');
+});
