@@ -11,6 +11,8 @@ import { HttpEvents } from './components/http-events';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
 import { LANGUAGES, LIMITS, type Language } from '../common/limits';
 import i18n, { initialLanguage } from './i18n';
+import { ChangePasswordPage } from './pages/account/change-password-page';
+import { ProfilePage } from './pages/account/profile-page';
 import { LandingPage } from './pages/landing-page';
 import { ScreenPlaceholder } from './pages/screen-placeholder';
 import { BrandProvider, useBrand } from './providers/brand';
@@ -109,8 +111,8 @@ export default function App() {
                     {SCREENS.filter((s) => s.key !== 'analysis').map((s) => (
                       <Route key={s.key} path={s.path} element={<ScreenPlaceholder />} />
                     ))}
-                    <Route path="profile" element={<ScreenPlaceholder />} />
-                    <Route path="changePassword" element={<ScreenPlaceholder />} />
+                    <Route path="profile" element={<ProfilePage />} />
+                    <Route path="changePassword" element={<ChangePasswordPage />} />
                   </Route>
                 </Route>
                 <Route path="*" element={<NotFoundPage />} />

@@ -6,7 +6,8 @@ import { useNavigate, useParams } from 'react-router';
 import { APP_VERSION } from '../../common/limits';
 import { ROLE_COLORS, type Role } from '../../common/roles';
 import { useBrand } from '../providers/brand';
-import { currentRole, store } from '../providers/session-store';
+import { currentRole } from '../providers/session-store';
+import { useSessionValue } from '../providers/use-session-value';
 
 /** SPEC.md section 2: Profile, My Organisations, Change password, About, Sign out (with its confirm dialog). */
 export function UserMenu() {
@@ -17,6 +18,7 @@ export function UserMenu() {
   const { mutate: logout } = useLogout();
   const brand = useBrand();
   const role = currentRole() as Role | null;
+  const username = useSessionValue('username');
   // One theme hides the version (SPEC.md section 1): the brand variant "terra".
   const showAbout = brand.variant !== 'terra';
 
@@ -43,7 +45,7 @@ export function UserMenu() {
       <Button type="text" aria-label={t('shell.userMenu')}>
         <Space>
           <Avatar size="small" icon={<UserOutlined />} />
-          {store.get('username')}
+          {username}
           {role && <Tag color={ROLE_COLORS[role]}>{t(`roles.${role}`)}</Tag>}
         </Space>
       </Button>
