@@ -73,8 +73,9 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
   }
   for (const a of DEMO_ACCOUNTS) {
     await q.query(
-      `INSERT INTO accounts (id, email, first_name, last_name, password_hash, locale, oversight, password_changed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+      // The demo accounts have signed in before (the first-sign-in welcome is for new accounts).
+      `INSERT INTO accounts (id, email, first_name, last_name, password_hash, locale, oversight, password_changed_at, logins_count, last_sign_in_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now(), 1, now() - interval '1 day')`,
       [a.id, a.email, a.first, a.last, hash, a.locale, a.oversight],
     );
   }

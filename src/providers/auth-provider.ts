@@ -28,6 +28,8 @@ export const authProvider: AuthProvider = {
     try {
       const session = await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/offline-access', params, { quiet: true });
       saveSession(session);
+      // SPEC.md section 1: the first sign-in is welcomed.
+      if (session.user.logins_count === 1) sessionStorage.setItem('welcome', '1');
       const target = sessionStorage.getItem(REDIRECT_KEY);
       sessionStorage.removeItem(REDIRECT_KEY);
       return { success: true, redirectTo: target ?? landingPath() };

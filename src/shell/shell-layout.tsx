@@ -11,7 +11,9 @@ import { OrgSwitcher } from './org-switcher';
 import { screenOf } from './routes';
 import { SideMenu } from './side-menu';
 import { TimeToggle } from './time-toggle';
+import { SupportButton } from './support-button';
 import { UserMenu } from './user-menu';
+import { WelcomeDialog } from './welcome-dialog';
 
 /** The signed-in shell: side menu (256 px, 80 px collapsed), header, and the page; routes outside the role's rights go to the root. */
 export function ShellLayout() {
@@ -62,6 +64,8 @@ export function ShellLayout() {
         <Layout.Content style={{ padding: 24 }}>
           <Outlet />
         </Layout.Content>
+        <SupportButton />
+        <WelcomeDialog />
         {!brand.theme.hideFooter && (
           <Layout.Footer style={{ textAlign: 'center', color: '#8c8c8c' }}>{t('shell.footer', { name: brand.theme.platformName ?? t('app.platformName'), year: new Date().getFullYear() })}</Layout.Footer>
         )}

@@ -1,0 +1,64 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const signInButton = (page: Page) => page.getByRole('button', { name: 'Sign in' });
+const colourOf = (page: Page) => signInButton(page).evaluate((el) => getComputedStyle(el).backgroundColor);
+
+test('the brand of the host colours the console', async ({ page, baseURL }) => {
+  const nova = baseURL!.replace('localhost', 'nova.localhost');
+  await page.goto(`${nova}/en-US/login`);
+  await expect.poll(() => colourOf(page)).toBe('rgb(22, 119, 255)');
+  await expect(page).toHaveTitle('Nova IoT');
+});
+
+test('when the brand call fails the default red theme is used', async ({ page, baseURL }) => {
+  await page.route('**/api/main/brand/logo**', (route) => route.abort());
+  const nova = baseURL!.replace('localhost', 'nova.localhost');
+  await page.goto(`${nova}/en-US/login`);
+  await expect(signInButton(page)).toBeVisible();
+  await expect.poll(() => colourOf(page)).toBe('rgb(212, 56, 13)');
+});
+
+test('a first sign-in is welcomed with confetti, and the Support button shows both e-mails', async ({ page, request }) => {
+  const login = await request.post('/api/identity/sso/signin/direct/cube/offline-access', {
+    data: { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: '246810', agreeTerms: true },
+  });
+  const token = (await login.json()).data.user.token;
+  const email = `first-${Date.now()}@example.com`;
+  const created = await request.post('/api/main/accounts', {
+    headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' },
+    data: { email, firstName: 'Fay', lastName: 'First', role: 'user', password: 'Fay#2026' },
+  });
+  expect(created.status()).toBe(200);
+
+  await page.goto('/en-US/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Fay#2026');
+  await page.getByLabel('Verification code').fill('246810');
+  await page.getByRole('checkbox').check();
+  await signInButton(page).click();
+  await expect(page.getByText('Congratulations!')).toBeVisible();
+  await expect(page.getByText('You have signed in for the first time.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(page.getByText('Congratulations!')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Support' }).click();
+  await expect(page.getByRole('link', { name: 'support@demo.example.com' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'soporte@demo.example.com' })).toBeVisible();
+});
+
+test('sign-out clears the session even when the server is down', async ({ page }) => {
+  await page.goto('/en-US/login');
+  await page.getByLabel('E-mail').fill('user@demo.example.com');
+  await page.getByLabel('Password').fill('Demo#2026');
+  await page.getByLabel('Verification code').fill('246810');
+  await page.getByRole('checkbox').check();
+  await signInButton(page).click();
+  await expect(page).toHaveURL(/dashboard\/analysis$/);
+  await page.route('**/api/**', (route) => route.abort());
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: /Sign out$/ }).click();
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(page).toHaveURL(/\/en-US\/login$/);
+  expect((await page.evaluate(() => Object.keys(localStorage))).filter((k) => k !== 'lang')).toEqual([]);
+});
