@@ -69,3 +69,31 @@ test('the time toggle is stored as TimeZone', async ({ page }) => {
   await page.getByText('UTC', { exact: true }).click();
   expect(await page.evaluate(() => localStorage.getItem('TimeZone'))).toBe('UTC');
 });
+
+test('the organisation switcher shows 3 organisations, then 10 and More with 12', async ({ page, request }) => {
+  const login = await request.post('/api/identity/sso/signin/direct/cube/offline-access', {
+    data: { username: 'superadmin@demo.example.com', password: 'Demo#2026', verificationCode: '246810', agreeTerms: true },
+  });
+  const token = (await login.json()).data.user.token;
+  const create = async (i: number) => {
+    const res = await request.post('/api/main/orgs', {
+      headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' },
+      data: { name: `Switcher Org ${String(i).padStart(2, '0')}`, country: 'DE', smsQuota: 1 },
+    });
+    expect(res.status()).toBe(200);
+  };
+  // The superadmin belongs to DEMO-NORTH and DEMO-SOUTH already: one more makes 3 others.
+  await create(1);
+  await signIn(page, 'superadmin@demo.example.com');
+  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await expect(page.locator('.ant-dropdown').getByRole('menuitem')).toHaveCount(3);
+  await expect(page.getByRole('menuitem', { name: 'More…' })).toHaveCount(0);
+
+  for (let i = 2; i <= 10; i++) await create(i);
+  await signIn(page, 'superadmin@demo.example.com');
+  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: 'More…' })).toBeVisible();
+  await expect(page.locator('.ant-dropdown').getByRole('menuitem')).toHaveCount(11);
+  await page.getByRole('menuitem', { name: 'More…' }).click();
+  await expect(page).toHaveURL(/\/en-US\/orgs$/);
+});
