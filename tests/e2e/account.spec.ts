@@ -1,14 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-
-async function signIn(page: Page, email: string, password = 'Demo#2026') {
-  await page.goto('/en-US/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByLabel('Verification code').fill('246810');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/dashboard\/analysis$/);
-}
+import { signIn } from './helpers';
 
 async function changePassword(page: Page, oldPassword: string, password: string, confirm = password) {
   await page.goto('/en-US/changePassword');

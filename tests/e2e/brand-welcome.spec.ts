@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { fillSignIn, signIn } from './helpers';
 
 const signInButton = (page: Page) => page.getByRole('button', { name: 'Sign in' });
 const colourOf = (page: Page) => signInButton(page).evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -31,11 +32,7 @@ test('a first sign-in is welcomed with confetti, and the Support button shows bo
   expect(created.status()).toBe(200);
 
   await page.goto('/en-US/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Fay#2026');
-  await page.getByLabel('Verification code').fill('246810');
-  await page.getByRole('checkbox').check();
-  await signInButton(page).click();
+  await fillSignIn(page, email, 'Fay#2026');
   await expect(page.getByText('Congratulations!')).toBeVisible();
   await expect(page.getByText('You have signed in for the first time.')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -48,13 +45,7 @@ test('a first sign-in is welcomed with confetti, and the Support button shows bo
 });
 
 test('sign-out clears the session even when the server is down', async ({ page }) => {
-  await page.goto('/en-US/login');
-  await page.getByLabel('E-mail').fill('user@demo.example.com');
-  await page.getByLabel('Password').fill('Demo#2026');
-  await page.getByLabel('Verification code').fill('246810');
-  await page.getByRole('checkbox').check();
-  await signInButton(page).click();
-  await expect(page).toHaveURL(/dashboard\/analysis$/);
+  await signIn(page, 'user@demo.example.com');
   await page.route('**/api/**', (route) => route.abort());
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: /Sign out$/ }).click();

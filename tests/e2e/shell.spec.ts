@@ -1,14 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/en-US/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Demo#2026');
-  await page.getByLabel('Verification code').fill('246810');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/dashboard\/analysis$/);
-}
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers';
 
 // The top-level menu each role sees follows docs/permissions.md (read on the feature key).
 const MENUS: Record<string, string[]> = {

@@ -1,21 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { CODE, fillSignIn, PASSWORD } from './helpers';
 
-const PASSWORD = 'Demo#2026';
-const CODE = '246810';
 const ACCOUNTS = [
   ['superadmin@demo.example.com', 'Superadmin'],
   ['admin@demo.example.com', 'Admin'],
   ['operator@demo.example.com', 'Operator'],
   ['user@demo.example.com', 'User'],
 ] as const;
-
-async function fillSignIn(page: Page, email: string, password = PASSWORD, agree = true) {
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByLabel('Verification code').fill(CODE);
-  if (agree) await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 for (const [email, role] of ACCOUNTS) {
   test(`${role} signs in through the form and lands on the dashboard`, async ({ page }) => {

@@ -2,7 +2,7 @@ import { App, Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isValidPassword } from '../../../common/limits';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { api, type HttpError } from '../../providers/http';
 import { clearSession, store } from '../../providers/session-store';
 
@@ -42,20 +42,7 @@ export function ChangePasswordPage() {
           <Form.Item name="oldPassword" label={t('account.oldPassword')} rules={[{ required: true, message: t('account.oldPasswordRequired') }]}>
             <Input.Password autoComplete="current-password" />
           </Form.Item>
-          <Form.Item name="password" label={t('forgot.newPassword')} rules={[{ validator: (_, v) => (isValidPassword(v ?? '') ? Promise.resolve() : Promise.reject(new Error(t('rules.password')))) }]}>
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="confirm"
-            label={t('forgot.confirm')}
-            dependencies={['password']}
-            rules={[
-              { required: true, message: t('forgot.confirmRequired') },
-              ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('rules.passwordMismatch')))) }),
-            ]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields />
           <Button type="primary" htmlType="submit" loading={busy}>
             {t('menu.changePassword')}
           </Button>

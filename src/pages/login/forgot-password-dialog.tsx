@@ -1,7 +1,7 @@
 import { App, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isValidPassword } from '../../../common/limits';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { api, type HttpError } from '../../providers/http';
 import { CaptchaImage, useChallenge } from './captcha';
 
@@ -66,20 +66,7 @@ export function ForgotPasswordDialog({ open, onClose }: Props) {
             <Form.Item name="code" label={t('forgot.mailCode')} rules={[{ required: true, message: t('forgot.mailCodeRequired') }]}>
               <Input autoComplete="one-time-code" />
             </Form.Item>
-            <Form.Item name="password" label={t('forgot.newPassword')} rules={[{ validator: (_, v) => (isValidPassword(v ?? '') ? Promise.resolve() : Promise.reject(new Error(t('rules.password')))) }]}>
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Form.Item
-              name="confirm"
-              label={t('forgot.confirm')}
-              dependencies={['password']}
-              rules={[
-                { required: true, message: t('forgot.confirmRequired') },
-                ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('rules.passwordMismatch')))) }),
-              ]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
+            <NewPasswordFields />
           </>
         )}
       </Form>
