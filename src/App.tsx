@@ -20,6 +20,7 @@ import { ShellLayout } from './shell/shell-layout';
 import { SCREENS } from './shell/routes';
 import { LoginPage } from './pages/login/login-page';
 import { NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
+import { accessControlProvider } from './providers/access-control';
 import { authProvider, saveRedirect } from './providers/auth-provider';
 
 message.config({ maxCount: LIMITS.maxToasts });
@@ -92,7 +93,7 @@ export default function App() {
       <BrandProvider>
       <Themed>
         <AntApp>
-          <Refine routerProvider={routerProvider} authProvider={authProvider} i18nProvider={i18nProvider} options={{ disableTelemetry: true }}>
+          <Refine routerProvider={routerProvider} authProvider={authProvider} accessControlProvider={accessControlProvider} i18nProvider={i18nProvider} options={{ disableTelemetry: true }}>
             <StripHash />
             <HttpEvents />
             <Routes>
