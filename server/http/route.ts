@@ -31,6 +31,16 @@ export interface RouteDef {
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
+/** The schema of path parameters: each named one a non-empty id or code of at most 40 characters. */
+export function pathParams(...names: string[]): object {
+  return {
+    type: 'object',
+    required: names,
+    additionalProperties: false,
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'string', minLength: 1, maxLength: 40 }])),
+  };
+}
+
 /** Identity helper so route files get type checking. */
 export const defineRoutes = (routes: RouteDef[]): RouteDef[] => routes;
 

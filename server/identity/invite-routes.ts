@@ -7,7 +7,7 @@ import { ROLES } from '../../common/roles.js';
 import { newId, newSecret, sha256 } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes } from '../http/route.js';
+import { defineRoutes, pathParams } from '../http/route.js';
 import { assertGrantable, assertSeatLeft, memberRole, removeMember } from './members.js';
 import { hashPassword } from './passwords.js';
 import { sessionPayload, startSession } from './sessions.js';
@@ -161,7 +161,7 @@ export const inviteRoutes = defineRoutes([
     path: '/permission/info/cube/permissions/:a/:b',
     permission: { action: 'delete', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['a', 'b'], additionalProperties: false, properties: { a: { type: 'string', maxLength: 40 }, b: { type: 'string', maxLength: 40 } } },
+      params: pathParams('a', 'b'),
       response: {},
     },
     // Remove account b from organisation a (the current one); a superadmin cannot be removed.
@@ -179,7 +179,7 @@ export const inviteRoutes = defineRoutes([
     path: '/permission/info/cube/permissions/:a/:b/batch',
     permission: { action: 'delete', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['a', 'b'], additionalProperties: false, properties: { a: { type: 'string', maxLength: 40 }, b: { type: 'string', maxLength: 40 } } },
+      params: pathParams('a', 'b'),
       body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', maxLength: 40 } } } },
       response: {},
     },
@@ -201,7 +201,7 @@ export const inviteRoutes = defineRoutes([
     path: '/permission/info/cube/:a/current/:b',
     permission: 'signedIn',
     schema: {
-      params: { type: 'object', required: ['a', 'b'], additionalProperties: false, properties: { a: { type: 'string', maxLength: 40 }, b: { type: 'string', maxLength: 40 } } },
+      params: pathParams('a', 'b'),
       response: { type: 'object', properties: { defaultOrg: { type: 'string' } } },
     },
     // Account a (oneself only) makes organisation b its default sign-in organisation.

@@ -9,7 +9,7 @@ import { newId, sha256 } from '../db/ids.js';
 import { ApiError, invalid } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { bearerOf } from '../http/context.js';
-import { defineRoutes } from '../http/route.js';
+import { defineRoutes, pathParams } from '../http/route.js';
 import { checkChallenge, createChallenge } from './captcha.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
 import { REFRESH_COOKIE, clearRefreshCookie, revokeAllSessions, revokeSession, rotateRefresh, sessionPayload, startSession } from './sessions.js';
@@ -251,7 +251,7 @@ export const identityRoutes = defineRoutes([
     path: '/info/cube/users/:id/permissions',
     permission: 'signedIn',
     schema: {
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', maxLength: 40 } } },
+      params: pathParams('id'),
       response: { type: 'object', properties: { role: { type: 'string' }, partner_code: { type: 'string' }, permissions: { type: 'array', items: {} } } },
     },
     // The rules of an account in the current organisation: oneself, or an admin asking about a member.

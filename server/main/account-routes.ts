@@ -7,7 +7,7 @@ import { ROLES } from '../../common/roles.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes } from '../http/route.js';
+import { defineRoutes, pathParams } from '../http/route.js';
 import { assertGrantable, assertSeatLeft } from '../identity/members.js';
 import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
@@ -40,7 +40,6 @@ const accountSchema = {
 const SELECT = `SELECT a.id, a.email, a.first_name AS "firstName", a.last_name AS "lastName", m.role, a.locale, a.status, a.oversight,
                        a.created_at AS "createdAt", a.last_sign_in_at AS "lastSignInAt", a.logins_count AS "loginsCount", m.status = 'pending' AS "pendingInvite"
                   FROM memberships m JOIN accounts a ON a.id = m.account_id`;
-const codeParam = { type: 'string', minLength: 1, maxLength: 40 } as const;
 
 export const accountRoutes = defineRoutes([
   {
@@ -49,7 +48,7 @@ export const accountRoutes = defineRoutes([
     path: '/partner/:code/accounts',
     permission: { action: 'read', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['code'], additionalProperties: false, properties: { code: codeParam } },
+      params: pathParams('code'),
       querystring: {
         type: 'object',
         additionalProperties: false,
@@ -77,7 +76,7 @@ export const accountRoutes = defineRoutes([
     path: '/partner/:code/accounts/:id',
     permission: { action: 'read', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['code', 'id'], additionalProperties: false, properties: { code: codeParam, id: codeParam } },
+      params: pathParams('code', 'id'),
       response: accountSchema,
     },
     handler: async (req) => {
@@ -131,7 +130,7 @@ export const accountRoutes = defineRoutes([
     path: '/accounts/:id',
     permission: { action: 'update', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      params: pathParams('id'),
       body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { firstName: personName, lastName: personName, locale, role: { type: 'string', enum: [...ROLES] } } },
       response: accountSchema,
     },
@@ -166,7 +165,7 @@ export const accountRoutes = defineRoutes([
     path: '/accounts/oversight/:id',
     permission: { action: 'grantOversight', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      params: pathParams('id'),
       body: { type: 'object', required: ['oversight'], additionalProperties: false, properties: { oversight: { type: 'boolean' } } },
       response: accountSchema,
     },
@@ -191,7 +190,7 @@ export const accountRoutes = defineRoutes([
     method: 'PATCH',
     path: '/reset_password/accounts/:id',
     permission: { action: 'resetPassword', subject: 'account' },
-    schema: { params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } }, response: {} },
+    schema: { params: pathParams('id'), response: {} },
     // A generated password is mailed to the member; every session of theirs ends.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -216,7 +215,7 @@ export const accountRoutes = defineRoutes([
     path: '/accounts/:id/partners',
     permission: { action: 'read', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      params: pathParams('id'),
       response: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, pending_invitation: { type: 'boolean' } } } },
     },
     // The organisations a member of mine belongs to, limited to those I belong to as well.
@@ -240,7 +239,7 @@ export const accountRoutes = defineRoutes([
     path: '/change_status/accounts/:id',
     permission: { action: 'changeStatus', subject: 'account' },
     schema: {
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: codeParam } },
+      params: pathParams('id'),
       body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', enum: ['active', 'disabled'] } } },
       response: accountSchema,
     },

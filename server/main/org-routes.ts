@@ -5,10 +5,9 @@ import { LIMITS } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes } from '../http/route.js';
+import { defineRoutes, pathParams } from '../http/route.js';
 import { memberOrg, rootOf, seatsOf } from './org-repo.js';
 
-const idParam = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } as const;
 const orgName = { type: 'string', minLength: LIMITS.orgName.min, maxLength: LIMITS.orgName.max } as const;
 const seatsSchema = {
   type: 'object',
@@ -106,7 +105,7 @@ export const orgRoutes = defineRoutes([
     path: '/orgs/:id',
     permission: { action: 'update', subject: 'org' },
     schema: {
-      params: idParam,
+      params: pathParams('id'),
       body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: orgName } },
       response: orgSchema,
     },
@@ -136,7 +135,7 @@ export const orgRoutes = defineRoutes([
     method: 'GET',
     path: '/org/user/config/user_surplus/:id',
     permission: { action: 'read', subject: 'org' },
-    schema: { params: idParam, response: seatsSchema },
+    schema: { params: pathParams('id'), response: seatsSchema },
     handler: async (req) => {
       const auth = req.requireAuth();
       const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
@@ -149,7 +148,7 @@ export const orgRoutes = defineRoutes([
     method: 'GET',
     path: '/org/user/config/:id',
     permission: { action: 'read', subject: 'org' },
-    schema: { params: idParam, response: { type: 'object', properties: { ...seatsSchema.properties, smsQuota: { type: 'integer' }, level: { type: 'integer' }, code: { type: 'string' } } } },
+    schema: { params: pathParams('id'), response: { type: 'object', properties: { ...seatsSchema.properties, smsQuota: { type: 'integer' }, level: { type: 'integer' }, code: { type: 'string' } } } },
     handler: async (req) => {
       const auth = req.requireAuth();
       const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
