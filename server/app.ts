@@ -139,7 +139,9 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     await app.register(fastifyStatic, { root: config.consoleDir, wildcard: false, index: false, maxAge: '1h' });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.method !== 'GET') {
+    // A missing API path, or a missing built file (an old page asking for assets of an earlier build), is a 404,
+    // never the console's index.html served as that file.
+    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
       return reply.status(404).send({ status: { code: CODES.notFound, success: false, message: translate(req.lang, 'errors.notFound') }, data: null });
     }
     if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run npm run build.');

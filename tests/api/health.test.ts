@@ -20,6 +20,11 @@ describe.each(DB_KINDS)('health and envelope on %s', (kind) => {
     expect(res.json().status).toMatchObject({ success: false, code: 'CB-00-0404' });
   });
 
+  it('answers a missing built asset with 404, not the console page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/index-gone.js' });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('sends security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
