@@ -11,6 +11,7 @@ import { defineRoutes, pathParams } from '../http/route.js';
 import { assertGrantable, assertSeatLeft } from '../identity/members.js';
 import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
+import { reachOver } from './account-reach.js';
 
 const personName = { type: 'string', minLength: LIMITS.accountName.min, maxLength: LIMITS.accountName.max, pattern: '\\S' } as const;
 const locale = { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] } as const;
@@ -142,9 +143,13 @@ export const accountRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         const before = (await q.query<Record<string, unknown> & { role: string }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
         if (!before) throw notFound();
-        req.authorize('update', 'account', { role: before.role });
+        const reach = await reachOver(q, auth, id, 'update');
+        req.authorize('update', 'account', { role: reach.topRole });
+        // Names and language are the account's own, shared by all its organisations; the role is this membership's.
+        const accountWide = body.firstName !== undefined || body.lastName !== undefined || body.locale !== undefined;
+        if (accountWide && !reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);
         if (body.role && body.role !== before.role) {
-          req.authorize('updateAccess', 'account', { role: before.role });
+          req.authorize('updateAccess', 'account', { role: reach.topRole });
           assertGrantable(auth, body.role);
           if (id === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
           await q.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND account_id = $2', [auth.orgId, id, body.role]);
@@ -178,7 +183,9 @@ export const accountRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         const before = (await q.query<{ role: string; oversight: boolean }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
         if (!before) throw notFound();
-        req.authorize('grantOversight', 'account', { role: before.role });
+        const reach = await reachOver(q, auth, id, 'grantOversight');
+        req.authorize('grantOversight', 'account', { role: reach.topRole });
+        if (!reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);
         await q.query('UPDATE accounts SET oversight = $2, updated_at = now() WHERE id = $1', [id, oversight]);
         await audit(q, req, { action: 'grantOversight', entity: 'account', entityId: id, before: { oversight: before.oversight }, after: { oversight } });
         return (await q.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
@@ -200,7 +207,9 @@ export const accountRoutes = defineRoutes([
       await req.server.db.tx(async (q) => {
         const target = (await q.query<{ role: string; email: string; locale: Language }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
         if (!target) throw notFound();
-        req.authorize('resetPassword', 'account', { role: target.role });
+        const reach = await reachOver(q, auth, id, 'resetPassword');
+        req.authorize('resetPassword', 'account', { role: reach.topRole });
+        if (!reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);
         await q.query('UPDATE accounts SET password_hash = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [id, hash]);
         await revokeAllSessions(q, id, 'password reset by admin');
         await req.server.mailer.send({ to: target.email, kind: 'notice', subject: translate(target.locale, 'mail.newPasswordSubject'), text: translate(target.locale, 'mail.newPasswordBody', { password }) }, q);
@@ -251,7 +260,9 @@ export const accountRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         const before = (await q.query<{ role: string; status: string }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
         if (!before) throw notFound();
-        req.authorize('changeStatus', 'account', { role: before.role });
+        const reach = await reachOver(q, auth, id, 'changeStatus');
+        req.authorize('changeStatus', 'account', { role: reach.topRole });
+        if (!reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);
         if (id === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
         await q.query('UPDATE accounts SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
         if (status === 'disabled') await revokeAllSessions(q, id, 'account disabled');

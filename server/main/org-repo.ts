@@ -55,3 +55,20 @@ export async function rootOf(q: Queryable, orgId: string): Promise<string> {
   );
   return r.rows[0]?.id ?? orgId;
 }
+
+/** Lock an organisation's row for the rest of the transaction, so caps checked in it cannot be raced past. */
+export async function lockOrg(q: Queryable, orgId: string): Promise<OrgRow | null> {
+  const r = await q.query<OrgRow>('SELECT * FROM organisations WHERE id = $1 FOR UPDATE', [orgId]);
+  return r.rows[0] ?? null;
+}
+
+/** A direct sub-organisation of parentId, by id or code; null for anything else (someone else's, a grandchild, the parent). */
+export async function childOrg(q: Queryable, parentId: string, idOrCode: string): Promise<OrgRow | null> {
+  const r = await q.query<OrgRow>('SELECT * FROM organisations WHERE parent_id = $1 AND (id = $2 OR code = $2)', [parentId, idOrCode]);
+  return r.rows[0] ?? null;
+}
+
+/** The direct sub-organisations of an organisation, by name. */
+export async function childOrgs(q: Queryable, parentId: string): Promise<OrgRow[]> {
+  return (await q.query<OrgRow>('SELECT * FROM organisations WHERE parent_id = $1 ORDER BY name, id', [parentId])).rows;
+}

@@ -6,9 +6,24 @@ import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
-import { memberOrg, rootOf, seatsOf } from './org-repo.js';
+import { isIsoCountry } from '../domain/countries.js';
+import { lockOrg, memberOrg, rootOf, seatsOf } from './org-repo.js';
+import { smsQuotaRoutes } from './sms-quota-routes.js';
 
 const orgName = { type: 'string', minLength: LIMITS.orgName.min, maxLength: LIMITS.orgName.max } as const;
+const country = { type: 'string', pattern: '^[A-Z]{2}$' } as const;
+
+/** The trimmed organisation name, refused when the spaces were all that made it long enough. */
+function cleanName(raw: string): string {
+  const name = raw.trim();
+  if (name.length < LIMITS.orgName.min) throw invalid('name', 'minLength', { limit: LIMITS.orgName.min });
+  return name;
+}
+/** An assigned ISO 3166-1 alpha-2 code (the schema checks only its shape). */
+function checkCountry(code: string): string {
+  if (!isIsoCountry(code)) throw invalid('country', 'country');
+  return code;
+}
 const seatsSchema = {
   type: 'object',
   properties: Object.fromEntries(['accountCap', 'accountsUsed', 'accountsLeft', 'orgCap', 'orgsUsed', 'orgsLeft'].map((k) => [k, { type: 'integer' }])),
@@ -52,7 +67,7 @@ export const orgRoutes = defineRoutes([
         type: 'object',
         required: ['name', 'country', 'smsQuota'],
         additionalProperties: false,
-        properties: { name: orgName, country: { type: 'string', pattern: '^[A-Z]{2}$' }, smsQuota: { type: 'integer', minimum: 1 } },
+        properties: { name: orgName, country, smsQuota: { type: 'integer', minimum: 1 } },
       },
       response: orgSchema,
     },
@@ -61,11 +76,12 @@ export const orgRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { name: string; country: string; smsQuota: number };
-      const name = body.name.trim();
-      if (name.length < LIMITS.orgName.min) throw invalid('name', 'minLength', { limit: LIMITS.orgName.min });
+      const name = cleanName(body.name);
+      checkCountry(body.country);
       const { db, config } = req.server;
       return db.tx(async (q) => {
-        const parent = (await memberOrg(q, auth.accountId, auth.orgId))!;
+        // The parent's row is locked: two creations at once cannot both take the last seat.
+        const parent = (await lockOrg(q, auth.orgId))!;
         if (body.smsQuota > parent.sms_quota) throw invalid('smsQuota', 'maximum', { limit: parent.sms_quota });
         const seats = await seatsOf(q, parent, config);
         if (seats.orgsLeft <= 0) throw new ApiError(400, CODES.maxOrganisations);
@@ -106,27 +122,41 @@ export const orgRoutes = defineRoutes([
     permission: { action: 'update', subject: 'org' },
     schema: {
       params: pathParams('id'),
-      body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: orgName } },
+      body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { name: orgName, country } },
       response: orgSchema,
     },
-    // Rename, with the codes of SPEC.md section 8: 0131 first-level name, 0133 settlement customer, 0135 taken.
+    // Rename or update an organisation I administer, with the codes of SPEC.md section 8: 0134 not its admin,
+    // 0131 a first-level name needs a superadmin, 0133 a settlement customer keeps its name, 0135 the name is taken.
+    // An organisation I am no member of answers 404, like one that does not exist.
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
-      const name = (req.body as { name: string }).name.trim();
-      if (name.length < LIMITS.orgName.min) throw invalid('name', 'minLength', { limit: LIMITS.orgName.min });
+      const body = req.body as { name?: string; country?: string };
+      const name = body.name === undefined ? undefined : cleanName(body.name);
+      if (body.country !== undefined) checkCountry(body.country);
       return req.server.db.tx(async (q) => {
         const org = await memberOrg(q, auth.accountId, id);
         if (!org) throw notFound();
+        await lockOrg(q, org.id);
         const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
-        if (role !== 'admin' && role !== 'superadmin') throw new ApiError(403, CODES.orgInsufficientPermission);
-        if (!defineAbilityFor(role).can('rename', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgFirstLevelPermission);
-        if (org.settlement) throw new ApiError(400, CODES.orgSettlementName);
-        const taken = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1) AND id <> $2', [name, org.id]);
-        if (taken.rows.length) throw new ApiError(400, CODES.orgNameExists);
-        await q.query('UPDATE organisations SET name = $2, updated_at = now() WHERE id = $1', [org.id, name]);
-        await audit(q, req, { action: 'rename', entity: 'organisation', entityId: org.id, before: { name: org.name }, after: { name } });
-        return { id: org.id, code: org.code, name, country: org.country, level: org.level, smsQuota: org.sms_quota, role };
+        const ability = defineAbilityFor(role);
+        if (!ability.can('update', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgInsufficientPermission);
+        const renamed = name !== undefined && name !== org.name;
+        if (renamed) {
+          if (!ability.can('rename', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgFirstLevelPermission);
+          if (org.settlement) throw new ApiError(400, CODES.orgSettlementName);
+          const taken = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1) AND id <> $2', [name, org.id]);
+          if (taken.rows.length) throw new ApiError(400, CODES.orgNameExists);
+        }
+        const after = { name: name ?? org.name, country: body.country ?? org.country };
+        try {
+          await q.query('UPDATE organisations SET name = $2, country = $3, updated_at = now() WHERE id = $1', [org.id, after.name, after.country]);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw new ApiError(400, CODES.orgNameExists);
+          throw err;
+        }
+        await audit(q, req, { action: renamed ? 'rename' : 'update', entity: 'organisation', entityId: org.id, before: { name: org.name, country: org.country }, after });
+        return { id: org.id, code: org.code, ...after, level: org.level, smsQuota: org.sms_quota, role };
       });
     },
   },
@@ -156,4 +186,20 @@ export const orgRoutes = defineRoutes([
       return { ...(await seatsOf(req.server.db, org, req.server.config)), smsQuota: org.sms_quota, level: org.level, code: org.code };
     },
   },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sub_org_qty_setting/verify/:id',
+    permission: { action: 'read', subject: 'org' },
+    schema: { params: pathParams('id'), response: { type: 'object', properties: { allowed: { type: 'boolean' }, ...seatsSchema.properties } } },
+    // May organisation :id (one of mine) have another sub-organisation? The console asks before showing the create form.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
+      if (!org) throw notFound();
+      const seats = await seatsOf(req.server.db, org, req.server.config);
+      return { allowed: seats.orgsLeft > 0, ...seats };
+    },
+  },
+  ...smsQuotaRoutes,
 ]);

@@ -57,7 +57,7 @@ describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
 
   it('refuses an unknown status', async () => {
     const res = await call(t.app, admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-user', payload: { status: 'banned' } });
-    expect(res.json().status.message).toBe('status: must be one of: active, disabled');
+    expect(res.json().status.message).toBe('Status: must be one of: active, disabled');
   });
 
   it('disabling an operator ends its sessions and is audited with before and after', async () => {

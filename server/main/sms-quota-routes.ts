@@ -1,0 +1,83 @@
+/**
+ * The SMS quota of sub-organisations (SPEC.md section 7: GET and PUT /orgs/smsOperService, GET /orgs/smsOperService/{id}).
+ * A sub-organisation's quota ranges from 1 to the current organisation's (SPEC.md section 5). The screen that sets
+ * quotas is an admin's, so reading them needs the same right as changing them.
+ */
+import { invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { defineRoutes, pathParams } from '../http/route.js';
+import { childOrg, childOrgs, lockOrg, memberOrg, type OrgRow } from './org-repo.js';
+
+const quotaItem = {
+  type: 'object',
+  properties: { id: { type: 'string' }, code: { type: 'string' }, name: { type: 'string' }, smsQuota: { type: 'integer' }, min: { type: 'integer' }, max: { type: 'integer' } },
+} as const;
+
+const itemOf = (o: OrgRow, parent: OrgRow) => ({ id: o.id, code: o.code, name: o.name, smsQuota: o.sms_quota, min: 1, max: parent.sms_quota });
+
+export const smsQuotaRoutes = defineRoutes([
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/orgs/smsOperService',
+    permission: { action: 'update', subject: 'org' },
+    schema: {
+      response: {
+        type: 'object',
+        properties: { code: { type: 'string' }, name: { type: 'string' }, smsQuota: { type: 'integer' }, items: { type: 'array', items: quotaItem } },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { db } = req.server;
+      const current = (await memberOrg(db, auth.accountId, auth.orgId))!;
+      const items = (await childOrgs(db, current.id)).map((o) => itemOf(o, current));
+      return { code: current.code, name: current.name, smsQuota: current.sms_quota, items };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/orgs/smsOperService/:id',
+    permission: { action: 'update', subject: 'org' },
+    schema: { params: pathParams('id'), response: quotaItem },
+    // Only a direct sub-organisation of the current one: anything else answers 404, like an id that does not exist.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { db } = req.server;
+      const current = (await memberOrg(db, auth.accountId, auth.orgId))!;
+      const child = await childOrg(db, current.id, (req.params as { id: string }).id);
+      if (!child) throw notFound();
+      return itemOf(child, current);
+    },
+  },
+  {
+    service: 'main',
+    method: 'PUT',
+    path: '/orgs/smsOperService',
+    permission: { action: 'update', subject: 'org' },
+    schema: {
+      body: {
+        type: 'object',
+        required: ['id', 'smsQuota'],
+        additionalProperties: false,
+        properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, smsQuota: { type: 'integer', minimum: 1 } },
+      },
+      response: quotaItem,
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = req.body as { id: string; smsQuota: number };
+      return req.server.db.tx(async (q) => {
+        // The parent's row is locked so that its quota cannot change between the check and the write.
+        const current = (await lockOrg(q, auth.orgId))!;
+        const child = await childOrg(q, current.id, body.id);
+        if (!child) throw notFound();
+        if (body.smsQuota > current.sms_quota) throw invalid('smsQuota', 'maximum', { limit: current.sms_quota });
+        await q.query('UPDATE organisations SET sms_quota = $2, updated_at = now() WHERE id = $1', [child.id, body.smsQuota]);
+        await audit(q, req, { action: 'setSmsQuota', entity: 'organisation', entityId: child.id, before: { smsQuota: child.sms_quota }, after: { smsQuota: body.smsQuota } });
+        return itemOf({ ...child, sms_quota: body.smsQuota }, current);
+      });
+    },
+  },
+]);
