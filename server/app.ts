@@ -5,9 +5,11 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyError }
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import multipart from '@fastify/multipart';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { CODES, messageKeyOf } from '../common/errors.js';
+import { LIMITS } from '../common/limits.js';
 import { translate } from '../common/i18n.js';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
@@ -18,6 +20,7 @@ import { registerRoutes, type RouteDef } from './http/route.js';
 import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
+import { LiveHub } from './live/hub.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +28,7 @@ declare module 'fastify' {
     db: Db;
     tokens: TokenService;
     mailer: Mailer;
+    live: LiveHub;
     routeDefs: RouteDef[];
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
@@ -60,6 +64,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
 
   // External plugins.
   await app.register(cookie);
+  // Uploads (SPEC.md section 5): one file of at most 1 MB per request; a larger one is refused by name below.
+  await app.register(multipart, { limits: { fileSize: LIMITS.uploadBytes, files: 1, fields: 50, fieldSize: LIMITS.uploadBytes } });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -84,6 +90,10 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.decorate('db', db);
   app.decorate('tokens', await TokenService.create(db, config.accessTokenTtlSeconds));
   app.decorate('mailer', createMailer(db, config));
+  const live = new LiveHub(db, config.livePollMs);
+  app.decorate('live', live);
+  // Open event streams would keep close() waiting: end them first.
+  app.addHook('preClose', async () => live.close());
   app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({
     status: { code: CODES.ok, success: true, message: translate(req.lang, 'errors.ok') },
     data,
@@ -107,6 +117,13 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       return reply.status(400).send({
         status: { code: CODES.validation, success: false, message: translate(lang, 'errors.validation', { field, rule: translate(lang, `rules.${rule}`, params) }) },
         data: { field, rule },
+      });
+    }
+    if (fe.code === 'FST_REQ_FILE_TOO_LARGE') {
+      const params = { limit: `${LIMITS.uploadBytes / (1024 * 1024)} MB` };
+      return reply.status(400).send({
+        status: { code: CODES.validation, success: false, message: translate(lang, 'errors.validation', { field: 'file', rule: translate(lang, 'rules.maximum', params) }) },
+        data: { field: 'file', rule: 'maximum' },
       });
     }
     const status = fe.statusCode ?? 500;

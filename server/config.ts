@@ -18,6 +18,8 @@ export interface Config {
   seed: boolean;
   simulator: boolean;
   logLevel: string;
+  /** How often an instance holding SSE connections reads new live events. */
+  livePollMs: number;
   consoleDir: string;
 }
 
@@ -40,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seed: env.SEED !== 'false',
     simulator: env.SIMULATOR !== 'off',
     logLevel: env.LOG_LEVEL ?? 'info',
+    livePollMs: Number(env.LIVE_POLL_MS ?? 1000),
     consoleDir: path.resolve(env.CONSOLE_DIR ?? './dist'),
     ...overrides,
   };

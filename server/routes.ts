@@ -7,5 +7,7 @@ import { auditRoutes } from './main/audit-routes.js';
 import { accountRoutes } from './main/account-routes.js';
 import { brandRoutes } from './main/brand-routes.js';
 import { telemetryRoutes } from './public/telemetry-routes.js';
+import { sseRoutes } from './live/sse-routes.js';
+import { taskRoutes } from './job/task-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes];

@@ -71,6 +71,18 @@ export default fp(async (app) => {
     if (permission !== 'signedIn') req.authorize(permission.action, permission.subject);
   });
 
+  async function removedSinceSignIn(accountId: string, orgCode: string, sessionId: string): Promise<boolean> {
+    const r = await app.db.query(
+      `SELECT 1 FROM audit_log l
+         JOIN organisations o ON o.id = l.org_id AND o.code = $2
+         JOIN sessions s ON s.id = $3
+        WHERE l.action = 'removeMember' AND l.entity = 'membership' AND l.entity_id = $1 AND l.at >= s.created_at
+        LIMIT 1`,
+      [accountId, orgCode, sessionId],
+    );
+    return r.rows.length > 0;
+  }
+
   async function authenticate(req: FastifyRequest): Promise<AuthContext> {
     const token = bearerOf(req);
     if (!token) throw new ApiError(401, CODES.unauthenticated);
@@ -102,8 +114,13 @@ export default fp(async (app) => {
         [account.id, partnerCode ?? null],
       )
     ).rows[0];
-    // A partnerCode the caller is no member of is someone else's organisation: 403, never its data.
-    if (!membership) throw new ApiError(403, CODES.permissionDenied);
+    if (!membership) {
+      // Removed from this organisation since signing in: the console's view of its organisations is stale, and
+      // SPEC.md's 0502 (session-expired modal, then sign out) ends it. Otherwise a partnerCode the caller is no
+      // member of is someone else's organisation: 403, never its data.
+      if (partnerCode && (await removedSinceSignIn(account.id, partnerCode, sid))) throw new ApiError(403, CODES.sessionExpired);
+      throw new ApiError(403, CODES.permissionDenied);
+    }
     const role = asRole(membership.role);
     return {
       accountId: account.id,

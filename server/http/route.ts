@@ -55,15 +55,22 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
       throw new Error(`Route ${r.method} ${r.path} declares no permission or no response schema; it is not registered.`);
     }
     const { response, ...input } = r.schema;
+    // The envelope's data is serialised by the declared schema: a field not declared never leaves the server.
+    const envelope = {
+      type: 'object',
+      properties: {
+        status: { type: 'object', properties: { code: { type: 'string' }, success: { type: 'boolean' }, message: { type: 'string' } } },
+        data: response,
+      },
+    };
     app.route({
       method: r.method,
       url: fullPath(r),
-      schema: input,
+      schema: r.raw ? input : { ...input, response: { 200: envelope } },
       config: { permission: r.permission, routeDef: r },
       handler: async (req, reply) => {
         const data = await r.handler(req, reply);
         if (r.raw || reply.sent) return data;
-        void response;
         return reply.send(app.envelope(req, data ?? null));
       },
     });

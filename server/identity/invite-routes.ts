@@ -10,7 +10,7 @@ import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { assertGrantable, assertSeatLeft, memberRole, removeMember } from './members.js';
 import { hashPassword } from './passwords.js';
-import { sessionPayload, startSession } from './sessions.js';
+import { membershipsOf, rolesOf, sessionPayload, startSession } from './sessions.js';
 
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_DAYS = 7;
@@ -249,11 +249,17 @@ export const inviteRoutes = defineRoutes([
     method: 'PUT',
     path: '/permission/info/cube/permission/refresh',
     permission: 'signedIn',
-    schema: { response: { type: 'object', properties: { role: { type: 'string' }, partner_code: { type: 'string' }, permissions: { type: 'array', items: {} } } } },
-    // The rules of the current organisation as they are now (after a role change or an organisation switch).
+    schema: {
+      response: {
+        type: 'object',
+        properties: { role: { type: 'string' }, partner_code: { type: 'string' }, permissions: { type: 'array', items: {} }, roles: { type: 'array', items: {} } },
+      },
+    },
+    // The rules of the current organisation and the organisation list as they are now (after a role change, a new
+    // or lost membership, or an organisation switch).
     handler: async (req) => {
       const auth = req.requireAuth();
-      return { role: auth.role, partner_code: auth.orgCode, permissions: rulesFor(auth.role) };
+      return { role: auth.role, partner_code: auth.orgCode, permissions: rulesFor(auth.role), roles: rolesOf(await membershipsOf(req.server.db, auth.accountId)) };
     },
   },
 ]);

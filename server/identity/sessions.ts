@@ -51,15 +51,13 @@ export async function sessionPayload(q: Queryable, accountId: string, token: str
     },
     customData: { partner_code: current.code },
     permissions: rulesFor(current.role),
-    roles: memberships.map((m) => ({
-      code: m.code,
-      name: m.name,
-      role: m.role,
-      default: m.is_default,
-      pending_invitation: m.status === 'pending',
-    })),
+    roles: rolesOf(memberships),
   };
 }
+
+/** The organisation list of a session answer (SPEC.md section 3: name, code, role, pending_invitation, default). */
+export const rolesOf = (memberships: MembershipRow[]) =>
+  memberships.map((m) => ({ code: m.code, name: m.name, role: m.role, default: m.is_default, pending_invitation: m.status === 'pending' }));
 
 /** Start a session: its row, a refresh token in the cookie, and the access token. */
 export async function startSession(app: FastifyInstance, q: Queryable, reply: FastifyReply, accountId: string): Promise<string> {

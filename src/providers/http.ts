@@ -59,26 +59,42 @@ function headers(extra: Record<string, string>): Record<string, string> {
 interface Raw<T> {
   status: number;
   envelope: Envelope<T> | null;
+  res: Response;
 }
 
-async function send<T>(method: string, url: string, body: unknown): Promise<Raw<T>> {
+interface SendOptions {
+  /** Extra headers (SPEC.md section 7: operator and scene on autoflow rule uploads). */
+  headers?: Record<string, string>;
+  /** The answer is a file or a stream: only a JSON answer is read as an envelope. */
+  binary?: boolean;
+  /** A long-lived stream (SSE): no time-out, the caller aborts. */
+  signal?: AbortSignal;
+}
+
+const isJson = (res: Response) => (res.headers?.get?.('content-type') ?? 'application/json').includes('application/json');
+
+async function send<T>(method: string, url: string, body: unknown, opts: SendOptions = {}): Promise<Raw<T>> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), LIMITS.requestTimeoutMs);
+  const timer = opts.signal ? undefined : setTimeout(() => controller.abort(), LIMITS.requestTimeoutMs);
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   try {
     const res = await config.fetch(config.baseUrl + url, {
       method,
       credentials: 'same-origin',
-      headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: controller.signal,
+      // A multipart body sets its own Content-Type with the boundary.
+      headers: headers({ ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }), ...opts.headers }),
+      body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
+      signal: opts.signal ?? controller.signal,
     });
     let envelope: Envelope<T> | null = null;
-    try {
-      envelope = (await res.json()) as Envelope<T>;
-    } catch {
-      /* not JSON */
+    if (!opts.binary || isJson(res)) {
+      try {
+        envelope = (await res.json()) as Envelope<T>;
+      } catch {
+        /* not JSON */
+      }
     }
-    return { status: res.status, envelope };
+    return { status: res.status, envelope, res };
   } catch {
     throw { message: 'Network Error', statusCode: 0 } satisfies HttpError;
   } finally {
@@ -123,20 +139,23 @@ export function refreshOnce(): Promise<boolean> {
 
 const failure = <T>(r: Raw<T>): HttpError => ({ message: r.envelope?.status.message ?? `HTTP ${r.status}`, statusCode: r.status, code: r.envelope?.status.code });
 
-/** Call the API; resolves with the envelope's data, rejects with an HttpError (already shown to the user where SPEC.md says so). */
-export async function api<T>(method: string, url: string, body?: unknown, opts: { quiet?: boolean } = {}): Promise<T> {
+/**
+ * One call with SPEC.md sections 4 and 8 applied: an expired token is refreshed once (shared by every call in flight)
+ * and the call replayed; failures are shown or acted on, then rejected as an HttpError.
+ */
+async function request<T>(method: string, url: string, body: unknown, opts: SendOptions & { quiet?: boolean }): Promise<Raw<T>> {
   let r: Raw<T>;
   try {
-    r = await send<T>(method, url, body);
+    r = await send<T>(method, url, body, opts);
   } catch (err) {
     if (!opts.quiet) config.onEvent({ type: 'toast', message: 'Network Error' });
     throw err;
   }
   if (r.status === 400 && r.envelope?.status.code === CODES.tokenUnauthorised && url !== REFRESH_URL) {
     if (!(await refreshOnce())) throw failure(r);
-    r = await send<T>(method, url, body);
+    r = await send<T>(method, url, body, opts);
   }
-  if (r.status === 200 && r.envelope?.status.success) return r.envelope.data;
+  if (r.status === 200 && (r.envelope ? r.envelope.status.success : opts.binary)) return r;
   const err = failure(r);
   if (r.envelope?.status.code === CODES.sessionExpired) config.onEvent({ type: 'sessionExpired', message: err.message });
   else if (r.status === 401 && store.get('token')) {
@@ -147,6 +166,40 @@ export async function api<T>(method: string, url: string, body?: unknown, opts: 
     if (r.status >= 500) void reportError(err, url);
   }
   throw err;
+}
+
+/** Call the API with a JSON body; resolves with the envelope's data, rejects with an HttpError (already shown where SPEC.md says so). */
+export async function api<T>(method: string, url: string, body?: unknown, opts: { quiet?: boolean } = {}): Promise<T> {
+  return (await request<T>(method, url, body, opts)).envelope!.data;
+}
+
+/** Send files and fields as multipart/form-data (SMS send, SIM transfer, uploads); extra headers where SPEC.md names them. */
+export async function upload<T>(url: string, form: FormData, opts: { headers?: Record<string, string>; quiet?: boolean } = {}): Promise<T> {
+  return (await request<T>('POST', url, form, opts)).envelope!.data;
+}
+
+/** Fetch a file (exports, templates, PDFs): its bytes and the name the server gave it. */
+export async function download(method: string, url: string, body?: unknown): Promise<{ blob: Blob; filename: string | null }> {
+  const r = await request<unknown>(method, url, body, { binary: true });
+  const disposition = r.res.headers.get('content-disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return { blob: await r.res.blob(), filename: star ? decodeURIComponent(star[1]) : (plain?.[1] ?? null) };
+}
+
+/** Save a downloaded file in the browser under its name. */
+export function saveFile({ blob, filename }: { blob: Blob; filename: string | null }, fallbackName: string): void {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename ?? fallbackName;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}
+
+/** Open a long-lived stream (server-sent events) with the session's headers; quiet, the caller retries. */
+export async function openStream(url: string, signal: AbortSignal, extra: Record<string, string> = {}): Promise<Response> {
+  return (await request<unknown>('GET', url, undefined, { binary: true, signal, quiet: true, headers: { Accept: 'text/event-stream', ...extra } })).res;
 }
 
 /** SPEC.md section 8: a 500 is shown and reported. */

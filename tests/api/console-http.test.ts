@@ -3,9 +3,38 @@
  * Node stands in for the browser: a Map for localStorage and a fetch that keeps the cookie, as a browser does.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api, configureHttp, type HttpEvent } from '../../src/providers/http.js';
+import { dataProvider } from '../../src/providers/data-provider.js';
+import { api, configureHttp, download, upload, type HttpEvent } from '../../src/providers/http.js';
+import { disconnectLive, subscribeLive } from '../../src/providers/live.js';
 import { store } from '../../src/providers/session-store.js';
+import { publishLive } from '../../server/live/hub.js';
+import { defineRoutes } from '../../server/http/route.js';
 import { buildTestApp, countRows, DEMO, DEMO_PASSWORD, TEST_CODE, type TestApp } from '../helper.js';
+
+/** Fixture routes at the edge of what the console sends: a multipart upload and a file download. */
+const fixtures = defineRoutes([
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/fixture/upload',
+    permission: 'signedIn',
+    schema: { response: {} },
+    handler: async (req) => {
+      const file = await req.file();
+      const bytes = await file!.toBuffer();
+      return { filename: file!.filename, size: bytes.length, note: (file!.fields.note as { value?: string } | undefined)?.value ?? null, scene: req.headers.scene ?? null };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/fixture/download',
+    permission: 'signedIn',
+    raw: true,
+    schema: { response: {} },
+    handler: async (_req, reply) => reply.header('content-type', 'text/csv').header('content-disposition', "attachment; filename*=UTF-8''sims%20export.csv").send('iccid\n8949000000000000001\n'),
+  },
+]);
 
 const memory = new Map<string, string>();
 Object.assign(globalThis, {
@@ -25,7 +54,7 @@ describe('console HTTP helper', () => {
   const events: HttpEvent[] = [];
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ routes: fixtures, config: { livePollMs: 50 } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address() as { port: number };
     configureHttp({
@@ -109,6 +138,62 @@ describe('console HTTP helper', () => {
     } finally {
       const address = t.app.server.address() as { port: number };
       configureHttp({ baseUrl: `http://127.0.0.1:${address.port}` });
+    }
+  });
+
+  it('uploads a file with fields and extra headers as multipart', async () => {
+    const form = new FormData();
+    form.append('note', 'hello');
+    form.append('file', new Blob(['a,b\n1,2\n']), 'transfer.csv');
+    const r = await upload<{ filename: string; size: number; note: string; scene: string }>('/api/main/fixture/upload', form, { headers: { scene: 'rule' } });
+    expect(r).toEqual({ filename: 'transfer.csv', size: 8, note: 'hello', scene: 'rule' });
+  });
+
+  it('refuses a file of 1 MB + 1 byte by name and rule; accepts exactly 1 MB', async () => {
+    const big = new FormData();
+    big.append('file', new Blob([new Uint8Array(1024 * 1024 + 1)]), 'big.csv');
+    await expect(upload('/api/main/fixture/upload', big)).rejects.toMatchObject({ statusCode: 400, message: 'File: must be at most 1 MB' });
+    expect(events).toEqual([{ type: 'toast', message: 'File: must be at most 1 MB' }]);
+    const exact = new FormData();
+    exact.append('file', new Blob([new Uint8Array(1024 * 1024)]), 'exact.csv');
+    expect((await upload<{ size: number }>('/api/main/fixture/upload', exact)).size).toBe(1024 * 1024);
+  });
+
+  it('downloads a file with the name the server gave it, after a refresh when the token expired', async () => {
+    await expireToken();
+    const file = await download('GET', '/api/main/fixture/download');
+    expect(file.filename).toBe('sims export.csv');
+    expect(await file.blob.text()).toBe('iccid\n8949000000000000001\n');
+  });
+
+  it('the data provider pages and filters a list on the server', async () => {
+    const meta = { list: 'GET /api/job/rest/job/my', one: 'GET /api/job/rest/job/my/:id' };
+    const page = await dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 2 }, filters: [{ field: 'status', operator: 'eq', value: 'processing' }], meta });
+    expect(page.total).toBe(1);
+    expect(page.data[0].status).toBe('processing');
+    const one = await dataProvider.getOne({ resource: 'tasks', id: page.data[0].id as string, meta });
+    expect(one.data.id).toBe(page.data[0].id);
+    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({ statusCode: 400, message: 'pageSize: must be at most 100' });
+  });
+
+  it('the live provider delivers the server’s events to listeners of their type', async () => {
+    const received: unknown[] = [];
+    const ready = new Promise<void>((resolve) => {
+      const stop = subscribeLive('ready', () => {
+        stop();
+        resolve();
+      });
+    });
+    const stop = subscribeLive('task', (data) => received.push(data));
+    try {
+      await ready;
+      await new Promise((r) => setTimeout(r, 120));
+      await publishLive(t.db, { type: 'task', accountId: 'acc-admin', data: { id: 'T1', progress: 40 } });
+      await publishLive(t.db, { type: 'task', accountId: 'acc-operator', data: { id: 'T2', progress: 10 } });
+      await expect.poll(() => received, { timeout: 3000 }).toEqual([{ id: 'T1', progress: 40 }]);
+    } finally {
+      stop();
+      disconnectLive();
     }
   });
 });

@@ -68,4 +68,22 @@ describe('permission matrix', () => {
     expect(() => registerRoutes(app, [{ ...base, schema: { response: {} } } as unknown as RouteDef])).toThrow(/declares no permission/);
     expect(() => registerRoutes(app, [{ ...base, permission: 'public', schema: {} } as unknown as RouteDef])).toThrow(/no response schema/);
   });
+
+  it('the response schema decides what leaves the server: an undeclared field is dropped', async () => {
+    const app = Fastify();
+    app.decorate('envelope', (_req: unknown, data: unknown) => ({ status: { code: 'CB-00-0000', success: true, message: 'Success' }, data }));
+    registerRoutes(app, [
+      {
+        service: 'main',
+        method: 'GET',
+        path: '/fixture',
+        permission: 'public',
+        schema: { response: { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } } },
+        handler: async () => ({ name: 'kept', at: new Date('2026-01-02T03:04:05Z'), password_hash: 'secret' }),
+      },
+    ]);
+    const res = await app.inject({ method: 'GET', url: '/api/main/fixture' });
+    expect(res.json()).toEqual({ status: { code: 'CB-00-0000', success: true, message: 'Success' }, data: { name: 'kept', at: '2026-01-02T03:04:05.000Z' } });
+    await app.close();
+  });
 });

@@ -1,0 +1,53 @@
+/**
+ * GET /api/identity/sse/connect?userId=…: the browser's server-sent-events stream (SPEC.md section 7). It carries
+ * the events of live_events addressed to the signed-in account or to its current organisation: rights changed
+ * (the console refreshes its rules), task progress (the task center). A comment line every 25 s keeps proxies open.
+ */
+import { CODES } from '../../common/errors.js';
+import { ApiError } from '../http/api-error.js';
+import { defineRoutes } from '../http/route.js';
+import type { LiveEvent } from './hub.js';
+
+const KEEP_ALIVE_MS = 25_000;
+const frame = (e: LiveEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
+
+export const sseRoutes = defineRoutes([
+  {
+    service: 'identity',
+    method: 'GET',
+    path: '/sse/connect',
+    permission: 'signedIn',
+    raw: true,
+    schema: {
+      querystring: { type: 'object', required: ['userId'], additionalProperties: false, properties: { userId: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: {},
+    },
+    handler: async (req, reply) => {
+      const auth = req.requireAuth();
+      // One's own stream only: another account's id is refused like any foreign right.
+      if ((req.query as { userId: string }).userId !== auth.accountId) throw new ApiError(403, CODES.permissionDenied);
+      const hub = req.server.live;
+      const target = { accountId: auth.accountId, orgId: auth.orgId };
+      const lastId = req.headers['last-event-id'];
+      const missed = typeof lastId === 'string' && /^\d{1,18}$/.test(lastId) ? await hub.replay(target, lastId) : [];
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': req.id,
+      });
+      res.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ accountId: auth.accountId, orgCode: auth.orgCode })}\n\n`);
+      for (const e of missed) res.write(frame(e));
+      const ping = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const unsubscribe = hub.subscribe({ ...target, send: (e) => res.write(frame(e)), end: () => res.end() });
+      req.raw.on('close', () => {
+        clearInterval(ping);
+        unsubscribe();
+      });
+    },
+  },
+]);
