@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_JWT_SECRET } from './tests/e2e/helpers';
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
@@ -23,6 +24,7 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT), DATA_DIR, VERIFICATION_CODE: '246810', SIMULATOR: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    // JWT_SECRET is known to the specs so they can hand the browser an expired access token.
+    env: { PORT: String(PORT), DATA_DIR, VERIFICATION_CODE: '246810', SIMULATOR: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test', JWT_SECRET: E2E_JWT_SECRET, LIVE_POLL_MS: '200' },
   },
 });

@@ -8,19 +8,22 @@ import zhTW from 'antd/locale/zh_TW';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
-import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router';
-import { LANGUAGES, LIMITS, type Language } from '../common/limits';
+import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useLocation, useParams } from 'react-router';
+import { LIMITS, type Language } from '../common/limits';
 import i18n, { initialLanguage } from './i18n';
 import { ChangePasswordPage } from './pages/account/change-password-page';
 import { ProfilePage } from './pages/account/profile-page';
 import { LandingPage } from './pages/landing-page';
 import { ScreenPlaceholder } from './pages/screen-placeholder';
-import { BrandProvider, useBrand } from './providers/brand';
+import { BrandProvider, brandLanguages, useBrand } from './providers/brand';
 import { ShellLayout } from './shell/shell-layout';
 import { SCREENS } from './shell/routes';
 import { LoginPage } from './pages/login/login-page';
 import { NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
 import { accessControlProvider } from './providers/access-control';
+import { dataProvider } from './providers/data-provider';
+import { liveProvider } from './providers/live';
+import { TaskCenterPage } from './custom/taskcenter/task-center-page';
 import { authProvider, saveRedirect } from './providers/auth-provider';
 
 message.config({ maxCount: LIMITS.maxToasts });
@@ -32,21 +35,26 @@ const i18nProvider: I18nProvider = {
   getLocale: () => i18n.language,
 };
 
-/** /{lang}/...: an unsupported prefix redirects to the user's language; a supported one becomes the language. */
+/** /{lang}/...: a prefix the brand does not offer redirects to the user's language; a supported one becomes the language. */
 function LanguageRoute() {
   const { lang } = useParams();
   const { pathname, search } = useLocation();
-  const supported = (LANGUAGES as readonly string[]).includes(lang ?? '');
+  const brand = useBrand();
+  const offered = brandLanguages(brand);
+  const supported = (offered as readonly string[]).includes(lang ?? '');
   useEffect(() => {
-    if (supported && i18n.language !== lang) {
-      void i18n.changeLanguage(lang);
-      localStorage.setItem('lang', lang!);
-    }
-  }, [lang, supported]);
+    if (!supported || !brand.loaded) return;
+    localStorage.setItem('lang', lang!);
+    if (i18n.language !== lang) void i18n.changeLanguage(lang);
+  }, [lang, supported, brand.loaded]);
+  // On a first visit the brand decides which languages exist: wait for it rather than guess.
+  if (!brand.loaded) return <Spin fullscreen />;
   if (!supported) {
     // "/fr-FR/login" swaps the prefix; "/dashboard/analysis" gains one.
     const rest = /^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(lang ?? '') ? pathname.replace(/^\/[^/]+/, '') : pathname;
-    return <Navigate to={`/${initialLanguage()}${rest}${search}`} replace />;
+    const wanted = initialLanguage();
+    const target = offered.includes(wanted) ? wanted : (brand.theme.localizations?.defaultLanguage ?? offered[0]);
+    return <Navigate to={`/${target}${rest}${search}`} replace />;
   }
   return <Outlet />;
 }
@@ -87,42 +95,65 @@ function Themed({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
+/** Providers around every route: brand, theme, antd's App, Refine. */
+function Root() {
   return (
-    <BrowserRouter>
-      <BrandProvider>
+    <BrandProvider>
       <Themed>
         <AntApp>
-          <Refine routerProvider={routerProvider} authProvider={authProvider} accessControlProvider={accessControlProvider} i18nProvider={i18nProvider} options={{ disableTelemetry: true }}>
+          <Refine
+            routerProvider={routerProvider}
+            dataProvider={dataProvider}
+            liveProvider={liveProvider}
+            authProvider={authProvider}
+            accessControlProvider={accessControlProvider}
+            i18nProvider={i18nProvider}
+            options={{ disableTelemetry: true, liveMode: 'auto' }}
+          >
             <StripHash />
             <HttpEvents />
-            <Routes>
-              <Route path="/" element={<Navigate to={`/${initialLanguage()}/dashboard/analysis`} replace />} />
-              <Route path="/login" element={<Navigate to={`/${initialLanguage()}/login`} replace />} />
-              <Route path="/401" element={<TokenExpiredPage />} />
-              <Route path="/:lang" element={<LanguageRoute />}>
-                <Route index element={<Navigate to="dashboard/analysis" replace />} />
-                <Route path="login" element={<LoginPage />} />
-                <Route path="termsOfUse" element={<TermsPage />} />
-                <Route path="privacy" element={<PrivacyPage />} />
-                <Route path="401" element={<TokenExpiredPage />} />
-                <Route element={<Protected />}>
-                  <Route element={<ShellLayout />}>
-                    <Route path="dashboard/analysis" element={<LandingPage />} />
-                    {SCREENS.filter((s) => s.key !== 'analysis').map((s) => (
-                      <Route key={s.key} path={s.path} element={<ScreenPlaceholder />} />
-                    ))}
-                    <Route path="profile" element={<ProfilePage />} />
-                    <Route path="changePassword" element={<ChangePasswordPage />} />
-                  </Route>
-                </Route>
-                <Route path="*" element={<NotFoundPage />} />
-              </Route>
-            </Routes>
+            <Outlet />
           </Refine>
         </AntApp>
       </Themed>
-      </BrandProvider>
-    </BrowserRouter>
+    </BrandProvider>
   );
+}
+
+/** The screens with a page of their own; the rest show their empty state until their issue fills them. */
+const PAGES: Record<string, ReactNode> = {
+  analysis: <LandingPage />,
+  taskcenter: <TaskCenterPage />,
+};
+
+// A data router, so that a page can hold the user back (the task center's Leave or Stay).
+const router = createBrowserRouter(
+  createRoutesFromElements(
+    <Route element={<Root />}>
+      <Route path="/" element={<Navigate to={`/${initialLanguage()}/dashboard/analysis`} replace />} />
+      <Route path="/login" element={<Navigate to={`/${initialLanguage()}/login`} replace />} />
+      <Route path="/401" element={<TokenExpiredPage />} />
+      <Route path="/:lang" element={<LanguageRoute />}>
+        <Route index element={<Navigate to="dashboard/analysis" replace />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="termsOfUse" element={<TermsPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="401" element={<TokenExpiredPage />} />
+        <Route element={<Protected />}>
+          <Route element={<ShellLayout />}>
+            {SCREENS.map((s) => (
+              <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
+            ))}
+            <Route path="profile" element={<ProfilePage />} />
+            <Route path="changePassword" element={<ChangePasswordPage />} />
+          </Route>
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Route>,
+  ),
+);
+
+export default function App() {
+  return <RouterProvider router={router} />;
 }

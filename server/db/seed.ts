@@ -16,6 +16,27 @@ export const DEMO_BRANDS = [
   { id: 'brand-terra', partnerCode: 'TERRA', host: 'terra.localhost', variant: 'terra', platformName: 'Terra M2M', themeColor: '#389e0d' },
 ] as const;
 
+/** What sets each brand variant apart, so that every theme option of SPEC.md section 3 can be seen on a demo host. */
+const VARIANT_THEMES: Record<string, Record<string, unknown>> = {
+  default: {},
+  // Nova: its own stylesheet and a tinted sign-in page.
+  nova: {
+    customStyle: '.brand-footer { letter-spacing: .02em; }',
+    login: { backgroundColor: '#e6f4ff', logo: '', hideLogo: false, hideTitleLink: true, title: 'Nova IoT Console', hidePrivacyPolicy: false, hideContactUs: false },
+  },
+  // Aurora: English and Spanish only, Spanish first; no privacy link on sign-in.
+  aurora: {
+    localizations: { supportedLanguages: ['es-ES', 'en-US'], defaultLanguage: 'es-ES' },
+    login: { backgroundColor: '#e6fffb', logo: '', hideLogo: false, hideTitleLink: false, title: 'Aurora Connect', hidePrivacyPolicy: true, hideContactUs: false },
+  },
+  // Terra: no support button, no documentation, no About, no contact link, no logo on sign-in.
+  terra: {
+    support: { hideSupport: true, spanishEmail: 'soporte@terra.example.com', englishEmail: 'support@terra.example.com' },
+    hideCubeDocumentation: true,
+    login: { backgroundColor: '#f6ffed', logo: '', hideLogo: true, hideTitleLink: true, title: 'Terra M2M', hidePrivacyPolicy: false, hideContactUs: true },
+  },
+};
+
 export const DEMO_ORGS = [
   { id: 'org-demo', code: 'DEMO', name: 'Demo Logistics GmbH', country: 'DE', parent: null, level: 1, smsQuota: 10000 },
   { id: 'org-demo-north', code: 'DEMO-NORTH', name: 'Demo Logistics North', country: 'DE', parent: 'org-demo', level: 2, smsQuota: 2000 },
@@ -62,6 +83,7 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
       localizations: { supportedLanguages: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'], defaultLanguage: 'en-US' },
       support: { hideSupport: false, spanishEmail: 'soporte@demo.example.com', englishEmail: 'support@demo.example.com' },
       hideCubeDocumentation: false,
+      ...VARIANT_THEMES[b.variant],
     };
     await q.query('INSERT INTO brands (id, partner_code, host, variant, theme) VALUES ($1, $2, $3, $4, $5)', [b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme)]);
   }

@@ -1,8 +1,8 @@
 import { App } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { configureHttp } from '../providers/http';
+import { configureHttp, signOutOnServer } from '../providers/http';
 import { clearSession, store } from '../providers/session-store';
 
 /** Connects the HTTP helper's session events to toasts, dialogs and navigation (SPEC.md sections 4 and 8). */
@@ -10,6 +10,8 @@ export function HttpEvents() {
   const { message, modal } = App.useApp();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Every call in flight may meet 0502: one modal is enough.
+  const sessionModalOpen = useRef(false);
   useEffect(() => {
     const lang = () => store.get('lang') ?? 'en-US';
     configureHttp({
@@ -26,11 +28,15 @@ export function HttpEvents() {
             navigate('/401', { replace: true });
             break;
           case 'sessionExpired':
+            if (sessionModalOpen.current) break;
+            sessionModalOpen.current = true;
             modal.warning({
               title: t('http.sessionExpiredTitle'),
               content: e.message,
               okText: t('shell.ok'),
-              onOk: () => {
+              // Signs out for real (the refresh cookie too), so that the stale session cannot be fetched again.
+              onOk: async () => {
+                await signOutOnServer();
                 clearSession();
                 window.location.assign(`/${lang()}/login`);
               },

@@ -1,6 +1,6 @@
 /** Refine auth provider: sign-in, session fetch from the refresh cookie, sign-out that always clears. Returns results, never throws. */
 import type { AuthProvider } from '@refinedev/core';
-import { api, refreshOnce, type HttpError } from './http';
+import { api, refreshOnce, signOutOnServer, type HttpError } from './http';
 import { clearSession, currentRole, saveSession, store, type SessionAnswer } from './session-store';
 
 export interface LoginParams {
@@ -40,7 +40,7 @@ export const authProvider: AuthProvider = {
   },
   logout: async () => {
     // Whatever the server answers (or if it is down), the local session is gone.
-    await api('POST', '/api/identity/sso/signin/signout/cube', undefined, { quiet: true }).catch(() => undefined);
+    await signOutOnServer();
     clearSession();
     return { success: true, redirectTo: `/${lang()}/login` };
   },
@@ -49,10 +49,9 @@ export const authProvider: AuthProvider = {
     if (await fetchSession()) return { authenticated: true };
     return { authenticated: false, redirectTo: `/${lang()}/login` };
   },
-  onError: async (error: HttpError) => {
-    if (error?.statusCode === 401) return { logout: true, redirectTo: '/401' };
-    return {};
-  },
+  // The HTTP helper already acts on every error as SPEC.md section 8 says (401 → /401, 0502 → modal): Refine
+  // must not sign out on top of it and send the user somewhere else.
+  onError: async () => ({}),
   getIdentity: async () => {
     const id = store.get('userId');
     if (!id) return null;

@@ -50,7 +50,9 @@ export const dataProvider: DataProvider = {
       method === 'GET'
         ? await api<Page<T>>('GET', `${url}${q.size ? `?${q}` : ''}`)
         : await api<Page<T>>(method, url, Object.fromEntries([...q.keys()].map((k) => [k, q.getAll(k).length > 1 ? q.getAll(k) : q.get(k)])));
-    return { data: page.items, total: page.total };
+    // Extra figures of the answer (a task list's processing count) stay beside the rows.
+    const { items, total, ...rest } = page;
+    return { ...rest, data: items, total };
   },
   getOne: async <T extends BaseRecord>({ id, meta }: Parameters<DataProvider['getOne']>[0]) => {
     const { method, url } = callOf(meta?.one, id);

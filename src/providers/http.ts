@@ -5,7 +5,7 @@
  */
 import { CODES } from '../../common/errors';
 import { LIMITS } from '../../common/limits';
-import { clearSession, saveSession, store, type SessionAnswer } from './session-store';
+import { clearAllStorage, saveSession, store, type SessionAnswer } from './session-store';
 
 export interface HttpError {
   message: string;
@@ -159,7 +159,7 @@ async function request<T>(method: string, url: string, body: unknown, opts: Send
   const err = failure(r);
   if (r.envelope?.status.code === CODES.sessionExpired) config.onEvent({ type: 'sessionExpired', message: err.message });
   else if (r.status === 401 && store.get('token')) {
-    clearSession();
+    clearAllStorage();
     config.onEvent({ type: 'tokenExpired' });
   } else if (!opts.quiet) {
     config.onEvent({ type: 'toast', message: err.message });
@@ -205,4 +205,9 @@ export async function openStream(url: string, signal: AbortSignal, extra: Record
 /** SPEC.md section 8: a 500 is shown and reported. */
 async function reportError(err: HttpError, url: string): Promise<void> {
   await send('POST', '/api/public/errors', { message: err.message.slice(0, 2000), url: url.slice(0, 1000), status: err.statusCode }).catch(() => undefined);
+}
+
+/** End the session on the server (refresh cookie included); never fails, the local session is cleared either way. */
+export async function signOutOnServer(): Promise<void> {
+  await send('POST', '/api/identity/sso/signin/signout/cube', undefined).catch(() => undefined);
 }

@@ -52,3 +52,9 @@ export function currentRole(): string | null {
     return null;
   }
 }
+
+/** SPEC.md section 4: a first 401 with a stored token clears all storage, the language included. */
+export function clearAllStorage(): void {
+  localStorage.clear();
+  sessionStorage.clear();
+}

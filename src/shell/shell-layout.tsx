@@ -1,12 +1,18 @@
 import { ProfileOutlined, QuestionCircleOutlined } from '@ant-design/icons';
-import { Button, Layout, Space, Tooltip, Typography } from 'antd';
+import { App, Badge, Button, Layout, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { LanguageSwitcher } from '../components/language-switcher';
+import { useProcessingTasks } from '../custom/taskcenter/tasks';
 import { useBrand } from '../providers/brand';
 import { api } from '../providers/http';
+import { subscribeLive } from '../providers/live';
+import { store, type SessionAnswer } from '../providers/session-store';
+import { announceSessionChange, useSessionValue } from '../providers/use-session-value';
 import { canRead } from './ability';
+import { BrandFooter, BrandLogo } from './brand-mark';
+import { KeepAliveOutlet } from './keep-alive';
 import { OrgSwitcher } from './org-switcher';
 import { screenOf } from './routes';
 import { SideMenu } from './side-menu';
@@ -15,27 +21,49 @@ import { SupportButton } from './support-button';
 import { UserMenu } from './user-menu';
 import { WelcomeDialog } from './welcome-dialog';
 
+/** Fetch the current rules and organisation list again (an admin changed them, or the tab was away). */
+async function refreshRights(): Promise<void> {
+  const r = await api<{ permissions: unknown[]; roles: SessionAnswer['roles'] }>('PUT', '/api/identity/permission/info/cube/permission/refresh', undefined, { quiet: true });
+  store.set('permissions', JSON.stringify(r.permissions));
+  store.set('roles', JSON.stringify(r.roles));
+  announceSessionChange();
+}
+
 /** The signed-in shell: side menu (256 px, 80 px collapsed), header, and the page; routes outside the role's rights go to the root. */
 export function ShellLayout() {
   const { t } = useTranslation();
   const { lang } = useParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const { message } = App.useApp();
   const brand = useBrand();
   const [collapsed, setCollapsed] = useState(false);
+  // The rules re-render the shell when they change (live event, organisation switch).
+  useSessionValue('permissions');
   const screen = screenOf(pathname);
+  const mayReadTasks = canRead('task');
+  const running = useProcessingTasks(mayReadTasks);
 
   useEffect(() => {
     void api('POST', '/api/public/analytics/pageview', { path: pathname.slice(0, 500) }, { quiet: true }).catch(() => undefined);
   }, [pathname]);
 
+  useEffect(() => {
+    void refreshRights().catch(() => undefined);
+    return subscribeLive('permissions', () => {
+      void refreshRights().then(() => void message.info(t('shell.rightsChanged')), () => undefined);
+    });
+  }, [message, t]);
+
+  // Signed out meanwhile (401, 0502, another tab): the session handling decides where to go, not the rights check.
+  if (!store.get('token')) return null;
   if (screen && !canRead(screen.subject)) return <Navigate to="/" replace />;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Sider width={256} collapsedWidth={80} collapsible collapsed={collapsed} onCollapse={setCollapsed} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0' }}>
-        <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 24px', fontWeight: 600, fontSize: 18, whiteSpace: 'nowrap', overflow: 'hidden' }}>
-          {collapsed ? (brand.theme.platformName ?? t('app.platformName')).slice(0, 2) : (brand.theme.platformName ?? t('app.platformName'))}
+        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', padding: collapsed ? 0 : '0 24px', overflow: 'hidden' }}>
+          <BrandLogo collapsed={collapsed} />
         </div>
         <SideMenu collapsed={collapsed} />
         {!collapsed && !brand.theme.hideCubeDocumentation && (
@@ -52,9 +80,13 @@ export function ShellLayout() {
       <Layout>
         <Layout.Header style={{ background: '#fff', padding: '0 16px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 12, borderBottom: '1px solid #f0f0f0' }}>
           <Space size="middle" wrap={false}>
-            <Tooltip title={t('menu.taskcenter')}>
-              <Button type="text" aria-label={t('menu.taskcenter')} icon={<ProfileOutlined />} onClick={() => navigate(`/${lang}/taskcenter`)} />
-            </Tooltip>
+            {mayReadTasks && (
+              <Tooltip title={running ? `${t('menu.taskcenter')} · ${t('tasks.running', { count: running })}` : t('menu.taskcenter')}>
+                <Badge count={running} size="small" offset={[-4, 4]}>
+                  <Button type="text" aria-label={t('menu.taskcenter')} icon={<ProfileOutlined />} onClick={() => navigate(`/${lang}/taskcenter`)} />
+                </Badge>
+              </Tooltip>
+            )}
             <TimeToggle />
             <OrgSwitcher />
             <LanguageSwitcher />
@@ -62,13 +94,11 @@ export function ShellLayout() {
           </Space>
         </Layout.Header>
         <Layout.Content style={{ padding: 24 }}>
-          <Outlet />
+          <KeepAliveOutlet />
         </Layout.Content>
         <SupportButton />
         <WelcomeDialog />
-        {!brand.theme.hideFooter && (
-          <Layout.Footer style={{ textAlign: 'center', color: '#8c8c8c' }}>{t('shell.footer', { name: brand.theme.platformName ?? t('app.platformName'), year: new Date().getFullYear() })}</Layout.Footer>
-        )}
+        <BrandFooter />
       </Layout>
     </Layout>
   );

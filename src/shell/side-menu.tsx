@@ -8,15 +8,15 @@ import { canRead } from './ability';
 import { SCREENS, screenOf, type ScreenDef } from './routes';
 
 const GROUP_ICONS: Record<NonNullable<ScreenDef['group']>, ReactNode> = {
-  dashboard: <DashboardOutlined />,
-  sim: <AppstoreOutlined />,
-  finance: <CreditCardOutlined />,
-  message: <MessageOutlined />,
-  autoflow: <ShareAltOutlined />,
-  cdr: <BarChartOutlined />,
-  developer: <ApiOutlined />,
-  settings: <SettingOutlined />,
-  tasks: <ProfileOutlined />,
+  dashboard: <DashboardOutlined aria-hidden />,
+  sim: <AppstoreOutlined aria-hidden />,
+  finance: <CreditCardOutlined aria-hidden />,
+  message: <MessageOutlined aria-hidden />,
+  autoflow: <ShareAltOutlined aria-hidden />,
+  cdr: <BarChartOutlined aria-hidden />,
+  developer: <ApiOutlined aria-hidden />,
+  settings: <SettingOutlined aria-hidden />,
+  tasks: <ProfileOutlined aria-hidden />,
 };
 
 /** Items the role may read, grouped; a group with one item is a plain item. */

@@ -2,8 +2,9 @@ import { Segmented } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { store } from '../providers/session-store';
+import { announceSessionChange } from '../providers/use-session-value';
 
-/** UTC / local time, stored as TimeZone; every time shown follows it (src/shell/format-time.ts). */
+/** UTC / local time, stored as TimeZone; every time shown follows it (src/components/date-time.tsx). */
 export function TimeToggle() {
   const { t } = useTranslation();
   const [zone, setZone] = useState(store.get('TimeZone') === 'UTC' ? 'UTC' : 'local');
@@ -19,7 +20,7 @@ export function TimeToggle() {
       onChange={(v) => {
         store.set('TimeZone', String(v));
         setZone(String(v));
-        window.dispatchEvent(new Event('timezonechange'));
+        announceSessionChange();
       }}
     />
   );

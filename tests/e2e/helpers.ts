@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Demo#2026';
 export const CODE = '246810';
@@ -17,4 +17,33 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.goto('/en-US/login');
   await fillSignIn(page, email, password);
   await expect(page).toHaveURL(/dashboard\/analysis$/);
+}
+
+/** The secret the e2e server signs with (playwright.config.ts), so a spec can make an expired access token. */
+export const E2E_JWT_SECRET = 'e2e-only-secret-not-for-production-0123456789';
+
+/** Replace the browser's access token with an expired one of the same session (same account and session id). */
+export async function expireAccessToken(page: Page): Promise<void> {
+  const { SignJWT, decodeJwt } = await import('jose');
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const claims = decodeJwt(token!);
+  const now = Math.floor(Date.now() / 1000);
+  const expired = await new SignJWT({ sid: claims.sid })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(claims.sub))
+    .setIssuedAt(now - 120)
+    .setExpirationTime(now - 60)
+    .setIssuer('iot-console')
+    .sign(new TextEncoder().encode(E2E_JWT_SECRET));
+  await page.evaluate((t) => localStorage.setItem('token', t), expired);
+}
+
+/** A signed-in API session for arranging data (another person acting at the same time). */
+export async function apiSession(request: APIRequestContext, email: string): Promise<{ token: string; as: (partnerCode: string) => Record<string, string> }> {
+  const res = await request.post('/api/identity/sso/signin/direct/cube/offline-access', {
+    data: { username: email, password: PASSWORD, verificationCode: CODE, agreeTerms: true },
+  });
+  expect(res.status()).toBe(200);
+  const token = (await res.json()).data.user.token as string;
+  return { token, as: (partnerCode) => ({ authorization: `Bearer ${token}`, partnercode: partnerCode }) };
 }

@@ -6,6 +6,7 @@ const MENUS: Record<string, string[]> = {
   'user@demo.example.com': ['Dashboard', 'SIM', 'SMS', 'Call and data records', 'Task center'],
   'operator@demo.example.com': ['Dashboard', 'SIM', 'SMS', 'Call and data records', 'Task center'],
   'admin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Accounts', 'Task center'],
+  'superadmin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Accounts', 'Task center'],
 };
 
 for (const [email, expected] of Object.entries(MENUS)) {

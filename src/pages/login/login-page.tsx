@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { useBrand } from '../../providers/brand';
+import { BrandLogo } from '../../shell/brand-mark';
 import type { LoginParams } from '../../providers/auth-provider';
 import { CaptchaImage, useChallenge } from './captcha';
 import { ForgotPasswordDialog } from './forgot-password-dialog';
@@ -23,6 +25,10 @@ export function LoginPage() {
   const { challenge, refresh } = useChallenge();
   const [forgotOpen, setForgotOpen] = useState(false);
   const { mutate: login, isPending } = useLogin<LoginParams>();
+  const { theme } = useBrand();
+  const options = theme.login ?? {};
+  const title = options.title || theme.platformName || t('app.platformName');
+  const supportEmail = theme.support?.englishEmail;
 
   const submit = (v: Values) => {
     login(
@@ -39,13 +45,24 @@ export function LoginPage() {
   };
 
   return (
-    <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: '#f5f5f5', padding: 24 }}>
+    <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: options.backgroundColor || '#f5f5f5', padding: 24 }}>
       <div style={{ position: 'absolute', top: 16, right: 24 }}>
         <LanguageSwitcher />
       </div>
       <Card style={{ width: 420, maxWidth: '100%' }}>
+        {!options.hideLogo && (
+          <div style={{ marginBottom: 12 }}>
+            {options.logo ? <img src={options.logo} alt={t('brand.logo', { name: title })} style={{ maxHeight: 40 }} /> : <BrandLogo size={36} collapsed />}
+          </div>
+        )}
         <Typography.Title level={2} style={{ marginBottom: 0 }}>
-          {t('app.platformName')}
+          {options.hideTitleLink || !theme.platformHelp ? (
+            title
+          ) : (
+            <a href={theme.platformHelp} target="_blank" rel="noreferrer" style={{ color: 'inherit' }}>
+              {title}
+            </a>
+          )}
         </Typography.Title>
         <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
         <Typography.Title level={4}>{t('login.title')}</Typography.Title>
@@ -70,15 +87,21 @@ export function LoginPage() {
             rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t('login.agreeRequired')))) }]}
           >
             <Checkbox>
-              <Trans i18nKey="login.agree" components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" />, privacy: <Link to={`/${lang}/privacy`} target="_blank" /> }} />
+              <Trans
+                i18nKey={options.hidePrivacyPolicy ? 'login.agreeTermsOnly' : 'login.agree'}
+                components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" />, privacy: <Link to={`/${lang}/privacy`} target="_blank" /> }}
+              />
             </Checkbox>
           </Form.Item>
           <Button type="primary" htmlType="submit" size="large" block loading={isPending}>
             {t('login.submit')}
           </Button>
-          <Button type="link" onClick={() => setForgotOpen(true)} style={{ paddingLeft: 0, marginTop: 8 }}>
-            {t('login.forgot')}
-          </Button>
+          <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginTop: 8 }}>
+            <Button type="link" onClick={() => setForgotOpen(true)} style={{ paddingLeft: 0 }}>
+              {t('login.forgot')}
+            </Button>
+            {!options.hideContactUs && supportEmail && <a href={`mailto:${supportEmail}`}>{t('brand.contactUs')}</a>}
+          </div>
         </Form>
       </Card>
       <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />

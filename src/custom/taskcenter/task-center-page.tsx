@@ -1,0 +1,97 @@
+/**
+ * The task center (SPEC.md sections 2, 3 and 9): my long jobs of the last 7 days, newest first, with their progress
+ * pushed live; leaving while a task is processing asks Leave or Stay.
+ */
+import { useTable } from '@refinedev/antd';
+import { Card, Empty, Modal, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router';
+import { LIMITS } from '../../../common/limits';
+import { DateTime, formatDuration } from '../../components/date-time';
+import { TASKS_RESOURCE, type TaskRow } from './tasks';
+
+const STATUS_COLORS: Record<TaskRow['status'], string> = { processing: 'processing', done: 'success', issues: 'warning' };
+const withoutLang = (path: string) => path.replace(/^\/[^/]+/, '');
+
+export function TaskCenterPage() {
+  const { t, i18n } = useTranslation();
+  const [status, setStatus] = useState<'all' | TaskRow['status']>('all');
+  const { tableProps, tableQuery, setFilters } = useTable<TaskRow>({
+    resource: TASKS_RESOURCE.name,
+    meta: TASKS_RESOURCE.meta,
+    syncWithLocation: false,
+    pagination: { pageSize: 20 },
+  });
+  const processing = Number(tableQuery.data?.processing ?? 0);
+
+  // Changing the language keeps the user here; any other destination asks while a task runs.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => processing > 0 && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname));
+
+  const columns = [
+    { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId' },
+    { title: t('tasks.task'), dataIndex: 'task', key: 'task', render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
+    { title: t('tasks.quantity'), dataIndex: 'quantity', key: 'quantity', align: 'right' as const, render: (v: number) => v.toLocaleString(i18n.language) },
+    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', ellipsis: true, render: (v: string | null) => v ?? '—' },
+    { title: t('tasks.start'), dataIndex: 'startedAt', key: 'startedAt', render: (v: string | null) => <DateTime value={v} /> },
+    { title: t('tasks.end'), dataIndex: 'endedAt', key: 'endedAt', render: (v: string | null) => <DateTime value={v} /> },
+    { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
+    {
+      title: t('tasks.status'),
+      dataIndex: 'status',
+      key: 'status',
+      render: (v: TaskRow['status'], row: TaskRow) =>
+        v === 'processing' ? (
+          <Space>
+            <Tag color={STATUS_COLORS[v]}>{t(`tasks.statuses.${v}`)}</Tag>
+            <Progress percent={row.progress} size="small" style={{ width: 90, margin: 0 }} aria-label={t('tasks.progress')} />
+          </Space>
+        ) : (
+          <Tag color={STATUS_COLORS[v]}>{t(`tasks.statuses.${v}`)}</Tag>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <Typography.Title level={3}>{t('menu.taskcenter')}</Typography.Title>
+      <Card>
+        <Space style={{ marginBottom: 16, justifyContent: 'space-between', width: '100%' }} wrap>
+          <Segmented
+            aria-label={t('tasks.status')}
+            value={status}
+            onChange={(v) => {
+              const next = v as typeof status;
+              setStatus(next);
+              setFilters(next === 'all' ? [] : [{ field: 'status', operator: 'eq', value: next }], 'replace');
+            }}
+            options={[
+              { value: 'all', label: t('tasks.all') },
+              { value: 'processing', label: t('tasks.statuses.processing') },
+              { value: 'done', label: t('tasks.statuses.done') },
+              { value: 'issues', label: t('tasks.statuses.issues') },
+            ]}
+          />
+          <Typography.Text type="secondary">{t('tasks.window', { days: LIMITS.taskListDays })}</Typography.Text>
+        </Space>
+        <Table<TaskRow>
+          {...tableProps}
+          rowKey="id"
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tasks.empty', { days: LIMITS.taskListDays })} /> }}
+        />
+      </Card>
+      <Modal
+        open={blocker.state === 'blocked'}
+        title={t('tasks.leaveTitle')}
+        okText={t('tasks.leave')}
+        cancelText={t('tasks.stay')}
+        onOk={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      >
+        {t('tasks.leaveText', { count: processing })}
+      </Modal>
+    </>
+  );
+}

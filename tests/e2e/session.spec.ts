@@ -1,0 +1,92 @@
+import { expect, test } from '@playwright/test';
+import { apiSession, expireAccessToken, signIn } from './helpers';
+
+const TOKEN_UNAUTHORISED = 'CB-00-0401';
+
+test('an expired token with every call of a page in flight: one refresh, and every call is replayed and succeeds', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/taskcenter');
+  await expect(page.getByRole('cell', { name: 'SIM export' }).first()).toBeVisible();
+  await expireAccessToken(page);
+
+  const refused: string[] = [];
+  const refreshes: number[] = [];
+  const failures: string[] = [];
+  page.on('response', async (res) => {
+    const url = res.url();
+    if (!url.includes('/api/')) return;
+    if (url.includes('/sso/signin/direct/cube/refresh')) refreshes.push(res.status());
+    else if (res.status() === 400 && (await res.json().catch(() => null))?.status?.code === TOKEN_UNAUTHORISED) refused.push(`${res.request().method()} ${url}`);
+    else if (res.status() >= 400) failures.push(`${res.status()} ${url}`);
+  });
+  await page.reload();
+  await expect(page.getByRole('cell', { name: 'SIM export' }).first()).toBeVisible();
+  // The shell's rules refresh, running-task count and live stream, and the page's list (pageview is public).
+  await expect.poll(() => refused.length).toBeGreaterThanOrEqual(4);
+  expect(refreshes).toEqual([200]);
+  expect(failures).toEqual([]);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('a failed refresh ends at sign-in with the server’s message', async ({ page, context }) => {
+  await signIn(page, 'user@demo.example.com');
+  await expireAccessToken(page);
+  await context.clearCookies();
+  await page.getByRole('menuitem', { name: 'Task center' }).click();
+  await expect(page).toHaveURL(/\/en-US\/login$/);
+  await expect(page.getByText('Refresh token error, please sign in again.')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('a 401 with a stored token (the account was disabled meanwhile) clears all storage and shows the token-expired page', async ({ page, request }) => {
+  await signIn(page, 'user@demo.example.com');
+  const admin = await apiSession(request, 'admin@demo.example.com');
+  expect((await request.patch('/api/main/change_status/accounts/acc-user', { headers: admin.as('DEMO'), data: { status: 'disabled' } })).status()).toBe(200);
+  try {
+    // The next call meets 401 (the console may already have made one on its own).
+    if (!page.url().endsWith('/401')) await page.reload();
+    await expect(page).toHaveURL(/\/401$/);
+    await expect(page.getByText('Your session has expired')).toBeVisible();
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+  } finally {
+    await request.patch('/api/main/change_status/accounts/acc-user', { headers: admin.as('DEMO'), data: { status: 'active' } });
+  }
+});
+
+test('removed from the organisation one works in: the 0502 modal, then sign-out', async ({ page, request }) => {
+  await signIn(page, 'operator@demo.example.com');
+  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Demo Logistics North' }).click();
+  await expect(page.getByRole('button', { name: 'Organisation', exact: true })).toContainText('Demo Logistics North');
+
+  const admin = await apiSession(request, 'admin@demo.example.com');
+  const removed = await request.delete('/api/identity/permission/info/cube/permissions/DEMO-NORTH/acc-operator', { headers: admin.as('DEMO-NORTH') });
+  expect(removed.status()).toBe(200);
+
+  // The live rights event, or the next call, meets 0502.
+  await page.getByRole('menuitem', { name: 'Task center' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('Your session has expired. Please sign in again.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page).toHaveURL(/\/en-US\/login$/);
+  expect((await page.evaluate(() => Object.keys(localStorage))).filter((k) => !['lang', 'theme'].includes(k))).toEqual([]);
+
+  // Put the demo back as it was.
+  const invited = await request.post('/api/identity/info/cube/invites', { headers: admin.as('DEMO-NORTH'), data: { email: 'operator@demo.example.com', role: 'operator' } });
+  expect(invited.status()).toBe(200);
+});
+
+test('a role changed by an admin reaches the open console live: the menu follows without a reload', async ({ page, request }) => {
+  await signIn(page, 'user@demo.example.com');
+  await expect(page.getByRole('menuitem', { name: 'Accounts' })).toHaveCount(0);
+  const admin = await apiSession(request, 'admin@demo.example.com');
+  const marker = await page.evaluate(() => (window as unknown as { marker: number }).marker = 42);
+  try {
+    expect((await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'admin' } })).status()).toBe(200);
+    await expect(page.getByRole('menuitem', { name: 'Accounts' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText('Your access was updated.')).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker);
+  } finally {
+    await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'user' } });
+  }
+});
