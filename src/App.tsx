@@ -5,28 +5,30 @@ import enUS from 'antd/locale/en_US';
 import esES from 'antd/locale/es_ES';
 import zhCN from 'antd/locale/zh_CN';
 import zhTW from 'antd/locale/zh_TW';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
 import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useLocation, useParams } from 'react-router';
 import { LIMITS, type Language } from '../common/limits';
 import i18n, { initialLanguage } from './i18n';
-import { ChangePasswordPage } from './pages/account/change-password-page';
-import { ProfilePage } from './pages/account/profile-page';
-import { LandingPage } from './pages/landing-page';
 import { ScreenPlaceholder } from './pages/screen-placeholder';
 import { BrandProvider, brandLanguages, useBrand } from './providers/brand';
-import { ShellLayout } from './shell/shell-layout';
 import { SCREENS } from './shell/routes';
 import { LoginPage } from './pages/login/login-page';
 import { NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
 import { accessControlProvider } from './providers/access-control';
 import { dataProvider } from './providers/data-provider';
 import { liveProvider } from './providers/live';
-import { TaskCenterPage } from './custom/taskcenter/task-center-page';
 import { authProvider, saveRedirect } from './providers/auth-provider';
 
 message.config({ maxCount: LIMITS.maxToasts });
+
+// Everything behind sign-in loads on demand: the sign-in page stays light (no table, chart or spreadsheet code).
+const ShellLayout = lazy(() => import('./shell/shell-layout').then((m) => ({ default: m.ShellLayout })));
+const LandingPage = lazy(() => import('./pages/landing-page').then((m) => ({ default: m.LandingPage })));
+const TaskCenterPage = lazy(() => import('./custom/taskcenter/task-center-page').then((m) => ({ default: m.TaskCenterPage })));
+const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
+const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
 
 const i18nProvider: I18nProvider = {
@@ -70,7 +72,9 @@ function ToLogin() {
 function Protected() {
   return (
     <Authenticated key="protected" loading={<Spin fullscreen />} fallback={<ToLogin />}>
-      <Outlet />
+      <Suspense fallback={<Spin fullscreen />}>
+        <Outlet />
+      </Suspense>
     </Authenticated>
   );
 }
@@ -89,7 +93,7 @@ function Themed({ children }: { children: ReactNode }) {
   const { i18n: current } = useTranslation();
   const brand = useBrand();
   return (
-    <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={{ token: { colorPrimary: brand.theme.themeColor ?? '#d4380d' } }}>
+    <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={{ token: { colorPrimary: brand.theme.themeColor ?? '#d4380d', colorLink: brand.theme.themeColor ?? '#d4380d' } }}>
       {children}
     </ConfigProvider>
   );

@@ -3,7 +3,8 @@
  * pages, scroll) when the user goes elsewhere and comes back; cdrCard only when coming back from chartView. A kept
  * screen stays mounted and hidden; every other screen is mounted afresh.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { Skeleton } from 'antd';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useOutlet } from 'react-router';
 import { screenOf } from './routes';
 
@@ -35,13 +36,13 @@ export function KeepAliveOutlet() {
   }, [key]);
 
   return (
-    <>
+    <Suspense fallback={<Skeleton active />}>
       {[...cache.current.entries()].map(([k, element]) => (
         <div key={k} data-keep-alive={k} hidden={k !== key}>
           {element}
         </div>
       ))}
       {!isKept(key) && outlet}
-    </>
+    </Suspense>
   );
 }

@@ -58,6 +58,8 @@ export function ShellLayout() {
   // Signed out meanwhile (401, 0502, another tab): the session handling decides where to go, not the rights check.
   if (!store.get('token')) return null;
   if (screen && !canRead(screen.subject)) return <Navigate to="/" replace />;
+  // SPEC.md section 2: reports are hidden and lead to the SIM list when the partner has them switched off.
+  if (screen?.feature === 'reports' && !brand.reportsEnabled) return <Navigate to={`/${lang}/sim/simCard`} replace />;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>

@@ -10,19 +10,24 @@ test('an expired token with every call of a page in flight: one refresh, and eve
   await expireAccessToken(page);
 
   const refused: string[] = [];
+  const succeeded: string[] = [];
   const refreshes: number[] = [];
   const failures: string[] = [];
   page.on('response', async (res) => {
     const url = res.url();
     if (!url.includes('/api/')) return;
+    const call = `${res.request().method()} ${url}`;
     if (url.includes('/sso/signin/direct/cube/refresh')) refreshes.push(res.status());
-    else if (res.status() === 400 && (await res.json().catch(() => null))?.status?.code === TOKEN_UNAUTHORISED) refused.push(`${res.request().method()} ${url}`);
-    else if (res.status() >= 400) failures.push(`${res.status()} ${url}`);
+    else if (res.status() === 400 && (await res.json().catch(() => null))?.status?.code === TOKEN_UNAUTHORISED) refused.push(call);
+    else if (res.status() === 200) succeeded.push(call);
+    else failures.push(`${res.status()} ${url}`);
   });
   await page.reload();
   await expect(page.getByRole('cell', { name: 'SIM export' }).first()).toBeVisible();
-  // The shell's rules refresh, running-task count and live stream, and the page's list (pageview is public).
-  await expect.poll(() => refused.length).toBeGreaterThanOrEqual(4);
+  // Every call that met the expired token waited for the one refresh and was replayed with success. (How many are in
+  // flight at once depends on when the page's code arrives; tests/api/console-http.test.ts holds 5 at once exactly.)
+  await expect.poll(() => refused.length).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => refused.every((c) => succeeded.includes(c))).toBe(true);
   expect(refreshes).toEqual([200]);
   expect(failures).toEqual([]);
   await expect(page.getByRole('alert')).toHaveCount(0);
@@ -32,7 +37,7 @@ test('a failed refresh ends at sign-in with the server’s message', async ({ pa
   await signIn(page, 'user@demo.example.com');
   await expireAccessToken(page);
   await context.clearCookies();
-  await page.getByRole('menuitem', { name: 'Task center' }).click();
+  await page.reload();
   await expect(page).toHaveURL(/\/en-US\/login$/);
   await expect(page.getByText('Refresh token error, please sign in again.')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
@@ -70,21 +75,22 @@ test('removed from the organisation one works in: the 0502 modal, then sign-out'
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(/\/en-US\/login$/);
   expect((await page.evaluate(() => Object.keys(localStorage))).filter((k) => !['lang', 'theme'].includes(k))).toEqual([]);
-
-  // Put the demo back as it was.
-  const invited = await request.post('/api/identity/info/cube/invites', { headers: admin.as('DEMO-NORTH'), data: { email: 'operator@demo.example.com', role: 'operator' } });
-  expect(invited.status()).toBe(200);
+  // The operator stays out of Demo Logistics North: each e2e run starts on a fresh database, and no later spec needs it.
 });
 
 test('a role changed by an admin reaches the open console live: the menu follows without a reload', async ({ page, request }) => {
+  // Wait until the console listens (the shell loads on demand, then opens the live stream).
+  const listening = page.waitForResponse((r) => r.url().includes('/api/identity/sse/connect'));
   await signIn(page, 'user@demo.example.com');
+  await listening;
+  await expect(page.getByRole('menuitem', { name: 'Task center' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Accounts' })).toHaveCount(0);
   const admin = await apiSession(request, 'admin@demo.example.com');
   const marker = await page.evaluate(() => (window as unknown as { marker: number }).marker = 42);
   try {
     expect((await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'admin' } })).status()).toBe(200);
-    await expect(page.getByRole('menuitem', { name: 'Accounts' })).toBeVisible({ timeout: 10_000 });
-    await expect(page.getByText('Your access was updated.')).toBeVisible();
+    await expect(page.getByText('Your access was updated.')).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole('menuitem', { name: 'Accounts' })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker);
   } finally {
     await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'user' } });

@@ -79,3 +79,19 @@ test('the sign-in page in Chinese', async ({ page }) => {
   await page.goto('/zh-CN/login');
   await expect(page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' }))).toBeVisible();
 });
+
+test('the sign-in page stays light: no table, chart, flow or spreadsheet code loads before sign-in', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', async (res) => {
+    if (res.url().endsWith('.js')) scripts.push(`${res.url()}\n${await res.text()}`);
+  });
+  await page.goto('/en-US/login');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const s of scripts) {
+    const name = s.slice(0, s.indexOf('\n'));
+    expect(name).not.toMatch(/shell-layout|task-center-page/);
+    expect(s, name).not.toMatch(/echarts|@xyflow|ReactFlow|SheetJS|exceljs|pdfkit/);
+  }
+});

@@ -31,11 +31,6 @@ export function TaskCenterPage() {
   const columns = [
     { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId' },
     { title: t('tasks.task'), dataIndex: 'task', key: 'task', render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
-    { title: t('tasks.quantity'), dataIndex: 'quantity', key: 'quantity', align: 'right' as const, render: (v: number) => v.toLocaleString(i18n.language) },
-    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', ellipsis: true, render: (v: string | null) => v ?? '—' },
-    { title: t('tasks.start'), dataIndex: 'startedAt', key: 'startedAt', render: (v: string | null) => <DateTime value={v} /> },
-    { title: t('tasks.end'), dataIndex: 'endedAt', key: 'endedAt', render: (v: string | null) => <DateTime value={v} /> },
-    { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
     {
       title: t('tasks.status'),
       dataIndex: 'status',
@@ -50,6 +45,11 @@ export function TaskCenterPage() {
           <Tag color={STATUS_COLORS[v]}>{t(`tasks.statuses.${v}`)}</Tag>
         ),
     },
+    { title: t('tasks.quantity'), dataIndex: 'quantity', key: 'quantity', align: 'right' as const, render: (v: number) => v.toLocaleString(i18n.language) },
+    { title: t('tasks.start'), dataIndex: 'startedAt', key: 'startedAt', render: (v: string | null) => <DateTime value={v} /> },
+    { title: t('tasks.end'), dataIndex: 'endedAt', key: 'endedAt', render: (v: string | null) => <DateTime value={v} /> },
+    { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
+    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', ellipsis: true, width: 220, render: (v: string | null) => v ?? '—' },
   ];
 
   return (
