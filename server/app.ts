@@ -21,6 +21,7 @@ import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
 import { LiveHub } from './live/hub.js';
+import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +30,7 @@ declare module 'fastify' {
     tokens: TokenService;
     mailer: Mailer;
     live: LiveHub;
+    errorSink: ErrorSink;
     routeDefs: RouteDef[];
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
@@ -92,6 +94,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.decorate('mailer', createMailer(db, config));
   const live = new LiveHub(db, config.livePollMs);
   app.decorate('live', live);
+  app.decorate('errorSink', config.sentryDsn ? sentrySink(config.sentryDsn, (m) => app.log.warn(m)) : noSink);
   // Open event streams would keep close() waiting: end them first.
   app.addHook('preClose', async () => live.close());
   app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({

@@ -1,5 +1,6 @@
 /** Configuration from the environment (README: Configuration). */
 import path from 'node:path';
+import { parseDsn } from './public/error-sink.js';
 
 export interface Config {
   port: number;
@@ -18,6 +19,8 @@ export interface Config {
   seed: boolean;
   simulator: boolean;
   logLevel: string;
+  /** A Sentry-compatible DSN that console error reports are also sent to. */
+  sentryDsn?: string;
   /** How often an instance holding SSE connections reads new live events. */
   livePollMs: number;
   consoleDir: string;
@@ -43,11 +46,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     simulator: env.SIMULATOR !== 'off',
     logLevel: env.LOG_LEVEL ?? 'info',
     livePollMs: Number(env.LIVE_POLL_MS ?? 1000),
+    sentryDsn: env.SENTRY_DSN || undefined,
     consoleDir: path.resolve(env.CONSOLE_DIR ?? './dist'),
     ...overrides,
   };
   if (config.production && config.verificationCode) {
     throw new Error('VERIFICATION_CODE is a test contract and is refused when NODE_ENV=production.');
   }
+  if (config.sentryDsn) parseDsn(config.sentryDsn);
   return config;
 }

@@ -58,13 +58,16 @@ export const telemetryRoutes = defineRoutes([
       },
       response: {},
     },
-    // The console reports 500s here (SPEC.md section 8); a Sentry-compatible DSN can be added at the edge later.
+    // The console reports 500s here (SPEC.md section 8); with SENTRY_DSN they also go to that service.
     handler: async (req) => {
       const body = req.body as { message: string; url?: string; status?: number; detail?: object };
+      const accountId = await whoIs(req);
       await req.server.db.query(
         'INSERT INTO error_reports (account_id, org_id, message, url, status, detail) VALUES ($1, (SELECT id FROM organisations WHERE code = $2), $3, $4, $5, $6)',
-        [await whoIs(req), orgOf(req), body.message, body.url ?? null, body.status ?? null, body.detail ? JSON.stringify(body.detail) : null],
+        [accountId, orgOf(req), body.message, body.url ?? null, body.status ?? null, body.detail ? JSON.stringify(body.detail) : null],
       );
+      // Stored first; the outside service is told without making the console wait.
+      void req.server.errorSink.send({ message: body.message, url: body.url, status: body.status, accountId, orgCode: orgOf(req), requestId: req.id });
       return null;
     },
   },
