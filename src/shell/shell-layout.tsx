@@ -44,9 +44,17 @@ export function ShellLayout() {
   const mayReadTasks = canRead('task');
   const running = useProcessingTasks(mayReadTasks);
 
+  const { search } = useLocation();
   useEffect(() => {
     void api('POST', '/api/public/analytics/pageview', { path: pathname.slice(0, 500) }, { quiet: true }).catch(() => undefined);
   }, [pathname]);
+  // SPEC.md section 3's storage keys: the current menu item and the last screen with its query.
+  useEffect(() => {
+    if (!screen) return;
+    store.set('navIndex', screen.highlights ?? screen.key);
+    store.set('historyName', screen.key);
+    store.set('historyQuery', search);
+  }, [screen, search]);
 
   useEffect(() => {
     void refreshRights().catch(() => undefined);
