@@ -9,5 +9,6 @@ import { brandRoutes } from './main/brand-routes.js';
 import { telemetryRoutes } from './public/telemetry-routes.js';
 import { sseRoutes } from './live/sse-routes.js';
 import { taskRoutes } from './job/task-routes.js';
+import { simRoutes } from './main/sim-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes];

@@ -1,0 +1,112 @@
+/**
+ * Resources declared by schemas/*.json (docs/schemas.md): a JSON Schema draft-07 of the resource's fields, plus the
+ * x-admin keyword with what the console and the routes need. Both sides derive from here, so a rule lives once:
+ * the list query a route validates, the columns a page shows, the filters both accept.
+ */
+import { LIMITS } from './limits.js';
+import type { Subject } from './permissions.js';
+import { SUBJECTS } from './permissions.js';
+
+type JsonSchema = Record<string, unknown> & { type?: string | string[]; properties?: Record<string, JsonSchema>; enum?: unknown[]; pattern?: string };
+
+export interface ResourceList {
+  /** "METHOD /api/service/path" of SPEC.md section 7. */
+  call: string;
+  columns: string[];
+  defaultSort: { field: string; order: 'asc' | 'desc' };
+  sortable: string[];
+  /** Fields filtered by equality (an array field: contains the value). */
+  filters: string[];
+  /** Time or number fields filtered by a from-to range. */
+  ranges?: string[];
+  /** Fields searched by the whole value or its trailing characters (SPEC.md section 5: more than one). */
+  search?: string[];
+  /** A bulk search: one entry per line, at most max (SPEC.md section 5: ICCID list up to 1000). */
+  bulk?: { field: string; param: string; max: number };
+}
+
+export interface ResourceAdmin {
+  resource: string;
+  subject: Exclude<Subject, 'all'>;
+  /** The SPEC.md section 2 screen it fills. */
+  screen: string;
+  /** Prefix of its translation keys: <i18n>.fields.<field>, <i18n>.enum.<field>.<value>. */
+  i18n: string;
+  table: string;
+  /** The field that names a row in calls and links. */
+  key: string;
+  list: ResourceList;
+}
+
+export interface ResourceSchema extends JsonSchema {
+  $id: string;
+  properties: Record<string, JsonSchema>;
+  'x-admin': ResourceAdmin;
+}
+
+/** Check a resource schema's x-admin against its own fields; a wrong name fails loudly when it is loaded. */
+export function defineResource(schema: unknown): ResourceSchema {
+  const r = schema as ResourceSchema;
+  const fail = (what: string) => {
+    throw new Error(`schemas/${r.$id ?? '?'}.json: ${what}`);
+  };
+  const admin = r['x-admin'];
+  if (!admin) fail('has no x-admin');
+  if (!(admin.subject in SUBJECTS)) fail(`x-admin.subject "${admin.subject}" is not a permission subject`);
+  const known = (f: string, where: string) => {
+    if (!r.properties?.[f]) fail(`${where} names "${f}", which is not a property`);
+  };
+  known(admin.key, 'x-admin.key');
+  const l = admin.list;
+  for (const f of l.columns) known(f, 'x-admin.list.columns');
+  for (const f of l.sortable) known(f, 'x-admin.list.sortable');
+  for (const f of l.filters) known(f, 'x-admin.list.filters');
+  for (const f of l.ranges ?? []) known(f, 'x-admin.list.ranges');
+  for (const f of l.search ?? []) known(f, 'x-admin.list.search');
+  if (l.bulk) known(l.bulk.field, 'x-admin.list.bulk');
+  known(l.defaultSort.field, 'x-admin.list.defaultSort');
+  return r;
+}
+
+/** A property's schema without null, for a filter value. */
+function nonNull(p: JsonSchema): JsonSchema {
+  const type = Array.isArray(p.type) ? p.type.filter((t) => t !== 'null') : p.type;
+  const { format: _f, ...rest } = p;
+  return { ...rest, type: Array.isArray(type) && type.length === 1 ? type[0] : type };
+}
+
+/** The body (or query) a list call accepts: paging, sorting, filters, search and bulk search, all checked. */
+export function listQuerySchema(r: ResourceSchema): JsonSchema {
+  const l = r['x-admin'].list;
+  const props: Record<string, JsonSchema> = {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    cursor: { type: 'string', maxLength: 400 },
+    sort: { type: 'string', enum: l.sortable },
+    order: { type: 'string', enum: ['asc', 'desc'] },
+  };
+  for (const f of l.filters) {
+    const p = nonNull(r.properties[f]);
+    props[f] = p.type === 'array' ? (p.items as JsonSchema) : p;
+  }
+  for (const f of l.ranges ?? []) {
+    props[`${f}From`] = { type: 'string', format: 'date-time' };
+    props[`${f}To`] = { type: 'string', format: 'date-time' };
+  }
+  if (l.search?.length) {
+    props.search = {
+      type: 'object',
+      required: ['field', 'value'],
+      additionalProperties: false,
+      properties: { field: { type: 'string', enum: l.search }, value: { type: 'string', minLength: 2, maxLength: 64, pattern: '\\S' } },
+    };
+  }
+  if (l.bulk) {
+    const item = nonNull(r.properties[l.bulk.field]);
+    props[l.bulk.param] = { type: 'array', minItems: 1, maxItems: l.bulk.max, items: item };
+  }
+  return { type: 'object', additionalProperties: false, properties: props };
+}
+
+/** SPEC.md section 5: the bulk search limit is the ICCID list limit. */
+export const BULK_SEARCH_MAX = LIMITS.iccidList;

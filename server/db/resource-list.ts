@@ -1,0 +1,66 @@
+/**
+ * A resource schema's list, as the shared list helper runs it: API fields become columns of the resource's table by
+ * the naming rule (camelCase field, snake_case column), so no SQL lives in a schema. Filters, ranges, the suffix
+ * search and the bulk search come from x-admin.list.
+ */
+import type { ResourceSchema } from '../../common/resources.js';
+import { invalid } from '../http/api-error.js';
+import { checkSpec, type ListQuery, type ListSpec } from './listing.js';
+
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const typesOf = (p: { type?: string | string[] }) => ([] as string[]).concat(p.type ?? []);
+
+/** The list spec of a resource, its table aliased as t. */
+export function listSpecOf(r: ResourceSchema): ListSpec {
+  const admin = r['x-admin'];
+  const l = admin.list;
+  const column = (f: string) => {
+    const p = r.properties[f];
+    // 64-bit counters arrive as text from the driver: read them as numbers (volumes in KB stay far below 2^53).
+    return typesOf(p).includes('integer') ? `t.${snake(f)}::float8` : `t.${snake(f)}`;
+  };
+  const fields = [...new Set([admin.key, ...l.columns, ...l.sortable, l.defaultSort.field])];
+  const filters: ListSpec['filters'] = {};
+  for (const f of l.filters) filters[f] = { kind: typesOf(r.properties[f]).includes('array') ? 'contains' : 'eq', column: `t.${snake(f)}` };
+  for (const f of l.ranges ?? []) filters[f] = { kind: 'range', column: `t.${snake(f)}` };
+  for (const f of l.search ?? []) filters[`${f}Suffix`] = { kind: r.properties[f].pattern ? 'suffix' : 'suffixCi', column: `t.${snake(f)}` };
+  if (l.bulk) filters[l.bulk.param] = { kind: 'in', column: `t.${snake(l.bulk.field)}` };
+  return checkSpec({
+    from: `${admin.table} t`,
+    orgColumn: 't.org_id',
+    idColumn: 't.id',
+    columns: Object.fromEntries(fields.map((f) => [f, column(f)])),
+    sortable: l.sortable,
+    filters,
+    defaultSort: l.defaultSort,
+  });
+}
+
+/** A validated list body as the helper's query; a search value that cannot match its field is refused by name. */
+export function listQueryOf(r: ResourceSchema, body: Record<string, unknown>): ListQuery {
+  const l = r['x-admin'].list;
+  const filters: Record<string, unknown> = {};
+  for (const f of l.filters) if (body[f] !== undefined) filters[f] = body[f];
+  for (const f of l.ranges ?? []) {
+    const from = body[`${f}From`] ?? null;
+    const to = body[`${f}To`] ?? null;
+    if (from !== null || to !== null) filters[f] = [from, to];
+  }
+  const search = body.search as { field: string; value: string } | undefined;
+  if (search) {
+    const value = search.value.trim();
+    const pattern = r.properties[search.field].pattern;
+    // Digits-only fields (ICCID, IMEI, MSISDN) are searched by digits: a letter can never match.
+    if (pattern && !/^\d+$/.test(value)) throw invalid('search.value', 'digits');
+    filters[`${search.field}Suffix`] = value;
+  }
+  if (l.bulk && body[l.bulk.param]) filters[l.bulk.param] = body[l.bulk.param];
+  return {
+    page: body.page as number,
+    pageSize: body.pageSize as number,
+    cursor: body.cursor as string | undefined,
+    sort: body.sort as string | undefined,
+    order: body.order as 'asc' | 'desc' | undefined,
+    filters,
+  };
+}
