@@ -13,6 +13,8 @@ export interface ResourceList {
   /** "METHOD /api/service/path" of SPEC.md section 7. */
   call: string;
   columns: string[];
+  /** The columns shown until the person chooses (default: all of columns). */
+  defaultColumns?: string[];
   defaultSort: { field: string; order: 'asc' | 'desc' };
   sortable: string[];
   /** Fields filtered by equality (an array field: contains the value). */
@@ -59,6 +61,7 @@ export function defineResource(schema: unknown): ResourceSchema {
   known(admin.key, 'x-admin.key');
   const l = admin.list;
   for (const f of l.columns) known(f, 'x-admin.list.columns');
+  for (const f of l.defaultColumns ?? []) if (!l.columns.includes(f)) fail(`x-admin.list.defaultColumns names "${f}", which is not in columns`);
   for (const f of l.sortable) known(f, 'x-admin.list.sortable');
   for (const f of l.filters) known(f, 'x-admin.list.filters');
   for (const f of l.ranges ?? []) known(f, 'x-admin.list.ranges');

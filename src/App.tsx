@@ -27,6 +27,7 @@ message.config({ maxCount: LIMITS.maxToasts });
 const ShellLayout = lazy(() => import('./shell/shell-layout').then((m) => ({ default: m.ShellLayout })));
 const LandingPage = lazy(() => import('./pages/landing-page').then((m) => ({ default: m.LandingPage })));
 const TaskCenterPage = lazy(() => import('./custom/taskcenter/task-center-page').then((m) => ({ default: m.TaskCenterPage })));
+const SimListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.SimListPage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
@@ -128,6 +129,7 @@ function Root() {
 const PAGES: Record<string, ReactNode> = {
   analysis: <LandingPage />,
   taskcenter: <TaskCenterPage />,
+  simCard: <SimListPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

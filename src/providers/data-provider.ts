@@ -27,6 +27,16 @@ export function filterParams(filters: CrudFilter[] = []): URLSearchParams {
   return q;
 }
 
+/** Refine filters as a JSON body: each field's value as it is (a bulk list stays a list, a search stays an object). */
+export function filterBody(filters: CrudFilter[] = []): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of filters) {
+    if (!('field' in f) || f.value === undefined || f.value === null || f.value === '' || (Array.isArray(f.value) && f.value.length === 0)) continue;
+    body[f.field] = f.value;
+  }
+  return body;
+}
+
 interface Page<T> {
   items: T[];
   total: number;
@@ -36,21 +46,18 @@ export const dataProvider: DataProvider = {
   getApiUrl: () => '/api',
   getList: async <T extends BaseRecord>({ pagination, sorters, filters, meta }: Parameters<DataProvider['getList']>[0]) => {
     const { method, url } = callOf(meta?.list);
-    const q = filterParams(filters);
-    if (pagination?.mode !== 'off') {
-      q.set('page', String(pagination?.currentPage ?? 1));
-      q.set('pageSize', String(pagination?.pageSize ?? 20));
+    const paging = pagination?.mode === 'off' ? {} : { page: pagination?.currentPage ?? 1, pageSize: pagination?.pageSize ?? 20 };
+    const sorting = sorters?.[0] ? { sort: sorters[0].field, order: sorters[0].order } : {};
+    let page: Page<T>;
+    if (method === 'GET') {
+      const q = filterParams(filters);
+      for (const [k, v] of Object.entries({ ...paging, ...sorting })) q.set(k, String(v));
+      page = await api<Page<T>>('GET', `${url}${q.size ? `?${q}` : ''}`);
+    } else {
+      // POST lists (SPEC.md: /sim/list/es and friends) take a JSON body: lists and search objects stay whole.
+      page = await api<Page<T>>(method, url, { ...filterBody(filters), ...paging, ...sorting });
     }
-    if (sorters?.[0]) {
-      q.set('sort', sorters[0].field);
-      q.set('order', sorters[0].order);
-    }
-    // POST lists (SPEC.md: /sim/list/es and friends) take the same parameters as a JSON body.
-    const page =
-      method === 'GET'
-        ? await api<Page<T>>('GET', `${url}${q.size ? `?${q}` : ''}`)
-        : await api<Page<T>>(method, url, Object.fromEntries([...q.keys()].map((k) => [k, q.getAll(k).length > 1 ? q.getAll(k) : q.get(k)])));
-    // Extra figures of the answer (a task list's processing count) stay beside the rows.
+    // Extra figures of the answer (a task list's processing count, a capped total) stay beside the rows.
     const { items, total, ...rest } = page;
     return { ...rest, data: items, total };
   },

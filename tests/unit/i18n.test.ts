@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../common/limits.js';
+import { RESOURCES } from '../../common/resource-registry.js';
 
 type Tree = { [k: string]: string | Tree };
 const load = (dir: string, lang: string): Tree => JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8'));
@@ -42,5 +43,18 @@ describe('no hard-coded user-visible strings in components', () => {
       .filter((m) => !isKey(m[2]))
       .map((m) => `${m[1]}="${m[2]}"`);
     expect([...jsxText, ...props]).toEqual([]);
+  });
+});
+
+describe('every resource schema has its labels', () => {
+  const en = load('src/locales', 'en-US');
+  it.each(Object.values(RESOURCES).map((r) => [r.$id, r] as const))('%s: each field and each enum value', (_id, r) => {
+    const prefix = r['x-admin'].i18n;
+    const missing: string[] = [];
+    for (const [field, p] of Object.entries(r.properties)) {
+      if (typeof valueAt(en, `${prefix}.fields.${field}`) !== 'string') missing.push(`${prefix}.fields.${field}`);
+      for (const v of (p.enum as string[] | undefined) ?? []) if (typeof valueAt(en, `${prefix}.enum.${field}.${v}`) !== 'string') missing.push(`${prefix}.enum.${field}.${v}`);
+    }
+    expect(missing).toEqual([]);
   });
 });

@@ -1,0 +1,32 @@
+/** One value of a resource, shown as its schema says: enum labels as tags, times by the toggle, lists as tags. */
+import { Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ResourceSchema } from '../../common/resources';
+import { DateTime } from '../components/date-time';
+
+const ENUM_COLORS: Record<string, string> = {
+  active: 'green', online: 'green', connected: 'cyan', pre_activated: 'blue', inactive: 'default', paused: 'orange',
+  expired: 'red', terminated: 'default', offline: 'default', unknown: 'default',
+};
+
+export function Cell({ resource, field, value }: { resource: ResourceSchema; field: string; value: unknown }) {
+  const { t, i18n } = useTranslation();
+  const p = resource.properties[field];
+  const prefix = resource['x-admin'].i18n;
+  if (value === null || value === undefined || value === '') return <Typography.Text type="secondary">—</Typography.Text>;
+  if (p.enum) return <Tag color={ENUM_COLORS[String(value)] ?? 'default'}>{t(`${prefix}.enum.${field}.${String(value)}`)}</Tag>;
+  if (p.format === 'date-time') return <DateTime value={String(value)} />;
+  if (Array.isArray(value)) return <>{value.map((v) => <Tag key={String(v)}>{String(v)}</Tag>)}</>;
+  if (typeof value === 'number') {
+    // Volumes are stored in KB (ARCHITECTURE.md); shown in the unit that reads best.
+    if (field.endsWith('Kb')) return <>{formatKb(value, i18n.language)}</>;
+    return <>{value.toLocaleString(i18n.language)}</>;
+  }
+  return <Typography.Text copyable={field === resource['x-admin'].key}>{String(value)}</Typography.Text>;
+}
+
+/** A volume in KB as KB, MB or GB with the language's digits. */
+export function formatKb(kb: number, lang: string): string {
+  const [value, unit] = kb >= 1024 * 1024 ? [kb / 1024 / 1024, 'gigabyte'] : kb >= 1024 ? [kb / 1024, 'megabyte'] : [kb, 'kilobyte'];
+  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+}

@@ -1,0 +1,117 @@
+/** The search bar of a schema list: search by whole value or trailing characters, enum filters, bulk search, columns. */
+import { SearchOutlined, TableOutlined } from '@ant-design/icons';
+import { Badge, Button, Checkbox, Dropdown, Input, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ResourceSchema } from '../../common/resources';
+import { BulkSearchDialog } from './bulk-search-dialog';
+
+export interface Criteria {
+  search?: { field: string; value: string };
+  bulk?: string[];
+  filters: Record<string, string | undefined>;
+}
+
+/** What the typed search lacks before it may be sent (SPEC.md section 5: more than one character; digits for numbers). */
+export function searchProblem(resource: ResourceSchema, field: string, value: string): string | null {
+  const v = value.trim();
+  if (!v) return null;
+  if (v.length < 2) return 'resources.searchTooShort';
+  if (resource.properties[field].pattern && !/^\d+$/.test(v)) return 'resources.searchDigits';
+  return null;
+}
+
+interface Props {
+  resource: ResourceSchema;
+  criteria: Criteria;
+  onChange: (c: Criteria) => void;
+  shown: string[];
+  onColumns: (fields: string[]) => void;
+  /** The search text as typed (the page debounces it). */
+  text: string;
+  onText: (field: string, value: string) => void;
+  searchField: string;
+}
+
+export function ListToolbar({ resource, criteria, onChange, shown, onColumns, text, onText, searchField }: Props) {
+  const { t } = useTranslation();
+  const admin = resource['x-admin'];
+  const label = (f: string) => t(`${admin.i18n}.fields.${f}`);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const problem = searchProblem(resource, searchField, text);
+  const enumFilters = admin.list.filters.filter((f) => resource.properties[f].enum);
+
+  return (
+    <Space wrap style={{ marginBottom: 16 }} align="start">
+      {admin.list.search?.length ? (
+        <Space.Compact>
+          <Select aria-label={t('resources.searchField')} value={searchField} style={{ width: 150 }} onChange={(f) => onText(f, text)} options={admin.list.search.map((f) => ({ value: f, label: label(f) }))} />
+          <div>
+            <Input
+              aria-label={t('resources.searchPlaceholder')}
+              placeholder={t('resources.searchPlaceholder')}
+              prefix={<SearchOutlined />}
+              allowClear
+              value={text}
+              status={problem ? 'warning' : undefined}
+              onChange={(e) => onText(searchField, e.target.value)}
+              style={{ width: 260 }}
+            />
+            {problem && (
+              <div>
+                <Typography.Text type="warning">{t(problem)}</Typography.Text>
+              </div>
+            )}
+          </div>
+        </Space.Compact>
+      ) : null}
+      {enumFilters.map((f) => (
+        <Select
+          key={f}
+          aria-label={label(f)}
+          allowClear
+          placeholder={t('resources.any', { field: label(f) })}
+          value={criteria.filters[f]}
+          style={{ minWidth: 170 }}
+          onChange={(v) => onChange({ ...criteria, filters: { ...criteria.filters, [f]: v } })}
+          options={(resource.properties[f].enum as string[]).map((v) => ({ value: v, label: t(`${admin.i18n}.enum.${f}.${v}`) }))}
+        />
+      ))}
+      {admin.list.bulk && (
+        <Badge count={criteria.bulk?.length ?? 0} overflowCount={admin.list.bulk.max}>
+          <Button onClick={() => setBulkOpen(true)}>{t('resources.bulk')}</Button>
+        </Badge>
+      )}
+      <Button type="link" onClick={() => { onText(searchField, ''); onChange({ filters: {} }); }}>
+        {t('resources.clear')}
+      </Button>
+      <Dropdown
+        trigger={['click']}
+        popupRender={() => (
+          <div style={{ background: '#fff', padding: 12, borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)' }}>
+            <Checkbox.Group
+              style={{ display: 'grid', gap: 6 }}
+              value={shown}
+              onChange={(v) => v.length > 0 && onColumns(admin.list.columns.filter((c) => (v as string[]).includes(c)))}
+              options={admin.list.columns.map((c) => ({ value: c, label: label(c), disabled: c === admin.key }))}
+            />
+          </div>
+        )}
+      >
+        <Button icon={<TableOutlined />}>{t('resources.columns')}</Button>
+      </Dropdown>
+      {admin.list.bulk && (
+        <BulkSearchDialog
+          key={bulkOpen ? 'open' : 'closed'}
+          resource={resource}
+          open={bulkOpen}
+          onClose={() => setBulkOpen(false)}
+          onApply={(values) => {
+            setBulkOpen(false);
+            onChange({ ...criteria, bulk: values });
+          }}
+        />
+      )}
+    </Space>
+  );
+}

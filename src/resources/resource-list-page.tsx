@@ -1,0 +1,103 @@
+/**
+ * The list page of any resource declared in schemas/ (docs/schemas.md): columns, sorting, filters, search and bulk
+ * search all come from the schema's x-admin.list; paging, sorting and filtering run on the server.
+ */
+import { useTable } from '@refinedev/antd';
+import type { CrudFilter } from '@refinedev/core';
+import { Card, Empty, Table, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ResourceSchema } from '../../common/resources';
+import { useDebouncedValue } from '../components/use-debounced-value';
+import { Cell } from './cell';
+import { ListToolbar, searchProblem, type Criteria } from './list-toolbar';
+
+/** The columns a person chose for a resource, kept in the browser. */
+function useShownColumns(resource: ResourceSchema): [string[], (c: string[]) => void] {
+  const { resource: name, list } = resource['x-admin'];
+  const key = `columns:${name}`;
+  const initial = list.defaultColumns ?? list.columns;
+  const [shown, setShown] = useState<string[]>(() => {
+    try {
+      const saved = (JSON.parse(localStorage.getItem(key) ?? 'null') as string[] | null)?.filter((c) => list.columns.includes(c));
+      return saved?.length ? saved : initial;
+    } catch {
+      return initial;
+    }
+  });
+  return [shown, (c) => { localStorage.setItem(key, JSON.stringify(c)); setShown(c); }];
+}
+
+/** Criteria as Refine filters; the data provider sends them as the list body. */
+function toFilters(c: Criteria): CrudFilter[] {
+  const out: CrudFilter[] = Object.entries(c.filters).filter(([, v]) => v).map(([field, value]) => ({ field, operator: 'eq', value }));
+  if (c.search) out.push({ field: 'search', operator: 'eq', value: c.search });
+  if (c.bulk?.length) out.push({ field: 'bulk', operator: 'in', value: c.bulk });
+  return out;
+}
+
+export function ResourceListPage({ resource, title }: { resource: ResourceSchema; title: string }) {
+  const { t, i18n } = useTranslation();
+  const admin = resource['x-admin'];
+  const [shown, setShown] = useShownColumns(resource);
+  const [criteria, setCriteria] = useState<Criteria>({ filters: {} });
+  const [typed, setTyped] = useState({ field: admin.list.search?.[0] ?? '', value: '' });
+  const settled = useDebouncedValue(typed);
+  const { tableProps, tableQuery, setFilters } = useTable({
+    resource: admin.resource,
+    meta: { list: admin.list.call },
+    syncWithLocation: false,
+    pagination: { pageSize: 20 },
+    sorters: { initial: [admin.list.defaultSort] },
+  });
+
+  // The typed search goes out once it has settled and is searchable; the bulk list under the schema's own name.
+  useEffect(() => {
+    const value = settled.value.trim();
+    const search = value && !searchProblem(resource, settled.field, value) ? { field: settled.field, value } : undefined;
+    const filters = toFilters({ ...criteria, search }).map((f) => ('field' in f && f.field === 'bulk' ? { ...f, field: admin.list.bulk!.param } : f));
+    setFilters(filters, 'replace');
+  }, [criteria, settled, resource, admin.list.bulk, setFilters]);
+
+  const columns = useMemo(
+    () =>
+      shown.map((f) => ({
+        key: f,
+        dataIndex: f,
+        title: t(`${admin.i18n}.fields.${f}`),
+        sorter: admin.list.sortable.includes(f),
+        render: (v: unknown) => <Cell resource={resource} field={f} value={v} />,
+      })),
+    [shown, admin, resource, t],
+  );
+  const total = tableQuery.data?.total ?? 0;
+  const capped = Boolean(tableQuery.data?.totalCapped);
+  const count = total - (capped ? 1 : 0);
+  const n = count.toLocaleString(i18n.language);
+
+  return (
+    <>
+      <Typography.Title level={3}>{title}</Typography.Title>
+      <Card>
+        <ListToolbar
+          resource={resource}
+          criteria={criteria}
+          onChange={setCriteria}
+          shown={shown}
+          onColumns={setShown}
+          text={typed.value}
+          searchField={typed.field}
+          onText={(field, value) => setTyped({ field, value })}
+        />
+        <Table
+          {...tableProps}
+          rowKey={admin.key}
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('resources.empty')} /> }}
+        />
+      </Card>
+    </>
+  );
+}

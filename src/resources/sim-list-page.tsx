@@ -1,0 +1,9 @@
+import { useTranslation } from 'react-i18next';
+import { RESOURCES } from '../../common/resource-registry';
+import { ResourceListPage } from './resource-list-page';
+
+/** All SIMs (sim/simCard): the schema list of schemas/sims.json. */
+export function SimListPage() {
+  const { t } = useTranslation();
+  return <ResourceListPage resource={RESOURCES.sims} title={t('menu.simCard')} />;
+}
