@@ -27,6 +27,18 @@ export interface ResourceList {
   bulk?: { field: string; param: string; max: number };
 }
 
+export interface ResourceForm {
+  /** "METHOD /api/service/path" of SPEC.md section 7. */
+  call: string;
+  /** The SPEC.md section 2 screen of the form. */
+  screen: string;
+  /** The fields a person fills, in order; all required unless named in optional. */
+  fields: string[];
+  optional?: string[];
+  /** RJSF uiSchema: widgets and layout (labels come from the translations). */
+  uiSchema?: Record<string, unknown>;
+}
+
 export interface ResourceAdmin {
   resource: string;
   subject: Exclude<Subject, 'all'>;
@@ -38,6 +50,7 @@ export interface ResourceAdmin {
   /** The field that names a row in calls and links. */
   key: string;
   list: ResourceList;
+  create?: ResourceForm;
 }
 
 export interface ResourceSchema extends JsonSchema {
@@ -68,6 +81,8 @@ export function defineResource(schema: unknown): ResourceSchema {
   for (const f of l.search ?? []) known(f, 'x-admin.list.search');
   if (l.bulk) known(l.bulk.field, 'x-admin.list.bulk');
   known(l.defaultSort.field, 'x-admin.list.defaultSort');
+  for (const f of admin.create?.fields ?? []) known(f, 'x-admin.create.fields');
+  for (const f of admin.create?.optional ?? []) if (!admin.create!.fields.includes(f)) fail(`x-admin.create.optional names "${f}", which is not in fields`);
   return r;
 }
 
@@ -109,6 +124,18 @@ export function listQuerySchema(r: ResourceSchema): JsonSchema {
     props[l.bulk.param] = { type: 'array', minItems: 1, maxItems: l.bulk.max, items: item };
   }
   return { type: 'object', additionalProperties: false, properties: props };
+}
+
+/** The body a create call accepts: the form's fields with their own rules, nothing else. */
+export function createBodySchema(r: ResourceSchema): JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } {
+  const form = r['x-admin'].create;
+  if (!form) throw new Error(`schemas/${r.$id}.json has no x-admin.create`);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: form.fields.filter((f) => !(form.optional ?? []).includes(f)),
+    properties: Object.fromEntries(form.fields.map((f) => [f, r.properties[f]])),
+  };
 }
 
 /** SPEC.md section 5: the bulk search limit is the ICCID list limit. */

@@ -28,6 +28,9 @@ const ShellLayout = lazy(() => import('./shell/shell-layout').then((m) => ({ def
 const LandingPage = lazy(() => import('./pages/landing-page').then((m) => ({ default: m.LandingPage })));
 const TaskCenterPage = lazy(() => import('./custom/taskcenter/task-center-page').then((m) => ({ default: m.TaskCenterPage })));
 const SimListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.SimListPage })));
+const BundleOrdersPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.BundleOrdersPage })));
+const OrgsPage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgsPage })));
+const OrgCreatePage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgCreatePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
@@ -130,6 +133,9 @@ const PAGES: Record<string, ReactNode> = {
   analysis: <LandingPage />,
   taskcenter: <TaskCenterPage />,
   simCard: <SimListPage />,
+  service: <BundleOrdersPage />,
+  orgs: <OrgsPage />,
+  orgscreate: <OrgCreatePage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

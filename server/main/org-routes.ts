@@ -6,9 +6,11 @@ import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
-import { isIsoCountry } from '../domain/countries.js';
+import { isIsoCountry } from '../../common/countries.js';
 import { lockOrg, memberOrg, rootOf, seatsOf } from './org-repo.js';
 import { smsQuotaRoutes } from './sms-quota-routes.js';
+import { RESOURCES } from '../../common/resource-registry.js';
+import { createBodySchema } from '../../common/resources.js';
 
 const orgName = { type: 'string', minLength: LIMITS.orgName.min, maxLength: LIMITS.orgName.max } as const;
 const country = { type: 'string', pattern: '^[A-Z]{2}$' } as const;
@@ -63,12 +65,8 @@ export const orgRoutes = defineRoutes([
     path: '/orgs',
     permission: { action: 'create', subject: 'org' },
     schema: {
-      body: {
-        type: 'object',
-        required: ['name', 'country', 'smsQuota'],
-        additionalProperties: false,
-        properties: { name: orgName, country, smsQuota: { type: 'integer', minimum: 1 } },
-      },
+      // schemas/orgs.json's create form: the console's form checks the same rules.
+      body: createBodySchema(RESOURCES.orgs),
       response: orgSchema,
     },
     // A sub-organisation of the current one. Its creator becomes admin, and so does every account of the

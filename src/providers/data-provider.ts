@@ -57,6 +57,8 @@ export const dataProvider: DataProvider = {
       // POST lists (SPEC.md: /sim/list/es and friends) take a JSON body: lists and search objects stay whole.
       page = await api<Page<T>>(method, url, { ...filterBody(filters), ...paging, ...sorting });
     }
+    // A call that answers the whole list as an array (GET /orgs) is one page of everything.
+    if (Array.isArray(page)) return { data: page as T[], total: page.length };
     // Extra figures of the answer (a task list's processing count, a capped total) stay beside the rows.
     const { items, total, ...rest } = page;
     return { ...rest, data: items, total };

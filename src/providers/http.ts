@@ -11,6 +11,8 @@ export interface HttpError {
   message: string;
   statusCode: number;
   code?: string;
+  /** The field a 400 names (the server's validation answer), so a form can show the message under it. */
+  field?: string;
 }
 
 export interface Envelope<T> {
@@ -137,7 +139,15 @@ export function refreshOnce(): Promise<boolean> {
   return refreshing;
 }
 
-const failure = <T>(r: Raw<T>): HttpError => ({ message: r.envelope?.status.message ?? `HTTP ${r.status}`, statusCode: r.status, code: r.envelope?.status.code });
+const failure = <T>(r: Raw<T>): HttpError => {
+  const data = r.envelope?.data as { field?: unknown } | null | undefined;
+  return {
+    message: r.envelope?.status.message ?? `HTTP ${r.status}`,
+    statusCode: r.status,
+    code: r.envelope?.status.code,
+    ...(typeof data?.field === 'string' ? { field: data.field } : {}),
+  };
+};
 
 /**
  * One call with SPEC.md sections 4 and 8 applied: an expired token is refreshed once (shared by every call in flight)

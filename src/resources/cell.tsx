@@ -2,9 +2,12 @@
 import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../common/resources';
+import { ROLE_COLORS } from '../../common/roles';
 import { DateTime } from '../components/date-time';
 
+// SPEC.md section 6: role tags red for admin and superadmin, blue for operator, green for user.
 const ENUM_COLORS: Record<string, string> = {
+  ...ROLE_COLORS,
   active: 'green', online: 'green', connected: 'cyan', pre_activated: 'blue', inactive: 'default', paused: 'orange',
   expired: 'red', terminated: 'default', offline: 'default', unknown: 'default',
 };
@@ -15,6 +18,7 @@ export function Cell({ resource, field, value }: { resource: ResourceSchema; fie
   const prefix = resource['x-admin'].i18n;
   if (value === null || value === undefined || value === '') return <Typography.Text type="secondary">—</Typography.Text>;
   if (p.enum) return <Tag color={ENUM_COLORS[String(value)] ?? 'default'}>{t(`${prefix}.enum.${field}.${String(value)}`)}</Tag>;
+  if (typeof value === 'boolean') return value ? <Tag color="blue">{t(`${prefix}.fields.${field}`)}</Tag> : <Typography.Text type="secondary">—</Typography.Text>;
   if (p.format === 'date-time') return <DateTime value={String(value)} />;
   if (Array.isArray(value)) return <>{value.map((v) => <Tag key={String(v)}>{String(v)}</Tag>)}</>;
   if (typeof value === 'number') {

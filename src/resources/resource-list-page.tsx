@@ -5,7 +5,7 @@
 import { useTable } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
 import { Card, Empty, Table, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
@@ -36,7 +36,7 @@ function toFilters(c: Criteria): CrudFilter[] {
   return out;
 }
 
-export function ResourceListPage({ resource, title }: { resource: ResourceSchema; title: string }) {
+export function ResourceListPage({ resource, title, extra }: { resource: ResourceSchema; title: string; extra?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -77,7 +77,10 @@ export function ResourceListPage({ resource, title }: { resource: ResourceSchema
 
   return (
     <>
-      <Typography.Title level={3}>{title}</Typography.Title>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+        <Typography.Title level={3}>{title}</Typography.Title>
+        {extra}
+      </div>
       <Card>
         <ListToolbar
           resource={resource}

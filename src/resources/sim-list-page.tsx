@@ -7,3 +7,9 @@ export function SimListPage() {
   const { t } = useTranslation();
   return <ResourceListPage resource={RESOURCES.sims} title={t('menu.simCard')} />;
 }
+
+/** Bundle order records (sim/service): the schema list of schemas/bundle-orders.json. */
+export function BundleOrdersPage() {
+  const { t } = useTranslation();
+  return <ResourceListPage resource={RESOURCES.bundleOrders} title={t('menu.service')} />;
+}

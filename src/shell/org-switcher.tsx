@@ -6,6 +6,7 @@ import { LIMITS } from '../../common/limits';
 import { isAdminRole } from '../../common/roles';
 import { api } from '../providers/http';
 import { currentRole, store, type SessionAnswer } from '../providers/session-store';
+import { useSessionValue } from '../providers/use-session-value';
 
 type Membership = SessionAnswer['roles'][number];
 
@@ -33,6 +34,8 @@ export function OrgSwitcher() {
   const { lang } = useParams();
   const navigate = useNavigate();
   const { message } = App.useApp();
+  // Re-render when the organisation list changes (a new organisation, a membership gained or lost, pushed live).
+  useSessionValue('roles');
   const current = store.get('partnerCode');
   const others = memberships().filter((m) => m.code !== current && !m.pending_invitation);
   const shown = others.slice(0, LIMITS.orgSwitcherCount);

@@ -1,10 +1,12 @@
 /** Every signed-in screen of SPEC.md section 2: its path under /{lang}/, its permission key, its menu place. */
-import type { Subject } from '../../common/permissions';
+import type { Action, Subject } from '../../common/permissions';
 
 export interface ScreenDef {
   key: string;
   path: string;
   subject: Exclude<Subject, 'all'>;
+  /** The action entering the screen needs (default read): creation screens need create. */
+  action?: Action;
   /** The menu group (top-level key) it sits in; absent for screens outside the menu. */
   group?: 'dashboard' | 'sim' | 'finance' | 'message' | 'autoflow' | 'cdr' | 'developer' | 'settings' | 'tasks';
   /** The menu item highlighted for screens outside the menu. */
@@ -25,7 +27,7 @@ export const SCREENS: ScreenDef[] = [
   { key: 'financeSimDetailsPage', path: 'financeSimDetailsPage', subject: 'customer-bill-cube', highlights: 'finance' },
   { key: 'message', path: 'message', subject: 'sim', group: 'message' },
   { key: 'scheduleSmsDetails', path: 'scheduleSmsDetails', subject: 'cube-schedule-sms', highlights: 'message' },
-  { key: 'scheduleSmsAdd', path: 'scheduleSmsAdd', subject: 'cube-schedule-sms', highlights: 'message' },
+  { key: 'scheduleSmsAdd', path: 'scheduleSmsAdd', subject: 'cube-schedule-sms', action: 'create', highlights: 'message' },
   { key: 'autoflow', path: 'autoflow', subject: 'autoflow-cube', group: 'autoflow' },
   { key: 'workFlowOperation', path: 'workFlowOperation', subject: 'autoflow-cube', highlights: 'autoflow' },
   { key: 'trigger', path: 'trigger', subject: 'autoflow-cube', highlights: 'autoflow' },
@@ -33,10 +35,10 @@ export const SCREENS: ScreenDef[] = [
   { key: 'chartView', path: 'chartView', subject: 'cdr', highlights: 'cdrCard' },
   { key: 'developerView', path: 'developerView', subject: 'cube-developer-key', group: 'developer' },
   { key: 'setCard', path: 'setCard', subject: 'account', group: 'settings' },
-  { key: 'newUser', path: 'newUser', subject: 'account', highlights: 'setCard' },
+  { key: 'newUser', path: 'newUser', subject: 'account', action: 'create', highlights: 'setCard' },
   { key: 'userDetail', path: 'userDetail', subject: 'account', highlights: 'setCard' },
   { key: 'orgs', path: 'orgs', subject: 'org', highlights: 'setCard' },
-  { key: 'orgscreate', path: 'orgscreate', subject: 'org', highlights: 'setCard' },
+  { key: 'orgscreate', path: 'orgscreate', subject: 'org', action: 'create', highlights: 'setCard' },
   { key: 'taskcenter', path: 'taskcenter', subject: 'task', group: 'tasks' },
 ];
 

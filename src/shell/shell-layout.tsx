@@ -10,7 +10,7 @@ import { api } from '../providers/http';
 import { subscribeLive } from '../providers/live';
 import { store, type SessionAnswer } from '../providers/session-store';
 import { announceSessionChange, useSessionValue } from '../providers/use-session-value';
-import { canRead } from './ability';
+import { canRead, currentAbility } from './ability';
 import { BrandFooter, BrandLogo } from './brand-mark';
 import { KeepAliveOutlet } from './keep-alive';
 import { OrgSwitcher } from './org-switcher';
@@ -65,7 +65,7 @@ export function ShellLayout() {
 
   // Signed out meanwhile (401, 0502, another tab): the session handling decides where to go, not the rights check.
   if (!store.get('token')) return null;
-  if (screen && !canRead(screen.subject)) return <Navigate to="/" replace />;
+  if (screen && !currentAbility().can(screen.action ?? 'read', screen.subject)) return <Navigate to="/" replace />;
   // SPEC.md section 2: reports are hidden and lead to the SIM list when the partner has them switched off.
   if (screen?.feature === 'reports' && !brand.reportsEnabled) return <Navigate to={`/${lang}/sim/simCard`} replace />;
 

@@ -58,3 +58,15 @@ test('bulk search takes one ICCID per line, names a wrong line, and refuses more
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect.poll(async () => (await iccidsShown(page)).sort()).toEqual([...some].sort());
 });
+
+test('bundle order records list the newest orders and filter by status', async ({ page }) => {
+  await signIn(page, 'operator@demo.example.com');
+  await page.getByRole('menuitem', { name: 'SIM', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Bundle orders' }).click();
+  await expect(page.getByRole('heading', { name: 'Bundle orders' })).toBeVisible();
+  await expect(rows(page).first()).toBeVisible();
+  await page.getByRole('combobox', { name: 'Status' }).click({ force: true });
+  await page.getByTitle('In use').click();
+  await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes('In use'))).toBe(true);
+  await expect(rows(page).first()).toBeVisible();
+});

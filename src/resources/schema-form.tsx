@@ -1,0 +1,75 @@
+/**
+ * RJSF with antd, wired to the console's languages: field titles from <i18n>.fields.<field>, error messages from the
+ * same rule texts the server answers with (rules.* in common/locales), a country picker, and the server's answer to a
+ * field shown under that field. noHtml5Validate, or the browser's own bubbles would hide these messages. The
+ * validator interprets schemas (csp-validator.ts): the console's CSP allows no eval.
+ */
+import Form from '@rjsf/antd';
+import type { ErrorSchema, RJSFSchema, RJSFValidationError, UiSchema, WidgetProps } from '@rjsf/utils';
+import { Select } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ISO_COUNTRIES } from '../../common/countries';
+import { cspSafeValidator } from './csp-validator';
+
+const validator = cspSafeValidator();
+
+type Props = Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
+
+/** Countries by name in the interface language, searchable. */
+function CountryWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
+  const { i18n, t } = useTranslation();
+  const options = useMemo(() => {
+    const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
+    return [...ISO_COUNTRIES].map((c) => ({ value: c, label: `${names.of(c) ?? c} (${c})` })).sort((a, b) => a.label.localeCompare(b.label, i18n.language));
+  }, [i18n.language]);
+  return (
+    <Select id={id} aria-label={t('forms.country')} showSearch optionFilterProp="label" value={value} disabled={disabled || readonly} onChange={(v) => onChange(v)} options={options} />
+  );
+}
+
+/** The schema with each field's title in the interface language. */
+export function localize(schema: Props, prefix: string, t: (k: string) => string): RJSFSchema {
+  return { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => [f, { ...p, title: t(`${prefix}.fields.${f}`) }])) } as RJSFSchema;
+}
+
+interface SchemaFormProps {
+  schema: Props;
+  prefix: string;
+  uiSchema?: Record<string, unknown>;
+  formData: Record<string, unknown>;
+  onChange: (data: Record<string, unknown>) => void;
+  onSubmit: (data: Record<string, unknown>) => void;
+  /** The server's word on a field (400 naming it), shown under that field. */
+  serverError?: { field: string; message: string } | null;
+  submitText: string;
+  busy?: boolean;
+}
+
+export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSubmit, serverError, submitText, busy }: SchemaFormProps) {
+  const { t } = useTranslation();
+  const localized = useMemo(() => localize(schema, prefix, t), [schema, prefix, t]);
+  const transformErrors = (errors: RJSFValidationError[]) =>
+    errors.map((e) => {
+      const p = (e.params ?? {}) as Record<string, unknown>;
+      const rule = e.name === 'pattern' ? 'pattern' : e.name === 'type' ? 'type' : e.name ?? 'pattern';
+      return { ...e, message: t(`rules.${rule}`, { limit: p.limit, type: p.type, values: (p.allowedValues as unknown[] | undefined)?.join(', ') }) };
+    });
+  const extraErrors = serverError ? ({ [serverError.field]: { __errors: [serverError.message] } } as ErrorSchema) : undefined;
+  return (
+    <Form
+      schema={localized}
+      uiSchema={{ ...(uiSchema as UiSchema), 'ui:submitButtonOptions': { submitText, props: { disabled: busy, type: 'primary' } } }}
+      validator={validator}
+      formData={formData}
+      onChange={(e) => onChange(e.formData as Record<string, unknown>)}
+      onSubmit={(e) => onSubmit(e.formData as Record<string, unknown>)}
+      widgets={{ country: CountryWidget }}
+      transformErrors={transformErrors}
+      extraErrors={extraErrors}
+      noHtml5Validate
+      showErrorList={false}
+      liveValidate="onBlur"
+    />
+  );
+}

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers';
+
+test('an admin creates an organisation; the form holds the schema’s rules and the server’s answer', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'My Organisations' }).click();
+  await expect(page.getByRole('heading', { name: 'My organisations' })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Demo Logistics North' })).toBeVisible();
+  await page.getByRole('button', { name: 'New organisation' }).click();
+  await expect(page).toHaveURL(/\/en-US\/orgscreate$/);
+  await expect(page.getByText(/of 20 sub-organisations left/)).toBeVisible();
+
+  const name = page.getByRole('textbox', { name: 'Name' });
+  const quota = page.getByRole('spinbutton', { name: 'SMS quota' });
+  // The quota field keeps to 1 … the organisation's own quota (10,000): 0 and 10,001 are brought back in range.
+  await quota.fill('10001');
+  await quota.blur();
+  await expect(quota).toHaveValue('10000');
+  await quota.fill('0');
+  await quota.blur();
+  await expect(quota).toHaveValue('1');
+  // 4 characters and no country are refused before anything is sent, each under its field.
+  await name.fill('Abcd');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('must be at least 5 characters')).toBeVisible();
+  await expect(page.getByText('is required')).toBeVisible();
+  await name.fill('A'.repeat(41));
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('must be at most 40 characters')).toBeVisible();
+
+  // A taken name passes the form and is refused by the server, with its message.
+  await name.fill('Demo Logistics South');
+  await quota.fill('10000');
+  await page.getByRole('combobox', { name: 'Country' }).click({ force: true });
+  await page.keyboard.type('Austria');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('The organisation name already exists.')).toBeVisible();
+
+  // 5 characters and exactly the cap are accepted.
+  await name.fill('Alpen');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/en-US\/orgs$/);
+  const row = page.getByRole('row').filter({ hasText: 'Alpen' });
+  await expect(row).toContainText('AT');
+  await expect(row).toContainText('10,000');
+  await expect(row).toContainText('Admin');
+  // The switcher knows the new organisation without a reload (the rights change is pushed live).
+  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: 'Alpen' })).toBeVisible({ timeout: 10_000 });
+});
+
+test('a user sees its organisations without a New organisation button', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.goto('/en-US/orgs');
+  await expect(page.getByRole('row').filter({ hasText: 'Demo Logistics GmbH' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New organisation' })).toHaveCount(0);
+  // Creating an organisation is outside a user's rights: the screen sends it to the root.
+  await page.goto('/en-US/orgscreate');
+  await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
+});
