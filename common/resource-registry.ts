@@ -1,5 +1,6 @@
 /** Every resource schema of schemas/, checked when loaded. Adding a resource starts here (docs/schemas.md). */
 import bundleOrders from '../schemas/bundle-orders.json' with { type: 'json' };
+import cdrs from '../schemas/cdrs.json' with { type: 'json' };
 import orgs from '../schemas/orgs.json' with { type: 'json' };
 import sims from '../schemas/sims.json' with { type: 'json' };
 import { defineResource, type ResourceSchema } from './resources.js';
@@ -8,4 +9,5 @@ export const RESOURCES: Record<string, ResourceSchema> = {
   sims: defineResource(sims),
   orgs: defineResource(orgs),
   bundleOrders: defineResource(bundleOrders),
+  cdrs: defineResource(cdrs),
 };

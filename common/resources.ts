@@ -23,6 +23,8 @@ export interface ResourceList {
   ranges?: string[];
   /** Fields searched by the whole value or its trailing characters (SPEC.md section 5: more than one). */
   search?: string[];
+  /** A time window the list cannot do without, at most maxDays long (partitioned tables: CDRs). */
+  requiredRange?: { field: string; maxDays: number };
   /** A bulk search: one entry per line, at most max (SPEC.md section 5: ICCID list up to 1000). */
   bulk?: { field: string; param: string; max: number };
 }
@@ -80,6 +82,7 @@ export function defineResource(schema: unknown): ResourceSchema {
   for (const f of l.ranges ?? []) known(f, 'x-admin.list.ranges');
   for (const f of l.search ?? []) known(f, 'x-admin.list.search');
   if (l.bulk) known(l.bulk.field, 'x-admin.list.bulk');
+  if (l.requiredRange && !(l.ranges ?? []).includes(l.requiredRange.field)) fail('x-admin.list.requiredRange must name one of ranges');
   known(l.defaultSort.field, 'x-admin.list.defaultSort');
   for (const f of admin.create?.fields ?? []) known(f, 'x-admin.create.fields');
   for (const f of admin.create?.optional ?? []) if (!admin.create!.fields.includes(f)) fail(`x-admin.create.optional names "${f}", which is not in fields`);
@@ -123,7 +126,19 @@ export function listQuerySchema(r: ResourceSchema): JsonSchema {
     const item = nonNull(r.properties[l.bulk.field]);
     props[l.bulk.param] = { type: 'array', minItems: 1, maxItems: l.bulk.max, items: item };
   }
-  return { type: 'object', additionalProperties: false, properties: props };
+  const required = l.requiredRange ? [`${l.requiredRange.field}From`, `${l.requiredRange.field}To`] : [];
+  return { type: 'object', additionalProperties: false, required, properties: props };
+}
+
+/** The first day-count rule a from–to window breaks, as a field and rule for the 400 answer; null when it is fine. */
+export function rangeProblem(r: ResourceSchema, body: Record<string, unknown>): { field: string; rule: string; params: Record<string, unknown> } | null {
+  const req = r['x-admin'].list.requiredRange;
+  if (!req) return null;
+  const from = Date.parse(String(body[`${req.field}From`]));
+  const to = Date.parse(String(body[`${req.field}To`]));
+  if (to < from) return { field: `${req.field}To`, rule: 'notBefore', params: {} };
+  if (to - from > req.maxDays * 86_400_000) return { field: `${req.field}To`, rule: 'maxSpanDays', params: { days: req.maxDays } };
+  return null;
 }
 
 /** The body a create call accepts: the form's fields with their own rules, nothing else. */

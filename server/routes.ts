@@ -10,5 +10,6 @@ import { telemetryRoutes } from './public/telemetry-routes.js';
 import { sseRoutes } from './live/sse-routes.js';
 import { taskRoutes } from './job/task-routes.js';
 import { simRoutes } from './main/sim-routes.js';
+import { cdrRoutes } from './cdr/cdr-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes];

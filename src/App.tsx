@@ -1,10 +1,16 @@
 import { Authenticated, Refine, type I18nProvider } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
 import { App as AntApp, ConfigProvider, message, Spin } from 'antd';
-import enUS from 'antd/locale/en_US';
-import esES from 'antd/locale/es_ES';
-import zhCN from 'antd/locale/zh_CN';
-import zhTW from 'antd/locale/zh_TW';
+import enUS from 'antd/es/locale/en_US';
+import esES from 'antd/es/locale/es_ES';
+import zhCN from 'antd/es/locale/zh_CN';
+import zhTW from 'antd/es/locale/zh_TW';
+// antd's CommonJS locales (antd/locale/*) arrive wrapped in a second default under Vite and antd silently falls back to
+// English; the ES modules do not. dayjs needs its own locale for the date pickers' month and day names.
+import dayjs from 'dayjs';
+import 'dayjs/locale/es';
+import 'dayjs/locale/zh-cn';
+import 'dayjs/locale/zh-tw';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
@@ -29,11 +35,13 @@ const LandingPage = lazy(() => import('./pages/landing-page').then((m) => ({ def
 const TaskCenterPage = lazy(() => import('./custom/taskcenter/task-center-page').then((m) => ({ default: m.TaskCenterPage })));
 const SimListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.SimListPage })));
 const BundleOrdersPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.BundleOrdersPage })));
+const CdrListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.CdrListPage })));
 const OrgsPage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgsPage })));
 const OrgCreatePage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgCreatePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
+const DAYJS_LOCALES: Record<Language, string> = { 'en-US': 'en', 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', 'es-ES': 'es' };
 
 const i18nProvider: I18nProvider = {
   translate: (key, options) => String(i18n.t(key, options as never)),
@@ -96,6 +104,7 @@ function StripHash() {
 function Themed({ children }: { children: ReactNode }) {
   const { i18n: current } = useTranslation();
   const brand = useBrand();
+  dayjs.locale(DAYJS_LOCALES[current.language as Language] ?? 'en');
   return (
     <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={{ token: { colorPrimary: brand.theme.themeColor ?? '#d4380d', colorLink: brand.theme.themeColor ?? '#d4380d' } }}>
       {children}
@@ -134,6 +143,7 @@ const PAGES: Record<string, ReactNode> = {
   taskcenter: <TaskCenterPage />,
   simCard: <SimListPage />,
   service: <BundleOrdersPage />,
+  cdrCard: <CdrListPage />,
   orgs: <OrgsPage />,
   orgscreate: <OrgCreatePage />,
 };

@@ -3,9 +3,10 @@
  * the naming rule (camelCase field, snake_case column), so no SQL lives in a schema. Filters, ranges, the suffix
  * search and the bulk search come from x-admin.list.
  */
-import type { ResourceSchema } from '../../common/resources.js';
-import { invalid } from '../http/api-error.js';
-import { checkSpec, type ListQuery, type ListSpec } from './listing.js';
+import { listQuerySchema, rangeProblem, type ResourceSchema } from '../../common/resources.js';
+import { invalid, notFound } from '../http/api-error.js';
+import type { RouteDef, Service } from '../http/route.js';
+import { checkSpec, listPage, type ListQuery, type ListSpec } from './listing.js';
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const typesOf = (p: { type?: string | string[] }) => ([] as string[]).concat(p.type ?? []);
@@ -39,6 +40,8 @@ export function listSpecOf(r: ResourceSchema): ListSpec {
 /** A validated list body as the helper's query; a search value that cannot match its field is refused by name. */
 export function listQueryOf(r: ResourceSchema, body: Record<string, unknown>): ListQuery {
   const l = r['x-admin'].list;
+  const span = rangeProblem(r, body);
+  if (span) throw invalid(span.field, span.rule, span.params);
   const filters: Record<string, unknown> = {};
   for (const f of l.filters) if (body[f] !== undefined) filters[f] = body[f];
   for (const f of l.ranges ?? []) {
@@ -62,5 +65,34 @@ export function listQueryOf(r: ResourceSchema, body: Record<string, unknown>): L
     sort: body.sort as string | undefined,
     order: body.order as 'asc' | 'desc' | undefined,
     filters,
+  };
+}
+
+/**
+ * The list route of a resource schema: body and columns from the schema, run by the shared list helper. A path with
+ * :id names the organisation (SPEC.md's /distributor/{id}/…): only the current one is answered, any other is 404.
+ */
+export function listRoute(resource: ResourceSchema, service: Service, path: string): RouteDef {
+  const spec = listSpecOf(resource);
+  const itemSchema = { type: 'object', properties: Object.fromEntries(Object.keys(spec.columns).map((f) => [f, resource.properties[f]])) };
+  return {
+    service,
+    method: 'POST',
+    path,
+    permission: { action: 'read', subject: resource['x-admin'].subject },
+    schema: {
+      ...(path.includes(':id') ? { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } } : {}),
+      body: listQuerySchema(resource),
+      response: {
+        type: 'object',
+        properties: { items: { type: 'array', items: itemSchema }, total: { type: 'integer' }, totalCapped: { type: 'boolean' }, nextCursor: { type: ['string', 'null'] } },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const org = (req.params as { id?: string }).id;
+      if (org !== undefined && org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      return listPage(req.server.db, spec, auth.orgId, listQueryOf(resource, (req.body ?? {}) as Record<string, unknown>));
+    },
   };
 }

@@ -6,14 +6,16 @@
  */
 import type { BaseRecord, CrudFilter, DataProvider } from '@refinedev/core';
 import { api, download, upload } from './http';
+import { store } from './session-store';
 
 type Call = { method: string; url: string };
 
-/** "GET /api/x/:id" with the record id filled in. */
+/** "GET /api/x/:id" with the record id filled in, and :org with the current organisation's code. */
 export function callOf(spec: unknown, id?: string | number): Call {
   if (typeof spec !== 'string' || !/^(GET|POST|PUT|PATCH|DELETE) \/api\//.test(spec)) throw new Error(`Resource call "${String(spec)}" must read "METHOD /api/service/path"`);
   const [method, path] = spec.split(' ');
-  return { method, url: id === undefined ? path : path.replace(':id', encodeURIComponent(String(id))) };
+  const withOrg = path.replace(':org', encodeURIComponent(store.get('partnerCode') ?? ''));
+  return { method, url: id === undefined ? withOrg : withOrg.replace(':id', encodeURIComponent(String(id))) };
 }
 
 /** Refine filters as query parameters: eq and contains by field name, "in" as a repeated parameter. */

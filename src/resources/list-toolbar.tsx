@@ -1,15 +1,18 @@
 /** The search bar of a schema list: search by whole value or trailing characters, enum filters, bulk search, columns. */
 import { SearchOutlined, TableOutlined } from '@ant-design/icons';
-import { Badge, Button, Checkbox, Dropdown, Input, Select, Space, Typography } from 'antd';
+import { Badge, Button, Checkbox, DatePicker, Dropdown, Input, Select, Space, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ResourceSchema } from '../../common/resources';
+import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { BulkSearchDialog } from './bulk-search-dialog';
 
 export interface Criteria {
   search?: { field: string; value: string };
   bulk?: string[];
   filters: Record<string, string | undefined>;
+  /** from–to windows by field, as ISO times. */
+  ranges?: Record<string, [string, string] | undefined>;
 }
 
 /** What the typed search lacks before it may be sent (SPEC.md section 5: more than one character; digits for numbers). */
@@ -40,6 +43,9 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
   const [bulkOpen, setBulkOpen] = useState(false);
   const problem = searchProblem(resource, searchField, text);
   const enumFilters = admin.list.filters.filter((f) => resource.properties[f].enum);
+  const required = admin.list.requiredRange;
+  const windowBody = Object.fromEntries(Object.entries(criteria.ranges ?? {}).flatMap(([f, v]) => (v ? [[`${f}From`, v[0]], [`${f}To`, v[1]]] : [])));
+  const windowProblem = rangeProblem(resource, windowBody);
 
   return (
     <Space wrap style={{ marginBottom: 16 }} align="start">
@@ -65,6 +71,24 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
           </div>
         </Space.Compact>
       ) : null}
+      {(admin.list.ranges ?? []).map((f) => (
+        <div key={f}>
+          <DatePicker.RangePicker
+            aria-label={t('resources.range', { field: label(f) })}
+            showTime
+            allowClear={required?.field !== f}
+            value={criteria.ranges?.[f] ? [dayjs(criteria.ranges[f]![0]), dayjs(criteria.ranges[f]![1])] : null}
+            onChange={(v) =>
+              onChange({ ...criteria, ranges: { ...criteria.ranges, [f]: v?.[0] && v[1] ? [v[0].toISOString(), v[1].toISOString()] : undefined } })
+            }
+          />
+          {windowProblem && required?.field === f && (
+            <div>
+              <Typography.Text type="warning">{t('resources.rangeTooLong', { days: required.maxDays })}</Typography.Text>
+            </div>
+          )}
+        </div>
+      ))}
       {enumFilters.map((f) => (
         <Select
           key={f}
@@ -82,7 +106,7 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
           <Button onClick={() => setBulkOpen(true)}>{t('resources.bulk')}</Button>
         </Badge>
       )}
-      <Button type="link" onClick={() => { onText(searchField, ''); onChange({ filters: {} }); }}>
+      <Button type="link" onClick={() => { onText(searchField, ''); onChange({ filters: {}, ranges: required ? { [required.field]: criteria.ranges?.[required.field] } : {} }); }}>
         {t('resources.clear')}
       </Button>
       <Dropdown

@@ -7,7 +7,7 @@ import type { CrudFilter } from '@refinedev/core';
 import { Card, Empty, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ResourceSchema } from '../../common/resources';
+import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
 import { Cell } from './cell';
 import { ListToolbar, searchProblem, type Criteria } from './list-toolbar';
@@ -31,6 +31,10 @@ function useShownColumns(resource: ResourceSchema): [string[], (c: string[]) => 
 /** Criteria as Refine filters; the data provider sends them as the list body. */
 function toFilters(c: Criteria): CrudFilter[] {
   const out: CrudFilter[] = Object.entries(c.filters).filter(([, v]) => v).map(([field, value]) => ({ field, operator: 'eq', value }));
+  for (const [field, window] of Object.entries(c.ranges ?? {})) {
+    if (!window) continue;
+    out.push({ field: `${field}From`, operator: 'gte', value: window[0] }, { field: `${field}To`, operator: 'lte', value: window[1] });
+  }
   if (c.search) out.push({ field: 'search', operator: 'eq', value: c.search });
   if (c.bulk?.length) out.push({ field: 'bulk', operator: 'in', value: c.bulk });
   return out;
@@ -40,7 +44,12 @@ export function ResourceListPage({ resource, title, extra }: { resource: Resourc
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
-  const [criteria, setCriteria] = useState<Criteria>({ filters: {} });
+  // A list that needs a time window (CDRs) opens on the last 7 days.
+  const [criteria, setCriteria] = useState<Criteria>(() => {
+    const req = admin.list.requiredRange;
+    const now = Date.now();
+    return { filters: {}, ranges: req ? { [req.field]: [new Date(now - 7 * 86_400_000).toISOString(), new Date(now).toISOString()] } : {} };
+  });
   const [typed, setTyped] = useState({ field: admin.list.search?.[0] ?? '', value: '' });
   const settled = useDebouncedValue(typed);
   const { tableProps, tableQuery, setFilters } = useTable({
@@ -49,12 +58,17 @@ export function ResourceListPage({ resource, title, extra }: { resource: Resourc
     syncWithLocation: false,
     pagination: { pageSize: 20 },
     sorters: { initial: [admin.list.defaultSort] },
+    // The first request already carries the opening window (a CDR list cannot go without one).
+    filters: { initial: toFilters(criteria) },
   });
 
   // The typed search goes out once it has settled and is searchable; the bulk list under the schema's own name.
   useEffect(() => {
     const value = settled.value.trim();
     const search = value && !searchProblem(resource, settled.field, value) ? { field: settled.field, value } : undefined;
+    // A window the server would refuse (over the maximum span) is shown as such and not sent.
+    const windowBody = Object.fromEntries(Object.entries(criteria.ranges ?? {}).flatMap(([f, v]) => (v ? [[`${f}From`, v[0]], [`${f}To`, v[1]]] : [])));
+    if (rangeProblem(resource, windowBody)) return;
     const filters = toFilters({ ...criteria, search }).map((f) => ('field' in f && f.field === 'bulk' ? { ...f, field: admin.list.bulk!.param } : f));
     setFilters(filters, 'replace');
   }, [criteria, settled, resource, admin.list.bulk, setFilters]);

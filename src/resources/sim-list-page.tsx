@@ -13,3 +13,9 @@ export function BundleOrdersPage() {
   const { t } = useTranslation();
   return <ResourceListPage resource={RESOURCES.bundleOrders} title={t('menu.service')} />;
 }
+
+/** Call and data records (cdrCard): the schema list of schemas/cdrs.json, inside a window of at most 31 days. */
+export function CdrListPage() {
+  const { t } = useTranslation();
+  return <ResourceListPage resource={RESOURCES.cdrs} title={t('menu.cdrCard')} />;
+}

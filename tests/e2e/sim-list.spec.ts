@@ -70,3 +70,13 @@ test('bundle order records list the newest orders and filter by status', async (
   await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes('In use'))).toBe(true);
   await expect(rows(page).first()).toBeVisible();
 });
+
+test('call and data records open on the last 7 days and filter by RAT', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.getByRole('menuitem', { name: 'Call and data records' }).click();
+  await expect(page.getByRole('heading', { name: 'Call and data records' })).toBeVisible();
+  await expect(rows(page).first()).toBeVisible();
+  await page.getByRole('combobox', { name: 'RAT' }).click({ force: true });
+  await page.getByTitle('LTE', { exact: true }).click();
+  await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes('LTE'))).toBe(true);
+});

@@ -1,0 +1,59 @@
+/**
+ * Call and data records (SPEC.md section 7, CDR service). The list reads the partitioned cdrs table inside a time
+ * window of at most 31 days, so only one or two monthly partitions are touched; the volume summary reads the daily
+ * rollups (never raw CDRs) over at most 31 natural days (SPEC.md section 5), days cut at 23:59 UTC.
+ */
+import { RESOURCES } from '../../common/resource-registry.js';
+import { LIMITS } from '../../common/limits.js';
+import { listRoute } from '../db/resource-list.js';
+import { invalid, notFound } from '../http/api-error.js';
+import { defineRoutes, pathParams } from '../http/route.js';
+
+const DAY = { type: 'string', format: 'date' } as const;
+const totals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, volumeKb: { type: 'number' }, cdrCount: { type: 'integer' } };
+
+export const cdrRoutes = defineRoutes([
+  listRoute(RESOURCES.cdrs, 'cdr', '/distributor/:id/stdcdrs'),
+  {
+    service: 'cdr',
+    method: 'POST',
+    path: '/sum/distributor/:id/stdcdrs',
+    permission: { action: 'read', subject: 'cdr' },
+    schema: {
+      params: pathParams('id'),
+      body: {
+        type: 'object',
+        required: ['from', 'to'],
+        additionalProperties: false,
+        properties: { from: DAY, to: DAY, iccid: { type: 'string', pattern: '^89[0-9]{17,18}$' } },
+      },
+      response: {
+        type: 'object',
+        properties: {
+          days: { type: 'array', items: { type: 'object', properties: { day: { type: 'string' }, ...totals } } },
+          total: { type: 'object', properties: totals },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      if (id !== auth.orgCode && id !== auth.orgId) throw notFound();
+      const { from, to, iccid } = req.body as { from: string; to: string; iccid?: string };
+      const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+      if (days < 1) throw invalid('to', 'notBefore');
+      if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
+      const rows = await req.server.db.query<{ day: string; uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
+        `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+                coalesce(sum(u.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(u.downlink_kb), 0)::float8 AS "downlinkKb",
+                coalesce(sum(u.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(u.cdr_count), 0)::int AS "cdrCount"
+           FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
+           LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date AND ($4::text IS NULL OR u.iccid = $4)
+          GROUP BY d.day ORDER BY d.day`,
+        [auth.orgId, from, to, iccid ?? null],
+      );
+      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => rows.rows.reduce((a, r) => a + Number(r[k]), 0);
+      return { days: rows.rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') } };
+    },
+  },
+]);

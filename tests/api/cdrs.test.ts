@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const day = (ms: number) => iso(ms).slice(0, 10);
+
+describe.each(DB_KINDS)('call and data records on %s', (kind) => {
+  let t: TestApp;
+  let user: Session;
+  let other: Session;
+  let latest: number;
+  beforeAll(async () => {
+    t = await buildTestApp({ kind });
+    user = await signIn(t.app, DEMO.user);
+    other = await signIn(t.app, 'admin@other.example.com');
+    latest = (await t.db.query<{ at: Date }>("SELECT max(start_at) AS at FROM cdrs WHERE org_id = 'org-demo'")).rows[0].at.getTime();
+  });
+  afterAll(() => t.close());
+
+  const list = (s: Session, payload: object, org = 'DEMO') => call(t.app, s, { method: 'POST', url: `/api/cdr/distributor/${org}/stdcdrs`, payload });
+  const summary = (s: Session, payload: object, org = 'DEMO') => call(t.app, s, { method: 'POST', url: `/api/cdr/sum/distributor/${org}/stdcdrs`, payload });
+  const count = async (from: number, to: number, extra = '') =>
+    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at <= $2 ${extra}`, [iso(from), iso(to)])).rows[0].n;
+
+  it('lists the records of a window, newest first', async () => {
+    const from = latest - 7 * DAY;
+    const res = await list(user, { startAtFrom: iso(from), startAtTo: iso(latest), pageSize: 20 });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.total).toBe(await count(from, latest));
+    const starts = data.items.map((c: { startAt: string }) => c.startAt);
+    expect([...starts].sort().reverse()).toEqual(starts);
+    expect(data.items[0]).toEqual(expect.objectContaining({ iccid: expect.any(String), rat: expect.any(String), direction: expect.any(String), volumeKb: expect.any(Number) }));
+  });
+
+  it('filters by RAT and direction', async () => {
+    const from = latest - 30 * DAY;
+    const res = await list(user, { startAtFrom: iso(from), startAtTo: iso(latest), rat: 'LTE', direction: 'uplink', pageSize: 5 });
+    expect(res.json().data.total).toBe(await count(from, latest, "AND rat = 'LTE' AND direction = 'uplink'"));
+  });
+
+  it('needs a window of at most 31 days: exactly 31 passes, 31 days and a second does not', async () => {
+    expect((await list(user, { startAtFrom: iso(latest - 31 * DAY), startAtTo: iso(latest) })).statusCode).toBe(200);
+    const over = await list(user, { startAtFrom: iso(latest - 31 * DAY - 1000), startAtTo: iso(latest) });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().status.message).toBe('Start to: must be at most 31 days after the start');
+    const missing = await list(user, { startAtTo: iso(latest) });
+    expect(missing.json().status.message).toBe('Start from: is required');
+    const backwards = await list(user, { startAtFrom: iso(latest), startAtTo: iso(latest - DAY) });
+    expect(backwards.json().status.message).toBe('Start to: must not be before the start');
+  });
+
+  it('sums volumes per natural day from the rollups, equal to the records themselves', async () => {
+    const to = day(latest);
+    const from = day(latest - 30 * DAY);
+    const res = await summary(user, { from, to });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.days).toHaveLength(31);
+    const raw = (
+      await t.db.query<{ kb: number; n: number }>(
+        `SELECT coalesce(sum(volume_kb), 0)::float8 AS kb, count(*)::int AS n FROM cdrs
+          WHERE org_id = 'org-demo' AND start_at >= $1::date AND start_at < ($2::date + 1)`,
+        [from, to],
+      )
+    ).rows[0];
+    expect(data.total.volumeKb).toBe(raw.kb);
+    expect(data.total.cdrCount).toBe(raw.n);
+  });
+
+  it('refuses a summary over 32 natural days or backwards, and a day that is not one', async () => {
+    const over = await summary(user, { from: day(latest - 31 * DAY), to: day(latest) });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().status.message).toBe('Date to: must be at most 31 days after the start');
+    expect((await summary(user, { from: day(latest), to: day(latest - DAY) })).json().status.message).toBe('Date to: must not be before the start');
+    expect((await summary(user, { from: '2026-13-01', to: day(latest) })).statusCode).toBe(400);
+  });
+
+  it('answers another organisation’s code with 404, and shows another customer none of these records', async () => {
+    expect((await list(user, { startAtFrom: iso(latest - DAY), startAtTo: iso(latest) }, 'OTHER')).statusCode).toBe(404);
+    expect((await summary(user, { from: day(latest), to: day(latest) }, 'OTHER')).statusCode).toBe(404);
+    const theirs = await list(other, { startAtFrom: iso(latest - 7 * DAY), startAtTo: iso(latest) }, 'OTHER');
+    expect(theirs.json().data.items.every((c: { iccid: string }) => c.iccid)).toBe(true);
+    expect((await list(other, { startAtFrom: iso(latest - 7 * DAY), startAtTo: iso(latest) }, 'DEMO')).statusCode).toBe(404);
+  });
+});
