@@ -35,6 +35,12 @@ export const LIMITS = {
   email: 254,
 } as const;
 
+/** Page number and page size of every paged list: pages from 1, at most 100 rows a page, 20 unless asked. */
+export const PAGING_PROPERTIES = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+} as const;
+
 /** SPEC.md section 1: the version shown in About. */
 export const APP_VERSION = '1.6.8-alpha.1';
 

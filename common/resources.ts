@@ -3,7 +3,7 @@
  * x-admin keyword with what the console and the routes need. Both sides derive from here, so a rule lives once:
  * the list query a route validates, the columns a page shows, the filters both accept.
  */
-import { LIMITS } from './limits.js';
+import { LIMITS, PAGING_PROPERTIES } from './limits.js';
 import type { Subject } from './permissions.js';
 import { SUBJECTS } from './permissions.js';
 
@@ -100,8 +100,7 @@ function nonNull(p: JsonSchema): JsonSchema {
 export function listQuerySchema(r: ResourceSchema): JsonSchema {
   const l = r['x-admin'].list;
   const props: Record<string, JsonSchema> = {
-    page: { type: 'integer', minimum: 1, default: 1 },
-    pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    ...PAGING_PROPERTIES,
     cursor: { type: 'string', maxLength: 400 },
     sort: { type: 'string', enum: l.sortable },
     order: { type: 'string', enum: ['asc', 'desc'] },

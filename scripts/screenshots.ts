@@ -3,10 +3,21 @@
  * PAGES (comma-separated paths after the language, default: the landing page and the task center) adds screens;
  * HOSTS=nova,aurora,terra also shoots the sign-in page and the shell of those brand variants.
  */
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 
 const BASE = process.env.BASE ?? 'http://localhost:8080';
 const OUT = process.env.OUT ?? '.tmp/screens';
+/** Sign in as the demo admin from the sign-in page shown, and wait for the shell. */
+async function signInAsAdmin(page: Page): Promise<void> {
+  await page.locator('#username').fill('admin@demo.example.com');
+  await page.locator('#password').fill('Demo#2026');
+  await page.locator('#verificationCode').fill(process.env.CODE ?? '246810');
+  await page.getByRole('checkbox').check();
+  await page.locator('button[type=submit]').click();
+  await page.waitForURL(/dashboard\/analysis/);
+  await page.waitForSelector('h3');
+}
+
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -17,13 +28,7 @@ for (const lang of ['en-US', 'zh-CN']) {
     await page.goto(`${BASE}/${lang}/login`);
     await page.waitForSelector('img');
     await page.screenshot({ path: `${OUT}/login-${lang}-${width}.png` });
-    await page.locator('#username').fill('admin@demo.example.com');
-    await page.locator('#password').fill('Demo#2026');
-    await page.locator('#verificationCode').fill(process.env.CODE ?? '246810');
-    await page.getByRole('checkbox').check();
-    await page.locator('button[type=submit]').click();
-    await page.waitForURL(/dashboard\/analysis/);
-    await page.waitForSelector('h3');
+    await signInAsAdmin(page);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${OUT}/landing-${lang}-${width}.png` });
     for (const path of (process.env.PAGES ?? 'taskcenter').split(',').filter(Boolean)) {
@@ -42,13 +47,7 @@ for (const host of (process.env.HOSTS ?? '').split(',').filter(Boolean)) {
   await page.goto(`${origin}/en-US/login`);
   await page.waitForTimeout(800);
   await page.screenshot({ path: `${OUT}/brand-${host}-login.png` });
-  await page.locator('#username').fill('admin@demo.example.com');
-  await page.locator('#password').fill('Demo#2026');
-  await page.locator('#verificationCode').fill(process.env.CODE ?? '246810');
-  await page.getByRole('checkbox').check();
-  await page.locator('button[type=submit]').click();
-  await page.waitForURL(/dashboard\/analysis/);
-  await page.waitForSelector('h3');
+  await signInAsAdmin(page);
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${OUT}/brand-${host}-shell.png` });
   await page.close();

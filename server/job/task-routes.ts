@@ -2,6 +2,7 @@
  * The task center's reading side (SPEC.md section 7, Jobs): my tasks in the current organisation, the last 7 days
  * (SPEC.md section 9), newest first. Running and finishing the jobs belongs to the job worker.
  */
+import { PAGING_PROPERTIES } from '../../common/limits.js';
 import { notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 
@@ -48,8 +49,7 @@ export const taskRoutes = defineRoutes([
         type: 'object',
         additionalProperties: false,
         properties: {
-          page: { type: 'integer', minimum: 1, default: 1 },
-          pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          ...PAGING_PROPERTIES,
           status: { type: 'string', enum: [...TASK_STATUSES] },
         },
       },

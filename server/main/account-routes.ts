@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
-import { EMAIL_PATTERN, isValidPassword, LIMITS, type Language } from '../../common/limits.js';
+import { EMAIL_PATTERN, isValidPassword, LIMITS, PAGING_PROPERTIES, type Language } from '../../common/limits.js';
 import { ROLES } from '../../common/roles.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
@@ -53,7 +53,7 @@ export const accountRoutes = defineRoutes([
       querystring: {
         type: 'object',
         additionalProperties: false,
-        properties: { page: { type: 'integer', minimum: 1, default: 1 }, pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, search: { type: 'string', maxLength: 254 } },
+        properties: { ...PAGING_PROPERTIES, search: { type: 'string', maxLength: 254 } },
       },
       response: { type: 'object', properties: { items: { type: 'array', items: accountSchema }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } } },
     },

@@ -1,4 +1,5 @@
 /** The audit trail, read by admins of the current organisation (the console page comes later). */
+import { PAGING_PROPERTIES } from '../../common/limits.js';
 import { defineRoutes } from '../http/route.js';
 
 export const auditRoutes = defineRoutes([
@@ -12,8 +13,7 @@ export const auditRoutes = defineRoutes([
         type: 'object',
         additionalProperties: false,
         properties: {
-          page: { type: 'integer', minimum: 1, default: 1 },
-          pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          ...PAGING_PROPERTIES,
           entity: { type: 'string', maxLength: 40 },
           from: { type: 'string', format: 'date-time' },
           to: { type: 'string', format: 'date-time' },
