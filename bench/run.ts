@@ -1,0 +1,151 @@
+/**
+ * npm run bench: the list and summary calls at scale, p50/p95 through the real API (fastify.inject, signed in, with
+ * the permission and tenancy checks) beside the bare SQL of the same query (the limit). Writes bench/results.md.
+ *
+ * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
+ * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
+ * Not a test: nothing here passes or fails; the sizes are written beside each figure.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
+import { newId } from '../server/db/ids.js';
+import { listPage } from '../server/db/listing.js';
+import { listQueryOf, listSpecOf } from '../server/db/resource-list.js';
+import { seedDemo } from '../server/db/seed.js';
+import { RESOURCES } from '../common/resource-registry.js';
+import { scaleSeed, SCALE_ORG } from './scale-seed.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const CODE = '246810';
+
+const pgAnswers = () =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(5432, '127.0.0.1');
+    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
+  });
+
+async function time(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  await fn(); // warm
+  const ms: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(ms.length * 0.5)], p95: ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.95) - 1)] };
+}
+
+interface Row {
+  db: string;
+  size: string;
+  what: string;
+  api: { p50: number; p95: number };
+  sql: { p50: number; p95: number };
+}
+
+async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number): Promise<Row[]> {
+  let db: Db;
+  let drop = async () => undefined as void;
+  if (kind === 'pglite') {
+    db = await openPglite('memory://');
+  } else {
+    const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
+    const name = `bench_${newId(8).toLowerCase()}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
+    drop = async () => {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    };
+  }
+  try {
+    await migrate(db);
+    await seedDemo(db, { size: 'small' });
+    const t0 = performance.now();
+    await scaleSeed(db, { sims, cdrs });
+    console.log(`${kind}: seeded ${sims.toLocaleString('en-US')} SIMs and ${cdrs.toLocaleString('en-US')} CDRs in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+    const config = loadConfig({ VERIFICATION_CODE: CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false });
+    const app = await buildApp({ config, db, logger: false });
+    await app.ready();
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/identity/sso/signin/direct/cube/offline-access',
+      payload: { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: CODE, agreeTerms: true },
+    });
+    const token = login.json().data.user.token as string;
+    const headers = { authorization: `Bearer ${token}`, partnercode: SCALE_ORG.code, language: 'en-US', timezone: 'UTC' };
+    const post = (url: string, payload: object) => async () => {
+      const r = await app.inject({ method: 'POST', url, payload, headers });
+      if (r.statusCode !== 200) throw new Error(`${url} answered ${r.statusCode}: ${r.body}`);
+    };
+    const sims1000 = (await db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1000 OFFSET 5000', [SCALE_ORG.id])).rows.map((r) => r.iccid);
+    const suffix = sims1000[17].slice(-6);
+    const latest = (await db.query<{ at: Date }>('SELECT max(start_at) AS at FROM cdrs WHERE org_id = $1', [SCALE_ORG.id])).rows[0].at;
+    const to = latest.toISOString().slice(0, 10);
+    const from = new Date(latest.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
+
+    const simSpec = listSpecOf(RESOURCES.sims);
+    const bare = (body: Record<string, unknown>) => () => listPage(db, simSpec, SCALE_ORG.id, listQueryOf(RESOURCES.sims, { page: 1, pageSize: 20, ...body }));
+    const cursor500 = await (async () => {
+      let c: string | null = null;
+      for (let i = 0; i < 500; i++) c = (await listPage(db, simSpec, SCALE_ORG.id, { pageSize: 20, cursor: c ?? undefined })).nextCursor;
+      return c!;
+    })();
+    const size = `${sims.toLocaleString('en-US')} SIMs, ${cdrs.toLocaleString('en-US')} CDRs`;
+    const rows: Row[] = [];
+    const add = async (what: string, api: () => Promise<unknown>, sql: () => Promise<unknown>) => {
+      rows.push({ db: kind, size, what, api: await time(api), sql: await time(sql) });
+      console.log(`${kind}: ${what} done`);
+    };
+    await add('SIM list, page 1', post('/api/main/sim/list/es', { pageSize: 20 }), bare({}));
+    await add('SIM list, page 501 by cursor', post('/api/main/sim/list/es', { pageSize: 20, cursor: cursor500 }), bare({ cursor: cursor500 }));
+    await add('SIM list, page 501 by page number', post('/api/main/sim/list/es', { pageSize: 20, page: 501 }), bare({ page: 501 }));
+    await add('SIM search by the last 6 ICCID digits', post('/api/main/sim/list/es', { search: { field: 'iccid', value: suffix } }), bare({ search: { field: 'iccid', value: suffix } }));
+    await add('SIM bulk search, 1000 ICCIDs', post('/api/main/sim/list/es', { iccids: sims1000 }), bare({ iccids: sims1000 }));
+    await add(
+      'CDR volume summary, 31 days',
+      post(`/api/cdr/sum/distributor/${SCALE_ORG.code}/stdcdrs`, { from, to }),
+      () =>
+        db.query(
+          `SELECT d.day, sum(u.volume_kb) FROM generate_series($2::date, $3::date, interval '1 day') d(day)
+             LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date GROUP BY d.day`,
+          [SCALE_ORG.id, from, to],
+        ),
+    );
+    await app.close();
+    return rows;
+  } finally {
+    await drop();
+  }
+}
+
+const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
+const sims = Number(process.env.BENCH_SIMS ?? 1_000_000);
+const all: Row[] = [];
+if (wanted === 'postgres' || wanted === 'both') all.push(...(await benchOne('postgres', sims, Number(process.env.BENCH_CDRS ?? 10_000_000))));
+if (wanted === 'pglite' || wanted === 'both') all.push(...(await benchOne('pglite', sims, Number(process.env.BENCH_CDRS ?? 1_000_000))));
+
+const f = (n: number) => n.toFixed(1);
+const lines = [
+  '# Benchmarks',
+  '',
+  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${RUNS} runs after one warm-up; milliseconds). "API" is the whole call through`,
+  'the server (token, session, membership, permission, validation, query, serialisation); "SQL" is the same query alone,',
+  'the limit the API can approach. Machine: 2 cores, 24 GiB. Sizes are those of the organisation queried.',
+  '',
+  '| database | size | call | API p50 | API p95 | SQL p50 | SQL p95 |',
+  '|---|---|---|---:|---:|---:|---:|',
+  ...all.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${f(r.api.p50)} | ${f(r.api.p95)} | ${f(r.sql.p50)} | ${f(r.sql.p95)} |`),
+  '',
+];
+fs.mkdirSync('bench', { recursive: true });
+fs.writeFileSync('bench/results.md', lines.join('\n'));
+console.log(lines.join('\n'));
+process.exit(0);
