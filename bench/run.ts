@@ -114,8 +114,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
       post(`/api/cdr/sum/distributor/${SCALE_ORG.code}/stdcdrs`, { from, to }),
       () =>
         db.query(
-          `SELECT d.day, sum(u.volume_kb) FROM generate_series($2::date, $3::date, interval '1 day') d(day)
-             LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date GROUP BY d.day`,
+          `SELECT d.day, sum(h.volume_kb) FROM generate_series($2::date, $3::date, interval '1 day') d(day)
+             LEFT JOIN usage_hourly h ON h.org_id = $1 AND h.hour >= d.day AT TIME ZONE 'UTC' AND h.hour < (d.day + interval '1 day') AT TIME ZONE 'UTC'
+            GROUP BY d.day`,
           [SCALE_ORG.id, from, to],
         ),
     );

@@ -1,6 +1,6 @@
 /**
  * The scale seed of ARCHITECTURE.md (Data and scale): one organisation with N SIMs and M CDRs over the last 60 days,
- * and the daily rollups built from those CDRs. Pure SQL (generate_series), so a million rows load in seconds on
+ * and the daily and hourly rollups built from those CDRs. Pure SQL (generate_series), so a million rows load in seconds on
  * PostgreSQL; ICCIDs carry a real Luhn check digit computed by the database's own luhn_sum_reversed.
  */
 import type { Db } from '../server/db/db.js';
@@ -45,6 +45,14 @@ export async function scaleSeed(db: Db, { sims, cdrs }: { sims: number; cdrs: nu
             coalesce(sum(volume_kb) FILTER (WHERE direction = 'uplink'), 0), coalesce(sum(volume_kb) FILTER (WHERE direction = 'downlink'), 0),
             sum(volume_kb), count(*)
        FROM cdrs WHERE org_id = $1 GROUP BY 1, 2, 3`,
+    [SCALE_ORG.id],
+  );
+  await db.query(
+    `INSERT INTO usage_hourly (org_id, hour, uplink_kb, downlink_kb, volume_kb, cdr_count, active_sims)
+     SELECT org_id, date_trunc('hour', start_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+            coalesce(sum(volume_kb) FILTER (WHERE direction = 'uplink'), 0), coalesce(sum(volume_kb) FILTER (WHERE direction = 'downlink'), 0),
+            sum(volume_kb), count(*), count(DISTINCT sim_id)
+       FROM cdrs WHERE org_id = $1 GROUP BY 1, 2`,
     [SCALE_ORG.id],
   );
   await db.query('ANALYZE');

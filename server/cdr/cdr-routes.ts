@@ -1,7 +1,7 @@
 /**
  * Call and data records (SPEC.md section 7, CDR service). The list reads the partitioned cdrs table inside a time
- * window of at most 31 days, so only one or two monthly partitions are touched; the volume summary reads the daily
- * rollups (never raw CDRs) over at most 31 natural days (SPEC.md section 5), days cut at 23:59 UTC.
+ * window of at most 31 days, so only one or two monthly partitions are touched; the volume summary reads the rollups
+ * (never raw CDRs) over at most 31 natural days (SPEC.md section 5), days cut at 23:59 UTC.
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { LIMITS } from '../../common/limits.js';
@@ -43,14 +43,23 @@ export const cdrRoutes = defineRoutes([
       const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
       if (days < 1) throw invalid('to', 'notBefore');
       if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
+      // The organisation's hourly rollup answers 31 days in 744 rows; one SIM's daily rollup is read by its key.
       const rows = await req.server.db.query<{ day: string; uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
-        `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
-                coalesce(sum(u.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(u.downlink_kb), 0)::float8 AS "downlinkKb",
-                coalesce(sum(u.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(u.cdr_count), 0)::int AS "cdrCount"
-           FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
-           LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date AND ($4::text IS NULL OR u.iccid = $4)
-          GROUP BY d.day ORDER BY d.day`,
-        [auth.orgId, from, to, iccid ?? null],
+        iccid
+          ? `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+                    coalesce(sum(u.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(u.downlink_kb), 0)::float8 AS "downlinkKb",
+                    coalesce(sum(u.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(u.cdr_count), 0)::int AS "cdrCount"
+               FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
+               LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date
+                    AND u.sim_id = (SELECT id FROM sims WHERE org_id = $1 AND iccid = $4)
+              GROUP BY d.day ORDER BY d.day`
+          : `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+                    coalesce(sum(h.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(h.downlink_kb), 0)::float8 AS "downlinkKb",
+                    coalesce(sum(h.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(h.cdr_count), 0)::int AS "cdrCount"
+               FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
+               LEFT JOIN usage_hourly h ON h.org_id = $1 AND h.hour >= d.day AT TIME ZONE 'UTC' AND h.hour < (d.day + interval '1 day') AT TIME ZONE 'UTC'
+              GROUP BY d.day ORDER BY d.day`,
+        iccid ? [auth.orgId, from, to, iccid] : [auth.orgId, from, to],
       );
       const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => rows.rows.reduce((a, r) => a + Number(r[k]), 0);
       return { days: rows.rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') } };

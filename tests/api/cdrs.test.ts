@@ -69,6 +69,21 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
     expect(data.total.cdrCount).toBe(raw.n);
   });
 
+  it('sums one SIM’s days by its ICCID, equal to its records', async () => {
+    const { iccid } = (await t.db.query<{ iccid: string }>("SELECT iccid FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 1")).rows[0];
+    const from = day(latest - 30 * DAY);
+    const to = day(latest);
+    const res = await summary(user, { from, to, iccid });
+    const raw = (
+      await t.db.query<{ kb: number }>(
+        `SELECT coalesce(sum(volume_kb), 0)::float8 AS kb FROM cdrs WHERE org_id = 'org-demo' AND iccid = $3 AND start_at >= $1::date AND start_at < ($2::date + 1)`,
+        [from, to, iccid],
+      )
+    ).rows[0];
+    expect(res.json().data.total.volumeKb).toBe(raw.kb);
+    expect(raw.kb).toBeGreaterThan(0);
+  });
+
   it('refuses a summary over 32 natural days or backwards, and a day that is not one', async () => {
     const over = await summary(user, { from: day(latest - 31 * DAY), to: day(latest) });
     expect(over.statusCode).toBe(400);
