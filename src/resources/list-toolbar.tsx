@@ -15,6 +15,11 @@ export interface Criteria {
   ranges?: Record<string, [string, string] | undefined>;
 }
 
+/** The chosen date windows as the list body names them (<field>From, <field>To). */
+export function windowBodyOf(c: Criteria): Record<string, string> {
+  return Object.fromEntries(Object.entries(c.ranges ?? {}).flatMap(([f, v]) => (v ? [[`${f}From`, v[0]], [`${f}To`, v[1]]] : [])));
+}
+
 /** What the typed search lacks before it may be sent (SPEC.md section 5: more than one character; digits for numbers). */
 export function searchProblem(resource: ResourceSchema, field: string, value: string): string | null {
   const v = value.trim();
@@ -44,8 +49,7 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
   const problem = searchProblem(resource, searchField, text);
   const enumFilters = admin.list.filters.filter((f) => resource.properties[f].enum);
   const required = admin.list.requiredRange;
-  const windowBody = Object.fromEntries(Object.entries(criteria.ranges ?? {}).flatMap(([f, v]) => (v ? [[`${f}From`, v[0]], [`${f}To`, v[1]]] : [])));
-  const windowProblem = rangeProblem(resource, windowBody);
+  const windowProblem = rangeProblem(resource, windowBodyOf(criteria));
 
   return (
     <Space wrap style={{ marginBottom: 16 }} align="start">

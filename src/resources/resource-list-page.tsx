@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
 import { Cell } from './cell';
-import { ListToolbar, searchProblem, type Criteria } from './list-toolbar';
+import { ListToolbar, searchProblem, windowBodyOf, type Criteria } from './list-toolbar';
 
 /** The columns a person chose for a resource, kept in the browser. */
 function useShownColumns(resource: ResourceSchema): [string[], (c: string[]) => void] {
@@ -67,8 +67,7 @@ export function ResourceListPage({ resource, title, extra }: { resource: Resourc
     const value = settled.value.trim();
     const search = value && !searchProblem(resource, settled.field, value) ? { field: settled.field, value } : undefined;
     // A window the server would refuse (over the maximum span) is shown as such and not sent.
-    const windowBody = Object.fromEntries(Object.entries(criteria.ranges ?? {}).flatMap(([f, v]) => (v ? [[`${f}From`, v[0]], [`${f}To`, v[1]]] : [])));
-    if (rangeProblem(resource, windowBody)) return;
+    if (rangeProblem(resource, windowBodyOf(criteria))) return;
     const filters = toFilters({ ...criteria, search }).map((f) => ('field' in f && f.field === 'bulk' ? { ...f, field: admin.list.bulk!.param } : f));
     setFilters(filters, 'replace');
   }, [criteria, settled, resource, admin.list.bulk, setFilters]);
