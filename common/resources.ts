@@ -3,7 +3,7 @@
  * x-admin keyword with what the console and the routes need. Both sides derive from here, so a rule lives once:
  * the list query a route validates, the columns a page shows, the filters both accept.
  */
-import { LIMITS, PAGING_PROPERTIES } from './limits.js';
+import { PAGING_PROPERTIES } from './limits.js';
 import type { Subject } from './permissions.js';
 import { SUBJECTS } from './permissions.js';
 
@@ -151,6 +151,3 @@ export function createBodySchema(r: ResourceSchema): JsonSchema & { properties: 
     properties: Object.fromEntries(form.fields.map((f) => [f, r.properties[f]])),
   };
 }
-
-/** SPEC.md section 5: the bulk search limit is the ICCID list limit. */
-export const BULK_SEARCH_MAX = LIMITS.iccidList;

@@ -2,12 +2,10 @@
  * The task center's reading side (SPEC.md section 7, Jobs): my tasks in the current organisation, the last 7 days
  * (SPEC.md section 9), newest first. Running and finishing the jobs belongs to the job worker.
  */
-import { PAGING_PROPERTIES } from '../../common/limits.js';
+import { LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
 import { notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 
-/** SPEC.md section 9: the task list shows the last 7 days. */
-export const TASK_WINDOW_DAYS = 7;
 export const TASK_STATUSES = ['processing', 'done', 'issues'] as const;
 
 const taskItem = {
@@ -33,7 +31,7 @@ const SELECT = `SELECT id, reference_id AS "referenceId", kind AS task, quantity
          (extract(epoch FROM (coalesce(ended_at, now()) - coalesce(started_at, created_at))) * 1000)::bigint AS "elapsedMs",
          result_file_id IS NOT NULL AS "hasReport", created_at AS "createdAt"
     FROM tasks`;
-const MINE = `org_id = $1 AND account_id = $2 AND created_at > now() - interval '${TASK_WINDOW_DAYS} days'`;
+const MINE = `org_id = $1 AND account_id = $2 AND created_at > now() - interval '${LIMITS.taskListDays} days'`;
 
 type TaskRow = Record<string, unknown> & { elapsedMs: string | number | null };
 const shape = (r: TaskRow) => ({ ...r, elapsedMs: r.elapsedMs === null ? null : Number(r.elapsedMs) });
