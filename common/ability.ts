@@ -6,13 +6,32 @@ import { asRole, type Role } from './roles.js';
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 export type AppRule = RawRuleOf<AppAbility>;
 
+/**
+ * Rights that resource schemas declare on subjects of their own (x-admin.permissions), role by role. The server
+ * registers them once at start (registerSchemaRights); the auditors' file stays common/permissions.ts, which a schema
+ * cannot change, and docs/permissions.md lists both.
+ */
+const schemaRights = new Map<string, Partial<Record<Role, readonly string[]>>>();
+
+export function registerSchemaRights(resources: Array<{ 'x-admin': { subject: string; permissions?: Partial<Record<Role, readonly string[]>> } }>): void {
+  for (const r of resources) if (r['x-admin'].permissions) schemaRights.set(r['x-admin'].subject, r['x-admin'].permissions);
+}
+
 /** The raw rules of a role, as the server sends them to the console. */
 export function rulesFor(role: Role | string): AppRule[] {
-  const define = PERMISSIONS[asRole(role)];
+  const checked = asRole(role);
+  const define = PERMISSIONS[checked];
   const builder = new AbilityBuilder<AppAbility>(createMongoAbility);
   const can = (a: Action | Action[], s: Subject | Subject[], c?: Record<string, unknown>) => builder.can(a as never, s as never, c as never);
   const cannot = (a: Action | Action[], s: Subject | Subject[], c?: Record<string, unknown>) => builder.cannot(a as never, s as never, c as never);
   define(can as never, cannot as never);
+  // A schema's subject is not in the file: "manage all" already covers it, so only its own rights decide. Its rules
+  // come last and the role's wider rules for it are cancelled first.
+  for (const [subject, perRole] of schemaRights) {
+    builder.cannot('manage' as never, subject as never);
+    const actions = perRole[checked] ?? [];
+    if (actions.length) builder.can(actions as never, subject as never);
+  }
   return builder.rules as AppRule[];
 }
 

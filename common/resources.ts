@@ -3,9 +3,10 @@
  * x-admin keyword with what the console and the routes need. Both sides derive from here, so a rule lives once:
  * the list query a route validates, the columns a page shows, the filters both accept.
  */
-import { PAGING_PROPERTIES } from './limits.js';
+import { LANGUAGES, PAGING_PROPERTIES, type Language } from './limits.js';
 import type { Subject } from './permissions.js';
 import { SUBJECTS } from './permissions.js';
+import { ROLES, type Role } from './roles.js';
 
 type JsonSchema = Record<string, unknown> & { type?: string | string[]; properties?: Record<string, JsonSchema>; enum?: unknown[]; pattern?: string };
 
@@ -32,8 +33,8 @@ export interface ResourceList {
 export interface ResourceForm {
   /** "METHOD /api/service/path" of SPEC.md section 7. */
   call: string;
-  /** The SPEC.md section 2 screen of the form. */
-  screen: string;
+  /** The SPEC.md section 2 screen of the form (a resource with a menu place has none). */
+  screen?: string;
   /** The fields a person fills, in order; all required unless named in optional. */
   fields: string[];
   optional?: string[];
@@ -41,11 +42,37 @@ export interface ResourceForm {
   uiSchema?: Record<string, unknown>;
 }
 
+/** A detail page: the record's call and its fields in titled sections (<i18n>.sections.<key>). */
+export interface ResourceShow {
+  call: string;
+  sections: Array<{ key: string; fields: string[] }>;
+}
+
+/** The menu groups of the console's side menu (src/shell/routes.ts). */
+export const MENU_GROUPS = ['dashboard', 'sim', 'finance', 'message', 'autoflow', 'cdr', 'developer', 'settings', 'tasks'] as const;
+export type MenuGroup = (typeof MENU_GROUPS)[number];
+
+/** The actions a schema may grant on a subject of its own. */
+export const SCHEMA_ACTIONS = ['read', 'create', 'update', 'delete', 'manage'] as const;
+export type SchemaAction = (typeof SCHEMA_ACTIONS)[number];
+
 export interface ResourceAdmin {
   resource: string;
-  subject: Exclude<Subject, 'all'>;
-  /** The SPEC.md section 2 screen it fills. */
+  /** A subject of common/permissions.ts, or a new one whose rights the schema declares in permissions. */
+  subject: Exclude<Subject, 'all'> | string;
+  /**
+   * Rights on a subject of the schema's own, role by role (a role not named has none). Only for a subject that
+   * common/permissions.ts does not know: a schema never widens the auditors' file.
+   */
+  permissions?: Partial<Record<Role, SchemaAction[]>>;
+  /** The SPEC.md section 2 screen it fills, or the resource's own name for a resource with a menu place. */
   screen: string;
+  /** A place in the side menu: generic pages at /{lang}/r/<resource> (list, create, show/:id, edit/:id). */
+  menu?: { group: MenuGroup };
+  /** "generic": the server stores it in table and answers its calls itself (docs/schemas.md). */
+  storage?: 'generic';
+  /** Labels carried by the schema itself, merged into the console's translations under <i18n>. */
+  translations?: Partial<Record<Language, Record<string, unknown>>>;
   /** Prefix of its translation keys: <i18n>.fields.<field>, <i18n>.enum.<field>.<value>. */
   i18n: string;
   table: string;
@@ -53,6 +80,8 @@ export interface ResourceAdmin {
   key: string;
   list: ResourceList;
   create?: ResourceForm;
+  show?: ResourceShow;
+  edit?: ResourceForm;
 }
 
 export interface ResourceSchema extends JsonSchema {
@@ -69,7 +98,19 @@ export function defineResource(schema: unknown): ResourceSchema {
   };
   const admin = r['x-admin'];
   if (!admin) fail('has no x-admin');
-  if (!(admin.subject in SUBJECTS)) fail(`x-admin.subject "${admin.subject}" is not a permission subject`);
+  if (admin.permissions) {
+    if (admin.subject in SUBJECTS || admin.subject === 'all') fail(`x-admin.permissions may only declare a subject of its own; "${admin.subject}" is in common/permissions.ts`);
+    for (const [role, actions] of Object.entries(admin.permissions)) {
+      if (!(ROLES as readonly string[]).includes(role)) fail(`x-admin.permissions names the role "${role}", which does not exist`);
+      for (const a of actions ?? []) if (!(SCHEMA_ACTIONS as readonly string[]).includes(a)) fail(`x-admin.permissions.${role} names the action "${a}"; use ${SCHEMA_ACTIONS.join(', ')}`);
+    }
+  } else if (!(admin.subject in SUBJECTS)) fail(`x-admin.subject "${admin.subject}" is not a permission subject (declare x-admin.permissions for a new one)`);
+  if (admin.menu && !(MENU_GROUPS as readonly string[]).includes(admin.menu.group)) fail(`x-admin.menu.group "${admin.menu.group}" is not one of ${MENU_GROUPS.join(', ')}`);
+  if (admin.menu && !/^[a-z][a-zA-Z0-9-]{1,39}$/.test(admin.resource)) fail('x-admin.resource must be a short name of letters, digits and dashes (it is part of the address)');
+  for (const lang of Object.keys(admin.translations ?? {})) if (!(LANGUAGES as readonly string[]).includes(lang)) fail(`x-admin.translations names "${lang}", not one of ${LANGUAGES.join(', ')}`);
+  const callOk = (call: string | undefined, where: string) => {
+    if (call !== undefined && !/^(GET|POST|PUT|PATCH|DELETE) \/api\/[a-z]+\/\S+$/.test(call)) fail(`${where} must read "METHOD /api/<service>/<path>"`);
+  };
   const known = (f: string, where: string) => {
     if (!r.properties?.[f]) fail(`${where} names "${f}", which is not a property`);
   };
@@ -84,8 +125,19 @@ export function defineResource(schema: unknown): ResourceSchema {
   if (l.bulk) known(l.bulk.field, 'x-admin.list.bulk');
   if (l.requiredRange && !(l.ranges ?? []).includes(l.requiredRange.field)) fail('x-admin.list.requiredRange must name one of ranges');
   known(l.defaultSort.field, 'x-admin.list.defaultSort');
-  for (const f of admin.create?.fields ?? []) known(f, 'x-admin.create.fields');
-  for (const f of admin.create?.optional ?? []) if (!admin.create!.fields.includes(f)) fail(`x-admin.create.optional names "${f}", which is not in fields`);
+  callOk(l.call, 'x-admin.list.call');
+  for (const kind of ['create', 'edit'] as const) {
+    const form = admin[kind];
+    if (!form) continue;
+    callOk(form.call, `x-admin.${kind}.call`);
+    for (const f of form.fields) known(f, `x-admin.${kind}.fields`);
+    for (const f of form.optional ?? []) if (!form.fields.includes(f)) fail(`x-admin.${kind}.optional names "${f}", which is not in fields`);
+  }
+  if (admin.show) {
+    callOk(admin.show.call, 'x-admin.show.call');
+    for (const s of admin.show.sections) for (const f of s.fields) known(f, `x-admin.show.sections.${s.key}`);
+  }
+  for (const kind of ['show', 'edit'] as const) if (admin[kind] && !admin[kind]!.call.includes(':id')) fail(`x-admin.${kind}.call must name the record as :id`);
   return r;
 }
 
@@ -140,10 +192,12 @@ export function rangeProblem(r: ResourceSchema, body: Record<string, unknown>): 
   return null;
 }
 
-/** The body a create call accepts: the form's fields with their own rules, nothing else. */
-export function createBodySchema(r: ResourceSchema): JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } {
-  const form = r['x-admin'].create;
-  if (!form) throw new Error(`schemas/${r.$id}.json has no x-admin.create`);
+type FormBody = JsonSchema & { properties: Record<string, JsonSchema>; required: string[] };
+
+/** The body a create or edit call accepts: the form's fields with their own rules, nothing else. */
+export function formBodySchema(r: ResourceSchema, kind: 'create' | 'edit'): FormBody {
+  const form = r['x-admin'][kind];
+  if (!form) throw new Error(`schemas/${r.$id}.json has no x-admin.${kind}`);
   return {
     type: 'object',
     additionalProperties: false,
@@ -151,3 +205,6 @@ export function createBodySchema(r: ResourceSchema): JsonSchema & { properties: 
     properties: Object.fromEntries(form.fields.map((f) => [f, r.properties[f]])),
   };
 }
+
+/** The body a create call accepts. */
+export const createBodySchema = (r: ResourceSchema): FormBody => formBodySchema(r, 'create');

@@ -20,6 +20,7 @@ import { registerRoutes, type RouteDef } from './http/route.js';
 import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
+import { catalogRoute, genericRoutes, loadResources } from './main/schema-routes.js';
 import { LiveHub } from './live/hub.js';
 import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
 
@@ -105,9 +106,13 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const lang = req.lang ?? 'en-US';
+    // A field a schema labels itself (a resource of SCHEMAS_DIR) is named by that label.
+    const labels = req.routeOptions?.config?.routeDef?.labels?.[lang];
+    const label = (field: string) => labels?.[field] ?? field;
     if (err instanceof ApiError) {
       const { ruleKey, ...rest } = err.params as { ruleKey?: string; field?: string };
-      const params = ruleKey ? { ...rest, rule: translate(lang, `rules.${ruleKey}`, rest) } : rest;
+      const named = rest.field ? { ...rest, field: label(rest.field) } : rest;
+      const params = ruleKey ? { ...named, rule: translate(lang, `rules.${ruleKey}`, rest) } : named;
       return reply.status(err.statusCode).send({
         status: { code: err.code, success: false, message: translate(lang, err.messageKey, params) },
         data: err.data ?? (ruleKey ? { field: rest.field, rule: ruleKey } : null),
@@ -118,7 +123,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       const v = fe.validation[0];
       const { field, rule, params } = describeAjvError(v as never, fe.validationContext);
       return reply.status(400).send({
-        status: { code: CODES.validation, success: false, message: translate(lang, 'errors.validation', { field, rule: translate(lang, `rules.${rule}`, params) }) },
+        status: { code: CODES.validation, success: false, message: translate(lang, 'errors.validation', { field: label(field), rule: translate(lang, `rules.${rule}`, params) }) },
         data: { field, rule },
       });
     }
@@ -148,7 +153,10 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       return reply.status(503).send({ status: { code: CODES.internal, success: false, message: 'database unavailable' }, data: { status: 'down', database: { kind: db.kind, ok: false } } });
     }
   });
-  const all = [...ALL_ROUTES, ...routes];
+  // Resources of SCHEMAS_DIR join schemas/; those stored generically get their calls answered from their table.
+  const resources = loadResources(config.schemasDir);
+  const generic = resources.filter((r) => r['x-admin'].storage === 'generic').flatMap(genericRoutes);
+  const all = [...ALL_ROUTES, catalogRoute(resources), ...generic, ...routes];
   app.decorate('routeDefs', all);
   registerRoutes(app, all);
 

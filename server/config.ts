@@ -24,6 +24,8 @@ export interface Config {
   /** How often an instance holding SSE connections reads new live events. */
   livePollMs: number;
   consoleDir: string;
+  /** A folder of further resource schemas (docs/schemas.md), loaded beside schemas/ at start. */
+  schemasDir?: string;
 }
 
 /** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     livePollMs: Number(env.LIVE_POLL_MS ?? 1000),
     sentryDsn: env.SENTRY_DSN || undefined,
     consoleDir: path.resolve(env.CONSOLE_DIR ?? './dist'),
+    schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     ...overrides,
   };
   if (config.production && config.verificationCode) {

@@ -3,23 +3,28 @@
  * the naming rule (camelCase field, snake_case column), so no SQL lives in a schema. Filters, ranges, the suffix
  * search and the bulk search come from x-admin.list.
  */
+import type { Subject } from '../../common/permissions.js';
 import { listQuerySchema, rangeProblem, type ResourceSchema } from '../../common/resources.js';
 import { invalid, notFound } from '../http/api-error.js';
 import type { RouteDef, Service } from '../http/route.js';
 import { checkSpec, listPage, type ListQuery, type ListSpec } from './listing.js';
 
-const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+type SubjectName = Exclude<Subject, 'all'>;
+
+export const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const typesOf = (p: { type?: string | string[] }) => ([] as string[]).concat(p.type ?? []);
+
+/** A field's column in the resource's table aliased t. */
+export function columnOf(r: ResourceSchema, f: string): string {
+  // 64-bit counters arrive as text from the driver: read them as numbers (volumes in KB stay far below 2^53).
+  return typesOf(r.properties[f]).includes('integer') ? `t.${snake(f)}::float8` : `t.${snake(f)}`;
+}
 
 /** The list spec of a resource, its table aliased as t. */
 export function listSpecOf(r: ResourceSchema): ListSpec {
   const admin = r['x-admin'];
   const l = admin.list;
-  const column = (f: string) => {
-    const p = r.properties[f];
-    // 64-bit counters arrive as text from the driver: read them as numbers (volumes in KB stay far below 2^53).
-    return typesOf(p).includes('integer') ? `t.${snake(f)}::float8` : `t.${snake(f)}`;
-  };
+  const column = (f: string) => columnOf(r, f);
   const fields = [...new Set([admin.key, ...l.columns, ...l.sortable, l.defaultSort.field])];
   const filters: ListSpec['filters'] = {};
   for (const f of l.filters) filters[f] = { kind: typesOf(r.properties[f]).includes('array') ? 'contains' : 'eq', column: `t.${snake(f)}` };
@@ -79,7 +84,7 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
     service,
     method: 'POST',
     path,
-    permission: { action: 'read', subject: resource['x-admin'].subject },
+    permission: { action: 'read', subject: resource['x-admin'].subject as SubjectName },
     schema: {
       ...(path.includes(':id') ? { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } } : {}),
       body: listQuerySchema(resource),

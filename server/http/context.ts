@@ -10,7 +10,7 @@ import { pickLanguage, type Language } from '../../common/limits.js';
 import type { Action, Subject } from '../../common/permissions.js';
 import { asRole, type Role } from '../../common/roles.js';
 import { ApiError } from './api-error.js';
-import type { Permission } from './route.js';
+import type { Permission, RouteDef } from './route.js';
 
 export interface AuthContext {
   accountId: string;
@@ -35,6 +35,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     permission?: Permission;
+    routeDef?: RouteDef;
   }
 }
 

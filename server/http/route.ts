@@ -28,6 +28,8 @@ export interface RouteDef {
   schema: RouteSchemas;
   /** Answers raw (a file, an SVG) instead of the JSON envelope. */
   raw?: boolean;
+  /** Field labels by language for its messages, where common/locales has none (a schema's own translations). */
+  labels?: Partial<Record<string, Record<string, string>>>;
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
