@@ -27,7 +27,7 @@ export function loadResources(dir?: string): ResourceSchema[] {
       try {
         parsed = JSON.parse(fs.readFileSync(where, 'utf8'));
       } catch (e) {
-        throw new Error(`${where}: not JSON (${(e as Error).message})`);
+        throw new Error(`${where}: not JSON (${(e as Error).message})`, { cause: e });
       }
       const r = defineResource(parsed);
       if (all.some((o) => o['x-admin'].resource === r['x-admin'].resource)) throw new Error(`${where}: the resource "${r['x-admin'].resource}" already exists`);
