@@ -107,7 +107,19 @@ export function defineResource(schema: unknown): ResourceSchema {
   } else if (!(admin.subject in SUBJECTS)) fail(`x-admin.subject "${admin.subject}" is not a permission subject (declare x-admin.permissions for a new one)`);
   if (admin.menu && !(MENU_GROUPS as readonly string[]).includes(admin.menu.group)) fail(`x-admin.menu.group "${admin.menu.group}" is not one of ${MENU_GROUPS.join(', ')}`);
   if (admin.menu && !/^[a-z][a-zA-Z0-9-]{1,39}$/.test(admin.resource)) fail('x-admin.resource must be a short name of letters, digits and dashes (it is part of the address)');
-  for (const lang of Object.keys(admin.translations ?? {})) if (!(LANGUAGES as readonly string[]).includes(lang)) fail(`x-admin.translations names "${lang}", not one of ${LANGUAGES.join(', ')}`);
+  for (const [lang, labels] of Object.entries(admin.translations ?? {})) {
+    if (!(LANGUAGES as readonly string[]).includes(lang)) fail(`x-admin.translations names "${lang}", not one of ${LANGUAGES.join(', ')}`);
+    // A schema that brings its labels brings all of them: every field and enum value, the title, every section.
+    const l = labels as { title?: string; one?: string; fields?: Record<string, string>; enum?: Record<string, Record<string, string>>; sections?: Record<string, string> };
+    const missing = [
+      ...(['title', 'one'] as const).filter((k) => !l[k]),
+      ...Object.keys(r.properties).filter((f) => !l.fields?.[f]).map((f) => `fields.${f}`),
+      ...Object.entries(r.properties).flatMap(([f, p]) => (p.enum ?? []).filter((v) => !l.enum?.[f]?.[String(v)]).map((v) => `enum.${f}.${String(v)}`)),
+      ...(admin.show?.sections ?? []).filter((s) => !l.sections?.[s.key]).map((s) => `sections.${s.key}`),
+    ];
+    if (missing.length) fail(`x-admin.translations.${lang} lacks ${missing.join(', ')}`);
+  }
+  if (admin.translations && !admin.translations['en-US']) fail('x-admin.translations must hold en-US, the fallback language');
   const callOk = (call: string | undefined, where: string) => {
     if (call !== undefined && !/^(GET|POST|PUT|PATCH|DELETE) \/api\/[a-z]+\/\S+$/.test(call)) fail(`${where} must read "METHOD /api/<service>/<path>"`);
   };

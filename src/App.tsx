@@ -38,6 +38,7 @@ const BundleOrdersPage = lazy(() => import('./resources/sim-list-page').then((m)
 const CdrListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.CdrListPage })));
 const OrgsPage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgsPage })));
 const OrgCreatePage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgCreatePage })));
+const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
@@ -166,6 +167,11 @@ const router = createBrowserRouter(
             {SCREENS.map((s) => (
               <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
             ))}
+            {/* Resources a schema alone adds (docs/schemas.md). */}
+            <Route path="r/:resource" element={<SchemaResourcePage page="list" />} />
+            <Route path="r/:resource/create" element={<SchemaResourcePage page="create" />} />
+            <Route path="r/:resource/show/:id" element={<SchemaResourcePage page="show" />} />
+            <Route path="r/:resource/edit/:id" element={<SchemaResourcePage page="edit" />} />
             <Route path="profile" element={<ProfilePage />} />
             <Route path="changePassword" element={<ChangePasswordPage />} />
           </Route>

@@ -12,7 +12,8 @@ const ENUM_COLORS: Record<string, string> = {
   expired: 'red', terminated: 'default', offline: 'default', unknown: 'default',
 };
 
-export function Cell({ resource, field, value }: { resource: ResourceSchema; field: string; value: unknown }) {
+/** plain: no copy button (the value is itself a link). */
+export function Cell({ resource, field, value, plain }: { resource: ResourceSchema; field: string; value: unknown; plain?: boolean }) {
   const { t, i18n } = useTranslation();
   const p = resource.properties[field];
   const prefix = resource['x-admin'].i18n;
@@ -26,6 +27,7 @@ export function Cell({ resource, field, value }: { resource: ResourceSchema; fie
     if (field.endsWith('Kb')) return <>{formatKb(value, i18n.language)}</>;
     return <>{value.toLocaleString(i18n.language)}</>;
   }
+  if (plain) return <>{String(value)}</>;
   return <Typography.Text copyable={field === resource['x-admin'].key}>{String(value)}</Typography.Text>;
 }
 

@@ -8,7 +8,7 @@ import { RESOURCES } from '../../common/resource-registry';
 import { api } from '../providers/http';
 import { store } from '../providers/session-store';
 import { currentAbility } from '../shell/ability';
-import { ResourceCreatePage } from './resource-create-page';
+import { ResourceCreatePage } from './resource-form-page';
 import { ResourceListPage } from './resource-list-page';
 
 export function OrgsPage() {

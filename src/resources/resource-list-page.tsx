@@ -2,11 +2,13 @@
  * The list page of any resource declared in schemas/ (docs/schemas.md): columns, sorting, filters, search and bulk
  * search all come from the schema's x-admin.list; paging, sorting and filtering run on the server.
  */
+import { EditOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
 import { Card, Empty, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
 import { Cell } from './cell';
@@ -40,7 +42,18 @@ function toFilters(c: Criteria): CrudFilter[] {
   return out;
 }
 
-export function ResourceListPage({ resource, title, extra }: { resource: ResourceSchema; title: string; extra?: ReactNode }) {
+interface ListProps {
+  resource: ResourceSchema;
+  title: string;
+  /** Beside the title: the create button and other page actions. */
+  extra?: ReactNode;
+  /** Where a row's key leads (its detail page). */
+  showPath?: (row: Record<string, unknown>) => string;
+  /** Where a row's Edit leads; absent when the role may not edit. */
+  editPath?: (row: Record<string, unknown>) => string;
+}
+
+export function ResourceListPage({ resource, title, extra, showPath, editPath }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -79,10 +92,34 @@ export function ResourceListPage({ resource, title, extra }: { resource: Resourc
         dataIndex: f,
         title: t(`${admin.i18n}.fields.${f}`),
         sorter: admin.list.sortable.includes(f),
-        render: (v: unknown) => <Cell resource={resource} field={f} value={v} />,
+        render: (v: unknown, row: Record<string, unknown>) =>
+          // The first column opens the record's detail page where it has one.
+          showPath && f === shown[0] ? (
+            <Link to={showPath(row)}>
+              <Cell resource={resource} field={f} value={v} plain />
+            </Link>
+          ) : (
+            <Cell resource={resource} field={f} value={v} />
+          ),
       })),
-    [shown, admin, resource, t],
+    [shown, admin, resource, t, showPath],
   );
+  const withActions = editPath
+    ? [
+        ...columns,
+        {
+          key: '__actions',
+          dataIndex: admin.key,
+          title: t('resources.actions'),
+          fixed: 'right' as const,
+          render: (_: unknown, row: Record<string, unknown>) => (
+            <Link to={editPath(row)} aria-label={`${t('forms.edit')} ${String(row[shown[0]] ?? '')}`}>
+              <EditOutlined /> {t('forms.edit')}
+            </Link>
+          ),
+        },
+      ]
+    : columns;
   const total = tableQuery.data?.total ?? 0;
   const capped = Boolean(tableQuery.data?.totalCapped);
   const count = total - (capped ? 1 : 0);
@@ -108,7 +145,7 @@ export function ResourceListPage({ resource, title, extra }: { resource: Resourc
         <Table
           {...tableProps}
           rowKey={admin.key}
-          columns={columns}
+          columns={withActions}
           scroll={{ x: 'max-content' }}
           pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('resources.empty')} /> }}

@@ -49,6 +49,15 @@ interface SchemaFormProps {
 export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSubmit, serverError, submitText, busy }: SchemaFormProps) {
   const { t } = useTranslation();
   const localized = useMemo(() => localize(schema, prefix, t), [schema, prefix, t]);
+  // Enum values read as their labels in the interface language (the value sent stays the schema's).
+  const withEnumNames = useMemo(() => {
+    const out: Record<string, unknown> = { ...(uiSchema ?? {}) };
+    for (const [f, p] of Object.entries(schema.properties)) {
+      const values = p.enum as unknown[] | undefined;
+      if (values) out[f] = { ...((out[f] as object) ?? {}), 'ui:enumNames': values.map((v) => t(`${prefix}.enum.${f}.${String(v)}`)) };
+    }
+    return out;
+  }, [schema, uiSchema, prefix, t]);
   const transformErrors = (errors: RJSFValidationError[]) =>
     errors.map((e) => {
       const p = (e.params ?? {}) as Record<string, unknown>;
@@ -59,7 +68,7 @@ export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSub
   return (
     <Form
       schema={localized}
-      uiSchema={{ ...(uiSchema as UiSchema), 'ui:submitButtonOptions': { submitText, props: { disabled: busy, type: 'primary' } } }}
+      uiSchema={{ ...(withEnumNames as UiSchema), 'ui:submitButtonOptions': { submitText, props: { disabled: busy, type: 'primary' } } }}
       validator={validator}
       formData={formData}
       onChange={(e) => onChange(e.formData as Record<string, unknown>)}

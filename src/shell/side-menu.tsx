@@ -1,9 +1,10 @@
 import { ApiOutlined, AppstoreOutlined, BarChartOutlined, CreditCardOutlined, DashboardOutlined, MessageOutlined, ProfileOutlined, SettingOutlined, ShareAltOutlined } from '@ant-design/icons';
 import { Menu, type MenuProps } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useBrand } from '../providers/brand';
+import { schemaPath, useSchemaCatalog } from '../resources/schema-catalog';
 import { canRead } from './ability';
 import { SCREENS, screenOf, type ScreenDef } from './routes';
 
@@ -19,29 +20,59 @@ const GROUP_ICONS: Record<NonNullable<ScreenDef['group']>, ReactNode> = {
   tasks: <ProfileOutlined aria-hidden />,
 };
 
+interface MenuEntry {
+  key: string;
+  group: NonNullable<ScreenDef['group']>;
+  label: string;
+  path: string;
+}
+
+/** Every menu entry the role may read: SPEC.md's screens, then the resources schemas add (docs/schemas.md). */
+function useMenuEntries(): MenuEntry[] {
+  const { t } = useTranslation();
+  const brand = useBrand();
+  const { items: schemas } = useSchemaCatalog();
+  const screens = SCREENS.filter((s) => s.group && canRead(s.subject) && !(s.feature === 'reports' && !brand.reportsEnabled)).map((s) => ({
+    key: s.key,
+    group: s.group!,
+    label: t(`menu.${s.key}`),
+    path: s.path,
+  }));
+  const added = schemas
+    .filter((r) => r['x-admin'].menu && canRead(r['x-admin'].subject))
+    .map((r) => ({ key: schemaPath(r['x-admin'].resource), group: r['x-admin'].menu!.group, label: t(`${r['x-admin'].i18n}.title`), path: schemaPath(r['x-admin'].resource) }));
+  return [...screens, ...added];
+}
+
 /** Items the role may read, grouped; a group with one item is a plain item. */
 export function useMenuItems(): MenuProps['items'] {
   const { t } = useTranslation();
-  const brand = useBrand();
-  const visible = SCREENS.filter((s) => s.group && canRead(s.subject) && !(s.feature === 'reports' && !brand.reportsEnabled));
-  const groups = [...new Set(visible.map((s) => s.group!))];
+  const visible = useMenuEntries();
+  const groups = [...new Set(visible.map((s) => s.group))];
   return groups.map((g) => {
     const items = visible.filter((s) => s.group === g);
-    if (items.length === 1) return { key: items[0].key, icon: GROUP_ICONS[g], label: t(`menu.${items[0].key}`) };
-    return { key: g, icon: GROUP_ICONS[g], label: t(`menu.group.${g}`), children: items.map((s) => ({ key: s.key, label: t(`menu.${s.key}`) })) };
+    if (items.length === 1) return { key: items[0].key, icon: GROUP_ICONS[g], label: items[0].label };
+    return { key: g, icon: GROUP_ICONS[g], label: t(`menu.group.${g}`), children: items.map((s) => ({ key: s.key, label: s.label })) };
   });
 }
 
 /** The side menu: one top-level group open at a time; child screens highlight their parent item. */
 export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const items = useMenuItems();
+  const entries = useMenuEntries();
   const navigate = useNavigate();
   const { lang } = useParams();
   const { pathname } = useLocation();
   const screen = screenOf(pathname);
-  const selected = screen?.highlights ?? screen?.key;
-  const group = SCREENS.find((s) => s.key === selected)?.group;
+  // A schema resource's pages (r/<name>/…) highlight its entry.
+  const added = /^\/[^/]+\/(r\/[^/]+)/.exec(pathname)?.[1];
+  const selected = added ?? screen?.highlights ?? screen?.key;
+  const group = entries.find((s) => s.key === selected)?.group ?? SCREENS.find((s) => s.key === selected)?.group;
   const [openKeys, setOpenKeys] = useState<string[]>(group ? [group] : []);
+  // Arriving at another group's page (a link, the catalog loading late) opens that group.
+  useEffect(() => {
+    if (group) setOpenKeys((open) => (open.includes(group) ? open : [group]));
+  }, [group]);
   return (
     <Menu
       mode="inline"
@@ -50,7 +81,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       openKeys={collapsed ? undefined : openKeys}
       onOpenChange={(keys) => setOpenKeys(keys.length ? [keys[keys.length - 1]] : [])}
       onClick={({ key }) => {
-        const target = SCREENS.find((s) => s.key === key);
+        const target = entries.find((s) => s.key === key);
         if (target) navigate(`/${lang}/${target.path}`);
       }}
       style={{ borderInlineEnd: 0 }}

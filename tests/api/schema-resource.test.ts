@@ -142,6 +142,7 @@ describe('a schema that breaks the format stops the start with its file and its 
     ['an edit call without :id', { ...admin, edit: { ...admin.edit, call: 'PUT /api/main/resources/gateways' } }, 'must name the record as :id'],
     ['a call outside /api/<service>/', { ...admin, show: { ...admin.show, call: 'GET /gateways/:id' } }, 'must read "METHOD /api/<service>/<path>"'],
     ['a language the console lacks', { ...admin, translations: { 'fr-FR': {} } }, 'names "fr-FR"'],
+    ['a label missing in one language', { ...admin, translations: { ...admin.translations, 'es-ES': { ...admin.translations['es-ES'], enum: { kind: { indoor: 'Interior' } } } } }, 'x-admin.translations.es-ES lacks enum.kind.outdoor'],
     ['a built-in resource\'s name', { ...admin, resource: 'sims', subject: 'sims-again' }, 'already exists'],
   ])('%s', (_n, xAdmin, message) => {
     expect(() => loadResources(write({ ...base, 'x-admin': xAdmin }))).toThrow(message);

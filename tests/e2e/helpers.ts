@@ -1,6 +1,8 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Demo#2026';
+/** The fixture server of playwright.config.ts (SCHEMAS_DIR=tests/fixtures/schemas, one port above the main one). */
+export const FIXTURE_BASE = `http://localhost:${Number(process.env.E2E_PORT ?? 8181) + 1}`;
 export const CODE = '246810';
 
 /** Fill the sign-in form as a person would. */

@@ -1,0 +1,56 @@
+/** The detail page of any resource with x-admin.show: its record's fields in the schema's titled sections. */
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useOne } from '@refinedev/core';
+import { Button, Card, Descriptions, Result, Skeleton, Space, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ResourceSchema } from '../../common/resources';
+import type { HttpError } from '../providers/http';
+import { Cell } from './cell';
+
+interface Props {
+  resource: ResourceSchema;
+  id: string;
+  /** The page's title; the record's key value is shown beside it. */
+  title: string;
+  /** Buttons beside the title (Edit, actions the role may use). */
+  extra?: (record: Record<string, unknown>) => ReactNode;
+  onBack: () => void;
+}
+
+export function ResourceShowPage({ resource, id, title, extra, onBack }: Props) {
+  const { t } = useTranslation();
+  const admin = resource['x-admin'];
+  const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show!.call }, errorNotification: false });
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={onBack}>
+      {t('resources.back')}
+    </Button>
+  );
+  if (query.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (query.isError || !result) {
+    const status = (query.error as unknown as HttpError | null)?.statusCode;
+    return <Result status={status === 404 ? '404' : 'warning'} title={status === 404 ? t('resources.notFound') : (query.error?.message ?? t('resources.notFound'))} extra={back} />;
+  }
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 16, flexWrap: 'wrap' }}>
+        <Space align="center" size="middle">
+          <Button type="text" aria-label={t('resources.back')} icon={<ArrowLeftOutlined />} onClick={onBack} />
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {title}
+          </Typography.Title>
+        </Space>
+        <Space>{extra?.(result)}</Space>
+      </div>
+      {admin.show!.sections.map((section) => (
+        <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">
+          <Descriptions
+            column={{ xs: 1, md: 2, xl: 3 }}
+            items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} /> }))}
+          />
+        </Card>
+      ))}
+    </Space>
+  );
+}
