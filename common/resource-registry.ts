@@ -1,4 +1,5 @@
 /** Every resource schema of schemas/, checked when loaded. Adding a resource starts here (docs/schemas.md). */
+import accounts from '../schemas/accounts.json' with { type: 'json' };
 import bundleOrders from '../schemas/bundle-orders.json' with { type: 'json' };
 import cdrs from '../schemas/cdrs.json' with { type: 'json' };
 import orgs from '../schemas/orgs.json' with { type: 'json' };
@@ -10,4 +11,5 @@ export const RESOURCES: Record<string, ResourceSchema> = {
   orgs: defineResource(orgs),
   bundleOrders: defineResource(bundleOrders),
   cdrs: defineResource(cdrs),
+  accounts: defineResource(accounts),
 };

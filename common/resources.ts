@@ -206,16 +206,21 @@ export function rangeProblem(r: ResourceSchema, body: Record<string, unknown>): 
 
 type FormBody = JsonSchema & { properties: Record<string, JsonSchema>; required: string[] };
 
+/** An object of some of a resource's fields with their own rules, all required but the optional ones. */
+export function fieldsSchema(r: ResourceSchema, fields: string[], optional: string[] = []): FormBody {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: fields.filter((f) => !optional.includes(f)),
+    properties: Object.fromEntries(fields.map((f) => [f, r.properties[f]])),
+  };
+}
+
 /** The body a create or edit call accepts: the form's fields with their own rules, nothing else. */
 export function formBodySchema(r: ResourceSchema, kind: 'create' | 'edit'): FormBody {
   const form = r['x-admin'][kind];
   if (!form) throw new Error(`schemas/${r.$id}.json has no x-admin.${kind}`);
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: form.fields.filter((f) => !(form.optional ?? []).includes(f)),
-    properties: Object.fromEntries(form.fields.map((f) => [f, r.properties[f]])),
-  };
+  return fieldsSchema(r, form.fields, form.optional);
 }
 
 /** The body a create call accepts. */

@@ -20,7 +20,8 @@ import { registerRoutes, type RouteDef } from './http/route.js';
 import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
-import { catalogRoute, genericRoutes, loadResources } from './main/schema-routes.js';
+import { genericRoutes, loadResources } from './main/schema-routes.js';
+import type { ResourceSchema } from '../common/resources.js';
 import { LiveHub } from './live/hub.js';
 import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
 
@@ -33,6 +34,8 @@ declare module 'fastify' {
     live: LiveHub;
     errorSink: ErrorSink;
     routeDefs: RouteDef[];
+    /** Every resource schema: schemas/ and SCHEMAS_DIR. */
+    resources: ResourceSchema[];
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -56,7 +59,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // Bodies are checked strictly (no type coercion, unknown fields rejected with a 400: docs/decisions.md);
   // query strings and path parameters arrive as text and are coerced to their declared types.
   const ajvFor = (coerce: boolean) => {
-    const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, keywords: ['x-admin'] });
+    const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, verbose: true, keywords: ['x-admin', 'x-rule'] });
     const add = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: Ajv) => void;
     add(ajv);
     return ajv;
@@ -155,8 +158,9 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   });
   // Resources of SCHEMAS_DIR join schemas/; those stored generically get their calls answered from their table.
   const resources = loadResources(config.schemasDir);
+  app.decorate('resources', resources);
   const generic = resources.filter((r) => r['x-admin'].storage === 'generic').flatMap(genericRoutes);
-  const all = [...ALL_ROUTES, catalogRoute(resources), ...generic, ...routes];
+  const all = [...ALL_ROUTES, ...generic, ...routes];
   app.decorate('routeDefs', all);
   registerRoutes(app, all);
 
@@ -181,10 +185,13 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
 
 /** Turn an ajv error into the field it concerns and the rule it broke. */
 function describeAjvError(
-  v: { keyword: string; instancePath: string; params: Record<string, unknown> },
+  v: { keyword: string; instancePath: string; params: Record<string, unknown>; parentSchema?: Record<string, unknown> },
   where?: string,
 ): { field: string; rule: string; params: Record<string, unknown> } {
   const pathField = v.instancePath.split('/').filter(Boolean).join('.');
+  // A property that names its own rule (x-rule: "password") is refused with that rule's message, whichever check failed.
+  const own = v.parentSchema?.['x-rule'];
+  if (typeof own === 'string' && v.keyword !== 'type' && v.keyword !== 'required') return { field: pathField || where || 'body', rule: own, params: {} };
   switch (v.keyword) {
     case 'required':
       return { field: String(v.params.missingProperty), rule: 'required', params: {} };

@@ -11,5 +11,6 @@ import { sseRoutes } from './live/sse-routes.js';
 import { taskRoutes } from './job/task-routes.js';
 import { simRoutes } from './main/sim-routes.js';
 import { cdrRoutes } from './cdr/cdr-routes.js';
+import { catalogRoute } from './main/schema-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, catalogRoute];

@@ -38,6 +38,9 @@ const BundleOrdersPage = lazy(() => import('./resources/sim-list-page').then((m)
 const CdrListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.CdrListPage })));
 const OrgsPage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgsPage })));
 const OrgCreatePage = lazy(() => import('./resources/org-pages').then((m) => ({ default: m.OrgCreatePage })));
+const AccountsPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.AccountsPage })));
+const NewAccountPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.NewAccountPage })));
+const AccountDetailPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.AccountDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
@@ -147,6 +150,9 @@ const PAGES: Record<string, ReactNode> = {
   cdrCard: <CdrListPage />,
   orgs: <OrgsPage />,
   orgscreate: <OrgCreatePage />,
+  setCard: <AccountsPage />,
+  newUser: <NewAccountPage />,
+  userDetail: <AccountDetailPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

@@ -1,9 +1,10 @@
 /** Accounts of an organisation (SPEC.md section 7): list, detail, status change. */
-import crypto from 'node:crypto';
 import { CODES } from '../../common/errors.js';
+import { generatePassword } from '../../common/passwords.js';
+import { RESOURCES } from '../../common/resource-registry.js';
+import { createBodySchema, formBodySchema } from '../../common/resources.js';
 import { translate } from '../../common/i18n.js';
-import { EMAIL_PATTERN, isValidPassword, LIMITS, PAGING_PROPERTIES, type Language } from '../../common/limits.js';
-import { ROLES } from '../../common/roles.js';
+import { isValidPassword, PAGING_PROPERTIES, type Language } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
@@ -13,22 +14,6 @@ import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
 import { reachOver } from './account-reach.js';
 
-const personName = { type: 'string', minLength: LIMITS.accountName.min, maxLength: LIMITS.accountName.max, pattern: '\\S' } as const;
-const locale = { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] } as const;
-
-/** SPEC.md section 5: the generated password is 11 characters plus a symbol (letters and digits both present). */
-export function generatePassword(): string {
-  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-  const digits = '23456789';
-  const all = letters + digits;
-  const pick = (set: string) => set[crypto.randomInt(0, set.length)];
-  const body = [pick(letters), pick(digits), ...Array.from({ length: 9 }, () => pick(all))];
-  for (let i = body.length - 1; i > 0; i--) {
-    const j = crypto.randomInt(0, i + 1);
-    [body[i], body[j]] = [body[j], body[i]];
-  }
-  return `${body.join('')}${pick('#$%&*@!?')}`;
-}
 
 const accountSchema = {
   type: 'object',
@@ -95,12 +80,8 @@ export const accountRoutes = defineRoutes([
     path: '/accounts',
     permission: { action: 'create', subject: 'account' },
     schema: {
-      body: {
-        type: 'object',
-        required: ['email', 'firstName', 'lastName', 'role', 'password'],
-        additionalProperties: false,
-        properties: { email: { type: 'string', minLength: 3, maxLength: LIMITS.email, pattern: EMAIL_PATTERN }, firstName: personName, lastName: personName, role: { type: 'string', enum: [...ROLES] }, password: { type: 'string', maxLength: 128 }, locale },
-      },
+      // The fields and rules of schemas/accounts.json's create form (New account), the same the console's form reads.
+      body: createBodySchema(RESOURCES.accounts),
       response: accountSchema,
     },
     // A new account with a password, active at once in the current organisation. A known e-mail is invited instead.
@@ -132,7 +113,8 @@ export const accountRoutes = defineRoutes([
     permission: { action: 'update', subject: 'account' },
     schema: {
       params: pathParams('id'),
-      body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { firstName: personName, lastName: personName, locale, role: { type: 'string', enum: [...ROLES] } } },
+      // schemas/accounts.json's edit form; any of its fields, at least one.
+      body: { ...formBodySchema(RESOURCES.accounts, 'edit'), required: [], minProperties: 1 },
       response: accountSchema,
     },
     // Names and language of a member; changing the role needs updateAccess and never reaches above one's own.

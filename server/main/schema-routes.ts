@@ -139,17 +139,14 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
  * GET /api/main/resources: the schemas of the resources with a menu place that the caller's role may read, for the
  * console to build their menu items and pages from. Rules stay on the server; the console only draws.
  */
-export function catalogRoute(resources: ResourceSchema[]): RouteDef {
-  const placed = resources.filter((r) => r['x-admin'].menu);
-  return {
-    service: 'main',
-    method: 'GET',
-    path: '/resources',
-    permission: 'signedIn',
-    schema: { response: { type: 'object', properties: { items: { type: 'array', items: {} } } } },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      return { items: placed.filter((r) => auth.ability.can('read', r['x-admin'].subject as never)) };
-    },
-  };
-}
+export const catalogRoute: RouteDef = {
+  service: 'main',
+  method: 'GET',
+  path: '/resources',
+  permission: 'signedIn',
+  schema: { response: { type: 'object', properties: { items: { type: 'array', items: {} } } } },
+  handler: async (req) => {
+    const auth = req.requireAuth();
+    return { items: req.server.resources.filter((r) => r['x-admin'].menu && auth.ability.can('read', r['x-admin'].subject as never)) };
+  },
+};

@@ -9,7 +9,7 @@ import { DateTime } from '../components/date-time';
 const ENUM_COLORS: Record<string, string> = {
   ...ROLE_COLORS,
   active: 'green', online: 'green', connected: 'cyan', pre_activated: 'blue', inactive: 'default', paused: 'orange',
-  expired: 'red', terminated: 'default', offline: 'default', unknown: 'default',
+  expired: 'red', terminated: 'default', disabled: 'red', offline: 'default', unknown: 'default',
 };
 
 /** plain: no copy button (the value is itself a link). */
@@ -19,7 +19,7 @@ export function Cell({ resource, field, value, plain }: { resource: ResourceSche
   const prefix = resource['x-admin'].i18n;
   if (value === null || value === undefined || value === '') return <Typography.Text type="secondary">—</Typography.Text>;
   if (p.enum) return <Tag color={ENUM_COLORS[String(value)] ?? 'default'}>{t(`${prefix}.enum.${field}.${String(value)}`)}</Tag>;
-  if (typeof value === 'boolean') return value ? <Tag color="blue">{t(`${prefix}.fields.${field}`)}</Tag> : <Typography.Text type="secondary">—</Typography.Text>;
+  if (typeof value === 'boolean') return value ? <Tag color="blue">{t('resources.yes')}</Tag> : <Typography.Text type="secondary">{t('resources.no')}</Typography.Text>;
   if (p.format === 'date-time') return <DateTime value={String(value)} />;
   if (Array.isArray(value)) return <>{value.map((v) => <Tag key={String(v)}>{String(v)}</Tag>)}</>;
   if (typeof value === 'number') {

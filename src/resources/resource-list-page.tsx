@@ -70,7 +70,8 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath }:
     meta: { list: admin.list.call },
     syncWithLocation: false,
     pagination: { pageSize: 20 },
-    sorters: { initial: [admin.list.defaultSort] },
+    // A list the server does not sort on request (accounts, organisations) gets no sort parameters at all.
+    sorters: { initial: admin.list.sortable.includes(admin.list.defaultSort.field) ? [admin.list.defaultSort] : [] },
     // The first request already carries the opening window (a CDR list cannot go without one).
     filters: { initial: toFilters(criteria) },
   });

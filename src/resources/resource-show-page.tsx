@@ -13,8 +13,8 @@ interface Props {
   id: string;
   /** The page's title; the record's key value is shown beside it. */
   title: string;
-  /** Buttons beside the title (Edit, actions the role may use). */
-  extra?: (record: Record<string, unknown>) => ReactNode;
+  /** Buttons beside the title (Edit, actions the role may use); reload fetches the record again after an action. */
+  extra?: (record: Record<string, unknown>, reload: () => void) => ReactNode;
   onBack: () => void;
 }
 
@@ -41,7 +41,7 @@ export function ResourceShowPage({ resource, id, title, extra, onBack }: Props) 
             {title}
           </Typography.Title>
         </Space>
-        <Space>{extra?.(result)}</Space>
+        <Space wrap>{extra?.(result, () => void query.refetch())}</Space>
       </div>
       {admin.show!.sections.map((section) => (
         <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">

@@ -6,10 +6,11 @@
  */
 import Form from '@rjsf/antd';
 import type { ErrorSchema, RJSFSchema, RJSFValidationError, UiSchema, WidgetProps } from '@rjsf/utils';
-import { Select } from 'antd';
-import { useMemo } from 'react';
+import { Button, Input, Select, Space } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ISO_COUNTRIES } from '../../common/countries';
+import { generatePassword } from '../../common/passwords';
 import { cspSafeValidator } from './csp-validator';
 
 const validator = cspSafeValidator();
@@ -25,6 +26,35 @@ function CountryWidget({ id, value, onChange, disabled, readonly }: WidgetProps)
   }, [i18n.language]);
   return (
     <Select id={id} aria-label={t('forms.country')} showSearch optionFilterProp="label" value={value} disabled={disabled || readonly} onChange={(v) => onChange(v)} options={options} />
+  );
+}
+
+/** A password field with a Generate button: SPEC.md section 5's generated password, shown so it can be passed on. */
+function GeneratedPasswordWidget({ id, value, onChange, onBlur, disabled, readonly }: WidgetProps) {
+  const { t } = useTranslation();
+  // A generated password is shown, so that it can be noted down and passed on.
+  const [visible, setVisible] = useState(false);
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <Input.Password
+        id={id}
+        value={value ?? ''}
+        disabled={disabled || readonly}
+        autoComplete="new-password"
+        visibilityToggle={{ visible, onVisibleChange: setVisible }}
+        onChange={(e) => onChange(e.target.value || undefined)}
+        onBlur={() => onBlur(id, value)}
+      />
+      <Button
+        onClick={() => {
+          onChange(generatePassword());
+          setVisible(true);
+        }}
+        disabled={disabled || readonly}
+      >
+        {t('accounts.generate')}
+      </Button>
+    </Space.Compact>
   );
 }
 
@@ -61,6 +91,10 @@ export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSub
   const transformErrors = (errors: RJSFValidationError[]) =>
     errors.map((e) => {
       const p = (e.params ?? {}) as Record<string, unknown>;
+      // A field that names its own rule (x-rule: "password") shows that rule's text for any broken check, as the server does.
+      const field = (e.property ?? '').replace(/^\./, '');
+      const own = schema.properties[field]?.['x-rule'];
+      if (typeof own === 'string' && e.name !== 'required' && e.name !== 'type') return { ...e, message: t(`rules.${own}`) };
       const rule = e.name === 'pattern' ? 'pattern' : e.name === 'type' ? 'type' : e.name ?? 'pattern';
       return { ...e, message: t(`rules.${rule}`, { limit: p.limit, type: p.type, values: (p.allowedValues as unknown[] | undefined)?.join(', ') }) };
     });
@@ -73,7 +107,7 @@ export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSub
       formData={formData}
       onChange={(e) => onChange(e.formData as Record<string, unknown>)}
       onSubmit={(e) => onSubmit(e.formData as Record<string, unknown>)}
-      widgets={{ country: CountryWidget }}
+      widgets={{ country: CountryWidget, generatedPassword: GeneratedPasswordWidget }}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       noHtml5Validate
