@@ -84,6 +84,15 @@ export function permissionsMarkdown(routes: RouteDef[]): string {
   const open = routes.filter((r) => typeof r.permission !== 'object');
   lines.push('', '## Routes without a feature permission', '', '*public*: no token needed; *signed in*: a valid token and a membership of the `partnerCode` organisation, any role.', '', '| route | access |', '|---|---|');
   for (const r of open) lines.push(`| \`${r.method} ${fullPath(r)}\` | ${r.permission === 'public' ? 'public' : 'signed in'} |`);
-  lines.push('');
+  lines.push(
+    '',
+    '## Rights declared by resource schemas',
+    '',
+    'A resource added by a schema alone (docs/schemas.md) may declare rights on a subject of its own in',
+    '`x-admin.permissions`, never on a subject above; its subject is closed to every role the schema does not name. The',
+    'schemas in `schemas/` declare none; those of a deployment\'s `SCHEMAS_DIR` are in that folder\'s files, checked at',
+    'start (`tests/fixtures/schemas/gateways.json` is the example: operators read, admins read, create and update).',
+    '',
+  );
   return lines.join('\n');
 }
