@@ -3,6 +3,9 @@ import accounts from '../schemas/accounts.json' with { type: 'json' };
 import bundleOrders from '../schemas/bundle-orders.json' with { type: 'json' };
 import cdrs from '../schemas/cdrs.json' with { type: 'json' };
 import orgs from '../schemas/orgs.json' with { type: 'json' };
+import poolEvents from '../schemas/pool-events.json' with { type: 'json' };
+import poolMembers from '../schemas/pool-members.json' with { type: 'json' };
+import pools from '../schemas/pools.json' with { type: 'json' };
 import sims from '../schemas/sims.json' with { type: 'json' };
 import { defineResource, type ResourceSchema } from './resources.js';
 
@@ -12,4 +15,7 @@ export const RESOURCES: Record<string, ResourceSchema> = {
   bundleOrders: defineResource(bundleOrders),
   cdrs: defineResource(cdrs),
   accounts: defineResource(accounts),
+  pools: defineResource(pools),
+  poolMembers: defineResource(poolMembers),
+  poolEvents: defineResource(poolEvents),
 };

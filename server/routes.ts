@@ -12,5 +12,6 @@ import { taskRoutes } from './job/task-routes.js';
 import { simRoutes } from './main/sim-routes.js';
 import { cdrRoutes } from './cdr/cdr-routes.js';
 import { catalogRoute } from './main/schema-routes.js';
+import { poolRoutes } from './pool/pool-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, catalogRoute];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, catalogRoute];

@@ -17,7 +17,10 @@ const typesOf = (p: { type?: string | string[] }) => ([] as string[]).concat(p.t
 /** A field's column in the resource's table aliased t. */
 export function columnOf(r: ResourceSchema, f: string): string {
   // 64-bit counters arrive as text from the driver: read them as numbers (volumes in KB stay far below 2^53).
-  return typesOf(r.properties[f]).includes('integer') ? `t.${snake(f)}::float8` : `t.${snake(f)}`;
+  if (typesOf(r.properties[f]).includes('integer')) return `t.${snake(f)}::float8`;
+  // A calendar date stays the date it is (a driver would make it a midnight in some time zone).
+  if (r.properties[f].format === 'date') return `t.${snake(f)}::text`;
+  return `t.${snake(f)}`;
 }
 
 /** The list spec of a resource, its table aliased as t. */
@@ -73,21 +76,39 @@ export function listQueryOf(r: ResourceSchema, body: Record<string, unknown>): L
   };
 }
 
+export interface ListRouteOptions {
+  /** GET takes the list query as query parameters (SPEC.md's GET lists); POST as a JSON body (the default). */
+  method?: 'GET' | 'POST';
+  /** The record a nested list belongs to: :id names it (a pool's activity), checked in this organisation. */
+  parent?: { table: string; column: string };
+  /** The unique column that keys the cursor, where the table has no id (pool members: their SIM). */
+  idColumn?: string;
+}
+
 /**
- * The list route of a resource schema: body and columns from the schema, run by the shared list helper. A path with
- * :id names the organisation (SPEC.md's /distributor/{id}/…): only the current one is answered, any other is 404.
+ * The list route of a resource schema: query and columns from the schema, run by the shared list helper. A path with
+ * :id names the organisation (SPEC.md's /distributor/{id}/…): only the current one is answered, any other is 404; or,
+ * with a parent, the record whose nested list it is (another organisation's record is 404 too).
  */
-export function listRoute(resource: ResourceSchema, service: Service, path: string): RouteDef {
-  const spec = listSpecOf(resource);
+export function listRoute(resource: ResourceSchema, service: Service, path: string, options: ListRouteOptions = {}): RouteDef {
+  const method = options.method ?? 'POST';
+  const base = listSpecOf(resource);
+  const parentColumn = options.parent ? `t.${options.parent.column}` : undefined;
+  const spec = checkSpec({
+    ...base,
+    idColumn: options.idColumn ?? base.idColumn,
+    filters: parentColumn ? { ...base.filters, __parent: { kind: 'eq', column: parentColumn } } : base.filters,
+  });
   const itemSchema = { type: 'object', properties: Object.fromEntries(Object.keys(spec.columns).map((f) => [f, resource.properties[f]])) };
+  const query = listQuerySchema(resource);
   return {
     service,
-    method: 'POST',
+    method,
     path,
     permission: { action: 'read', subject: resource['x-admin'].subject as SubjectName },
     schema: {
       ...(path.includes(':id') ? { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } } : {}),
-      body: listQuerySchema(resource),
+      ...(method === 'GET' ? { querystring: query } : { body: query }),
       response: {
         type: 'object',
         properties: { items: { type: 'array', items: itemSchema }, total: { type: 'integer' }, totalCapped: { type: 'boolean' }, nextCursor: { type: ['string', 'null'] } },
@@ -95,9 +116,15 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
     },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const org = (req.params as { id?: string }).id;
-      if (org !== undefined && org !== auth.orgCode && org !== auth.orgId) throw notFound();
-      return listPage(req.server.db, spec, auth.orgId, listQueryOf(resource, (req.body ?? {}) as Record<string, unknown>));
+      const id = (req.params as { id?: string }).id;
+      const input = ((method === 'GET' ? req.query : req.body) ?? {}) as Record<string, unknown>;
+      const q = listQueryOf(resource, input);
+      if (options.parent) {
+        const found = await req.server.db.query(`SELECT 1 FROM ${options.parent.table} WHERE org_id = $1 AND id = $2`, [auth.orgId, id]);
+        if (!found.rows.length) throw notFound();
+        q.filters = { ...q.filters, __parent: id };
+      } else if (id !== undefined && id !== auth.orgCode && id !== auth.orgId) throw notFound();
+      return listPage(req.server.db, spec, auth.orgId, q);
     },
   };
 }

@@ -69,7 +69,7 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
     throw e;
   };
   const list = routeOf(admin.list.call);
-  const routes: RouteDef[] = [{ ...listRoute(r, list.service, list.path), method: list.method }];
+  const routes: RouteDef[] = [listRoute(r, list.service, list.path, { method: list.method === 'GET' ? 'GET' : 'POST' })];
   if (admin.show) {
     routes.push({
       ...routeOf(admin.show.call),

@@ -43,7 +43,7 @@ export function AccountsPage() {
   return (
     <>
       <ResourceListPage
-        key={version}
+        version={version}
         resource={accounts}
         title={t('menu.setCard')}
         showPath={(row) => `/${lang}/userDetail?id=${encodeURIComponent(String(row.id))}`}

@@ -1,13 +1,17 @@
 /** My organisations (orgs) and New organisation (orgscreate): the list and form of schemas/orgs.json. */
-import { PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Skeleton } from 'antd';
+import { EditOutlined, PlusOutlined, StarOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Modal, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
-import { api } from '../providers/http';
+import { fieldsSchema } from '../../common/resources';
+import { isAdminRole } from '../../common/roles';
+import { api, type HttpError } from '../providers/http';
 import { store } from '../providers/session-store';
 import { currentAbility } from '../shell/ability';
+import { refreshRights } from '../shell/rights';
+import { SchemaForm } from './schema-form';
 import { ResourceCreatePage } from './resource-form-page';
 import { ResourceListPage } from './resource-list-page';
 
@@ -15,17 +19,100 @@ export function OrgsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { lang } = useParams();
+  const { message } = App.useApp();
   const canCreate = currentAbility().can('create', 'org');
+  const [renaming, setRenaming] = useState<Org | null>(null);
+  const [version, setVersion] = useState(0);
+  const changed = () => {
+    setVersion((v) => v + 1);
+    // The switcher and the header show organisation names and the default from the stored list.
+    void refreshRights().catch(() => undefined);
+  };
+  const makeDefault = (org: Org) =>
+    void api('PUT', `/api/identity/permission/info/cube/${encodeURIComponent(store.get('userId') ?? '')}/current/${encodeURIComponent(org.code)}`).then(() => {
+      void message.success(t('orgs.defaultSet', { name: org.name }));
+      changed();
+    }, () => undefined);
   return (
-    <ResourceListPage
-      resource={RESOURCES.orgs}
-      title={t('menu.orgs')}
-      extra={canCreate && (
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${lang}/orgscreate`)}>
-          {t('shell.newOrg')}
-        </Button>
+    <>
+      <ResourceListPage
+        resource={RESOURCES.orgs}
+        title={t('menu.orgs')}
+        version={version}
+        rowActions={(row) => {
+          const org = row as Org;
+          return (
+            <>
+              {/* SPEC.md section 6: admin is any role containing "admin"; the server's 0131-0135 decide the rest. */}
+              {isAdminRole(org.role) && (
+                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(org)}>
+                  {t('orgs.rename')}
+                </Button>
+              )}
+              {!org.default && !org.pending_invitation && (
+                <Button type="link" size="small" icon={<StarOutlined />} onClick={() => makeDefault(org)}>
+                  {t('orgs.makeDefault')}
+                </Button>
+              )}
+            </>
+          );
+        }}
+        extra={canCreate && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${lang}/orgscreate`)}>
+            {t('shell.newOrg')}
+          </Button>
+        )}
+      />
+      {renaming && (
+        <RenameDialog
+          org={renaming}
+          onClose={(done) => {
+            setRenaming(null);
+            if (done) changed();
+          }}
+        />
       )}
-    />
+    </>
+  );
+}
+
+type Org = Record<string, unknown> & { code: string; name: string; role: string; level: number; default: boolean; pending_invitation: boolean };
+
+/** Rename: the name's own rules in the form; the server's codes 0131-0135 shown in the dialog. */
+function RenameDialog({ org, onClose }: { org: Org; onClose: (done: boolean) => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [data, setData] = useState<Record<string, unknown>>({ name: org.name });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const send = async (values: Record<string, unknown>) => {
+    setBusy(true);
+    try {
+      await api('POST', `/api/main/orgs/${encodeURIComponent(org.code)}`, { name: values.name }, { quiet: true });
+      void message.success(t('orgs.renamed', { name: values.name }));
+      onClose(true);
+    } catch (e) {
+      setProblem((e as HttpError).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={t('orgs.renameTitle', { name: org.name })} onCancel={() => onClose(false)} footer={null} destroyOnHidden>
+      {problem && <Alert type="error" showIcon message={problem} style={{ marginBottom: 16 }} />}
+      <SchemaForm
+        schema={fieldsSchema(RESOURCES.orgs, ['name'])}
+        prefix="orgs"
+        formData={data}
+        onChange={(d) => {
+          setData(d);
+          setProblem(null);
+        }}
+        onSubmit={(values) => void send(values)}
+        submitText={t('forms.save')}
+        busy={busy}
+      />
+    </Modal>
   );
 }
 

@@ -5,7 +5,7 @@
 import { EditOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
-import { Card, Empty, Table, Typography } from 'antd';
+import { Card, Empty, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -51,9 +51,13 @@ interface ListProps {
   showPath?: (row: Record<string, unknown>) => string;
   /** Where a row's Edit leads; absent when the role may not edit. */
   editPath?: (row: Record<string, unknown>) => string;
+  /** Further actions of a row (rename, make default), each already limited to what the role may do. */
+  rowActions?: (row: Record<string, unknown>) => ReactNode;
+  /** Changes when the rows changed elsewhere (an action in a dialog): the list is fetched again. */
+  version?: number;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath }: ListProps) {
+export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0 }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -105,22 +109,32 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath }:
       })),
     [shown, admin, resource, t, showPath],
   );
-  const withActions = editPath
-    ? [
-        ...columns,
-        {
-          key: '__actions',
-          dataIndex: admin.key,
-          title: t('resources.actions'),
-          fixed: 'right' as const,
-          render: (_: unknown, row: Record<string, unknown>) => (
-            <Link to={editPath(row)} aria-label={`${t('forms.edit')} ${String(row[shown[0]] ?? '')}`}>
-              <EditOutlined /> {t('forms.edit')}
-            </Link>
-          ),
-        },
-      ]
-    : columns;
+  const withActions =
+    editPath || rowActions
+      ? [
+          ...columns,
+          {
+            key: '__actions',
+            dataIndex: admin.key,
+            title: t('resources.actions'),
+            fixed: 'right' as const,
+            render: (_: unknown, row: Record<string, unknown>) => (
+              <Space size="middle">
+                {editPath && (
+                  <Link to={editPath(row)} aria-label={`${t('forms.edit')} ${String(row[shown[0]] ?? '')}`}>
+                    <EditOutlined /> {t('forms.edit')}
+                  </Link>
+                )}
+                {rowActions?.(row)}
+              </Space>
+            ),
+          },
+        ]
+      : columns;
+  useEffect(() => {
+    if (version) void tableQuery.refetch();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new version asks again
+  }, [version]);
   const total = tableQuery.data?.total ?? 0;
   const capped = Boolean(tableQuery.data?.totalCapped);
   const count = total - (capped ? 1 : 0);

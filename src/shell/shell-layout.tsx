@@ -8,8 +8,9 @@ import { useProcessingTasks } from '../custom/taskcenter/tasks';
 import { useBrand } from '../providers/brand';
 import { api } from '../providers/http';
 import { subscribeLive } from '../providers/live';
-import { store, type SessionAnswer } from '../providers/session-store';
-import { announceSessionChange, useSessionValue } from '../providers/use-session-value';
+import { store } from '../providers/session-store';
+import { useSessionValue } from '../providers/use-session-value';
+import { refreshRights } from './rights';
 import { canRead, currentAbility } from './ability';
 import { BrandFooter, BrandLogo } from './brand-mark';
 import { KeepAliveOutlet } from './keep-alive';
@@ -20,14 +21,6 @@ import { TimeToggle } from './time-toggle';
 import { SupportButton } from './support-button';
 import { UserMenu } from './user-menu';
 import { WelcomeDialog } from './welcome-dialog';
-
-/** Fetch the current rules and organisation list again (an admin changed them, or the tab was away). */
-async function refreshRights(): Promise<void> {
-  const r = await api<{ permissions: unknown[]; roles: SessionAnswer['roles'] }>('PUT', '/api/identity/permission/info/cube/permission/refresh', undefined, { quiet: true });
-  store.set('permissions', JSON.stringify(r.permissions));
-  store.set('roles', JSON.stringify(r.roles));
-  announceSessionChange();
-}
 
 /** The signed-in shell: side menu (256 px, 80 px collapsed), header, and the page; routes outside the role's rights go to the root. */
 export function ShellLayout() {

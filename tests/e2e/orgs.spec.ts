@@ -60,3 +60,40 @@ test('a user sees its organisations without a New organisation button', async ({
   await page.goto('/en-US/orgscreate');
   await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
 });
+
+test('an admin renames an organisation with the rename codes shown, and chooses the default sign-in organisation', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/orgs');
+  const rowOf = (name: string) => page.getByRole('row').filter({ hasText: name });
+  const dialog = page.getByRole('dialog');
+
+  // 0131: a first-level organisation's name is a superadmin's to change.
+  await rowOf('Demo Logistics GmbH').getByRole('button', { name: 'Rename' }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Demo Logistics Group');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText("Insufficient permission to edit a first-level customer organisation's name.")).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // The name's own rules in the form, then 0135 for a taken name, then the rename.
+  await rowOf('Alpen').getByRole('button', { name: 'Rename' }).click();
+  const name = dialog.getByRole('textbox', { name: 'Name' });
+  await name.fill('Alp');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('must be at least 5 characters')).toBeVisible();
+  await name.fill('Demo Logistics North');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('The organisation name already exists.')).toBeVisible();
+  await name.fill('Alpen Tirol');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Renamed to Alpen Tirol')).toBeVisible();
+  await expect(rowOf('Alpen Tirol')).toBeVisible();
+
+  // The default sign-in organisation moves, and back (later specs sign the admin in to DEMO).
+  await rowOf('Alpen Tirol').getByRole('button', { name: 'Make default' }).click();
+  await expect(page.getByText('Alpen Tirol is now your default sign-in organisation')).toBeVisible();
+  await expect(rowOf('Alpen Tirol')).toContainText('Yes');
+  await expect(rowOf('Demo Logistics GmbH').getByRole('button', { name: 'Make default' })).toBeVisible();
+  await rowOf('Demo Logistics GmbH').getByRole('button', { name: 'Make default' }).click();
+  await expect(rowOf('Demo Logistics GmbH')).toContainText('Yes');
+  await expect(rowOf('Alpen Tirol').getByRole('button', { name: 'Make default' })).toBeVisible();
+});

@@ -1,0 +1,61 @@
+/**
+ * Shared pools on the data-pool API (SPEC.md section 7): the organisation's pools, one pool's detail, its activity
+ * (SIMs that joined and left) and its events, and its rename. Columns and rules come from schemas/pools.json,
+ * pool-members.json and pool-events.json.
+ */
+import { RESOURCES } from '../../common/resource-registry.js';
+import { fieldsSchema } from '../../common/resources.js';
+import { columnOf, listRoute } from '../db/resource-list.js';
+import { invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { defineRoutes, pathParams } from '../http/route.js';
+
+const pools = RESOURCES.pools;
+const fields = Object.keys(pools.properties);
+const SELECT = `SELECT ${fields.map((f) => `${columnOf(pools, f)} AS "${f}"`).join(', ')} FROM shared_pools t`;
+const poolSchema = { type: 'object', properties: pools.properties };
+const POOL = { table: 'shared_pools', column: 'pool_id' };
+
+export const poolRoutes = defineRoutes([
+  // The organisation's pools; an organisation with none gets an empty page (the console then hides the menu entry).
+  listRoute(pools, 'pool', '/shared_pool/cube/dashboard/pools', { method: 'GET' }),
+  {
+    service: 'pool',
+    method: 'GET',
+    path: '/shared_pool/cube/pools/:id/detail',
+    permission: { action: 'read', subject: 'shared-pool-cube' },
+    schema: { params: pathParams('id'), response: poolSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const row = (await req.server.db.query(`${SELECT} WHERE t.org_id = $1 AND t.id = $2`, [auth.orgId, (req.params as { id: string }).id])).rows[0];
+      if (!row) throw notFound();
+      return row;
+    },
+  },
+  // Activity: every SIM that joined the pool, with its cycle usage, and when it left.
+  listRoute(RESOURCES.poolMembers, 'pool', '/shared_pool/cube/pools/:id/activity', { method: 'GET', parent: POOL, idColumn: 't.sim_id' }),
+  // Events of SPEC.md section 3: setup, enrolments and exits, limit changes, overage and its recovery, ….
+  listRoute(RESOURCES.poolEvents, 'pool', '/shared_pool/cube/pools/:id/events', { method: 'GET', parent: POOL }),
+  {
+    service: 'pool',
+    method: 'PUT',
+    path: '/pool/:id/name',
+    permission: { action: 'update', subject: 'shared-pool-cube' },
+    schema: { params: pathParams('id'), body: fieldsSchema(pools, ['name']), response: poolSchema },
+    // Rename: a name is unique in the organisation, whatever its case.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const name = (req.body as { name: string }).name.trim();
+      return req.server.db.tx(async (q) => {
+        const before = (await q.query<{ name: string }>('SELECT name FROM shared_pools WHERE org_id = $1 AND id = $2 FOR UPDATE', [auth.orgId, id])).rows[0];
+        if (!before) throw notFound();
+        const taken = await q.query('SELECT 1 FROM shared_pools WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [auth.orgId, name, id]);
+        if (taken.rows.length) throw invalid('name', 'unique');
+        await q.query('UPDATE shared_pools SET name = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [auth.orgId, id, name]);
+        await audit(q, req, { action: 'rename', entity: 'shared_pool', entityId: id, before, after: { name } });
+        return (await q.query(`${SELECT} WHERE t.org_id = $1 AND t.id = $2`, [auth.orgId, id])).rows[0];
+      });
+    },
+  },
+]);
