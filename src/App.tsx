@@ -41,6 +41,8 @@ const OrgCreatePage = lazy(() => import('./resources/org-pages').then((m) => ({ 
 const AccountsPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.AccountsPage })));
 const NewAccountPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.NewAccountPage })));
 const AccountDetailPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.AccountDetailPage })));
+const PoolsPage = lazy(() => import('./resources/pool-pages').then((m) => ({ default: m.PoolsPage })));
+const PoolDetailPage = lazy(() => import('./resources/pool-pages').then((m) => ({ default: m.PoolDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
@@ -153,6 +155,7 @@ const PAGES: Record<string, ReactNode> = {
   setCard: <AccountsPage />,
   newUser: <NewAccountPage />,
   userDetail: <AccountDetailPage />,
+  shared: <PoolsPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).
@@ -173,6 +176,7 @@ const router = createBrowserRouter(
             {SCREENS.map((s) => (
               <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
             ))}
+            <Route path="sim/shared/:id" element={<PoolDetailPage />} />
             {/* Resources a schema alone adds (docs/schemas.md). */}
             <Route path="r/:resource" element={<SchemaResourcePage page="list" />} />
             <Route path="r/:resource/create" element={<SchemaResourcePage page="create" />} />

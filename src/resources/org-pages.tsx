@@ -1,17 +1,16 @@
 /** My organisations (orgs) and New organisation (orgscreate): the list and form of schemas/orgs.json. */
 import { EditOutlined, PlusOutlined, StarOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Modal, Skeleton } from 'antd';
+import { Alert, App, Button, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
-import { fieldsSchema } from '../../common/resources';
 import { isAdminRole } from '../../common/roles';
-import { api, type HttpError } from '../providers/http';
+import { api } from '../providers/http';
 import { store } from '../providers/session-store';
 import { currentAbility } from '../shell/ability';
 import { refreshRights } from '../shell/rights';
-import { SchemaForm } from './schema-form';
+import { FieldsDialog } from './fields-dialog';
 import { ResourceCreatePage } from './resource-form-page';
 import { ResourceListPage } from './resource-list-page';
 
@@ -64,11 +63,17 @@ export function OrgsPage() {
         )}
       />
       {renaming && (
-        <RenameDialog
-          org={renaming}
-          onClose={(done) => {
+        // Rename: the name's own rules in the form; the server's codes 0131-0135 shown in the dialog.
+        <FieldsDialog
+          resource={RESOURCES.orgs}
+          fields={['name']}
+          call={`POST /api/main/orgs/${encodeURIComponent(renaming.code)}`}
+          title={t('orgs.renameTitle', { name: renaming.name })}
+          initial={{ name: renaming.name }}
+          done={(v) => t('orgs.renamed', { name: v.name })}
+          onClose={(saved) => {
             setRenaming(null);
-            if (done) changed();
+            if (saved) changed();
           }}
         />
       )}
@@ -77,44 +82,6 @@ export function OrgsPage() {
 }
 
 type Org = Record<string, unknown> & { code: string; name: string; role: string; level: number; default: boolean; pending_invitation: boolean };
-
-/** Rename: the name's own rules in the form; the server's codes 0131-0135 shown in the dialog. */
-function RenameDialog({ org, onClose }: { org: Org; onClose: (done: boolean) => void }) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [data, setData] = useState<Record<string, unknown>>({ name: org.name });
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const send = async (values: Record<string, unknown>) => {
-    setBusy(true);
-    try {
-      await api('POST', `/api/main/orgs/${encodeURIComponent(org.code)}`, { name: values.name }, { quiet: true });
-      void message.success(t('orgs.renamed', { name: values.name }));
-      onClose(true);
-    } catch (e) {
-      setProblem((e as HttpError).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal open title={t('orgs.renameTitle', { name: org.name })} onCancel={() => onClose(false)} footer={null} destroyOnHidden>
-      {problem && <Alert type="error" showIcon message={problem} style={{ marginBottom: 16 }} />}
-      <SchemaForm
-        schema={fieldsSchema(RESOURCES.orgs, ['name'])}
-        prefix="orgs"
-        formData={data}
-        onChange={(d) => {
-          setData(d);
-          setProblem(null);
-        }}
-        onSubmit={(values) => void send(values)}
-        submitText={t('forms.save')}
-        busy={busy}
-      />
-    </Modal>
-  );
-}
 
 interface Seats {
   smsQuota: number;

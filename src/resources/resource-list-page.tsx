@@ -142,11 +142,14 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
 
   return (
     <>
-      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-        <Typography.Title level={3}>{title}</Typography.Title>
-        {extra}
-      </div>
-      <Card>
+      {(title || extra) && (
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <Typography.Title level={3}>{title}</Typography.Title>
+          {extra}
+        </div>
+      )}
+      {/* A nested list (no title: a tab of a detail page) sits in its parent's card. */}
+      <Card variant={title ? 'outlined' : 'borderless'} styles={title ? undefined : { body: { padding: 0 } }}>
         <ListToolbar
           resource={resource}
           criteria={criteria}

@@ -16,9 +16,13 @@ interface Props {
   /** Buttons beside the title (Edit, actions the role may use); reload fetches the record again after an action. */
   extra?: (record: Record<string, unknown>, reload: () => void) => ReactNode;
   onBack: () => void;
+  /** Shown above the sections (a usage bar), from the record. */
+  before?: (record: Record<string, unknown>) => ReactNode;
+  /** Shown below the sections (nested lists). */
+  children?: ReactNode;
 }
 
-export function ResourceShowPage({ resource, id, title, extra, onBack }: Props) {
+export function ResourceShowPage({ resource, id, title, extra, onBack, before, children }: Props) {
   const { t } = useTranslation();
   const admin = resource['x-admin'];
   const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show!.call }, errorNotification: false });
@@ -43,6 +47,7 @@ export function ResourceShowPage({ resource, id, title, extra, onBack }: Props) 
         </Space>
         <Space wrap>{extra?.(result, () => void query.refetch())}</Space>
       </div>
+      {before?.(result)}
       {admin.show!.sections.map((section) => (
         <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">
           <Descriptions
@@ -51,6 +56,7 @@ export function ResourceShowPage({ resource, id, title, extra, onBack }: Props) 
           />
         </Card>
       ))}
+      {children}
     </Space>
   );
 }

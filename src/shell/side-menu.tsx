@@ -6,6 +6,7 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { useBrand } from '../providers/brand';
 import { schemaPath, useSchemaCatalog } from '../resources/schema-catalog';
 import { canRead } from './ability';
+import { useHasPools } from './features';
 import { SCREENS, screenOf, type ScreenDef } from './routes';
 
 const GROUP_ICONS: Record<NonNullable<ScreenDef['group']>, ReactNode> = {
@@ -32,7 +33,9 @@ function useMenuEntries(): MenuEntry[] {
   const { t } = useTranslation();
   const brand = useBrand();
   const { items: schemas } = useSchemaCatalog();
-  const screens = SCREENS.filter((s) => s.group && canRead(s.subject) && !(s.feature === 'reports' && !brand.reportsEnabled)).map((s) => ({
+  // Hidden until known: an entry that appears is better than one that vanishes.
+  const hasPools = useHasPools() === true;
+  const screens = SCREENS.filter((s) => s.group && canRead(s.subject) && !(s.feature === 'reports' && !brand.reportsEnabled) && !(s.feature === 'pools' && !hasPools)).map((s) => ({
     key: s.key,
     group: s.group!,
     label: t(`menu.${s.key}`),
