@@ -2,6 +2,8 @@
 import accounts from '../schemas/accounts.json' with { type: 'json' };
 import bundleOrders from '../schemas/bundle-orders.json' with { type: 'json' };
 import cdrs from '../schemas/cdrs.json' with { type: 'json' };
+import invoiceLines from '../schemas/invoice-lines.json' with { type: 'json' };
+import invoices from '../schemas/invoices.json' with { type: 'json' };
 import orgs from '../schemas/orgs.json' with { type: 'json' };
 import poolEvents from '../schemas/pool-events.json' with { type: 'json' };
 import poolMembers from '../schemas/pool-members.json' with { type: 'json' };
@@ -18,4 +20,6 @@ export const RESOURCES: Record<string, ResourceSchema> = {
   pools: defineResource(pools),
   poolMembers: defineResource(poolMembers),
   poolEvents: defineResource(poolEvents),
+  invoices: defineResource(invoices),
+  invoiceLines: defineResource(invoiceLines),
 };

@@ -13,5 +13,6 @@ import { simRoutes } from './main/sim-routes.js';
 import { cdrRoutes } from './cdr/cdr-routes.js';
 import { catalogRoute } from './main/schema-routes.js';
 import { poolRoutes } from './pool/pool-routes.js';
+import { billRoutes } from './billing/bill-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, catalogRoute];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, catalogRoute];

@@ -43,6 +43,9 @@ const NewAccountPage = lazy(() => import('./resources/account-pages').then((m) =
 const AccountDetailPage = lazy(() => import('./resources/account-pages').then((m) => ({ default: m.AccountDetailPage })));
 const PoolsPage = lazy(() => import('./resources/pool-pages').then((m) => ({ default: m.PoolsPage })));
 const PoolDetailPage = lazy(() => import('./resources/pool-pages').then((m) => ({ default: m.PoolDetailPage })));
+const InvoicesPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoicesPage })));
+const InvoiceDetailPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceDetailPage })));
+const InvoiceSimDetailsPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceSimDetailsPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
@@ -156,6 +159,9 @@ const PAGES: Record<string, ReactNode> = {
   newUser: <NewAccountPage />,
   userDetail: <AccountDetailPage />,
   shared: <PoolsPage />,
+  finance: <InvoicesPage />,
+  financeDetailsPage: <InvoiceDetailPage />,
+  financeSimDetailsPage: <InvoiceSimDetailsPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

@@ -17,7 +17,7 @@ const typesOf = (p: { type?: string | string[] }) => ([] as string[]).concat(p.t
 /** A field's column in the resource's table aliased t. */
 export function columnOf(r: ResourceSchema, f: string): string {
   // 64-bit counters arrive as text from the driver: read them as numbers (volumes in KB stay far below 2^53).
-  if (typesOf(r.properties[f]).includes('integer')) return `t.${snake(f)}::float8`;
+  if (typesOf(r.properties[f]).includes('integer') || typesOf(r.properties[f]).includes('number')) return `t.${snake(f)}::float8`;
   // A calendar date stays the date it is (a driver would make it a midnight in some time zone).
   if (r.properties[f].format === 'date') return `t.${snake(f)}::text`;
   return `t.${snake(f)}`;

@@ -5,6 +5,7 @@
  * to opts.now (default: the current minute) so that "last 7 days" and "last 30 days" screens have content.
  */
 import type { Queryable } from './db.js';
+import { dueDateOf } from '../../common/billing.js';
 import { makeIccid, makeImei } from '../../common/iccid.js';
 
 export type SeedSize = 'small' | 'demo';
@@ -827,8 +828,7 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
       const cycleStart = monthStart(now, -k);
       const cycleEnd = new Date(monthStart(now, -k + 1).getTime() - DAY);
       const billingDate = new Date(monthStart(now, -k + 1).getTime() + 2 * DAY);
-      const monthEnd = new Date(monthStart(billingDate, 1).getTime() - DAY);
-      const due = new Date(Math.min(billingDate.getTime() + 10 * DAY, monthEnd.getTime()));
+      const due = new Date(`${dueDateOf(billingDate)}T00:00:00Z`);
       const cycle = cycleStart.toISOString().slice(0, 7);
       const id = fixedId(`invoice:${org}:${k}`);
       let cents = 0;
@@ -869,14 +869,14 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
     invoices.push({
       org_id: 'org-demo', id: fixedId('invoice:org-demo:predeposit'), bill_id: `PRE-DE-${rng.digits(6)}`, status: 'paid', type: 'predeposit',
       cycle_start: dateOnly(monthStart(now, -2)), cycle_end: dateOnly(monthStart(now, -2)), billing_cycle: monthStart(now, -2).toISOString().slice(0, 7),
-      billing_date: dateOnly(monthStart(now, -2)), issued_at: monthStart(now, -2), due_date: dateOnly(new Date(monthStart(now, -2).getTime() + 10 * DAY)),
+      billing_date: dateOnly(monthStart(now, -2)), issued_at: monthStart(now, -2), due_date: dueDateOf(monthStart(now, -2)),
       paid_at: new Date(monthStart(now, -2).getTime() + 3 * DAY), currency: f.currency, amount_excl_tax: 1000, tax_rate: f.taxRate, tax_amount: 190, amount_incl_tax: 1190,
       settlement_customer: 'Demo Logistics GmbH', version: 1, created_at: monthStart(now, -2), updated_at: monthStart(now, -2),
     });
     invoices.push({
       org_id: 'org-demo', id: fixedId('invoice:org-demo:draft'), bill_id: `INV-DE-${monthStart(now).toISOString().slice(0, 7).replace('-', '')}-DRAFT`, status: 'draft', type: 'advance',
       cycle_start: dateOnly(monthStart(now)), cycle_end: dateOnly(new Date(monthStart(now, 1).getTime() - DAY)), billing_cycle: monthStart(now).toISOString().slice(0, 7),
-      billing_date: dateOnly(now), issued_at: null, due_date: dateOnly(new Date(Math.min(now.getTime() + 10 * DAY, monthStart(now, 1).getTime() - DAY))), paid_at: null,
+      billing_date: dateOnly(now), issued_at: null, due_date: dueDateOf(now), paid_at: null,
       currency: f.currency, amount_excl_tax: 250, tax_rate: f.taxRate, tax_amount: 47.5, amount_incl_tax: 297.5, settlement_customer: 'Demo Logistics GmbH', version: 1,
       created_at: now, updated_at: now,
     });
@@ -884,7 +884,7 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
       org_id: 'org-demo', id: fixedId('invoice:org-demo:credit'), bill_id: `CRN-DE-${rng.digits(6)}`, status: 'published', type: 'credit',
       cycle_start: dateOnly(monthStart(now, -1)), cycle_end: dateOnly(new Date(monthStart(now).getTime() - DAY)), billing_cycle: monthStart(now, -1).toISOString().slice(0, 7),
       billing_date: dateOnly(new Date(monthStart(now).getTime() + 4 * DAY)), issued_at: new Date(monthStart(now).getTime() + 4 * DAY),
-      due_date: dateOnly(new Date(monthStart(now).getTime() + 14 * DAY)), paid_at: null, currency: f.currency, amount_excl_tax: -20, tax_rate: f.taxRate, tax_amount: -3.8,
+      due_date: dueDateOf(new Date(monthStart(now).getTime() + 4 * DAY)), paid_at: null, currency: f.currency, amount_excl_tax: -20, tax_rate: f.taxRate, tax_amount: -3.8,
       amount_incl_tax: -23.8, settlement_customer: 'Demo Logistics GmbH', version: 1, created_at: monthStart(now), updated_at: monthStart(now),
     });
   }

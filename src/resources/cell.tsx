@@ -12,8 +12,8 @@ const ENUM_COLORS: Record<string, string> = {
   expired: 'red', terminated: 'default', disabled: 'red', offline: 'default', unknown: 'default',
 };
 
-/** plain: no copy button (the value is itself a link). */
-export function Cell({ resource, field, value, plain }: { resource: ResourceSchema; field: string; value: unknown; plain?: boolean }) {
+/** plain: no copy button (the value is itself a link); row: the record, for a money field's currency. */
+export function Cell({ resource, field, value, plain, row }: { resource: ResourceSchema; field: string; value: unknown; plain?: boolean; row?: Record<string, unknown> }) {
   const { t, i18n } = useTranslation();
   const p = resource.properties[field];
   const prefix = resource['x-admin'].i18n;
@@ -22,6 +22,11 @@ export function Cell({ resource, field, value, plain }: { resource: ResourceSche
   if (typeof value === 'boolean') return value ? <Tag color="blue">{t('resources.yes')}</Tag> : <Typography.Text type="secondary">{t('resources.no')}</Typography.Text>;
   if (p.format === 'date-time') return <DateTime value={String(value)} />;
   if (Array.isArray(value)) return <>{value.map((v) => <Tag key={String(v)}>{String(v)}</Tag>)}</>;
+  if (typeof value === 'number' && p['x-money']) {
+    const currency = typeof row?.currency === 'string' ? row.currency : undefined;
+    return <>{new Intl.NumberFormat(i18n.language, currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(value)}</>;
+  }
+  if (typeof value === 'number' && p['x-percent']) return <>{new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 2 }).format(value)}</>;
   if (typeof value === 'number') {
     // Volumes are stored in KB (ARCHITECTURE.md); shown in the unit that reads best.
     if (field.endsWith('Kb')) return <>{formatKb(value, i18n.language)}</>;

@@ -55,9 +55,13 @@ interface ListProps {
   rowActions?: (row: Record<string, unknown>) => ReactNode;
   /** Changes when the rows changed elsewhere (an action in a dialog): the list is fetched again. */
   version?: number;
+  /** Filters the list always carries (a nested list's parent: an invoice's lines). */
+  fixedFilters?: Record<string, unknown>;
+  /** Values every row's cells may read (the invoice's currency for its lines). */
+  cellContext?: Record<string, unknown>;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0 }: ListProps) {
+export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -69,6 +73,9 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   });
   const [typed, setTyped] = useState({ field: admin.list.search?.[0] ?? '', value: '' });
   const settled = useDebouncedValue(typed);
+  // Compared by value: a parent's filter object is new on every render of the parent.
+  const fixedKey = JSON.stringify(fixedFilters ?? {});
+  const fixed = useMemo<CrudFilter[]>(() => Object.entries(JSON.parse(fixedKey) as Record<string, unknown>).map(([field, value]) => ({ field, operator: 'eq', value })), [fixedKey]);
   const { tableProps, tableQuery, setFilters } = useTable({
     resource: admin.resource,
     meta: { list: admin.list.call },
@@ -77,7 +84,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
     // A list the server does not sort on request (accounts, organisations) gets no sort parameters at all.
     sorters: { initial: admin.list.sortable.includes(admin.list.defaultSort.field) ? [admin.list.defaultSort] : [] },
     // The first request already carries the opening window (a CDR list cannot go without one).
-    filters: { initial: toFilters(criteria) },
+    filters: { initial: [...fixed, ...toFilters(criteria)] },
   });
 
   // The typed search goes out once it has settled and is searchable; the bulk list under the schema's own name.
@@ -87,8 +94,8 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
     // A window the server would refuse (over the maximum span) is shown as such and not sent.
     if (rangeProblem(resource, windowBodyOf(criteria))) return;
     const filters = toFilters({ ...criteria, search }).map((f) => ('field' in f && f.field === 'bulk' ? { ...f, field: admin.list.bulk!.param } : f));
-    setFilters(filters, 'replace');
-  }, [criteria, settled, resource, admin.list.bulk, setFilters]);
+    setFilters([...fixed, ...filters], 'replace');
+  }, [criteria, settled, resource, admin.list.bulk, setFilters, fixed]);
 
   const columns = useMemo(
     () =>
@@ -101,13 +108,13 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
           // The first column opens the record's detail page where it has one.
           showPath && f === shown[0] ? (
             <Link to={showPath(row)}>
-              <Cell resource={resource} field={f} value={v} plain />
+              <Cell resource={resource} field={f} value={v} row={{ ...cellContext, ...row }} plain />
             </Link>
           ) : (
-            <Cell resource={resource} field={f} value={v} />
+            <Cell resource={resource} field={f} value={v} row={{ ...cellContext, ...row }} />
           ),
       })),
-    [shown, admin, resource, t, showPath],
+    [shown, admin, resource, t, showPath, cellContext],
   );
   const withActions =
     editPath || rowActions

@@ -52,7 +52,7 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
         <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">
           <Descriptions
             column={{ xs: 1, md: 2, xl: 3 }}
-            items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} /> }))}
+            items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} row={result} /> }))}
           />
         </Card>
       ))}
