@@ -8,6 +8,8 @@ import orgs from '../schemas/orgs.json' with { type: 'json' };
 import poolEvents from '../schemas/pool-events.json' with { type: 'json' };
 import poolMembers from '../schemas/pool-members.json' with { type: 'json' };
 import pools from '../schemas/pools.json' with { type: 'json' };
+import reportColumns from '../schemas/report-columns.json' with { type: 'json' };
+import reports from '../schemas/reports.json' with { type: 'json' };
 import sims from '../schemas/sims.json' with { type: 'json' };
 import { defineResource, type ResourceSchema } from './resources.js';
 
@@ -22,4 +24,6 @@ export const RESOURCES: Record<string, ResourceSchema> = {
   poolEvents: defineResource(poolEvents),
   invoices: defineResource(invoices),
   invoiceLines: defineResource(invoiceLines),
+  reports: defineResource(reports),
+  reportColumns: defineResource(reportColumns),
 };

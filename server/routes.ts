@@ -14,5 +14,6 @@ import { cdrRoutes } from './cdr/cdr-routes.js';
 import { catalogRoute } from './main/schema-routes.js';
 import { poolRoutes } from './pool/pool-routes.js';
 import { billRoutes } from './billing/bill-routes.js';
+import { reportRoutes } from './main/report-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, catalogRoute];
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, catalogRoute];

@@ -46,6 +46,7 @@ const PoolDetailPage = lazy(() => import('./resources/pool-pages').then((m) => (
 const InvoicesPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoicesPage })));
 const InvoiceDetailPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceDetailPage })));
 const InvoiceSimDetailsPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceSimDetailsPage })));
+const ReportsPage = lazy(() => import('./resources/report-pages').then((m) => ({ default: m.ReportsPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
@@ -160,6 +161,7 @@ const PAGES: Record<string, ReactNode> = {
   userDetail: <AccountDetailPage />,
   shared: <PoolsPage />,
   finance: <InvoicesPage />,
+  reports: <ReportsPage />,
   financeDetailsPage: <InvoiceDetailPage />,
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
 };

@@ -13,7 +13,8 @@ export const DEMO_BRANDS = [
   { id: 'brand-default', partnerCode: 'DEMO', host: 'localhost', variant: 'default', platformName: 'IoT Connect', themeColor: '#d4380d' },
   { id: 'brand-nova', partnerCode: 'NOVA', host: 'nova.localhost', variant: 'nova', platformName: 'Nova IoT', themeColor: '#1677ff' },
   { id: 'brand-aurora', partnerCode: 'AURORA', host: 'aurora.localhost', variant: 'aurora', platformName: 'Aurora Connect', themeColor: '#13a8a8' },
-  { id: 'brand-terra', partnerCode: 'TERRA', host: 'terra.localhost', variant: 'terra', platformName: 'Terra M2M', themeColor: '#389e0d' },
+  // Terra also has reports switched off: its menu has no Reports and sim/reports leads to the SIM list.
+  { id: 'brand-terra', partnerCode: 'TERRA', host: 'terra.localhost', variant: 'terra', platformName: 'Terra M2M', themeColor: '#389e0d', reportsEnabled: false },
 ] as const;
 
 /** What sets each brand variant apart, so that every theme option of SPEC.md section 3 can be seen on a demo host. */
@@ -85,7 +86,9 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
       hideCubeDocumentation: false,
       ...VARIANT_THEMES[b.variant],
     };
-    await q.query('INSERT INTO brands (id, partner_code, host, variant, theme) VALUES ($1, $2, $3, $4, $5)', [b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme)]);
+    await q.query('INSERT INTO brands (id, partner_code, host, variant, theme, reports_enabled) VALUES ($1, $2, $3, $4, $5, $6)', [
+      b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme), 'reportsEnabled' in b ? b.reportsEnabled : true,
+    ]);
   }
   for (const o of DEMO_ORGS) {
     await q.query(
