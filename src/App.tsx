@@ -47,6 +47,7 @@ const InvoicesPage = lazy(() => import('./resources/invoice-pages').then((m) => 
 const InvoiceDetailPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceDetailPage })));
 const InvoiceSimDetailsPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceSimDetailsPage })));
 const ReportsPage = lazy(() => import('./resources/report-pages').then((m) => ({ default: m.ReportsPage })));
+const ChartViewPage = lazy(() => import('./custom/cdr/chart-view').then((m) => ({ default: m.ChartViewPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
@@ -162,6 +163,7 @@ const PAGES: Record<string, ReactNode> = {
   shared: <PoolsPage />,
   finance: <InvoicesPage />,
   reports: <ReportsPage />,
+  chartView: <ChartViewPage />,
   financeDetailsPage: <InvoiceDetailPage />,
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
 };

@@ -9,7 +9,8 @@ import { DateTime } from '../components/date-time';
 const ENUM_COLORS: Record<string, string> = {
   ...ROLE_COLORS,
   active: 'green', online: 'green', connected: 'cyan', pre_activated: 'blue', inactive: 'default', paused: 'orange',
-  expired: 'red', terminated: 'default', disabled: 'red', offline: 'default', unknown: 'default',
+  expired: 'red', terminated: 'default', disabled: 'red',
+  published: 'blue', paid: 'green', obsolete: 'default', draft: 'gold', ready: 'green', failed: 'red', pending: 'gold', closed: 'default', offline: 'default', unknown: 'default',
 };
 
 /** plain: no copy button (the value is itself a link); row: the record, for a money field's currency. */

@@ -1,4 +1,7 @@
+import { BarChartOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
 import { ResourceListPage } from './resource-list-page';
 
@@ -17,5 +20,18 @@ export function BundleOrdersPage() {
 /** Call and data records (cdrCard): the schema list of schemas/cdrs.json, inside a window of at most 31 days. */
 export function CdrListPage() {
   const { t } = useTranslation();
-  return <ResourceListPage resource={RESOURCES.cdrs} title={t('menu.cdrCard')} />;
+  const navigate = useNavigate();
+  const { lang } = useParams();
+  return (
+    <ResourceListPage
+      resource={RESOURCES.cdrs}
+      title={t('menu.cdrCard')}
+      // The chart and back keeps this page as it was (SPEC.md section 2: kept alive only for that trip).
+      extra={
+        <Button icon={<BarChartOutlined />} onClick={() => navigate(`/${lang}/chartView`)}>
+          {t('cdrChart.open')}
+        </Button>
+      }
+    />
+  );
 }
