@@ -21,6 +21,9 @@ import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
 import { genericRoutes, loadResources } from './main/schema-routes.js';
+import { EXPORT_JOBS } from './job/export-jobs.js';
+import { LocalFileStore, type FileStore } from './job/storage.js';
+import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
 import { LiveHub } from './live/hub.js';
 import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
@@ -36,6 +39,10 @@ declare module 'fastify' {
     routeDefs: RouteDef[];
     /** Every resource schema: schemas/ and SCHEMAS_DIR. */
     resources: ResourceSchema[];
+    /** Stored files' bytes (exports, reports). */
+    files: FileStore;
+    /** The job worker of this instance. */
+    jobs: JobWorker;
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -101,6 +108,12 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.decorate('errorSink', config.sentryDsn ? sentrySink(config.sentryDsn, (m) => app.log.warn(m)) : noSink);
   // Open event streams would keep close() waiting: end them first.
   app.addHook('preClose', async () => live.close());
+  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
+  app.decorate('files', files);
+  const jobs = new JobWorker(db, files, EXPORT_JOBS, app.log);
+  app.decorate('jobs', jobs);
+  if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
+  app.addHook('onClose', async () => jobs.stop());
   app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({
     status: { code: CODES.ok, success: true, message: translate(req.lang, 'errors.ok') },
     data,

@@ -24,6 +24,9 @@ export interface Config {
   /** How often an instance holding SSE connections reads new live events. */
   livePollMs: number;
   consoleDir: string;
+  /** Run the job worker in this instance (exports and other tasks); tests drive it by hand. */
+  jobs: boolean;
+  jobPollMs: number;
   /** A folder of further resource schemas (docs/schemas.md), loaded beside schemas/ at start. */
   schemasDir?: string;
 }
@@ -50,6 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     livePollMs: Number(env.LIVE_POLL_MS ?? 1000),
     sentryDsn: env.SENTRY_DSN || undefined,
     consoleDir: path.resolve(env.CONSOLE_DIR ?? './dist'),
+    jobs: env.JOBS !== 'off',
+    jobPollMs: Number(env.JOB_POLL_MS ?? 1000),
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     ...overrides,
   };

@@ -3,6 +3,9 @@
  * migrations and the demo seed, the real app through fastify.inject, and sign-in by role.
  * With TEST_DATABASE_URL set, each file gets its own fresh PostgreSQL database instead of PGlite.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../server/app.js';
 import { loadConfig, type Config } from '../server/config.js';
@@ -73,9 +76,12 @@ export async function buildTestApp(opts: { kind?: DbKind; config?: Partial<Confi
   const { db, drop } = await freshDb(opts.kind ?? 'pglite');
   if (opts.seed !== false) await seedDemo(db, { size: 'small' });
   const config = loadConfig({ VERIFICATION_CODE: TEST_CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
-    dataDir: '/tmp/iot-console-test',
+    // Stored files (exports) of this app only; the database itself is in memory or its own PostgreSQL database.
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'iot-console-test-')),
     consoleDir: '/nonexistent',
     simulator: false,
+    // Jobs run when a test says so (t.app.jobs.runOnce()).
+    jobs: false,
     ...opts.config,
   });
   const app = await buildApp({ config, db, routes: opts.routes, logger: false });

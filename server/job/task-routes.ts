@@ -3,8 +3,13 @@
  * (SPEC.md section 9), newest first. Running and finishing the jobs belongs to the job worker.
  */
 import { LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
-import { notFound } from '../http/api-error.js';
+import { CODES } from '../../common/errors.js';
+import { newSecret, sha256 } from '../db/ids.js';
+import { ApiError, notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+
+/** How long a one-time download link works. */
+const DOWNLOAD_MINUTES = 5;
 
 export const TASK_STATUSES = ['processing', 'done', 'issues'] as const;
 
@@ -68,6 +73,62 @@ export const taskRoutes = defineRoutes([
         ),
       ]);
       return { items: items.rows.map(shape), ...counts.rows[0] };
+    },
+  },
+  {
+    service: 'job',
+    method: 'GET',
+    path: '/rest/job/my/oneTimeToken',
+    permission: { action: 'read', subject: 'task' },
+    schema: {
+      querystring: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: { type: 'object', properties: { token: { type: 'string' }, url: { type: 'string' } } },
+    },
+    // A link to my task's file that works once, for 5 minutes: a plain link the browser downloads without the bearer.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.query as { id: string };
+      const row = (
+        await req.server.db.query<{ file_id: string | null; storage_key: string | null }>(
+          'SELECT t.result_file_id AS file_id, f.storage_key FROM tasks t LEFT JOIN files f ON f.id = t.result_file_id WHERE t.org_id = $1 AND t.account_id = $2 AND t.id = $3',
+          [auth.orgId, auth.accountId, id],
+        )
+      ).rows[0];
+      if (!row) throw notFound();
+      if (!row.file_id || !row.storage_key || !req.server.files.exists(row.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
+      const token = newSecret();
+      await req.server.db.query(
+        `INSERT INTO download_tokens (token_hash, org_id, account_id, file_id, expires_at) VALUES ($1, $2, $3, $4, now() + interval '${DOWNLOAD_MINUTES} minutes')`,
+        [sha256(token), auth.orgId, auth.accountId, row.file_id],
+      );
+      return { token, url: `/api/job/rest/job/download/${token}` };
+    },
+  },
+  {
+    service: 'job',
+    method: 'GET',
+    path: '/rest/job/download/:token',
+    permission: 'public',
+    raw: true,
+    schema: { params: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 20, maxLength: 100 } } }, response: {} },
+    // The public link per job: the token is the permission, used once.
+    handler: async (req, reply) => {
+      const { token } = req.params as { token: string };
+      const file = (
+        await req.server.db.query<{ storage_key: string; name: string; content_type: string; size_bytes: string }>(
+          `UPDATE download_tokens d SET used_at = now() FROM files f
+            WHERE d.token_hash = $1 AND d.used_at IS NULL AND d.expires_at > now() AND f.id = d.file_id
+            RETURNING f.storage_key, f.name, f.content_type, f.size_bytes`,
+          [sha256(token)],
+        )
+      ).rows[0];
+      if (!file || !req.server.files.exists(file.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.downloadGone');
+      return reply
+        .type(file.content_type)
+        .header('content-length', String(file.size_bytes))
+        .header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+        .header('cache-control', 'no-store')
+        .send(req.server.files.read(file.storage_key));
     },
   },
   {

@@ -6,12 +6,14 @@ import { EditOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
 import { Card, Empty, Space, Table, Typography } from 'antd';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
+import { filterBody } from '../providers/data-provider';
 import { Cell } from './cell';
+import { ExportButton } from './export-button';
 import { ListToolbar, searchProblem, windowBodyOf, type Criteria } from './list-toolbar';
 
 /** The columns a person chose for a resource, kept in the browser. */
@@ -59,9 +61,11 @@ interface ListProps {
   fixedFilters?: Record<string, unknown>;
   /** Values every row's cells may read (the invoice's currency for its lines). */
   cellContext?: Record<string, unknown>;
+  /** The export call ("METHOD /api/…"), for a role that may export: rows can be ticked, and the list goes to the task center. */
+  exportCall?: string;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext }: ListProps) {
+export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext, exportCall }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -94,8 +98,11 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
     // A window the server would refuse (over the maximum span) is shown as such and not sent.
     if (rangeProblem(resource, windowBodyOf(criteria))) return;
     const filters = toFilters({ ...criteria, search }).map((f) => ('field' in f && f.field === 'bulk' ? { ...f, field: admin.list.bulk!.param } : f));
+    sent.current = [...fixed, ...filters];
     setFilters([...fixed, ...filters], 'replace');
   }, [criteria, settled, resource, admin.list.bulk, setFilters, fixed]);
+  const sent = useRef<CrudFilter[]>([]);
+  const [ticked, setTicked] = useState<Key[]>([]);
 
   const columns = useMemo(
     () =>
@@ -149,10 +156,13 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
 
   return (
     <>
-      {(title || extra) && (
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+      {(title || extra || exportCall) && (
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12 }}>
           <Typography.Title level={3}>{title}</Typography.Title>
-          {extra}
+          <Space>
+            {exportCall && <ExportButton call={exportCall} filters={() => filterBody(sent.current)} ticked={ticked.map(String)} total={count} />}
+            {extra}
+          </Space>
         </div>
       )}
       {/* A nested list (no title: a tab of a detail page) sits in its parent's card. */}
@@ -170,6 +180,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
         <Table
           {...tableProps}
           rowKey={admin.key}
+          rowSelection={exportCall ? { selectedRowKeys: ticked, onChange: setTicked, preserveSelectedRowKeys: true } : undefined}
           columns={withActions}
           scroll={{ x: 'max-content' }}
           pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}

@@ -3,18 +3,21 @@ import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
+import { currentAbility } from '../shell/ability';
 import { ResourceListPage } from './resource-list-page';
+
+const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', subject);
 
 /** All SIMs (sim/simCard): the schema list of schemas/sims.json. */
 export function SimListPage() {
   const { t } = useTranslation();
-  return <ResourceListPage resource={RESOURCES.sims} title={t('menu.simCard')} />;
+  return <ResourceListPage resource={RESOURCES.sims} title={t('menu.simCard')} exportCall={mayExport('sim') ? 'POST /api/main/sim/list/export/task' : undefined} />;
 }
 
 /** Bundle order records (sim/service): the schema list of schemas/bundle-orders.json. */
 export function BundleOrdersPage() {
   const { t } = useTranslation();
-  return <ResourceListPage resource={RESOURCES.bundleOrders} title={t('menu.service')} />;
+  return <ResourceListPage resource={RESOURCES.bundleOrders} title={t('menu.service')} exportCall={mayExport('sim') ? 'POST /api/main/sim/service/list/export' : undefined} />;
 }
 
 /** Call and data records (cdrCard): the schema list of schemas/cdrs.json, inside a window of at most 31 days. */
@@ -26,6 +29,7 @@ export function CdrListPage() {
     <ResourceListPage
       resource={RESOURCES.cdrs}
       title={t('menu.cdrCard')}
+      exportCall={mayExport('cdr') ? 'POST /api/cdr/export/distributor/:org/cdrs' : undefined}
       // The chart and back keeps this page as it was (SPEC.md section 2: kept alive only for that trip).
       extra={
         <Button icon={<BarChartOutlined />} onClick={() => navigate(`/${lang}/chartView`)}>

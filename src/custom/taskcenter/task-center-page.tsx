@@ -3,16 +3,43 @@
  * pushed live; leaving while a task is processing asks Leave or Stay.
  */
 import { useTable } from '@refinedev/antd';
-import { Card, Empty, Modal, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Modal, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { LIMITS } from '../../../common/limits';
 import { DateTime, formatDuration } from '../../components/date-time';
+import { api } from '../../providers/http';
 import { TASKS_RESOURCE, type TaskRow } from './tasks';
 
 const STATUS_COLORS: Record<TaskRow['status'], string> = { processing: 'processing', done: 'success', issues: 'warning' };
 const withoutLang = (path: string) => path.replace(/^\/[^/]+/, '');
+
+/** The task's file through a one-time link: the browser downloads it as a plain link, no token in the address bar. */
+function DownloadReport({ taskId }: { taskId: string }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const go = async () => {
+    setBusy(true);
+    try {
+      const { url } = await api<{ url: string }>('GET', `/api/job/rest/job/my/oneTimeToken?id=${encodeURIComponent(taskId)}`);
+      const a = document.createElement('a');
+      a.href = url;
+      a.rel = 'noopener';
+      a.click();
+    } catch {
+      // The HTTP helper has said why (the file expired).
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button type="link" size="small" icon={<DownloadOutlined />} loading={busy} onClick={() => void go()}>
+      {t('tasks.download')}
+    </Button>
+  );
+}
 
 export function TaskCenterPage() {
   const { t, i18n } = useTranslation();
@@ -50,6 +77,12 @@ export function TaskCenterPage() {
     { title: t('tasks.end'), dataIndex: 'endedAt', key: 'endedAt', render: (v: string | null) => <DateTime value={v} /> },
     { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
     { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', ellipsis: true, width: 220, render: (v: string | null) => v ?? '—' },
+    {
+      title: t('tasks.report'),
+      dataIndex: 'hasReport',
+      key: 'report',
+      render: (has: boolean, row: TaskRow) => (has ? <DownloadReport taskId={row.id} /> : '—'),
+    },
   ];
 
   return (

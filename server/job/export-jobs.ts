@@ -1,0 +1,152 @@
+/**
+ * Exports through the task center (SPEC.md section 8, Export): SIMs, bundle orders and CDRs as CSV or XLSX, at most
+ * 100,000 rows. The request is checked and counted at once ("No data to export", "Please select the data to export",
+ * over 100,000 refused with a message that asks to narrow the selection); the job then writes the rows of the same
+ * query in keyset pages of 1,000, with labels in the requester's language.
+ */
+import type { FastifyRequest } from 'fastify';
+import { CODES } from '../../common/errors.js';
+import { LIMITS, type Language } from '../../common/limits.js';
+import type { Subject } from '../../common/permissions.js';
+import { RESOURCES } from '../../common/resource-registry.js';
+import { listQuerySchema, type ResourceSchema } from '../../common/resources.js';
+// The console's labels of each resource's fields and values, so that an export reads like the page it came from.
+import enUS from '../../src/locales/en-US.json' with { type: 'json' };
+import esES from '../../src/locales/es-ES.json' with { type: 'json' };
+import zhCN from '../../src/locales/zh-CN.json' with { type: 'json' };
+import zhTW from '../../src/locales/zh-TW.json' with { type: 'json' };
+import { newId } from '../db/ids.js';
+import { checkSpec, listPage } from '../db/listing.js';
+import { listQueryOf, listSpecOf, snake } from '../db/resource-list.js';
+import { ApiError, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import type { RouteDef, Service } from '../http/route.js';
+import { publishLive } from '../live/hub.js';
+import { csvWriter, xlsxWriter } from './table-writers.js';
+import type { JobHandler } from './worker.js';
+
+const LABELS: Record<Language, Record<string, unknown>> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
+const lookup = (lang: Language, key: string): string | undefined => {
+  let node: unknown = LABELS[lang];
+  for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
+};
+const label = (lang: Language, key: string, fallback: string) => lookup(lang, key) ?? lookup('en-US', key) ?? fallback;
+
+/** The export kinds and the resource each writes. */
+export const EXPORTS = { sim_export: RESOURCES.sims, bundle_export: RESOURCES.bundleOrders, cdr_export: RESOURCES.cdrs } as const;
+type ExportKind = keyof typeof EXPORTS;
+
+const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+type Format = keyof typeof FORMATS;
+
+/** The list spec of an export: the resource's, plus "these records only" for an export of the selected rows. */
+function exportSpec(r: ResourceSchema) {
+  const base = listSpecOf(r);
+  return checkSpec({ ...base, filters: { ...base.filters, __selected: { kind: 'in', column: `t.${snake(r['x-admin'].key)}` } } });
+}
+
+/** The body of an export request: the list's filters (no paging), the format, and optionally the selected keys. */
+function exportBody(r: ResourceSchema) {
+  const list = listQuerySchema(r) as { properties: Record<string, unknown>; required: string[] };
+  const { page: _p, pageSize: _s, cursor: _c, ...filters } = list.properties;
+  const key = r.properties[r['x-admin'].key];
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['format', ...list.required],
+    properties: {
+      ...filters,
+      format: { type: 'string', enum: Object.keys(FORMATS) },
+      // Rows ticked in the list; an empty list means the person ticked none.
+      selected: { type: 'array', maxItems: LIMITS.exportMax, items: { type: 'string', maxLength: 40, ...(key.pattern ? { pattern: key.pattern } : {}) } },
+    },
+  };
+}
+
+/** The export request route: checked, counted, then a task for the worker. */
+export function exportRoute(kind: ExportKind, service: Service, path: string): RouteDef {
+  const resource = EXPORTS[kind];
+  const spec = exportSpec(resource);
+  return {
+    service,
+    method: 'POST',
+    path,
+    permission: { action: 'export', subject: resource['x-admin'].subject as Exclude<Subject, 'all'> },
+    schema: {
+      ...(path.includes(':id') ? { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } } : {}),
+      body: exportBody(resource),
+      response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } },
+    },
+    handler: async (req: FastifyRequest) => {
+      const auth = req.requireAuth();
+      const org = (req.params as { id?: string }).id;
+      if (org !== undefined && org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      const { format, selected, ...query } = req.body as Record<string, unknown> & { format: Format; selected?: string[] };
+      if (selected && selected.length === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoneSelected');
+      const q = listQueryOf(resource, { ...query, pageSize: 1 });
+      if (selected) q.filters = { ...q.filters, __selected: selected };
+      const count = await listPage(req.server.db, spec, auth.orgId, { ...q, totalCap: LIMITS.exportMax + 1 });
+      if (count.total === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
+      if (count.total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
+      const taskId = newId();
+      const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+      await req.server.db.tx(async (tx) => {
+        await tx.query(
+          `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [auth.orgId, taskId, auth.accountId, referenceId, kind, count.total, `${format.toUpperCase()}${selected ? ` · ${selected.length}` : ''}`, JSON.stringify({ query, selected, format, lang: req.lang })],
+        );
+        await audit(tx, req, { action: 'export', entity: resource['x-admin'].resource, entityId: taskId, after: { format, quantity: count.total } });
+        await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
+      });
+      return { taskId, referenceId, quantity: count.total };
+    },
+  };
+}
+
+/** A cell as the export shows it: enum values and yes/no by label, times in ISO 8601 UTC, lists joined. */
+function cellOf(r: ResourceSchema, field: string, value: unknown, lang: Language): string | number | null {
+  if (value === null || value === undefined) return null;
+  const p = r.properties[field];
+  const prefix = r['x-admin'].i18n;
+  if (p.enum) return label(lang, `${prefix}.enum.${field}.${String(value)}`, String(value));
+  if (typeof value === 'boolean') return label(lang, value ? 'resources.yes' : 'resources.no', String(value));
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.join('; ');
+  if (typeof value === 'number') return value;
+  return String(value);
+}
+
+/** The job of an export kind: the same query, written page by page, progress after each page. */
+export function exportJob(kind: ExportKind): JobHandler {
+  const resource = EXPORTS[kind];
+  const spec = exportSpec(resource);
+  const columns = resource['x-admin'].list.columns;
+  return async ({ store, db, task, progress }) => {
+    const { query, selected, format, lang } = task.payload as { query: Record<string, unknown>; selected?: string[]; format: Format; lang: Language };
+    const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+    const name = `${resource['x-admin'].resource}-${stamp}.${format}`;
+    const key = `${task.org_id}/exports/${task.id}/${name}`;
+    const file = store.draft(key);
+    const writer = format === 'xlsx' ? xlsxWriter(file) : csvWriter(file);
+    await writer.header(columns.map((f) => label(lang, `${resource['x-admin'].i18n}.fields.${f}`, f)));
+    const q = listQueryOf(resource, { ...query, pageSize: 1 });
+    if (selected) q.filters = { ...q.filters, __selected: selected };
+    let cursor: string | undefined;
+    let written = 0;
+    do {
+      const page = await listPage<Record<string, unknown>>(db, spec, task.org_id, { ...q, pageSize: 1000, cursor, totalCap: 1 });
+      for (const row of page.items) {
+        if (written >= LIMITS.exportMax) break;
+        await writer.row(columns.map((f) => cellOf(resource, f, row[f], lang)));
+        written += 1;
+      }
+      cursor = page.nextCursor ?? undefined;
+      await progress(task.quantity ? (written / task.quantity) * 100 : 50);
+    } while (cursor && written < LIMITS.exportMax);
+    await writer.end();
+    return { file: { key, name, contentType: FORMATS[format] }, result: { rows: written } };
+  };
+}
+
+export const EXPORT_JOBS: Record<string, JobHandler> = Object.fromEntries((Object.keys(EXPORTS) as ExportKind[]).map((k) => [k, exportJob(k)]));

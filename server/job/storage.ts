@@ -1,0 +1,47 @@
+/**
+ * Where stored files' bytes live (exports, reports, PDFs): behind this interface so that an S3-compatible bucket can
+ * replace the local folder. The local store keeps them under DATA_DIR/files; with several instances, that folder must
+ * be shared (README, "Several instances").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+export interface FileStore {
+  /** A path to write a new file's bytes to; publish() makes it readable under key, atomically. */
+  draft(key: string): string;
+  publish(key: string): Promise<number>;
+  read(key: string): Readable;
+  exists(key: string): boolean;
+}
+
+export class LocalFileStore implements FileStore {
+  constructor(private readonly root: string) {}
+
+  private full(key: string): string {
+    const p = path.resolve(this.root, key);
+    if (!p.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`storage key outside the store: ${key}`);
+    return p;
+  }
+
+  draft(key: string): string {
+    const p = `${this.full(key)}.part`;
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    return p;
+  }
+
+  /** The draft becomes the file by a rename: a reader never sees half a file under the key. */
+  async publish(key: string): Promise<number> {
+    const p = this.full(key);
+    await fs.promises.rename(`${p}.part`, p);
+    return (await fs.promises.stat(p)).size;
+  }
+
+  read(key: string): Readable {
+    return fs.createReadStream(this.full(key));
+  }
+
+  exists(key: string): boolean {
+    return fs.existsSync(this.full(key));
+  }
+}

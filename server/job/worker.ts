@@ -1,0 +1,141 @@
+/**
+ * The job worker: durable tasks in the tasks table, claimed by one instance at a time with FOR UPDATE SKIP LOCKED and
+ * a heartbeat lease. A task whose worker stopped (a restart, a crash) is claimed again when its lease runs out and
+ * starts over from the beginning; after MAX_ATTEMPTS it ends as "issues". A file is published (renamed into place)
+ * and the task marked done in one step at the end, so a partial file is never offered as done.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/db.js';
+import { newId } from '../db/ids.js';
+import { publishLive } from '../live/hub.js';
+import type { FileStore } from './storage.js';
+
+export const LEASE_SECONDS = 60;
+export const MAX_ATTEMPTS = 3;
+
+export interface TaskRow {
+  id: string;
+  org_id: string;
+  account_id: string | null;
+  kind: string;
+  quantity: number;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface JobContext {
+  db: Db;
+  store: FileStore;
+  task: TaskRow;
+  /** Report progress (0-99) and renew the lease; throws when the lease was lost to another worker. */
+  progress(percent: number): Promise<void>;
+}
+
+/** What a finished job leaves: a file to offer, and a summary for the task's report. */
+export interface JobResult {
+  file?: { key: string; name: string; contentType: string };
+  result: Record<string, unknown>;
+  /** Some rows failed: the task ends as "issues" with its report. */
+  issues?: boolean;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
+
+export class JobWorker {
+  readonly id = `worker-${newId(8)}`;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: FileStore,
+    private readonly handlers: Record<string, JobHandler>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Poll for work every pollMs; tests call runOnce() instead. */
+  start(pollMs: number): void {
+    this.timer = setInterval(() => void this.runOnce().catch((err) => this.log.error({ err }, 'job worker')), pollMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Claim and run one task; false when there was none. One at a time per instance. */
+  runOnce(): Promise<boolean> {
+    if (this.running) return this.running;
+    this.running = this.claimAndRun().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async claimAndRun(): Promise<boolean> {
+    const kinds = Object.keys(this.handlers);
+    const claimed = (
+      await this.db.query<TaskRow>(
+        `UPDATE tasks SET claimed_by = $1, claimed_at = now(), heartbeat_at = now(), attempts = attempts + 1,
+                started_at = coalesce(started_at, now()), updated_at = now()
+          WHERE id = (SELECT id FROM tasks
+                       WHERE status = 'processing' AND kind = ANY($2::text[])
+                         AND (claimed_by IS NULL OR heartbeat_at < now() - make_interval(secs => $3))
+                       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+          RETURNING id, org_id, account_id, kind, quantity, payload, attempts`,
+        [this.id, kinds, LEASE_SECONDS],
+      )
+    ).rows[0];
+    if (!claimed) return false;
+    if (claimed.attempts > MAX_ATTEMPTS) {
+      await this.finish(claimed, 'issues', { error: 'interrupted' }, null, `Stopped ${MAX_ATTEMPTS} times before it could finish`);
+      return true;
+    }
+    const ctx: JobContext = {
+      db: this.db,
+      store: this.store,
+      task: claimed,
+      progress: async (percent) => {
+        const r = await this.db.query(
+          'UPDATE tasks SET progress = $3, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = \'processing\' RETURNING id',
+          [claimed.id, this.id, Math.max(0, Math.min(99, Math.floor(percent)))],
+        );
+        if (!r.rows.length) throw new Error('lease lost');
+        await publishLive(this.db, { type: 'task', orgId: claimed.org_id, accountId: claimed.account_id, data: { id: claimed.id, status: 'processing', progress: Math.floor(percent) } });
+      },
+    };
+    try {
+      const out = await this.handlers[claimed.kind](ctx);
+      let fileId: string | null = null;
+      if (out.file) {
+        const size = await this.store.publish(out.file.key);
+        const r = await this.db.query<{ id: string }>(
+          `INSERT INTO files (org_id, id, account_id, kind, storage_key, name, content_type, size_bytes, expires_at)
+           VALUES ($1, $2, $3, 'export', $4, $5, $6, $7, now() + interval '7 days')
+           ON CONFLICT (storage_key) DO UPDATE SET size_bytes = EXCLUDED.size_bytes RETURNING id`,
+          [claimed.org_id, newId(), claimed.account_id, out.file.key, out.file.name, out.file.contentType, size],
+        );
+        fileId = r.rows[0].id;
+      }
+      await this.finish(claimed, out.issues ? 'issues' : 'done', out.result, fileId, null);
+    } catch (err) {
+      if ((err as Error).message === 'lease lost') return true;
+      this.log.error({ err, task: claimed.id }, 'job failed');
+      await this.finish(claimed, 'issues', { error: (err as Error).message }, null, 'The job failed; it can be started again');
+    }
+    return true;
+  }
+
+  private async finish(task: TaskRow, status: 'done' | 'issues', result: Record<string, unknown>, fileId: string | null, error: string | null): Promise<void> {
+    await this.db.tx(async (q) => {
+      await q.query(
+        `UPDATE tasks SET status = $3, progress = 100, result = $4, result_file_id = $5, error = $6, ended_at = now(), updated_at = now()
+          WHERE id = $1 AND claimed_by = $2 AND status = 'processing'`,
+        [task.id, this.id, status, JSON.stringify(result), fileId, error],
+      );
+      await publishLive(q, { type: 'task', orgId: task.org_id, accountId: task.account_id, data: { id: task.id, status, progress: 100 } });
+    });
+  }
+}
