@@ -20,6 +20,8 @@ export interface ResourceList {
   sortable: string[];
   /** Fields filtered by equality (an array field: contains the value). */
   filters: string[];
+  /** For a filter without an enum: the "GET /api/…" call answering the values to choose from (networks seen). */
+  filterOptions?: Record<string, string>;
   /** Time or number fields filtered by a from-to range. */
   ranges?: string[];
   /** Fields searched by the whole value or its trailing characters (SPEC.md section 5: more than one). */
@@ -138,6 +140,10 @@ export function defineResource(schema: unknown): ResourceSchema {
   if (l.requiredRange && !(l.ranges ?? []).includes(l.requiredRange.field)) fail('x-admin.list.requiredRange must name one of ranges');
   known(l.defaultSort.field, 'x-admin.list.defaultSort');
   callOk(l.call, 'x-admin.list.call');
+  for (const [f, call] of Object.entries(l.filterOptions ?? {})) {
+    if (!l.filters.includes(f)) fail(`x-admin.list.filterOptions names "${f}", which is not in filters`);
+    callOk(call, `x-admin.list.filterOptions.${f}`);
+  }
   for (const kind of ['create', 'edit'] as const) {
     const form = admin[kind];
     if (!form) continue;

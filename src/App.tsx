@@ -21,7 +21,7 @@ import { ScreenPlaceholder } from './pages/screen-placeholder';
 import { BrandProvider, brandLanguages, useBrand } from './providers/brand';
 import { SCREENS } from './shell/routes';
 import { LoginPage } from './pages/login/login-page';
-import { NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
+import { CrashPage, NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
 import { accessControlProvider } from './providers/access-control';
 import { dataProvider } from './providers/data-provider';
 import { liveProvider } from './providers/live';
@@ -171,7 +171,7 @@ const PAGES: Record<string, ReactNode> = {
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).
 const router = createBrowserRouter(
   createRoutesFromElements(
-    <Route element={<Root />}>
+    <Route element={<Root />} errorElement={<CrashPage />}>
       <Route path="/" element={<Navigate to={`/${initialLanguage()}/dashboard/analysis`} replace />} />
       <Route path="/login" element={<Navigate to={`/${initialLanguage()}/login`} replace />} />
       <Route path="/401" element={<TokenExpiredPage />} />
@@ -182,18 +182,21 @@ const router = createBrowserRouter(
         <Route path="privacy" element={<PrivacyPage />} />
         <Route path="401" element={<TokenExpiredPage />} />
         <Route element={<Protected />}>
-          <Route element={<ShellLayout />}>
-            {SCREENS.map((s) => (
-              <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
-            ))}
-            <Route path="sim/shared/:id" element={<PoolDetailPage />} />
-            {/* Resources a schema alone adds (docs/schemas.md). */}
-            <Route path="r/:resource" element={<SchemaResourcePage page="list" />} />
-            <Route path="r/:resource/create" element={<SchemaResourcePage page="create" />} />
-            <Route path="r/:resource/show/:id" element={<SchemaResourcePage page="show" />} />
-            <Route path="r/:resource/edit/:id" element={<SchemaResourcePage page="edit" />} />
-            <Route path="profile" element={<ProfilePage />} />
-            <Route path="changePassword" element={<ChangePasswordPage />} />
+          <Route element={<ShellLayout />} errorElement={<CrashPage />}>
+            {/* A page that crashes shows the crash page inside the shell, menu and header still there. */}
+            <Route errorElement={<CrashPage />}>
+              {SCREENS.map((s) => (
+                <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
+              ))}
+              <Route path="sim/shared/:id" element={<PoolDetailPage />} />
+              {/* Resources a schema alone adds (docs/schemas.md). */}
+              <Route path="r/:resource" element={<SchemaResourcePage page="list" />} />
+              <Route path="r/:resource/create" element={<SchemaResourcePage page="create" />} />
+              <Route path="r/:resource/show/:id" element={<SchemaResourcePage page="show" />} />
+              <Route path="r/:resource/edit/:id" element={<SchemaResourcePage page="edit" />} />
+              <Route path="profile" element={<ProfilePage />} />
+              <Route path="changePassword" element={<ChangePasswordPage />} />
+            </Route>
           </Route>
         </Route>
         <Route path="*" element={<NotFoundPage />} />

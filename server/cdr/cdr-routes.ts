@@ -14,6 +14,22 @@ const totals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, v
 
 export const cdrRoutes = defineRoutes([
   listRoute(RESOURCES.cdrs, 'cdr', '/distributor/:id/stdcdrs'),
+  // The networks to filter CDRs by: those the organisation's SIMs were last seen on (one pass over its SIMs, not its CDRs).
+  {
+    service: 'cdr',
+    method: 'GET',
+    path: '/info_mnos/distinct',
+    permission: { action: 'read', subject: 'cdr' },
+    schema: { response: { type: 'array', items: { type: 'string' } } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const r = await req.server.db.query<{ network: string }>(
+        'SELECT network FROM sims WHERE org_id = $1 AND network IS NOT NULL GROUP BY network ORDER BY network LIMIT 500',
+        [auth.orgId],
+      );
+      return r.rows.map((row) => row.network);
+    },
+  },
   {
     service: 'cdr',
     method: 'POST',

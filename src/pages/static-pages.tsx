@@ -1,6 +1,8 @@
 import { Button, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useParams, useRouteError } from 'react-router';
+import { reportCrash } from '../providers/http';
 
 function TextPage({ title, body }: { title: string; body: string }) {
   const { t } = useTranslation();
@@ -48,6 +50,32 @@ export function NotFoundPage() {
           <Button type="primary">{t('pages.home')}</Button>
         </Link>
       }
+    />
+  );
+}
+
+/** A page that failed to draw: said plainly, reported, with a way back (instead of the router's developer screen). */
+export function CrashPage() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  const lang = localStorage.getItem('lang') ?? 'en-US';
+  useEffect(() => {
+    const message = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+    void reportCrash(message, window.location.href);
+  }, [error]);
+  return (
+    <Result
+      status="500"
+      title={t('pages.crashTitle')}
+      subTitle={t('pages.crashBody')}
+      extra={[
+        <Button key="reload" type="primary" onClick={() => window.location.reload()}>
+          {t('pages.reload')}
+        </Button>,
+        <Button key="home" href={`/${lang}/dashboard/analysis`}>
+          {t('pages.home')}
+        </Button>,
+      ]}
     />
   );
 }

@@ -217,6 +217,11 @@ async function reportError(err: HttpError, url: string): Promise<void> {
   await send('POST', '/api/public/errors', { message: err.message.slice(0, 2000), url: url.slice(0, 1000), status: err.statusCode }).catch(() => undefined);
 }
 
+/** A page that crashed in the browser: reported like a 500, without status (quiet, best effort). */
+export async function reportCrash(message: string, url: string): Promise<void> {
+  await send('POST', '/api/public/errors', { message: message.slice(0, 2000), url: url.slice(0, 1000) }).catch(() => undefined);
+}
+
 /** End the session on the server (refresh cookie included); never fails, the local session is cleared either way. */
 export async function signOutOnServer(): Promise<void> {
   await send('POST', '/api/identity/sso/signin/signout/cube', undefined).catch(() => undefined);

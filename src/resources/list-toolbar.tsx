@@ -1,8 +1,9 @@
 /** The search bar of a schema list: search by whole value or trailing characters, enum filters, bulk search, columns. */
 import { SearchOutlined, TableOutlined } from '@ant-design/icons';
+import { useCustom } from '@refinedev/core';
 import { Badge, Button, Checkbox, DatePicker, Dropdown, Input, Select, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { BulkSearchDialog } from './bulk-search-dialog';
@@ -10,7 +11,7 @@ import { BulkSearchDialog } from './bulk-search-dialog';
 export interface Criteria {
   search?: { field: string; value: string };
   bulk?: string[];
-  filters: Record<string, string | undefined>;
+  filters: Record<string, string | boolean | undefined>;
   /** from–to windows by field, as ISO times. */
   ranges?: Record<string, [string, string] | undefined>;
 }
@@ -48,6 +49,7 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
   const [bulkOpen, setBulkOpen] = useState(false);
   const problem = searchProblem(resource, searchField, text);
   const enumFilters = admin.list.filters.filter((f) => resource.properties[f].enum);
+  const valueFilters = admin.list.filters.filter((f) => !resource.properties[f].enum && !String(resource.properties[f].type).includes('array'));
   const required = admin.list.requiredRange;
   const windowProblem = rangeProblem(resource, windowBodyOf(criteria));
 
@@ -105,6 +107,16 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
           options={(resource.properties[f].enum as string[]).map((v) => ({ value: v, label: t(`${admin.i18n}.enum.${f}.${v}`) }))}
         />
       ))}
+      {valueFilters.map((f) => (
+        <ValueFilter
+          key={f}
+          label={label(f)}
+          type={resource.properties[f].type}
+          optionsCall={admin.list.filterOptions?.[f]}
+          value={criteria.filters[f]}
+          onChange={(v) => onChange({ ...criteria, filters: { ...criteria.filters, [f]: v as string | boolean | undefined } })}
+        />
+      ))}
       {admin.list.bulk && (
         <Badge count={criteria.bulk?.length ?? 0} overflowCount={admin.list.bulk.max}>
           <Button onClick={() => setBulkOpen(true)}>{t('resources.bulk')}</Button>
@@ -142,4 +154,35 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
       )}
     </Space>
   );
+}
+
+/**
+ * A filter on a field without an enum: yes/no for a boolean, the values a call offers (networks seen), or a value
+ * typed whole and applied on Enter or when the field is left.
+ */
+function ValueFilter({ label, type, optionsCall, value, onChange }: { label: string; type: unknown; optionsCall?: string; value: unknown; onChange: (v: string | boolean | undefined) => void }) {
+  const { t } = useTranslation();
+  const [typed, setTyped] = useState(String(value ?? ''));
+  const { result } = useCustom<string[]>({
+    url: optionsCall?.split(' ')[1] ?? '',
+    method: 'get',
+    queryOptions: { enabled: Boolean(optionsCall), staleTime: 60_000, queryKey: ['filter-options', optionsCall] },
+    errorNotification: false,
+  });
+  useEffect(() => setTyped(String(value ?? '')), [value]);
+  const placeholder = t('resources.any', { field: label });
+  if (String(type).includes('boolean')) {
+    return (
+      <Select aria-label={label} allowClear placeholder={placeholder} value={value as boolean | undefined} style={{ minWidth: 170 }} onChange={(v) => onChange(v)}
+        options={[{ value: true, label: t('resources.yes') }, { value: false, label: t('resources.no') }]} />
+    );
+  }
+  if (optionsCall) {
+    // While loading, Refine's result holds an empty object, not the array.
+    const values: unknown = result?.data;
+    const options = (Array.isArray(values) ? (values as string[]) : []).map((v) => ({ value: v, label: v }));
+    return <Select aria-label={label} allowClear showSearch placeholder={placeholder} value={value as string | undefined} style={{ minWidth: 200 }} onChange={(v) => onChange(v)} options={options} />;
+  }
+  const apply = () => onChange(typed.trim() || undefined);
+  return <Input aria-label={label} allowClear placeholder={placeholder} value={typed} style={{ width: 170 }} onChange={(e) => { setTyped(e.target.value); if (!e.target.value) onChange(undefined); }} onPressEnter={apply} onBlur={apply} />;
 }

@@ -34,7 +34,7 @@ function useShownColumns(resource: ResourceSchema): [string[], (c: string[]) => 
 
 /** Criteria as Refine filters; the data provider sends them as the list body. */
 function toFilters(c: Criteria): CrudFilter[] {
-  const out: CrudFilter[] = Object.entries(c.filters).filter(([, v]) => v).map(([field, value]) => ({ field, operator: 'eq', value }));
+  const out: CrudFilter[] = Object.entries(c.filters).filter(([, v]) => v !== undefined && v !== '').map(([field, value]) => ({ field, operator: 'eq', value }));
   for (const [field, window] of Object.entries(c.ranges ?? {})) {
     if (!window) continue;
     out.push({ field: `${field}From`, operator: 'gte', value: window[0] }, { field: `${field}To`, operator: 'lte', value: window[1] });

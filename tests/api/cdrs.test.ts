@@ -34,6 +34,20 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
     expect(data.items[0]).toEqual(expect.objectContaining({ iccid: expect.any(String), rat: expect.any(String), direction: expect.any(String), volumeKb: expect.any(Number) }));
   });
 
+  it('offers the networks the organisation\'s SIMs were seen on, and filters by network and plan', async () => {
+    const res = await call(t.app, user, { method: 'GET', url: '/api/cdr/info_mnos/distinct' });
+    const direct = (await t.db.query<{ network: string }>("SELECT DISTINCT network FROM sims WHERE org_id = 'org-demo' AND network IS NOT NULL ORDER BY network")).rows.map((r) => r.network);
+    expect(res.json().data).toEqual(direct);
+    expect(direct.length).toBeGreaterThan(0);
+    const theirs = (await call(t.app, other, { method: 'GET', url: '/api/cdr/info_mnos/distinct' })).json().data as string[];
+    const otherDirect = (await t.db.query<{ network: string }>("SELECT DISTINCT network FROM sims WHERE org_id = 'org-other' AND network IS NOT NULL ORDER BY network")).rows.map((r) => r.network);
+    expect(theirs).toEqual(otherDirect);
+    const from = latest - 30 * DAY;
+    const one = (await t.db.query<{ network: string; plan_code: string }>("SELECT network, plan_code FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 LIMIT 1", [iso(from)])).rows[0];
+    const filtered = await list(user, { startAtFrom: iso(from), startAtTo: iso(latest), network: one.network, planCode: one.plan_code, pageSize: 5 });
+    expect(filtered.json().data.total).toBe(await count(from, latest, `AND network = '${one.network.replace(/'/g, "''")}' AND plan_code = '${one.plan_code}'`));
+  });
+
   it('filters by RAT and direction', async () => {
     const from = latest - 30 * DAY;
     const res = await list(user, { startAtFrom: iso(from), startAtTo: iso(latest), rat: 'LTE', direction: 'uplink', pageSize: 5 });

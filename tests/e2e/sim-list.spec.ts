@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiSession, signIn } from './helpers';
 
 const rows = (page: Page) => page.getByRole('row').filter({ has: page.getByRole('cell') });
-const iccidsShown = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => (tr.querySelector('td')?.textContent ?? '').trim()));
+// The first cell of a row is its tick box (export); the ICCID is the next.
+const iccidsShown = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => (tr.querySelector('td:not(.ant-table-selection-column)')?.textContent ?? '').trim()));
 
 test('a user finds SIMs by the last digits of an ICCID, filters them, and chooses the columns', async ({ page, request }) => {
   const s = await apiSession(request, 'user@demo.example.com');
@@ -79,4 +80,21 @@ test('call and data records open on the last 7 days and filter by RAT', async ({
   await page.getByRole('combobox', { name: 'RAT' }).click({ force: true });
   await page.getByTitle('LTE', { exact: true }).click();
   await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes('LTE'))).toBe(true);
+});
+
+test('call and data records filter by a network the organisation has seen and by a plan code typed whole', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.getByRole('menuitem', { name: 'Call and data records' }).click();
+  await expect(rows(page).first()).toBeVisible();
+  const network = (await rows(page).first().locator('td').nth(2).innerText()).trim();
+  const plan = (await rows(page).first().locator('td').nth(3).innerText()).trim();
+  await page.getByRole('combobox', { name: 'Network' }).click({ force: true });
+  await page.getByTitle(network, { exact: true }).click();
+  await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes(network))).toBe(true);
+  await page.getByRole('textbox', { name: 'Plan' }).fill(plan);
+  await page.getByRole('textbox', { name: 'Plan' }).press('Enter');
+  await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes(plan))).toBe(true);
+  await page.getByRole('textbox', { name: 'Plan' }).fill('NO-SUCH-PLAN');
+  await page.getByRole('textbox', { name: 'Plan' }).press('Enter');
+  await expect(page.getByText('Nothing matches')).toBeVisible();
 });
