@@ -160,6 +160,37 @@ export const orgRoutes = defineRoutes([
   },
   {
     service: 'main',
+    method: 'DELETE',
+    path: '/enterprises/delete/cube/:id',
+    permission: { action: 'delete', subject: 'org' },
+    schema: { params: pathParams('id'), response: {} },
+    // Delete an organisation I administer that holds nothing: no sub-organisation, SIM, record, invoice, task or
+    // file (the database refuses any such row), and not the one I am working in. First-level ones stay (0131).
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      await req.server.db.tx(async (q) => {
+        const org = await memberOrg(q, auth.accountId, id);
+        if (!org) throw notFound();
+        await lockOrg(q, org.id);
+        const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
+        if (!defineAbilityFor(role).can('delete', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgInsufficientPermission);
+        if (org.level === 1) throw new ApiError(403, CODES.orgFirstLevelPermission, {}, 'errors.orgFirstLevelDelete');
+        if (org.id === auth.orgId) throw new ApiError(400, CODES.orgCannotDelete);
+        try {
+          await q.query('DELETE FROM organisations WHERE id = $1', [org.id]);
+        } catch (err) {
+          // A row of the organisation's own (SIMs, CDRs, invoices, a sub-organisation, …) holds it: condition not met.
+          if ((err as { code?: string }).code === '23503') throw new ApiError(400, CODES.orgCannotDelete);
+          throw err;
+        }
+        await audit(q, req, { action: 'delete', entity: 'organisation', entityId: org.id, before: { code: org.code, name: org.name } });
+      });
+      return null;
+    },
+  },
+  {
+    service: 'main',
     method: 'GET',
     path: '/org/user/config/user_surplus/:id',
     permission: { action: 'read', subject: 'org' },

@@ -1,5 +1,5 @@
 /** My organisations (orgs) and New organisation (orgscreate): the list and form of schemas/orgs.json. */
-import { EditOutlined, PlusOutlined, StarOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined, StarOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ export function OrgsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { lang } = useParams();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const canCreate = currentAbility().can('create', 'org');
   const [renaming, setRenaming] = useState<Org | null>(null);
   const [version, setVersion] = useState(0);
@@ -32,6 +32,18 @@ export function OrgsPage() {
       void message.success(t('orgs.defaultSet', { name: org.name }));
       changed();
     }, () => undefined);
+  const confirmDelete = (org: Org) =>
+    modal.confirm({
+      title: t('orgs.deleteTitle', { name: org.name }),
+      content: t('orgs.deleteConfirm'),
+      okButtonProps: { danger: true },
+      okText: t('orgs.delete'),
+      onOk: () =>
+        api('DELETE', `/api/main/enterprises/delete/cube/${encodeURIComponent(org.code)}`).then(() => {
+          void message.success(t('orgs.deleted', { name: org.name }));
+          changed();
+        }, () => undefined),
+    });
   return (
     <>
       <ResourceListPage
@@ -51,6 +63,12 @@ export function OrgsPage() {
               {!org.default && !org.pending_invitation && (
                 <Button type="link" size="small" icon={<StarOutlined />} onClick={() => makeDefault(org)}>
                   {t('orgs.makeDefault')}
+                </Button>
+              )}
+              {/* A sub-organisation one administers, other than the one in use; the server says if it still holds data. */}
+              {isAdminRole(org.role) && org.level > 1 && org.code !== store.get('partnerCode') && (
+                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(org)}>
+                  {t('orgs.delete')}
                 </Button>
               )}
             </>

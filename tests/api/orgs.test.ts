@@ -118,3 +118,47 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
     });
   });
 });
+
+describe.each(DB_KINDS)('deleting an organisation on %s', (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let user: Session;
+  let other: Session;
+  beforeAll(async () => {
+    t = await buildTestApp({ kind });
+    admin = await signIn(t.app, DEMO.admin);
+    user = await signIn(t.app, DEMO.user);
+    other = await signIn(t.app, 'admin@other.example.com');
+  });
+  afterAll(() => t.close());
+
+  const remove = (s: Session, code: string) => call(t.app, s, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}` });
+
+  it('deletes an empty sub-organisation, and the membership with it', async () => {
+    const made = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Short Lived Org', country: 'DE', smsQuota: 5 } });
+    const code = made.json().data.code as string;
+    const res = await remove(admin, code);
+    expect(res.statusCode).toBe(200);
+    expect(await countRows(t.db, 'organisations', 'code = $1', [code])).toBe(0);
+  });
+
+  it.each([
+    ['one that holds SIMs and records (0132)', 'DEMO-NORTH', 400, 'Cannot delete: the condition is not met.'],
+    ['a first-level organisation (0131)', 'DEMO', 403, 'Insufficient permission to delete a first-level customer organisation.'],
+  ])('refuses %s and keeps it', async (_n, code, status, message) => {
+    const res = await remove(admin, code);
+    expect(res.statusCode).toBe(status);
+    expect(res.json().status.message).toBe(message);
+    expect(await countRows(t.db, 'organisations', 'code = $1', [code])).toBe(1);
+  });
+
+  it('refuses the organisation one is working in, a user, and someone else\'s', async () => {
+    const made = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Current Place Org', country: 'DE', smsQuota: 5 } });
+    const code = made.json().data.code as string;
+    const inside = await call(t.app, admin, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}`, headers: sessionHeaders(admin.token, code) });
+    expect(inside.json().status.message).toBe('Cannot delete: the condition is not met.');
+    expect((await remove(user, code)).statusCode).toBe(403);
+    expect((await remove(other, code)).statusCode).toBe(404);
+    expect(await countRows(t.db, 'organisations', 'code = $1', [code])).toBe(1);
+  });
+});

@@ -97,3 +97,22 @@ test('an admin renames an organisation with the rename codes shown, and chooses 
   await expect(rowOf('Demo Logistics GmbH')).toContainText('Yes');
   await expect(rowOf('Alpen Tirol').getByRole('button', { name: 'Make default' })).toBeVisible();
 });
+
+test('an admin deletes an empty sub-organisation after confirming; one with SIMs is refused with 0132', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/orgs');
+  const rowOf = (name: string) => page.getByRole('row').filter({ hasText: name });
+  await rowOf('Demo Logistics North').getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Cannot delete: the condition is not met.')).toBeVisible();
+  await expect(rowOf('Demo Logistics North')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await rowOf('Alpen Tirol').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('dialog', { name: 'Delete Alpen Tirol?' })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Alpen Tirol was deleted')).toBeVisible();
+  await expect(rowOf('Alpen Tirol')).toHaveCount(0);
+  // The organisation one works in has no Delete.
+  await expect(rowOf('Demo Logistics GmbH').getByRole('button', { name: 'Delete' })).toHaveCount(0);
+});
