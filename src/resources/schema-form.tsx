@@ -96,7 +96,8 @@ export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSub
       const own = schema.properties[field]?.['x-rule'];
       if (typeof own === 'string' && e.name !== 'required' && e.name !== 'type') return { ...e, message: t(`rules.${own}`) };
       const rule = e.name === 'pattern' ? 'pattern' : e.name === 'type' ? 'type' : e.name ?? 'pattern';
-      return { ...e, message: t(`rules.${rule}`, { limit: p.limit, type: p.type, values: (p.allowedValues as unknown[] | undefined)?.join(', ') }) };
+      // count picks the singular (rules.minLength_one) for a limit of 1.
+      return { ...e, message: t(`rules.${rule}`, { limit: p.limit, count: typeof p.limit === 'number' ? p.limit : undefined, type: p.type, values: (p.allowedValues as unknown[] | undefined)?.join(', ') }) };
     });
   const extraErrors = serverError ? ({ [serverError.field]: { __errors: [serverError.message] } } as ErrorSchema) : undefined;
   return (

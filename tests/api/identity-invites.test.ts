@@ -62,7 +62,7 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
     [{ email: 'bad', role: 'user' }, 'E-mail: has the wrong format'],
     [{ email: 'x@example.com', role: 'owner' }, 'Role: must be one of: user, operator, admin, superadmin'],
     [{ email: 'x@example.com', role: 'user', firstName: 'F'.repeat(31) }, 'First name: must be at most 30 characters'],
-    [{ email: 'x@example.com', role: 'user', firstName: '' }, 'First name: must be at least 1 characters'],
+    [{ email: 'x@example.com', role: 'user', firstName: '' }, 'First name: must be at least 1 character'],
     [{ email: 'x@example.com' }, 'Role: is required'],
   ])('refuses %j', async (payload, message) => {
     const res = await call(t.app, admin, { method: 'POST', url: INVITE, payload });

@@ -66,7 +66,7 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
 
   describe('rename', () => {
     it.each([
-      ['an empty name', '', 'Name: must be at least 1 characters'],
+      ['an empty name', '', 'Name: must be at least 1 character'],
       ['a name of spaces', '   ', 'Name: has the wrong format'],
       ['a 101-character name', 'p'.repeat(101), 'Name: must be at most 100 characters'],
       ['a number', 42, 'Name: must be string'],

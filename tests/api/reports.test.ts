@@ -44,7 +44,7 @@ describe.each(DB_KINDS)('reports on %s', (kind) => {
   it.each([
     ['every column disabled', 'all', 'Columns: must keep at least one column enabled'],
     ['an unknown column', [{ columnKey: 'salary', enabled: true }], 'must be one of'],
-    ['no columns', [], 'must have at least 1 items'],
+    ['no columns', [], 'must have at least 1 item'],
     ['a text flag', [{ columnKey: 'iccid', enabled: 'yes' }], 'must be boolean'],
   ])('refuses %s and changes nothing', async (_n, columns, message) => {
     const before = (await prefs(admin)).json().data.items;

@@ -61,7 +61,7 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
     const over = await list(user, { iccids: [...known, ...filler, '8900000000000999999'] });
     expect(over.statusCode).toBe(400);
     expect(over.json().status.message).toBe('ICCIDs: must have at most 1000 items');
-    expect((await list(user, { iccids: [] })).json().status.message).toBe('ICCIDs: must have at least 1 items');
+    expect((await list(user, { iccids: [] })).json().status.message).toBe('ICCIDs: must have at least 1 item');
     expect((await list(user, { iccids: ['12345'] })).statusCode).toBe(400);
   });
 
