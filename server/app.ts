@@ -66,7 +66,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // Bodies are checked strictly (no type coercion, unknown fields rejected with a 400: docs/decisions.md);
   // query strings and path parameters arrive as text and are coerced to their declared types.
   const ajvFor = (coerce: boolean) => {
-    const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, verbose: true, keywords: ['x-admin', 'x-rule', 'x-money', 'x-percent'] });
+    const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, verbose: true, keywords: ['x-admin', 'x-rule', 'x-money', 'x-percent', 'x-country'] });
     const add = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: Ajv) => void;
     add(ajv);
     return ajv;

@@ -22,6 +22,7 @@ export function Cell({ resource, field, value, plain, row }: { resource: Resourc
   if (p.enum) return <Tag color={ENUM_COLORS[String(value)] ?? 'default'}>{t(`${prefix}.enum.${field}.${String(value)}`)}</Tag>;
   if (typeof value === 'boolean') return value ? <Tag color="blue">{t('resources.yes')}</Tag> : <Typography.Text type="secondary">{t('resources.no')}</Typography.Text>;
   if (p.format === 'date-time') return <DateTime value={String(value)} />;
+  if (p['x-country'] && typeof value === 'string') return <>{`${new Intl.DisplayNames([i18n.language], { type: 'region' }).of(value) ?? value} (${value})`}</>;
   if (Array.isArray(value)) return <>{value.map((v) => <Tag key={String(v)}>{String(v)}</Tag>)}</>;
   if (typeof value === 'number' && p['x-money']) {
     const currency = typeof row?.currency === 'string' ? row.currency : undefined;
