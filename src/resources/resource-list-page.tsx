@@ -63,9 +63,11 @@ interface ListProps {
   cellContext?: Record<string, unknown>;
   /** The export call ("METHOD /api/…"), for a role that may export: rows can be ticked, and the list goes to the task center. */
   exportCall?: string;
+  /** Buttons acting on the ticked rows (SIM actions); done() clears the ticks and fetches the list again. */
+  selectionActions?: (ticked: string[], done: () => void) => ReactNode;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext, exportCall }: ListProps) {
+export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext, exportCall, selectionActions }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -156,10 +158,14 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
 
   return (
     <>
-      {(title || extra || exportCall) && (
+      {(title || extra || exportCall || selectionActions) && (
         <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12 }}>
           <Typography.Title level={3}>{title}</Typography.Title>
           <Space>
+            {selectionActions?.(ticked.map(String), () => {
+              setTicked([]);
+              void tableQuery.refetch();
+            })}
             {exportCall && <ExportButton call={exportCall} filters={() => filterBody(sent.current)} ticked={ticked.map(String)} total={count} />}
             {extra}
           </Space>
@@ -180,7 +186,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
         <Table
           {...tableProps}
           rowKey={admin.key}
-          rowSelection={exportCall ? { selectedRowKeys: ticked, onChange: setTicked, preserveSelectedRowKeys: true } : undefined}
+          rowSelection={exportCall || selectionActions ? { selectedRowKeys: ticked, onChange: setTicked, preserveSelectedRowKeys: true } : undefined}
           columns={withActions}
           scroll={{ x: 'max-content' }}
           pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}

@@ -5,13 +5,21 @@ import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
 import { currentAbility } from '../shell/ability';
 import { ResourceListPage } from './resource-list-page';
+import { SimActions } from './sim-actions';
 
 const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', subject);
 
 /** All SIMs (sim/simCard): the schema list of schemas/sims.json. */
 export function SimListPage() {
   const { t } = useTranslation();
-  return <ResourceListPage resource={RESOURCES.sims} title={t('menu.simCard')} exportCall={mayExport('sim') ? 'POST /api/main/sim/list/export/task' : undefined} />;
+  return (
+    <ResourceListPage
+      resource={RESOURCES.sims}
+      title={t('menu.simCard')}
+      exportCall={mayExport('sim') ? 'POST /api/main/sim/list/export/task' : undefined}
+      selectionActions={(ticked, done) => <SimActions ticked={ticked} done={done} />}
+    />
+  );
 }
 
 /** Bundle order records (sim/service): the schema list of schemas/bundle-orders.json. */

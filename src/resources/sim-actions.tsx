@@ -1,0 +1,76 @@
+/**
+ * SIM actions on the ticked SIMs (SPEC.md section 8): activate, suspend, resume and reset, each shown only to the
+ * roles that may use it, each confirmed, and answered SIM by SIM (what was done, what was refused and why).
+ */
+import { App, Button, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '../../common/limits';
+import { api } from '../providers/http';
+import { currentAbility } from '../shell/ability';
+
+type Action = 'activate' | 'suspend' | 'resume' | 'reset';
+const CALLS: Record<Action, string> = { activate: '/api/main/sim/active', suspend: '/api/main/sim/suspend', resume: '/api/main/sim/resume', reset: '/api/main/device/reset' };
+
+interface Result {
+  iccid: string;
+  ok: boolean;
+  message?: string;
+}
+
+export function SimActions({ ticked, done }: { ticked: string[]; done: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { modal, message } = App.useApp();
+  const [busy, setBusy] = useState<Action | null>(null);
+  const allowed = (['activate', 'suspend', 'resume', 'reset'] as const).filter((a) => currentAbility().can(a, 'sim'));
+  if (!allowed.length) return null;
+  const n = ticked.length.toLocaleString(i18n.language);
+  const run = async (action: Action) => {
+    setBusy(action);
+    try {
+      const r = await api<{ results: Result[]; accepted: number; refused: number }>('POST', CALLS[action], { iccids: ticked });
+      const refused = r.results.filter((x) => !x.ok);
+      if (!refused.length) void message.success(t('simActions.done', { count: r.accepted, n: r.accepted.toLocaleString(i18n.language), action: t(`simActions.${action}`) }));
+      else
+        modal.info({
+          title: t('simActions.partly', { ok: r.accepted, refused: r.refused }),
+          width: 720,
+          content: (
+            <Table
+              size="small"
+              rowKey="iccid"
+              pagination={{ pageSize: 10 }}
+              dataSource={refused}
+              columns={[
+                { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
+                { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
+              ]}
+            />
+          ),
+        });
+      done();
+    } catch {
+      // The HTTP helper has shown the server's reason (none ticked, over 1000).
+    } finally {
+      setBusy(null);
+    }
+  };
+  const ask = (action: Action) =>
+    modal.confirm({
+      title: t('simActions.confirmTitle', { action: t(`simActions.${action}`), count: ticked.length, n }),
+      content: <Typography.Paragraph>{t(`simActions.confirm.${action}`)}</Typography.Paragraph>,
+      okText: t(`simActions.${action}`),
+      okButtonProps: { danger: action === 'suspend' },
+      onOk: () => run(action),
+    });
+  const disabled = ticked.length === 0 || ticked.length > LIMITS.activationBatch;
+  return (
+    <Space wrap>
+      {allowed.map((a) => (
+        <Button key={a} disabled={disabled} loading={busy === a} onClick={() => ask(a)} title={ticked.length > LIMITS.activationBatch ? t('simActions.tooMany', { max: LIMITS.activationBatch }) : undefined}>
+          {t(`simActions.${a}`)}
+        </Button>
+      ))}
+    </Space>
+  );
+}

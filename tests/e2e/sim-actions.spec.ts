@@ -1,0 +1,52 @@
+/** SIM actions from the list's selection: confirmed, answered SIM by SIM, shown only to the roles that may use them. */
+import { expect, test, type Page } from '@playwright/test';
+import { apiSession, signIn } from './helpers';
+
+const findSim = async (page: Page, iccid: string) => {
+  await page.goto('/en-US/sim/simCard');
+  await page.getByRole('textbox', { name: 'Whole value or last characters' }).fill(iccid);
+  const row = page.getByRole('row').filter({ hasText: iccid });
+  await expect(page.getByRole('row').filter({ has: page.getByRole('cell') })).toHaveCount(1);
+  return row;
+};
+
+test('an operator suspends an active SIM and resumes it from the list', async ({ page, request }) => {
+  const s = await apiSession(request, 'operator@demo.example.com');
+  const iccid = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, sort: 'iccid', order: 'desc' } })).json()).data.items[0].iccid as string;
+  await signIn(page, 'operator@demo.example.com');
+  let row = await findSim(page, iccid);
+  await expect(page.getByRole('button', { name: 'Activate' })).toHaveCount(0);
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByRole('dialog', { name: 'Suspend 1 SIM?' })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByText('Suspend: 1 SIM done')).toBeVisible();
+  row = page.getByRole('row').filter({ hasText: iccid });
+  await expect(row).toContainText('Paused');
+
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByText('Resume: 1 SIM done')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: iccid })).toContainText('Active');
+});
+
+test('an admin activating SIMs that may not be activated sees each refusal with its reason', async ({ page, request }) => {
+  const s = await apiSession(request, 'admin@demo.example.com');
+  const iccid = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1 } })).json()).data.items[0].iccid as string;
+  await signIn(page, 'admin@demo.example.com');
+  const row = await findSim(page, iccid);
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Activate' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Activate' }).click();
+  const result = page.getByRole('dialog', { name: '0 done, 1 refused' });
+  await expect(result).toBeVisible();
+  await expect(result.getByRole('row').filter({ hasText: iccid })).toContainText('Only pre-activated SIMs can be activated.');
+});
+
+test('a user sees no SIM action buttons', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.goto('/en-US/sim/simCard');
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  for (const name of ['Activate', 'Suspend', 'Resume', 'Reset']) await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
+});
