@@ -17,8 +17,9 @@ import { billRoutes } from './billing/bill-routes.js';
 import { reportRoutes } from './main/report-routes.js';
 import { exportRoute } from './job/export-jobs.js';
 import { simActionRoutes } from './main/sim-action-routes.js';
+import { simInfoRoutes } from './main/sim-info-routes.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, catalogRoute,
+export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, catalogRoute,
   // Exports through the task center (SPEC.md section 7's export calls).
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),

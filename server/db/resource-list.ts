@@ -6,6 +6,7 @@
 import type { Subject } from '../../common/permissions.js';
 import { listQuerySchema, rangeProblem, type ResourceSchema } from '../../common/resources.js';
 import { invalid, notFound } from '../http/api-error.js';
+import { fieldLabels } from '../http/labels.js';
 import type { RouteDef, Service } from '../http/route.js';
 import { checkSpec, listPage, type ListQuery, type ListSpec } from './listing.js';
 
@@ -106,6 +107,7 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
     method,
     path,
     permission: { action: 'read', subject: resource['x-admin'].subject as SubjectName },
+    labels: fieldLabels(resource),
     schema: {
       ...(path.includes(':id') ? { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } } : {}),
       ...(method === 'GET' ? { querystring: query } : { body: query }),

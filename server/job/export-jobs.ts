@@ -10,28 +10,19 @@ import { LIMITS, type Language } from '../../common/limits.js';
 import type { Subject } from '../../common/permissions.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { listQuerySchema, type ResourceSchema } from '../../common/resources.js';
-// The console's labels of each resource's fields and values, so that an export reads like the page it came from.
-import enUS from '../../src/locales/en-US.json' with { type: 'json' };
-import esES from '../../src/locales/es-ES.json' with { type: 'json' };
-import zhCN from '../../src/locales/zh-CN.json' with { type: 'json' };
-import zhTW from '../../src/locales/zh-TW.json' with { type: 'json' };
 import { newId } from '../db/ids.js';
 import { checkSpec, listPage } from '../db/listing.js';
 import { listQueryOf, listSpecOf, snake } from '../db/resource-list.js';
 import { ApiError, notFound } from '../http/api-error.js';
+import { consoleLabel } from '../http/labels.js';
 import { audit } from '../http/audit.js';
 import type { RouteDef, Service } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
 import { csvWriter, xlsxWriter } from './table-writers.js';
 import type { JobHandler } from './worker.js';
 
-const LABELS: Record<Language, Record<string, unknown>> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
-const lookup = (lang: Language, key: string): string | undefined => {
-  let node: unknown = LABELS[lang];
-  for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-  return typeof node === 'string' ? node : undefined;
-};
-const label = (lang: Language, key: string, fallback: string) => lookup(lang, key) ?? lookup('en-US', key) ?? fallback;
+// The console's labels of each resource's fields and values, so that an export reads like the page it came from.
+const label = (lang: Language, key: string, fallback: string) => consoleLabel(lang, key) ?? fallback;
 
 /** The export kinds and the resource each writes. */
 export const EXPORTS = { sim_export: RESOURCES.sims, bundle_export: RESOURCES.bundleOrders, cdr_export: RESOURCES.cdrs } as const;

@@ -44,7 +44,7 @@ describe.each(DB_KINDS)('bundle order records (POST /sim/service/list) on %s', (
 
   it.each([
     [{ status: 'ACTIVE' }, 'Status: must be one of: PENDING, IN_USE, EXPIRED, CANCELLED'],
-    [{ resetCycle: 'WEEK' }, 'resetCycle: must be one of: DAY, DAY_24H, MONTH, MONTH_31D, YEAR_366D'],
+    [{ resetCycle: 'WEEK' }, 'Reset cycle: must be one of: DAY, DAY_24H, MONTH, MONTH_31D, YEAR_366D'],
   ])('refuses %j', async (payload, message) => {
     const res = await list(user, payload);
     expect(res.statusCode).toBe(400);

@@ -72,7 +72,7 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
   });
 
   it.each([
-    [{ status: 'sleeping' }, 'Status: must be one of: inactive, pre_activated, active, paused, expired, terminated'],
+    [{ status: 'sleeping' }, 'Lifecycle status: must be one of: inactive, pre_activated, active, paused, expired, terminated'],
     [{ pageSize: 0 }, 'pageSize: must be at least 1'],
     [{ pageSize: 101 }, 'pageSize: must be at most 100'],
     [{ sort: 'imsi' }, 'sort: must be one of: iccid, deviceName, status, activatedAt, lastSessionAt, cycleUsageKb, expiresAt'],
