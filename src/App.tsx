@@ -48,6 +48,7 @@ const InvoiceDetailPage = lazy(() => import('./resources/invoice-pages').then((m
 const InvoiceSimDetailsPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceSimDetailsPage })));
 const ReportsPage = lazy(() => import('./resources/report-pages').then((m) => ({ default: m.ReportsPage })));
 const ChartViewPage = lazy(() => import('./custom/cdr/chart-view').then((m) => ({ default: m.ChartViewPage })));
+const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) => ({ default: m.SimDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
@@ -153,6 +154,7 @@ const PAGES: Record<string, ReactNode> = {
   analysis: <LandingPage />,
   taskcenter: <TaskCenterPage />,
   simCard: <SimListPage />,
+  simDetail: <SimDetailPage />,
   service: <BundleOrdersPage />,
   cdrCard: <CdrListPage />,
   orgs: <OrgsPage />,

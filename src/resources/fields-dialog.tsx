@@ -19,9 +19,11 @@ interface Props {
   /** The toast after saving, from the values sent. */
   done: (values: Record<string, unknown>) => string;
   onClose: (saved: boolean) => void;
+  /** Sent with the fields (the record's key where the call names no record: { iccid }). */
+  extra?: Record<string, unknown>;
 }
 
-export function FieldsDialog({ resource, fields, call, title, initial, done, onClose }: Props) {
+export function FieldsDialog({ resource, fields, call, title, initial, done, onClose, extra }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [data, setData] = useState<Record<string, unknown>>(initial);
@@ -33,7 +35,7 @@ export function FieldsDialog({ resource, fields, call, title, initial, done, onC
     const [method, url] = call.split(' ');
     setBusy(true);
     try {
-      await api(method, url, values, { quiet: true });
+      await api(method, url, { ...extra, ...values }, { quiet: true });
       void message.success(done(values));
       onClose(true);
     } catch (e) {

@@ -5,9 +5,10 @@
  * validator interprets schemas (csp-validator.ts): the console's CSP allows no eval.
  */
 import Form from '@rjsf/antd';
-import type { ErrorSchema, RJSFSchema, RJSFValidationError, UiSchema, WidgetProps } from '@rjsf/utils';
+import type { ErrorSchema, IconButtonProps, RJSFSchema, RJSFValidationError, UiSchema, WidgetProps } from '@rjsf/utils';
+import { ArrowDownOutlined, ArrowUpOutlined, CopyOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Input, Select, Space } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ISO_COUNTRIES } from '../../common/countries';
 import { generatePassword } from '../../common/passwords';
@@ -57,6 +58,28 @@ function GeneratedPasswordWidget({ id, value, onChange, onBlur, disabled, readon
     </Space.Compact>
   );
 }
+
+/** A list field's buttons with their names (RJSF's antd theme draws icons only, which no screen reader can name). */
+function AddButton({ onClick, disabled }: IconButtonProps) {
+  const { t } = useTranslation();
+  return (
+    <Button type="dashed" icon={<PlusOutlined />} onClick={onClick} disabled={disabled}>
+      {t('forms.addItem')}
+    </Button>
+  );
+}
+const iconButton = (icon: ReactNode, key: string, danger = false) =>
+  function LabelledButton({ onClick, disabled }: IconButtonProps) {
+    const { t } = useTranslation();
+    return <Button icon={icon} danger={danger} aria-label={t(key)} title={t(key)} onClick={onClick} disabled={disabled} />;
+  };
+const buttonTemplates = {
+  AddButton,
+  RemoveButton: iconButton(<DeleteOutlined />, 'forms.removeItem', true),
+  MoveUpButton: iconButton(<ArrowUpOutlined />, 'forms.moveUp'),
+  MoveDownButton: iconButton(<ArrowDownOutlined />, 'forms.moveDown'),
+  CopyButton: iconButton(<CopyOutlined />, 'forms.copyItem'),
+};
 
 /** The schema with each field's title in the interface language. */
 export function localize(schema: Props, prefix: string, t: (k: string) => string): RJSFSchema {
@@ -109,6 +132,7 @@ export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSub
       onChange={(e) => onChange(e.formData as Record<string, unknown>)}
       onSubmit={(e) => onSubmit(e.formData as Record<string, unknown>)}
       widgets={{ country: CountryWidget, generatedPassword: GeneratedPasswordWidget }}
+      templates={{ ButtonTemplates: buttonTemplates }}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       noHtml5Validate

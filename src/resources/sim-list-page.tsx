@@ -12,12 +12,14 @@ const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', sub
 /** All SIMs (sim/simCard): the schema list of schemas/sims.json. */
 export function SimListPage() {
   const { t } = useTranslation();
+  const { lang } = useParams();
   return (
     <ResourceListPage
       resource={RESOURCES.sims}
       title={t('menu.simCard')}
       exportCall={mayExport('sim') ? 'POST /api/main/sim/list/export/task' : undefined}
       selectionActions={(ticked, done) => <SimActions ticked={ticked} done={done} />}
+      showPath={(row) => `/${lang}/sim/detail?iccid=${encodeURIComponent(String(row.iccid))}`}
     />
   );
 }

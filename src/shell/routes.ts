@@ -19,6 +19,7 @@ export const SCREENS: ScreenDef[] = [
   { key: 'analysis', path: 'dashboard/analysis', subject: 'sim', group: 'dashboard' },
   { key: 'heatmap', path: 'dashboard/heatmap', subject: 'sim', group: 'dashboard' },
   { key: 'simCard', path: 'sim/simCard', subject: 'sim', group: 'sim' },
+  { key: 'simDetail', path: 'sim/detail', subject: 'sim', highlights: 'simCard' },
   { key: 'service', path: 'sim/service', subject: 'sim', group: 'sim' },
   { key: 'shared', path: 'sim/shared', subject: 'shared-pool-cube', group: 'sim', feature: 'pools' },
   { key: 'reports', path: 'sim/reports', subject: 'sim-report-cube', group: 'sim', feature: 'reports' },

@@ -1,0 +1,69 @@
+/**
+ * A SIM's page (sim/detail?iccid=, highlighting All SIMs): its basic information in the sections of schemas/sims.json,
+ * the lifecycle actions the role may use, and, for admins, its device name, notes and tags. The connection, bundles,
+ * usage, events, diagnose, CDR and SMS tabs of SPEC.md section 2 come with issue 5's SIM detail.
+ */
+import { EditOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { RESOURCES } from '../../common/resource-registry';
+import { currentAbility } from '../shell/ability';
+import { FieldsDialog } from './fields-dialog';
+import { ResourceShowPage } from './resource-show-page';
+import { SimActions } from './sim-actions';
+
+const EDITS = [
+  { field: 'deviceName', call: 'POST /api/main/sim/deviceName', label: 'sims.editDevice' },
+  { field: 'notes', call: 'POST /api/main/device/saveNote', label: 'sims.editNotes' },
+  { field: 'tags', call: 'POST /api/main/device/saveTag', label: 'sims.editTags' },
+] as const;
+
+export function SimDetailPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { lang } = useParams();
+  const [params] = useSearchParams();
+  const iccid = params.get('iccid') ?? '';
+  const [editing, setEditing] = useState<{ edit: (typeof EDITS)[number]; record: Record<string, unknown> } | null>(null);
+  const [version, setVersion] = useState(0);
+  const mayEdit = currentAbility().can('editInfo', 'sim');
+  return (
+    <>
+      <ResourceShowPage
+        key={version}
+        resource={RESOURCES.sims}
+        id={iccid}
+        title={`${t('sims.detail')} ${iccid}`}
+        onBack={() => navigate(`/${lang}/sim/simCard`)}
+        extra={(record, reload) => (
+          <>
+            <SimActions ticked={[iccid]} done={reload} />
+            {mayEdit &&
+              EDITS.map((e) => (
+                <Button key={e.field} icon={<EditOutlined />} onClick={() => setEditing({ edit: e, record })}>
+                  {t(e.label)}
+                </Button>
+              ))}
+          </>
+        )}
+      />
+      {editing && (
+        <FieldsDialog
+          resource={RESOURCES.sims}
+          fields={[editing.edit.field]}
+          call={editing.edit.call}
+          extra={{ iccid }}
+          title={t(editing.edit.label)}
+          initial={{ [editing.edit.field]: editing.record[editing.edit.field] ?? (editing.edit.field === 'tags' ? [] : undefined) }}
+          done={() => t('sims.saved')}
+          onClose={(saved) => {
+            setEditing(null);
+            if (saved) setVersion((v) => v + 1);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+/** A SIM's page: an operator suspends and resumes it; a user sees no action; an admin edits its tags within the limits. */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiSession, signIn } from './helpers';
+
+const activeSim = async (request: APIRequestContext, email: string, offset = 1) => {
+  const s = await apiSession(request, email);
+  return (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: offset, sort: 'iccid', order: 'desc' } })).json()).data.items[0].iccid as string;
+};
+
+test('an operator opens a SIM from the list, suspends it and resumes it on its page', async ({ page, request }) => {
+  const iccid = await activeSim(request, 'operator@demo.example.com', 3);
+  await signIn(page, 'operator@demo.example.com');
+  await page.goto('/en-US/sim/simCard');
+  await page.getByRole('textbox', { name: 'Whole value or last characters' }).fill(iccid);
+  await page.getByRole('link', { name: iccid }).click();
+  await expect(page).toHaveURL(new RegExp(`/sim/detail\\?iccid=${iccid}$`));
+  await expect(page.getByRole('heading', { name: `SIM ${iccid}` })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'All SIMs' })).toHaveClass(/selected/);
+  const lifecycle = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Lifecycle$/ }) });
+  await expect(lifecycle).toContainText('Active');
+  await expect(page.getByRole('button', { name: 'Tags' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+  await expect(lifecycle).toContainText('Paused');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
+  await expect(lifecycle).toContainText('Active');
+});
+
+test('a user sees a SIM without any action button', async ({ page, request }) => {
+  const iccid = await activeSim(request, 'user@demo.example.com');
+  await signIn(page, 'user@demo.example.com');
+  await page.goto(`/en-US/sim/detail?iccid=${iccid}`);
+  await expect(page.getByRole('heading', { name: `SIM ${iccid}` })).toBeVisible();
+  for (const name of ['Activate', 'Suspend', 'Resume', 'Reset', 'Device name', 'Notes', 'Tags']) await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
+});
+
+test('an admin edits the tags: 10 of 10 characters at most, each refused beyond', async ({ page, request }) => {
+  const iccid = await activeSim(request, 'admin@demo.example.com', 5);
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto(`/en-US/sim/detail?iccid=${iccid}`);
+  await page.getByRole('button', { name: 'Tags' }).click();
+  const dialog = page.getByRole('dialog');
+  // RJSF's array field: one Add per tag.
+  const existing = await dialog.getByRole('textbox').count();
+  for (let i = existing; i < 10; i++) await dialog.getByRole('button', { name: 'Add' }).click();
+  const inputs = dialog.getByRole('textbox');
+  await expect(inputs).toHaveCount(10);
+  for (let i = 0; i < 10; i++) await inputs.nth(i).fill(`tag-${i}`);
+  await inputs.nth(0).fill('eleven-char');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('must be at most 10 characters')).toBeVisible();
+  await inputs.nth(0).fill('ten-chars!');
+  // The eleventh tag cannot even be added.
+  await expect(dialog.getByRole('button', { name: 'Add' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved')).toBeVisible();
+  const device = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Device$/ }) });
+  await expect(device).toContainText('ten-chars!');
+  await expect(device).toContainText('tag-9');
+});
