@@ -3,13 +3,13 @@
  * PDF. Columns and rules come from schemas/invoices.json and invoice-lines.json.
  */
 import { RESOURCES } from '../../common/resource-registry.js';
-import { columnOf, listRoute } from '../db/resource-list.js';
+import { selectOf, listRoute } from '../db/resource-list.js';
 import { notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { invoicePdf, type InvoiceForPdf } from './invoice-pdf.js';
 
 const invoices = RESOURCES.invoices;
-const SELECT = `SELECT ${Object.keys(invoices.properties).map((f) => `${columnOf(invoices, f)} AS "${f}"`).join(', ')} FROM invoices t`;
+const SELECT = selectOf(invoices);
 
 export const billRoutes = defineRoutes([
   listRoute(invoices, 'customer', '/cube/v2/api/customer/bills'),

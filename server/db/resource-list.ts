@@ -24,6 +24,11 @@ export function columnOf(r: ResourceSchema, f: string): string {
   return `t.${snake(f)}`;
 }
 
+/** SELECT of every field of a resource from its table aliased t, each column named as its field. */
+export function selectOf(r: ResourceSchema): string {
+  return `SELECT ${Object.keys(r.properties).map((f) => `${columnOf(r, f)} AS "${f}"`).join(', ')} FROM ${r['x-admin'].table} t`;
+}
+
 /** The list spec of a resource, its table aliased as t. */
 export function listSpecOf(r: ResourceSchema): ListSpec {
   const admin = r['x-admin'];

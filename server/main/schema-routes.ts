@@ -11,7 +11,7 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { defineResource, formBodySchema, type ResourceSchema } from '../../common/resources.js';
 import type { Db } from '../db/db.js';
 import { newId } from '../db/ids.js';
-import { columnOf, listRoute, snake } from '../db/resource-list.js';
+import { listRoute, selectOf, snake } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { SERVICES, type RouteDef, type Service } from '../http/route.js';
 
@@ -51,12 +51,12 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
   const admin = r['x-admin'];
   const subject = admin.subject as SubjectName;
   const fields = Object.keys(r.properties);
-  const select = fields.map((f) => `${columnOf(r, f)} AS "${f}"`).join(', ');
+  const select = selectOf(r);
   const keyColumn = `t.${snake(admin.key)}`;
   const record = { type: 'object', properties: r.properties };
   const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } };
   const one = async (db: Db, orgId: string, key: string) =>
-    (await db.query(`SELECT ${select} FROM ${admin.table} t WHERE t.org_id = $1 AND ${keyColumn}::text = $2`, [orgId, key])).rows[0];
+    (await db.query(`${select} WHERE t.org_id = $1 AND ${keyColumn}::text = $2`, [orgId, key])).rows[0];
   // A value already taken (a unique index on the table) is named like any other broken rule.
   const unique = (e: unknown): never => {
     const err = e as { code?: string; detail?: string };

@@ -5,14 +5,14 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { fieldsSchema } from '../../common/resources.js';
-import { columnOf, snake } from '../db/resource-list.js';
+import { selectOf, snake } from '../db/resource-list.js';
 import { notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 
 const sims = RESOURCES.sims;
-const SELECT = `SELECT ${Object.keys(sims.properties).map((f) => `${columnOf(sims, f)} AS "${f}"`).join(', ')} FROM sims t`;
+const SELECT = selectOf(sims);
 const simSchema = { type: 'object', properties: sims.properties };
 const iccid = sims.properties.iccid;
 

@@ -5,14 +5,13 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { fieldsSchema } from '../../common/resources.js';
-import { columnOf, listRoute } from '../db/resource-list.js';
+import { listRoute, selectOf } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 
 const pools = RESOURCES.pools;
-const fields = Object.keys(pools.properties);
-const SELECT = `SELECT ${fields.map((f) => `${columnOf(pools, f)} AS "${f}"`).join(', ')} FROM shared_pools t`;
+const SELECT = selectOf(pools);
 const poolSchema = { type: 'object', properties: pools.properties };
 const POOL = { table: 'shared_pools', column: 'pool_id' };
 
