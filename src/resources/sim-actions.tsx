@@ -2,6 +2,7 @@
  * SIM actions on the ticked SIMs (SPEC.md section 8): activate, suspend, resume and reset, each shown only to the
  * roles that may use it, each confirmed, and answered SIM by SIM (what was done, what was refused and why).
  */
+import { useInvalidate } from '@refinedev/core';
 import { App, Button, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +23,8 @@ export function SimActions({ ticked, done }: { ticked: string[]; done: () => voi
   const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
   const [busy, setBusy] = useState<Action | null>(null);
+  // The SIM list is kept alive (SPEC.md section 2): after an action on a SIM's page it must not show the old states.
+  const invalidate = useInvalidate();
   const allowed = (['activate', 'suspend', 'resume', 'reset'] as const).filter((a) => currentAbility().can(a, 'sim'));
   if (!allowed.length) return null;
   const n = ticked.length.toLocaleString(i18n.language);
@@ -49,6 +52,7 @@ export function SimActions({ ticked, done }: { ticked: string[]; done: () => voi
           ),
         });
       done();
+      void invalidate({ resource: 'sims', invalidates: ['list'] });
     } catch {
       // The HTTP helper has shown the server's reason (none ticked, over 1000).
     } finally {

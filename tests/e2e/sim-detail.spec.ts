@@ -23,6 +23,11 @@ test('an operator opens a SIM from the list, suspends it and resumes it on its p
   await page.getByRole('button', { name: 'Suspend' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
   await expect(lifecycle).toContainText('Paused');
+  // The kept-alive list shows the new state, not the one it was left with.
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('row').filter({ hasText: iccid })).toContainText('Paused');
+  await page.getByRole('link', { name: iccid }).click();
+  await expect(lifecycle).toContainText('Paused');
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
   await expect(lifecycle).toContainText('Active');
