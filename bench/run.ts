@@ -71,7 +71,8 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     await scaleSeed(db, { sims, cdrs });
     console.log(`${kind}: seeded ${sims.toLocaleString('en-US')} SIMs and ${cdrs.toLocaleString('en-US')} CDRs in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
-    const config = loadConfig({ VERIFICATION_CODE: CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false });
+    // No job worker and no files of the checkout's own data folder: the bench times calls, not background work.
+    const config = loadConfig({ VERIFICATION_CODE: CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-') });
     const app = await buildApp({ config, db, logger: false });
     await app.ready();
     const login = await app.inject({
