@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../common/limits';
 import { api } from '../providers/http';
 import { currentAbility } from '../shell/ability';
+import { decide, type SimFacts } from '../../server/domain/lifecycle';
 
 type Action = 'activate' | 'suspend' | 'resume' | 'reset';
 const CALLS: Record<Action, string> = { activate: '/api/main/sim/active', suspend: '/api/main/sim/suspend', resume: '/api/main/sim/resume', reset: '/api/main/device/reset' };
@@ -19,13 +20,22 @@ interface Result {
   message?: string;
 }
 
-export function SimActions({ ticked, done }: { ticked: string[]; done: () => void }) {
+/** What the page knows of one SIM: enough for the lifecycle to say which actions can apply. */
+type Known = Pick<SimFacts, 'status' | 'subStatus' | 'technology'>;
+
+/**
+ * On one SIM's page only the actions its state allows are offered (the server's own lifecycle decides, with what the
+ * page cannot know — a bundle, a request in progress — taken as allowing; the server still answers for those).
+ */
+const applies = (sim: Known | undefined, action: Action) => !sim || decide({ ...sim, operation: null, hasAvailableBundle: true, inTestPeriod: false }, action).ok;
+
+export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () => void; sim?: Known }) {
   const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
   const [busy, setBusy] = useState<Action | null>(null);
   // The SIM list is kept alive (SPEC.md section 2): after an action on a SIM's page it must not show the old states.
   const invalidate = useInvalidate();
-  const allowed = (['activate', 'suspend', 'resume', 'reset'] as const).filter((a) => currentAbility().can(a, 'sim'));
+  const allowed = (['activate', 'suspend', 'resume', 'reset'] as const).filter((a) => currentAbility().can(a, 'sim') && applies(sim, a));
   if (!allowed.length) return null;
   const n = ticked.length.toLocaleString(i18n.language);
   const run = async (action: Action) => {

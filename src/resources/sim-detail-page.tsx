@@ -39,7 +39,7 @@ export function SimDetailPage() {
         onBack={() => navigate(`/${lang}/sim/simCard`)}
         extra={(record, reload) => (
           <>
-            <SimActions ticked={[iccid]} done={reload} />
+            <SimActions ticked={[iccid]} done={reload} sim={record as never} />
             {mayEdit &&
               EDITS.map((e) => (
                 <Button key={e.field} icon={<EditOutlined />} onClick={() => setEditing({ edit: e, record })}>

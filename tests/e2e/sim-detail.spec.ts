@@ -19,6 +19,8 @@ test('an operator opens a SIM from the list, suspends it and resumes it on its p
   const lifecycle = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Lifecycle$/ }) });
   await expect(lifecycle).toContainText('Active');
   await expect(page.getByRole('button', { name: 'Tags' })).toHaveCount(0);
+  // Only what an active SIM allows: no Resume while it runs.
+  await expect(page.getByRole('button', { name: 'Resume', exact: true })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Suspend' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
@@ -28,6 +30,7 @@ test('an operator opens a SIM from the list, suspends it and resumes it on its p
   await expect(page.getByRole('row').filter({ hasText: iccid })).toContainText('Paused');
   await page.getByRole('link', { name: iccid }).click();
   await expect(lifecycle).toContainText('Paused');
+  await expect(page.getByRole('button', { name: 'Suspend', exact: true })).toHaveCount(0);
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
   await expect(lifecycle).toContainText('Active');
