@@ -3,7 +3,7 @@
  * PDF. Columns and rules come from schemas/invoices.json and invoice-lines.json.
  */
 import { RESOURCES } from '../../common/resource-registry.js';
-import { selectOf, listRoute } from '../db/resource-list.js';
+import { listRoute, selectOf, showRoute } from '../db/resource-list.js';
 import { notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { invoicePdf, type InvoiceForPdf } from './invoice-pdf.js';
@@ -15,19 +15,7 @@ export const billRoutes = defineRoutes([
   listRoute(invoices, 'customer', '/cube/v2/api/customer/bills'),
   // SIM invoice lines: one invoice's (invoiceId) or every invoice's of a SIM (search by ICCID).
   listRoute(RESOURCES.invoiceLines, 'customer', '/cube/v2/api/customer/sim/bills'),
-  {
-    service: 'customer',
-    method: 'GET',
-    path: '/cube/v2/api/customer/bills/:id/details',
-    permission: { action: 'read', subject: 'customer-bill-cube' },
-    schema: { params: pathParams('id'), response: { type: 'object', properties: invoices.properties } },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const row = (await req.server.db.query(`${SELECT} WHERE t.org_id = $1 AND t.id = $2`, [auth.orgId, (req.params as { id: string }).id])).rows[0];
-      if (!row) throw notFound();
-      return row;
-    },
-  },
+  showRoute(invoices),
   {
     service: 'customer',
     method: 'GET',

@@ -7,7 +7,8 @@ import type { Subject } from '../../common/permissions.js';
 import { listQuerySchema, rangeProblem, type ResourceSchema } from '../../common/resources.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
-import type { RouteDef, Service } from '../http/route.js';
+import { pathParams, SERVICES, type RouteDef, type Service } from '../http/route.js';
+import type { Queryable } from './db.js';
 import { checkSpec, listPage, type ListQuery, type ListSpec } from './listing.js';
 
 type SubjectName = Exclude<Subject, 'all'>;
@@ -132,6 +133,36 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
         q.filters = { ...q.filters, __parent: id };
       } else if (id !== undefined && id !== auth.orgCode && id !== auth.orgId) throw notFound();
       return listPage(req.server.db, spec, auth.orgId, q);
+    },
+  };
+}
+
+/** "POST /api/main/things/list" as a route's method, service and path. */
+export function routeOf(call: string): Pick<RouteDef, 'method' | 'service' | 'path'> {
+  const [method, url] = call.split(' ');
+  const [, , service, ...rest] = url.split('/');
+  if (!(SERVICES as readonly string[]).includes(service)) throw new Error(`The call "${call}" names no known service (${SERVICES.join(', ')})`);
+  return { method: method as RouteDef['method'], service: service as Service, path: `/${rest.join('/')}` };
+}
+
+/** One record of a resource by its key, in the organisation; undefined for any other. */
+export async function recordOf(q: Queryable, r: ResourceSchema, orgId: string, key: string): Promise<Record<string, unknown> | undefined> {
+  return (await q.query(`${selectOf(r)} WHERE t.org_id = $1 AND t.${snake(r['x-admin'].key)}::text = $2`, [orgId, key])).rows[0];
+}
+
+/** The detail route of a resource schema (x-admin.show.call, :id its key): another organisation's record is 404. */
+export function showRoute(r: ResourceSchema): RouteDef {
+  const show = r['x-admin'].show;
+  if (!show) throw new Error(`schemas/${r.$id}.json has no x-admin.show`);
+  return {
+    ...routeOf(show.call),
+    permission: { action: 'read', subject: r['x-admin'].subject as SubjectName },
+    schema: { params: pathParams('id'), response: { type: 'object', properties: r.properties } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const row = await recordOf(req.server.db, r, auth.orgId, (req.params as { id: string }).id);
+      if (!row) throw notFound();
+      return row;
     },
   };
 }

@@ -11,9 +11,9 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { defineResource, formBodySchema, type ResourceSchema } from '../../common/resources.js';
 import type { Db } from '../db/db.js';
 import { newId } from '../db/ids.js';
-import { listRoute, selectOf, snake } from '../db/resource-list.js';
+import { listRoute, recordOf, routeOf, showRoute, snake } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
-import { SERVICES, type RouteDef, type Service } from '../http/route.js';
+import { pathParams, type RouteDef } from '../http/route.js';
 
 type SubjectName = Exclude<Subject, 'all'>;
 
@@ -38,25 +38,14 @@ export function loadResources(dir?: string): ResourceSchema[] {
   return all;
 }
 
-/** "POST /api/main/things/list" as a route's method, service and path. */
-function routeOf(call: string): Pick<RouteDef, 'method' | 'service' | 'path'> {
-  const [method, url] = call.split(' ');
-  const [, , service, ...rest] = url.split('/');
-  if (!(SERVICES as readonly string[]).includes(service)) throw new Error(`The call "${call}" names no known service (${SERVICES.join(', ')})`);
-  return { method: method as RouteDef['method'], service: service as Service, path: `/${rest.join('/')}` };
-}
-
 /** The list, show, create and edit routes of a resource stored generically in its table. */
 export function genericRoutes(r: ResourceSchema): RouteDef[] {
   const admin = r['x-admin'];
   const subject = admin.subject as SubjectName;
   const fields = Object.keys(r.properties);
-  const select = selectOf(r);
   const keyColumn = `t.${snake(admin.key)}`;
   const record = { type: 'object', properties: r.properties };
-  const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } };
-  const one = async (db: Db, orgId: string, key: string) =>
-    (await db.query(`${select} WHERE t.org_id = $1 AND ${keyColumn}::text = $2`, [orgId, key])).rows[0];
+  const one = (db: Db, orgId: string, key: string) => recordOf(db, r, orgId, key);
   // A value already taken (a unique index on the table) is named like any other broken rule.
   const unique = (e: unknown): never => {
     const err = e as { code?: string; detail?: string };
@@ -70,19 +59,7 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
   };
   const list = routeOf(admin.list.call);
   const routes: RouteDef[] = [listRoute(r, list.service, list.path, { method: list.method === 'GET' ? 'GET' : 'POST' })];
-  if (admin.show) {
-    routes.push({
-      ...routeOf(admin.show.call),
-      permission: { action: 'read', subject },
-      schema: { params: idParam, response: record },
-      handler: async (req) => {
-        const auth = req.requireAuth();
-        const row = await one(req.server.db, auth.orgId, (req.params as { id: string }).id);
-        if (!row) throw notFound();
-        return row;
-      },
-    });
-  }
+  if (admin.show) routes.push(showRoute(r));
   if (admin.create) {
     const body = formBodySchema(r, 'create');
     routes.push({
@@ -112,7 +89,7 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
     routes.push({
       ...routeOf(admin.edit.call),
       permission: { action: 'update', subject },
-      schema: { params: idParam, body: { ...body, minProperties: 1 }, response: record },
+      schema: { params: pathParams('id'), body: { ...body, minProperties: 1 }, response: record },
       handler: async (req) => {
         const auth = req.requireAuth();
         const values = req.body as Record<string, unknown>;

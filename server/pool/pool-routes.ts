@@ -5,7 +5,7 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { fieldsSchema } from '../../common/resources.js';
-import { listRoute, selectOf } from '../db/resource-list.js';
+import { listRoute, selectOf, showRoute } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
@@ -18,19 +18,7 @@ const POOL = { table: 'shared_pools', column: 'pool_id' };
 export const poolRoutes = defineRoutes([
   // The organisation's pools; an organisation with none gets an empty page (the console then hides the menu entry).
   listRoute(pools, 'pool', '/shared_pool/cube/dashboard/pools', { method: 'GET' }),
-  {
-    service: 'pool',
-    method: 'GET',
-    path: '/shared_pool/cube/pools/:id/detail',
-    permission: { action: 'read', subject: 'shared-pool-cube' },
-    schema: { params: pathParams('id'), response: poolSchema },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const row = (await req.server.db.query(`${SELECT} WHERE t.org_id = $1 AND t.id = $2`, [auth.orgId, (req.params as { id: string }).id])).rows[0];
-      if (!row) throw notFound();
-      return row;
-    },
-  },
+  showRoute(pools),
   // Activity: every SIM that joined the pool, with its cycle usage, and when it left.
   listRoute(RESOURCES.poolMembers, 'pool', '/shared_pool/cube/pools/:id/activity', { method: 'GET', parent: POOL, idColumn: 't.sim_id' }),
   // Events of SPEC.md section 3: setup, enrolments and exits, limit changes, overage and its recovery, ….
