@@ -22,6 +22,7 @@ import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
 import { genericRoutes, loadResources } from './main/schema-routes.js';
 import { EXPORT_JOBS } from './job/export-jobs.js';
+import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { LocalFileStore, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
@@ -110,7 +111,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.addHook('preClose', async () => live.close());
   const files = new LocalFileStore(path.join(config.dataDir, 'files'));
   app.decorate('files', files);
-  const jobs = new JobWorker(db, files, EXPORT_JOBS, app.log);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS }, app.log);
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
   app.addHook('onClose', async () => jobs.stop());

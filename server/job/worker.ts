@@ -33,7 +33,7 @@ export interface JobContext {
 
 /** What a finished job leaves: a file to offer, and a summary for the task's report. */
 export interface JobResult {
-  file?: { key: string; name: string; contentType: string };
+  file?: { key: string; name: string; contentType: string; kind?: 'export' | 'report' };
   result: Record<string, unknown>;
   /** Some rows failed: the task ends as "issues" with its report. */
   issues?: boolean;
@@ -113,9 +113,9 @@ export class JobWorker {
         const size = await this.store.publish(out.file.key);
         const r = await this.db.query<{ id: string }>(
           `INSERT INTO files (org_id, id, account_id, kind, storage_key, name, content_type, size_bytes, expires_at)
-           VALUES ($1, $2, $3, 'export', $4, $5, $6, $7, now() + interval '7 days')
+           VALUES ($1, $2, $3, $8, $4, $5, $6, $7, now() + interval '7 days')
            ON CONFLICT (storage_key) DO UPDATE SET size_bytes = EXCLUDED.size_bytes RETURNING id`,
-          [claimed.org_id, newId(), claimed.account_id, out.file.key, out.file.name, out.file.contentType, size],
+          [claimed.org_id, newId(), claimed.account_id, out.file.key, out.file.name, out.file.contentType, size, out.file.kind ?? 'export'],
         );
         fileId = r.rows[0].id;
       }

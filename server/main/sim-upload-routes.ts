@@ -1,0 +1,210 @@
+/**
+ * SIM transfer and batch info upload (SPEC.md sections 7 and 8): templates, a check of a file before it is submitted
+ * (".../parse": what each row would do, nothing changed), and the submission, which stores the file and hands it to
+ * the task center (server/job/upload-jobs.ts). The file as a whole is refused at once, naming the rule: type, name
+ * under 40 characters, 1 MB, 100,000 rows, a readable sheet whose first column is ICCID; so are a receiving
+ * organisation where the person is not an admin and a missing acknowledgement. Rows are judged one by one.
+ */
+import fs from 'node:fs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import { translate } from '../../common/i18n.js';
+import { newId } from '../db/ids.js';
+import { invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
+import { publishLive } from '../live/hub.js';
+import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
+import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from '../job/upload-jobs.js';
+
+/** A multipart request's one file and its text fields. */
+async function readForm(req: FastifyRequest): Promise<{ file: { name: string; bytes: Uint8Array } | null; fields: Record<string, string> }> {
+  if (!req.isMultipart()) throw invalid('file', 'required');
+  let file: { name: string; bytes: Uint8Array } | null = null;
+  const fields: Record<string, string> = {};
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      // toBuffer() throws FST_REQ_FILE_TOO_LARGE past 1 MB, which the error handler names.
+      const bytes = await (part as MultipartFile).toBuffer();
+      if (part.fieldname === 'file' && !file) file = { name: part.filename, bytes: new Uint8Array(bytes) };
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { file, fields };
+}
+
+const requireFile = (form: Awaited<ReturnType<typeof readForm>>) => {
+  if (!form.file || !form.file.name) throw invalid('file', 'required');
+  return form.file;
+};
+
+/** The receiving organisation: another one where the person is an active admin (SPEC.md section 5). */
+async function receivingOrg(req: FastifyRequest, id: string | undefined): Promise<string> {
+  const auth = req.requireAuth();
+  if (!id) throw invalid('targetOrgId', 'required');
+  const r = await req.server.db.query(
+    `SELECT 1 FROM memberships m WHERE m.account_id = $1 AND m.org_id = $2 AND m.status = 'active' AND m.role IN ('admin', 'superadmin')`,
+    [auth.accountId, id],
+  );
+  if (!r.rows.length || id === auth.orgId) throw invalid('targetOrgId', 'receivingOrg');
+  return id;
+}
+
+/** The path's organisation must be the current one (an id or a code). */
+function currentOrg(req: FastifyRequest): void {
+  const auth = req.requireAuth();
+  const code = (req.params as { code: string }).code;
+  if (code !== auth.orgCode && code !== auth.orgId) throw notFound();
+}
+
+const previewSchema = {
+  type: 'object',
+  properties: {
+    rows: { type: 'integer' },
+    ok: { type: 'integer' },
+    failed: { type: 'integer' },
+    byReason: { type: 'object', additionalProperties: { type: 'integer' } },
+    errors: { type: 'array', items: { type: 'object', properties: { row: { type: 'integer' }, iccid: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' } } } },
+  },
+};
+const taskSchema = { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } };
+
+/** Keep the submitted file where any instance's worker can read it, and queue the task. */
+async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_upload', file: { name: string; bytes: Uint8Array }, rows: number, payload: Record<string, unknown>, after: Record<string, unknown>) {
+  const auth = req.requireAuth();
+  const taskId = newId();
+  const key = `${auth.orgId}/uploads/${taskId}/${file.name.replace(/[^\w.\- ]/g, '_')}`;
+  const draft = req.server.files.draft(key);
+  await fs.promises.writeFile(draft, file.bytes);
+  const size = await req.server.files.publish(key);
+  const referenceId = `${kind === 'sim_transfer' ? 'TRF' : 'UPL'}-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+  const ext = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() as UploadType;
+  await req.server.db.tx(async (q) => {
+    const fileId = newId();
+    await q.query(
+      `INSERT INTO files (org_id, id, account_id, kind, storage_key, name, content_type, size_bytes, expires_at)
+       VALUES ($1, $2, $3, 'upload', $4, $5, $6, $7, now() + interval '7 days')`,
+      [auth.orgId, fileId, auth.accountId, key, file.name, UPLOAD_TYPES[ext], size],
+    );
+    await q.query(
+      `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [auth.orgId, taskId, auth.accountId, referenceId, kind, rows, file.name, JSON.stringify({ ...payload, fileKey: key, fileId, fileName: file.name, lang: req.lang })],
+    );
+    await audit(q, req, { action: kind === 'sim_transfer' ? 'transfer' : 'uploadInfo', entity: 'sim', entityId: taskId, after: { file: file.name, rows, ...after } });
+    await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
+  });
+  return { taskId, referenceId, quantity: rows };
+}
+
+/** A template in the asked format, its header labelled in the person's language. */
+function sendTemplate(req: FastifyRequest, reply: FastifyReply, base: string, format: UploadType, header: string[], examples: string[][]) {
+  return reply
+    .type(UPLOAD_TYPES[format])
+    .header('content-disposition', `attachment; filename="${base}.${format}"`)
+    .header('cache-control', 'no-store')
+    .send(templateFile(format, header, examples));
+}
+
+const formatParam = { type: 'string', enum: Object.keys(UPLOAD_TYPES) };
+const infoType = { type: 'string', enum: [...INFO_TYPES] };
+const infoColumn = (lang: FastifyRequest['lang'], type: InfoType) => translate(lang, `upload.column.${type}`);
+const INFO_EXAMPLES: Record<InfoType, string> = { deviceName: 'Meter 0042', notes: 'Roof unit, block B', tags: 'north; meters' };
+const EXAMPLE_ICCID = '89490200001234567890';
+
+function parseInfoType(fields: Record<string, string>): InfoType {
+  const type = fields.type as InfoType;
+  if (!INFO_TYPES.includes(type)) throw invalid('type', 'enum', { values: INFO_TYPES.join(', ') });
+  return type;
+}
+
+const routes: RouteDef[] = [
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sim/transfer/template/:id',
+    permission: { action: 'transfer', subject: 'sim' },
+    raw: true,
+    schema: { params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: formatParam } }, response: {} },
+    handler: async (req, reply) => sendTemplate(req, reply, 'sim-transfer-template', (req.params as { id: UploadType }).id, ['ICCID'], [[EXAMPLE_ICCID]]),
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sim/transfer/parse/:id',
+    permission: { action: 'transfer', subject: 'sim' },
+    schema: { params: pathParams('id'), response: previewSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      await receivingOrg(req, (req.params as { id: string }).id);
+      const file = requireFile(await readForm(req));
+      const rows = readUpload(file.name, file.bytes, 'ICCID');
+      return summarise(await previewTransfer(req.server.db, auth.orgId, rows), req.lang);
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sim/transfer',
+    permission: { action: 'transfer', subject: 'sim' },
+    schema: { response: taskSchema },
+    handler: async (req) => {
+      const form = await readForm(req);
+      const targetOrgId = await receivingOrg(req, form.fields.targetOrgId);
+      // SPEC.md section 5: the person confirms they understand the SIMs leave this organisation.
+      if (form.fields.acknowledged !== 'true') throw invalid('acknowledged', 'acknowledge');
+      const file = requireFile(form);
+      const rows = readUpload(file.name, file.bytes, 'ICCID');
+      return submit(req, 'sim_transfer', file, rows.length, { targetOrgId }, { to: targetOrgId });
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sim/uploadInfo/template/:type',
+    permission: { action: 'uploadInfo', subject: 'sim' },
+    raw: true,
+    schema: {
+      params: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: infoType } },
+      querystring: { type: 'object', additionalProperties: false, properties: { format: { ...formatParam, default: 'xlsx' } } },
+      response: {},
+    },
+    handler: async (req, reply) => {
+      const type = (req.params as { type: InfoType }).type;
+      return sendTemplate(req, reply, `sim-${type}-template`, (req.query as { format: UploadType }).format, ['ICCID', infoColumn(req.lang, type)], [[EXAMPLE_ICCID, INFO_EXAMPLES[type]]]);
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sim/organizationCode/:code/batchUpdateInfo/parse',
+    permission: { action: 'uploadInfo', subject: 'sim' },
+    schema: { params: pathParams('code'), response: previewSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      currentOrg(req);
+      const form = await readForm(req);
+      const type = parseInfoType(form.fields);
+      const file = requireFile(form);
+      const rows = readUpload(file.name, file.bytes, 'ICCID');
+      return summarise(await previewInfo(req.server.db, auth.orgId, type, rows), req.lang);
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sim/organizationCode/:code/batchUpdateInfo',
+    permission: { action: 'uploadInfo', subject: 'sim' },
+    schema: { params: pathParams('code'), response: taskSchema },
+    handler: async (req) => {
+      currentOrg(req);
+      const form = await readForm(req);
+      const type = parseInfoType(form.fields);
+      const file = requireFile(form);
+      const rows = readUpload(file.name, file.bytes, 'ICCID');
+      return submit(req, 'sim_info_upload', file, rows.length, { type }, { field: type });
+    },
+  },
+];
+
+export const simUploadRoutes = defineRoutes(routes);
