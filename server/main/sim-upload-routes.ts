@@ -39,15 +39,17 @@ const requireFile = (form: Awaited<ReturnType<typeof readForm>>) => {
   return form.file;
 };
 
-/** The receiving organisation: another one where the person is an active admin (SPEC.md section 5). */
-async function receivingOrg(req: FastifyRequest, id: string | undefined): Promise<string> {
+/** The receiving organisation (its id or code): another one where the person is an active admin (SPEC.md section 5). */
+async function receivingOrg(req: FastifyRequest, idOrCode: string | undefined): Promise<string> {
   const auth = req.requireAuth();
-  if (!id) throw invalid('targetOrgId', 'required');
-  const r = await req.server.db.query(
-    `SELECT 1 FROM memberships m WHERE m.account_id = $1 AND m.org_id = $2 AND m.status = 'active' AND m.role IN ('admin', 'superadmin')`,
-    [auth.accountId, id],
+  if (!idOrCode) throw invalid('targetOrgId', 'required');
+  const r = await req.server.db.query<{ id: string }>(
+    `SELECT o.id FROM memberships m JOIN organisations o ON o.id = m.org_id
+      WHERE m.account_id = $1 AND (o.id = $2 OR o.code = $2) AND m.status = 'active' AND m.role IN ('admin', 'superadmin')`,
+    [auth.accountId, idOrCode],
   );
-  if (!r.rows.length || id === auth.orgId) throw invalid('targetOrgId', 'receivingOrg');
+  const id = r.rows[0]?.id;
+  if (!id || id === auth.orgId) throw invalid('targetOrgId', 'receivingOrg');
   return id;
 }
 

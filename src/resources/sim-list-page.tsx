@@ -6,6 +6,7 @@ import { RESOURCES } from '../../common/resource-registry';
 import { currentAbility } from '../shell/ability';
 import { ResourceListPage } from './resource-list-page';
 import { SimActions } from './sim-actions';
+import { SimUploadButtons } from './sim-upload-dialogs';
 
 const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', subject);
 
@@ -20,6 +21,7 @@ export function SimListPage() {
       exportCall={mayExport('sim') ? 'POST /api/main/sim/list/export/task' : undefined}
       selectionActions={(ticked, done) => <SimActions ticked={ticked} done={done} />}
       showPath={(row) => `/${lang}/sim/detail?iccid=${encodeURIComponent(String(row.iccid))}`}
+      extra={<SimUploadButtons />}
     />
   );
 }

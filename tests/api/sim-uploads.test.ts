@@ -151,6 +151,7 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
         [{ acknowledged: 'true' }, file, 'Receiving organisation: is required'],
         [{ targetOrgId: 'org-other', acknowledged: 'true' }, file, 'Receiving organisation: must be another organisation where you are an admin'],
         [{ targetOrgId: 'org-demo', acknowledged: 'true' }, file, 'Receiving organisation: must be another organisation where you are an admin'],
+        [{ targetOrgId: 'DEMO', acknowledged: 'true' }, file, 'Receiving organisation: must be another organisation where you are an admin'],
         [{ targetOrgId: 'org-demo-north' }, file, 'Acknowledgement: must be given'],
         [{ targetOrgId: 'org-demo-north', acknowledged: 'false' }, file, 'Acknowledgement: must be given'],
       ];
@@ -266,9 +267,9 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       expect(await countRows(t.db, 'sim_events', "type = 'transfer' AND detail->>'taskId' = $1", [taskId])).toBe(6);
     });
 
-    it('a clean file ends done', async () => {
+    it('a clean file ends done (the receiving organisation named by its code)', async () => {
       const [iccid] = await demoIccids("status = 'paused' AND pool_id IS NULL AND operation IS NULL", 1);
-      const res = await transfer(admin, { name: 'one.xls', bytes: book([['ICCID'], [iccid]], 'xls') }, { targetOrgId: 'org-demo-south', acknowledged: 'true' });
+      const res = await transfer(admin, { name: 'one.xls', bytes: book([['ICCID'], [iccid]], 'xls') }, { targetOrgId: 'DEMO-SOUTH', acknowledged: 'true' });
       expect(res.statusCode).toBe(200);
       await t.app.jobs.runOnce();
       expect(await taskRow(res.json().data.taskId)).toMatchObject({ status: 'done', result: { rows: 1, ok: 1, failed: 0 } });
