@@ -27,6 +27,9 @@ import { LocalFileStore, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
 import { LiveHub } from './live/hub.js';
+import { activationJob } from './network/activation.js';
+import { networkReports } from './network/reports.js';
+import { SimulatedNetwork } from './network/simulator.js';
 import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
 
 declare module 'fastify' {
@@ -44,6 +47,8 @@ declare module 'fastify' {
     files: FileStore;
     /** The job worker of this instance. */
     jobs: JobWorker;
+    /** The core network: the simulator (server/network), behind the NetworkAdapter interface. */
+    network: SimulatedNetwork;
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -111,10 +116,22 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.addHook('preClose', async () => live.close());
   const files = new LocalFileStore(path.join(config.dataDir, 'files'));
   app.decorate('files', files);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS }, app.log);
+  // The network answers commands whether or not its simulated traffic runs (SIMULATOR=off stops only the traffic).
+  const network = new SimulatedNetwork(
+    db,
+    networkReports(db),
+    { enabled: config.simulator, seed: config.simulatorSeed, tickMs: config.simulatorTickMs, simsPerTick: config.simulatorSimsPerTick },
+    app.log,
+  );
+  app.decorate('network', network);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, sim_activate: activationJob(network) }, app.log, config.jobLeaseSeconds);
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
-  app.addHook('onClose', async () => jobs.stop());
+  if (config.simulator) app.addHook('onReady', async () => network.start());
+  app.addHook('onClose', async () => {
+    await network.stop();
+    await jobs.stop();
+  });
   app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({
     status: { code: CODES.ok, success: true, message: translate(req.lang, 'errors.ok') },
     data,

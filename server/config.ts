@@ -17,7 +17,14 @@ export interface Config {
   accountCap: number;
   orgCap: number;
   seed: boolean;
+  /** The network simulator's traffic (SIMULATOR=off switches it off; commands to the network are answered either way). */
   simulator: boolean;
+  /** Time between simulator steps. */
+  simulatorTickMs: number;
+  /** Active SIMs the simulator visits per step (also the bound on expiries and SMS per step). */
+  simulatorSimsPerTick: number;
+  /** Seed of the simulator's PRNG. */
+  simulatorSeed: string;
   logLevel: string;
   /** A Sentry-compatible DSN that console error reports are also sent to. */
   sentryDsn?: string;
@@ -27,6 +34,8 @@ export interface Config {
   /** Run the job worker in this instance (exports and other tasks); tests drive it by hand. */
   jobs: boolean;
   jobPollMs: number;
+  /** How long a task stays with an instance that stopped renewing it before another takes it over. */
+  jobLeaseSeconds: number;
   /** A folder of further resource schemas (docs/schemas.md), loaded beside schemas/ at start. */
   schemasDir?: string;
 }
@@ -49,12 +58,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     orgCap: Number(env.ORG_CAP ?? 20),
     seed: env.SEED !== 'false',
     simulator: env.SIMULATOR !== 'off',
+    simulatorTickMs: Number(env.SIMULATOR_TICK_MS ?? 5000),
+    simulatorSimsPerTick: Number(env.SIMULATOR_SIMS_PER_TICK ?? 50),
+    simulatorSeed: env.SIMULATOR_SEED ?? 'network',
     logLevel: env.LOG_LEVEL ?? 'info',
     livePollMs: Number(env.LIVE_POLL_MS ?? 1000),
     sentryDsn: env.SENTRY_DSN || undefined,
     consoleDir: path.resolve(env.CONSOLE_DIR ?? './dist'),
     jobs: env.JOBS !== 'off',
     jobPollMs: Number(env.JOB_POLL_MS ?? 1000),
+    jobLeaseSeconds: Number(env.JOB_LEASE_SECONDS ?? 60),
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     ...overrides,
   };

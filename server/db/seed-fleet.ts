@@ -945,6 +945,9 @@ async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   });
   task('org-demo', 'acc-admin', 'sim_activate', 'processing', new Date(now.getTime() - 2 * MINUTE), {
     id: BUSY_TASK_ID, quantity: 1, remark: 'Activation in progress', payload: { iccids: [SPECIAL_SIMS.operationInProgress] }, progress: 10,
+    // A long-running activation whose lease another worker holds for a year, so no worker of the demo takes it over and
+    // the task center always shows one running task (docs/decisions.md, "The demo's activation in progress").
+    claimed_by: 'seed-network-worker', heartbeat_at: new Date(now.getTime() + 365 * DAY),
   });
   task('org-demo', 'acc-admin', 'sim_info_upload', 'issues', new Date(now.getTime() - 26 * HOUR), {
     remark: 'devices.csv', result: { ok: 41, failed: 2, errors: [{ row: 3, message: 'Invalid ICCID' }, { row: 17, message: 'Device name longer than 40 characters' }] },

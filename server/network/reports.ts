@@ -1,0 +1,169 @@
+/**
+ * The server's side of NetworkReports: what the network tells us, written to the database one report per
+ * transaction. recordUsage is the one writer of CDRs: the CDR, its UTC-day and UTC-hour rollups, the SIM's cycle
+ * usage, its bundle's and pool's usage, and the first-usage move of an active-ready SIM all land together.
+ */
+import type { Db, Queryable } from '../db/db.js';
+import { newId } from '../db/ids.js';
+import { decide, type SimFacts } from '../domain/lifecycle.js';
+import { confirmActivation } from './activation.js';
+import type { Cdr, NetworkReports } from './adapter.js';
+import { networkEvent } from './sim-events.js';
+
+const HOUR = 3_600_000;
+
+// Months whose CDR partition this process has made sure of (partitions for 2026-2027 come with the migration).
+const ensuredMonths = new Set<string>();
+
+async function ensurePartition(q: Queryable, at: Date): Promise<void> {
+  const month = at.toISOString().slice(0, 7);
+  if (ensuredMonths.has(month)) return;
+  await q.query('SELECT cdr_ensure_partition($1::date)', [`${month}-01`]);
+  ensuredMonths.add(month);
+}
+
+interface UsageRow {
+  status: SimFacts['status'];
+  sub_status: SimFacts['subStatus'];
+  technology: SimFacts['technology'];
+  operation: string | null;
+  test_data_status: string;
+  pool_id: string | null;
+}
+
+/**
+ * Record one CDR in q's transaction with everything that follows from it. The CDR counts on the UTC day and hour
+ * of its start (SIM pages end the day at 23:59 UTC+0; the dashboard sums hours). A real network adapter calls this too.
+ */
+export async function recordUsage(q: Queryable, cdr: Cdr): Promise<void> {
+  const { sim } = cdr;
+  const kb = Math.max(0, Math.round(cdr.volumeKb));
+  const start = cdr.start.toISOString();
+  const hour = new Date(Math.floor(cdr.start.getTime() / HOUR) * HOUR).toISOString();
+  const day = start.slice(0, 10);
+  const up = cdr.direction === 'uplink' ? kb : 0;
+  const down = kb - up;
+  await ensurePartition(q, cdr.start);
+  // usage_hourly.active_sims counts the SIMs with a CDR in the hour: this SIM counts if it has none there yet.
+  const seen = (
+    await q.query<{ seen: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3::timestamptz AND start_at < $3::timestamptz + interval '1 hour') AS seen`,
+      [sim.orgId, sim.simId, hour],
+    )
+  ).rows[0].seen;
+  await q.query(
+    `INSERT INTO cdrs (org_id, sim_id, iccid, imsi, network, mcc_mnc, country, plan_code, direction, rat, volume_kb, start_at, end_at, duration_s)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [sim.orgId, sim.simId, sim.iccid, sim.imsi, cdr.network.name, cdr.network.mccMnc, cdr.network.country, cdr.planCode, cdr.direction, cdr.rat, kb, start, cdr.end.toISOString(),
+      Math.max(0, Math.round((cdr.end.getTime() - cdr.start.getTime()) / 1000))],
+  );
+  await q.query(
+    `INSERT INTO usage_daily (org_id, sim_id, day, iccid, uplink_kb, downlink_kb, volume_kb, cdr_count) VALUES ($1, $2, $3::date, $4, $5, $6, $7, 1)
+     ON CONFLICT (org_id, sim_id, day) DO UPDATE SET uplink_kb = usage_daily.uplink_kb + EXCLUDED.uplink_kb, downlink_kb = usage_daily.downlink_kb + EXCLUDED.downlink_kb,
+       volume_kb = usage_daily.volume_kb + EXCLUDED.volume_kb, cdr_count = usage_daily.cdr_count + 1`,
+    [sim.orgId, sim.simId, day, sim.iccid, up, down, kb],
+  );
+  await q.query(
+    `INSERT INTO usage_hourly (org_id, hour, uplink_kb, downlink_kb, volume_kb, cdr_count, active_sims) VALUES ($1, $2::timestamptz, $3, $4, $5, 1, $6)
+     ON CONFLICT (org_id, hour) DO UPDATE SET uplink_kb = usage_hourly.uplink_kb + EXCLUDED.uplink_kb, downlink_kb = usage_hourly.downlink_kb + EXCLUDED.downlink_kb,
+       volume_kb = usage_hourly.volume_kb + EXCLUDED.volume_kb, cdr_count = usage_hourly.cdr_count + 1, active_sims = usage_hourly.active_sims + EXCLUDED.active_sims`,
+    [sim.orgId, hour, up, down, kb, seen ? 0 : 1],
+  );
+  const row = (
+    await q.query<UsageRow>(
+      `UPDATE sims SET cycle_usage_kb = cycle_usage_kb + $3, updated_at = now() WHERE org_id = $1 AND id = $2
+       RETURNING status, sub_status, technology, operation, test_data_status, pool_id`,
+      [sim.orgId, sim.simId, kb],
+    )
+  ).rows[0];
+  if (!row) return;
+  // The bundle the usage draws on: the test bundle while the SIM is in its test, else the first one in use.
+  await q.query(
+    `UPDATE bundle_orders SET used_kb = used_kb + $3 WHERE id = (
+       SELECT id FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' AND service_type <> 'sms'
+        ORDER BY (type = 'BEFORE_TEST') = $4 DESC, activated_at NULLS LAST, id LIMIT 1)`,
+    [sim.orgId, sim.simId, kb, row.sub_status === 'active_test' || row.sub_status === 'test'],
+  );
+  if (row.pool_id) {
+    await q.query('UPDATE pool_members SET cycle_usage_kb = cycle_usage_kb + $4 WHERE org_id = $1 AND pool_id = $2 AND sim_id = $3 AND left_at IS NULL', [sim.orgId, row.pool_id, sim.simId, kb]);
+    await q.query('UPDATE shared_pools SET usage_kb = usage_kb + $3, updated_at = now() WHERE org_id = $1 AND id = $2', [sim.orgId, row.pool_id, kb]);
+  }
+  // Usage detected: an active-ready SIM goes live (or to test while its test allowance runs).
+  const d = decide({ status: row.status, subStatus: row.sub_status, technology: row.technology, operation: row.operation, hasAvailableBundle: true, inTestPeriod: row.test_data_status === 'in_test' }, 'detectUsage');
+  if (d.ok && d.changed) {
+    await q.query('UPDATE sims SET status = $3, sub_status = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [sim.orgId, sim.simId, d.status, d.subStatus]);
+    await networkEvent(q, { orgId: sim.orgId, simId: sim.simId, iccid: sim.iccid, type: 'status_change', from: row.status, to: d.status, detail: { action: 'detectUsage', fromSub: row.sub_status, toSub: d.subStatus }, at: cdr.end });
+  }
+}
+
+/** Count an SMS in the rollups of its UTC day and hour. */
+export async function countSms(q: Queryable, e: { orgId: string; simId: string; iccid: string; direction: 'MO' | 'MT'; at: Date }): Promise<void> {
+  const mo = e.direction === 'MO' ? 1 : 0;
+  const at = e.at.toISOString();
+  await q.query(
+    `INSERT INTO usage_daily (org_id, sim_id, day, iccid, sms_mo, sms_mt) VALUES ($1, $2, $3::date, $4, $5, $6)
+     ON CONFLICT (org_id, sim_id, day) DO UPDATE SET sms_mo = usage_daily.sms_mo + EXCLUDED.sms_mo, sms_mt = usage_daily.sms_mt + EXCLUDED.sms_mt`,
+    [e.orgId, e.simId, at.slice(0, 10), e.iccid, mo, 1 - mo],
+  );
+  await q.query(
+    `INSERT INTO usage_hourly (org_id, hour, sms_mo, sms_mt) VALUES ($1, date_trunc('hour', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', $3, $4)
+     ON CONFLICT (org_id, hour) DO UPDATE SET sms_mo = usage_hourly.sms_mo + EXCLUDED.sms_mo, sms_mt = usage_hourly.sms_mt + EXCLUDED.sms_mt`,
+    [e.orgId, at, mo, 1 - mo],
+  );
+}
+
+/** The connection status now, and the row locked for the change. */
+async function lockConnection(q: Queryable, orgId: string, simId: string): Promise<{ connection_status: string } | undefined> {
+  return (await q.query<{ connection_status: string }>('SELECT connection_status FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, simId])).rows[0];
+}
+
+/** NetworkReports written to db, each report in its own transaction. */
+export function networkReports(db: Db): NetworkReports {
+  return {
+    activationCompleted: (e) => confirmActivation(db, e),
+    usage: (cdr) => db.tx((q) => recordUsage(q, cdr)),
+    connectionStatus: (e) =>
+      db.tx(async (q) => {
+        const now = await lockConnection(q, e.sim.orgId, e.sim.simId);
+        if (!now || (now.connection_status === e.status && !e.network)) return;
+        await q.query(
+          `UPDATE sims SET connection_status = $3, network = coalesce($4, network), updated_at = now() WHERE org_id = $1 AND id = $2`,
+          [e.sim.orgId, e.sim.simId, e.status, e.network?.name ?? null],
+        );
+        await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { connection: e.status, from: now.connection_status, network: e.network?.name, rat: e.rat }, at: e.at });
+      }),
+    sessionOpened: (e) =>
+      db.tx(async (q) => {
+        if (!(await lockConnection(q, e.sim.orgId, e.sim.simId))) return;
+        await q.query(
+          `UPDATE sims SET connection_status = 'online', apn = $3, ip = $4, network = $5, last_session_at = $6, last_session_kb = 0, updated_at = now() WHERE org_id = $1 AND id = $2`,
+          [e.sim.orgId, e.sim.simId, e.apn, e.ip, e.network.name, e.at.toISOString()],
+        );
+        await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { session: 'opened', connection: 'online', apn: e.apn, ip: e.ip, network: e.network.name, rat: e.rat }, at: e.at });
+      }),
+    sessionClosed: (e) =>
+      db.tx(async (q) => {
+        if (!(await lockConnection(q, e.sim.orgId, e.sim.simId))) return;
+        await q.query(`UPDATE sims SET connection_status = 'connected', last_session_kb = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [e.sim.orgId, e.sim.simId, Math.round(e.kb)]);
+        await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { session: 'closed', connection: 'connected', kb: Math.round(e.kb) }, at: e.at });
+      }),
+    location: (e) =>
+      db.tx(async (q) => {
+        await q.query('UPDATE sims SET lat = $3, lon = $4, location_at = $5, updated_at = now() WHERE org_id = $1 AND id = $2', [e.sim.orgId, e.sim.simId, e.lat, e.lon, e.at.toISOString()]);
+        await networkEvent(q, { ...ids(e.sim), type: 'location', detail: { lat: e.lat, lon: e.lon }, at: e.at });
+      }),
+    smsDelivered: (e) =>
+      db.query(`UPDATE sms_records SET status = 'delivered', delivered_at = $3 WHERE org_id = $1 AND id = $2 AND direction = 'MT' AND status IN ('pending', 'sent')`, [e.orgId, e.smsId, e.at.toISOString()]).then(() => undefined),
+    moSms: (e) =>
+      db.tx(async (q) => {
+        await q.query(
+          `INSERT INTO sms_records (org_id, id, sim_id, iccid, msisdn, direction, content, status, reply_to_id, created_at, sent_at, delivered_at)
+           VALUES ($1, $2, $3, $4, $5, 'MO', $6, 'received', $7, $8, $8, $8)`,
+          [e.sim.orgId, e.id ?? newId(), e.sim.simId, e.sim.iccid, e.sim.msisdn, e.content.slice(0, 140), e.replyToId, e.at.toISOString()],
+        );
+        await countSms(q, { orgId: e.sim.orgId, simId: e.sim.simId, iccid: e.sim.iccid, direction: 'MO', at: e.at });
+      }),
+  };
+}
+
+const ids = (sim: { orgId: string; simId: string; iccid: string }) => ({ orgId: sim.orgId, simId: sim.simId, iccid: sim.iccid });
