@@ -1,6 +1,7 @@
 /**
- * SIM actions through the API: activate, suspend, resume and reset, SIM by SIM, with SPEC.md section 8's refusals,
- * the rights of each role, the count limits, and two activations of one SIM at once.
+ * SIM actions through the API: activate (a task carried out through the network adapter), suspend, resume and reset,
+ * SIM by SIM, with SPEC.md section 8's refusals, the rights of each role, the count limits, and two activations of one
+ * SIM at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIMS, OTHER_SIM_ICCID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
@@ -22,10 +23,19 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
   const act = (s: Session, path: string, iccids: string[]) => call(t.app, s, { method: 'POST', url: `/api/main${path}`, payload: { iccids } });
   const state = async (iccid: string) => (await t.db.query<{ status: string; sub_status: string }>('SELECT status, sub_status FROM sims WHERE iccid = $1', [iccid])).rows[0];
   const events = (iccid: string) => countRows(t.db, 'sim_events', 'iccid = $1', [iccid]);
+  const statusEvents = (iccid: string) => countRows(t.db, 'sim_events', "iccid = $1 AND type = 'status_change'", [iccid]);
+  const slot = async (iccid: string) =>
+    (await t.db.query<{ operation: string | null; operation_task_id: string | null }>('SELECT operation, operation_task_id FROM sims WHERE iccid = $1', [iccid])).rows[0];
+  const taskOf = async (id: string) =>
+    (await t.db.query<{ kind: string; status: string; quantity: number; reference_id: string; account_id: string }>('SELECT kind, status, quantity, reference_id, account_id FROM tasks WHERE id = $1', [id])).rows[0];
+  /** Run the job worker until no task is left for it (the seeded activation in progress is held by another worker). */
+  const runJobs = async () => {
+    while (await t.app.jobs.runOnce());
+  };
 
   it('an operator suspends an active SIM and resumes it; each change is an event and an audit row', async () => {
     const iccid = DEMO_SIMS.active;
-    const before = await events(iccid);
+    const before = await statusEvents(iccid);
     const audits = await countRows(t.db, 'audit_log', "action IN ('suspend', 'resume')");
     const s = await act(operator, '/sim/suspend', [iccid]);
     expect(s.statusCode).toBe(200);
@@ -33,9 +43,12 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
     expect(await state(iccid)).toEqual({ status: 'paused', sub_status: 'paused' });
     const r = await act(operator, '/sim/resume', [iccid]);
     expect(r.json().data.results[0]).toMatchObject({ ok: true, status: 'active', subStatus: 'active_live' });
-    expect(await events(iccid)).toBe(before + 2);
+    expect(await statusEvents(iccid)).toBe(before + 2);
     expect(await countRows(t.db, 'audit_log', "action IN ('suspend', 'resume')")).toBe(audits + 2);
-    const last = (await t.db.query<{ from_status: string; to_status: string; source: string }>('SELECT from_status, to_status, source FROM sim_events WHERE iccid = $1 ORDER BY id DESC LIMIT 1', [iccid])).rows[0];
+    // The network detached the suspended SIM, and the slot is free again.
+    expect((await t.db.query<{ connection_status: string }>('SELECT connection_status FROM sims WHERE iccid = $1', [iccid])).rows[0].connection_status).toBe('offline');
+    expect(await slot(iccid)).toEqual({ operation: null, operation_task_id: null });
+    const last = (await t.db.query<{ from_status: string; to_status: string; source: string }>("SELECT from_status, to_status, source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1", [iccid])).rows[0];
     expect(last).toEqual({ from_status: 'paused', to_status: 'active', source: 'console' });
   });
 
@@ -54,7 +67,7 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
     await act(operator, '/sim/resume', [DEMO_SIMS.active]);
   });
 
-  it('activation refuses each case of SPEC.md section 8 with its own message, and activates the one that may', async () => {
+  it('activation refuses each case of SPEC.md section 8 with its own message, and sends the one that may to the network as a task', async () => {
     const res = await act(admin, '/sim/active', [
       SPECIAL_SIMS.preActivatedOta, SPECIAL_SIMS.preActivatedMultiImsi, SPECIAL_SIMS.preActivatedNoBundle, SPECIAL_SIMS.operationInProgress,
       DEMO_SIMS.expired, DEMO_SIMS.inactive, DEMO_SIMS.active, SPECIAL_SIMS.activatable,
@@ -70,8 +83,33 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
       [DEMO_SIMS.active]: 'Only pre-activated SIMs can be activated.',
       [SPECIAL_SIMS.activatable]: 'ok',
     });
+    const { taskId, referenceId, accepted, refused } = res.json().data;
+    expect({ accepted, refused }).toEqual({ accepted: 1, refused: 7 });
+    expect(res.json().data.results.find((r: { ok: boolean }) => r.ok)).toEqual({ iccid: SPECIAL_SIMS.activatable, ok: true, taskId });
+    // Accepted: one sim_activate task holds the SIM's slot; the SIM is not active until the network confirms.
+    expect(await taskOf(taskId)).toMatchObject({ kind: 'sim_activate', status: 'processing', quantity: 1, reference_id: referenceId });
+    expect(await slot(SPECIAL_SIMS.activatable)).toEqual({ operation: 'activate', operation_task_id: taskId });
+    expect(await state(SPECIAL_SIMS.activatable)).toEqual({ status: 'pre_activated', sub_status: 'quiet' });
+    // A second activation, or any other operation, waits for the task.
+    expect((await act(admin, '/sim/active', [SPECIAL_SIMS.activatable])).json().data.results[0].reason).toBe('alreadyActivating');
+    expect((await act(operator, '/device/reset', [SPECIAL_SIMS.activatable])).json().data.results[0].message).toBe('Last request still processing: no concurrent operations on a SIM.');
+
+    await runJobs();
+    expect(await taskOf(taskId)).toMatchObject({ status: 'done' });
     expect(await state(SPECIAL_SIMS.activatable)).toEqual({ status: 'active', sub_status: 'active_ready' });
-    expect((await t.db.query<{ activated_at: Date | null }>('SELECT activated_at FROM sims WHERE iccid = $1', [SPECIAL_SIMS.activatable])).rows[0].activated_at).not.toBeNull();
+    expect(await slot(SPECIAL_SIMS.activatable)).toEqual({ operation: null, operation_task_id: null });
+    const sim = (await t.db.query<{ activated_at: Date | null; cycle_limit_kb: string | null }>('SELECT activated_at, cycle_limit_kb FROM sims WHERE iccid = $1', [SPECIAL_SIMS.activatable])).rows[0];
+    expect(sim.activated_at).not.toBeNull();
+    expect(sim.cycle_limit_kb).not.toBeNull();
+    const ev = (await t.db.query<{ from_status: string; to_status: string; source: string; account_id: string; task: string }>(
+      "SELECT from_status, to_status, source, account_id, detail->>'taskId' AS task FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1", [SPECIAL_SIMS.activatable],
+    )).rows[0];
+    expect(ev).toEqual({ from_status: 'pre_activated', to_status: 'active', source: 'network', account_id: admin.accountId, task: taskId });
+    expect(await countRows(t.db, 'audit_log', "action = 'activate' AND after->>'taskId' = $1", [taskId])).toBe(2);
+    // The live events carried the task's progress to its owner.
+    expect(await countRows(t.db, 'live_events', "type = 'task' AND data->>'id' = $1", [taskId])).toBeGreaterThanOrEqual(3);
+    // The seeded activation in progress is still processing and still holds its SIM.
+    expect((await slot(SPECIAL_SIMS.operationInProgress)).operation).toBe('activate');
     // A request while another operation holds a SIM: "last request still processing".
     const busy = await act(operator, '/sim/suspend', [SPECIAL_SIMS.operationInProgress]);
     expect(busy.json().data.results[0].message).toBe('Last request still processing: no concurrent operations on a SIM.');
@@ -109,7 +147,22 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
     const oks = [a, b].map((r) => r.json().data.results[0].ok);
     expect(oks.filter(Boolean)).toHaveLength(1);
     const loser = [a, b].find((r) => !r.json().data.results[0].ok)!;
-    expect(loser.json().data.results[0].reason).toBe('onlyPreActivated');
+    expect(loser.json().data.results[0].reason).toBe('alreadyActivating');
+    expect(loser.json().data.taskId).toBeUndefined();
+    expect(await countRows(t.db, 'tasks', "kind = 'sim_activate' AND payload->'iccids' ? $1 AND status = 'processing'", [SPECIAL_SIMS.activatable])).toBe(1);
+    await runJobs();
     expect(await countRows(t.db, 'sim_events', "iccid = $1 AND to_status = 'active' AND detail->>'action' = 'activate'", [SPECIAL_SIMS.activatable])).toBe(2);
+  });
+
+  it('a SIM the network refuses keeps its state, gets its slot back, and the task ends with issues', async () => {
+    await t.db.query("UPDATE sims SET status = 'pre_activated', sub_status = 'quiet', activated_at = NULL, imsi = NULL WHERE iccid = $1", [SPECIAL_SIMS.activatable]);
+    const res = await act(admin, '/sim/active', [SPECIAL_SIMS.activatable]);
+    const { taskId } = res.json().data;
+    await runJobs();
+    expect(await taskOf(taskId)).toMatchObject({ status: 'issues' });
+    expect(await state(SPECIAL_SIMS.activatable)).toEqual({ status: 'pre_activated', sub_status: 'quiet' });
+    expect(await slot(SPECIAL_SIMS.activatable)).toEqual({ operation: null, operation_task_id: null });
+    const report = (await t.db.query<{ result: { activated: number; failed: number } }>('SELECT result FROM tasks WHERE id = $1', [taskId])).rows[0].result;
+    expect(report).toMatchObject({ activated: 0, failed: 1 });
   });
 });
