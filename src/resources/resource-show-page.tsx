@@ -20,9 +20,11 @@ interface Props {
   before?: (record: Record<string, unknown>) => ReactNode;
   /** Shown below the sections (nested lists). */
   children?: ReactNode;
+  /** Puts the sections in a frame of the page's own (a SIM's tabs), given the record and its reload. */
+  wrap?: (sections: ReactNode, record: Record<string, unknown>, reload: () => void) => ReactNode;
 }
 
-export function ResourceShowPage({ resource, id, title, extra, onBack, before, children }: Props) {
+export function ResourceShowPage({ resource, id, title, extra, onBack, before, children, wrap }: Props) {
   const { t } = useTranslation();
   const admin = resource['x-admin'];
   const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show!.call }, errorNotification: false });
@@ -36,6 +38,19 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
     const status = (query.error as unknown as HttpError | null)?.statusCode;
     return <Result status={status === 404 ? '404' : 'warning'} title={status === 404 ? t('resources.notFound') : (query.error?.message ?? t('resources.notFound'))} extra={back} />;
   }
+  const reload = () => void query.refetch();
+  const sections = (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      {admin.show!.sections.map((section) => (
+        <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">
+          <Descriptions
+            column={{ xs: 1, md: 2, xl: 3 }}
+            items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} row={result} /> }))}
+          />
+        </Card>
+      ))}
+    </Space>
+  );
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 16, flexWrap: 'wrap' }}>
@@ -45,17 +60,10 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
             {title}
           </Typography.Title>
         </Space>
-        <Space wrap>{extra?.(result, () => void query.refetch())}</Space>
+        <Space wrap>{extra?.(result, reload)}</Space>
       </div>
       {before?.(result)}
-      {admin.show!.sections.map((section) => (
-        <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">
-          <Descriptions
-            column={{ xs: 1, md: 2, xl: 3 }}
-            items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} row={result} /> }))}
-          />
-        </Card>
-      ))}
+      {wrap ? wrap(sections, result, reload) : sections}
       {children}
     </Space>
   );

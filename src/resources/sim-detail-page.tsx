@@ -1,7 +1,7 @@
 /**
- * A SIM's page (sim/detail?iccid=, highlighting All SIMs): its basic information in the sections of schemas/sims.json,
- * the lifecycle actions the role may use, and, for admins, its device name, notes and tags. The connection, bundles,
- * usage, events, diagnose, CDR and SMS tabs of SPEC.md section 2 come with issue 5's SIM detail.
+ * A SIM's page (sim/detail?iccid=&tab=, highlighting All SIMs): the lifecycle actions the role may use and, for admins,
+ * its device name, notes and tags above the tabs of src/custom/sim-detail; the Basic tab holds the sections of
+ * schemas/sims.json.
  */
 import { EditOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
+import { SimTabs } from '../custom/sim-detail/sim-tabs';
 import { currentAbility } from '../shell/ability';
 import { FieldsDialog } from './fields-dialog';
 import { ResourceShowPage } from './resource-show-page';
@@ -37,6 +38,7 @@ export function SimDetailPage() {
         id={iccid}
         title={`${t('sims.detail')} ${iccid}`}
         onBack={() => navigate(`/${lang}/sim/simCard`)}
+        wrap={(sections) => <SimTabs iccid={iccid} basic={sections} />}
         extra={(record, reload) => (
           <>
             <SimActions ticked={[iccid]} done={reload} sim={record as never} />

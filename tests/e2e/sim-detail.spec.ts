@@ -68,3 +68,67 @@ test('an admin edits the tags: 10 of 10 characters at most, each refused beyond'
   await expect(device).toContainText('ten-chars!');
   await expect(device).toContainText('tag-9');
 });
+
+test('a user goes through every tab of a SIM: the tab stays in the address, the chart draws, the trace and the diagnose PDF download', async ({ page, request }) => {
+  // An active SIM with a month of CDRs in the demo data (the first live ones carry traffic).
+  const s = await apiSession(request, 'user@demo.example.com');
+  const list = await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: 1, sort: 'iccid', order: 'asc' } })).json();
+  const iccid = list.data.items[0].iccid as string;
+  await signIn(page, 'user@demo.example.com');
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(`/en-US/sim/detail?iccid=${iccid}`);
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  await expect(tab('Basic')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.ant-card-head-title', { hasText: /^Lifecycle$/ })).toBeVisible();
+
+  await tab('Connection').click();
+  await expect(page).toHaveURL(/[?&]tab=connection/);
+  await expect(page.getByText('Connection status')).toBeVisible();
+  await page.reload();
+  await expect(tab('Connection')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Connection status')).toBeVisible();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+
+  await tab('Bundles').click();
+  const bundles = page.getByRole('tabpanel');
+  await expect(bundles.getByText('In use').first()).toBeVisible();
+  await bundles.getByRole('button', { name: /expand row/i }).first().click();
+  await expect(bundles.getByText(/^Coverage countries \(\d+\)$/).first()).toBeVisible();
+  await expect(bundles.getByText('Overuse policy').first()).toBeVisible();
+
+  await tab('Usage').click();
+  await expect(page).toHaveURL(/[?&]tab=usage/);
+  await expect(page.getByRole('img', { name: 'Data volume per period, uplink and downlink' }).locator('canvas')).toBeVisible();
+  await page.getByText('Monthly', { exact: true }).click();
+  await expect(page.getByText('Last 12 months')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Data volume per period, uplink and downlink' }).locator('canvas')).toBeVisible();
+
+  await tab('Events').click();
+  await expect(page.getByRole('tabpanel').getByText('Status change').first()).toBeVisible();
+  await page.getByText('Status trace', { exact: true }).click();
+  await expect(page.getByRole('tabpanel').getByRole('row')).not.toHaveCount(0);
+  const csv = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download status trace (CSV)' }).click();
+  expect((await csv).suggestedFilename()).toBe(`status-trace-${iccid}.csv`);
+
+  await tab('Diagnose').click();
+  await expect(page.getByText('SIM state')).toBeVisible();
+  await expect(page.getByText('The SIM is active: it may pass data.')).toBeVisible();
+  const pdf = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download PDF' }).click();
+  const file = await pdf;
+  expect(file.suggestedFilename()).toBe(`diagnose-${iccid}.pdf`);
+  const fs = await import('node:fs');
+  expect(fs.readFileSync((await file.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+  await tab('CDRs').click();
+  await expect(page.getByText('CDRs of the last 31 days, newest first.')).toBeVisible();
+  await expect(page.getByRole('tabpanel').getByRole('columnheader', { name: 'RAT', exact: true })).toBeVisible();
+  await expect(page.getByRole('tabpanel').getByRole('row').nth(1)).toContainText(/\d/);
+
+  await tab('SMS').click();
+  await expect(page.getByRole('tabpanel').getByRole('columnheader', { name: 'Direction' })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]tab=sms/);
+  expect(errors).toEqual([]);
+});

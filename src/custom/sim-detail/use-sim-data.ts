@@ -1,0 +1,60 @@
+/** Reading a SIM tab's call: loading, the data or the error, a reload; and a server-paged table's state. */
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, type HttpError } from '../../providers/http';
+
+export interface SimData<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/**
+ * GET a tab's call when the tab first shows and whenever the URL or the language changes (the server words some
+ * answers, such as the diagnose report, in the caller's language). Quiet: the tab shows its own error.
+ */
+export function useSimData<T>(url: string): SimData<T> {
+  const { i18n } = useTranslation();
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: true });
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    api<T>('GET', url, undefined, { quiet: true }).then(
+      (data) => live && setState({ data, error: null, loading: false }),
+      (e: HttpError) => live && setState({ data: null, error: e.message, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [url, version, i18n.language]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { ...state, reload };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** A server-paged list of a SIM: its page and page size travel in the call, antd's pagination drives them. */
+export function usePagedSimData<T>(base: string) {
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const sep = base.includes('?') ? '&' : '?';
+  const result = useSimData<Page<T>>(`${base}${sep}page=${paging.page}&pageSize=${paging.pageSize}`);
+  const pagination = {
+    current: paging.page,
+    pageSize: paging.pageSize,
+    total: result.data?.total ?? 0,
+    showSizeChanger: true,
+    pageSizeOptions: [10, 20, 50, 100],
+    onChange: (page: number, pageSize: number) => setPaging({ page: pageSize === paging.pageSize ? page : 1, pageSize }),
+  };
+  return { ...result, pagination, resetPage: () => setPaging((p) => ({ ...p, page: 1 })) };
+}
+
+/** The query string of a SIM's calls. */
+export const simQuery = (iccid: string) => `iccid=${encodeURIComponent(iccid)}`;
