@@ -1,11 +1,13 @@
 /**
  * SIM actions on the ticked SIMs (SPEC.md section 8): activate, suspend, resume and reset, each shown only to the
- * roles that may use it, each confirmed, and answered SIM by SIM (what was done, what was refused and why).
+ * roles that may use it, each confirmed, and answered SIM by SIM (what was done, what was refused and why). An
+ * activation is sent to the network as a task: the answer says so and leads to the task center.
  */
 import { useInvalidate } from '@refinedev/core';
 import { App, Button, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
 import { LIMITS } from '../../common/limits';
 import { api } from '../providers/http';
 import { currentAbility } from '../shell/ability';
@@ -35,32 +37,53 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
   const [busy, setBusy] = useState<Action | null>(null);
   // The SIM list is kept alive (SPEC.md section 2): after an action on a SIM's page it must not show the old states.
   const invalidate = useInvalidate();
+  const navigate = useNavigate();
+  const { lang } = useParams();
   const allowed = (['activate', 'suspend', 'resume', 'reset'] as const).filter((a) => currentAbility().can(a, 'sim') && applies(sim, a));
   if (!allowed.length) return null;
   const n = ticked.length.toLocaleString(i18n.language);
   const run = async (action: Action) => {
     setBusy(action);
     try {
-      const r = await api<{ results: Result[]; accepted: number; refused: number }>('POST', CALLS[action], { iccids: ticked });
+      const r = await api<{ results: Result[]; accepted: number; refused: number; taskId?: string }>('POST', CALLS[action], { iccids: ticked });
       const refused = r.results.filter((x) => !x.ok);
-      if (!refused.length) void message.success(t('simActions.done', { count: r.accepted, n: r.accepted.toLocaleString(i18n.language), action: t(`simActions.${action}`) }));
+      const okN = r.accepted.toLocaleString(i18n.language);
+      // An accepted activation is a task the network carries out: say it was sent, and where to follow it.
+      let close = () => undefined as void;
+      const sent = r.taskId ? (
+        <span>
+          {t('simActions.sent', { count: r.accepted, n: okN })}{' '}
+          <a
+            onClick={() => {
+              close();
+              navigate(`/${lang}/taskcenter`);
+            }}
+          >
+            {t('resources.open')}
+          </a>
+        </span>
+      ) : null;
+      if (!refused.length) void message.success(sent ? { content: sent, duration: 6 } : t('simActions.done', { count: r.accepted, n: okN, action: t(`simActions.${action}`) }));
       else
-        modal.info({
-          title: t('simActions.partly', { ok: r.accepted, refused: r.refused }),
+        close = modal.info({
+          title: t(action === 'activate' ? 'simActions.partlySent' : 'simActions.partly', { ok: r.accepted, refused: r.refused }),
           width: 720,
           content: (
-            <Table
-              size="small"
-              rowKey="iccid"
-              pagination={{ pageSize: 10 }}
-              dataSource={refused}
-              columns={[
-                { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
-                { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
-              ]}
-            />
+            <>
+              {sent && <Typography.Paragraph>{sent}</Typography.Paragraph>}
+              <Table
+                size="small"
+                rowKey="iccid"
+                pagination={{ pageSize: 10 }}
+                dataSource={refused}
+                columns={[
+                  { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
+                  { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
+                ]}
+              />
+            </>
           ),
-        });
+        }).destroy;
       done();
       void invalidate({ resource: 'sims', invalidates: ['list'] });
     } catch {

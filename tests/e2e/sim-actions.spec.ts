@@ -39,9 +39,30 @@ test('an admin activating SIMs that may not be activated sees each refusal with 
   await row.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Activate' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Activate' }).click();
-  const result = page.getByRole('dialog', { name: '0 done, 1 refused' });
+  const result = page.getByRole('dialog', { name: '0 sent, 1 refused' });
   await expect(result).toBeVisible();
   await expect(result.getByRole('row').filter({ hasText: iccid })).toContainText('Only pre-activated SIMs can be activated.');
+});
+
+test('an activation is sent to the network as a task, followed in the task center, and the SIM becomes active', async ({ page, request }) => {
+  // A superadmin's task, so the admin's task center (task-center.spec.ts) keeps its one running task.
+  const s = await apiSession(request, 'superadmin@demo.example.com');
+  const list = await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'pre_activated', technology: 'ONE_IMSI', pageSize: 1, sort: 'iccid', order: 'desc' } });
+  const iccid = (await list.json()).data.items[0].iccid as string;
+  await signIn(page, 'superadmin@demo.example.com');
+  const row = await findSim(page, iccid);
+  await expect(row).toContainText('Pre-activated');
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Activate' }).click();
+  await expect(page.getByRole('dialog', { name: 'Activate 1 SIM?' })).toContainText('sent to the network as one task');
+  await page.getByRole('dialog').getByRole('button', { name: 'Activate' }).click();
+  await expect(page.getByText('Activation of 1 SIM sent to the network: follow it in the task center')).toBeVisible();
+  await page.getByText('Open the task center').click();
+  await expect(page).toHaveURL(/\/en-US\/taskcenter$/);
+  const task = page.getByRole('row').filter({ hasText: 'SIM activation' }).filter({ hasText: iccid });
+  await expect(task.getByText('Done')).toBeVisible({ timeout: 15_000 });
+  await findSim(page, iccid);
+  await expect(page.getByRole('row').filter({ hasText: iccid })).toContainText('Active');
 });
 
 test('a user sees no SIM action buttons', async ({ page }) => {
