@@ -117,7 +117,10 @@ export function exportJob(kind: ExportKind): JobHandler {
     const { query, selected, format, lang } = task.payload as { query: Record<string, unknown>; selected?: string[]; format: Format; lang: Language };
     const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
     const name = `${resource['x-admin'].resource}-${stamp}.${format}`;
-    const key = `${task.org_id}/exports/${task.id}/${name}`;
+    const folder = `${task.org_id}/exports/${task.id}`;
+    // An attempt stopped by a restart left a draft under another name: it is never offered, so it goes.
+    await store.discardDrafts(folder);
+    const key = `${folder}/${name}`;
     const file = store.draft(key);
     const writer = format === 'xlsx' ? xlsxWriter(file) : csvWriter(file);
     await writer.header(columns.map((f) => label(lang, `${resource['x-admin'].i18n}.fields.${f}`, f)));

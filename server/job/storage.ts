@@ -13,6 +13,8 @@ export interface FileStore {
   publish(key: string): Promise<number>;
   read(key: string): Readable;
   exists(key: string): boolean;
+  /** Remove the unpublished drafts under a folder: what an attempt that was stopped left behind. */
+  discardDrafts(folder: string): Promise<void>;
 }
 
 export class LocalFileStore implements FileStore {
@@ -43,5 +45,11 @@ export class LocalFileStore implements FileStore {
 
   exists(key: string): boolean {
     return fs.existsSync(this.full(key));
+  }
+
+  async discardDrafts(folder: string): Promise<void> {
+    const dir = this.full(folder);
+    const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => n.endsWith('.part')).map((n) => fs.promises.rm(path.join(dir, n), { force: true })));
   }
 }

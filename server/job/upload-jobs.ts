@@ -153,7 +153,9 @@ async function uploadBytes(store: FileStore, key: string): Promise<Uint8Array> {
 
 /** The report of a finished upload: every row, its ICCID, what happened, in the requester's language. */
 async function writeReport(ctx: JobContext, name: string, outcomes: RowOutcome[], lang: Language, withValue: boolean) {
-  const key = `${ctx.task.org_id}/reports/${ctx.task.id}/${name}`;
+  const folder = `${ctx.task.org_id}/reports/${ctx.task.id}`;
+  await ctx.store.discardDrafts(folder);
+  const key = `${folder}/${name}`;
   const w = csvWriter(ctx.store.draft(key));
   const t = (k: string) => translate(lang, k);
   await w.header([t('upload.report.row'), 'ICCID', ...(withValue ? [t('upload.report.value')] : []), t('upload.report.outcome'), t('upload.report.message')]);

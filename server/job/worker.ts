@@ -51,6 +51,8 @@ export class JobWorker {
     private readonly store: FileStore,
     private readonly handlers: Record<string, JobHandler>,
     private readonly log: FastifyBaseLogger,
+    /** How long a claimed task stays with a worker that stopped renewing it. */
+    private readonly leaseSeconds = LEASE_SECONDS,
   ) {}
 
   /** Poll for work every pollMs; tests call runOnce() instead. */
@@ -85,7 +87,7 @@ export class JobWorker {
                          AND (claimed_by IS NULL OR heartbeat_at < now() - make_interval(secs => $3))
                        ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
           RETURNING id, org_id, account_id, kind, quantity, payload, attempts`,
-        [this.id, kinds, LEASE_SECONDS],
+        [this.id, kinds, this.leaseSeconds],
       )
     ).rows[0];
     if (!claimed) return false;

@@ -1,0 +1,124 @@
+/**
+ * A real server process killed (SIGKILL) in the middle of an export of 100,000 SIMs, then started again on the same
+ * database and files: the task ends done with the whole file, or as issues, and a truncated file is never offered.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scaleSeed, SCALE_ORG } from '../../bench/scale-seed.js';
+import { loadConfig } from '../../server/config.js';
+import { migrate, openDb } from '../../server/db/db.js';
+import { seedDemo } from '../../server/db/seed.js';
+import { createPostgresDatabase, DB_KINDS, DEMO, DEMO_PASSWORD, TEST_CODE } from '../helper.js';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('resumes after the restart and offers only the whole file', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-restart-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    let databaseUrl: string | undefined;
+    if (kind === 'postgres') {
+      const pg = await createPostgresDatabase();
+      databaseUrl = pg.url;
+      cleanups.push(pg.drop);
+    }
+    // The database with the demo and 100,000 SIMs, made before any server holds it.
+    const db = await openDb(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+    await migrate(db);
+    await seedDemo(db);
+    await scaleSeed(db, { sims: 100_000, cdrs: 0 });
+    await db.close();
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const start = (): ChildProcess => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: {
+          ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', VERIFICATION_CODE: TEST_CODE,
+          SIMULATOR: 'off', LOG_LEVEL: 'warn', JOB_POLL_MS: '100', JOB_LEASE_SECONDS: '2', NODE_ENV: 'test',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      cleanups.push(() => void child.kill('SIGKILL'));
+      return child;
+    };
+    const up = () => until('the server', async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined), 60_000, 200);
+
+    let server = start();
+    await up();
+    const signin = await (await fetch(`${base}/api/identity/sso/signin/direct/cube/offline-access`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true }),
+    })).json();
+    const headers = { authorization: `Bearer ${signin.data.user.token}`, partnercode: SCALE_ORG.code, 'content-type': 'application/json' };
+    const started = await (await fetch(`${base}/api/main/sim/list/export/task`, { method: 'POST', headers, body: JSON.stringify({ format: 'xlsx' }) })).json();
+    expect(started.data.quantity).toBe(100_000);
+    const taskId = started.data.taskId as string;
+    const taskNow = async () => {
+      const r = await (await fetch(`${base}/api/job/rest/job/my/${taskId}`, { headers })).json();
+      return r.data as { status: string; progress: number; hasReport: boolean };
+    };
+
+    // Killed while the rows are being written.
+    const midway = await until('the export under way', async () => {
+      const t = await taskNow();
+      return t.status === 'processing' && t.progress > 0 ? t : undefined;
+    }, 60_000, 20);
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    expect(midway.progress).toBeLessThan(100);
+    const drafts = () => fs.readdirSync(path.join(dataDir, 'files'), { recursive: true }).map(String).filter((f) => f.includes(taskId));
+    expect(drafts().every((f) => !f.endsWith('.xlsx'))).toBe(true);
+
+    // Started again: another worker takes the task over after the lease.
+    server = start();
+    await up();
+    const end = await until('the task to end', async () => {
+      const t = await taskNow();
+      return t.status === 'processing' ? undefined : t;
+    }, 120_000, 200);
+    expect(['done', 'issues']).toContain(end.status);
+    if (end.status === 'done') {
+      const link = await (await fetch(`${base}/api/job/rest/job/my/oneTimeToken?id=${taskId}`, { headers })).json();
+      const file = new Uint8Array(await (await fetch(`${base}${link.data.url}`)).arrayBuffer());
+      const sheet = strFromU8(unzipSync(file)['xl/worksheets/sheet1.xml']);
+      // The header and exactly the 100,000 SIMs, each once.
+      expect(sheet.match(/<row[ >]/g)).toHaveLength(100_001);
+      expect(new Set(sheet.match(/8949\d{15}/g)).size).toBe(100_000);
+      // Nothing half-written is left beside it.
+      expect(drafts().filter((f) => f.endsWith('.part'))).toEqual([]);
+    } else {
+      expect(end.hasReport).toBe(false);
+    }
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }, 300_000);
+});
