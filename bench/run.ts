@@ -8,16 +8,20 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
 import { newId } from '../server/db/ids.js';
 import { listPage } from '../server/db/listing.js';
-import { listQueryOf, listSpecOf } from '../server/db/resource-list.js';
+import { listQueryOf, listSpecOf, snake } from '../server/db/resource-list.js';
 import { seedDemo } from '../server/db/seed.js';
 import { RESOURCES } from '../common/resource-registry.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
+import { makeIccid } from '../common/iccid.js';
+import { readUpload } from '../server/job/sheet-files.js';
+import { xlsxWriter } from '../server/job/table-writers.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const CODE = '246810';
@@ -39,6 +43,17 @@ async function time(fn: () => Promise<unknown>): Promise<{ p50: number; p95: num
   ms.sort((a, b) => a - b);
   return { p50: ms[Math.floor(ms.length * 0.5)], p95: ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.95) - 1)] };
 }
+
+/** One long piece of work (a job, a parse), timed once, beside the limit of the same work. */
+interface JobRow {
+  db: string;
+  size: string;
+  what: string;
+  ms: number;
+  limit: string;
+  limitMs: number;
+}
+const jobRows: JobRow[] = [];
 
 interface Row {
   db: string;
@@ -121,6 +136,43 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
           [SCALE_ORG.id, from, to],
         ),
     );
+
+    // Jobs: each is seconds of work, timed once through the worker, beside what the database alone takes.
+    const once = async (fn: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
+    };
+    const cols = RESOURCES.sims['x-admin'].list.columns.map((c) => snake(c)).join(', ');
+    const paused = `SELECT ${cols} FROM sims WHERE org_id = '${SCALE_ORG.id}' AND status = 'paused' ORDER BY iccid`;
+    const copyTarget = kind === 'pglite' ? "'/dev/blob'" : `'/tmp/bench-copy-${newId(8)}.csv'`;
+    const copyMs = await once(() => db.query(`COPY (${paused}) TO ${copyTarget} WITH (FORMAT csv, HEADER)`));
+    for (const format of ['csv', 'xlsx'] as const) {
+      const r = await app.inject({ method: 'POST', url: '/api/main/sim/list/export/task', payload: { format, status: 'paused' }, headers });
+      if (r.statusCode !== 200) throw new Error(`export answered ${r.statusCode}: ${r.body}`);
+      const n = r.json().data.quantity as number;
+      const ms = await once(() => app.jobs.runOnce());
+      jobRows.push({ db: kind, size, what: `export of ${n.toLocaleString('en-US')} SIMs as ${format.toUpperCase()} (job)`, ms, limit: 'COPY of the same rows to CSV', limitMs: copyMs });
+      console.log(`${kind}: export ${format} done`);
+    }
+    // Transfer check of a 100,000-row file: read, judge each row against the database; beside reading alone.
+    const rowsN = Math.min(100_000, sims);
+    const file = path.join(fs.mkdtempSync('/tmp/bench-upload-'), 'fleet.xlsx');
+    const w = xlsxWriter(file);
+    await w.header(['ICCID']);
+    for (let i = 1; i <= rowsN; i++) await w.row([makeIccid('8949', i, 19)]);
+    await w.end();
+    const bytes = fs.readFileSync(file);
+    const fd = new FormData();
+    fd.append('file', new Blob([new Uint8Array(bytes)]), 'fleet.xlsx');
+    const req = new Request('http://local/', { method: 'POST', body: fd });
+    const multipart = Buffer.from(await req.arrayBuffer());
+    const parseMs = await once(async () => {
+      const r = await app.inject({ method: 'POST', url: '/api/main/sim/transfer/parse/org-demo', payload: multipart, headers: { ...headers, 'content-type': req.headers.get('content-type')! } });
+      if (r.statusCode !== 200) throw new Error(`transfer parse answered ${r.statusCode}: ${r.body}`);
+    });
+    const readMs = await once(async () => readUpload('fleet.xlsx', bytes, 'ICCID'));
+    jobRows.push({ db: kind, size, what: `transfer check of a ${rowsN.toLocaleString('en-US')}-row xlsx (${(bytes.length / 1024).toFixed(0)} KB)`, ms: parseMs, limit: 'reading the file alone', limitMs: readMs });
     await app.close();
     return rows;
   } finally {
@@ -145,6 +197,14 @@ const lines = [
   '| database | size | call | API p50 | API p95 | SQL p50 | SQL p95 |',
   '|---|---|---|---:|---:|---:|---:|',
   ...all.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${f(r.api.p50)} | ${f(r.api.p95)} | ${f(r.sql.p50)} | ${f(r.sql.p95)} |`),
+  '',
+  '## Jobs',
+  '',
+  'Long work, timed once (milliseconds), beside the limit of the same work.',
+  '',
+  '| database | size | work | ms | limit | limit ms |',
+  '|---|---|---|---:|---|---:|',
+  ...jobRows.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${r.ms.toFixed(0)} | ${r.limit} | ${r.limitMs.toFixed(0)} |`),
   '',
 ];
 fs.mkdirSync('bench', { recursive: true });
