@@ -35,17 +35,17 @@ export interface BundleOrder {
 
 export const BUNDLE_STATUS_COLORS: Record<BundleOrder['status'], string> = { PENDING: 'gold', IN_USE: 'green', EXPIRED: 'default', CANCELLED: 'red' };
 
-/** The overage policy as a short label with its speed or threshold, for the table. */
+/** The overage policy as a label and its speed or threshold (for the table), or as a sentence (for the detail). */
 function useOverage() {
   const { t, i18n } = useTranslation();
   const kb = (v: number | null) => (v === null ? '—' : formatKb(v, i18n.language));
   return {
-    short: (b: BundleOrder) => {
-      const label = t(`bundleOrders.enum.overagePolicy.${b.overagePolicy}`);
-      if (b.overagePolicy === 'billing_speed_decrease') return `${label} (${t('simDetail.bundles.throttle', { speed: b.throttleKbps })})`;
-      if (b.overagePolicy === 'billing_throttle_after_threshold') return `${label} (${t('simDetail.bundles.throttleAfter', { speed: b.throttleKbps, threshold: kb(b.overageThresholdKb) })})`;
-      if (b.overagePolicy === 'billing_stop_after_allowance') return `${label} (${t('simDetail.bundles.stopAfter', { threshold: kb(b.overageThresholdKb) })})`;
-      return label;
+    label: (b: BundleOrder) => t(`bundleOrders.enum.overagePolicy.${b.overagePolicy}`),
+    detail: (b: BundleOrder) => {
+      if (b.overagePolicy === 'billing_speed_decrease') return t('simDetail.bundles.throttle', { speed: b.throttleKbps });
+      if (b.overagePolicy === 'billing_throttle_after_threshold') return t('simDetail.bundles.throttleAfter', { speed: b.throttleKbps, threshold: kb(b.overageThresholdKb) });
+      if (b.overagePolicy === 'billing_stop_after_allowance') return t('simDetail.bundles.stopAfter', { threshold: kb(b.overageThresholdKb) });
+      return null;
     },
     words: (b: BundleOrder) =>
       t(`simDetail.bundles.policy.${b.overagePolicy}`, {
@@ -117,7 +117,6 @@ export function BundlesTab({ iccid }: { iccid: string }) {
           dataSource={items}
           loading={state.loading}
           pagination={false}
-          scroll={{ x: 'max-content' }}
           locale={{ emptyText: <Empty description={t('simDetail.bundles.empty')} /> }}
           expandable={{ expandedRowRender: (b) => <BundleDetail b={b} />, rowExpandable: () => true }}
           columns={[
@@ -136,21 +135,43 @@ export function BundlesTab({ iccid }: { iccid: string }) {
             {
               key: 'quota',
               title: t('simDetail.bundles.quota'),
-              render: (_, b) =>
-                b.quotaKb === null ? (
-                  t('simDetail.bundles.unlimited')
-                ) : (
-                  <div style={{ minWidth: 150 }}>
-                    <Typography.Text>{`${kb(b.usedKb)} / ${kb(b.quotaKb)}`}</Typography.Text>
+              render: (_, b) => (
+                <div style={{ minWidth: 130 }}>
+                  <Typography.Text>{b.quotaKb === null ? `${kb(b.usedKb)} / ${t('simDetail.bundles.unlimited')}` : `${kb(b.usedKb)} / ${kb(b.quotaKb)}`}</Typography.Text>
+                  {b.quotaKb !== null && (
                     <Progress size="small" showInfo={false} percent={b.quotaKb > 0 ? Math.min(100, (b.usedKb / b.quotaKb) * 100) : 0} status={b.usedKb > b.quotaKb ? 'exception' : 'normal'} />
-                  </div>
-                ),
+                  )}
+                  <Typography.Text type="secondary">{`${t('bundleOrders.fields.resetCycle')}: ${t(`bundleOrders.enum.resetCycle.${b.resetCycle}`)}`}</Typography.Text>
+                </div>
+              ),
             },
-            { key: 'reset', title: t('bundleOrders.fields.resetCycle'), render: (_, b) => t(`bundleOrders.enum.resetCycle.${b.resetCycle}`) },
-            { key: 'overage', title: t('simDetail.bundles.overage'), render: (_, b) => overage.short(b) },
-            { key: 'coverage', title: t('bundleOrders.fields.outOfCoverage'), render: (_, b) => t(`bundleOrders.enum.outOfCoverage.${b.outOfCoverage}`) },
-            { key: 'ordered', title: t('bundleOrders.fields.orderedAt'), render: (_, b) => <DateTime value={b.orderedAt} /> },
-            { key: 'expires', title: t('bundleOrders.fields.expectedExpireAt'), render: (_, b) => <DateTime value={b.expectedExpireAt} /> },
+            {
+              key: 'policies',
+              title: t('simDetail.bundles.policies'),
+              render: (_, b) => (
+                <Space direction="vertical" size={0}>
+                  <span>{overage.label(b)}</span>
+                  {overage.detail(b) && <Typography.Text type="secondary">{overage.detail(b)}</Typography.Text>}
+                  <Typography.Text type="secondary">{`${t('bundleOrders.fields.outOfCoverage')}: ${t(`bundleOrders.enum.outOfCoverage.${b.outOfCoverage}`)}`}</Typography.Text>
+                </Space>
+              ),
+            },
+            {
+              key: 'dates',
+              title: t('simDetail.bundles.dates'),
+              render: (_, b) => (
+                <Space direction="vertical" size={0}>
+                  <span>
+                    <Typography.Text type="secondary">{`${t('bundleOrders.fields.orderedAt')}: `}</Typography.Text>
+                    <DateTime value={b.orderedAt} />
+                  </span>
+                  <span>
+                    <Typography.Text type="secondary">{`${t('bundleOrders.fields.expectedExpireAt')}: `}</Typography.Text>
+                    <DateTime value={b.expectedExpireAt} />
+                  </span>
+                </Space>
+              ),
+            },
           ]}
         />
       )}

@@ -53,10 +53,9 @@ export function ConnectionTab({ iccid }: { iccid: string }) {
               column={{ xs: 1, md: 2, xl: 3 }}
               items={[
                 { key: 'status', label: t('simDetail.connection.status'), children: <Tag color={CONNECTION_COLORS[status]}>{t(`sims.enum.connectionStatus.${status}`)}</Tag> },
-                { key: 'checked', label: t('simDetail.connection.checkedAt'), children: <DateTime value={fresh?.checkedAt ?? c.checkedAt} /> },
+                { key: 'network', label: t('simDetail.connection.network'), children: c.network ?? dash },
                 { key: 'apn', label: t('simDetail.connection.apn'), children: c.apn ?? dash },
                 { key: 'ip', label: t('simDetail.connection.ip'), children: c.ip ? <Typography.Text copyable>{c.ip}</Typography.Text> : dash },
-                { key: 'network', label: t('simDetail.connection.network'), children: c.network ?? dash },
                 {
                   key: 'session',
                   label: t('simDetail.connection.lastSession'),
@@ -69,6 +68,7 @@ export function ConnectionTab({ iccid }: { iccid: string }) {
                     <Typography.Text type="secondary">{t('simDetail.connection.noSession', { months: LIMITS.lastSessionMonths })}</Typography.Text>
                   ),
                 },
+                { key: 'checked', label: t('simDetail.connection.checkedAt'), children: <DateTime value={fresh?.checkedAt ?? c.checkedAt} /> },
                 {
                   key: 'location',
                   label: t('simDetail.connection.location'),

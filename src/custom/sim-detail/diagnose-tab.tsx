@@ -69,10 +69,15 @@ export function DiagnoseTab({ iccid }: { iccid: string }) {
             renderItem={(c) => {
               const Icon = LOOK[c.result].icon;
               return (
-                <List.Item extra={<Tag color={LOOK[c.result].color}>{t(`simDetail.diagnose.results.${c.result}`)}</Tag>}>
+                <List.Item>
                   <List.Item.Meta
                     avatar={<Icon style={{ fontSize: 20, color: iconColor[c.result] }} aria-hidden />}
-                    title={c.title}
+                    title={
+                      <Space size="small">
+                        {c.title}
+                        <Tag color={LOOK[c.result].color}>{t(`simDetail.diagnose.results.${c.result}`)}</Tag>
+                      </Space>
+                    }
                     description={
                       <Space direction="vertical" size={0}>
                         <span>{c.message}</span>

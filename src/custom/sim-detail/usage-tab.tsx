@@ -82,7 +82,7 @@ export function UsageTab({ iccid }: { iccid: string }) {
                     height={340}
                     option={{
                       tooltip: { trigger: 'axis', valueFormatter: (v) => `${Number(v).toLocaleString(i18n.language)} ${unit.name}` },
-                      legend: { data: [t('simDetail.usage.uplink'), t('simDetail.usage.downlink')] },
+                      legend: { top: 0, data: [t('simDetail.usage.uplink'), t('simDetail.usage.downlink')] },
                       grid: { left: 64, right: 24, bottom: 40, top: 48 },
                       xAxis: { type: 'category', data: u.buckets.map((b) => periodLabel(b.period, u.cycle, i18n.language)) },
                       yAxis: { type: 'value', name: unit.name },
