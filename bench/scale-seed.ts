@@ -55,5 +55,6 @@ export async function scaleSeed(db: Db, { sims, cdrs }: { sims: number; cdrs: nu
        FROM cdrs WHERE org_id = $1 GROUP BY 1, 2`,
     [SCALE_ORG.id],
   );
+  await db.query('SELECT rebuild_sim_rollups($1)', [SCALE_ORG.id]);
   await db.query('ANALYZE');
 }

@@ -38,6 +38,8 @@ export interface Config {
   jobLeaseSeconds: number;
   /** A folder of further resource schemas (docs/schemas.md), loaded beside schemas/ at start. */
   schemasDir?: string;
+  /** The time the dashboard counts from; tests fix it, the server uses the wall clock. */
+  clock?: () => Date;
 }
 
 /** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */

@@ -756,6 +756,8 @@ async function seedRollups(ctx: Ctx): Promise<void> {
     SELECT org_id, date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*) FILTER (WHERE direction = 'MO'), count(*) FILTER (WHERE direction = 'MT')
     FROM sms_records WHERE status <> 'pending' GROUP BY 1, 2
     ON CONFLICT (org_id, hour) DO UPDATE SET sms_mo = EXCLUDED.sms_mo, sms_mt = EXCLUDED.sms_mt`);
+  // The dashboard's per-SIM rollups (007_dashboard.sql).
+  await q.query('SELECT rebuild_sim_rollups(NULL)');
   // SIM, bundle and pool counters agree with the rollups.
   const cycle = dateOnly(monthStart(now));
   await q.query(

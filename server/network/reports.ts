@@ -44,13 +44,26 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<void> {
   const up = cdr.direction === 'uplink' ? kb : 0;
   const down = kb - up;
   await ensurePartition(q, cdr.start);
-  // usage_hourly.active_sims counts the SIMs with a CDR in the hour: this SIM counts if it has none there yet.
-  const seen = (
-    await q.query<{ seen: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3::timestamptz AND start_at < $3::timestamptz + interval '1 hour') AS seen`,
-      [sim.orgId, sim.simId, hour],
+  // The SIM's own hour (the dashboard's ranks); a new row there means the SIM is new in the organisation's hour too,
+  // which is what usage_hourly.active_sims counts.
+  const first = (
+    await q.query<{ first: boolean }>(
+      `INSERT INTO usage_sim_hourly (org_id, hour, sim_id, iccid, uplink_kb, downlink_kb, volume_kb) VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7)
+       ON CONFLICT (org_id, hour, sim_id) DO UPDATE SET uplink_kb = usage_sim_hourly.uplink_kb + EXCLUDED.uplink_kb,
+         downlink_kb = usage_sim_hourly.downlink_kb + EXCLUDED.downlink_kb, volume_kb = usage_sim_hourly.volume_kb + EXCLUDED.volume_kb
+       RETURNING (xmax = 0) AS first`,
+      [sim.orgId, hour, sim.simId, sim.iccid, up, down, kb],
     )
-  ).rows[0].seen;
+  ).rows[0].first;
+  const seen = !first;
+  // The SIM's month as the dashboard counts it (UTC+8).
+  await q.query(
+    `INSERT INTO usage_sim_monthly (org_id, month, sim_id, iccid, uplink_kb, downlink_kb, volume_kb)
+     VALUES ($1, date_trunc('month', $2::timestamptz AT TIME ZONE 'Asia/Shanghai')::date, $3, $4, $5, $6, $7)
+     ON CONFLICT (org_id, month, sim_id) DO UPDATE SET uplink_kb = usage_sim_monthly.uplink_kb + EXCLUDED.uplink_kb,
+       downlink_kb = usage_sim_monthly.downlink_kb + EXCLUDED.downlink_kb, volume_kb = usage_sim_monthly.volume_kb + EXCLUDED.volume_kb`,
+    [sim.orgId, start, sim.simId, sim.iccid, up, down, kb],
+  );
   await q.query(
     `INSERT INTO cdrs (org_id, sim_id, iccid, imsi, network, mcc_mnc, country, plan_code, direction, rat, volume_kb, start_at, end_at, duration_s)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,

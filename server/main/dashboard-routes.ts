@@ -1,0 +1,245 @@
+/**
+ * The dashboard (SPEC.md sections 2, 7 and 9): GET /dashboard/card, /dashboard/statistics, /dashboard/rank,
+ * /dashboard/lifecycleCount and /sms/usage, each for the current organisation and a view of 24h, week or 6 months.
+ * The dashboard's day ends at 23:59 UTC+8: a week is the last 7 such days, today included; 6 months are the last six
+ * calendar months in UTC+8, this one included; 24h are the last 24 UTC hours, this one included. Every figure is read
+ * from the rollups of 007_dashboard.sql (and usage_hourly), which the CDR writer keeps as usage arrives.
+ */
+import { LIMITS } from '../../common/limits.js';
+import { SIM_STATUSES } from '../domain/lifecycle.js';
+import type { Queryable } from '../db/db.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
+
+export const VIEWS = ['24h', 'week', '6months'] as const;
+export type View = (typeof VIEWS)[number];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** UTC+8: the dashboard's clock. */
+const OFFSET = 8 * HOUR;
+
+export interface Bucket {
+  start: Date;
+  end: Date;
+  /** The bucket's name on the dashboard's clock: an hour (UTC), a UTC+8 day or a UTC+8 month. */
+  label: string;
+}
+
+/** The buckets of a view at `now`: 24 hours, 7 dashboard days or 6 dashboard months, oldest first. */
+export function bucketsOf(view: View, now: Date): Bucket[] {
+  const t = now.getTime();
+  if (view === '24h') {
+    const hour = Math.floor(t / HOUR) * HOUR;
+    return Array.from({ length: 24 }, (_, i) => {
+      const start = hour - (23 - i) * HOUR;
+      return { start: new Date(start), end: new Date(start + HOUR), label: new Date(start).toISOString().slice(0, 13) + ':00Z' };
+    });
+  }
+  const local = new Date(t + OFFSET);
+  if (view === 'week') {
+    const today = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
+    return Array.from({ length: 7 }, (_, i) => {
+      const day = today - (6 - i) * DAY;
+      return { start: new Date(day - OFFSET), end: new Date(day + DAY - OFFSET), label: new Date(day).toISOString().slice(0, 10) };
+    });
+  }
+  return Array.from({ length: 6 }, (_, i) => {
+    const m = Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - (5 - i), 1);
+    const next = Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - (5 - i) + 1, 1);
+    return { start: new Date(m - OFFSET), end: new Date(next - OFFSET), label: new Date(m).toISOString().slice(0, 7) };
+  });
+}
+
+/** The same length of time just before the view: for the cards' comparison. */
+function previousOf(view: View, buckets: Bucket[]): { start: Date; end: Date } {
+  const start = buckets[0].start;
+  if (view === '6months') {
+    const local = new Date(start.getTime() + OFFSET);
+    return { start: new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - 6, 1) - OFFSET), end: start };
+  }
+  return { start: new Date(start.getTime() - (buckets.at(-1)!.end.getTime() - start.getTime())), end: start };
+}
+
+const viewQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { view: { type: 'string', enum: [...VIEWS], default: 'week' } },
+} as const;
+
+/** The organisation's usage per bucket, summed from its UTC hours. */
+async function usageSeries(q: Queryable, orgId: string, buckets: Bucket[]) {
+  const r = await q.query<{ i: number; up: string; down: string; vol: string; mo: string; mt: string }>(
+    `SELECT b.i, coalesce(sum(h.uplink_kb), 0) AS up, coalesce(sum(h.downlink_kb), 0) AS down, coalesce(sum(h.volume_kb), 0) AS vol,
+            coalesce(sum(h.sms_mo), 0) AS mo, coalesce(sum(h.sms_mt), 0) AS mt
+       FROM unnest($2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS b(s, e, i)
+       LEFT JOIN usage_hourly h ON h.org_id = $1 AND h.hour >= b.s AND h.hour < b.e
+      GROUP BY b.i ORDER BY b.i`,
+    [orgId, buckets.map((b) => b.start.toISOString()), buckets.map((b) => b.end.toISOString())],
+  );
+  return r.rows.map((row, i) => ({
+    label: buckets[i].label,
+    start: buckets[i].start.toISOString(),
+    uplinkKb: Number(row.up),
+    downlinkKb: Number(row.down),
+    volumeKb: Number(row.vol),
+    smsMo: Number(row.mo),
+    smsMt: Number(row.mt),
+  }));
+}
+
+async function usageBetween(q: Queryable, orgId: string, start: Date, end: Date) {
+  const r = await q.query<{ vol: string; mo: string; mt: string }>(
+    `SELECT coalesce(sum(volume_kb), 0) AS vol, coalesce(sum(sms_mo), 0) AS mo, coalesce(sum(sms_mt), 0) AS mt
+       FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3`,
+    [orgId, start.toISOString(), end.toISOString()],
+  );
+  return { volumeKb: Number(r.rows[0].vol), sms: Number(r.rows[0].mo) + Number(r.rows[0].mt) };
+}
+
+const num = { type: 'number' } as const;
+const seriesItem = {
+  type: 'object',
+  properties: { label: { type: 'string' }, start: { type: 'string' }, uplinkKb: num, downlinkKb: num, volumeKb: num, smsMo: num, smsMt: num },
+} as const;
+
+const nowOf = (req: { server: { config: { clock?: () => Date } } }) => req.server.config.clock?.() ?? new Date();
+
+const routes: RouteDef[] = [
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/dashboard/card',
+    permission: { action: 'read', subject: 'sim' },
+    schema: {
+      querystring: viewQuery,
+      response: {
+        type: 'object',
+        properties: {
+          view: { type: 'string' }, totalSims: num, activeSims: num, onlineSims: num, expiringSoon: num,
+          usageKb: num, previousUsageKb: num, sms: num, previousSms: num, expiringSoonDays: num,
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const view = (req.query as { view: View }).view;
+      const now = nowOf(req);
+      const buckets = bucketsOf(view, now);
+      const db = req.server.db;
+      const counts = await db.query<{ total: string; active: string }>(
+        `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n) FILTER (WHERE status = 'active'), 0) AS active FROM sim_status_counts WHERE org_id = $1`,
+        [auth.orgId],
+      );
+      const online = await db.query<{ n: string }>(`SELECT count(*) AS n FROM sims WHERE org_id = $1 AND connection_status IN ('online', 'connected')`, [auth.orgId]);
+      // Expiring soon (SPEC.md section 9): the expiry falls on a dashboard day from today to today + 45, inclusive.
+      const today = bucketsOf('week', now).at(-1)!;
+      const expiring = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM sims WHERE org_id = $1 AND status IN ('active', 'paused') AND expires_at >= $2 AND expires_at < $3`,
+        [auth.orgId, now.toISOString(), new Date(today.end.getTime() + LIMITS.expiringSoonDays * DAY).toISOString()],
+      );
+      const current = await usageBetween(db, auth.orgId, buckets[0].start, buckets.at(-1)!.end);
+      const prev = previousOf(view, buckets);
+      const previous = await usageBetween(db, auth.orgId, prev.start, prev.end);
+      return {
+        view,
+        totalSims: Number(counts.rows[0].total),
+        activeSims: Number(counts.rows[0].active),
+        onlineSims: Number(online.rows[0].n),
+        expiringSoon: Number(expiring.rows[0].n),
+        expiringSoonDays: LIMITS.expiringSoonDays,
+        usageKb: current.volumeKb,
+        previousUsageKb: previous.volumeKb,
+        sms: current.sms,
+        previousSms: previous.sms,
+      };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/dashboard/statistics',
+    permission: { action: 'read', subject: 'sim' },
+    schema: { querystring: viewQuery, response: { type: 'object', properties: { view: { type: 'string' }, series: { type: 'array', items: seriesItem } } } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const view = (req.query as { view: View }).view;
+      return { view, series: await usageSeries(req.server.db, auth.orgId, bucketsOf(view, nowOf(req))) };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/dashboard/rank',
+    permission: { action: 'read', subject: 'sim' },
+    schema: {
+      querystring: viewQuery,
+      response: {
+        type: 'object',
+        properties: {
+          view: { type: 'string' },
+          items: { type: 'array', items: { type: 'object', properties: { iccid: { type: 'string' }, deviceName: { type: ['string', 'null'] }, volumeKb: num } } },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const view = (req.query as { view: View }).view;
+      const buckets = bucketsOf(view, nowOf(req));
+      const [from, to] = [buckets[0].start, buckets.at(-1)!.end];
+      // Hours for the day and the week; UTC+8 months for the half year.
+      const rows =
+        view === '6months'
+          ? await req.server.db.query<{ sim_id: string; iccid: string; kb: string }>(
+              `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_monthly
+                WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
+              [auth.orgId, buckets[0].label + '-01', buckets.at(-1)!.label + '-01'],
+            )
+          : await req.server.db.query<{ sim_id: string; iccid: string; kb: string }>(
+              `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_hourly
+                WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
+              [auth.orgId, from.toISOString(), to.toISOString()],
+            );
+      // The device name as the SIM has it now, for SIMs still in this organisation.
+      const names = await req.server.db.query<{ id: string; device_name: string | null }>(
+        'SELECT id, device_name FROM sims WHERE org_id = $1 AND id = ANY($2::text[])',
+        [auth.orgId, rows.rows.map((r) => r.sim_id)],
+      );
+      const byId = new Map(names.rows.map((n) => [n.id, n.device_name]));
+      return { view, items: rows.rows.map((r) => ({ iccid: r.iccid, deviceName: byId.get(r.sim_id) ?? null, volumeKb: Number(r.kb) })) };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/dashboard/lifecycleCount',
+    permission: { action: 'read', subject: 'sim' },
+    schema: {
+      querystring: { type: 'object', additionalProperties: false, properties: {} },
+      response: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { status: { type: 'string' }, count: num } } } } },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const r = await req.server.db.query<{ status: string; n: string }>('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [auth.orgId]);
+      const by = new Map(r.rows.map((x) => [x.status, Number(x.n)]));
+      return { items: SIM_STATUSES.map((status) => ({ status, count: by.get(status) ?? 0 })) };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sms/usage',
+    permission: { action: 'read', subject: 'sim' },
+    schema: {
+      querystring: viewQuery,
+      response: { type: 'object', properties: { view: { type: 'string' }, mo: num, mt: num, series: { type: 'array', items: seriesItem } } },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const view = (req.query as { view: View }).view;
+      const series = await usageSeries(req.server.db, auth.orgId, bucketsOf(view, nowOf(req)));
+      return { view, mo: series.reduce((a, s) => a + s.smsMo, 0), mt: series.reduce((a, s) => a + s.smsMt, 0), series };
+    },
+  },
+];
+
+export const dashboardRoutes = defineRoutes(routes);
