@@ -1,0 +1,165 @@
+/**
+ * The dashboard's heatmap (SPEC.md section 2, dashboard/heatmap): where the organisation's SIMs are and how much they
+ * used in a view of 24h, week or 6 months. Places are the SIMs' last known locations (sims.lat/lon, however old:
+ * "where the SIMs are", not "where they were seen in the period"), counted on the server into a grid of cells, so the
+ * answer's size follows the number of places, never the number of SIMs (an organisation can hold a million).
+ * Usage per SIM comes from the rollups of 007_dashboard.sql on the dashboard's UTC+8 clock (bucketsOf), never from
+ * the CDRs.
+ */
+import type { Queryable } from '../db/db.js';
+import { reverseGeocode } from '../geo/reverse-geocoder.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
+import { bucketsOf, VIEWS, type View } from './dashboard-routes.js';
+
+/** The finest cell, in degrees: about 55 km north to south, fine enough to tell a country's regions apart. */
+export const CELL_DEG = 0.5;
+/** The most cells an answer carries; a fleet spread wider is drawn on coarser cells (1°, 2°, ...). */
+export const MAX_CELLS = 5000;
+
+interface Cell {
+  y: number;
+  x: number;
+  sims: number;
+  usageKb: number;
+  /** The mean position of the cell's SIMs: inside the cell, and nearer the towns they are in than its centre. */
+  lat: number;
+  lon: number;
+}
+
+/** The organisation's located SIMs per CELL_DEG cell, with each cell's usage between `from` and `to`. */
+async function cellsOf(q: Queryable, orgId: string, view: View, now: Date): Promise<Cell[]> {
+  const buckets = bucketsOf(view, now);
+  // Hours for the day and the week; UTC+8 months (their first day) for the half year, as the dashboard's rank does.
+  const usage =
+    view === '6months'
+      ? { sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id',
+          params: [buckets[0].label + '-01', buckets.at(-1)!.label + '-01'] }
+      : { sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id',
+          params: [buckets[0].start.toISOString(), buckets.at(-1)!.end.toISOString()] };
+  // Usage counts for the SIMs the organisation holds now, at the place they were last seen; a SIM transferred away
+  // takes its place with it, and its usage while it was here is no longer on this organisation's map.
+  const r = await q.query<{ y: number; x: number; n: string; kb: string; lat: number; lon: number }>(
+    `WITH u AS (${usage.sql})
+     SELECT floor(s.lat / $4)::int AS y, floor(s.lon / $4)::int AS x, count(*) AS n, coalesce(sum(u.kb), 0) AS kb,
+            avg(s.lat)::float8 AS lat, avg(s.lon)::float8 AS lon
+       FROM sims s LEFT JOIN u ON u.sim_id = s.id
+      WHERE s.org_id = $1 AND s.lat IS NOT NULL
+      GROUP BY 1, 2`,
+    [orgId, ...usage.params, CELL_DEG],
+  );
+  return r.rows.map((c) => ({ y: c.y, x: c.x, sims: Number(c.n), usageKb: Number(c.kb), lat: c.lat, lon: c.lon }));
+}
+
+/** Merge cells into cells `factor` times as wide, until there are at most MAX_CELLS; returns the cells and their size. */
+export function coarsen(cells: Cell[], maxCells = MAX_CELLS): { cells: Cell[]; deg: number } {
+  let deg = CELL_DEG;
+  let out = cells;
+  while (out.length > maxCells) {
+    deg *= 2;
+    const merged = new Map<string, Cell>();
+    for (const c of cells) {
+      const y = Math.floor((c.y * CELL_DEG) / deg);
+      const x = Math.floor((c.x * CELL_DEG) / deg);
+      const m = merged.get(`${y},${x}`);
+      if (m) {
+        m.lat = (m.lat * m.sims + c.lat * c.sims) / (m.sims + c.sims);
+        m.lon = (m.lon * m.sims + c.lon * c.sims) / (m.sims + c.sims);
+        m.sims += c.sims;
+        m.usageKb += c.usageKb;
+      } else merged.set(`${y},${x}`, { ...c, y, x });
+    }
+    out = [...merged.values()];
+  }
+  return { cells: out, deg };
+}
+
+/**
+ * SIMs and usage per country of the SIMs' last location. Each finest cell is named by the offline geocoder
+ * (server/geo/reverse-geocoder.ts) at the mean position of its SIMs: one look-up in a kd-tree per cell (a few
+ * thousand at most, microseconds each) instead of one per SIM, and no scan of the CDRs. CDRs' `country` would say
+ * where a SIM used the network in the period, not where it is, and no rollup keeps it. The cost of the cell: a cell
+ * across a border counts wholly for the country nearest its SIMs' mean position (a border strip of up to ~50 km).
+ * A cell with no town within 200 km (open sea) counts for no country.
+ */
+async function countriesOf(cells: Cell[]) {
+  const by = new Map<string, { country: string; sims: number; usageKb: number }>();
+  for (const c of cells) {
+    const place = await reverseGeocode(c.lat, c.lon);
+    if (!place) continue;
+    const row = by.get(place.country) ?? { country: place.country, sims: 0, usageKb: 0 };
+    row.sims += c.sims;
+    row.usageKb += c.usageKb;
+    by.set(place.country, row);
+  }
+  return [...by.values()].sort((a, b) => b.sims - a.sims || b.usageKb - a.usageKb || a.country.localeCompare(b.country));
+}
+
+const num = { type: 'number' } as const;
+const nowOf = (req: { server: { config: { clock?: () => Date } } }) => req.server.config.clock?.() ?? new Date();
+
+const routes: RouteDef[] = [
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/dashboard/heatmap',
+    permission: { action: 'read', subject: 'sim' },
+    schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { view: { type: 'string', enum: [...VIEWS], default: 'week' } },
+      },
+      response: {
+        type: 'object',
+        properties: {
+          view: { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          cellDeg: num,
+          totalSims: num,
+          locatedSims: num,
+          usageKb: num,
+          cells: { type: 'array', items: { type: 'object', properties: { lat: num, lon: num, sims: num, usageKb: num } } },
+          countries: { type: 'array', items: { type: 'object', properties: { country: { type: 'string' }, sims: num, usageKb: num } } },
+          max: { type: 'object', properties: { cellSims: num, cellUsageKb: num, countrySims: num, countryUsageKb: num } },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const view = (req.query as { view: View }).view;
+      const now = nowOf(req);
+      const buckets = bucketsOf(view, now);
+      const fine = await cellsOf(req.server.db, auth.orgId, view, now);
+      const countries = await countriesOf(fine);
+      const { cells, deg } = coarsen(fine);
+      const total = await req.server.db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_status_counts WHERE org_id = $1', [auth.orgId]);
+      const half = deg / 2;
+      return {
+        view,
+        from: buckets[0].start.toISOString(),
+        to: buckets.at(-1)!.end.toISOString(),
+        cellDeg: deg,
+        totalSims: Number(total.rows[0].n),
+        locatedSims: fine.reduce((a, c) => a + c.sims, 0),
+        usageKb: fine.reduce((a, c) => a + c.usageKb, 0),
+        // Drawn at the cell's centre, so the map shows the grid it was counted on rather than any SIM's position.
+        cells: cells.map((c) => ({
+          lat: Math.min(90, c.y * deg + half),
+          lon: Math.min(180, c.x * deg + half),
+          sims: c.sims,
+          usageKb: c.usageKb,
+        })),
+        countries,
+        max: {
+          cellSims: Math.max(0, ...cells.map((c) => c.sims)),
+          cellUsageKb: Math.max(0, ...cells.map((c) => c.usageKb)),
+          countrySims: Math.max(0, ...countries.map((c) => c.sims)),
+          countryUsageKb: Math.max(0, ...countries.map((c) => c.usageKb)),
+        },
+      };
+    },
+  },
+];
+
+export const heatmapRoutes = defineRoutes(routes);
