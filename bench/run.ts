@@ -21,6 +21,7 @@ import { RESOURCES } from '../common/resource-registry.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 import { makeIccid } from '../common/iccid.js';
 import { readUpload } from '../server/job/sheet-files.js';
+import { bucketsOf, type View } from '../server/main/dashboard-routes.js';
 import { xlsxWriter } from '../server/job/table-writers.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -137,6 +138,30 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
         ),
     );
 
+    // The dashboard's calls beside the main query of each (bucketsOf gives the same windows the server uses).
+    const getc = (url: string) => async () => {
+      const r = await app.inject({ method: 'GET', url, headers });
+      if (r.statusCode !== 200) throw new Error(`${url} answered ${r.statusCode}: ${r.body}`);
+    };
+    const win = (view: View) => {
+      const b = bucketsOf(view, new Date());
+      return [b[0].start.toISOString(), b.at(-1)!.end.toISOString()];
+    };
+    for (const view of ['24h', 'week', '6months'] as const) {
+      const [a, b] = win(view);
+      await add(`dashboard card (${view})`, getc(`/api/main/dashboard/card?view=${view}`), () =>
+        db.query('SELECT sum(volume_kb), sum(sms_mo + sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, a, b]));
+      await add(`dashboard statistics (${view})`, getc(`/api/main/dashboard/statistics?view=${view}`), () =>
+        db.query('SELECT hour, volume_kb FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, a, b]));
+      await add(`dashboard rank (${view})`, getc(`/api/main/dashboard/rank?view=${view}`), () =>
+        view === '6months'
+          ? db.query('SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= ($2::timestamptz AT TIME ZONE \'Asia/Shanghai\')::date GROUP BY sim_id ORDER BY kb DESC LIMIT 10', [SCALE_ORG.id, a])
+          : db.query('SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC LIMIT 10', [SCALE_ORG.id, a, b]));
+    }
+    await add('dashboard lifecycle counts', getc('/api/main/dashboard/lifecycleCount'), () => db.query('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [SCALE_ORG.id]));
+    await add('dashboard SMS usage (week)', getc('/api/main/sms/usage?view=week'), () =>
+      db.query('SELECT sum(sms_mo), sum(sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, ...win('week')]));
+
     // Jobs: each is seconds of work, timed once through the worker, beside what the database alone takes.
     const once = async (fn: () => Promise<unknown>) => {
       const t0 = performance.now();
@@ -173,6 +198,26 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     });
     const readMs = await once(async () => readUpload('fleet.xlsx', bytes, 'ICCID'));
     jobRows.push({ db: kind, size, what: `transfer check of a ${rowsN.toLocaleString('en-US')}-row xlsx (${(bytes.length / 1024).toFixed(0)} KB)`, ms: parseMs, limit: 'reading the file alone', limitMs: readMs });
+    // Activation of 1,000 pre-activated SIMs, each given a bundle to start: the request (decided SIM by SIM, slots
+    // taken, one task), then the task through the (simulated) network until every SIM is active.
+    const toActivate = (await db.query<{ iccid: string }>(
+      `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, reset_cycle)
+       SELECT org_id, 'BB' || substr(id, 3), id, iccid, 'BEFORE_BASIC', 'prepaid', 'EU Basic 1 GB', 'EU-BAS-1G', now(), 'MONTH'
+         FROM sims WHERE org_id = $1 AND status = 'pre_activated' AND technology = 'ONE_IMSI' AND operation IS NULL ORDER BY id LIMIT 1000
+       RETURNING iccid`,
+      [SCALE_ORG.id],
+    )).rows.map((r) => r.iccid);
+    let accepted = 0;
+    const requestMs = await once(async () => {
+      const r = await app.inject({ method: 'POST', url: '/api/main/sim/active', payload: { iccids: toActivate }, headers });
+      if (r.statusCode !== 200) throw new Error(`activation answered ${r.statusCode}: ${r.body}`);
+      accepted = r.json().data.accepted;
+    });
+    const activationMs = await once(() => app.jobs.runOnce());
+    const active = Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) AND status = 'active'", [SCALE_ORG.id, toActivate])).rows[0].n);
+    const sqlMs = await once(() => db.query("SELECT id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])", [SCALE_ORG.id, toActivate]));
+    jobRows.push({ db: kind, size, what: `activation request of ${toActivate.length.toLocaleString('en-US')} SIMs (${accepted} accepted)`, ms: requestMs, limit: 'selecting those SIMs', limitMs: sqlMs });
+    jobRows.push({ db: kind, size, what: `activation task of ${accepted.toLocaleString('en-US')} SIMs through the network (${active} active after)`, ms: activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
     await app.close();
     return rows;
   } finally {

@@ -15,9 +15,10 @@ export async function scaleSeed(db: Db, { sims, cdrs }: { sims: number; cdrs: nu
   await db.query("INSERT INTO memberships (account_id, org_id, role, status, is_default, accepted_at) VALUES ('acc-admin', $1, 'admin', 'active', false, now())", [SCALE_ORG.id]);
   // 18 digits (89 49 + 14-digit serial) and the check digit that makes the Luhn sum a multiple of 10.
   await db.query(
-    `INSERT INTO sims (org_id, id, iccid, msisdn, imei, device_name, status, sub_status, technology, product_type, cycle_usage_kb, activated_at, last_session_at, connection_status)
+    `INSERT INTO sims (org_id, id, iccid, imsi, msisdn, imei, device_name, status, sub_status, technology, product_type, cycle_usage_kb, activated_at, last_session_at, connection_status)
      SELECT $1, 'SC' || lpad(n::text, 18, '0'),
             b || ((10 - luhn_sum_reversed(reverse(lpad(b || '0', 20, '0'))) % 10) % 10)::text,
+            '26202' || lpad(n::text, 10, '0'),
             '4917' || lpad(n::text, 9, '0'), '35' || lpad(n::text, 13, '0'), 'Unit ' || n,
             s.status, s.sub, CASE WHEN n % 10 = 0 THEN 'MULTI_IMSI' ELSE 'ONE_IMSI' END, 'industrial',
             (n * 37) % 500000, CASE WHEN s.status = 'active' THEN now() - (n % 400) * interval '1 day' END,
