@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
+import { hash32, Rng } from '../domain/rng.js';
 import type { CommandAnswer, ConnectionStatus, NetworkAdapter, NetworkName, NetworkReports, Rat, SimRef } from './adapter.js';
 import { networkEvent } from './sim-events.js';
 
@@ -37,7 +38,6 @@ export interface StepSummary {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const ALPHANUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Home networks by the MCC/MNC an IMSI starts with. */
 const HOME: Record<string, string> = {
@@ -54,44 +54,6 @@ const REPLIES: Record<string, string> = { 'STATUS?': 'OK', PING: 'PONG', LOCATE:
 export function networkNamed(name: string | null | undefined): NetworkName | null {
   const m = name?.match(/^.+ ([A-Z]{2}) (\d{3})-(\d{2,3})$/);
   return m ? { name: name!, country: m[1], mccMnc: m[2] + m[3] } : null;
-}
-
-/** mulberry32 over an FNV-1a hash of the seed: small, fast and repeatable. */
-class Rng {
-  private s: number;
-  constructor(seed: string | number) {
-    this.s = typeof seed === 'number' ? seed >>> 0 : hash32(seed);
-  }
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-  id(length = 20): string {
-    let out = '';
-    for (let i = 0; i < length; i++) out += ALPHANUM[Math.floor(this.next() * 62)];
-    return out;
-  }
-}
-
-function hash32(label: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < label.length; i++) {
-    h ^= label.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** A device's radio is what it is: the same RAT for a SIM every time. */
