@@ -47,6 +47,7 @@ const InvoicesPage = lazy(() => import('./resources/invoice-pages').then((m) => 
 const InvoiceDetailPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceDetailPage })));
 const InvoiceSimDetailsPage = lazy(() => import('./resources/invoice-pages').then((m) => ({ default: m.InvoiceSimDetailsPage })));
 const ReportsPage = lazy(() => import('./resources/report-pages').then((m) => ({ default: m.ReportsPage })));
+const HeatmapPage = lazy(() => import('./custom/dashboard/heatmap-page').then((m) => ({ default: m.HeatmapPage })));
 const ChartViewPage = lazy(() => import('./custom/cdr/chart-view').then((m) => ({ default: m.ChartViewPage })));
 const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) => ({ default: m.SimDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
@@ -152,6 +153,7 @@ function Root() {
 /** The screens with a page of their own; the rest show their empty state until their issue fills them. */
 const PAGES: Record<string, ReactNode> = {
   analysis: <LandingPage />,
+  heatmap: <HeatmapPage />,
   taskcenter: <TaskCenterPage />,
   simCard: <SimListPage />,
   simDetail: <SimDetailPage />,
