@@ -158,6 +158,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
           ? db.query('SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= ($2::timestamptz AT TIME ZONE \'Asia/Shanghai\')::date GROUP BY sim_id ORDER BY kb DESC LIMIT 10', [SCALE_ORG.id, a])
           : db.query('SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC LIMIT 10', [SCALE_ORG.id, a, b]));
     }
+    for (const view of ['24h', '6months'] as const)
+      await add(`dashboard heatmap (${view})`, getc(`/api/main/dashboard/heatmap?view=${view}`), () =>
+        db.query('SELECT floor(lat / 0.5), floor(lon / 0.5), count(*) FROM sims WHERE org_id = $1 AND lat IS NOT NULL GROUP BY 1, 2', [SCALE_ORG.id]));
     await add('dashboard lifecycle counts', getc('/api/main/dashboard/lifecycleCount'), () => db.query('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [SCALE_ORG.id]));
     await add('dashboard SMS usage (week)', getc('/api/main/sms/usage?view=week'), () =>
       db.query('SELECT sum(sms_mo), sum(sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, ...win('week')]));

@@ -15,7 +15,7 @@ export async function scaleSeed(db: Db, { sims, cdrs }: { sims: number; cdrs: nu
   await db.query("INSERT INTO memberships (account_id, org_id, role, status, is_default, accepted_at) VALUES ('acc-admin', $1, 'admin', 'active', false, now())", [SCALE_ORG.id]);
   // 18 digits (89 49 + 14-digit serial) and the check digit that makes the Luhn sum a multiple of 10.
   await db.query(
-    `INSERT INTO sims (org_id, id, iccid, imsi, msisdn, imei, device_name, status, sub_status, technology, product_type, cycle_usage_kb, activated_at, last_session_at, connection_status)
+    `INSERT INTO sims (org_id, id, iccid, imsi, msisdn, imei, device_name, status, sub_status, technology, product_type, cycle_usage_kb, activated_at, last_session_at, connection_status, lat, lon, location_at)
      SELECT $1, 'SC' || lpad(n::text, 18, '0'),
             b || ((10 - luhn_sum_reversed(reverse(lpad(b || '0', 20, '0'))) % 10) % 10)::text,
             '26202' || lpad(n::text, 10, '0'),
@@ -23,7 +23,11 @@ export async function scaleSeed(db: Db, { sims, cdrs }: { sims: number; cdrs: nu
             s.status, s.sub, CASE WHEN n % 10 = 0 THEN 'MULTI_IMSI' ELSE 'ONE_IMSI' END, 'industrial',
             (n * 37) % 500000, CASE WHEN s.status = 'active' THEN now() - (n % 400) * interval '1 day' END,
             CASE WHEN s.status = 'active' THEN now() - (n % 5000) * interval '1 minute' END,
-            CASE WHEN s.status = 'active' THEN 'online' ELSE 'unknown' END
+            CASE WHEN s.status = 'active' THEN 'online' ELSE 'unknown' END,
+            -- Active SIMs spread over Europe (the heatmap's cells).
+            CASE WHEN s.status = 'active' THEN 36 + ((n::bigint * 7919) % 3000) / 100.0 END,
+            CASE WHEN s.status = 'active' THEN -9 + ((n::bigint * 104729) % 4000) / 100.0 END,
+            CASE WHEN s.status = 'active' THEN now() - (n % 2000) * interval '1 minute' END
        FROM generate_series(1, $2::int) AS n,
             LATERAL (SELECT '8949' || lpad(n::text, 14, '0') AS b) AS iccid_base,
             LATERAL (SELECT CASE n % 10 WHEN 0 THEN 'inactive' WHEN 1 THEN 'pre_activated' WHEN 2 THEN 'paused' ELSE 'active' END AS status) AS st,
