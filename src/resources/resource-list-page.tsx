@@ -13,6 +13,7 @@ import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
 import { filterBody } from '../providers/data-provider';
 import { Cell } from './cell';
+import { criteriaFromSearch, useLinkedCriteria } from './linked-criteria';
 import { ExportButton } from './export-button';
 import { ListToolbar, searchProblem, windowBodyOf, type Criteria } from './list-toolbar';
 
@@ -71,13 +72,18 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
-  // A list that needs a time window (CDRs) opens on the last 7 days.
-  const [criteria, setCriteria] = useState<Criteria>(() => {
+  // A list that needs a time window (CDRs) opens on the last 7 days; a page's list opened by a link, on the link's criteria.
+  const opening = (): Criteria => {
     const req = admin.list.requiredRange;
     const now = Date.now();
     return { filters: {}, ranges: req ? { [req.field]: [new Date(now - 7 * 86_400_000).toISOString(), new Date(now).toISOString()] } : {} };
-  });
+  };
+  const [criteria, setCriteria] = useState<Criteria>(() => (title && criteriaFromSearch(resource, window.location.search)) || opening());
   const [typed, setTyped] = useState({ field: admin.list.search?.[0] ?? '', value: '' });
+  useLinkedCriteria(resource, Boolean(title), (linked) => {
+    setTyped((s) => ({ ...s, value: '' }));
+    setCriteria({ filters: linked.filters, ranges: { ...opening().ranges, ...linked.ranges } });
+  });
   const settled = useDebouncedValue(typed);
   // Compared by value: a parent's filter object is new on every render of the parent.
   const fixedKey = JSON.stringify(fixedFilters ?? {});
