@@ -31,7 +31,7 @@ message.config({ maxCount: LIMITS.maxToasts });
 
 // Everything behind sign-in loads on demand: the sign-in page stays light (no table, chart or spreadsheet code).
 const ShellLayout = lazy(() => import('./shell/shell-layout').then((m) => ({ default: m.ShellLayout })));
-const LandingPage = lazy(() => import('./pages/landing-page').then((m) => ({ default: m.LandingPage })));
+const AnalysisPage = lazy(() => import('./custom/dashboard/analysis-page').then((m) => ({ default: m.AnalysisPage })));
 const TaskCenterPage = lazy(() => import('./custom/taskcenter/task-center-page').then((m) => ({ default: m.TaskCenterPage })));
 const SimListPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.SimListPage })));
 const BundleOrdersPage = lazy(() => import('./resources/sim-list-page').then((m) => ({ default: m.BundleOrdersPage })));
@@ -152,7 +152,7 @@ function Root() {
 
 /** The screens with a page of their own; the rest show their empty state until their issue fills them. */
 const PAGES: Record<string, ReactNode> = {
-  analysis: <LandingPage />,
+  analysis: <AnalysisPage />,
   heatmap: <HeatmapPage />,
   taskcenter: <TaskCenterPage />,
   simCard: <SimListPage />,

@@ -38,8 +38,9 @@ export function Cell({ resource, field, value, plain, row }: { resource: Resourc
   return <Typography.Text copyable={field === resource['x-admin'].key}>{String(value)}</Typography.Text>;
 }
 
-/** A volume in KB as KB, MB or GB with the language's digits. */
+/** A volume in KB as KB, MB, GB or TB with the language's digits. */
 export function formatKb(kb: number, lang: string): string {
-  const [value, unit] = kb >= 1024 * 1024 ? [kb / 1024 / 1024, 'gigabyte'] : kb >= 1024 ? [kb / 1024, 'megabyte'] : [kb, 'kilobyte'];
+  const [value, unit] =
+    kb >= 1024 ** 3 ? [kb / 1024 ** 3, 'terabyte'] : kb >= 1024 ** 2 ? [kb / 1024 ** 2, 'gigabyte'] : kb >= 1024 ? [kb / 1024, 'megabyte'] : [kb, 'kilobyte'];
   return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
 }

@@ -1,0 +1,115 @@
+/** The dashboard's row of figures: SIMs by kind, and the period's data and SMS against the period before. */
+import { AlertOutlined, ArrowDownOutlined, ArrowUpOutlined, CloudDownloadOutlined, CreditCardOutlined, MessageOutlined, RightOutlined, ThunderboltOutlined, WifiOutlined } from '@ant-design/icons';
+import { Card, Col, Row, Space, Statistic, theme, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { expiringSoonWindow, type DashboardView } from '../../../common/dashboard';
+import { formatKb } from '../../resources/cell';
+import { changeOf, percent } from './format';
+import type { CardFigures, Call } from './use-dashboard';
+
+interface FigureProps {
+  title: string;
+  icon: ReactNode;
+  value: string | null;
+  footer?: ReactNode;
+  /** Where a click on the card leads. */
+  to?: string;
+}
+
+function Figure({ title, icon, value, footer, to }: FigureProps) {
+  const card = (
+    <Card hoverable={Boolean(to)} loading={value === null} style={{ height: '100%' }} styles={{ body: { padding: '16px 20px' } }}>
+      <Statistic
+        title={
+          <Space size={6}>
+            {icon}
+            {title}
+          </Space>
+        }
+        value={value ?? ''}
+        valueStyle={{ fontSize: 26, fontWeight: 600, whiteSpace: 'nowrap' }}
+      />
+      <div style={{ marginTop: 6, minHeight: 22, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{footer}</div>
+    </Card>
+  );
+  return to ? (
+    <Link to={to} aria-label={title} style={{ display: 'block', height: '100%', color: 'inherit' }}>
+      {card}
+    </Link>
+  ) : (
+    card
+  );
+}
+
+/** The change against the previous period: an arrow and a percentage, or a dash when nothing came before. */
+function Trend({ current, previous, view }: { current: number; previous: number; view: DashboardView }) {
+  const { t, i18n } = useTranslation();
+  const change = changeOf(current, previous);
+  const vs = <Typography.Text type="secondary">{t(`analysis.vsPrevious.${view}`)}</Typography.Text>;
+  if (change === null)
+    return (
+      <Space size={6}>
+        <Typography.Text type="secondary" aria-label={t('analysis.noPrevious')}>
+          —
+        </Typography.Text>
+        {vs}
+      </Space>
+    );
+  const up = change > 0;
+  const flat = change === 0;
+  return (
+    <Space size={6}>
+      <Typography.Text strong style={{ color: flat ? undefined : up ? '#389e0d' : '#cf1322' }}>
+        {!flat && (up ? <ArrowUpOutlined aria-label={t('analysis.up')} /> : <ArrowDownOutlined aria-label={t('analysis.down')} />)} {percent(change, i18n.language)}
+      </Typography.Text>
+      {vs}
+    </Space>
+  );
+}
+
+export function FigureCards({ call, view }: { call: Call<CardFigures>; view: DashboardView }) {
+  const { t, i18n } = useTranslation();
+  const { lang } = useParams();
+  const { token } = theme.useToken();
+  const f = call.data;
+  const n = (v: number | undefined) => (f && v !== undefined ? v.toLocaleString(i18n.language) : call.failed ? '—' : null);
+  const share = (part: number, whole: number, key: string) =>
+    whole > 0 ? <Typography.Text type="secondary">{t(key, { percent: percent(part / whole, i18n.language) })}</Typography.Text> : null;
+  const soon = expiringSoonWindow(new Date(call.updatedAt || Date.now()));
+  const expiringTo = `/${lang}/sim/simCard?expiresAtFrom=${encodeURIComponent(soon.from.toISOString())}&expiresAtTo=${encodeURIComponent(soon.to.toISOString())}`;
+  const cards: FigureProps[] = [
+    { title: t('analysis.cards.total'), icon: <CreditCardOutlined />, value: n(f?.totalSims), footer: <Typography.Text type="secondary">{t('analysis.cards.totalHint')}</Typography.Text> },
+    { title: t('analysis.cards.active'), icon: <ThunderboltOutlined />, value: n(f?.activeSims), footer: f && share(f.activeSims, f.totalSims, 'analysis.cards.activeShare') },
+    { title: t('analysis.cards.online'), icon: <WifiOutlined />, value: n(f?.onlineSims), footer: f && share(f.onlineSims, f.activeSims, 'analysis.cards.onlineShare') },
+    {
+      title: t('analysis.cards.expiring'),
+      icon: <AlertOutlined />,
+      value: n(f?.expiringSoon),
+      to: f ? expiringTo : undefined,
+      footer: f && (
+        // The whole card is the link: its hint only looks like one.
+        <Typography.Text style={{ color: token.colorLink }}>
+          {t('analysis.cards.expiringHint', { days: f.expiringSoonDays })} <RightOutlined style={{ fontSize: 10 }} />
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('analysis.cards.usage'),
+      icon: <CloudDownloadOutlined />,
+      value: f ? formatKb(f.usageKb, i18n.language) : n(undefined),
+      footer: f && <Trend current={f.usageKb} previous={f.previousUsageKb} view={view} />,
+    },
+    { title: t('analysis.cards.sms'), icon: <MessageOutlined />, value: n(f?.sms), footer: f && <Trend current={f.sms} previous={f.previousSms} view={view} /> },
+  ];
+  return (
+    <Row gutter={[16, 16]} role="list" aria-label={t('analysis.cards.label')}>
+      {cards.map((c) => (
+        <Col key={c.title} xs={24} sm={12} lg={8} xxl={4} role="listitem">
+          <Figure {...c} />
+        </Col>
+      ))}
+    </Row>
+  );
+}

@@ -1,0 +1,53 @@
+/** How the dashboard words its figures: bucket names on the UTC+8 clock, a chart's volume unit, a change in percent. */
+import { DASHBOARD_OFFSET_MS, type DashboardView } from '../../../common/dashboard';
+
+/** A bucket's instant or name (an hour as ISO, a UTC+8 day YYYY-MM-DD or month YYYY-MM) as a UTC date on the UTC+8 clock. */
+function onDashboardClock(label: string, view: DashboardView): Date {
+  if (view === '24h') return new Date(new Date(label.replace(/Z$/, ':00Z')).getTime() + DASHBOARD_OFFSET_MS);
+  const [y, m = '1', d = '1'] = label.split('-');
+  return new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+}
+
+const AXIS: Record<DashboardView, Intl.DateTimeFormatOptions> = {
+  '24h': { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  week: { month: 'short', day: 'numeric' },
+  '6months': { year: 'numeric', month: 'short' },
+};
+const FULL: Record<DashboardView, Intl.DateTimeFormatOptions> = {
+  '24h': { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  week: { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' },
+  '6months': { year: 'numeric', month: 'long' },
+};
+
+/** A bucket's name under its bar: the hour, the day or the month on the dashboard's clock. */
+export function bucketLabel(label: string, view: DashboardView, lang: string, full = false): string {
+  const date = onDashboardClock(label, view);
+  if (Number.isNaN(date.getTime())) return label;
+  return new Intl.DateTimeFormat(lang, { ...(full ? FULL : AXIS)[view], timeZone: 'UTC' }).format(date);
+}
+
+const UNITS = [
+  { name: 'TB', divisor: 1024 ** 3 },
+  { name: 'GB', divisor: 1024 ** 2 },
+  { name: 'MB', divisor: 1024 },
+  { name: 'KB', divisor: 1 },
+];
+
+/** The unit the largest value reads best in; every value of a chart uses it. */
+export function unitFor(maxKb: number): { name: string; divisor: number } {
+  return UNITS.find((u) => maxKb >= u.divisor) ?? UNITS[UNITS.length - 1];
+}
+
+/** The change from the previous period as a fraction (0.25 = 25 % more), or null when there was nothing before. */
+export function changeOf(current: number, previous: number): number | null {
+  return previous > 0 ? (current - previous) / previous : null;
+}
+
+/**
+ * A share or change as the language writes a percentage, without its sign (the arrow tells the direction): one
+ * decimal under 10 % unless `digits` fixes them (a legend's column reads better with the same number of decimals).
+ */
+export function percent(fraction: number, lang: string, digits?: number): string {
+  const d = digits ?? (Math.abs(fraction) < 0.1 ? 1 : 0);
+  return new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: digits ?? 0, maximumFractionDigits: d }).format(Math.abs(fraction));
+}

@@ -1,0 +1,88 @@
+/** SIMs by lifecycle state: a donut and its legend of counts, each state opening the SIM list filtered to it. */
+import { RightOutlined } from '@ant-design/icons';
+import { Flex, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { percent } from './format';
+import { LazyChart, Panel } from './panel';
+import type { Call, LifecycleCount } from './use-dashboard';
+
+/** One colour per state, in the spirit of the SIM list's tags (green active, blue pre-activated, orange paused…). */
+const COLORS: Record<string, string> = {
+  inactive: '#bfbfbf',
+  pre_activated: '#2f54eb',
+  active: '#52c41a',
+  paused: '#faad14',
+  expired: '#f5222d',
+  terminated: '#595959',
+};
+
+export function LifecyclePanel({ call, height }: { call: Call<LifecycleCount>; height: number }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { lang } = useParams();
+  const listOf = (status: string) => `/${lang}/sim/simCard?status=${encodeURIComponent(status)}`;
+  const donut = 168;
+  return (
+    <Panel
+      title={t('analysis.lifecycle.title')}
+      call={call}
+      height={height}
+      isEmpty={(d) => d.items.every((i) => i.count === 0)}
+      emptyText={t('analysis.lifecycle.empty')}
+    >
+      {(d) => {
+        const total = d.items.reduce((a, i) => a + i.count, 0);
+        const name = (s: string) => t(`sims.enum.status.${s}`);
+        return (
+          <Flex vertical gap={8}>
+            <LazyChart
+              label={t('analysis.lifecycle.title')}
+              height={donut}
+              onItemClick={(item) => {
+                const status = (item as { status?: string } | undefined)?.status;
+                if (status) void navigate(listOf(status));
+              }}
+              option={{
+                tooltip: { trigger: 'item', formatter: (p) => { const q = p as { name: string; value: number; percent: number }; return `${q.name}: <b>${q.value.toLocaleString(i18n.language)}</b> (${percent(q.percent / 100, i18n.language)})`; } },
+                title: undefined,
+                series: [
+                  {
+                    type: 'pie',
+                    radius: ['58%', '88%'],
+                    avoidLabelOverlap: true,
+                    cursor: 'pointer',
+                    label: { show: true, position: 'center', formatter: () => `{n|${total.toLocaleString(i18n.language)}}\n{l|${t('analysis.lifecycle.total')}}`, rich: { n: { fontSize: 20, fontWeight: 600, color: '#262626', lineHeight: 26 }, l: { fontSize: 12, color: '#8c8c8c' } } },
+                    emphasis: { scale: true, scaleSize: 4, label: { show: true } },
+                    labelLine: { show: false },
+                    itemStyle: { borderColor: '#fff', borderWidth: 2 },
+                    data: d.items.filter((i) => i.count > 0).map((i) => ({ name: name(i.status), value: i.count, status: i.status, itemStyle: { color: COLORS[i.status] } })),
+                  },
+                ],
+              }}
+            />
+            <nav aria-label={t('analysis.lifecycle.legend')}>
+              {d.items.map((i) => (
+                <Link key={i.status} to={listOf(i.status)} aria-label={t('analysis.lifecycle.open', { state: name(i.status), n: i.count.toLocaleString(i18n.language) })} style={{ color: 'inherit' }}>
+                  <Flex align="center" gap={8} style={{ padding: '4px 6px', borderRadius: 6 }}>
+                    <span style={{ width: 10, height: 10, borderRadius: 5, background: COLORS[i.status], flex: 'none' }} />
+                    <Typography.Text style={{ flex: 1 }} ellipsis>
+                      {name(i.status)}
+                    </Typography.Text>
+                    <Typography.Text type="secondary" style={{ width: 56, textAlign: 'right' }}>
+                      {total ? percent(i.count / total, i18n.language, 1) : ''}
+                    </Typography.Text>
+                    <Typography.Text strong style={{ minWidth: 56, textAlign: 'right' }}>
+                      {i.count.toLocaleString(i18n.language)}
+                    </Typography.Text>
+                    <RightOutlined style={{ fontSize: 10, color: '#bfbfbf' }} />
+                  </Flex>
+                </Link>
+              ))}
+            </nav>
+          </Flex>
+        );
+      }}
+    </Panel>
+  );
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { dashboardViewOf, expiringSoonWindow } from '../../common/dashboard.js';
+import { RESOURCES } from '../../common/resource-registry.js';
+import { bucketLabel, changeOf, percent, unitFor } from '../../src/custom/dashboard/format.js';
+import { criteriaFromSearch } from '../../src/resources/linked-criteria.js';
+
+describe('the dashboard console', () => {
+  it('opens on the week when the address names no known view', () => {
+    expect(dashboardViewOf(null)).toBe('week');
+    expect(dashboardViewOf('year')).toBe('week');
+    expect(dashboardViewOf('6months')).toBe('6months');
+  });
+
+  it('names an hour bucket on the UTC+8 clock, and days and months as the server named them', () => {
+    expect(bucketLabel('2026-11-22T16:00Z', '24h', 'en-US')).toBe('00:00');
+    expect(bucketLabel('2026-11-17', 'week', 'en-US')).toBe('Nov 17');
+    expect(bucketLabel('2026-06', '6months', 'en-US')).toBe('Jun 2026');
+    expect(bucketLabel('2026-06', '6months', 'zh-CN')).toBe('2026年6月');
+  });
+
+  it('compares with the previous period, and has no change when nothing came before', () => {
+    expect(changeOf(150, 100)).toBeCloseTo(0.5);
+    expect(changeOf(5, 0)).toBeNull();
+    expect(percent(-0.123, 'en-US')).toBe('12%');
+    expect(percent(0.012, 'en-US')).toBe('1.2%');
+    expect(percent(0.5, 'en-US', 1)).toBe('50.0%');
+  });
+
+  it('draws a chart in the unit its largest value reads best in, up to TB', () => {
+    expect(unitFor(512).name).toBe('KB');
+    expect(unitFor(3 * 1024 ** 2).name).toBe('GB');
+    expect(unitFor(2 * 1024 ** 3).name).toBe('TB');
+  });
+
+  it('counts expiring soon to the end of the UTC+8 day 45 days on', () => {
+    // 15:59 UTC is still 23:59 of the 22nd in UTC+8; 16:01 UTC is the 23rd.
+    expect(expiringSoonWindow(new Date('2026-11-22T15:59:00Z')).to.toISOString()).toBe('2027-01-06T16:00:00.000Z');
+    expect(expiringSoonWindow(new Date('2026-11-22T16:01:00Z')).to.toISOString()).toBe('2027-01-07T16:00:00.000Z');
+  });
+
+  it('reads a list link: a known state, a date window, nothing else', () => {
+    expect(criteriaFromSearch(RESOURCES.sims, '?status=active')).toEqual({ filters: { status: 'active' }, ranges: {} });
+    expect(criteriaFromSearch(RESOURCES.sims, '?status=sleeping&view=week')).toBeNull();
+    expect(criteriaFromSearch(RESOURCES.sims, '?expiresAtFrom=2026-11-22T00:00:00Z&expiresAtTo=2027-01-07T16:00:00Z')).toEqual({
+      filters: {},
+      ranges: { expiresAt: ['2026-11-22T00:00:00.000Z', '2027-01-07T16:00:00.000Z'] },
+    });
+  });
+});
