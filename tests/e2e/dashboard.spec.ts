@@ -1,0 +1,98 @@
+/** dashboard/analysis: every role's figures and charts, the period switch kept in the address, the lifecycle links. */
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+const ROLES = ['superadmin', 'admin', 'operator', 'user'] as const;
+/** A string only ECharts' code carries: a script holding it is ECharts. */
+const ECHARTS_MARK = '_echarts_instance_';
+
+const usageCard = (page: Page) => page.getByRole('listitem').filter({ hasText: 'Data usage' });
+const rows = (page: Page) => page.getByRole('row').filter({ has: page.getByRole('cell') });
+
+/** Console errors and uncaught exceptions from now on. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+for (const role of ROLES) {
+  test(`the ${role}'s dashboard draws its charts, and the period switch changes the figures and stays on reload`, async ({ page }) => {
+    await signIn(page, `${role}@demo.example.com`);
+    // From here on (the sign-in page's own session probe answers 401 by design).
+    const errors = watchErrors(page);
+    await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
+    for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) {
+      await expect(page.getByRole('img', { name: chart }).locator('canvas')).toBeVisible();
+    }
+    await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Total SIMs' })).toContainText(/\d/);
+    await expect(page.getByText(/^Figures as of /)).toBeVisible();
+
+    await expect(usageCard(page)).toContainText(/\d/);
+    const week = await usageCard(page).textContent();
+    await page.getByText('24 hours', { exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard\/analysis\?view=24h$/);
+    await expect(usageCard(page)).toContainText('vs previous 24 hours');
+    const day = await usageCard(page).textContent();
+    await page.getByText('6 months', { exact: true }).click();
+    await expect(page).toHaveURL(/\?view=6months$/);
+    await expect(usageCard(page)).toContainText('vs previous 6 months');
+    const half = await usageCard(page).textContent();
+    expect(new Set([week, day, half]).size).toBe(3);
+    await expect(page.getByRole('img', { name: 'Usage statistics' }).locator('canvas')).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('radio', { name: '6 months' })).toBeChecked();
+    await expect(usageCard(page)).toHaveText(half!);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('a lifecycle count opens the SIM list filtered to its state, also when the list was kept from before', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  const errors = watchErrors(page);
+  const legend = page.getByRole('navigation', { name: 'SIM counts by state' });
+  const active = legend.getByRole('link', { name: /^Active: [\d,]+ SIMs/ });
+  const count = (await active.getAttribute('aria-label'))!.match(/: ([\d,]+) SIMs/)![1];
+  await active.click();
+  await expect(page).toHaveURL(/\/en-US\/sim\/simCard\?status=active$/);
+  const list = page.locator('[data-keep-alive="simCard"]');
+  await expect(list.getByText(`${count} results`)).toBeVisible();
+  await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes('Active'))).toBe(true);
+
+  // Back to the dashboard and on to another state: the kept list takes the new state.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/analysis$/);
+  const paused = legend.getByRole('link', { name: /^Paused: [\d,]+ SIMs/ });
+  const pausedCount = (await paused.getAttribute('aria-label'))!.match(/: ([\d,]+) SIMs/)![1];
+  await paused.click();
+  await expect(page).toHaveURL(/\/sim\/simCard\?status=paused$/);
+  await expect(list.getByText(`${pausedCount} results`)).toBeVisible();
+  await expect.poll(async () => (await rows(page).allTextContents()).every((r) => r.includes('Paused'))).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('expiring soon opens the SIM list on the SIMs whose expiry falls in the next 45 days', async ({ page }) => {
+  await signIn(page, 'operator@demo.example.com');
+  await page.getByRole('link', { name: 'Expiring soon' }).click();
+  await expect(page).toHaveURL(/\/sim\/simCard\?expiresAtFrom=.+&expiresAtTo=.+$/);
+  await expect(page.locator('[data-keep-alive="simCard"]').getByText(/^[\d,]+ results?$/)).toBeVisible();
+});
+
+test('ECharts loads after sign-in, with the dashboard, never on the sign-in page', async ({ page }) => {
+  const scripts: Array<{ url: string; body: Promise<string> }> = [];
+  page.on('response', (r) => r.request().resourceType() === 'script' && scripts.push({ url: r.url(), body: r.text() }));
+  await page.goto('/en-US/login');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const before = await Promise.all(scripts.map(async (s) => ({ url: s.url, echarts: (await s.body).includes(ECHARTS_MARK) })));
+  expect(before.filter((s) => s.echarts)).toEqual([]);
+
+  scripts.length = 0;
+  await signIn(page, 'user@demo.example.com');
+  await expect(page.getByRole('img', { name: 'Usage statistics' }).locator('canvas')).toBeVisible();
+  const after = await Promise.all(scripts.map(async (s) => (await s.body).includes(ECHARTS_MARK)));
+  expect(after).toContain(true);
+});
