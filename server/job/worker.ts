@@ -5,7 +5,7 @@
  * and the task marked done in one step at the end, so a partial file is never offered as done.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { publishLive } from '../live/hub.js';
 import type { FileStore } from './storage.js';
@@ -39,7 +39,13 @@ export interface JobResult {
   issues?: boolean;
 }
 
-export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
+/**
+ * Runs inside the transaction that ends the task, whatever the outcome (done, issues, stopped too often), so a record
+ * that follows the task (a report row) never disagrees with it: it points at the file only if the task is done.
+ */
+export type JobSettle = (q: Queryable, task: TaskRow, outcome: { status: 'done' | 'issues'; fileId: string | null; result: Record<string, unknown> }) => Promise<void>;
+
+export type JobHandler = ((ctx: JobContext) => Promise<JobResult>) & { settle?: JobSettle };
 
 export class JobWorker {
   readonly id = `worker-${newId(8)}`;
@@ -132,11 +138,12 @@ export class JobWorker {
 
   private async finish(task: TaskRow, status: 'done' | 'issues', result: Record<string, unknown>, fileId: string | null, error: string | null): Promise<void> {
     await this.db.tx(async (q) => {
-      await q.query(
+      const ended = await q.query(
         `UPDATE tasks SET status = $3, progress = 100, result = $4, result_file_id = $5, error = $6, ended_at = now(), updated_at = now()
-          WHERE id = $1 AND claimed_by = $2 AND status = 'processing'`,
+          WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING id`,
         [task.id, this.id, status, JSON.stringify(result), fileId, error],
       );
+      if (ended.rows.length) await this.handlers[task.kind]?.settle?.(q, task, { status, fileId, result });
       await publishLive(q, { type: 'task', orgId: task.org_id, accountId: task.account_id, data: { id: task.id, status, progress: 100 } });
     });
   }
