@@ -23,6 +23,7 @@ import { ALL_ROUTES } from './routes.js';
 import { genericRoutes, loadResources } from './main/schema-routes.js';
 import { EXPORT_JOBS } from './job/export-jobs.js';
 import { UPLOAD_JOBS } from './job/upload-jobs.js';
+import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
 import { LocalFileStore, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
@@ -124,11 +125,15 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     app.log,
   );
   app.decorate('network', network);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, sim_activate: activationJob(network) }, app.log, config.jobLeaseSeconds);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sim_activate: activationJob(network) }, app.log, config.jobLeaseSeconds);
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
+  // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.
+  let stopReports = () => {};
+  if (config.jobs) app.addHook('onReady', async () => void (stopReports = startReportScheduler(db, app.log)));
   if (config.simulator) app.addHook('onReady', async () => network.start());
   app.addHook('onClose', async () => {
+    stopReports();
     await network.stop();
     await jobs.stop();
   });

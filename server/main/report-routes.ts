@@ -1,12 +1,16 @@
 /**
  * Reports (SPEC.md section 7, Reports): the organisation's monthly reports and its preference columns, each enabled
- * or disabled. Columns and labels come from schemas/reports.json and report-columns.json.
+ * or disabled. Columns and labels come from schemas/reports.json and report-columns.json. Reports are made by the
+ * `report` job (server/job/report-jobs.ts); GET /report/{org}/{report id}/download hands out the file.
  */
+import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
+import { newId } from '../db/ids.js';
 import { listRoute } from '../db/resource-list.js';
-import { invalid, notFound } from '../http/api-error.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { queueReportTask, type ReportKind } from '../job/report-jobs.js';
 
 const columns = RESOURCES.reportColumns;
 const columnItem = { type: 'object', properties: { columnKey: { type: 'string' }, enabled: { type: 'boolean' }, position: { type: 'integer' }, updatedAt: { type: 'string' } } };
@@ -29,6 +33,69 @@ export const reportRoutes = defineRoutes([
   },
   // The organisation's reports, newest first.
   listRoute(RESOURCES.reports, 'main', '/report/reports/:id'),
+  // A report's file. a: the organisation (code or id, the current one only), b: the report's id.
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/report/:org/:id/download',
+    permission: { action: 'read', subject: 'sim-report-cube' },
+    schema: { params: pathParams('org', 'id'), response: {} },
+    raw: true,
+    handler: async (req, reply) => {
+      const auth = req.requireAuth();
+      const { org, id } = req.params as { org: string; id: string };
+      if (org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      const r = (
+        await req.server.db.query<{ status: string; storage_key: string | null; name: string; content_type: string; size_bytes: string }>(
+          `SELECT r.status, f.storage_key, f.name, f.content_type, f.size_bytes FROM reports r LEFT JOIN files f ON f.id = r.file_id WHERE r.org_id = $1 AND r.id = $2`,
+          [auth.orgId, id],
+        )
+      ).rows[0];
+      if (!r) throw notFound();
+      if (r.status === 'pending') throw new ApiError(409, CODES.conflict, {}, 'errors.reportBusy');
+      if (r.status === 'failed') throw new ApiError(409, CODES.conflict, {}, 'errors.reportFailed');
+      if (!r.storage_key || !req.server.files.exists(r.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
+      return reply
+        .type(r.content_type)
+        .header('content-length', String(r.size_bytes))
+        .header('content-disposition', `attachment; filename="${r.name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(r.name)}`)
+        .header('cache-control', 'no-store')
+        .send(req.server.files.read(r.storage_key));
+    },
+  },
+  // Make a report (again) now, with headers in the requester's language: creates the row if the month has none.
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/report/:org/generate',
+    permission: { action: 'create', subject: 'sim-report-cube' },
+    schema: {
+      params: pathParams('org'),
+      body: { type: 'object', required: ['report', 'period'], additionalProperties: false, properties: { report: RESOURCES.reports.properties.report, period: RESOURCES.reports.properties.period } },
+      response: { type: 'object', properties: { id: { type: 'string' }, taskId: { type: 'string' } } },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { org } = req.params as { org: string };
+      if (org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      const { report, period } = req.body as { report: ReportKind; period: string };
+      return req.server.db.tx(async (q) => {
+        // A report being made is not started twice; otherwise the row goes back to pending until its task ends.
+        const row = (
+          await q.query<{ id: string; status: string }>(
+            `INSERT INTO reports (org_id, id, report, period, status) VALUES ($1, $2, $3, $4, 'pending')
+             ON CONFLICT (org_id, report, period) DO UPDATE SET status = 'pending', updated_at = now() WHERE reports.status <> 'pending'
+             RETURNING id, status`,
+            [auth.orgId, newId(), report, period],
+          )
+        ).rows[0];
+        if (!row) throw new ApiError(409, CODES.conflict, {}, 'errors.reportBusy');
+        const taskId = await queueReportTask(q, { orgId: auth.orgId, reportId: row.id, report, period, accountId: auth.accountId, lang: req.lang });
+        await audit(q, req, { action: 'create', entity: 'reports', entityId: row.id, after: { report, period } });
+        return { id: row.id, taskId };
+      });
+    },
+  },
   // The preference columns in their order.
   {
     service: 'main',
