@@ -5,18 +5,18 @@
  * calendar months in UTC+8, this one included; 24h are the last 24 UTC hours, this one included. Every figure is read
  * from the rollups of 007_dashboard.sql (and usage_hourly), which the CDR writer keeps as usage arrives.
  */
+import { DASHBOARD_OFFSET_MS, DASHBOARD_VIEWS, DEFAULT_DASHBOARD_VIEW, expiringSoonWindow, type DashboardView } from '../../common/dashboard.js';
 import { LIMITS } from '../../common/limits.js';
 import { SIM_STATUSES } from '../domain/lifecycle.js';
 import type { Queryable } from '../db/db.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 
-export const VIEWS = ['24h', 'week', '6months'] as const;
-export type View = (typeof VIEWS)[number];
+export const VIEWS = DASHBOARD_VIEWS;
+export type View = DashboardView;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** UTC+8: the dashboard's clock. */
-const OFFSET = 8 * HOUR;
+const OFFSET = DASHBOARD_OFFSET_MS;
 
 export interface Bucket {
   start: Date;
@@ -63,7 +63,7 @@ function previousOf(view: View, buckets: Bucket[]): { start: Date; end: Date } {
 const viewQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: { view: { type: 'string', enum: [...VIEWS], default: 'week' } },
+  properties: { view: { type: 'string', enum: [...VIEWS], default: DEFAULT_DASHBOARD_VIEW } },
 } as const;
 
 /** The organisation's usage per bucket, summed from its UTC hours. */
@@ -132,10 +132,10 @@ const routes: RouteDef[] = [
       );
       const online = await db.query<{ n: string }>(`SELECT count(*) AS n FROM sims WHERE org_id = $1 AND connection_status IN ('online', 'connected')`, [auth.orgId]);
       // Expiring soon (SPEC.md section 9): the expiry falls on a dashboard day from today to today + 45, inclusive.
-      const today = bucketsOf('week', now).at(-1)!;
+      const soon = expiringSoonWindow(now);
       const expiring = await db.query<{ n: string }>(
         `SELECT count(*) AS n FROM sims WHERE org_id = $1 AND status IN ('active', 'paused') AND expires_at >= $2 AND expires_at < $3`,
-        [auth.orgId, now.toISOString(), new Date(today.end.getTime() + LIMITS.expiringSoonDays * DAY).toISOString()],
+        [auth.orgId, soon.from.toISOString(), soon.to.toISOString()],
       );
       const current = await usageBetween(db, auth.orgId, buckets[0].start, buckets.at(-1)!.end);
       const prev = previousOf(view, buckets);
