@@ -31,3 +31,23 @@ test('a partner with reports off: no Reports entry, and sim/reports leads to the
   await page.goto(`${origin}/en-US/sim/reports`);
   await expect(page).toHaveURL(/\/en-US\/sim\/simCard$/);
 });
+
+test('an admin makes a report again and downloads it when it is ready', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.getByRole('menuitem', { name: 'SIM', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Reports' }).click();
+  const row = page.getByRole('row').filter({ hasText: 'SIM inventory' }).first();
+  await expect(row).toContainText('Ready');
+  // The list is read again once the report is pending, and again when its task ends (a live event).
+  const reread = page.waitForResponse((r) => r.url().includes('/api/main/report/reports/') && r.request().method() === 'POST');
+  await row.getByRole('button', { name: 'Make again' }).click();
+  await expect(page.getByText('The report is being made; it can be downloaded when it is ready.')).toBeVisible();
+  await reread;
+  await expect(row).toContainText('Ready', { timeout: 30_000 });
+  const download = page.waitForEvent('download');
+  await row.getByRole('button', { name: 'Download' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^sim_inventory-\d{4}-\d{2}\.csv$/);
+  const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  expect(text.replace(/^\uFEFF/, '').split('\r\n')[0]).toContain('ICCID');
+});
