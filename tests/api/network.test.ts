@@ -132,6 +132,12 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
       [live],
     );
     expect(ev).toMatchObject({ source: 'network', detail: { action: 'detectUsage', fromSub: 'active_ready', toSub: 'active_live' } });
+    // The change of state is in the audit trail too, by the system.
+    const trail = await one<{ account_id: string | null; after: { subStatus: string; source: string } }>(
+      "SELECT account_id, after FROM audit_log WHERE entity = 'sim' AND entity_id = $1 AND action = 'detectUsage' ORDER BY id DESC LIMIT 1",
+      [live],
+    );
+    expect(trail).toMatchObject({ account_id: null, after: { subStatus: 'active_live', source: 'network' } });
   });
 
   it('expires bundles past their expected expiry and SIMs whose service ended', async () => {
