@@ -85,6 +85,8 @@ test('call and data records open on the last 7 days and filter by RAT', async ({
 test('call and data records filter by a network the organisation has seen and by a plan code typed whole', async ({ page }) => {
   await signIn(page, 'user@demo.example.com');
   await page.getByRole('menuitem', { name: 'Call and data records' }).click();
+  // The dashboard's own tables are rows too: read the CDR list's once it is the page.
+  await expect(page.getByRole('columnheader', { name: 'Network' })).toBeVisible();
   await expect(rows(page).first()).toBeVisible();
   const network = (await rows(page).first().locator('td').nth(2).innerText()).trim();
   const plan = (await rows(page).first().locator('td').nth(3).innerText()).trim();
