@@ -11,7 +11,7 @@ import { useNavigate, useParams } from 'react-router';
 import { LIMITS } from '../../common/limits';
 import { api } from '../providers/http';
 import { currentAbility } from '../shell/ability';
-import { decide, type SimFacts } from '../../server/domain/lifecycle';
+import { decide, type SimFacts } from '../../common/lifecycle';
 
 type Action = 'activate' | 'suspend' | 'resume' | 'reset';
 const CALLS: Record<Action, string> = { activate: '/api/main/sim/active', suspend: '/api/main/sim/suspend', resume: '/api/main/sim/resume', reset: '/api/main/device/reset' };
