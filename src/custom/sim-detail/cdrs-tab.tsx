@@ -1,11 +1,11 @@
 /** A SIM's CDRs of the last 31 days (SPEC.md section 5's span), newest first, paged on the server. */
-import { Empty, Space, Table, Tag, Typography } from 'antd';
+import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../../common/limits';
 import { DateTime, formatDuration } from '../../components/date-time';
 import { formatKb } from '../../resources/cell';
-import { TabFrame } from './tab-frame';
-import { simQuery, usePagedSimData } from './use-sim-data';
+import { PagedTab } from './tab-frame';
+import { simQuery } from './use-sim-data';
 
 interface Cdr {
   id: string;
@@ -22,34 +22,24 @@ interface Cdr {
 
 export function CdrsTab({ iccid }: { iccid: string }) {
   const { t, i18n } = useTranslation();
-  const state = usePagedSimData<Cdr>(`/api/main/sim/cdrs?${simQuery(iccid)}`);
   const days = LIMITS.cdrSummaryDays;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Typography.Text type="secondary">{t('simDetail.cdrs.note', { days })}</Typography.Text>
-      <TabFrame state={state}>
-        {(page) => (
-          <Table<Cdr>
-            rowKey="id"
-            size="small"
-            dataSource={page.items}
-            loading={state.loading}
-            pagination={state.pagination}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('simDetail.cdrs.empty', { days })} /> }}
-            columns={[
-              { key: 'network', title: t('cdrs.fields.network'), render: (_, c) => c.network },
-              { key: 'plan', title: t('cdrs.fields.planCode'), render: (_, c) => c.planCode ?? '—' },
-              { key: 'rat', title: t('cdrs.fields.rat'), render: (_, c) => t(`cdrs.enum.rat.${c.rat}`) },
-              { key: 'direction', title: t('cdrs.fields.direction'), render: (_, c) => <Tag color={c.direction === 'uplink' ? 'blue' : 'purple'}>{t(`cdrs.enum.direction.${c.direction}`)}</Tag> },
-              { key: 'volume', title: t('cdrs.fields.volumeKb'), align: 'right', render: (_, c) => formatKb(c.volumeKb, i18n.language) },
-              { key: 'start', title: t('cdrs.fields.startAt'), render: (_, c) => <DateTime value={c.startAt} /> },
-              { key: 'end', title: t('cdrs.fields.endAt'), render: (_, c) => <DateTime value={c.endAt} /> },
-              { key: 'duration', title: t('cdrs.fields.durationS'), align: 'right', render: (_, c) => formatDuration(c.durationS * 1000, i18n.language) },
-            ]}
-          />
-        )}
-      </TabFrame>
+      <PagedTab<Cdr>
+        url={`/api/main/sim/cdrs?${simQuery(iccid)}`}
+        empty={t('simDetail.cdrs.empty', { days })}
+        columns={[
+          { key: 'network', title: t('cdrs.fields.network'), render: (_, c) => c.network },
+          { key: 'plan', title: t('cdrs.fields.planCode'), render: (_, c) => c.planCode ?? '—' },
+          { key: 'rat', title: t('cdrs.fields.rat'), render: (_, c) => t(`cdrs.enum.rat.${c.rat}`) },
+          { key: 'direction', title: t('cdrs.fields.direction'), render: (_, c) => <Tag color={c.direction === 'uplink' ? 'blue' : 'purple'}>{t(`cdrs.enum.direction.${c.direction}`)}</Tag> },
+          { key: 'volume', title: t('cdrs.fields.volumeKb'), align: 'right', render: (_, c) => formatKb(c.volumeKb, i18n.language) },
+          { key: 'start', title: t('cdrs.fields.startAt'), render: (_, c) => <DateTime value={c.startAt} /> },
+          { key: 'end', title: t('cdrs.fields.endAt'), render: (_, c) => <DateTime value={c.endAt} /> },
+          { key: 'duration', title: t('cdrs.fields.durationS'), align: 'right', render: (_, c) => formatDuration(c.durationS * 1000, i18n.language) },
+        ]}
+      />
     </Space>
   );
 }

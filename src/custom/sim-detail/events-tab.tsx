@@ -3,13 +3,13 @@
  * as a CSV download in the interface language.
  */
 import { ArrowRightOutlined, DownloadOutlined } from '@ant-design/icons';
-import { Button, Empty, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Button, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
 import { download, saveFile } from '../../providers/http';
-import { TabFrame } from './tab-frame';
-import { simQuery, usePagedSimData } from './use-sim-data';
+import { PagedTab } from './tab-frame';
+import { simQuery } from './use-sim-data';
 
 interface SimEvent {
   id: string;
@@ -26,46 +26,36 @@ const STATUS_COLORS: Record<string, string> = { active: 'green', pre_activated: 
 
 function EventList({ url, empty }: { url: string; empty: string }) {
   const { t } = useTranslation();
-  const state = usePagedSimData<SimEvent>(url);
   const status = (s: string | null) => (s ? <Tag color={STATUS_COLORS[s]}>{t(`sims.enum.status.${s}`)}</Tag> : null);
   return (
-    <TabFrame state={state}>
-      {(page) => (
-        <Table<SimEvent>
-          rowKey="id"
-          size="small"
-          dataSource={page.items}
-          loading={state.loading}
-          pagination={state.pagination}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={empty} /> }}
-          columns={[
-            { key: 'at', title: t('simDetail.events.at'), render: (_, e) => <DateTime value={e.at} /> },
-            { key: 'type', title: t('simDetail.events.type'), render: (_, e) => t(`simDetail.events.types.${e.type}`) },
-            {
-              key: 'change',
-              title: `${t('simDetail.events.from')} → ${t('simDetail.events.to')}`,
-              render: (_, e) =>
-                e.toStatus ? (
-                  <Space size={4}>
-                    {status(e.fromStatus) ?? <Typography.Text type="secondary">—</Typography.Text>}
-                    <ArrowRightOutlined aria-hidden />
-                    {status(e.toStatus)}
-                  </Space>
-                ) : (
-                  <Typography.Text type="secondary">—</Typography.Text>
-                ),
-            },
-            { key: 'source', title: t('simDetail.events.source'), render: (_, e) => t(`simDetail.events.sources.${e.source}`) },
-            {
-              key: 'account',
-              title: t('simDetail.events.account'),
-              render: (_, e) => (e.accountEmail ? <span title={e.accountEmail}>{e.accountName ?? e.accountEmail}</span> : <Typography.Text type="secondary">—</Typography.Text>),
-            },
-          ]}
-        />
-      )}
-    </TabFrame>
+    <PagedTab<SimEvent>
+      url={url}
+      empty={empty}
+      columns={[
+        { key: 'at', title: t('simDetail.events.at'), render: (_, e) => <DateTime value={e.at} /> },
+        { key: 'type', title: t('simDetail.events.type'), render: (_, e) => t(`simDetail.events.types.${e.type}`) },
+        {
+          key: 'change',
+          title: `${t('simDetail.events.from')} → ${t('simDetail.events.to')}`,
+          render: (_, e) =>
+            e.toStatus ? (
+              <Space size={4}>
+                {status(e.fromStatus) ?? <Typography.Text type="secondary">—</Typography.Text>}
+                <ArrowRightOutlined aria-hidden />
+                {status(e.toStatus)}
+              </Space>
+            ) : (
+              <Typography.Text type="secondary">—</Typography.Text>
+            ),
+        },
+        { key: 'source', title: t('simDetail.events.source'), render: (_, e) => t(`simDetail.events.sources.${e.source}`) },
+        {
+          key: 'account',
+          title: t('simDetail.events.account'),
+          render: (_, e) => (e.accountEmail ? <span title={e.accountEmail}>{e.accountName ?? e.accountEmail}</span> : <Typography.Text type="secondary">—</Typography.Text>),
+        },
+      ]}
+    />
   );
 }
 

@@ -1,9 +1,9 @@
 /** A SIM's SMS, newest first, paged on the server: direction (MO from the device, MT to it), status, content, times. */
-import { Empty, Table, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
-import { TabFrame } from './tab-frame';
-import { simQuery, usePagedSimData } from './use-sim-data';
+import { PagedTab } from './tab-frame';
+import { simQuery } from './use-sim-data';
 
 interface Sms {
   id: string;
@@ -20,44 +20,34 @@ const STATUS_COLORS: Record<string, string> = { pending: 'gold', sent: 'blue', d
 
 export function SmsTab({ iccid }: { iccid: string }) {
   const { t } = useTranslation();
-  const state = usePagedSimData<Sms>(`/api/main/sim/sms?${simQuery(iccid)}`);
   return (
-    <TabFrame state={state}>
-      {(page) => (
-        <Table<Sms>
-          rowKey="id"
-          size="small"
-          dataSource={page.items}
-          loading={state.loading}
-          pagination={state.pagination}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('simDetail.sms.empty')} /> }}
-          columns={[
-            { key: 'time', title: t('simDetail.sms.time'), render: (_, s) => <DateTime value={s.createdAt} /> },
-            { key: 'direction', title: t('simDetail.sms.direction'), render: (_, s) => <Tag color={s.direction === 'MO' ? 'cyan' : 'geekblue'}>{t(`simDetail.sms.directions.${s.direction}`)}</Tag> },
-            {
-              key: 'status',
-              title: t('simDetail.sms.status'),
-              render: (_, s) => (
-                <Tag color={STATUS_COLORS[s.status]} title={s.error ?? undefined}>
-                  {t(`simDetail.sms.statuses.${s.status}`)}
-                </Tag>
-              ),
-            },
-            {
-              key: 'content',
-              title: t('simDetail.sms.content'),
-              render: (_, s) => (
-                <Typography.Text code={s.smsType === 'binary'} style={{ maxWidth: 420 }} ellipsis={{ tooltip: s.content }}>
-                  {s.content}
-                </Typography.Text>
-              ),
-            },
-            { key: 'type', title: t('simDetail.sms.type'), render: (_, s) => t(`simDetail.sms.types.${s.smsType}`) },
-            { key: 'delivered', title: t('simDetail.sms.delivered'), render: (_, s) => <DateTime value={s.deliveredAt} /> },
-          ]}
-        />
-      )}
-    </TabFrame>
+    <PagedTab<Sms>
+      url={`/api/main/sim/sms?${simQuery(iccid)}`}
+      empty={t('simDetail.sms.empty')}
+      columns={[
+        { key: 'time', title: t('simDetail.sms.time'), render: (_, s) => <DateTime value={s.createdAt} /> },
+        { key: 'direction', title: t('simDetail.sms.direction'), render: (_, s) => <Tag color={s.direction === 'MO' ? 'cyan' : 'geekblue'}>{t(`simDetail.sms.directions.${s.direction}`)}</Tag> },
+        {
+          key: 'status',
+          title: t('simDetail.sms.status'),
+          render: (_, s) => (
+            <Tag color={STATUS_COLORS[s.status]} title={s.error ?? undefined}>
+              {t(`simDetail.sms.statuses.${s.status}`)}
+            </Tag>
+          ),
+        },
+        {
+          key: 'content',
+          title: t('simDetail.sms.content'),
+          render: (_, s) => (
+            <Typography.Text code={s.smsType === 'binary'} style={{ maxWidth: 420 }} ellipsis={{ tooltip: s.content }}>
+              {s.content}
+            </Typography.Text>
+          ),
+        },
+        { key: 'type', title: t('simDetail.sms.type'), render: (_, s) => t(`simDetail.sms.types.${s.smsType}`) },
+        { key: 'delivered', title: t('simDetail.sms.delivered'), render: (_, s) => <DateTime value={s.deliveredAt} /> },
+      ]}
+    />
   );
 }

@@ -1,9 +1,9 @@
 /** What every SIM tab shows before its answer (a skeleton) and instead of it (the error, with a retry). */
 import { ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Skeleton } from 'antd';
+import { Alert, Button, Empty, Skeleton, Table, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SimData } from './use-sim-data';
+import { usePagedSimData, type SimData } from './use-sim-data';
 
 export function TabFrame<T>({ state, children }: { state: SimData<T>; children: (data: T) => ReactNode }) {
   const { t } = useTranslation();
@@ -32,5 +32,26 @@ export function RefreshButton({ onClick, loading }: { onClick: () => void; loadi
     <Button icon={<ReloadOutlined />} onClick={onClick} loading={loading}>
       {t('simDetail.refresh')}
     </Button>
+  );
+}
+
+/** A tab's records of the SIM as a table paged on the server, with the frame's loading and error states. */
+export function PagedTab<T extends { id: string | number }>({ url, empty, columns }: { url: string; empty: string; columns: TableColumnsType<T> }) {
+  const state = usePagedSimData<T>(url);
+  return (
+    <TabFrame state={state}>
+      {(page) => (
+        <Table<T>
+          rowKey="id"
+          size="small"
+          dataSource={page.items}
+          loading={state.loading}
+          pagination={state.pagination}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty description={empty} /> }}
+          columns={columns}
+        />
+      )}
+    </TabFrame>
   );
 }
