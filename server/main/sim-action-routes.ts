@@ -30,6 +30,10 @@ interface SimRow extends SimFacts {
 
 /** The facts of the organisation's SIMs among iccids, locked for this transaction. */
 async function lockSims(q: Queryable, orgId: string, iccids: string[]): Promise<Map<string, SimRow>> {
+  // Lock first, then read the facts in a statement of its own: under READ COMMITTED a statement that waited for a
+  // lock re-reads the locked row but sees other tables as they were when it began, so a slot's task committed by the
+  // request it waited for would look absent and the slot free.
+  await q.query('SELECT s.id FROM sims s WHERE s.org_id = $1 AND s.iccid = ANY($2::text[]) ORDER BY s.id FOR UPDATE', [orgId, iccids]);
   const rows = (
     await q.query<SimRow>(
       `SELECT s.id, s.iccid, s.imsi, s.msisdn, s.status, s.sub_status AS "subStatus", s.technology,
@@ -39,7 +43,7 @@ async function lockSims(q: Queryable, orgId: string, iccids: string[]): Promise<
                    ELSE s.operation END AS operation,
               (s.test_data_status = 'in_test') AS "inTestPeriod",
               EXISTS (SELECT 1 FROM bundle_orders b WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status IN ('PENDING', 'IN_USE')) AS "hasAvailableBundle"
-         FROM sims s WHERE s.org_id = $1 AND s.iccid = ANY($2::text[]) ORDER BY s.id FOR UPDATE OF s`,
+         FROM sims s WHERE s.org_id = $1 AND s.iccid = ANY($2::text[]) ORDER BY s.id`,
       [orgId, iccids],
     )
   ).rows;
