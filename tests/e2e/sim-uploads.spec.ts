@@ -68,6 +68,9 @@ test('an admin uploads device names; the dialog checks the file first', async ({
   await expect(dialog.getByRole('row').filter({ hasText: b })).toContainText('Device name longer than 40 characters');
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByText('2 rows sent: follow them in the task center')).toBeVisible();
+  // Followed in the task center to its end (one row refused: issues), then the SIM shows its new name.
+  await page.getByText('Open the task center').click();
+  await expect(page.getByRole('row').filter({ hasText: 'names.csv' }).first()).toContainText('Issues', { timeout: 30_000 });
   await page.goto(`/en-US/sim/detail?iccid=${a}`);
-  await expect(page.getByText('Pump 7').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Pump 7').first()).toBeVisible();
 });
