@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 
 export interface FileStore {
   /** A path to write a new file's bytes to; publish() makes it readable under key, atomically. */
@@ -52,4 +53,22 @@ export class LocalFileStore implements FileStore {
     const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => n.endsWith('.part')).map((n) => fs.promises.rm(path.join(dir, n), { force: true })));
   }
+}
+
+/** A stored file's row, as a download needs it. */
+export interface StoredFile {
+  storage_key: string;
+  name: string;
+  content_type: string;
+  size_bytes: string | number;
+}
+
+/** Answer a stored file as an attachment under its own name (ASCII fallback and the UTF-8 name), never cached. */
+export function sendStored(reply: FastifyReply, store: FileStore, file: StoredFile) {
+  return reply
+    .type(file.content_type)
+    .header('content-length', String(file.size_bytes))
+    .header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+    .header('cache-control', 'no-store')
+    .send(store.read(file.storage_key));
 }

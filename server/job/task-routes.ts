@@ -7,6 +7,7 @@ import { CODES } from '../../common/errors.js';
 import { newSecret, sha256 } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { sendStored } from './storage.js';
 
 /** How long a one-time download link works. */
 const DOWNLOAD_MINUTES = 5;
@@ -123,12 +124,7 @@ export const taskRoutes = defineRoutes([
         )
       ).rows[0];
       if (!file || !req.server.files.exists(file.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.downloadGone');
-      return reply
-        .type(file.content_type)
-        .header('content-length', String(file.size_bytes))
-        .header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-        .header('cache-control', 'no-store')
-        .send(req.server.files.read(file.storage_key));
+      return sendStored(reply, req.server.files, file);
     },
   },
   {

@@ -60,7 +60,7 @@ function previousOf(view: View, buckets: Bucket[]): { start: Date; end: Date } {
   return { start: new Date(start.getTime() - (buckets.at(-1)!.end.getTime() - start.getTime())), end: start };
 }
 
-const viewQuery = {
+export const viewQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { view: { type: 'string', enum: [...VIEWS], default: DEFAULT_DASHBOARD_VIEW } },
@@ -102,7 +102,8 @@ const seriesItem = {
   properties: { label: { type: 'string' }, start: { type: 'string' }, uplinkKb: num, downlinkKb: num, volumeKb: num, smsMo: num, smsMt: num },
 } as const;
 
-const nowOf = (req: { server: { config: { clock?: () => Date } } }) => req.server.config.clock?.() ?? new Date();
+/** "Now" for the dashboard: the configured clock in tests, the wall clock otherwise. */
+export const nowOf = (req: { server: { config: { clock?: () => Date } } }) => req.server.config.clock?.() ?? new Date();
 
 const routes: RouteDef[] = [
   {

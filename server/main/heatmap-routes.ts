@@ -9,7 +9,7 @@
 import type { Queryable } from '../db/db.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
-import { bucketsOf, VIEWS, type View } from './dashboard-routes.js';
+import { bucketsOf, nowOf, viewQuery, type View } from './dashboard-routes.js';
 
 /** The finest cell, in degrees: about 55 km north to south, fine enough to tell a country's regions apart. */
 export const CELL_DEG = 0.5;
@@ -95,7 +95,6 @@ async function countriesOf(cells: Cell[]) {
 }
 
 const num = { type: 'number' } as const;
-const nowOf = (req: { server: { config: { clock?: () => Date } } }) => req.server.config.clock?.() ?? new Date();
 
 const routes: RouteDef[] = [
   {
@@ -104,11 +103,7 @@ const routes: RouteDef[] = [
     path: '/dashboard/heatmap',
     permission: { action: 'read', subject: 'sim' },
     schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { view: { type: 'string', enum: [...VIEWS], default: 'week' } },
-      },
+      querystring: viewQuery,
       response: {
         type: 'object',
         properties: {

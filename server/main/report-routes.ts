@@ -7,6 +7,7 @@ import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { newId } from '../db/ids.js';
 import { listRoute } from '../db/resource-list.js';
+import { sendStored } from '../job/storage.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
@@ -55,12 +56,7 @@ export const reportRoutes = defineRoutes([
       if (r.status === 'pending') throw new ApiError(409, CODES.conflict, {}, 'errors.reportBusy');
       if (r.status === 'failed') throw new ApiError(409, CODES.conflict, {}, 'errors.reportFailed');
       if (!r.storage_key || !req.server.files.exists(r.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
-      return reply
-        .type(r.content_type)
-        .header('content-length', String(r.size_bytes))
-        .header('content-disposition', `attachment; filename="${r.name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(r.name)}`)
-        .header('cache-control', 'no-store')
-        .send(req.server.files.read(r.storage_key));
+      return sendStored(reply, req.server.files, { storage_key: r.storage_key, name: r.name, content_type: r.content_type, size_bytes: r.size_bytes });
     },
   },
   // Make a report (again) now, with headers in the requester's language: creates the row if the month has none.
