@@ -24,6 +24,7 @@ import { genericRoutes, loadResources } from './main/schema-routes.js';
 import { EXPORT_JOBS } from './job/export-jobs.js';
 import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
+import { DashboardSnapshots } from './main/dashboard-snapshots.js';
 import { LocalFileStore, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
@@ -50,6 +51,8 @@ declare module 'fastify' {
     jobs: JobWorker;
     /** The core network: the simulator (server/network), behind the NetworkAdapter interface. */
     network: SimulatedNetwork;
+    /** Large organisations' top 10 and heatmap, stored and refreshed in the background. */
+    dashboardSnapshots: DashboardSnapshots;
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -132,10 +135,13 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   let stopReports = () => {};
   if (config.jobs) app.addHook('onReady', async () => void (stopReports = startReportScheduler(db, app.log)));
   if (config.simulator) app.addHook('onReady', async () => network.start());
+  const snapshots = new DashboardSnapshots(db, config, app.log);
+  app.decorate('dashboardSnapshots', snapshots);
   app.addHook('onClose', async () => {
     stopReports();
     await network.stop();
     await jobs.stop();
+    await snapshots.idle();
   });
   app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({
     status: { code: CODES.ok, success: true, message: translate(req.lang, 'errors.ok') },

@@ -36,6 +36,10 @@ export interface Config {
   jobPollMs: number;
   /** How long a task stays with an instance that stopped renewing it before another takes it over. */
   jobLeaseSeconds: number;
+  /** Organisations of at most this many SIMs get the dashboard's top 10 and heatmap computed for each call; larger ones read a snapshot. */
+  dashboardLiveSims: number;
+  /** The age after which a large organisation's dashboard snapshot is computed again (in the background). */
+  dashboardSnapshotSeconds: number;
   /** A folder of further resource schemas (docs/schemas.md), loaded beside schemas/ at start. */
   schemasDir?: string;
   /** The time the dashboard counts from; tests fix it, the server uses the wall clock. */
@@ -70,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobs: env.JOBS !== 'off',
     jobPollMs: Number(env.JOB_POLL_MS ?? 1000),
     jobLeaseSeconds: Number(env.JOB_LEASE_SECONDS ?? 60),
+    dashboardLiveSims: Number(env.DASHBOARD_LIVE_SIMS ?? 50_000),
+    dashboardSnapshotSeconds: Number(env.DASHBOARD_SNAPSHOT_SECONDS ?? 300),
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     ...overrides,
   };

@@ -96,6 +96,24 @@ async function usageBetween(q: Queryable, orgId: string, start: Date, end: Date)
   return { volumeKb: Number(r.rows[0].vol), sms: Number(r.rows[0].mo) + Number(r.rows[0].mt) };
 }
 
+/** The 10 SIMs that used most in the view: hours for the day and the week, UTC+8 months for the half year. */
+async function topTen(q: Queryable, orgId: string, view: View, now: Date): Promise<Array<{ simId: string; iccid: string; volumeKb: number }>> {
+  const buckets = bucketsOf(view, now);
+  const rows =
+    view === '6months'
+      ? await q.query<{ sim_id: string; iccid: string; kb: string }>(
+          `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_monthly
+            WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
+          [orgId, buckets[0].label + '-01', buckets.at(-1)!.label + '-01'],
+        )
+      : await q.query<{ sim_id: string; iccid: string; kb: string }>(
+          `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_hourly
+            WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
+          [orgId, buckets[0].start.toISOString(), buckets.at(-1)!.end.toISOString()],
+        );
+  return rows.rows.map((r) => ({ simId: r.sim_id, iccid: r.iccid, volumeKb: Number(r.kb) }));
+}
+
 const num = { type: 'number' } as const;
 const seriesItem = {
   type: 'object',
@@ -178,6 +196,8 @@ const routes: RouteDef[] = [
         type: 'object',
         properties: {
           view: { type: 'string' },
+          asOf: { type: 'string' },
+          live: { type: 'boolean' },
           items: { type: 'array', items: { type: 'object', properties: { iccid: { type: 'string' }, deviceName: { type: ['string', 'null'] }, volumeKb: num } } },
         },
       },
@@ -185,28 +205,20 @@ const routes: RouteDef[] = [
     handler: async (req) => {
       const auth = req.requireAuth();
       const view = (req.query as { view: View }).view;
-      const buckets = bucketsOf(view, nowOf(req));
-      const [from, to] = [buckets[0].start, buckets.at(-1)!.end];
-      // Hours for the day and the week; UTC+8 months for the half year.
-      const rows =
-        view === '6months'
-          ? await req.server.db.query<{ sim_id: string; iccid: string; kb: string }>(
-              `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_monthly
-                WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
-              [auth.orgId, buckets[0].label + '-01', buckets.at(-1)!.label + '-01'],
-            )
-          : await req.server.db.query<{ sim_id: string; iccid: string; kb: string }>(
-              `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_hourly
-                WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
-              [auth.orgId, from.toISOString(), to.toISOString()],
-            );
-      // The device name as the SIM has it now, for SIMs still in this organisation.
-      const names = await req.server.db.query<{ id: string; device_name: string | null }>(
+      const db = req.server.db;
+      const figures = await req.server.dashboardSnapshots.figures(auth.orgId, 'rank', view, nowOf(req), (now) => topTen(db, auth.orgId, view, now));
+      // The device name as the SIM has it now (a snapshot keeps the SIMs, not their names), for SIMs still here.
+      const names = await db.query<{ id: string; device_name: string | null }>(
         'SELECT id, device_name FROM sims WHERE org_id = $1 AND id = ANY($2::text[])',
-        [auth.orgId, rows.rows.map((r) => r.sim_id)],
+        [auth.orgId, figures.body.map((r) => r.simId)],
       );
       const byId = new Map(names.rows.map((n) => [n.id, n.device_name]));
-      return { view, items: rows.rows.map((r) => ({ iccid: r.iccid, deviceName: byId.get(r.sim_id) ?? null, volumeKb: Number(r.kb) })) };
+      return {
+        view,
+        asOf: figures.asOf.toISOString(),
+        live: figures.live,
+        items: figures.body.map((r) => ({ iccid: r.iccid, deviceName: byId.get(r.simId) ?? null, volumeKb: r.volumeKb })),
+      };
     },
   },
   {

@@ -94,6 +94,38 @@ async function countriesOf(cells: Cell[]) {
   return [...by.values()].sort((a, b) => b.sims - a.sims || b.usageKb - a.usageKb || a.country.localeCompare(b.country));
 }
 
+/** The map of the organisation at `now`: its cells (coarsened to at most MAX_CELLS), countries and totals. */
+async function heatmapOf(db: Queryable, orgId: string, view: View, now: Date) {
+  const buckets = bucketsOf(view, now);
+  const fine = await cellsOf(db, orgId, view, now);
+  const countries = await countriesOf(fine);
+  const { cells, deg } = coarsen(fine);
+  const total = await db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_status_counts WHERE org_id = $1', [orgId]);
+  const half = deg / 2;
+  return {
+    from: buckets[0].start.toISOString(),
+    to: buckets.at(-1)!.end.toISOString(),
+    cellDeg: deg,
+    totalSims: Number(total.rows[0].n),
+    locatedSims: fine.reduce((a, c) => a + c.sims, 0),
+    usageKb: fine.reduce((a, c) => a + c.usageKb, 0),
+    // Drawn at the cell's centre, so the map shows the grid it was counted on rather than any SIM's position.
+    cells: cells.map((c) => ({
+      lat: Math.min(90, c.y * deg + half),
+      lon: Math.min(180, c.x * deg + half),
+      sims: c.sims,
+      usageKb: c.usageKb,
+    })),
+    countries,
+    max: {
+      cellSims: Math.max(0, ...cells.map((c) => c.sims)),
+      cellUsageKb: Math.max(0, ...cells.map((c) => c.usageKb)),
+      countrySims: Math.max(0, ...countries.map((c) => c.sims)),
+      countryUsageKb: Math.max(0, ...countries.map((c) => c.usageKb)),
+    },
+  };
+}
+
 const num = { type: 'number' } as const;
 
 const routes: RouteDef[] = [
@@ -108,6 +140,8 @@ const routes: RouteDef[] = [
         type: 'object',
         properties: {
           view: { type: 'string' },
+          asOf: { type: 'string' },
+          live: { type: 'boolean' },
           from: { type: 'string' },
           to: { type: 'string' },
           cellDeg: num,
@@ -123,36 +157,9 @@ const routes: RouteDef[] = [
     handler: async (req) => {
       const auth = req.requireAuth();
       const view = (req.query as { view: View }).view;
-      const now = nowOf(req);
-      const buckets = bucketsOf(view, now);
-      const fine = await cellsOf(req.server.db, auth.orgId, view, now);
-      const countries = await countriesOf(fine);
-      const { cells, deg } = coarsen(fine);
-      const total = await req.server.db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_status_counts WHERE org_id = $1', [auth.orgId]);
-      const half = deg / 2;
-      return {
-        view,
-        from: buckets[0].start.toISOString(),
-        to: buckets.at(-1)!.end.toISOString(),
-        cellDeg: deg,
-        totalSims: Number(total.rows[0].n),
-        locatedSims: fine.reduce((a, c) => a + c.sims, 0),
-        usageKb: fine.reduce((a, c) => a + c.usageKb, 0),
-        // Drawn at the cell's centre, so the map shows the grid it was counted on rather than any SIM's position.
-        cells: cells.map((c) => ({
-          lat: Math.min(90, c.y * deg + half),
-          lon: Math.min(180, c.x * deg + half),
-          sims: c.sims,
-          usageKb: c.usageKb,
-        })),
-        countries,
-        max: {
-          cellSims: Math.max(0, ...cells.map((c) => c.sims)),
-          cellUsageKb: Math.max(0, ...cells.map((c) => c.usageKb)),
-          countrySims: Math.max(0, ...countries.map((c) => c.sims)),
-          countryUsageKb: Math.max(0, ...countries.map((c) => c.usageKb)),
-        },
-      };
+      const db = req.server.db;
+      const figures = await req.server.dashboardSnapshots.figures(auth.orgId, 'heatmap', view, nowOf(req), (now) => heatmapOf(db, auth.orgId, view, now));
+      return { view, asOf: figures.asOf.toISOString(), live: figures.live, ...figures.body };
     },
   },
 ];
