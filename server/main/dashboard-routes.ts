@@ -149,7 +149,8 @@ const routes: RouteDef[] = [
         `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n) FILTER (WHERE status = 'active'), 0) AS active FROM sim_status_counts WHERE org_id = $1`,
         [auth.orgId],
       );
-      const online = await db.query<{ n: string }>(`SELECT count(*) AS n FROM sims WHERE org_id = $1 AND connection_status IN ('online', 'connected')`, [auth.orgId]);
+      // Kept by triggers on sims (010_online_counts.sql): one row, not a count of the online SIMs.
+      const online = await db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_online_counts WHERE org_id = $1', [auth.orgId]);
       // Expiring soon (SPEC.md section 9): the expiry falls on a dashboard day from today to today + 45, inclusive.
       const soon = expiringSoonWindow(now);
       const expiring = await db.query<{ n: string }>(
