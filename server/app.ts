@@ -24,6 +24,7 @@ import { genericRoutes, loadResources } from './main/schema-routes.js';
 import { EXPORT_JOBS } from './job/export-jobs.js';
 import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
+import { startMaintenance } from './job/maintenance.js';
 import { DashboardSnapshots } from './main/dashboard-snapshots.js';
 import { LocalFileStore, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
@@ -134,11 +135,15 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.
   let stopReports = () => {};
   if (config.jobs) app.addHook('onReady', async () => void (stopReports = startReportScheduler(db, app.log)));
+  // Pruning of the dashboard's per-SIM hours, on the dashboard's clock; every instance that runs jobs may do it.
+  let stopMaintenance = async () => {};
+  if (config.jobs) app.addHook('onReady', async () => void (stopMaintenance = startMaintenance(db, app.log, () => config.clock?.() ?? new Date())));
   if (config.simulator) app.addHook('onReady', async () => network.start());
   const snapshots = new DashboardSnapshots(db, config, app.log);
   app.decorate('dashboardSnapshots', snapshots);
   app.addHook('onClose', async () => {
     stopReports();
+    await stopMaintenance();
     await network.stop();
     await jobs.stop();
     await snapshots.idle();
