@@ -29,6 +29,9 @@ export function SimDetailPage() {
   const iccid = params.get('iccid') ?? '';
   const [editing, setEditing] = useState<{ edit: (typeof EDITS)[number]; record: Record<string, unknown> } | null>(null);
   const [version, setVersion] = useState(0);
+  // After a lifecycle action every tab reads its call again (connection, events, diagnose change with the state);
+  // the open tab stays, as it lives in the address.
+  const [acted, setActed] = useState(0);
   const mayEdit = currentAbility().can('editInfo', 'sim');
   return (
     <>
@@ -38,10 +41,17 @@ export function SimDetailPage() {
         id={iccid}
         title={`${t('sims.detail')} ${iccid}`}
         onBack={() => navigate(`/${lang}/sim/simCard`)}
-        wrap={(sections) => <SimTabs iccid={iccid} basic={sections} />}
+        wrap={(sections) => <SimTabs key={acted} iccid={iccid} basic={sections} />}
         extra={(record, reload) => (
           <>
-            <SimActions ticked={[iccid]} done={reload} sim={record as never} />
+            <SimActions
+              ticked={[iccid]}
+              done={() => {
+                reload();
+                setActed((n) => n + 1);
+              }}
+              sim={record as never}
+            />
             {mayEdit &&
               EDITS.map((e) => (
                 <Button key={e.field} icon={<EditOutlined />} onClick={() => setEditing({ edit: e, record })}>

@@ -22,8 +22,15 @@ test('an operator opens a SIM from the list, suspends it and resumes it on its p
   // Only what an active SIM allows: no Resume while it runs.
   await expect(page.getByRole('button', { name: 'Resume', exact: true })).toHaveCount(0);
 
+  // Suspended while its events are open: the tab reads them again and shows the change at once.
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const events = page.getByRole('tabpanel', { name: 'Events' });
+  await expect(events.getByRole('row').nth(1)).toBeVisible();
+  const pausedBefore = await events.getByRole('row').filter({ hasText: 'Paused' }).count();
   await page.getByRole('button', { name: 'Suspend' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+  await expect.poll(() => events.getByRole('row').filter({ hasText: 'Paused' }).count()).toBeGreaterThan(pausedBefore);
+  await page.getByRole('tab', { name: 'Basic' }).click();
   await expect(lifecycle).toContainText('Paused');
   // The kept-alive list shows the new state, not the one it was left with.
   await page.getByRole('button', { name: 'Back' }).click();
