@@ -1,5 +1,7 @@
 /** How the dashboard words its figures: bucket names on the UTC+8 clock, a chart's volume unit, a change in percent. */
 import { DASHBOARD_OFFSET_MS, type DashboardView } from '../../../common/dashboard';
+import type { EChartsOption } from 'echarts';
+import type { Bucket } from './use-dashboard';
 
 /** A bucket's instant or name (an hour as ISO, a UTC+8 day YYYY-MM-DD or month YYYY-MM) as a UTC date on the UTC+8 clock. */
 function onDashboardClock(label: string, view: DashboardView): Date {
@@ -24,6 +26,31 @@ export function bucketLabel(label: string, view: DashboardView, lang: string, fu
   const date = onDashboardClock(label, view);
   if (Number.isNaN(date.getTime())) return label;
   return new Intl.DateTimeFormat(lang, { ...(full ? FULL : AXIS)[view], timeZone: 'UTC' }).format(date);
+}
+
+/**
+ * A tooltip headed by the bucket's full name, one line per series with the bucket's own figure (not the chart's
+ * rounded, scaled one), and a total line for a stack when given.
+ */
+export function axisTooltip(
+  series: Bucket[],
+  view: DashboardView,
+  lang: string,
+  value: (bucket: Bucket, seriesIndex: number) => string,
+  total?: { label: string; of: (bucket: Bucket) => string },
+): EChartsOption['tooltip'] {
+  return {
+    trigger: 'axis',
+    axisPointer: { type: 'shadow' },
+    formatter: (params) => {
+      const list = Array.isArray(params) ? params : [params];
+      const bucket = series[list[0]?.dataIndex ?? 0];
+      if (!bucket) return '';
+      const head = bucketLabel(bucket.label, view, lang, true);
+      const rows = list.map((p) => `${String(p.marker)} ${p.seriesName}: <b>${value(bucket, p.seriesIndex ?? 0)}</b>`);
+      return [head, ...rows, ...(total ? [`${total.label}: <b>${total.of(bucket)}</b>`] : [])].join('<br/>');
+    },
+  };
 }
 
 const UNITS = [

@@ -74,7 +74,8 @@ export function heatmapOption(data: HeatmapData, measure: Measure, ctx: Context)
   const lines = (title: string, x: Item) =>
     `<b>${title}</b><br/>${t('heatmap.measure.sims')}: ${(x.sims ?? 0).toLocaleString(lang)}<br/>${t('heatmap.measure.usage')}: ${formatKb(x.usageKb ?? 0, lang)}`;
   const coord = (v: number) => v.toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const legend = { type: 'continuous', calculable: false, itemHeight: 90, itemWidth: 12, bottom: 16, textStyle: { fontSize: 12 } } as const;
+  // The formatter also words the value a legend points at while a country or cell is hovered.
+  const legend = { type: 'continuous', calculable: false, itemHeight: 90, itemWidth: 12, bottom: 16, textStyle: { fontSize: 12 }, formatter: (v: unknown) => fmt(Number(v)) } as const;
   return {
     tooltip: {
       trigger: 'item',

@@ -1,10 +1,10 @@
 /** Data per bucket (uplink and downlink stacked) and SMS per bucket (MO and MT), both on the dashboard's UTC+8 clock. */
 import { ClockCircleOutlined } from '@ant-design/icons';
 import { Col, Row, Statistic, Typography } from 'antd';
-import type { EChartsOption } from 'echarts';
 import { useTranslation } from 'react-i18next';
 import type { DashboardView } from '../../../common/dashboard';
-import { bucketLabel, unitFor } from './format';
+import { formatKb } from '../../resources/cell';
+import { axisTooltip, bucketLabel, unitFor } from './format';
 import { LazyChart, Panel } from './panel';
 import type { Bucket, Call, SmsUsage, Statistics } from './use-dashboard';
 
@@ -23,26 +23,14 @@ function ClockHint({ view }: { view: DashboardView }) {
   );
 }
 
-/** A tooltip headed by the bucket's full name, one line per series. */
-function tooltip(series: Bucket[], view: DashboardView, lang: string, value: (v: number) => string): EChartsOption['tooltip'] {
-  return {
-    trigger: 'axis',
-    axisPointer: { type: 'shadow' },
-    formatter: (params) => {
-      const list = Array.isArray(params) ? params : [params];
-      const head = bucketLabel(series[list[0]?.dataIndex ?? 0]?.label ?? '', view, lang, true);
-      const rows = list.map((p) => `${String(p.marker)} ${p.seriesName}: <b>${value(Number(p.value))}</b>`);
-      return [head, ...rows].join('<br/>');
-    },
-  };
-}
-
 const axis = (series: Bucket[], view: DashboardView, lang: string) => ({
   type: 'category' as const,
   data: series.map((b) => bucketLabel(b.label, view, lang)),
   axisTick: { alignWithLabel: true },
   axisLabel: { hideOverlap: true, color: '#595959' },
 });
+/** The value axis's numbers with the language's digits and separators. */
+const valueLabel = (lang: string) => ({ formatter: (v: number) => v.toLocaleString(lang) });
 
 export function UsagePanel({ call, view, height }: { call: Call<Statistics>; view: DashboardView; height: number }) {
   const { t, i18n } = useTranslation();
@@ -59,17 +47,22 @@ export function UsagePanel({ call, view, height }: { call: Call<Statistics>; vie
         const unit = unitFor(Math.max(0, ...d.series.map((b) => b.volumeKb)));
         const scaled = (kb: number) => Math.round((kb / unit.divisor) * 100) / 100;
         const [up, down] = [t('analysis.statistics.uplink'), t('analysis.statistics.downlink')];
+        const kb = (v: number) => formatKb(v, i18n.language);
         return (
           <LazyChart
             label={t('analysis.statistics.title')}
             height={height}
             option={{
               color: [UPLINK, DOWNLINK],
-              tooltip: tooltip(d.series, d.view, i18n.language, (v) => `${v.toLocaleString(i18n.language)} ${unit.name}`),
+              // Each bucket in its own best unit (1,536 KB reads 1.5 MB), whatever unit the axis is drawn in.
+              tooltip: axisTooltip(d.series, d.view, i18n.language, (b, s) => kb(s === 0 ? b.uplinkKb : b.downlinkKb), {
+                label: t('analysis.statistics.total'),
+                of: (b) => kb(b.volumeKb),
+              }),
               legend: { top: 0, right: 0, data: [up, down] },
               grid: { left: 8, right: 8, top: 40, bottom: 0, containLabel: true },
               xAxis: axis(d.series, d.view, i18n.language),
-              yAxis: { type: 'value', name: unit.name, nameTextStyle: { align: 'right' }, splitLine: { lineStyle: { type: 'dashed' } } },
+              yAxis: { type: 'value', name: unit.name, nameTextStyle: { align: 'right' }, axisLabel: valueLabel(i18n.language), splitLine: { lineStyle: { type: 'dashed' } } },
               series: [
                 { name: up, type: 'bar', stack: 'volume', barMaxWidth: 36, data: d.series.map((b) => scaled(b.uplinkKb)) },
                 { name: down, type: 'bar', stack: 'volume', barMaxWidth: 36, itemStyle: { borderRadius: [3, 3, 0, 0] }, data: d.series.map((b) => scaled(b.downlinkKb)) },
@@ -108,11 +101,11 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
               height={chartHeight}
               option={{
                 color: [MO, MT],
-                tooltip: tooltip(d.series, d.view, i18n.language, n),
+                tooltip: axisTooltip(d.series, d.view, i18n.language, (b, s) => n(s === 0 ? b.smsMo : b.smsMt)),
                 legend: { show: false },
                 grid: { left: 8, right: 8, top: 16, bottom: 0, containLabel: true },
                 xAxis: axis(d.series, d.view, i18n.language),
-                yAxis: { type: 'value', minInterval: 1, splitLine: { lineStyle: { type: 'dashed' } } },
+                yAxis: { type: 'value', minInterval: 1, axisLabel: valueLabel(i18n.language), splitLine: { lineStyle: { type: 'dashed' } } },
                 // Bars: SMS counts are small whole numbers, which a smoothed line would draw as waves.
                 series: [
                   { name: mo, type: 'bar', stack: 'sms', barMaxWidth: 28, data: d.series.map((b) => b.smsMo) },
