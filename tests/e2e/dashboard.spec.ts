@@ -1,4 +1,7 @@
-/** dashboard/analysis: every role's figures and charts, the period switch kept in the address, the lifecycle links. */
+/**
+ * dashboard/analysis: every role's figures and charts, the period switch kept in the address, the lifecycle links, and
+ * the time of a stored top 10 and heatmap.
+ */
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers';
 
@@ -79,6 +82,46 @@ test('expiring soon opens the SIM list on the SIMs whose expiry falls in the nex
   await page.getByRole('link', { name: 'Expiring soon' }).click();
   await expect(page).toHaveURL(/\/sim\/simCard\?expiresAtFrom=.+&expiresAtTo=.+$/);
   await expect(page.locator('[data-keep-alive="simCard"]').getByText(/^[\d,]+ results?$/)).toBeVisible();
+});
+
+test('a top 10 and a heatmap read from a stored snapshot say when it was computed, by the UTC/local toggle', async ({ page }) => {
+  // The demo fleet is small enough for live figures: its answers are turned into a large fleet's stored ones.
+  const asOf = '2026-11-22T06:05:00.000Z';
+  for (const call of ['**/api/main/dashboard/rank?**', '**/api/main/dashboard/heatmap?**']) {
+    await page.route(call, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      await route.fulfill({ response, json: { ...body, data: { ...body.data, asOf, live: false } } });
+    });
+  }
+  await signIn(page, 'operator@demo.example.com');
+  const errors = watchErrors(page);
+  await page.getByText('UTC', { exact: true }).click();
+  const note = page.getByText(/^As of /);
+  await expect(note).toHaveText('As of Nov 22, 2026, 6:05:00 AM UTC');
+  await note.hover();
+  await expect(page.getByRole('tooltip')).toContainText('the top 10 is recalculated every few minutes');
+
+  await page.getByRole('menuitem', { name: 'Heatmap' }).click();
+  await expect(page.getByText(/^Figures as of /)).toHaveText('Figures as of Nov 22, 2026, 6:05:00 AM UTC');
+  expect(errors).toEqual([]);
+});
+
+test('live figures and an older server’s answers carry no snapshot time', async ({ page }) => {
+  // An older server: neither field.
+  await page.route('**/api/main/dashboard/rank?**', async (route) => {
+    const response = await route.fetch();
+    const { data, ...rest } = await response.json();
+    const { asOf: _asOf, live: _live, ...older } = data;
+    await route.fulfill({ response, json: { ...rest, data: older } });
+  });
+  await signIn(page, 'operator@demo.example.com');
+  await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
+  await expect(page.getByText(/^As of /)).toHaveCount(0);
+  // The demo fleet's own heatmap is computed live.
+  await page.getByRole('menuitem', { name: 'Heatmap' }).click();
+  await expect(page.getByText('SIMs with a known location')).toBeVisible();
+  await expect(page.getByText(/^Figures as of /)).toHaveCount(0);
 });
 
 test('ECharts loads after sign-in, with the dashboard, never on the sign-in page', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardViewOf, expiringSoonWindow } from '../../common/dashboard.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { axisTooltip, bucketLabel, changeOf, percent, unitFor } from '../../src/custom/dashboard/format.js';
+import { axisTooltip, bucketLabel, changeOf, percent, snapshotTime, unitFor } from '../../src/custom/dashboard/format.js';
 import type { Bucket } from '../../src/custom/dashboard/use-dashboard.js';
 import { formatKb } from '../../src/resources/cell.js';
 import { criteriaFromSearch } from '../../src/resources/linked-criteria.js';
@@ -47,6 +47,17 @@ describe('the dashboard console', () => {
     expect(formatter(params).split('<br/>')).toEqual(['Tue, Nov 17, 2026', ' Uplink: <b>1.5 MB</b>', ' Downlink: <b>512 kB</b>', 'Total: <b>2 MB</b>']);
     expect(formatKb(1536, 'zh-CN')).toBe('1.5 MB');
     expect(formatKb(1536, 'es-ES')).toBe('1,5 MB');
+  });
+
+  it('says when stored top-10 and heatmap figures were computed, and nothing for live ones or an older server', () => {
+    expect(snapshotTime({ asOf: '2026-11-22T06:05:00.000Z', live: false })).toBe('2026-11-22T06:05:00.000Z');
+    expect(snapshotTime({ asOf: '2026-11-22T06:05:00.000Z', live: true })).toBeNull();
+    // An answer of a server without the fields, or with only one of them.
+    expect(snapshotTime({})).toBeNull();
+    expect(snapshotTime({ asOf: '2026-11-22T06:05:00.000Z' })).toBeNull();
+    expect(snapshotTime({ live: false })).toBeNull();
+    expect(snapshotTime({ asOf: 'soon', live: false })).toBeNull();
+    expect(snapshotTime(null)).toBeNull();
   });
 
   it('counts expiring soon to the end of the UTC+8 day 45 days on', () => {

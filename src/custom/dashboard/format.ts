@@ -1,7 +1,10 @@
-/** How the dashboard words its figures: bucket names on the UTC+8 clock, a chart's volume unit, a change in percent. */
+/**
+ * How the dashboard words its figures: bucket names on the UTC+8 clock, a chart's volume unit, a change in percent,
+ * and when a stored snapshot was taken.
+ */
 import { DASHBOARD_OFFSET_MS, type DashboardView } from '../../../common/dashboard';
 import type { EChartsOption } from 'echarts';
-import type { Bucket } from './use-dashboard';
+import type { Bucket, Freshness } from './use-dashboard';
 
 /** A bucket's instant or name (an hour as ISO, a UTC+8 day YYYY-MM-DD or month YYYY-MM) as a UTC date on the UTC+8 clock. */
 function onDashboardClock(label: string, view: DashboardView): Date {
@@ -77,4 +80,13 @@ export function changeOf(current: number, previous: number): number | null {
 export function percent(fraction: number, lang: string, digits?: number): string {
   const d = digits ?? (Math.abs(fraction) < 0.1 ? 1 : 0);
   return new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: digits ?? 0, maximumFractionDigits: d }).format(Math.abs(fraction));
+}
+
+/**
+ * The moment to show beside figures read from a stored snapshot, or null when there is nothing to say: figures
+ * computed for this call (live), an answer of an older server without the fields, or a time that is no time.
+ */
+export function snapshotTime(answer: Freshness | null | undefined): string | null {
+  if (answer?.live !== false || typeof answer.asOf !== 'string') return null;
+  return Number.isNaN(Date.parse(answer.asOf)) ? null : answer.asOf;
 }

@@ -2,6 +2,7 @@
 import type { EChartsOption } from 'echarts';
 import type { TFunction } from 'i18next';
 import { formatKb } from '../../resources/cell';
+import type { Freshness } from './use-dashboard';
 
 export type Measure = 'sims' | 'usage';
 export const MEASURES: Measure[] = ['sims', 'usage'];
@@ -17,7 +18,7 @@ export interface HeatmapCountry {
   sims: number;
   usageKb: number;
 }
-export interface HeatmapData {
+export interface HeatmapData extends Freshness {
   view: string;
   cellDeg: number;
   totalSims: number;

@@ -11,6 +11,7 @@ import { DASHBOARD_VIEWS, dashboardViewOf } from '../../../common/dashboard';
 import { api, type HttpError } from '../../providers/http';
 import { formatKb } from '../../resources/cell';
 import { formatMeasure, heatmapOption, MEASURES, type HeatmapData, type Measure } from './heatmap-option';
+import { SnapshotNote } from './snapshot-note';
 import { TopCountries } from './top-countries';
 
 const HeatmapMap = lazy(() => import('./heatmap-map'));
@@ -91,6 +92,7 @@ export function HeatmapPage() {
           {t('menu.heatmap')}
         </Typography.Title>
         <Space wrap size="middle">
+          <SnapshotNote answer={data} text={(time) => t('heatmap.snapshot', { time })} hint={t('heatmap.snapshotHint')} />
           <Segmented
             aria-label={t('heatmap.measureLabel')}
             value={measure}

@@ -1,16 +1,27 @@
-/** The ten SIMs that used the most data in the period, each ICCID opening its SIM page. */
+/**
+ * The ten SIMs that used the most data in the period, each ICCID opening its SIM page; for a large fleet, when the
+ * server's stored top 10 was computed.
+ */
 import { Progress, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatKb } from '../../resources/cell';
 import { Panel } from './panel';
+import { SnapshotNote } from './snapshot-note';
 import type { Call, Rank } from './use-dashboard';
 
 export function RankPanel({ call, height }: { call: Call<Rank>; height: number }) {
   const { t, i18n } = useTranslation();
   const { lang } = useParams();
   return (
-    <Panel title={t('analysis.rank.title')} call={call} height={height} isEmpty={(d) => d.items.length === 0} emptyText={t('analysis.rank.empty')}>
+    <Panel
+      title={t('analysis.rank.title')}
+      extra={<SnapshotNote answer={call.data} text={(time) => t('analysis.snapshot.rank', { time })} hint={t('analysis.snapshot.rankHint')} />}
+      call={call}
+      height={height}
+      isEmpty={(d) => d.items.length === 0}
+      emptyText={t('analysis.rank.empty')}
+    >
       {(d) => {
         const top = Math.max(1, ...d.items.map((i) => i.volumeKb));
         return (

@@ -26,7 +26,17 @@ export interface Statistics {
   view: DashboardView;
   series: Bucket[];
 }
-export interface Rank {
+/**
+ * How fresh a figure is, on the answers the server may serve from a stored snapshot (rank, heatmap). Both optional:
+ * an older server sends neither, and the console then says nothing.
+ */
+export interface Freshness {
+  /** The moment the figures were computed (ISO 8601). */
+  asOf?: string;
+  /** True when computed for this call; false for a stored snapshot (organisations above 50,000 SIMs, refreshed every 5 minutes). */
+  live?: boolean;
+}
+export interface Rank extends Freshness {
   view: DashboardView;
   items: Array<{ iccid: string; deviceName: string | null; volumeKb: number }>;
 }
