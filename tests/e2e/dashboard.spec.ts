@@ -1,9 +1,9 @@
 /**
- * dashboard/analysis: every role's figures and charts, the period switch kept in the address, the lifecycle links, and
- * the time of a stored top 10 and heatmap.
+ * dashboard/analysis: every role's figures and charts, the period switch kept in the address, the lifecycle links, the
+ * welcome of a new organisation without SIMs, and the time of a stored top 10 and heatmap.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { apiSession, signIn } from './helpers';
 
 const ROLES = ['superadmin', 'admin', 'operator', 'user'] as const;
 /** A string only ECharts' code carries: a script holding it is ECharts. */
@@ -82,6 +82,36 @@ test('expiring soon opens the SIM list on the SIMs whose expiry falls in the nex
   await page.getByRole('link', { name: 'Expiring soon' }).click();
   await expect(page).toHaveURL(/\/sim\/simCard\?expiresAtFrom=.+&expiresAtTo=.+$/);
   await expect(page.locator('[data-keep-alive="simCard"]').getByText(/^[\d,]+ results?$/)).toBeVisible();
+});
+
+test('a new organisation without SIMs shows its welcome and zero figures instead of blank charts', async ({ page, request }) => {
+  // Its own organisation, made through the API as its admin would: under the other customer, so the demo
+  // organisation's seats and switcher, which other specs count, stay as they were. A name of its own per run.
+  const name = `Empty Fleet ${Date.now().toString(36)}`;
+  const other = await apiSession(request, 'admin@other.example.com');
+  const created = await request.post('/api/main/orgs', { headers: other.as('OTHER'), data: { name, country: 'IE', smsQuota: 100 } });
+  expect(created.status()).toBe(200);
+
+  await signIn(page, 'admin@other.example.com');
+  const errors = watchErrors(page);
+  const switcher = page.getByRole('button', { name: 'Organisation', exact: true });
+  await switcher.click();
+  await page.getByRole('menuitem', { name }).click();
+  await expect(switcher).toContainText(name);
+  await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
+
+  await expect(page.getByText('No SIMs in this organisation yet')).toBeVisible();
+  // Each card reads its title, then its figure: 0 (0 kB for data), and no share of nothing.
+  const cards = page.getByRole('list', { name: 'Key figures' }).getByRole('listitem');
+  for (const title of ['Total SIMs', 'Active SIMs', 'Online now', 'Expiring soon', 'SMS']) {
+    await expect(cards.filter({ hasText: title })).toHaveText(new RegExp(`^${title}0(\\D|$)`));
+  }
+  await expect(cards.filter({ hasText: 'Data usage' })).toHaveText(/^Data usage0\skB/);
+  // The welcome stands where the charts and the top 10 would be: none of them is drawn empty.
+  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await expect(page.getByRole('img', { name: chart })).toHaveCount(0);
+  await expect(page.getByText('Top 10 SIMs by data usage')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(0);
+  expect(errors).toEqual([]);
 });
 
 test('a top 10 and a heatmap read from a stored snapshot say when it was computed, by the UTC/local toggle', async ({ page }) => {
