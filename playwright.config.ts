@@ -33,12 +33,13 @@ export default defineConfig({
       env: { ...env, PORT: String(PORT), DATA_DIR },
     },
     {
-      // The same server with SCHEMAS_DIR, on a database to which the test adds the fixture resource's table.
+      // The same server with SCHEMAS_DIR, on a database to which the test adds the fixture resource's table; also the
+      // dashboard of a large fleet (DASHBOARD_LIVE_SIMS=0: every organisation's top 10 and heatmap are snapshots).
       command: `rm -rf ${FIXTURE_DATA_DIR} && tsx tests/e2e/fixture-db.ts && tsx server/main.ts`,
       url: `http://localhost:${FIXTURE_PORT}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,
-      env: { ...env, PORT: String(FIXTURE_PORT), DATA_DIR: FIXTURE_DATA_DIR, SCHEMAS_DIR: 'tests/fixtures/schemas' },
+      env: { ...env, PORT: String(FIXTURE_PORT), DATA_DIR: FIXTURE_DATA_DIR, SCHEMAS_DIR: 'tests/fixtures/schemas', DASHBOARD_LIVE_SIMS: '0' },
     },
   ],
 });

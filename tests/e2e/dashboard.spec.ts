@@ -3,7 +3,7 @@
  * welcome of a new organisation without SIMs, and the time of a stored top 10 and heatmap.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { apiSession, signIn } from './helpers';
+import { apiSession, FIXTURE_BASE, signIn } from './helpers';
 
 const ROLES = ['superadmin', 'admin', 'operator', 'user'] as const;
 /** A string only ECharts' code carries: a script holding it is ECharts. */
@@ -114,42 +114,36 @@ test('a new organisation without SIMs shows its welcome and zero figures instead
   expect(errors).toEqual([]);
 });
 
-test('a top 10 and a heatmap read from a stored snapshot say when it was computed, by the UTC/local toggle', async ({ page }) => {
-  // The demo fleet is small enough for live figures: its answers are turned into a large fleet's stored ones.
-  const asOf = '2026-11-22T06:05:00.000Z';
-  for (const call of ['**/api/main/dashboard/rank?**', '**/api/main/dashboard/heatmap?**']) {
-    await page.route(call, async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      await route.fulfill({ response, json: { ...body, data: { ...body.data, asOf, live: false } } });
-    });
-  }
-  await signIn(page, 'operator@demo.example.com');
-  const errors = watchErrors(page);
-  await page.getByText('UTC', { exact: true }).click();
-  const note = page.getByText(/^As of /);
-  await expect(note).toHaveText('As of Nov 22, 2026, 6:05:00 AM UTC');
-  await note.hover();
-  // The header's own tooltips may still be open: the note's is the one that explains it.
-  await expect(page.getByRole('tooltip').filter({ hasText: 'the top 10 is recalculated every few minutes' })).toBeVisible();
+test.describe('a large fleet', () => {
+  // The fixture server runs with DASHBOARD_LIVE_SIMS=0 (playwright.config.ts): every organisation reads snapshots there.
+  test.use({ baseURL: FIXTURE_BASE });
 
-  await page.getByRole('menuitem', { name: 'Heatmap' }).click();
-  await expect(page.getByText(/^Figures as of /)).toHaveText('Figures as of Nov 22, 2026, 6:05:00 AM UTC');
-  expect(errors).toEqual([]);
+  test('a top 10 and a heatmap read from a stored snapshot say when they were computed, by the UTC/local toggle', async ({ page, request }) => {
+    const s = await apiSession(request, 'operator@demo.example.com');
+    const stored = async (path: string) => (await (await request.get(`/api/main/dashboard/${path}`, { headers: s.as('DEMO') })).json()).data;
+    const rank = await stored('rank?view=week');
+    expect(rank.live).toBe(false);
+    await signIn(page, 'operator@demo.example.com');
+    const errors = watchErrors(page);
+    await page.getByText('UTC', { exact: true }).click();
+    const note = page.locator('time', { hasText: /^As of / });
+    await expect(note).toHaveAttribute('datetime', rank.asOf);
+    await expect(note).toHaveText(/^As of \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M UTC$/);
+    await note.hover();
+    // The header's own tooltips may still be open: the note's is the one that explains it.
+    await expect(page.getByRole('tooltip').filter({ hasText: 'the top 10 is recalculated every few minutes' })).toBeVisible();
+
+    await page.getByRole('menuitem', { name: 'Heatmap' }).click();
+    const map = await stored('heatmap?view=week');
+    await expect(page.locator('time', { hasText: /^Figures as of / })).toHaveAttribute('datetime', map.asOf);
+    expect(errors).toEqual([]);
+  });
 });
 
-test('live figures and an older server’s answers carry no snapshot time', async ({ page }) => {
-  // An older server: neither field.
-  await page.route('**/api/main/dashboard/rank?**', async (route) => {
-    const response = await route.fetch();
-    const { data, ...rest } = await response.json();
-    const { asOf: _asOf, live: _live, ...older } = data;
-    await route.fulfill({ response, json: { ...rest, data: older } });
-  });
+test('a fleet small enough for live figures shows no snapshot time', async ({ page }) => {
   await signIn(page, 'operator@demo.example.com');
   await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
   await expect(page.getByText(/^As of /)).toHaveCount(0);
-  // The demo fleet's own heatmap is computed live.
   await page.getByRole('menuitem', { name: 'Heatmap' }).click();
   await expect(page.getByText('SIMs with a known location')).toBeVisible();
   await expect(page.getByText(/^Figures as of /)).toHaveCount(0);
