@@ -38,6 +38,19 @@ export function Cell({ resource, field, value, plain, row }: { resource: Resourc
   return <Typography.Text copyable={field === resource['x-admin'].key}>{String(value)}</Typography.Text>;
 }
 
+const VOLUME_UNITS = [
+  { name: 'TB', divisor: 1024 ** 3 },
+  { name: 'GB', divisor: 1024 ** 2 },
+  { name: 'MB', divisor: 1024 },
+  // As formatKb (Intl's short kilobyte) writes it.
+  { name: 'kB', divisor: 1 },
+];
+
+/** The unit a chart's largest volume (in KB) reads best in; every value of the chart uses it. */
+export function unitFor(maxKb: number): { name: string; divisor: number } {
+  return VOLUME_UNITS.find((u) => maxKb >= u.divisor) ?? VOLUME_UNITS[VOLUME_UNITS.length - 1];
+}
+
 /** A volume in KB as KB, MB, GB or TB with the language's digits. */
 export function formatKb(kb: number, lang: string): string {
   const [value, unit] =

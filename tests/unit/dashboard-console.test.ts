@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardViewOf, expiringSoonWindow } from '../../common/dashboard.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { axisTooltip, bucketLabel, changeOf, percent, snapshotTime, unitFor } from '../../src/custom/dashboard/format.js';
+import { axisTooltip, bucketLabel, changeOf, percent, snapshotTime } from '../../src/custom/dashboard/format.js';
 import type { Bucket } from '../../src/custom/dashboard/use-dashboard.js';
-import { formatKb } from '../../src/resources/cell.js';
+import { formatKb, unitFor } from '../../src/resources/cell.js';
 import { criteriaFromSearch } from '../../src/resources/linked-criteria.js';
 
 describe('the dashboard console', () => {
@@ -29,7 +29,10 @@ describe('the dashboard console', () => {
   });
 
   it('draws a chart in the unit its largest value reads best in, up to TB', () => {
-    expect(unitFor(512).name).toBe('KB');
+    // Written as formatKb writes it in tooltips and cards (Intl's short kilobyte).
+    expect(unitFor(512).name).toBe('kB');
+    expect(formatKb(512, 'en-US')).toBe('512 kB');
+    expect(unitFor(1024).name).toBe('MB');
     expect(unitFor(3 * 1024 ** 2).name).toBe('GB');
     expect(unitFor(2 * 1024 ** 3).name).toBe('TB');
   });

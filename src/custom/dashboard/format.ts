@@ -56,18 +56,6 @@ export function axisTooltip(
   };
 }
 
-const UNITS = [
-  { name: 'TB', divisor: 1024 ** 3 },
-  { name: 'GB', divisor: 1024 ** 2 },
-  { name: 'MB', divisor: 1024 },
-  { name: 'KB', divisor: 1 },
-];
-
-/** The unit the largest value reads best in; every value of a chart uses it. */
-export function unitFor(maxKb: number): { name: string; divisor: number } {
-  return UNITS.find((u) => maxKb >= u.divisor) ?? UNITS[UNITS.length - 1];
-}
-
 /** The change from the previous period as a fraction (0.25 = 25 % more), or null when there was nothing before. */
 export function changeOf(current: number, previous: number): number | null {
   return previous > 0 ? (current - previous) / previous : null;

@@ -3,8 +3,8 @@ import { ClockCircleOutlined } from '@ant-design/icons';
 import { Col, Row, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DashboardView } from '../../../common/dashboard';
-import { formatKb } from '../../resources/cell';
-import { axisTooltip, bucketLabel, unitFor } from './format';
+import { formatKb, unitFor } from '../../resources/cell';
+import { axisTooltip, bucketLabel } from './format';
 import { LazyChart, Panel } from './panel';
 import type { Bucket, Call, SmsUsage, Statistics } from './use-dashboard';
 

@@ -6,7 +6,7 @@ import { Card, Col, Empty, Row, Segmented, Space, Statistic, Typography } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../../components/echarts';
-import { formatKb } from '../../resources/cell';
+import { formatKb, unitFor } from '../../resources/cell';
 import { TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
 
@@ -20,13 +20,6 @@ interface Usage {
   cycle: Cycle;
   buckets: Array<Totals & { period: string }>;
   total: Totals;
-}
-
-/** The unit the largest bar reads best in; every bar of the chart uses it. */
-function unitFor(maxKb: number): { name: string; divisor: number } {
-  if (maxKb >= 1024 * 1024) return { name: 'GB', divisor: 1024 * 1024 };
-  if (maxKb >= 1024) return { name: 'MB', divisor: 1024 };
-  return { name: 'KB', divisor: 1 };
 }
 
 /** A bucket's name on the axis: the language's short date, month or year. */
