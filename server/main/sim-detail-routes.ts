@@ -98,6 +98,22 @@ const csvCell = (v: string | null) => {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
+/** A SIM's events, newest first and paged: all of them, or those `only` (an SQL condition on e) keeps. */
+function eventList(path: string, only: string): RouteDef {
+  return {
+    service: 'main',
+    method: 'GET',
+    path,
+    permission: { action: 'read', subject: 'sim' },
+    labels: LABELS,
+    schema: { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) },
+    handler: async (req) => {
+      const sim = await simOf(req);
+      return page(req, EVENT_FROM, `e.org_id = $1 AND e.sim_id = $2 ${only}`, [sim.orgId, sim.id], EVENT_SELECT, 'e.at DESC, e.id DESC');
+    },
+  };
+}
+
 export const simDetailRoutes = defineRoutes([
   {
     service: 'main',
@@ -238,30 +254,8 @@ export const simDetailRoutes = defineRoutes([
       return { cycle, buckets: r.rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb') } };
     },
   },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/event',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) },
-    handler: async (req) => {
-      const sim = await simOf(req);
-      return page(req, EVENT_FROM, 'e.org_id = $1 AND e.sim_id = $2', [sim.orgId, sim.id], EVENT_SELECT, 'e.at DESC, e.id DESC');
-    },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/statusTrace',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) },
-    handler: async (req) => {
-      const sim = await simOf(req);
-      return page(req, EVENT_FROM, `e.org_id = $1 AND e.sim_id = $2 AND e.type = 'status_change'`, [sim.orgId, sim.id], EVENT_SELECT, 'e.at DESC, e.id DESC');
-    },
-  },
+  eventList('/sim/event', ''),
+  eventList('/sim/statusTrace', "AND e.type = 'status_change'"),
   {
     service: 'main',
     method: 'GET',
