@@ -392,10 +392,14 @@ async function seedBundles(ctx: Ctx): Promise<void> {
     const prepaid = type.startsWith('BEFORE');
     const overage = type === 'BEFORE_TEST' ? 'stop' : rng.pick(OVERAGE);
     const activated = status === 'PENDING' ? null : new Date(orderedAt.getTime() + rng.int(0, 3) * DAY);
+    // A bundle in use has not reached its end: one ordered long ago has renewed, term by term, past `now`.
+    const term = (plan.reset === 'YEAR_366D' ? 366 : 365) * DAY;
+    let expires = activated ? activated.getTime() + term : null;
+    if (expires !== null && status === 'IN_USE' && expires <= now.getTime()) expires += Math.ceil((now.getTime() - expires + 1) / term) * term;
     rows.push({
       org_id: s.org, id: rng.id(), sim_id: s.id, iccid: s.iccid, type, payment_mode: prepaid ? 'prepaid' : 'postpaid',
       name: plan.name, sku: plan.sku, service_type: rng.chance(0.2) ? 'data_sms' : 'data', ordered_at: orderedAt, activated_at: activated,
-      expected_expire_at: activated ? new Date(activated.getTime() + (plan.reset === 'YEAR_366D' ? 366 : 365) * DAY) : null,
+      expected_expire_at: expires === null ? null : new Date(expires),
       expired_at: status === 'EXPIRED' || status === 'CANCELLED' ? new Date(Math.min(now.getTime() - DAY, orderedAt.getTime() + 200 * DAY)) : null,
       sales_order_id: `SO-${orderedAt.getUTCFullYear()}-${rng.digits(6)}`, quota_kb: plan.quotaKb, reset_cycle: plan.reset,
       overage_policy: overage,
@@ -495,7 +499,8 @@ async function seedCdrs(ctx: Ctx): Promise<void> {
       for (let k = 0; k < sessions; k++) {
         const at = new Date(dayStart + rng.int(0, 24 * 60 - 1) * MINUTE + rng.int(0, 59) * 1000);
         if (at.getTime() > now.getTime()) continue;
-        const duration = rng.int(60, 6 * 3600);
+        // A CDR is written when its session ends: a session started shortly before `now` ended at `now` at the latest.
+        const duration = Math.min(rng.int(60, 6 * 3600), Math.floor((now.getTime() - at.getTime()) / 1000));
         const end = new Date(at.getTime() + duration * 1000);
         const network = rng.chance(0.08) ? rng.pick(ROAMING) : home;
         const kb = Math.max(1, Math.round((s.dailyKb / Math.max(1, sessions)) * (0.5 + rng.next())));
