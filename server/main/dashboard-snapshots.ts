@@ -29,6 +29,9 @@ export interface SnapshotOptions {
   dashboardSnapshotSeconds: number;
 }
 
+/** The layout of the stored bodies; raise it whenever a body's fields change (009_dashboard_snapshots.sql). */
+export const SNAPSHOT_SHAPE = 1;
+
 /** How long an instance holds a refresh before another may take it over: far longer than any refresh takes. */
 const LEASE_SECONDS = 120;
 
@@ -45,8 +48,8 @@ export class DashboardSnapshots {
   async figures<T>(orgId: string, kind: SnapshotKind, view: DashboardView, now: Date, compute: (now: Date) => Promise<T>): Promise<Figures<T>> {
     if ((await this.simsOf(orgId)) <= this.opts.dashboardLiveSims) return { body: await compute(now), asOf: now, live: true };
     const stored = await this.db.query<{ as_of: Date; body: T }>(
-      'SELECT as_of, body FROM dashboard_snapshots WHERE org_id = $1 AND kind = $2 AND view = $3',
-      [orgId, kind, view],
+      'SELECT as_of, body FROM dashboard_snapshots WHERE org_id = $1 AND kind = $2 AND view = $3 AND shape = $4',
+      [orgId, kind, view, SNAPSHOT_SHAPE],
     );
     const row = stored.rows[0];
     if (!row) {
@@ -87,9 +90,9 @@ export class DashboardSnapshots {
 
   private async store(orgId: string, kind: SnapshotKind, view: DashboardView, asOf: Date, body: unknown) {
     await this.db.query(
-      `INSERT INTO dashboard_snapshots (org_id, kind, view, as_of, body) VALUES ($1, $2, $3, $4, $5::jsonb)
-       ON CONFLICT (org_id, kind, view) DO UPDATE SET as_of = EXCLUDED.as_of, body = EXCLUDED.body, refreshing_until = NULL`,
-      [orgId, kind, view, asOf.toISOString(), JSON.stringify(body)],
+      `INSERT INTO dashboard_snapshots (org_id, kind, view, as_of, body, shape) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+       ON CONFLICT (org_id, kind, view) DO UPDATE SET as_of = EXCLUDED.as_of, body = EXCLUDED.body, shape = EXCLUDED.shape, refreshing_until = NULL`,
+      [orgId, kind, view, asOf.toISOString(), JSON.stringify(body), SNAPSHOT_SHAPE],
     );
   }
 

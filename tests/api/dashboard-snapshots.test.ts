@@ -118,6 +118,18 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
     expect(cellOf(fresh)).toMatchObject({ sims: 1 });
   });
 
+  it('a snapshot written in another layout (by another version of the server) is computed again, not served', async () => {
+    limit(demoSims - 1);
+    const first = await get(user, '/dashboard/rank?view=24h');
+    await t.db.query(
+      `UPDATE dashboard_snapshots SET shape = shape + 1, body = '[{"sim": "old layout"}]' WHERE org_id = 'org-demo' AND kind = 'rank' AND view = '24h'`,
+    );
+    later(1);
+    const again = await get(user, '/dashboard/rank?view=24h');
+    expect(again.asOf).toBe(now.toISOString());
+    expect(again.items).toEqual(first.items);
+  });
+
   it('another organisation never reads these snapshots', async () => {
     limit(0);
     const otherOrg = (await t.db.query<{ org_id: string }>("SELECT org_id FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE a.email = 'admin@other.example.com' LIMIT 1")).rows[0].org_id;
