@@ -155,6 +155,7 @@ const failure = <T>(r: Raw<T>): HttpError => {
  */
 async function request<T>(method: string, url: string, body: unknown, opts: SendOptions & { quiet?: boolean }): Promise<Raw<T>> {
   let r: Raw<T>;
+  const sentWith = store.get('token');
   try {
     r = await send<T>(method, url, body, opts);
   } catch (err) {
@@ -162,7 +163,10 @@ async function request<T>(method: string, url: string, body: unknown, opts: Send
     throw err;
   }
   if (r.status === 400 && r.envelope?.status.code === CODES.tokenUnauthorised && url !== REFRESH_URL) {
-    if (!(await refreshOnce())) throw failure(r);
+    // A call sent with the old token may be answered after the one refresh has ended: it is replayed with the new
+    // token, not a reason for a second refresh.
+    const refreshed = store.get('token') !== sentWith && !!store.get('token');
+    if (!refreshed && !(await refreshOnce())) throw failure(r);
     r = await send<T>(method, url, body, opts);
   }
   if (r.status === 200 && (r.envelope ? r.envelope.status.success : opts.binary)) return r;

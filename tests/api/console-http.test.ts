@@ -52,6 +52,8 @@ describe('console HTTP helper', () => {
   let cookie = '';
   const calls: string[] = [];
   const events: HttpEvent[] = [];
+  /** When set, the next call's answer is held until this resolves (an answer that arrives late). */
+  let holdNext: Promise<void> | null = null;
 
   beforeAll(async () => {
     t = await buildTestApp({ routes: fixtures, config: { livePollMs: 50 } });
@@ -65,6 +67,9 @@ describe('console HTTP helper', () => {
         const res = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } });
         const set = res.headers.get('set-cookie');
         if (set) cookie = set.split(';')[0];
+        const hold = holdNext;
+        holdNext = null;
+        if (hold) await hold;
         return res;
       },
     });
@@ -106,6 +111,21 @@ describe('console HTTP helper', () => {
     expect(calls.filter((c) => c.includes('/refresh')).length).toBe(1);
     // The server counts exactly one refresh: one new token in the family.
     expect(await countRows(t.db, 'refresh_tokens', 'family_id = $1', [sid])).toBe(before + 1);
+    expect(events).toEqual([]);
+  });
+
+  it('a call refused for the old token after the one refresh has ended is replayed with the new token, without a second refresh', async () => {
+    await expireToken();
+    calls.length = 0;
+    let release = () => {};
+    holdNext = new Promise<void>((resolve) => (release = resolve));
+    const late = api<unknown[]>('GET', '/api/main/orgs');
+    // Another call meets the expired token, refreshes and is replayed while the first one's answer is held.
+    expect(await api<unknown[]>('GET', '/api/main/orgs')).not.toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    expect(await late).not.toHaveLength(0);
+    expect(calls.filter((c) => c.includes('/refresh'))).toHaveLength(1);
     expect(events).toEqual([]);
   });
 
