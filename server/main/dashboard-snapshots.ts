@@ -8,7 +8,7 @@
  * call. Snapshots live in the database (009_dashboard_snapshots.sql), so every instance serves the same one.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import type { DashboardView } from '../../common/dashboard.js';
 
 export type SnapshotKind = 'rank' | 'heatmap';
@@ -35,6 +35,12 @@ export const SNAPSHOT_SHAPE = 1;
 /** How long an instance holds a refresh before another may take it over: far longer than any refresh takes. */
 const LEASE_SECONDS = 120;
 
+/** The organisation's SIMs, from the lifecycle counts (one row per state, kept by triggers on sims). */
+export async function simCountOf(q: Queryable, orgId: string): Promise<number> {
+  const r = await q.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_status_counts WHERE org_id = $1', [orgId]);
+  return Number(r.rows[0].n);
+}
+
 export class DashboardSnapshots {
   private readonly inflight = new Set<Promise<void>>();
 
@@ -46,7 +52,7 @@ export class DashboardSnapshots {
 
   /** The figures of `kind` for the organisation and view at `now`; `compute` makes them from the rollups. */
   async figures<T>(orgId: string, kind: SnapshotKind, view: DashboardView, now: Date, compute: (now: Date) => Promise<T>): Promise<Figures<T>> {
-    if ((await this.simsOf(orgId)) <= this.opts.dashboardLiveSims) return { body: await compute(now), asOf: now, live: true };
+    if ((await simCountOf(this.db, orgId)) <= this.opts.dashboardLiveSims) return { body: await compute(now), asOf: now, live: true };
     const stored = await this.db.query<{ as_of: Date; body: T }>(
       'SELECT as_of, body FROM dashboard_snapshots WHERE org_id = $1 AND kind = $2 AND view = $3 AND shape = $4',
       [orgId, kind, view, SNAPSHOT_SHAPE],
@@ -81,11 +87,6 @@ export class DashboardSnapshots {
       [orgId, kind, view, LEASE_SECONDS],
     );
     return r.rows.length === 1;
-  }
-
-  private async simsOf(orgId: string): Promise<number> {
-    const r = await this.db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_status_counts WHERE org_id = $1', [orgId]);
-    return Number(r.rows[0].n);
   }
 
   private async store(orgId: string, kind: SnapshotKind, view: DashboardView, asOf: Date, body: unknown) {

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/db.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { bucketsOf, nowOf, viewQuery, type View } from './dashboard-routes.js';
+import { simCountOf } from './dashboard-snapshots.js';
 
 /** The finest cell, in degrees: about 55 km north to south, fine enough to tell a country's regions apart. */
 export const CELL_DEG = 0.5;
@@ -100,13 +101,12 @@ async function heatmapOf(db: Queryable, orgId: string, view: View, now: Date) {
   const fine = await cellsOf(db, orgId, view, now);
   const countries = await countriesOf(fine);
   const { cells, deg } = coarsen(fine);
-  const total = await db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_status_counts WHERE org_id = $1', [orgId]);
   const half = deg / 2;
   return {
     from: buckets[0].start.toISOString(),
     to: buckets.at(-1)!.end.toISOString(),
     cellDeg: deg,
-    totalSims: Number(total.rows[0].n),
+    totalSims: await simCountOf(db, orgId),
     locatedSims: fine.reduce((a, c) => a + c.sims, 0),
     usageKb: fine.reduce((a, c) => a + c.usageKb, 0),
     // Drawn at the cell's centre, so the map shows the grid it was counted on rather than any SIM's position.
