@@ -35,9 +35,12 @@ export const LIMITS = {
   email: 254,
 } as const;
 
-/** Page number and page size of every paged list: pages from 1, at most 100 rows a page, 20 unless asked. */
+/**
+ * Page number and page size of every paged list: pages from 1, at most 100 rows a page, 20 unless asked. A list counts
+ * at most 100,001 rows, so no page past 100,000 can hold one.
+ */
 export const PAGING_PROPERTIES = {
-  page: { type: 'integer', minimum: 1, default: 1 },
+  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
   pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
 } as const;
 

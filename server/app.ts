@@ -1,7 +1,8 @@
 /** Builds the Fastify app: external plugins, then app plugins, then routes (like fastify/demo's app.ts). */
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyError } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyError } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -9,13 +10,15 @@ import multipart from '@fastify/multipart';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { CODES, messageKeyOf } from '../common/errors.js';
-import { LIMITS } from '../common/limits.js';
+import { LIMITS, pickLanguage } from '../common/limits.js';
 import { translate } from '../common/i18n.js';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { newId } from './db/ids.js';
 import { ApiError } from './http/api-error.js';
 import context from './http/context.js';
+import inputGuard, { BodyError } from './http/input-guard.js';
+import rateLimits from './http/rate-limit.js';
 import { registerRoutes, type RouteDef } from './http/route.js';
 import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
@@ -26,7 +29,7 @@ import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
 import { startMaintenance } from './job/maintenance.js';
 import { DashboardSnapshots } from './main/dashboard-snapshots.js';
-import { LocalFileStore, type FileStore } from './job/storage.js';
+import { filesIn, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
 import { LiveHub } from './live/hub.js';
@@ -71,8 +74,18 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   const app = Fastify({
     logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : newId(16)),
-    trustProxy: true,
+    // Forwarded headers only from the proxies named in TRUST_PROXY (none by default): req.ip and req.protocol.
+    trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // A URL whose percent-encoding is not UTF-8 never reaches a route: answered here, in the envelope, naming the URL.
+    frameworkErrors: (err, req, reply) => {
+      const lang = pickLanguage(req.headers.language as string | undefined);
+      const bad = err.code === 'FST_ERR_BAD_URL';
+      return (reply as FastifyReply).status(400).send({
+        status: { code: bad ? CODES.validation : CODES.badRequest, success: false, message: bad ? translate(lang, 'errors.validation', { field: 'url', rule: translate(lang, 'rules.badUrl') }) : translate(lang, 'errors.badRequest') },
+        data: bad ? { field: 'url', rule: 'badUrl' } : null,
+      });
+    },
   });
   // Bodies are checked strictly (no type coercion, unknown fields rejected with a 400: docs/decisions.md);
   // query strings and path parameters arrive as text and are coerced to their declared types.
@@ -108,6 +121,14 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     },
     crossOriginEmbedderPolicy: false,
   });
+  // The API's answers of 1 KB and more are compressed (brotli or gzip, as the client accepts; small ones are not).
+  // The console's files are not: they are compressed at build time (scripts/precompress.ts) and @fastify/static sends
+  // the .br or .gz beside each. Event streams are written raw (reply.hijack) and never pass through this hook.
+  // Request bodies are not decompressed (as before).
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) route.compress = false;
+  });
+  await app.register(compress, { global: true, globalDecompression: false, threshold: 1024, encodings: ['br', 'gzip'] });
 
   // App plugins.
   app.decorate('config', config);
@@ -119,7 +140,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.decorate('errorSink', config.sentryDsn ? sentrySink(config.sentryDsn, (m) => app.log.warn(m)) : noSink);
   // Open event streams would keep close() waiting: end them first.
   app.addHook('preClose', async () => live.close());
-  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
+  const files = filesIn(config.dataDir);
   app.decorate('files', files);
   // The network answers commands whether or not its simulated traffic runs (SIMULATOR=off stops only the traffic).
   const network = new SimulatedNetwork(
@@ -129,7 +150,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     app.log,
   );
   app.decorate('network', network);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sim_activate: activationJob(network) }, app.log, config.jobLeaseSeconds);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds);
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
   // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.
@@ -152,7 +173,10 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     status: { code: CODES.ok, success: true, message: translate(req.lang, 'errors.ok') },
     data,
   }));
+  // Before the context: a NUL in partnerCode must not reach the membership query either.
+  await app.register(inputGuard);
   await app.register(context);
+  await app.register(rateLimits);
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const lang = req.lang ?? 'en-US';
@@ -160,8 +184,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     const labels = req.routeOptions?.config?.routeDef?.labels?.[lang];
     const label = (field: string) => labels?.[field] ?? field;
     if (err instanceof ApiError) {
-      const { ruleKey, ...rest } = err.params as { ruleKey?: string; field?: string };
-      const named = rest.field ? { ...rest, field: label(rest.field) } : rest;
+      const { ruleKey, entityKey, ...rest } = err.params as { ruleKey?: string; entityKey?: string; field?: string };
+      const named = rest.field ? { ...rest, field: label(rest.field) } : entityKey ? { ...rest, entity: translate(lang, `entities.${entityKey}`) } : rest;
       const params = ruleKey ? { ...named, rule: translate(lang, `rules.${ruleKey}`, rest) } : named;
       return reply.status(err.statusCode).send({
         status: { code: err.code, success: false, message: translate(lang, err.messageKey, params) },
@@ -169,6 +193,13 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       });
     }
     const fe = err as FastifyError;
+    const bodyProblem = bodyProblemOf(fe, req.body);
+    if (bodyProblem) {
+      return reply.status(bodyProblem.status).send({
+        status: { code: CODES.validation, success: false, message: translate(lang, `errors.${bodyProblem.key}`, { limit: `${Math.round((req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0) / 1024)} KB` }) },
+        data: { field: 'body', rule: bodyProblem.key },
+      });
+    }
     if (fe.validation && fe.validation.length > 0) {
       const v = fe.validation[0];
       const { field, rule, params } = describeAjvError(v as never, fe.validationContext);
@@ -215,19 +246,55 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   const index = path.join(config.consoleDir, 'index.html');
   const hasConsole = fs.existsSync(index);
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: config.consoleDir, wildcard: false, index: false, maxAge: '1h' });
+    // Content negotiation: the .br or .gz written beside each file at build time, by Accept-Encoding (Vary says so).
+    // Hashed files (assets/) never change under their name; index.html must be asked for again on every visit.
+    await app.register(fastifyStatic, { root: config.consoleDir, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: consoleCacheHeaders(config.consoleDir) });
   }
   app.setNotFoundHandler((req, reply) => {
     // A missing API path, or a missing built file (an old page asking for assets of an earlier build), is a 404,
     // never the console's index.html served as that file.
     if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
-      return reply.status(404).send({ status: { code: CODES.notFound, success: false, message: translate(req.lang, 'errors.notFound') }, data: null });
+      // Named as a missing call, so that a client tells a wrong URL from a wrong id (a record's 404 names the record).
+      const path = req.url.split('?')[0].slice(0, 200);
+      return reply.status(404).send({ status: { code: CODES.notFound, success: false, message: translate(req.lang, 'errors.noRoute', { method: req.method, path }) }, data: null });
     }
     if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run npm run build.');
-    return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
+    return reply.type('text/html').sendFile('index.html');
   });
 
   return app;
+}
+
+/** Cache-Control of the console's files: a year and immutable under assets/ (hashed names), no-cache for index.html. */
+function consoleCacheHeaders(root: string) {
+  const assets = path.join(root, 'assets') + path.sep;
+  return (reply: { header(name: string, value: string): unknown }, file: string) => {
+    if (file.startsWith(assets)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+    else if (/[\\/]index\.html(?:\.br|\.gz)?$/.test(file)) reply.header('cache-control', 'no-cache');
+    else reply.header('cache-control', 'public, max-age=3600');
+  };
+}
+
+/** A body that could not be read, or is missing where the route needs one: which message says so, and the status. */
+function bodyProblemOf(fe: FastifyError, body: unknown): { key: string; status: number } | null {
+  if (fe instanceof BodyError) return { key: fe.key, status: 400 };
+  switch (fe.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { key: 'bodyRequired', status: 400 };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { key: 'bodyNotJson', status: 400 };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { key: 'bodyMediaType', status: 415 };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { key: 'bodyTooLarge', status: 413 };
+  }
+  // A route that reads a JSON object got none: nothing at all, or text sent as text/plain.
+  const first = fe.validation?.[0] as { instancePath?: string; keyword?: string } | undefined;
+  if (first && fe.validationContext === 'body' && first.instancePath === '' && first.keyword === 'type') {
+    if (body === undefined || body === null) return { key: 'bodyRequired', status: 400 };
+    if (typeof body === 'string') return { key: 'bodyMediaType', status: 415 };
+  }
+  return null;
 }
 
 /** Turn an ajv error into the field it concerns and the rule it broke. */

@@ -1,5 +1,6 @@
 /** Configuration from the environment (README: Configuration). */
 import path from 'node:path';
+import { ACTIVATION_ANSWER_MINUTES } from './network/activation.js';
 import { parseDsn } from './public/error-sink.js';
 
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   jobPollMs: number;
   /** How long a task stays with an instance that stopped renewing it before another takes it over. */
   jobLeaseSeconds: number;
+  /** Minutes the network has to answer an activation before its task ends as "issues" (ACTIVATION_ANSWER_MINUTES). */
+  activationAnswerMinutes: number;
   /** Organisations of at most this many SIMs get the dashboard's top 10 and heatmap computed for each call; larger ones read a snapshot. */
   dashboardLiveSims: number;
   /** The age after which a large organisation's dashboard snapshot is computed again (in the background). */
@@ -44,6 +47,43 @@ export interface Config {
   schemasDir?: string;
   /** The time the dashboard counts from; tests fix it, the server uses the wall clock. */
   clock?: () => Date;
+  /**
+   * Proxies whose forwarded headers (X-Forwarded-For, -Proto, -Host) are believed: addresses or CIDRs, as Fastify's
+   * trustProxy takes them. false (the default) believes none, so the client address is the connection's.
+   */
+  trustProxy: false | string[];
+  /** Requests per minute (README: Configuration), counted in the database so every instance shares them. */
+  rateLimits: RateLimits;
+}
+
+/** Requests allowed per minute and caller, per group of calls (server/http/rate-limit.ts). */
+export interface RateLimits {
+  /** Every API call without a group of its own: per account when signed in, else per client address. */
+  api: number;
+  /** Sign-in calls per client address (failed sign-ins are also throttled per account and address). */
+  signIn: number;
+  /** New picture challenges per client address. */
+  captcha: number;
+  /** Forgot-password calls (send the code, reset) per client address. */
+  passwordReset: number;
+  /** Page views and error reports per client address. */
+  telemetry: number;
+}
+
+/** The limits when nothing is set: above what a person does in a minute, far below what a script does. */
+export const DEFAULT_RATE_LIMITS: RateLimits = { api: 600, signIn: 30, captcha: 30, passwordReset: 10, telemetry: 60 };
+
+const count = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1 (requests per minute), not "${value}"`);
+  return n;
+};
+
+/** TRUST_PROXY: a comma list of proxy addresses or CIDRs; empty or unset trusts none. */
+function trustProxyOf(value: string | undefined): false | string[] {
+  const list = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return list.length > 0 ? list : false;
 }
 
 /** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */
@@ -74,9 +114,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobs: env.JOBS !== 'off',
     jobPollMs: Number(env.JOB_POLL_MS ?? 1000),
     jobLeaseSeconds: Number(env.JOB_LEASE_SECONDS ?? 60),
+    activationAnswerMinutes: Number(env.ACTIVATION_ANSWER_MINUTES ?? ACTIVATION_ANSWER_MINUTES),
     dashboardLiveSims: Number(env.DASHBOARD_LIVE_SIMS ?? 50_000),
     dashboardSnapshotSeconds: Number(env.DASHBOARD_SNAPSHOT_SECONDS ?? 300),
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    rateLimits: {
+      api: count(env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.api, 'RATE_LIMIT_PER_MINUTE'),
+      signIn: count(env.RATE_LIMIT_SIGN_IN_PER_MINUTE, DEFAULT_RATE_LIMITS.signIn, 'RATE_LIMIT_SIGN_IN_PER_MINUTE'),
+      captcha: count(env.RATE_LIMIT_CAPTCHA_PER_MINUTE, DEFAULT_RATE_LIMITS.captcha, 'RATE_LIMIT_CAPTCHA_PER_MINUTE'),
+      passwordReset: count(env.RATE_LIMIT_PASSWORD_RESET_PER_MINUTE, DEFAULT_RATE_LIMITS.passwordReset, 'RATE_LIMIT_PASSWORD_RESET_PER_MINUTE'),
+      telemetry: count(env.RATE_LIMIT_TELEMETRY_PER_MINUTE, DEFAULT_RATE_LIMITS.telemetry, 'RATE_LIMIT_TELEMETRY_PER_MINUTE'),
+    },
     ...overrides,
   };
   if (config.production && config.verificationCode) {

@@ -12,6 +12,8 @@ import { loadConfig, type Config } from '../server/config.js';
 import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
 import { newId } from '../server/db/ids.js';
 import { seedDemo } from '../server/db/seed.js';
+import type { SeedSize } from '../server/db/seed-fleet.js';
+import { filesIn } from '../server/job/storage.js';
 import type { RouteDef } from '../server/http/route.js';
 
 export const TEST_CODE = '246810';
@@ -23,6 +25,12 @@ export const DEMO = {
   user: 'user@demo.example.com',
 } as const;
 export type DemoRole = keyof typeof DEMO;
+
+/**
+ * Request limits for files that sign in or call far more often than a person could from one address (127.0.0.1 for
+ * every inject); the limits themselves are proven at their real size in tests/api/rate-limit.test.ts.
+ */
+export const HAMMER_RATE_LIMITS = { api: 100_000, signIn: 10_000, captcha: 10_000, passwordReset: 10_000, telemetry: 10_000 };
 
 export type DbKind = 'pglite' | 'postgres';
 /** The database kinds this run covers: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -71,10 +79,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
-/** Build the real app on a fresh database seeded with the small demo data set. */
-export async function buildTestApp(opts: { kind?: DbKind; config?: Partial<Config>; routes?: RouteDef[]; seed?: boolean } = {}): Promise<TestApp> {
+/** Build the real app on a fresh database seeded with the small demo data set (or the full one: seedSize 'demo'). */
+export async function buildTestApp(opts: { kind?: DbKind; config?: Partial<Config>; routes?: RouteDef[]; seed?: boolean; seedSize?: SeedSize } = {}): Promise<TestApp> {
   const { db, drop } = await freshDb(opts.kind ?? 'pglite');
-  if (opts.seed !== false) await seedDemo(db, { size: 'small' });
   const config = loadConfig({ VERIFICATION_CODE: TEST_CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
     // Stored files (exports) of this app only; the database itself is in memory or its own PostgreSQL database.
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'iot-console-test-')),
@@ -84,6 +91,8 @@ export async function buildTestApp(opts: { kind?: DbKind; config?: Partial<Confi
     jobs: false,
     ...opts.config,
   });
+  // The files the seed lists (reports, finished exports) are written where this app reads them.
+  if (opts.seed !== false) await seedDemo(db, { size: opts.seedSize ?? 'small', files: filesIn(config.dataDir) });
   const app = await buildApp({ config, db, routes: opts.routes, logger: false });
   await app.ready();
   return {

@@ -33,7 +33,7 @@ export const billRoutes = defineRoutes([
           [auth.orgId, (req.params as { id: string }).id],
         )
       ).rows[0] as InvoiceForPdf | undefined;
-      if (!inv) throw notFound();
+      if (!inv) throw notFound('invoice', (req.params as { id: string }).id);
       inv.lines = (
         await db.query<InvoiceForPdf['lines'][number]>(
           'SELECT iccid, sku, usage_kb::float8 AS "usageKb", amount::float8 AS amount FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 ORDER BY iccid',

@@ -106,7 +106,9 @@ export function whereOf(spec: ListSpec, orgId: string, filters: Record<string, u
         parts.push(`${def.column} = ${p(value)}`);
         break;
       case 'in':
-        parts.push(`${def.column} = ANY(${p(value)}::text[])`);
+        // Compared as text: keys arrive as text whatever the column's type (a CDR's bigint id, an ICCID). On a text
+        // column the cast is no cast at all, so its index still serves.
+        parts.push(`${def.column}::text = ANY(${p(value)}::text[])`);
         break;
       case 'suffix':
         parts.push(`reverse(${def.column}) LIKE reverse(${p(escapeLike(String(value)))}) || '%'`);

@@ -129,9 +129,9 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
       const q = listQueryOf(resource, input);
       if (options.parent) {
         const found = await req.server.db.query(`SELECT 1 FROM ${options.parent.table} WHERE org_id = $1 AND id = $2`, [auth.orgId, id]);
-        if (!found.rows.length) throw notFound();
+        if (!found.rows.length) throw notFound('record', String(id));
         q.filters = { ...q.filters, __parent: id };
-      } else if (id !== undefined && id !== auth.orgCode && id !== auth.orgId) throw notFound();
+      } else if (id !== undefined && id !== auth.orgCode && id !== auth.orgId) throw notFound('organisation', id);
       return listPage(req.server.db, spec, auth.orgId, q);
     },
   };
@@ -160,8 +160,9 @@ export function showRoute(r: ResourceSchema): RouteDef {
     schema: { params: pathParams('id'), response: { type: 'object', properties: r.properties } },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const row = await recordOf(req.server.db, r, auth.orgId, (req.params as { id: string }).id);
-      if (!row) throw notFound();
+      const { id } = req.params as { id: string };
+      const row = await recordOf(req.server.db, r, auth.orgId, id);
+      if (!row) throw notFound(r['x-admin'].subject === 'sim' ? 'sim' : 'record', id);
       return row;
     },
   };

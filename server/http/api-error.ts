@@ -17,4 +17,7 @@ export class ApiError extends Error {
 export const invalid = (field: string, rule: string, params: Record<string, unknown> = {}) =>
   new ApiError(400, CODES.validation, { field, ruleKey: rule, ...params });
 export const denied = () => new ApiError(403, CODES.permissionDenied);
-export const notFound = () => new ApiError(404, CODES.notFound);
+/** What a missing record is called in a 404 ("SIM 8949… does not exist"): a key under "entities." in common/locales. */
+export type Entity = 'sim' | 'account' | 'organisation' | 'task' | 'report' | 'invoice' | 'pool' | 'brand' | 'invitation' | 'record' | 'membership';
+/** A 404 naming the record that does not exist, so a wrong id reads differently from a wrong URL. */
+export const notFound = (entity: Entity, id: string) => new ApiError(404, CODES.notFound, { entityKey: entity, id }, 'errors.recordMissing', { entity, id });

@@ -91,7 +91,8 @@ export default fp(async (app) => {
     if (!verified.ok) {
       // ARCHITECTURE.md: expired answers 400 "token unauthorised" so the console refreshes once and replays.
       if (verified.reason === 'expired') throw new ApiError(400, CODES.tokenUnauthorised);
-      throw new ApiError(401, CODES.unauthenticated);
+      // A forged, tampered or garbled token is not an expired one: say so (the console signs out on either 401).
+      throw new ApiError(401, CODES.unauthenticated, {}, 'errors.tokenInvalid');
     }
     const { sub, sid } = verified.claims;
     const account = (

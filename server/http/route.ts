@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Action, Subject } from '../../common/permissions.js';
+import { PARAMS_ROOT, unboundedInputs } from './input-guard.js';
 
 export const SERVICES = ['main', 'customer', 'cdr', 'pool', 'job', 'rule', 'identity', 'public'] as const;
 export type Service = (typeof SERVICES)[number];
@@ -30,6 +31,10 @@ export interface RouteDef {
   raw?: boolean;
   /** Field labels by language for its messages, where common/locales has none (a schema's own translations). */
   labels?: Partial<Record<string, Record<string, string>>>;
+  /** Its own request limit (server/http/rate-limit.ts); without one the API's limit applies. */
+  rateLimit?: 'signIn' | 'captcha' | 'passwordReset' | 'telemetry';
+  /** A body limit in bytes below the server's (a larger body is refused with 413 naming it). */
+  bodyLimit?: number;
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
@@ -57,6 +62,9 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
       throw new Error(`Route ${r.method} ${r.path} declares no permission or no response schema; it is not registered.`);
     }
     const { response, ...input } = r.schema;
+    // Every input has a bound (a number its range, a text its length, a list its size): no value reaches SQL unchecked.
+    const unbounded = Object.entries(input).flatMap(([part, s]) => unboundedInputs(s, part === 'params' ? PARAMS_ROOT : '').map((u) => `${part} ${u}`));
+    if (unbounded.length > 0) throw new Error(`Route ${r.method} ${r.path} has inputs without a bound; it is not registered:\n  ${unbounded.join('\n  ')}`);
     // The envelope's data is serialised by the declared schema: a field not declared never leaves the server.
     const envelope = {
       type: 'object',
@@ -70,6 +78,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
       url: fullPath(r),
       schema: r.raw ? input : { ...input, response: { 200: envelope } },
       config: { permission: r.permission, routeDef: r },
+      ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}),
       handler: async (req, reply) => {
         const data = await r.handler(req, reply);
         if (r.raw || reply.sent) return data;

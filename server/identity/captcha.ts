@@ -1,33 +1,22 @@
-/** Image challenges: a distorted-text SVG whose answer is stored hashed, valid 5 minutes, used once. */
+/**
+ * Image challenges: the answer drawn as glyph outlines (SVG paths, by svg-captcha) among noise curves, never as text,
+ * so only a reader of the picture can answer. The answer is stored hashed, valid 5 minutes, used once.
+ */
 import crypto from 'node:crypto';
+import svgCaptcha from 'svg-captcha';
 import type { Db } from '../db/db.js';
 import { newId, sha256 } from '../db/ids.js';
 
+/** No 0/O, 1/I: characters a person cannot tell apart. */
 const CHARS = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const TTL_MS = 5 * 60 * 1000;
 
-function rnd(min: number, max: number): number {
-  return min + (crypto.randomInt(0, 10_000) / 10_000) * (max - min);
-}
+// The package's typings omit its callable default (draw a given text); the answer is ours, from a secure random source.
+const draw = svgCaptcha as unknown as (text: string, options: { width: number; height: number; fontSize: number; noise: number; color: boolean; background: string }) => string;
 
-/** Draw the answer as an SVG with jittered glyphs and noise lines. */
+/** Draw the answer as an SVG of glyph paths and noise curves (the size the sign-in page shows: 120 x 40). */
 export function drawSvg(text: string): string {
-  const w = 120;
-  const h = 40;
-  const glyphs = [...text]
-    .map((ch, i) => {
-      const x = 14 + i * 24 + rnd(-3, 3);
-      const y = 28 + rnd(-4, 4);
-      const rot = rnd(-25, 25).toFixed(1);
-      const color = `hsl(${crypto.randomInt(0, 360)},55%,35%)`;
-      return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" fill="${color}" font-size="24" font-family="monospace" font-weight="bold" transform="rotate(${rot} ${x.toFixed(1)} ${y.toFixed(1)})">${ch}</text>`;
-    })
-    .join('');
-  const noise = Array.from({ length: 5 }, () => {
-    const c = `hsl(${crypto.randomInt(0, 360)},40%,60%)`;
-    return `<path d="M${rnd(0, 20).toFixed(1)} ${rnd(5, 35).toFixed(1)} Q${rnd(30, 90).toFixed(1)} ${rnd(0, 40).toFixed(1)} ${rnd(100, 120).toFixed(1)} ${rnd(5, 35).toFixed(1)}" stroke="${c}" fill="none" stroke-width="1.5"/>`;
-  }).join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"><rect width="100%" height="100%" fill="#f4f4f4"/>${noise}${glyphs}</svg>`;
+  return draw(text, { width: 120, height: 40, fontSize: 44, noise: 3, color: true, background: '#f4f4f4' });
 }
 
 /** Create a challenge and return its id and picture. */

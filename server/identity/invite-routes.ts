@@ -168,7 +168,7 @@ export const inviteRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { a, b } = req.params as { a: string; b: string };
-      if (a !== auth.orgCode && a !== auth.orgId) throw notFound();
+      if (a !== auth.orgCode && a !== auth.orgId) throw notFound('organisation', a);
       await req.server.db.tx((q) => removeMember(q, req, b));
       return null;
     },
@@ -188,7 +188,7 @@ export const inviteRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { a } = req.params as { a: string };
       const { ids } = req.body as { ids: string[] };
-      if (a !== auth.orgCode && a !== auth.orgId) throw notFound();
+      if (a !== auth.orgCode && a !== auth.orgId) throw notFound('organisation', a);
       await req.server.db.tx(async (q) => {
         for (const id of ids) await removeMember(q, req, id);
       });
@@ -211,7 +211,7 @@ export const inviteRoutes = defineRoutes([
       if (a !== auth.accountId) throw new ApiError(403, CODES.permissionDenied);
       await req.server.db.tx(async (q) => {
         const org = (await q.query<{ id: string }>("SELECT o.id FROM organisations o JOIN memberships m ON m.org_id = o.id WHERE m.account_id = $1 AND m.status = 'active' AND o.code = $2", [a, b])).rows[0];
-        if (!org) throw notFound();
+        if (!org) throw notFound('organisation', b);
         const before = (await q.query<{ code: string }>('SELECT o.code FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.account_id = $1 AND m.is_default', [a])).rows[0];
         await q.query('UPDATE memberships SET is_default = false WHERE account_id = $1 AND is_default', [a]);
         await q.query('UPDATE memberships SET is_default = true WHERE account_id = $1 AND org_id = $2', [a, org.id]);

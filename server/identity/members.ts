@@ -36,7 +36,7 @@ export async function memberRole(q: Queryable, orgId: string, accountId: string)
 export async function removeMember(q: Queryable, req: FastifyRequest, accountId: string): Promise<void> {
   const auth = req.requireAuth();
   const m = await memberRole(q, auth.orgId, accountId);
-  if (!m) throw notFound();
+  if (!m) throw notFound('membership', accountId);
   if (m.role === 'superadmin') throw new ApiError(403, CODES.superadminCannotBeRemoved);
   req.authorize('delete', 'account', { role: m.role });
   if (accountId === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);

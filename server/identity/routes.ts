@@ -1,21 +1,19 @@
 /** The identity service (SPEC.md section 7, "Identity"): sign-in, session fetch, sign-out, passwords. */
 import crypto from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { rulesFor } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, isValidPassword, LIMITS } from '../../common/limits.js';
 import { newId, sha256 } from '../db/ids.js';
-import { ApiError, invalid } from '../http/api-error.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { bearerOf } from '../http/context.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { checkChallenge, createChallenge } from './captcha.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
+import { assertMayTry, clearFailures, recordFailure } from './sign-in-throttle.js';
 import { REFRESH_COOKIE, clearRefreshCookie, revokeAllSessions, revokeSession, rotateRefresh, sessionPayload, startSession } from './sessions.js';
 
-/** Failed sign-ins allowed in the window, per account and per address. */
-export const SIGN_IN_LIMITS = { windowMinutes: 15, perAccount: 5, perAddress: 20 };
 const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 const RESET_CODE_ATTEMPTS = 5;
 
@@ -41,23 +39,13 @@ const sessionSchema = {
 
 const normalise = (value: string) => value.trim().toLowerCase();
 
-async function assertNotLocked(req: FastifyRequest, mail: string): Promise<void> {
-  const r = await req.server.db.query<{ by_account: number; by_address: number }>(
-    `SELECT count(*) FILTER (WHERE email = $1)::int AS by_account, count(*) FILTER (WHERE ip = $2)::int AS by_address
-       FROM sign_in_failures WHERE at > now() - make_interval(mins => $3) AND (email = $1 OR ip = $2)`,
-    [mail, req.ip, SIGN_IN_LIMITS.windowMinutes],
-  );
-  const { by_account, by_address } = r.rows[0];
-  if (by_account >= SIGN_IN_LIMITS.perAccount) throw new ApiError(429, CODES.accountLocked, { minutes: SIGN_IN_LIMITS.windowMinutes });
-  if (by_address >= SIGN_IN_LIMITS.perAddress) throw new ApiError(429, CODES.tooManyRequests, { minutes: SIGN_IN_LIMITS.windowMinutes });
-}
-
 export const identityRoutes = defineRoutes([
   {
     service: 'identity',
     method: 'GET',
     path: '/captcha',
     permission: 'public',
+    rateLimit: 'captcha',
     schema: { response: { type: 'object', properties: { challengeId: { type: 'string' }, svg: { type: 'string' } } } },
     handler: async (req) => createChallenge(req.server.db),
   },
@@ -66,6 +54,7 @@ export const identityRoutes = defineRoutes([
     method: 'POST',
     path: '/sso/signin/direct/cube/offline-access',
     permission: 'public',
+    rateLimit: 'signIn',
     schema: {
       body: {
         type: 'object',
@@ -80,20 +69,20 @@ export const identityRoutes = defineRoutes([
       if (body.agreeTerms !== true) throw new ApiError(400, CODES.termsNotAgreed);
       const { db, config } = req.server;
       const mail = normalise(body.username);
-      await assertNotLocked(req, mail);
+      await assertMayTry(req, reply, mail);
       if (!(await checkChallenge(db, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
       const account = (await db.query<{ id: string; password_hash: string | null; status: string }>('SELECT id, password_hash, status FROM accounts WHERE email = $1', [mail])).rows[0];
       // Unknown e-mail and wrong password answer alike and take alike long.
       const ok = await verifyPassword(body.password, account?.password_hash ?? DUMMY_HASH);
       if (!account || !ok) {
-        await db.query('INSERT INTO sign_in_failures (email, ip) VALUES ($1, $2)', [mail, req.ip]);
+        await recordFailure(db, mail, req.ip);
         throw new ApiError(400, CODES.wrongCredentials);
       }
       if (account.status !== 'active') throw new ApiError(400, CODES.accountDisabled);
       return db.tx(async (q) => {
         const token = await startSession(req.server, q, reply, account.id);
         await q.query('UPDATE accounts SET logins_count = logins_count + 1, last_sign_in_at = now() WHERE id = $1', [account.id]);
-        await q.query('DELETE FROM sign_in_failures WHERE email = $1', [mail]);
+        await clearFailures(q, mail, req.ip);
         const payload = await sessionPayload(q, account.id, token);
         await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: payload.user.logins_count } });
         return payload;
@@ -181,6 +170,7 @@ export const identityRoutes = defineRoutes([
     method: 'POST',
     path: '/sso/signin/forget/cube/password/send',
     permission: 'public',
+    rateLimit: 'passwordReset',
     schema: {
       body: { type: 'object', required: ['username', 'verificationCode'], additionalProperties: false, properties: { username: email, verificationCode: code, challengeId } },
       response: {},
@@ -213,6 +203,7 @@ export const identityRoutes = defineRoutes([
     method: 'POST',
     path: '/sso/signin/forget/cube/password/reset',
     permission: 'public',
+    rateLimit: 'passwordReset',
     schema: {
       body: { type: 'object', required: ['username', 'code', 'password'], additionalProperties: false, properties: { username: email, code, password: secretText } },
       response: {},
@@ -260,7 +251,7 @@ export const identityRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       if (id !== auth.accountId) req.authorize('read', 'account');
       const m = (await req.server.db.query<{ role: string }>("SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [id, auth.orgId])).rows[0];
-      if (!m) throw new ApiError(404, CODES.notFound);
+      if (!m) throw notFound('membership', id);
       return { role: m.role, partner_code: auth.orgCode, permissions: rulesFor(m.role) };
     },
   },

@@ -77,7 +77,8 @@ async function issueRefresh(app: FastifyInstance, q: Queryable, reply: FastifyRe
   reply.setCookie(REFRESH_COOKIE, secret, {
     httpOnly: true,
     sameSite: 'strict',
-    secure: app.config.production,
+    // Secure whenever the call came over HTTPS: req.protocol believes X-Forwarded-Proto only from TRUST_PROXY's proxies.
+    secure: app.config.production || reply.request.protocol === 'https',
     path: COOKIE_PATH,
     maxAge: days * 86_400,
   });

@@ -26,7 +26,7 @@ const label = (lang: Language, key: string, fallback: string) => consoleLabel(la
 
 /** The export kinds and the resource each writes. */
 export const EXPORTS = { sim_export: RESOURCES.sims, bundle_export: RESOURCES.bundleOrders, cdr_export: RESOURCES.cdrs } as const;
-type ExportKind = keyof typeof EXPORTS;
+export type ExportKind = keyof typeof EXPORTS;
 
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
 type Format = keyof typeof FORMATS;
@@ -72,7 +72,7 @@ export function exportRoute(kind: ExportKind, service: Service, path: string): R
     handler: async (req: FastifyRequest) => {
       const auth = req.requireAuth();
       const org = (req.params as { id?: string }).id;
-      if (org !== undefined && org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      if (org !== undefined && org !== auth.orgCode && org !== auth.orgId) throw notFound('organisation', org);
       const { format, selected, ...query } = req.body as Record<string, unknown> & { format: Format; selected?: string[] };
       if (selected && selected.length === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoneSelected');
       const q = listQueryOf(resource, { ...query, pageSize: 1 });

@@ -7,7 +7,7 @@ import { CODES } from '../../common/errors.js';
 import { newSecret, sha256 } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
-import { sendStored } from './storage.js';
+import { neverCached, sendStored } from './storage.js';
 
 /** How long a one-time download link works. */
 const DOWNLOAD_MINUTES = 5;
@@ -86,7 +86,8 @@ export const taskRoutes = defineRoutes([
       response: { type: 'object', properties: { token: { type: 'string' }, url: { type: 'string' } } },
     },
     // A link to my task's file that works once, for 5 minutes: a plain link the browser downloads without the bearer.
-    handler: async (req) => {
+    handler: async (req, reply) => {
+      neverCached(reply);
       const auth = req.requireAuth();
       const { id } = req.query as { id: string };
       const row = (
@@ -95,7 +96,7 @@ export const taskRoutes = defineRoutes([
           [auth.orgId, auth.accountId, id],
         )
       ).rows[0];
-      if (!row) throw notFound();
+      if (!row) throw notFound('task', id);
       if (!row.file_id || !row.storage_key || !req.server.files.exists(row.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
       const token = newSecret();
       await req.server.db.query(
@@ -114,6 +115,7 @@ export const taskRoutes = defineRoutes([
     schema: { params: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 20, maxLength: 100 } } }, response: {} },
     // The public link per job: the token is the permission, used once.
     handler: async (req, reply) => {
+      neverCached(reply);
       const { token } = req.params as { token: string };
       const file = (
         await req.server.db.query<{ storage_key: string; name: string; content_type: string; size_bytes: string }>(
@@ -136,8 +138,9 @@ export const taskRoutes = defineRoutes([
     // Someone else's task, or one of another organisation, answers 404 like one that does not exist.
     handler: async (req) => {
       const auth = req.requireAuth();
-      const r = await req.server.db.query<TaskRow>(`${SELECT} WHERE org_id = $1 AND account_id = $2 AND id = $3`, [auth.orgId, auth.accountId, (req.params as { id: string }).id]);
-      if (!r.rows[0]) throw notFound();
+      const { id } = req.params as { id: string };
+      const r = await req.server.db.query<TaskRow>(`${SELECT} WHERE org_id = $1 AND account_id = $2 AND id = $3`, [auth.orgId, auth.accountId, id]);
+      if (!r.rows[0]) throw notFound('task', id);
       return shape(r.rows[0]);
     },
   },

@@ -5,6 +5,7 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { createBodySchema, formBodySchema } from '../../common/resources.js';
 import { translate } from '../../common/i18n.js';
 import { isValidPassword, PAGING_PROPERTIES, type Language } from '../../common/limits.js';
+import { asRole } from '../../common/roles.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
@@ -15,17 +16,33 @@ import { revokeAllSessions } from '../identity/sessions.js';
 import { reachOver } from './account-reach.js';
 
 
+const nullableString = { type: ['string', 'null'] } as const;
 const accountSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' }, email: { type: 'string' }, firstName: { type: 'string' }, lastName: { type: 'string' }, role: { type: 'string' },
-    locale: { type: 'string' }, status: { type: 'string' }, oversight: { type: 'boolean' }, createdAt: { type: 'string' }, lastSignInAt: { type: ['string', 'null'] },
-    loginsCount: { type: 'integer' }, pendingInvite: { type: 'boolean' },
+    id: { type: 'string' }, email: { type: 'string' }, firstName: nullableString, lastName: nullableString, role: { type: 'string' },
+    locale: nullableString, status: { type: 'string' }, oversight: { type: 'boolean' }, createdAt: nullableString, lastSignInAt: nullableString,
+    loginsCount: { type: ['integer', 'null'] }, pendingInvite: { type: 'boolean' }, invitedAt: nullableString,
   },
 } as const;
-const SELECT = `SELECT a.id, a.email, a.first_name AS "firstName", a.last_name AS "lastName", m.role, a.locale, a.status, a.oversight,
-                       a.created_at AS "createdAt", a.last_sign_in_at AS "lastSignInAt", a.logins_count AS "loginsCount", m.status = 'pending' AS "pendingInvite"
+/**
+ * An account as the current organisation sees it. Until an invitation is accepted the person is not a member: the
+ * inviting organisation sees the e-mail address it typed and its own invitation (state "invited", when sent, the role
+ * offered), never the account's names, language, status, activity or age, which may belong to another customer's
+ * member (docs/decisions.md).
+ */
+const PENDING = "m.status = 'pending'";
+const SELECT = `SELECT a.id, a.email, CASE WHEN ${PENDING} THEN NULL ELSE a.first_name END AS "firstName", CASE WHEN ${PENDING} THEN NULL ELSE a.last_name END AS "lastName",
+                       m.role, CASE WHEN ${PENDING} THEN NULL ELSE a.locale END AS locale, CASE WHEN ${PENDING} THEN 'invited' ELSE a.status END AS status,
+                       CASE WHEN ${PENDING} THEN false ELSE a.oversight END AS oversight, CASE WHEN ${PENDING} THEN NULL ELSE a.created_at END AS "createdAt",
+                       CASE WHEN ${PENDING} THEN NULL ELSE a.last_sign_in_at END AS "lastSignInAt", CASE WHEN ${PENDING} THEN NULL ELSE a.logins_count END AS "loginsCount",
+                       ${PENDING} AS "pendingInvite", CASE WHEN ${PENDING} THEN m.invited_at END AS "invitedAt"
                   FROM memberships m JOIN accounts a ON a.id = m.account_id`;
+
+/** The account's status, password and oversight are the person's: an invitee's are not the inviting organisation's to change. */
+function assertMember(row: { pendingInvite: boolean }): void {
+  if (row.pendingInvite) throw new ApiError(403, CODES.orgInsufficientPermission);
+}
 
 export const accountRoutes = defineRoutes([
   {
@@ -46,13 +63,14 @@ export const accountRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { code } = req.params as { code: string };
-      if (code !== auth.orgCode) throw notFound();
+      if (code !== auth.orgCode) throw notFound('organisation', code);
       const { page, pageSize, search } = req.query as { page: number; pageSize: number; search?: string };
       const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%` : null;
-      const where = `WHERE m.org_id = $1 AND ($2::text IS NULL OR a.email LIKE $2 OR lower(a.first_name || ' ' || a.last_name) LIKE $2)`;
+      // An invitee's names are not searchable either: a match would tell them.
+      const where = `WHERE m.org_id = $1 AND ($2::text IS NULL OR a.email LIKE $2 OR (NOT ${PENDING} AND lower(a.first_name || ' ' || a.last_name) LIKE $2))`;
       const { db } = req.server;
       const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memberships m JOIN accounts a ON a.id = m.account_id ${where}`, [auth.orgId, like])).rows[0].n;
-      const items = (await db.query(`${SELECT} ${where} ORDER BY a.created_at, a.id LIMIT $3 OFFSET $4`, [auth.orgId, like, pageSize, (page - 1) * pageSize])).rows;
+      const items = (await db.query(`${SELECT} ${where} ORDER BY CASE WHEN ${PENDING} THEN m.invited_at ELSE a.created_at END, a.id LIMIT $3 OFFSET $4`, [auth.orgId, like, pageSize, (page - 1) * pageSize])).rows;
       return { items, total, page, pageSize };
     },
   },
@@ -68,9 +86,9 @@ export const accountRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { code, id } = req.params as { code: string; id: string };
-      if (code !== auth.orgCode) throw notFound();
+      if (code !== auth.orgCode) throw notFound('organisation', code);
       const row = (await req.server.db.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
-      if (!row) throw notFound();
+      if (!row) throw notFound('account', id);
       return row;
     },
   },
@@ -123,9 +141,11 @@ export const accountRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       const body = req.body as { firstName?: string; lastName?: string; locale?: string; role?: string };
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<Record<string, unknown> & { role: string }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
-        if (!before) throw notFound();
-        const reach = await reachOver(q, auth, id, 'update');
+        const before = (await q.query<Record<string, unknown> & { role: string; pendingInvite: boolean }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        if (!before) throw notFound('account', id);
+        // An invitation is managed as an invitation: the role offered, judged by that role. The person's account (names,
+        // language) and their other organisations stay out of reach, and out of sight, until they accept.
+        const reach = before.pendingInvite ? { topRole: asRole(before.role), everywhere: false } : await reachOver(q, auth, id, 'update');
         req.authorize('update', 'account', { role: reach.topRole });
         // Names and language are the account's own, shared by all its organisations; the role is this membership's.
         const accountWide = body.firstName !== undefined || body.lastName !== undefined || body.locale !== undefined;
@@ -136,10 +156,13 @@ export const accountRoutes = defineRoutes([
           if (id === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
           await q.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND account_id = $2', [auth.orgId, id, body.role]);
         }
-        await q.query(
-          'UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), locale = COALESCE($4, locale), updated_at = now() WHERE id = $1',
-          [id, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null, body.locale ?? null],
-        );
+        // Only when the account's own fields change: a role change (an invitation's included) leaves the person's row alone.
+        if (accountWide) {
+          await q.query(
+            'UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), locale = COALESCE($4, locale), updated_at = now() WHERE id = $1',
+            [id, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null, body.locale ?? null],
+          );
+        }
         const after = (await q.query(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
         await audit(q, req, { action: 'update', entity: 'account', entityId: id, before, after });
         return after;
@@ -163,8 +186,9 @@ export const accountRoutes = defineRoutes([
       const { oversight } = req.body as { oversight: boolean };
       if (auth.orgLevel !== 1) throw new ApiError(403, CODES.orgInsufficientPermission);
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<{ role: string; oversight: boolean }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
-        if (!before) throw notFound();
+        const before = (await q.query<{ role: string; oversight: boolean; pendingInvite: boolean }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        if (!before) throw notFound('account', id);
+        assertMember(before);
         const reach = await reachOver(q, auth, id, 'grantOversight');
         req.authorize('grantOversight', 'account', { role: reach.topRole });
         if (!reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);
@@ -187,8 +211,14 @@ export const accountRoutes = defineRoutes([
       const password = generatePassword();
       const hash = await hashPassword(password);
       await req.server.db.tx(async (q) => {
-        const target = (await q.query<{ role: string; email: string; locale: Language }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
-        if (!target) throw notFound();
+        const target = (
+          await q.query<{ email: string; locale: Language; pendingInvite: boolean }>(
+            `SELECT a.email, a.locale, ${PENDING} AS "pendingInvite" FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = $1 AND a.id = $2`,
+            [auth.orgId, id],
+          )
+        ).rows[0];
+        if (!target) throw notFound('account', id);
+        assertMember(target);
         const reach = await reachOver(q, auth, id, 'resetPassword');
         req.authorize('resetPassword', 'account', { role: reach.topRole });
         if (!reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);
@@ -220,7 +250,7 @@ export const accountRoutes = defineRoutes([
           ORDER BY o.level, o.name`,
         [id, auth.accountId],
       );
-      if (!(await req.server.db.query('SELECT 1 FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, id])).rows.length) throw notFound();
+      if (!(await req.server.db.query('SELECT 1 FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, id])).rows.length) throw notFound('account', id);
       return r.rows;
     },
   },
@@ -240,8 +270,9 @@ export const accountRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       const { status } = req.body as { status: 'active' | 'disabled' };
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<{ role: string; status: string }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
-        if (!before) throw notFound();
+        const before = (await q.query<{ role: string; status: string; pendingInvite: boolean }>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [auth.orgId, id])).rows[0];
+        if (!before) throw notFound('account', id);
+        assertMember(before);
         const reach = await reachOver(q, auth, id, 'changeStatus');
         req.authorize('changeStatus', 'account', { role: reach.topRole });
         if (!reach.everywhere) throw new ApiError(403, CODES.orgInsufficientPermission);

@@ -7,6 +7,8 @@ export interface OrgRow {
   name: string;
   country: string;
   parent_id: string | null;
+  /** The first-level organisation of its tree (itself at the first level). */
+  root_id: string;
   level: number;
   sms_quota: number;
   settlement: boolean;

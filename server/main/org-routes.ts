@@ -83,7 +83,9 @@ export const orgRoutes = defineRoutes([
         if (body.smsQuota > parent.sms_quota) throw invalid('smsQuota', 'maximum', { limit: parent.sms_quota });
         const seats = await seatsOf(q, parent, config);
         if (seats.orgsLeft <= 0) throw new ApiError(400, CODES.maxOrganisations);
-        const exists = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1)', [name]);
+        // Names are unique in the customer's own tree only (another customer's names are none of the caller's
+        // business); the unique index on (root_id, lower(name)) settles two creations at once.
+        const exists = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2)', [parent.root_id, name]);
         if (exists.rows.length) throw new ApiError(400, CODES.orgNameExists);
         const id = newId();
         const code = `${parent.code.slice(0, 20)}-${newId(6).toUpperCase()}`;
@@ -134,7 +136,7 @@ export const orgRoutes = defineRoutes([
       if (body.country !== undefined) checkCountry(body.country);
       return req.server.db.tx(async (q) => {
         const org = await memberOrg(q, auth.accountId, id);
-        if (!org) throw notFound();
+        if (!org) throw notFound('organisation', id);
         await lockOrg(q, org.id);
         const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
         const ability = defineAbilityFor(role);
@@ -143,7 +145,7 @@ export const orgRoutes = defineRoutes([
         if (renamed) {
           if (!ability.can('rename', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgFirstLevelPermission);
           if (org.settlement) throw new ApiError(400, CODES.orgSettlementName);
-          const taken = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1) AND id <> $2', [name, org.id]);
+          const taken = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2) AND id <> $3', [org.root_id, name, org.id]);
           if (taken.rows.length) throw new ApiError(400, CODES.orgNameExists);
         }
         const after = { name: name ?? org.name, country: body.country ?? org.country };
@@ -171,7 +173,7 @@ export const orgRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       await req.server.db.tx(async (q) => {
         const org = await memberOrg(q, auth.accountId, id);
-        if (!org) throw notFound();
+        if (!org) throw notFound('organisation', id);
         await lockOrg(q, org.id);
         const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
         if (!defineAbilityFor(role).can('delete', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgInsufficientPermission);
@@ -197,8 +199,9 @@ export const orgRoutes = defineRoutes([
     schema: { params: pathParams('id'), response: seatsSchema },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
-      if (!org) throw notFound();
+      const { id } = req.params as { id: string };
+      const org = await memberOrg(req.server.db, auth.accountId, id);
+      if (!org) throw notFound('organisation', id);
       return seatsOf(req.server.db, org, req.server.config);
     },
   },
@@ -210,8 +213,9 @@ export const orgRoutes = defineRoutes([
     schema: { params: pathParams('id'), response: { type: 'object', properties: { ...seatsSchema.properties, smsQuota: { type: 'integer' }, level: { type: 'integer' }, code: { type: 'string' } } } },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
-      if (!org) throw notFound();
+      const { id } = req.params as { id: string };
+      const org = await memberOrg(req.server.db, auth.accountId, id);
+      if (!org) throw notFound('organisation', id);
       return { ...(await seatsOf(req.server.db, org, req.server.config)), smsQuota: org.sms_quota, level: org.level, code: org.code };
     },
   },
@@ -224,8 +228,9 @@ export const orgRoutes = defineRoutes([
     // May organisation :id (one of mine) have another sub-organisation? The console asks before showing the create form.
     handler: async (req) => {
       const auth = req.requireAuth();
-      const org = await memberOrg(req.server.db, auth.accountId, (req.params as { id: string }).id);
-      if (!org) throw notFound();
+      const { id } = req.params as { id: string };
+      const org = await memberOrg(req.server.db, auth.accountId, id);
+      if (!org) throw notFound('organisation', id);
       const seats = await seatsOf(req.server.db, org, req.server.config);
       return { allowed: seats.orgsLeft > 0, ...seats };
     },

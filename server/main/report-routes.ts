@@ -7,7 +7,7 @@ import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { newId } from '../db/ids.js';
 import { listRoute } from '../db/resource-list.js';
-import { sendStored } from '../job/storage.js';
+import { neverCached, sendStored } from '../job/storage.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
@@ -28,7 +28,7 @@ export const reportRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
-      if (id !== auth.orgCode && id !== auth.orgId) throw notFound();
+      if (id !== auth.orgCode && id !== auth.orgId) throw notFound('organisation', id);
       return (await req.server.db.query('SELECT 1 FROM report_preferences WHERE org_id = $1 LIMIT 1', [auth.orgId])).rows.length > 0;
     },
   },
@@ -43,16 +43,17 @@ export const reportRoutes = defineRoutes([
     schema: { params: pathParams('org', 'id'), response: {} },
     raw: true,
     handler: async (req, reply) => {
+      neverCached(reply);
       const auth = req.requireAuth();
       const { org, id } = req.params as { org: string; id: string };
-      if (org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      if (org !== auth.orgCode && org !== auth.orgId) throw notFound('organisation', org);
       const r = (
         await req.server.db.query<{ status: string; storage_key: string | null; name: string; content_type: string; size_bytes: string }>(
           `SELECT r.status, f.storage_key, f.name, f.content_type, f.size_bytes FROM reports r LEFT JOIN files f ON f.id = r.file_id WHERE r.org_id = $1 AND r.id = $2`,
           [auth.orgId, id],
         )
       ).rows[0];
-      if (!r) throw notFound();
+      if (!r) throw notFound('report', id);
       if (r.status === 'pending') throw new ApiError(409, CODES.conflict, {}, 'errors.reportBusy');
       if (r.status === 'failed') throw new ApiError(409, CODES.conflict, {}, 'errors.reportFailed');
       if (!r.storage_key || !req.server.files.exists(r.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
@@ -73,7 +74,7 @@ export const reportRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { org } = req.params as { org: string };
-      if (org !== auth.orgCode && org !== auth.orgId) throw notFound();
+      if (org !== auth.orgCode && org !== auth.orgId) throw notFound('organisation', org);
       const { report, period } = req.body as { report: ReportKind; period: string };
       return req.server.db.tx(async (q) => {
         // A report being made is not started twice; otherwise the row goes back to pending until its task ends.

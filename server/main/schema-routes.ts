@@ -102,7 +102,7 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
             [auth.orgId, key, ...given.map((f) => (Array.isArray(values[f]) ? JSON.stringify(values[f]) : values[f]))],
           )
           .catch(unique);
-        if (!updated.rows[0]) throw notFound();
+        if (!updated.rows[0]) throw notFound('record', key);
         return one(req.server.db, auth.orgId, updated.rows[0].key);
       },
     });

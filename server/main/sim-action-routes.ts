@@ -105,8 +105,9 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
     path,
     permission: { action, subject: 'sim' },
     schema: {
-      // The count limits are checked in the handler, with SPEC.md's own words ("select at least one SIM", "more than 1000").
-      body: { type: 'object', required: ['iccids'], additionalProperties: false, properties: { iccids: { type: 'array', items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } } },
+      // The count limits are checked in the handler, with SPEC.md's own words ("select at least one SIM", "more than 1000"),
+      // on the distinct ICCIDs; the schema only bounds what is parsed at all.
+      body: { type: 'object', required: ['iccids'], additionalProperties: false, properties: { iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } } },
       response: resultSchema,
     },
     handler: async (req) => {

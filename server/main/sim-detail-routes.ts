@@ -47,7 +47,7 @@ export async function simOf(req: FastifyRequest, q: Queryable = req.server.db): 
   const auth = req.requireAuth();
   const iccid = ((req.query as { iccid?: string }).iccid ?? (req.params as { iccid?: string }).iccid) as string;
   const row = (await q.query<SimRow>('SELECT id, iccid FROM sims WHERE org_id = $1 AND iccid = $2', [auth.orgId, iccid])).rows[0];
-  if (!row) throw notFound();
+  if (!row) throw notFound('sim', iccid);
   return { ...row, orgId: auth.orgId };
 }
 

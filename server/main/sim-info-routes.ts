@@ -33,7 +33,7 @@ function editRoute(path: string, field: 'deviceName' | 'notes' | 'tags'): RouteD
       if (Array.isArray(value)) value = [...new Set(value.map((v: string) => v.trim()).filter(Boolean))];
       return req.server.db.tx(async (q) => {
         const before = (await q.query<{ id: string; value: unknown }>(`SELECT id, ${snake(field)} AS value FROM sims WHERE org_id = $1 AND iccid = $2 FOR UPDATE`, [auth.orgId, values.iccid])).rows[0];
-        if (!before) throw notFound();
+        if (!before) throw notFound('sim', values.iccid);
         await q.query(`UPDATE sims SET ${snake(field)} = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [auth.orgId, before.id, value]);
         await q.query(
           `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source) VALUES ($1, $2, $3, $4, $5, $6, 'console')`,
@@ -56,8 +56,9 @@ export const simInfoRoutes = defineRoutes([
     // Another organisation's SIM answers 404 like one that does not exist.
     handler: async (req) => {
       const auth = req.requireAuth();
-      const row = (await req.server.db.query(`${SELECT} WHERE t.org_id = $1 AND t.iccid = $2`, [auth.orgId, (req.query as { iccid: string }).iccid])).rows[0];
-      if (!row) throw notFound();
+      const { iccid } = req.query as { iccid: string };
+      const row = (await req.server.db.query(`${SELECT} WHERE t.org_id = $1 AND t.iccid = $2`, [auth.orgId, iccid])).rows[0];
+      if (!row) throw notFound('sim', iccid);
       return row;
     },
   },

@@ -57,7 +57,7 @@ async function receivingOrg(req: FastifyRequest, idOrCode: string | undefined): 
 function currentOrg(req: FastifyRequest): void {
   const auth = req.requireAuth();
   const code = (req.params as { code: string }).code;
-  if (code !== auth.orgCode && code !== auth.orgId) throw notFound();
+  if (code !== auth.orgCode && code !== auth.orgId) throw notFound('organisation', code);
 }
 
 const previewSchema = {

@@ -3,6 +3,7 @@
  * A sub-organisation's quota ranges from 1 to the current organisation's (SPEC.md section 5). The screen that sets
  * quotas is an admin's, so reading them needs the same right as changing them.
  */
+import { RESOURCES } from '../../common/resource-registry.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
@@ -46,8 +47,9 @@ export const smsQuotaRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { db } = req.server;
       const current = (await memberOrg(db, auth.accountId, auth.orgId))!;
-      const child = await childOrg(db, current.id, (req.params as { id: string }).id);
-      if (!child) throw notFound();
+      const { id } = req.params as { id: string };
+      const child = await childOrg(db, current.id, id);
+      if (!child) throw notFound('organisation', id);
       return itemOf(child, current);
     },
   },
@@ -61,7 +63,7 @@ export const smsQuotaRoutes = defineRoutes([
         type: 'object',
         required: ['id', 'smsQuota'],
         additionalProperties: false,
-        properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, smsQuota: { type: 'integer', minimum: 1 } },
+        properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, smsQuota: RESOURCES.orgs.properties.smsQuota },
       },
       response: quotaItem,
     },
@@ -72,7 +74,7 @@ export const smsQuotaRoutes = defineRoutes([
         // The parent's row is locked so that its quota cannot change between the check and the write.
         const current = (await lockOrg(q, auth.orgId))!;
         const child = await childOrg(q, current.id, body.id);
-        if (!child) throw notFound();
+        if (!child) throw notFound('organisation', body.id);
         if (body.smsQuota > current.sms_quota) throw invalid('smsQuota', 'maximum', { limit: current.sms_quota });
         await q.query('UPDATE organisations SET sms_quota = $2, updated_at = now() WHERE id = $1', [child.id, body.smsQuota]);
         await audit(q, req, { action: 'setSmsQuota', entity: 'organisation', entityId: child.id, before: { smsQuota: child.sms_quota }, after: { smsQuota: body.smsQuota } });

@@ -36,7 +36,7 @@ export const poolRoutes = defineRoutes([
       const name = (req.body as { name: string }).name.trim();
       return req.server.db.tx(async (q) => {
         const before = (await q.query<{ name: string }>('SELECT name FROM shared_pools WHERE org_id = $1 AND id = $2 FOR UPDATE', [auth.orgId, id])).rows[0];
-        if (!before) throw notFound();
+        if (!before) throw notFound('pool', id);
         const taken = await q.query('SELECT 1 FROM shared_pools WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [auth.orgId, name, id]);
         if (taken.rows.length) throw invalid('name', 'unique');
         await q.query('UPDATE shared_pools SET name = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [auth.orgId, id, name]);

@@ -148,7 +148,7 @@ describe('console HTTP helper', () => {
   it('a 403 shows Permission denied', async () => {
     store.set('partnerCode', 'OTHER');
     await expect(api('GET', '/api/main/orgs')).rejects.toMatchObject({ statusCode: 403, message: 'Permission denied' });
-    expect(events).toEqual([{ type: 'toast', message: 'Permission denied' }]);
+    expect(events).toEqual([{ type: 'toast', message: 'Permission denied', statusCode: 403, code: 'CB-00-0403' }]);
   });
 
   it('no response is a Network Error', async () => {
@@ -173,7 +173,7 @@ describe('console HTTP helper', () => {
     const big = new FormData();
     big.append('file', new Blob([new Uint8Array(1024 * 1024 + 1)]), 'big.csv');
     await expect(upload('/api/main/fixture/upload', big)).rejects.toMatchObject({ statusCode: 400, message: 'File: must be at most 1 MB' });
-    expect(events).toEqual([{ type: 'toast', message: 'File: must be at most 1 MB' }]);
+    expect(events).toEqual([{ type: 'toast', message: 'File: must be at most 1 MB', statusCode: 400, code: 'CB-00-0422' }]);
     const exact = new FormData();
     exact.append('file', new Blob([new Uint8Array(1024 * 1024)]), 'exact.csv');
     expect((await upload<{ size: number }>('/api/main/fixture/upload', exact)).size).toBe(1024 * 1024);

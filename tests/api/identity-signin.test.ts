@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, signIn, TEST_CODE, type TestApp } from '../helper.js';
+import { sha256 } from '../../server/db/ids.js';
+import { pairPauseSeconds } from '../../server/identity/sign-in-throttle.js';
+import { buildTestApp, call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, HAMMER_RATE_LIMITS, signIn, TEST_CODE, type TestApp } from '../helper.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const REFRESH = '/api/identity/sso/signin/direct/cube/refresh?user-info=true';
@@ -9,11 +11,13 @@ const good = { username: DEMO.operator, password: DEMO_PASSWORD, verificationCod
 describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
+    // This file signs in far more often than a person could; the per-minute request limits are proven in rate-limit.test.ts.
+    t = await buildTestApp({ kind, config: { rateLimits: HAMMER_RATE_LIMITS } });
   });
   afterAll(() => t.close());
 
-  const post = (payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: SIGN_IN, payload: payload as object, headers });
+  const post = (payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) =>
+    t.app.inject({ method: 'POST', url: SIGN_IN, payload: payload as object, headers, ...(remoteAddress ? { remoteAddress } : {}) });
 
   it('signs each demo account in with the session answer of SPEC.md section 7', async () => {
     for (const [role, email] of Object.entries(DEMO)) {
@@ -91,22 +95,92 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await countRows(t.db, 'challenges', 'id = $1 AND used_at IS NOT NULL', [challengeId]))).toBe(1);
   });
 
-  it('locks an account after 5 failed sign-ins in 15 minutes, before checking the password', async () => {
-    const email = DEMO.admin;
-    for (let i = 0; i < 5; i++) expect((await post({ ...good, username: email, password: 'Wrong#123' })).json().status.code).toBe('CB-01-0001');
-    const locked = await post({ ...good, username: email });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json().status).toMatchObject({ code: 'CB-01-0004', message: 'Too many failed sign-ins. Try again in 15 minutes.' });
-    await t.db.query('DELETE FROM sign_in_failures WHERE email = $1', [email]);
-    expect((await post({ ...good, username: email })).statusCode).toBe(200);
+  it('draws the challenge as paths with noise: no <text>, and no reading of the SVG as text finds the answer', async () => {
+    for (let i = 0; i < 20; i++) {
+      const { challengeId, svg } = (await t.app.inject({ method: 'GET', url: '/api/identity/captcha' })).json().data as { challengeId: string; svg: string };
+      const { answer_hash } = (await t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
+      expect(svg).not.toMatch(/<text|<tspan|<use|<image|font-family/i);
+      // Only the picture's own elements, and nothing but whitespace between tags (an SVG's readable text).
+      expect(new Set([...svg.matchAll(/<([a-z]+)/g)].map((m) => m[1]))).toEqual(new Set(['svg', 'rect', 'path']));
+      expect(svg.replace(/<[^>]*>/g, '').trim()).toBe('');
+      // The solver that read the old picture (its glyphs in order), and every run of four answer characters anywhere in
+      // the markup, miss the answer.
+      const oldSolver = [...svg.matchAll(/<text[^>]*>([A-Z0-9])<\/text>/g)].map((m) => m[1]).join('');
+      const runs = [...svg.toUpperCase().matchAll(/(?=([2-9A-HJ-NP-Z]{4}))/g)].map((m) => m[1]);
+      for (const guess of [oldSolver, ...runs]) expect(sha256(guess)).not.toBe(answer_hash);
+    }
   });
 
-  it('limits failures per address across accounts', async () => {
-    await t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT 'x' || g || '@y.com', '10.9.9.9' FROM generate_series(1, 20) g");
-    const res = await post(good, { 'x-forwarded-for': '10.9.9.9' });
-    expect(res.statusCode).toBe(429);
-    expect(res.json().status.code).toBe('CB-00-0429');
-    await t.db.query("DELETE FROM sign_in_failures WHERE ip = '10.9.9.9'");
+  it('a solved challenge passes once: the same answer again is refused', async () => {
+    await t.db.query("INSERT INTO challenges (id, answer_hash, expires_at) VALUES ('cap-known', $1, now() + interval '5 minutes')", [sha256('K7WX')]);
+    const first = await post({ ...good, verificationCode: 'k7wx', challengeId: 'cap-known' });
+    expect(first.statusCode).toBe(200);
+    const again = await post({ ...good, verificationCode: 'K7WX', challengeId: 'cap-known' });
+    expect(again.json().status.code).toBe('CB-01-0002');
+  });
+
+  describe('throttling failed sign-ins without a lever to lock owners out (ASVS 2.2.1)', () => {
+    it('50 wrong passwords for user@ from one address pause that address (429, Retry-After) while the right password signs in from another', async () => {
+      const attacker = '198.51.100.7';
+      const codes = new Set<string>();
+      for (let i = 0; i < 50; i++) {
+        const res = await post({ ...good, username: DEMO.user, password: `Wrong#${i}` }, {}, attacker);
+        codes.add(res.json().status.code);
+        if (i >= 5) {
+          expect(res.statusCode).toBe(429);
+          expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        }
+      }
+      expect([...codes].sort()).toEqual(['CB-01-0001', 'CB-01-0004']);
+      // Only the attempts that were checked count: 5, not 50.
+      expect(await countRows(t.db, 'sign_in_failures', 'ip = $1', [attacker])).toBe(5);
+      // Even the right password is refused from the attacker's address while it is paused ...
+      const there = await post({ ...good, username: DEMO.user }, { language: 'es-ES' }, attacker);
+      expect(there.statusCode).toBe(429);
+      expect(there.json().status.code).toBe('CB-01-0004');
+      expect(there.json().status.message).toMatch(/^Demasiados inicios de sesión fallidos para esta cuenta desde aquí\. Inténtelo de nuevo en \d+ segundos\.$/);
+      // ... and the owner, with the right password and a solved challenge, signs in from elsewhere.
+      const owner = await post({ ...good, username: DEMO.user }, {}, '203.0.113.20');
+      expect(owner.statusCode).toBe(200);
+      expect(owner.json().data.user.email).toBe(DEMO.user);
+    });
+
+    it('pauses one account at one address after 5 failures, before checking the password', async () => {
+      const here = '198.51.100.8';
+      for (let i = 0; i < 5; i++) expect((await post({ ...good, username: DEMO.admin, password: 'Wrong#123' }, {}, here)).json().status.code).toBe('CB-01-0001');
+      const paused = await post({ ...good, username: DEMO.admin }, {}, here);
+      expect(paused.statusCode).toBe(429);
+      expect(Number(paused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(paused.headers['retry-after'])).toBeLessThanOrEqual(30);
+      expect(paused.json().status).toMatchObject({ code: 'CB-01-0004', message: expect.stringMatching(/^Too many failed sign-ins for this account from here\. Try again in \d+ seconds\.$/) });
+      // Another account from the same address is not paused by this one's failures.
+      expect((await post({ ...good, username: DEMO.operator }, {}, here)).statusCode).toBe(200);
+      // When the pause has passed, the right password signs in and forgets this address's failures for the account.
+      await t.db.query("UPDATE sign_in_failures SET at = at - interval '31 seconds' WHERE ip = $1", [here]);
+      expect((await post({ ...good, username: DEMO.admin }, {}, here)).statusCode).toBe(200);
+      expect(await countRows(t.db, 'sign_in_failures', 'ip = $1', [here])).toBe(0);
+    });
+
+    it('a successful sign-in from one address leaves the failures counted at another', async () => {
+      await t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT $1, '198.51.100.9' FROM generate_series(1, 5)", [DEMO.operator]);
+      expect((await post(good, {}, '198.51.100.10')).statusCode).toBe(200);
+      expect((await post(good, {}, '198.51.100.9')).statusCode).toBe(429);
+    });
+
+    it('each further failure doubles the pause, up to 15 minutes', () => {
+      expect([4, 5, 6, 7, 8, 9, 10, 50].map(pairPauseSeconds)).toEqual([0, 30, 60, 120, 240, 480, 900, 900]);
+    });
+
+    it('limits failures per address across accounts', async () => {
+      await t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT 'x' || g || '@y.com', '10.9.9.9' FROM generate_series(1, 20) g");
+      const res = await post(good, {}, '10.9.9.9');
+      expect(res.statusCode).toBe(429);
+      expect(res.json().status.code).toBe('CB-00-0429');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      // Other addresses are not affected.
+      expect((await post(good, {}, '10.9.9.10')).statusCode).toBe(200);
+      await t.db.query("DELETE FROM sign_in_failures WHERE ip = '10.9.9.9'");
+    });
   });
 
   it('refuses a disabled account', async () => {
@@ -135,6 +209,38 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       const res = await t.app.inject({ method: 'GET', url: '/api/identity/info/cube/users/acc-superadmin/permissions', headers: { authorization: `Bearer ${forged}` } });
       expect(res.statusCode).toBe(401);
       expect(res.json().status.code).toBe('CB-00-0410');
+    });
+
+    describe('a forged, tampered or garbled token says "Invalid token", never "Token expired"', () => {
+      const INVALID = {
+        'en-US': 'Invalid token, please sign in again.',
+        'zh-CN': '令牌无效，请重新登录。',
+        'zh-TW': '權杖無效，請重新登入。',
+        'es-ES': 'Token no válido, inicie sesión de nuevo.',
+      };
+      const forgeries: Array<[string, (token: string, sid: string, accountId: string) => Promise<string>]> = [
+        ['a changed signature', async (token) => `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`],
+        [
+          'a token signed with another secret',
+          async (_token, sid, accountId) => {
+            const { SignJWT } = await import('jose');
+            return new SignJWT({ sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(accountId).setIssuedAt().setExpirationTime('10m').setIssuer('iot-console').sign(new TextEncoder().encode('not-the-server-secret-at-all-0123456789'));
+          },
+        ],
+        ['an expired token with a changed signature', async (_token, sid, accountId) => `${(await t.app.tokens.sign({ sub: accountId, sid }, -10)).slice(0, -4)}AAAA`],
+        ['garbage', async () => 'garbage'],
+        ['three dots of base64', async () => 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'],
+      ];
+      it.each(forgeries)('%s answers 401 "Invalid token" in each language', async (_name, forge) => {
+        const s = await signIn(t.app, DEMO.operator);
+        const sid = (await t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+        const bad = await forge(s.token, sid, s.accountId);
+        for (const [language, message] of Object.entries(INVALID)) {
+          const res = await t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${bad}`, language } });
+          expect(res.statusCode).toBe(401);
+          expect(res.json().status).toEqual({ code: 'CB-00-0410', success: false, message });
+        }
+      });
     });
 
     it('no token answers 401 on a signed-in route', async () => {

@@ -28,7 +28,7 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
     (await t.db.query<{ operation: string | null; operation_task_id: string | null }>('SELECT operation, operation_task_id FROM sims WHERE iccid = $1', [iccid])).rows[0];
   const taskOf = async (id: string) =>
     (await t.db.query<{ kind: string; status: string; quantity: number; reference_id: string; account_id: string }>('SELECT kind, status, quantity, reference_id, account_id FROM tasks WHERE id = $1', [id])).rows[0];
-  /** Run the job worker until no task is left for it (the seeded activation in progress is held by another worker). */
+  /** Run the job worker until no task is left for it (the seeded activation in progress is not looked at before its answer is due). */
   const runJobs = async () => {
     while (await t.app.jobs.runOnce());
   };
