@@ -3,11 +3,12 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate, openDb } from './db/db.js';
 import { seedDemo } from './db/seed.js';
+import { filesIn } from './job/storage.js';
 
 const config = loadConfig();
 const db = await openDb(config);
 await migrate(db);
-if (config.seed) await seedDemo(db);
+if (config.seed) await seedDemo(db, { files: filesIn(config.dataDir) });
 const app = await buildApp({ config, db });
 
 const shutdown = async (signal: string) => {

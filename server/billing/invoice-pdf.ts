@@ -1,11 +1,14 @@
 /**
  * An invoice as a PDF (pdf-lib): header, parties, the billing period and dates, the amounts, the SIM lines (paged)
- * and the bank details. Standard fonts carry Latin text only, so labels are English or Spanish (the caller's
- * language when it is one of them) and any other character is shown as "?" (docs/decisions.md).
+ * and the bank details, in the caller's language with Unicode fonts (server/pdf/pdf-text.ts). Labels come from
+ * common/locales ("pdf.") and, for the status, from the console's own words (src/locales, invoices.enum.status), so
+ * the PDF says "Published" where the console does.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { translate } from '../../common/i18n.js';
 import type { Language } from '../../common/limits.js';
+import { consoleLabel } from '../http/labels.js';
+import { PdfText } from '../pdf/pdf-text.js';
 
 export interface InvoiceForPdf {
   billId: string;
@@ -31,24 +34,21 @@ export interface InvoiceForPdf {
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 
-/** Latin-1 only: what the standard fonts can draw. */
-const safe = (text: string): string => text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
-
-export async function invoicePdf(inv: InvoiceForPdf, requested: Language): Promise<Uint8Array> {
-  const lang: Language = requested === 'es-ES' ? 'es-ES' : 'en-US';
+/** The invoice as a PDF in the caller's language. */
+export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Uint8Array> {
   const t = (key: string, params: Record<string, unknown> = {}) => translate(lang, `pdf.${key}`, params);
   const money = (n: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: inv.currency }).format(n);
+  const percent = (n: number) => new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 2 }).format(n);
   const doc = await PDFDocument.create();
   doc.setTitle(`${t('invoice')} ${inv.billId}`);
   doc.setCreator('IoT Console');
   doc.setCreationDate(new Date(`${inv.billingDate}T00:00:00Z`));
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const fonts = await PdfText.create(lang);
 
   let page: PDFPage = doc.addPage(A4);
   let y = A4[1] - MARGIN;
-  const text = (s: string, x: number, size = 10, font: PDFFont = regular, color = rgb(0.1, 0.1, 0.1)) => page.drawText(safe(s), { x, y, size, font, color });
-  const right = (s: string, xRight: number, size = 10, font: PDFFont = regular) => text(s, xRight - font.widthOfTextAtSize(safe(s), size), size, font);
+  const text = (s: string, x: number, size = 10, bold = false, color = rgb(0.1, 0.1, 0.1)) => fonts.draw(page, s, x, y, { size, bold, color });
+  const right = (s: string, xRight: number, size = 10, bold = false, color?: ReturnType<typeof rgb>) => text(s, xRight - fonts.width(s, size, bold), size, bold, color);
   const newPage = () => {
     page = doc.addPage(A4);
     y = A4[1] - MARGIN;
@@ -57,48 +57,51 @@ export async function invoicePdf(inv: InvoiceForPdf, requested: Language): Promi
     if (y - height < MARGIN) newPage();
   };
 
-  text(`${t('invoice')} ${inv.billId}`, MARGIN, 20, bold);
-  right(t(`status.${inv.status}`), A4[0] - MARGIN, 12, bold);
+  text(`${t('invoice')} ${inv.billId}`, MARGIN, 20, true);
+  right(consoleLabel(lang, `invoices.enum.status.${inv.status}`) ?? inv.status, A4[0] - MARGIN, 12, true);
   y -= 18;
+  // A draft or an obsolete invoice says why it is not to be paid, under its status.
+  const note = inv.status === 'draft' || inv.status === 'obsolete' ? t(`statusNote.${inv.status}`) : '';
+  if (note) right(note, A4[0] - MARGIN, 9, false, rgb(0.7, 0.1, 0.1));
   text(`${t(`type.${inv.type}`)} · ${t('version', { n: inv.version })}`, MARGIN, 10);
   y -= 30;
-  text(t('billedTo'), MARGIN, 9, bold);
+  text(t('billedTo'), MARGIN, 9, true);
   y -= 14;
   text(inv.settlementCustomer ?? inv.orgName, MARGIN, 11);
   y -= 28;
 
   const rows: Array<[string, string]> = [
     [t('billingCycle'), inv.billingCycle],
-    [t('period'), `${inv.cycleStart} – ${inv.cycleEnd}`],
+    [t('period'), `${inv.cycleStart} → ${inv.cycleEnd}`],
     [t('billingDate'), inv.billingDate],
     [t('dueDate'), inv.dueDate],
   ];
   for (const [k, v] of rows) {
-    text(k, MARGIN, 10, bold);
+    text(k, MARGIN, 10, true);
     text(v, MARGIN + 140, 10);
     y -= 16;
   }
   y -= 14;
   const totals: Array<[string, string, boolean]> = [
     [t('amountExclTax'), money(inv.amountExclTax), false],
-    [t('tax', { rate: `${(inv.taxRate * 100).toFixed(2)} %` }), money(inv.taxAmount), false],
+    [t('tax', { rate: percent(inv.taxRate) }), money(inv.taxAmount), false],
     [t('amountInclTax'), money(inv.amountInclTax), true],
   ];
   for (const [k, v, strong] of totals) {
-    text(k, A4[0] - MARGIN - 260, 11, strong ? bold : regular);
-    right(v, A4[0] - MARGIN, 11, strong ? bold : regular);
+    text(k, A4[0] - MARGIN - 260, 11, strong);
+    right(v, A4[0] - MARGIN, 11, strong);
     y -= 18;
   }
   y -= 20;
 
   if (inv.lines.length) {
-    text(t('lines', { count: inv.lines.length }), MARGIN, 12, bold);
+    text(t('lines', { count: inv.lines.length }), MARGIN, 12, true);
     y -= 18;
     const header = () => {
-      text('ICCID', MARGIN, 9, bold);
-      text('SKU', MARGIN + 170, 9, bold);
-      right(t('usage'), MARGIN + 390, 9, bold);
-      right(t('amount'), A4[0] - MARGIN, 9, bold);
+      text('ICCID', MARGIN, 9, true);
+      text('SKU', MARGIN + 170, 9, true);
+      right(t('usage'), MARGIN + 390, 9, true);
+      right(t('amount'), A4[0] - MARGIN, 9, true);
       y -= 14;
     };
     header();
@@ -119,10 +122,10 @@ export async function invoicePdf(inv: InvoiceForPdf, requested: Language): Promi
   const bank = Object.entries(inv.bankDetails ?? {}).filter(([, v]) => v !== null && v !== '');
   if (bank.length) {
     need(20 + bank.length * 14);
-    text(t('bank'), MARGIN, 12, bold);
+    text(t('bank'), MARGIN, 12, true);
     y -= 16;
     for (const [k, v] of bank) {
-      text(k, MARGIN, 9, bold);
+      text(k, MARGIN, 9, true);
       text(String(v), MARGIN + 140, 9);
       y -= 14;
     }
@@ -130,7 +133,8 @@ export async function invoicePdf(inv: InvoiceForPdf, requested: Language): Promi
 
   const pages = doc.getPages();
   pages.forEach((p, i) => {
-    p.drawText(safe(`${inv.billId} · ${t('page', { n: i + 1, total: pages.length })}`), { x: MARGIN, y: 30, size: 8, font: regular, color: rgb(0.4, 0.4, 0.4) });
+    fonts.draw(p, `${inv.billId} · ${t('page', { n: i + 1, total: pages.length })}`, MARGIN, 30, { size: 8, color: rgb(0.4, 0.4, 0.4) });
   });
+  await fonts.finish(doc);
   return doc.save();
 }

@@ -4,9 +4,14 @@
  * Values come from a seeded PRNG, so every run makes the same ids, ICCIDs and volumes; times are relative
  * to opts.now (default: the current minute) so that "last 7 days" and "last 30 days" screens have content.
  */
-import type { Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
+import { EXPORT_JOBS, EXPORTS, type ExportKind } from '../job/export-jobs.js';
+import { REPORT_CONTENT_TYPE, SCHEDULED_LANGUAGE, writeReport, type ReportKind } from '../job/report-jobs.js';
+import type { FileStore } from '../job/storage.js';
+import { ACTIVATION_ANSWER_MINUTES } from '../network/activation.js';
 import { dueDateOf } from '../../common/billing.js';
 import { makeIccid, makeImei } from '../../common/iccid.js';
+import { allowanceKb, cycleStart, type OveragePolicy, type ResetCycle } from '../domain/bundle-cycle.js';
 import { Rng } from '../domain/rng.js';
 
 export type SeedSize = 'small' | 'demo';
@@ -204,6 +209,9 @@ async function insertRows(q: Queryable, table: string, rows: Row[], batch = 500)
 const dateOnly = (d: Date): string => d.toISOString().slice(0, 10);
 const monthStart = (d: Date, add = 0): Date => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1));
 const round2 = (n: number): number => Math.round(n * 100) / 100;
+/** What a plan allows a day, on average over its cycle. */
+const perDayKb = (plan: Plan): number =>
+  plan.quotaKb / ({ DAY: 1, DAY_24H: 1, MONTH: 30, MONTH_31D: 31, YEAR_366D: 366 } as const)[plan.reset];
 const mccMnc = (network: string): string => network.match(/(\d{3})-(\d{2,3})$/)!.slice(1).join('');
 const networkCountry = (network: string): string => network.split(' ').slice(-2, -1)[0];
 
@@ -230,12 +238,16 @@ interface SimSeed {
   activatedAt: Date | null;
   network: string | null;
   poolId: string | null;
-  /** Typical KB per day, for CDRs. */
+  /** The plan of its base bundle (the pool's share for a pool member): its bundles, cycle limit and CDRs name it. */
+  plan: Plan;
+  /** Typical KB per day, for CDRs: a share of what the plan allows a day. */
   dailyKb: number;
 }
 
 interface Ctx {
   q: Queryable;
+  /** Where the files the seed lists are written; without it the seed lists no files. */
+  files?: FileStore;
   size: SeedSize;
   now: Date;
   rng: Rng;
@@ -244,9 +256,9 @@ interface Ctx {
 }
 
 /** Fill every fleet table for the organisations and accounts of seed.ts. */
-export async function seedFleet(q: Queryable, opts: { size: SeedSize; now?: Date }): Promise<void> {
+export async function seedFleet(q: Queryable, opts: { size: SeedSize; now?: Date; files?: FileStore }): Promise<void> {
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / MINUTE) * MINUTE);
-  const ctx: Ctx = { q, size: opts.size, now, rng: new Rng(`fleet:${opts.size}`), sims: [], pools: [] };
+  const ctx: Ctx = { q, files: opts.files, size: opts.size, now, rng: new Rng(`fleet:${opts.size}`), sims: [], pools: [] };
   await seedPoolsAndSims(ctx);
   await seedBundles(ctx);
   await seedSimEvents(ctx);
@@ -326,10 +338,12 @@ async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
         if (expiresAt.getTime() <= now.getTime()) expiresAt = new Date(now.getTime() + rng.int(46, 400) * DAY);
       } else if (status === 'expired' || status === 'terminated') expiresAt = new Date(now.getTime() - rng.int(1, 120) * DAY);
 
-      const plan = rng.pick(PLANS);
+      const plan = poolId ? POOL_PLAN : rng.pick(PLANS);
+      if (poolId) rng.pick(PLANS); // one draw either way, so that the rest of the seed keeps its values
+      // From 3% to 130% of what the plan allows a day: most SIMs well within it, a few over it (and billed for it).
       const sim: SimSeed = {
-        org: f.org, id, iccid, imsi, msisdn, status, sub, tech, activatedAt, network, poolId,
-        dailyKb: Math.round(Math.exp(rng.next() * Math.log(20_000 / 40)) * 40),
+        org: f.org, id, iccid, imsi, msisdn, status, sub, tech, activatedAt, network, poolId, plan,
+        dailyKb: Math.max(1, Math.round(perDayKb(plan) * Math.exp(Math.log(0.03) + rng.next() * Math.log(1.3 / 0.03)))),
       };
       ctx.sims.push(sim);
       if (poolId) ctx.pools.find((p) => p.id === poolId)!.members.push(sim);
@@ -347,8 +361,9 @@ async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
         shipment_date: dateOnly(shipped),
         pool_id: poolId,
         activated_at: activatedAt,
-        cycle_start: status === 'active' || status === 'paused' ? dateOnly(monthStart(now)) : null,
-        cycle_limit_kb: status === 'active' || status === 'paused' ? (poolId ? POOL_PLAN.quotaKb : plan.quotaKb) : null,
+        cycle_start: null,
+        // The cycle, its usage and its limit are those of the bundles in use (seedCycles).
+        cycle_limit_kb: null,
         test_data_status: status === 'pre_activated' ? (sub === 'test' ? 'in_test' : 'not_started') : used ? 'ended' : 'not_started',
         test_data_kb: status === 'inactive' ? null : TEST_PLAN.quotaKb,
         test_period_days: status === 'inactive' ? null : 30,
@@ -388,19 +403,31 @@ async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
 async function seedBundles(ctx: Ctx): Promise<void> {
   const { rng, now } = ctx;
   const rows: Row[] = [];
-  const order = (s: SimSeed, type: string, plan: Plan, status: string, orderedAt: Date, extra: Row = {}): void => {
+  const order = (s: SimSeed, type: string, plan: Plan, status: string, requestedAt: Date, extra: Row = {}): void => {
+    let orderedAt = requestedAt;
     const prepaid = type.startsWith('BEFORE');
     const overage = type === 'BEFORE_TEST' ? 'stop' : rng.pick(OVERAGE);
-    const activated = status === 'PENDING' ? null : new Date(orderedAt.getTime() + rng.int(0, 3) * DAY);
+    const ended = status === 'EXPIRED' || status === 'CANCELLED';
+    // Started by now; one that has ended had started at least two days before.
+    const activated = status === 'PENDING' ? null : new Date(Math.min(orderedAt.getTime() + rng.int(0, 3) * DAY, now.getTime() - (ended ? 2 * DAY : 0)));
+    if (activated && activated < orderedAt) orderedAt = activated;
     // A bundle in use has not reached its end: one ordered long ago has renewed, term by term, past `now`.
     const term = (plan.reset === 'YEAR_366D' ? 366 : 365) * DAY;
     let expires = activated ? activated.getTime() + term : null;
     if (expires !== null && status === 'IN_USE' && expires <= now.getTime()) expires += Math.ceil((now.getTime() - expires + 1) / term) * term;
+    // One that has ended did so in the past: an expired bundle at the end of its term (a test bundle's is 30 days),
+    // a cancelled one when it was cancelled.
+    const cancelledAt = Math.max(activated?.getTime() ?? 0, Math.min(now.getTime() - DAY, orderedAt.getTime() + 200 * DAY));
+    let endedAt: number | null = null;
+    if (status === 'EXPIRED') {
+      endedAt = Math.min(activated!.getTime() + (plan === TEST_PLAN ? 30 * DAY : term), now.getTime() - DAY);
+      expires = endedAt;
+    } else if (status === 'CANCELLED') endedAt = cancelledAt;
     rows.push({
       org_id: s.org, id: rng.id(), sim_id: s.id, iccid: s.iccid, type, payment_mode: prepaid ? 'prepaid' : 'postpaid',
       name: plan.name, sku: plan.sku, service_type: rng.chance(0.2) ? 'data_sms' : 'data', ordered_at: orderedAt, activated_at: activated,
       expected_expire_at: expires === null ? null : new Date(expires),
-      expired_at: status === 'EXPIRED' || status === 'CANCELLED' ? new Date(Math.min(now.getTime() - DAY, orderedAt.getTime() + 200 * DAY)) : null,
+      expired_at: endedAt === null ? null : new Date(endedAt),
       sales_order_id: `SO-${orderedAt.getUTCFullYear()}-${rng.digits(6)}`, quota_kb: plan.quotaKb, reset_cycle: plan.reset,
       overage_policy: overage,
       throttle_kbps: overage === 'billing_speed_decrease' || overage === 'billing_throttle_after_threshold' ? rng.pick([128, 256]) : null,
@@ -412,7 +439,7 @@ async function seedBundles(ctx: Ctx): Promise<void> {
   };
   ctx.sims.forEach((s, idx) => {
     const fixed = s.org === 'org-demo' ? DEMO_FIXED[idx] : undefined;
-    const plan = PLANS[idx % PLANS.length];
+    const plan = s.plan;
     const base = s.activatedAt ?? new Date(now.getTime() - rng.int(30, 120) * DAY);
     switch (s.status) {
       case 'inactive':
@@ -433,8 +460,9 @@ async function seedBundles(ctx: Ctx): Promise<void> {
           order(s, rng.chance(0.5) ? 'BEFORE_SHARE' : 'AFTER_SHARE', POOL_PLAN, 'IN_USE', s.activatedAt!, { pool_id: s.poolId });
         } else {
           order(s, rng.chance(0.6) ? 'BEFORE_BASIC' : 'AFTER_BUNDLE', plan, 'IN_USE', s.activatedAt!);
-          if (rng.chance(0.15)) order(s, 'BEFORE_SUPPLEMENT', SUPPLEMENT_PLAN, rng.pick(['IN_USE', 'EXPIRED']), new Date(now.getTime() - rng.int(1, 60) * DAY));
-          if (rng.chance(0.1)) order(s, 'AFTER_FLOW', SUPPLEMENT_PLAN, 'IN_USE', new Date(now.getTime() - rng.int(1, 30) * DAY));
+          // Top-ups are monthly: only a monthly plan takes them, so that a SIM's bundles in use share one cycle.
+          if (rng.chance(0.15) && plan.reset === SUPPLEMENT_PLAN.reset) order(s, 'BEFORE_SUPPLEMENT', SUPPLEMENT_PLAN, rng.pick(['IN_USE', 'EXPIRED']), new Date(now.getTime() - rng.int(1, 60) * DAY));
+          if (rng.chance(0.1) && plan.reset === SUPPLEMENT_PLAN.reset) order(s, 'AFTER_FLOW', SUPPLEMENT_PLAN, 'IN_USE', new Date(now.getTime() - rng.int(1, 30) * DAY));
         }
         break;
       }
@@ -491,7 +519,9 @@ async function seedCdrs(ctx: Ctx): Promise<void> {
   const rows: Row[] = [];
   for (const s of live) {
     const home = s.network!;
-    const plan = s.poolId ? POOL_PLAN.sku : rng.pick(PLANS).sku;
+    // The draw that once chose a plan here is kept, so that the rest of the seed keeps its values.
+    if (!s.poolId) rng.pick(PLANS);
+    const plan = s.plan.sku;
     const rat = rng.weighted(RATS);
     for (let d = 0; d < days; d++) {
       const dayStart = start.getTime() + d * DAY;
@@ -677,7 +707,7 @@ async function seedSms(ctx: Ctx): Promise<void> {
 
 /** Rollups from the rows just written, so that they match the CDRs and SMS exactly. */
 async function seedRollups(ctx: Ctx): Promise<void> {
-  const { q, now } = ctx;
+  const { q } = ctx;
   await q.query(`
     INSERT INTO usage_daily (org_id, sim_id, day, iccid, uplink_kb, downlink_kb, volume_kb, cdr_count)
     SELECT org_id, sim_id, (start_at AT TIME ZONE 'UTC')::date, min(iccid),
@@ -702,24 +732,83 @@ async function seedRollups(ctx: Ctx): Promise<void> {
     ON CONFLICT (org_id, hour) DO UPDATE SET sms_mo = EXCLUDED.sms_mo, sms_mt = EXCLUDED.sms_mt`);
   // The dashboard's per-SIM rollups (007_dashboard.sql).
   await q.query('SELECT rebuild_sim_rollups(NULL)');
-  // SIM, bundle and pool counters agree with the rollups.
-  const cycle = dateOnly(monthStart(now));
-  await q.query(
-    `UPDATE sims s SET cycle_usage_kb = u.kb
-     FROM (SELECT sim_id, sum(volume_kb) AS kb FROM usage_daily WHERE day >= $1::date GROUP BY sim_id) u
-     WHERE s.id = u.sim_id AND s.status IN ('active', 'paused')`,
-    [cycle],
-  );
+  await seedCycles(ctx);
   await q.query(`
     UPDATE sims s SET last_session_at = l.start_at, last_session_kb = l.kb
     FROM (SELECT DISTINCT ON (sim_id) sim_id, start_at, kb FROM (SELECT sim_id, start_at, sum(volume_kb) AS kb FROM cdrs GROUP BY sim_id, start_at) x
           ORDER BY sim_id, start_at DESC) l
     WHERE s.id = l.sim_id`);
-  await q.query(`
-    UPDATE bundle_orders b SET used_kb = s.cycle_usage_kb FROM sims s
-    WHERE b.sim_id = s.id AND b.status = 'IN_USE' AND b.type IN ('BEFORE_BASIC', 'AFTER_BUNDLE', 'BEFORE_SHARE', 'AFTER_SHARE')`);
   await q.query(`UPDATE pool_members m SET cycle_usage_kb = s.cycle_usage_kb FROM sims s WHERE m.sim_id = s.id`);
   await q.query(`UPDATE shared_pools p SET usage_kb = coalesce((SELECT sum(cycle_usage_kb) FROM pool_members m WHERE m.pool_id = p.id AND m.left_at IS NULL), 0)`);
+}
+
+/**
+ * Each SIM's cycle as every tab tells it (issue 14): the bundles in use (not the test one) share the base bundle's reset
+ * cycle; the SIM's cycle starts when that cycle did, its usage is what its CDRs carried since, and its limit is the sum
+ * of those bundles' quotas. The usage is drawn from the bundles in order (the base one first, each up to its quota, the
+ * last one takes the rest), and a bundle whose overage policy could not have let the SIM use that much bills the
+ * overage instead: usage never exceeds what the policy allows (server/domain/bundle-cycle.ts).
+ */
+async function seedCycles(ctx: Ctx): Promise<void> {
+  const { q, now } = ctx;
+  const inUse = (
+    await q.query<{ id: string; sim_id: string; quota_kb: string; reset_cycle: ResetCycle; activated_at: Date | string; overage_policy: OveragePolicy; throttle_kbps: number | null; overage_threshold_kb: string | null }>(
+      `SELECT b.id, b.sim_id, b.quota_kb, b.reset_cycle, b.activated_at, b.overage_policy, b.throttle_kbps, b.overage_threshold_kb
+         FROM bundle_orders b JOIN sims s ON s.id = b.sim_id
+        WHERE b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND s.status IN ('active', 'paused')
+        ORDER BY b.sim_id, b.activated_at, b.id`,
+    )
+  ).rows;
+  const bySim = new Map<string, typeof inUse>();
+  for (const b of inUse) bySim.set(b.sim_id, [...(bySim.get(b.sim_id) ?? []), b]);
+  const sims = [...bySim.keys()];
+  const starts = sims.map((id) => {
+    const base = bySim.get(id)![0];
+    return cycleStart(base.reset_cycle, new Date(base.activated_at), now);
+  });
+  const usage = new Map(
+    (
+      await q.query<{ sim_id: string; kb: string }>(
+        `SELECT c.sim_id, sum(c.volume_kb) AS kb FROM cdrs c JOIN unnest($1::text[], $2::timestamptz[]) AS x(sim_id, since) ON c.sim_id = x.sim_id AND c.start_at >= x.since
+          GROUP BY c.sim_id`,
+        [pgArray(sims), pgArray(starts.map((d) => d.toISOString()))],
+      )
+    ).rows.map((r) => [r.sim_id, Number(r.kb)]),
+  );
+  const bundleRows: Row[] = [];
+  const simRows: Row[] = [];
+  sims.forEach((simId, i) => {
+    const bundles = bySim.get(simId)!;
+    const total = usage.get(simId) ?? 0;
+    let left = total;
+    bundles.forEach((b, k) => {
+      const quota = Number(b.quota_kb);
+      const used = k === bundles.length - 1 ? left : Math.min(left, quota);
+      left -= used;
+      const allowed = allowanceKb(
+        { quotaKb: quota, overagePolicy: b.overage_policy, throttleKbps: b.throttle_kbps, overageThresholdKb: b.overage_threshold_kb === null ? null : Number(b.overage_threshold_kb) },
+        starts[i],
+        now,
+      );
+      const fits = allowed === null || used <= allowed;
+      bundleRows.push({ id: b.id, used_kb: used, overage_policy: fits ? b.overage_policy : 'billing', throttle_kbps: fits ? b.throttle_kbps : null, overage_threshold_kb: fits ? b.overage_threshold_kb : null });
+    });
+    simRows.push({ id: simId, cycle_start: dateOnly(starts[i]), cycle_usage_kb: total, cycle_limit_kb: bundles.reduce((sum, b) => sum + Number(b.quota_kb), 0) });
+  });
+  // An array literal whose nulls are NULL (pgArray quotes every string).
+  const column = (rows: Row[], key: string) => `{${rows.map((r) => (r[key] === null || r[key] === undefined ? 'NULL' : `"${String(r[key])}"`)).join(',')}}`;
+  await q.query(
+    `UPDATE bundle_orders b SET used_kb = x.used_kb, overage_policy = x.overage_policy, throttle_kbps = x.throttle_kbps, overage_threshold_kb = x.overage_threshold_kb
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::bigint[]) AS x(id, used_kb, overage_policy, throttle_kbps, overage_threshold_kb)
+      WHERE b.id = x.id`,
+    [column(bundleRows, 'id'), column(bundleRows, 'used_kb'), column(bundleRows, 'overage_policy'), column(bundleRows, 'throttle_kbps'), column(bundleRows, 'overage_threshold_kb')],
+  );
+  await q.query(
+    `UPDATE sims s SET cycle_start = x.cycle_start, cycle_usage_kb = x.cycle_usage_kb, cycle_limit_kb = x.cycle_limit_kb
+       FROM unnest($1::text[], $2::date[], $3::bigint[], $4::bigint[]) AS x(id, cycle_start, cycle_usage_kb, cycle_limit_kb)
+      WHERE s.id = x.id`,
+    [column(simRows, 'id'), column(simRows, 'cycle_start'), column(simRows, 'cycle_usage_kb'), column(simRows, 'cycle_limit_kb')],
+  );
 }
 
 async function seedDeveloper(ctx: Ctx): Promise<void> {
@@ -766,7 +855,6 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
   const months: Record<string, number> = size === 'small' ? { 'org-demo': 2, 'org-other': 1 } : { 'org-demo': 6, 'org-demo-north': 3, 'org-demo-south': 3, 'org-other': 3 };
   const invoices: Row[] = [];
   const lines: Row[] = [];
-  const simIndex = new Map(ctx.sims.map((s, i) => [s.id, i]));
   for (const [org, count] of Object.entries(months)) {
     const f = fleetOf(org);
     const billed = ctx.sims.filter((s) => s.org === org && s.activatedAt && s.status !== 'terminated');
@@ -783,9 +871,9 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
       let overageCents = 0;
       const inCycle = billed.filter((s) => s.activatedAt!.getTime() < cycleEnd.getTime());
       for (const s of inCycle) {
-        const plan = s.poolId ? POOL_PLAN : PLANS[simIndex.get(s.id)! % PLANS.length];
+        const plan = s.plan;
         const used = Math.round(s.dailyKb * 30 * (0.6 + rng.next() * 0.8));
-        const over = s.poolId ? 0 : Math.max(0, used - plan.quotaKb);
+        const over = s.poolId ? 0 : Math.max(0, used - Math.round(perDayKb(plan) * 30));
         const overAmount = Math.round((over / 1024) * 2); // 0.02 per MB, in cents
         const lineCents = Math.round(plan.price * 100) + overAmount;
         cents += lineCents;
@@ -838,82 +926,122 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
   await insertRows(ctx.q, 'invoice_lines', lines);
 }
 
+/**
+ * Reports and the task center. Every report and finished task that offers a download has its file, made by the same
+ * code as the real job from the data just seeded (issue 14: the demo makes the files it lists, or lists no download).
+ * Without a file store (ctx.files) there are no files: no reports, and finished tasks offer no download.
+ */
 async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
-  const { rng, now, size } = ctx;
+  const { rng, now, size, files: store } = ctx;
   const files: Row[] = [];
-  const file = (org: string, account: string | null, kind: string, name: string, contentType: string, created: Date, label: string): string => {
-    const id = fixedId(`file:${label}`);
-    files.push({ org_id: org, id, account_id: account, kind, storage_key: `${org}/${kind}/${id}/${name}`, name, content_type: contentType, size_bytes: rng.int(2_000, 900_000), created_at: created, expires_at: new Date(created.getTime() + 30 * DAY) });
+  /** Publish a file the seed wrote under key; its files row, and its id. */
+  const publish = async (org: string, account: string | null, kind: string, key: string, name: string, contentType: string, created: Date): Promise<string> => {
+    const id = fixedId(`file:${key}`);
+    const size = await store!.publish(key);
+    files.push({ org_id: org, id, account_id: account, kind, storage_key: key, name, content_type: contentType, size_bytes: size, created_at: created, expires_at: new Date(created.getTime() + 30 * DAY) });
     return id;
   };
 
-  // Reports of past months, made on the 6th (within the 5th-8th window, UTC+8).
-  const reports: Row[] = [];
-  const reportMonths = size === 'small' ? 1 : 6;
-  const kinds = size === 'small' ? ['monthly_usage', 'sim_inventory'] : ['monthly_usage', 'sim_inventory', 'sms_usage', 'bundle_usage', 'pool_usage'];
-  for (const org of ['org-demo', 'org-other']) {
-    for (let k = 1; k <= (org === 'org-demo' ? reportMonths : 1); k++) {
-      const period = monthStart(now, -k).toISOString().slice(0, 7);
-      const made = new Date(monthStart(now, -k + 1).getTime() + 5 * DAY - 6 * HOUR);
-      if (made > now) continue;
-      kinds.forEach((kind, i) => {
-        const label = `report:${org}:${k}:${kind}`;
-        const id = org === 'org-demo' && k === 1 && i === 0 ? DEMO_REPORT_ID : fixedId(label);
-        const fileId = file(org, null, 'report', `${kind}-${period}.csv`, 'text/csv', made, label);
-        reports.push({ org_id: org, id, report: kind, period, status: 'ready', file_id: fileId, row_count: rng.int(10, 2000), created_at: made, updated_at: made });
-      });
-    }
-  }
   const prefColumns = ['iccid', 'imsi', 'msisdn', 'imei', 'device_name', 'status', 'usage_kb', 'sms_mo', 'sms_mt', 'network', 'bundle', 'expires_at'];
   const prefs: Row[] = [];
   for (const org of ['org-demo', 'org-other']) {
     prefColumns.forEach((c, i) => prefs.push({ org_id: org, column_key: c, enabled: !['imei', 'sms_mo', 'bundle'].includes(c), position: i, updated_by: null, updated_at: now }));
   }
+  // The reports are written with these preferences, as the report job would.
+  await insertRows(ctx.q, 'report_preferences', prefs);
+
+  // Reports of past months, made on the 6th (within the 5th-8th window, UTC+8), with the rows they really hold.
+  const reports: Row[] = [];
+  const reportMonths = size === 'small' ? 1 : 6;
+  const kinds: ReportKind[] = size === 'small' ? ['monthly_usage', 'sim_inventory'] : ['monthly_usage', 'sim_inventory', 'sms_usage', 'bundle_usage', 'pool_usage'];
+  for (const org of store ? ['org-demo', 'org-other'] : []) {
+    for (let k = 1; k <= (org === 'org-demo' ? reportMonths : 1); k++) {
+      const period = monthStart(now, -k).toISOString().slice(0, 7);
+      const made = new Date(monthStart(now, -k + 1).getTime() + 5 * DAY - 6 * HOUR);
+      if (made > now) continue;
+      for (const [i, kind] of kinds.entries()) {
+        const id = org === 'org-demo' && k === 1 && i === 0 ? DEMO_REPORT_ID : fixedId(`report:${org}:${k}:${kind}`);
+        const written = await writeReport(ctx.q, store!, { orgId: org, report: kind, period, lang: SCHEDULED_LANGUAGE, folder: `${org}/reports/seed-${id}` });
+        const fileId = await publish(org, null, 'report', written.key, written.name, REPORT_CONTENT_TYPE, made);
+        reports.push({ org_id: org, id, report: kind, period, status: 'ready', file_id: fileId, row_count: written.rows, created_at: made, updated_at: made });
+      }
+    }
+  }
 
   // Tasks: the last 7 days show in the task center; a few older ones prove the window.
   const tasks: Row[] = [];
+  /** Finished exports whose file the export job writes below. */
+  const exports: Array<{ row: Row; kind: ExportKind; query: Record<string, unknown>; format: 'csv' | 'xlsx' }> = [];
   let ref = 1000;
-  const task = (org: string, account: string, kind: string, status: 'done' | 'issues' | 'processing', created: Date, extra: Row = {}): void => {
-    const quantity = rng.int(1, 5000);
+  const simCount = (org: string) => ctx.sims.filter((x) => x.org === org).length;
+  const task = (org: string, account: string, kind: string, status: 'done' | 'issues' | 'processing', created: Date, extra: Row = {}): Row => {
+    // A task of SIMs counts at most the organisation's SIMs.
+    const quantity = Math.min(rng.int(1, 5000), simCount(org));
     const started = new Date(created.getTime() + rng.int(1, 20) * 1000);
     const ended = status === 'processing' ? null : new Date(started.getTime() + rng.int(2, 600) * 1000);
-    tasks.push({
+    const row: Row = {
       org_id: org, id: rng.id(), account_id: account, reference_id: `T${created.toISOString().slice(0, 10).replace(/-/g, '')}${String(ref++)}`, kind, quantity,
       remark: null, status, progress: status === 'done' ? 100 : status === 'issues' ? 100 : rng.int(5, 80), payload: { format: 'csv' }, result: status === 'processing' ? null : { ok: quantity },
-      result_file_id: null, error: null, attempts: 1, claimed_by: status === 'processing' ? 'seed-worker' : null, claimed_at: status === 'processing' ? started : null,
-      heartbeat_at: status === 'processing' ? now : null, started_at: started, ended_at: ended, created_at: created, updated_at: ended ?? now, ...extra,
-    });
+      result_file_id: null, error: null, attempts: status === 'processing' ? 0 : 1, claimed_by: null, claimed_at: null,
+      heartbeat_at: null, started_at: started, ended_at: ended, created_at: created, updated_at: ended ?? now, ...extra,
+    };
+    tasks.push(row);
+    return row;
+  };
+  /** A finished export of `kind` with this list query: its file is the export job's, its quantity the rows written. */
+  const exported = (row: Row, kind: ExportKind, query: Record<string, unknown>, format: 'csv' | 'xlsx' = 'csv') => {
+    row.payload = { query, format, lang: 'en-US' };
+    exports.push({ row, kind, query, format });
   };
   const doneAt = new Date(now.getTime() - 2 * HOUR);
-  task('org-demo', 'acc-admin', 'sim_export', 'done', doneAt, {
-    id: DEMO_TASK_ID, remark: 'All active SIMs', payload: { filter: { status: 'active' }, format: 'xlsx' },
-    result_file_id: file('org-demo', 'acc-admin', 'export', 'sims-active.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', doneAt, 'task:done'),
-  });
-  task('org-demo', 'acc-admin', 'sim_activate', 'processing', new Date(now.getTime() - 2 * MINUTE), {
-    id: BUSY_TASK_ID, quantity: 1, remark: 'Activation in progress', payload: { iccids: [SPECIAL_SIMS.operationInProgress] }, progress: 10,
-    // A long-running activation whose lease another worker holds for a year, so no worker of the demo takes it over and
-    // the task center always shows one running task (docs/decisions.md, "The demo's activation in progress").
-    claimed_by: 'seed-network-worker', heartbeat_at: new Date(now.getTime() + 365 * DAY),
+  exported(task('org-demo', 'acc-admin', 'sim_export', 'done', doneAt, { id: DEMO_TASK_ID, remark: 'All active SIMs' }), 'sim_export', { status: 'active' }, 'xlsx');
+  // An activation sent to the network before the demo started, which the network never answers: a worker takes it up,
+  // waits for the answer until the stated time after it was sent (ACTIVATION_ANSWER_MINUTES), then ends it as issues
+  // with its report (docs/decisions.md, "The demo's activation in progress").
+  // No worker holds it (no lease into the future): it is first looked at when its answer is due.
+  const busyAt = new Date(now.getTime() - 2 * MINUTE);
+  const sentAt = new Date(busyAt.getTime() + 5000);
+  task('org-demo', 'acc-admin', 'sim_activate', 'processing', busyAt, {
+    id: BUSY_TASK_ID, quantity: 1, remark: 'Activation in progress', progress: 10,
+    payload: { iccids: [SPECIAL_SIMS.operationInProgress], lang: 'en-US', sentAt: sentAt.toISOString(), refused: {} },
+    run_after: new Date(sentAt.getTime() + ACTIVATION_ANSWER_MINUTES * MINUTE),
   });
   task('org-demo', 'acc-admin', 'sim_info_upload', 'issues', new Date(now.getTime() - 26 * HOUR), {
-    remark: 'devices.csv', result: { ok: 41, failed: 2, errors: [{ row: 3, message: 'Invalid ICCID' }, { row: 17, message: 'Device name longer than 40 characters' }] },
+    remark: 'devices.csv', quantity: 43, result: { ok: 41, failed: 2, errors: [{ row: 3, message: 'Invalid ICCID' }, { row: 17, message: 'Device name longer than 40 characters' }] },
   });
-  task('org-other', 'acc-other-admin', 'sim_export', 'done', new Date(now.getTime() - 5 * HOUR));
+  exported(task('org-other', 'acc-other-admin', 'sim_export', 'done', new Date(now.getTime() - 5 * HOUR)), 'sim_export', {});
   if (size === 'demo') {
-    const kindsList = ['sim_export', 'cdr_export', 'sms_export', 'bundle_export', 'sim_suspend', 'sim_resume', 'sim_transfer', 'report', 'invoice_export', 'sms_report'];
+    // Kinds the task center names; the exports among them are ones the export job makes.
+    const kindsList = ['sim_export', 'cdr_export', 'sim_reset', 'bundle_export', 'sim_suspend', 'sim_resume', 'sim_transfer', 'sim_export', 'bundle_export', 'sim_suspend'];
     const owners = ['acc-admin', 'acc-operator', 'acc-superadmin', 'acc-user'];
+    const live = ctx.sims.filter((s) => s.org === 'org-demo' && s.status === 'active');
     for (let i = 0; i < 24; i++) {
       const created = new Date(now.getTime() - rng.int(10, 7 * 24 * 60 - 10) * MINUTE);
       const status = rng.weighted([['done', 85], ['issues', 15]]) as 'done' | 'issues';
       const kind = rng.pick(kindsList);
       const owner = rng.pick(owners);
-      const isExport = kind.endsWith('export');
-      task('org-demo', owner, kind, status, created, isExport && status === 'done' ? { result_file_id: file('org-demo', owner, 'export', `${kind}.csv`, 'text/csv', created, `task:${i}`) } : {});
+      const row = task('org-demo', owner, kind, status, created);
+      if (status !== 'done' || !(kind in EXPORTS)) continue;
+      // Narrow selections, as people export them: one status, one bundle state, one SIM's last week of CDRs.
+      if (kind === 'sim_export') exported(row, kind, { status: SIM_STATUSES[i % SIM_STATUSES.length] });
+      else if (kind === 'bundle_export') exported(row, kind, { status: ['IN_USE', 'PENDING', 'EXPIRED'][i % 3] });
+      else exported(row, 'cdr_export', { search: { field: 'iccid', value: live[i % live.length].iccid }, startAtFrom: new Date(now.getTime() - 7 * DAY).toISOString(), startAtTo: now.toISOString() });
     }
-    for (let i = 0; i < 3; i++) task('org-demo', 'acc-admin', 'sim_export', 'done', new Date(now.getTime() - (9 + i * 3) * DAY));
+    for (let i = 0; i < 3; i++) exported(task('org-demo', 'acc-admin', 'sim_export', 'done', new Date(now.getTime() - (9 + i * 3) * DAY)), 'sim_export', {});
+  }
+  for (const e of exports) {
+    if (!store) continue;
+    const t = e.row;
+    const job = EXPORT_JOBS[e.kind];
+    const taskRow = { id: String(t.id), org_id: String(t.org_id), account_id: String(t.account_id), kind: e.kind, quantity: 0, payload: t.payload as Record<string, unknown>, attempts: 1 };
+    // The job's own code over the seeded rows (it reads through the seed's transaction).
+    const out = await job({ db: ctx.q as Db, store, task: taskRow, progress: async () => undefined });
+    const file = out.file!;
+    t.result_file_id = await publish(String(t.org_id), String(t.account_id), 'export', file.key, file.name, file.contentType, t.ended_at as Date);
+    t.quantity = Number(out.result.rows);
+    t.result = out.result;
   }
   await insertRows(ctx.q, 'files', files);
   await insertRows(ctx.q, 'reports', reports);
-  await insertRows(ctx.q, 'report_preferences', prefs);
   await insertRows(ctx.q, 'tasks', tasks);
 }

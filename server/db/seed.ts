@@ -4,6 +4,7 @@
  * Runs once: a database that already has the demo brand is left alone.
  */
 import type { Db, Queryable } from './db.js';
+import type { FileStore } from '../job/storage.js';
 import { hashPassword } from '../identity/passwords.js';
 import { seedFleet, type SeedSize } from './seed-fleet.js';
 
@@ -54,8 +55,11 @@ export const DEMO_ACCOUNTS = [
   { id: 'acc-other-admin', email: 'admin@other.example.com', first: 'Otto', last: 'Other', role: 'admin', oversight: false, locale: 'en-US' },
 ] as const;
 
-/** Seed the demo data once. size "small" keeps test databases quick; "demo" fills every screen. */
-export async function seedDemo(db: Db, opts: { size?: SeedSize } = {}): Promise<boolean> {
+/**
+ * Seed the demo data once. size "small" keeps test databases quick; "demo" fills every screen. files: where the files
+ * the seed lists (reports, finished exports) are written; without it the seed lists none.
+ */
+export async function seedDemo(db: Db, opts: { size?: SeedSize; files?: FileStore } = {}): Promise<boolean> {
   const done = await db.query("SELECT 1 FROM brands WHERE id = 'brand-default'");
   if (done.rows.length > 0) return false;
   const hash = await hashPassword(DEMO_PASSWORD);
@@ -64,7 +68,7 @@ export async function seedDemo(db: Db, opts: { size?: SeedSize } = {}): Promise<
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727002)');
     if ((await q.query("SELECT 1 FROM brands WHERE id = 'brand-default'")).rows.length > 0) return false;
     await seedIdentity(q, hash);
-    await seedFleet(q, { size: opts.size ?? 'demo' });
+    await seedFleet(q, { size: opts.size ?? 'demo', files: opts.files });
     return true;
   });
 }
@@ -86,8 +90,8 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
       hideCubeDocumentation: false,
       ...VARIANT_THEMES[b.variant],
     };
-    await q.query('INSERT INTO brands (id, partner_code, host, variant, theme, reports_enabled) VALUES ($1, $2, $3, $4, $5, $6)', [
-      b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme), 'reportsEnabled' in b ? b.reportsEnabled : true,
+    await q.query('INSERT INTO brands (id, partner_code, host, variant, theme, reports_enabled, is_default) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme), 'reportsEnabled' in b ? b.reportsEnabled : true, b.id === 'brand-default',
     ]);
   }
   for (const o of DEMO_ORGS) {

@@ -13,6 +13,7 @@ import { newId } from '../db/ids.js';
 import { consoleLabel } from '../http/labels.js';
 import { publishLive } from '../live/hub.js';
 import { csvWriter } from './table-writers.js';
+import type { FileStore } from './storage.js';
 import type { JobHandler } from './worker.js';
 
 export const REPORT_KINDS = RESOURCES.reports.properties.report.enum as readonly string[] as readonly ReportKind[];
@@ -26,6 +27,8 @@ export const SCHEDULED_LANGUAGE: Language = 'en-US';
 export const REPORT_DAYS = { first: 5, last: 8 } as const;
 
 const UTC8_MS = 8 * 3600_000;
+/** A report's file type. */
+export const REPORT_CONTENT_TYPE = 'text/csv; charset=utf-8';
 const PAGE = 1000;
 
 // Columns that describe the SIM as it is when the report is made: they apply to every per-SIM report.
@@ -191,48 +194,72 @@ const QUERIES: Record<ReportKind, { sql: string; params: (b: Bounds) => string[]
   },
 };
 
+/** What a report's file holds: its storage key and name, and its rows (the header not counted). */
+export interface WrittenReport {
+  key: string;
+  name: string;
+  rows: number;
+}
+
+/**
+ * Write one report of one organisation and month as CSV under `folder` (a draft until the caller publishes it), with
+ * the organisation's enabled preference columns in their order and headers in `lang`. The report job writes through
+ * this, and so does the demo seed for the reports it lists (server/db/seed-files.ts).
+ */
+export async function writeReport(
+  db: Queryable,
+  store: FileStore,
+  r: { orgId: string; report: ReportKind; period: string; lang: Language; folder: string },
+  progress: (percent: number) => Promise<void> = async () => undefined,
+): Promise<WrittenReport> {
+  const { report, period, lang } = r;
+  const label = (key: string, fallback: string) => consoleLabel(lang, key) ?? fallback;
+  const columns = reportColumns(report, await enabledColumns(db, r.orgId));
+  const header = columns.map((c) => label(`reportColumns.enum.columnKey.${c}`, c) + (c === 'usage_kb' ? ' (KB)' : ''));
+  const pool = report === 'pool_usage';
+  if (pool) header.unshift(label('pools.fields.name', 'Pool'), label('pools.fields.totalSims', 'SIMs'));
+  await store.discardDrafts(r.folder);
+  const name = `${report}-${period}.csv`;
+  const key = `${r.folder}/${name}`;
+  const writer = csvWriter(store.draft(key));
+  await writer.header(header);
+  const b = periodBounds(period);
+  const cell = (c: string, v: unknown): string | number | null => {
+    if (v === null || v === undefined) return null;
+    if (c === 'status') return label(`${pool ? 'pools' : 'sims'}.enum.status.${String(v)}`, String(v));
+    if (v instanceof Date) return v.toISOString();
+    return typeof v === 'number' ? v : String(v);
+  };
+  let after = '';
+  let rows = 0;
+  for (;;) {
+    const page = (await db.query<Record<string, unknown> & { k: string }>(QUERIES[report].sql, [r.orgId, after, ...QUERIES[report].params(b)])).rows;
+    for (const row of page) {
+      await writer.row([...(pool ? [String(row.name), Number(row.sims)] : []), ...columns.map((c) => cell(c, row[c]))]);
+    }
+    rows += page.length;
+    if (page.length < PAGE) break;
+    after = page[page.length - 1].k;
+    await progress(50);
+  }
+  await writer.end();
+  return { key, name, rows };
+}
+
 /** The job that makes one report. */
 export const reportJob: JobHandler = Object.assign(
   async ({ db, store, task, progress }: Parameters<JobHandler>[0]) => {
     const { report, period, lang } = task.payload as { report: ReportKind; period: string; lang: Language };
-    const label = (key: string, fallback: string) => consoleLabel(lang, key) ?? fallback;
-    const columns = reportColumns(report, await enabledColumns(db, task.org_id));
-    const header = columns.map((c) => label(`reportColumns.enum.columnKey.${c}`, c) + (c === 'usage_kb' ? ' (KB)' : ''));
-    const pool = report === 'pool_usage';
-    if (pool) header.unshift(label('pools.fields.name', 'Pool'), label('pools.fields.totalSims', 'SIMs'));
-    const folder = `${task.org_id}/reports/${task.id}`;
-    await store.discardDrafts(folder);
-    const name = `${report}-${period}.csv`;
-    const key = `${folder}/${name}`;
-    const writer = csvWriter(store.draft(key));
-    await writer.header(header);
-    const b = periodBounds(period);
-    const cell = (c: string, v: unknown): string | number | null => {
-      if (v === null || v === undefined) return null;
-      if (c === 'status') return label(`${pool ? 'pools' : 'sims'}.enum.status.${String(v)}`, String(v));
-      if (v instanceof Date) return v.toISOString();
-      return typeof v === 'number' ? v : String(v);
-    };
-    let after = '';
-    let rows = 0;
-    for (;;) {
-      const page = (await db.query<Record<string, unknown> & { k: string }>(QUERIES[report].sql, [task.org_id, after, ...QUERIES[report].params(b)])).rows;
-      for (const r of page) {
-        await writer.row([...(pool ? [String(r.name), Number(r.sims)] : []), ...columns.map((c) => cell(c, r[c]))]);
-      }
-      rows += page.length;
-      if (page.length < PAGE) break;
-      after = page[page.length - 1].k;
-      await progress(50);
-    }
-    await writer.end();
-    return { file: { key, name, contentType: 'text/csv; charset=utf-8', kind: 'report' as const }, result: { rows, report, period } };
+    const made = await writeReport(db, store, { orgId: task.org_id, report, period, lang, folder: `${task.org_id}/reports/${task.id}` }, progress);
+    return { file: { key: made.key, name: made.name, contentType: REPORT_CONTENT_TYPE, kind: 'report' as const }, result: { rows: made.rows, report, period } };
   },
   {
     // The report follows its task in the same transaction: ready with the published file, or failed.
+    // The task's quantity is the report's rows: unknown when it was queued (0), known once the file is written.
     settle: async (q: Queryable, task: Parameters<JobHandler>[0]['task'], out: { status: 'done' | 'issues'; fileId: string | null; result: Record<string, unknown> }) => {
       const { reportId } = task.payload as { reportId: string };
       if (out.status === 'done' && out.fileId) {
+        await q.query('UPDATE tasks SET quantity = $2 WHERE id = $1', [task.id, Number(out.result.rows ?? 0)]);
         await q.query(`UPDATE reports SET status = 'ready', file_id = $3, row_count = $4, updated_at = now() WHERE org_id = $1 AND id = $2`, [task.org_id, reportId, out.fileId, Number(out.result.rows ?? 0)]);
       } else {
         await q.query(`UPDATE reports SET status = 'failed', updated_at = now() WHERE org_id = $1 AND id = $2`, [task.org_id, reportId]);

@@ -55,6 +55,19 @@ export class LocalFileStore implements FileStore {
   }
 }
 
+/** The local store of a data directory: DATA_DIR/files. */
+export function filesIn(dataDir: string): LocalFileStore {
+  return new LocalFileStore(path.join(dataDir, 'files'));
+}
+
+/**
+ * A download's answers, the refusals included, are never kept by the browser: Chromium holds a 410 as fresh for ever
+ * (like a 301), so one "no longer available" for a report's fixed address would hide the file made later (issue 14).
+ */
+export function neverCached(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store');
+}
+
 /** A stored file's row, as a download needs it. */
 export interface StoredFile {
   storage_key: string;

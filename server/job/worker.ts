@@ -37,6 +37,11 @@ export interface JobResult {
   result: Record<string, unknown>;
   /** Some rows failed: the task ends as "issues" with its report. */
   issues?: boolean;
+  /**
+   * Not finished, waiting on something outside (the network's answers): the task stays processing, its claim is
+   * released, and a worker (any instance) runs it again after this many milliseconds. It holds no job slot meanwhile.
+   */
+  laterMs?: number;
 }
 
 /**
@@ -85,18 +90,23 @@ export class JobWorker {
   private async claimAndRun(): Promise<boolean> {
     const kinds = Object.keys(this.handlers);
     const claimed = (
-      await this.db.query<TaskRow>(
-        `UPDATE tasks SET claimed_by = $1, claimed_at = now(), heartbeat_at = now(), attempts = attempts + 1,
-                started_at = coalesce(started_at, now()), updated_at = now()
-          WHERE id = (SELECT id FROM tasks
-                       WHERE status = 'processing' AND kind = ANY($2::text[])
-                         AND (claimed_by IS NULL OR heartbeat_at < now() - make_interval(secs => $3))
-                       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-          RETURNING id, org_id, account_id, kind, quantity, payload, attempts`,
+      await this.db.query<TaskRow & { previous: string | null }>(
+        `WITH next AS (SELECT id, claimed_by AS previous FROM tasks
+                         WHERE status = 'processing' AND kind = ANY($2::text[])
+                           AND (claimed_by IS NULL OR heartbeat_at < now() - make_interval(secs => $3))
+                           AND (run_after IS NULL OR run_after <= now())
+                         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+         UPDATE tasks t SET claimed_by = $1, claimed_at = now(), heartbeat_at = now(), attempts = t.attempts + 1,
+                started_at = coalesce(t.started_at, now()), updated_at = now()
+           FROM next WHERE t.id = next.id
+         RETURNING t.id, t.org_id, t.account_id, t.kind, t.quantity, t.payload, t.attempts, next.previous`,
         [this.id, kinds, this.leaseSeconds],
       )
     ).rows[0];
     if (!claimed) return false;
+    // Which instance holds which task, and from whom it took it over, can be followed in the logs.
+    if (claimed.previous) this.log.warn({ worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts, from: claimed.previous }, 'task taken over after its lease ran out');
+    else this.log.info({ worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts }, 'task claimed');
     if (claimed.attempts > MAX_ATTEMPTS) {
       await this.finish(claimed, 'issues', { error: 'interrupted' }, null, `Stopped ${MAX_ATTEMPTS} times before it could finish`);
       return true;
@@ -110,12 +120,20 @@ export class JobWorker {
           'UPDATE tasks SET progress = $3, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = \'processing\' RETURNING id',
           [claimed.id, this.id, Math.max(0, Math.min(99, Math.floor(percent)))],
         );
-        if (!r.rows.length) throw new Error('lease lost');
+        if (!r.rows.length) {
+          this.log.warn({ worker: this.id, task: claimed.id }, 'task lease lost to another instance');
+          throw new Error('lease lost');
+        }
+        this.log.debug({ worker: this.id, task: claimed.id, progress: Math.floor(percent) }, 'task lease renewed');
         await publishLive(this.db, { type: 'task', orgId: claimed.org_id, accountId: claimed.account_id, data: { id: claimed.id, status: 'processing', progress: Math.floor(percent) } });
       },
     };
     try {
       const out = await this.handlers[claimed.kind](ctx);
+      if (out.laterMs !== undefined) {
+        await this.release(claimed, out.laterMs);
+        return true;
+      }
       let fileId: string | null = null;
       if (out.file) {
         const size = await this.store.publish(out.file.key);
@@ -136,6 +154,17 @@ export class JobWorker {
     return true;
   }
 
+  /** Give a waiting task back until `laterMs` from now; a wait is not one of its attempts. */
+  private async release(task: TaskRow, laterMs: number): Promise<void> {
+    const r = await this.db.query(
+      `UPDATE tasks SET claimed_by = NULL, claimed_at = NULL, heartbeat_at = NULL, attempts = greatest(attempts - 1, 0),
+              run_after = now() + make_interval(secs => $3), updated_at = now()
+        WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING id`,
+      [task.id, this.id, Math.max(0, laterMs) / 1000],
+    );
+    if (r.rows.length) this.log.debug({ worker: this.id, task: task.id, laterMs }, 'task waits');
+  }
+
   private async finish(task: TaskRow, status: 'done' | 'issues', result: Record<string, unknown>, fileId: string | null, error: string | null): Promise<void> {
     await this.db.tx(async (q) => {
       const ended = await q.query(
@@ -143,7 +172,10 @@ export class JobWorker {
           WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING id`,
         [task.id, this.id, status, JSON.stringify(result), fileId, error],
       );
-      if (ended.rows.length) await this.handlers[task.kind]?.settle?.(q, task, { status, fileId, result });
+      if (ended.rows.length) {
+        this.log.info({ worker: this.id, task: task.id, status }, 'task finished');
+        await this.handlers[task.kind]?.settle?.(q, task, { status, fileId, result });
+      }
       await publishLive(q, { type: 'task', orgId: task.org_id, accountId: task.account_id, data: { id: task.id, status, progress: 100 } });
     });
   }

@@ -82,7 +82,7 @@ export class LiveHub {
     const rows = await this.db.query<Row>(
       `SELECT id::text, type, org_id, account_id, data FROM live_events
         WHERE id > $1 AND created_at > now() - interval '5 minutes' AND (account_id = $2 OR (account_id IS NULL AND org_id = $3))
-        ORDER BY id LIMIT 500`,
+        ORDER BY live_events.id LIMIT 500`,
       [lastId, s.accountId, s.orgId],
     );
     return rows.rows.map(toEvent);
@@ -105,7 +105,8 @@ export class LiveHub {
       }
       const since = new Date(this.watermark.getTime() - OVERLAP_MS);
       const rows = await this.db.query<Row & { created_at: Date }>(
-        'SELECT id::text, type, org_id, account_id, data, created_at FROM live_events WHERE created_at > $1 ORDER BY id LIMIT 2000',
+        // By the number: ORDER BY id would sort the text output column of the same name, 100 before 99.
+        'SELECT id::text, type, org_id, account_id, data, created_at FROM live_events WHERE created_at > $1 ORDER BY live_events.id LIMIT 2000',
         [since],
       );
       const now = Date.now();

@@ -10,7 +10,7 @@ import { diagnose, overall, type Check, type DiagnoseFacts } from '../domain/dia
 import { notFound } from '../http/api-error.js';
 import { consoleLabel, fieldLabels } from '../http/labels.js';
 import { defineRoutes } from '../http/route.js';
-import { diagnosePdf, pdfLanguage } from './diagnose-pdf.js';
+import { diagnosePdf } from './diagnose-pdf.js';
 
 const sims = RESOURCES.sims;
 const params = { type: 'object', required: ['iccid'], additionalProperties: false, properties: { iccid: sims.properties.iccid } };
@@ -39,7 +39,7 @@ async function gather(req: FastifyRequest): Promise<Gathered> {
       [auth.orgId, iccid, LIMITS.lastSessionMonths, LIMITS.locationHours],
     )
   ).rows[0];
-  if (!sim) throw notFound();
+  if (!sim) throw notFound('sim', iccid);
   const bundles = (
     await db.query<DiagnoseFacts['bundles'][number]>(
       `SELECT status, quota_kb::float8 AS "quotaKb", used_kb::float8 AS "usedKb", overage_policy AS "overagePolicy"
@@ -113,7 +113,7 @@ export const simDiagnoseRoutes = defineRoutes([
     // Made on request from the same checks the page shows (nothing stored that could drift).
     handler: async (req, reply) => {
       const g = await gather(req);
-      const lang = pdfLanguage(req.lang);
+      const lang = req.lang;
       const t = (key: string, p: Record<string, unknown> = {}) => translate(lang, key, p);
       const label = (field: string) => consoleLabel(lang, `sims.fields.${field}`) ?? field;
       const facts: Array<[string, string]> = [
@@ -140,6 +140,7 @@ export const simDiagnoseRoutes = defineRoutes([
           reason: t('diagnose.columns.reason'),
           page: (n, total) => t('pdf.page', { n, total }),
         },
+        lang,
       );
       return reply
         .type('application/pdf')

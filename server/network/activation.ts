@@ -2,13 +2,15 @@
  * Activation as a task through the network (SPEC.md section 8, Activation). POST /sim/active decides SIM by SIM,
  * takes each accepted SIM's operation slot for one sim_activate task and answers at once; this job asks the network
  * adapter to activate them, and each SIM becomes active when the network confirms it (confirmActivation, the
- * "activation completed" report), which also frees its slot. A SIM the network refuses or never answers gets its
- * slot back unchanged and is listed in the task's report.
+ * "activation completed" report), which also frees its slot. A SIM the network refuses, or does not answer within
+ * the stated time (ACTIVATION_ANSWER_MINUTES), gets its slot back unchanged and is listed in the task's report.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { translate } from '../../common/i18n.js';
+import type { Language } from '../../common/limits.js';
 import type { Db } from '../db/db.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { audit } from '../http/audit.js';
+import { csvWriter } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import type { NetworkAdapter, SimRef } from './adapter.js';
 import { networkEvent } from './sim-events.js';
@@ -71,12 +73,31 @@ export async function confirmActivation(db: Db, e: { sim: SimRef; taskId: string
   });
 }
 
-/** The sim_activate job: the SIMs still holding this task's slot go to the network, in chunks, with progress. */
+/** How long the network has to answer an activation before its task gives up on it, unless configured. */
+export const ACTIVATION_ANSWER_MINUTES = 10;
+
+/** What an activation task keeps between its runs: when its SIMs went to the network, and those refused outright. */
+interface ActivationPayload {
+  iccids?: string[];
+  lang?: Language;
+  sentAt?: string;
+  refused?: Record<string, string>;
+}
+
+/**
+ * The sim_activate job: the SIMs still holding this task's slot go to the network, in chunks, with progress, once
+ * (payload.sentAt records it, so a restart does not ask again). The network answers each SIM through its reports; while
+ * some are unanswered the task waits without holding a job slot (JobResult.laterMs), looking again every pollMs, and
+ * answerWaitMs after the request it gives up on the rest: they get their slots back and the task ends as "issues".
+ * Its CSV report lists every SIM with its outcome, the stated time included for those never answered.
+ */
 export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: number; pollMs?: number } = {}): JobHandler {
-  const answerWaitMs = opts.answerWaitMs ?? 5 * 60_000;
-  const pollMs = opts.pollMs ?? 1000;
-  return async ({ db, task, progress }) => {
-    const iccids = ((task.payload as { iccids?: string[] }).iccids ?? []).slice();
+  const answerWaitMs = opts.answerWaitMs ?? ACTIVATION_ANSWER_MINUTES * 60_000;
+  const pollMs = opts.pollMs ?? 30_000;
+  return async ({ db, store, task, progress }) => {
+    const payload = task.payload as ActivationPayload;
+    const iccids = (payload.iccids ?? []).slice();
+    const lang = payload.lang ?? 'en-US';
     const held = async () =>
       (
         await db.query<SimRef>(
@@ -85,27 +106,37 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
         )
       ).rows;
     const giveUp = (sim: SimRef, error: string) => confirmActivation(db, { sim, taskId: task.id, ok: false, error, at: new Date() });
+    const refused: Record<string, string> = { ...(payload.refused ?? {}) };
+    const unanswered = new Set<string>();
     try {
-      // After a restart the job starts over: the SIMs already confirmed hold no slot any more and are not asked again.
-      const sims = await held();
-      for (let i = 0; i < sims.length; i += CHUNK) {
-        const chunk = sims.slice(i, i + CHUNK);
-        const answers = await network.activate(task.id, chunk);
-        for (const a of answers) {
-          const sim = chunk.find((s) => s.iccid === a.iccid);
-          if (!a.ok && sim) await giveUp(sim, a.error ?? 'refused by the network');
+      let sentAt = payload.sentAt ? new Date(payload.sentAt) : null;
+      if (!sentAt) {
+        const sims = await held();
+        for (let i = 0; i < sims.length; i += CHUNK) {
+          const chunk = sims.slice(i, i + CHUNK);
+          const answers = await network.activate(task.id, chunk);
+          for (const a of answers) {
+            const sim = chunk.find((s) => s.iccid === a.iccid);
+            if (a.ok || !sim) continue;
+            refused[a.iccid] = a.error ?? 'refused';
+            await giveUp(sim, refused[a.iccid]);
+          }
+          await progress(((i + chunk.length) / sims.length) * 95);
         }
-        await progress(((i + chunk.length) / sims.length) * 95);
+        sentAt = new Date();
+        await db.query(`UPDATE tasks SET payload = payload || $2::jsonb WHERE id = $1`, [task.id, JSON.stringify({ sentAt: sentAt.toISOString(), refused })]);
       }
-      // A network that answers later (a real one): wait for its reports, keeping the lease, then give up on the rest.
-      const deadline = Date.now() + answerWaitMs;
-      let left = await held();
-      while (left.length && Date.now() < deadline) {
-        await sleep(pollMs);
+      // Waiting for the network's reports (a real network answers later): the task is looked at again, not held.
+      const left = await held();
+      const waitMs = sentAt.getTime() + answerWaitMs - Date.now();
+      if (left.length && waitMs > 0) {
         await progress(95);
-        left = await held();
+        return { result: {}, laterMs: Math.min(pollMs, waitMs) };
       }
-      for (const sim of left) await giveUp(sim, 'no answer from the network');
+      for (const sim of left) {
+        unanswered.add(sim.iccid);
+        await giveUp(sim, 'no answer from the network');
+      }
     } catch (err) {
       // Failed here (not taken over by another worker): the SIMs get their slots back so they can be asked again.
       if ((err as Error).message !== 'lease lost') for (const sim of await held()) await giveUp(sim, 'failed');
@@ -115,9 +146,25 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
     const active = new Set(states.filter((s) => s.status === 'active').map((s) => s.iccid));
     const activated = iccids.filter((i) => active.has(i));
     const failed = iccids.filter((i) => !active.has(i));
+    const minutes = Math.round(answerWaitMs / 60_000);
+    const t = (key: string, params: Record<string, unknown> = {}) => translate(lang, `upload.report.${key}`, params);
+    const why = (iccid: string) =>
+      unanswered.has(iccid) ? t('noAnswer', { minutes }) : refused[iccid] ? t('networkRefused', { error: refused[iccid] }) : t('failed');
+    // The task's report: every SIM of the request, what became of it, and why not.
+    const folder = `${task.org_id}/reports/${task.id}`;
+    await store.discardDrafts(folder);
+    const name = `activation-${task.id}.csv`;
+    const writer = csvWriter(store.draft(`${folder}/${name}`));
+    await writer.header(['ICCID', t('outcome'), t('message')]);
+    for (const iccid of iccids) await writer.row([iccid, active.has(iccid) ? t('activated') : t('refused'), active.has(iccid) ? null : why(iccid)]);
+    await writer.end();
     await db.tx((q) =>
       audit(q, null, { action: 'activate', entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, accountId: task.account_id, orgId: task.org_id, after: { taskId: task.id, activated, failed } }),
     );
-    return { result: { activated: activated.length, failed: failed.length, errors: failed.map((iccid) => ({ iccid, message: 'Not activated by the network' })) }, issues: failed.length > 0 };
+    return {
+      file: { key: `${folder}/${name}`, name, contentType: 'text/csv; charset=utf-8', kind: 'report' as const },
+      result: { activated: activated.length, failed: failed.length, answerWaitMinutes: minutes, errors: failed.map((iccid) => ({ iccid, message: why(iccid) })) },
+      issues: failed.length > 0,
+    };
   };
 }

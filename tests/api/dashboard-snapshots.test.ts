@@ -133,7 +133,8 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
   it('another organisation never reads these snapshots', async () => {
     limit(0);
     const otherOrg = (await t.db.query<{ org_id: string }>("SELECT org_id FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE a.email = 'admin@other.example.com' LIMIT 1")).rows[0].org_id;
-    const theirIccid = await useLots(1_000, otherOrg);
+    // More than any of their SIMs used in the day (the seed's SIMs use up to a few tens of MB a day).
+    const theirIccid = await useLots(50_000_000, otherOrg);
     const mine = await get(user, '/dashboard/rank?view=24h');
     const theirs = await get(other, '/dashboard/rank?view=24h');
     const demoIccids = new Set((await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo'")).rows.map((r) => r.iccid));

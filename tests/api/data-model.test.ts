@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidIccid, isValidImei, isValidImsi, isValidMsisdn, makeIccid } from '../../common/iccid.js';
 import { migrate, type Db, type Queryable } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
+import { filesIn } from '../../server/job/storage.js';
 import {
   BUSY_TASK_ID, DEMO_API_KEY_ID, DEMO_INVOICE_ID, DEMO_NOTIFICATION_KEY_ID, DEMO_POOL_ID, DEMO_RULE_ID, DEMO_RULE_NAME, DEMO_SCHEDULE_ID,
   DEMO_SIMS, DEMO_SIM_IDS, DEMO_TASK_ID, EXECUTING_SCHEDULE_ID, FLEET_SIZES, NORTH_SIM_ICCID, OTHER_SIM_ICCID, SIM_STATUSES,
@@ -21,7 +25,8 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
   beforeAll(async () => {
     ({ db, drop } = await freshDb(kind));
-    await seedDemo(db, { size: 'small' });
+    // The files the seed lists (reports, finished exports) go to a folder of this file's own.
+    await seedDemo(db, { size: 'small', files: filesIn(fs.mkdtempSync(path.join(os.tmpdir(), 'iot-seed-'))) });
   });
   afterAll(() => drop());
 

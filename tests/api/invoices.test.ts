@@ -1,10 +1,30 @@
-/** Invoices on the customer API: list, details, SIM lines, a real PDF, the due-date rule, other organisations' ids. */
+/**
+ * Invoices on the customer API: list, details, SIM lines, a real PDF in every console language, the due-date rule,
+ * other organisations' ids.
+ */
 import { PDFDocument } from 'pdf-lib';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueDateOf } from '../../common/billing.js';
+import type { Language } from '../../common/limits.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
+
+/** The text a PDF reader extracts (pdf.js through unpdf), all pages. */
+async function pdfText(pdf: Buffer): Promise<string> {
+  return (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true })).text;
+}
+
+/** What a published invoice prints in each language: its title, the console's word for its status, some labels. */
+const PRINTED: Record<Language, { title: string; published: string; labels: string[]; notLabels: string[] }> = {
+  'en-US': { title: 'Invoice', published: 'Published', labels: ['Billing cycle', 'Total including tax'], notLabels: ['Issued'] },
+  'zh-CN': { title: '发票', published: '已发布', labels: ['账期', '含税总额', '开票对象'], notLabels: ['發票', '帳期', 'Invoice'] },
+  'zh-TW': { title: '發票', published: '已發布', labels: ['帳期', '含稅總額', '開立對象'], notLabels: ['发票', '账期', 'Invoice'] },
+  'es-ES': { title: 'Factura', published: 'Publicada', labels: ['Ciclo de facturación', 'Total con impuestos'], notLabels: ['Emitida'] },
+};
+/** A PDF embeds only the glyphs it prints, so even a Chinese invoice of several pages stays small. */
+const PDF_MAX_BYTES = 250 * 1024;
 
 describe.each(DB_KINDS)('invoices on %s', (kind) => {
   let t: TestApp;
@@ -77,11 +97,33 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
     const pdf = await PDFDocument.load(res.rawPayload);
     expect(pdf.getTitle()).toMatch(/^Factura /);
     expect(pdf.getPageCount()).toBeGreaterThanOrEqual(1);
-    // Chinese asks get English: the standard fonts have no CJK glyphs (docs/decisions.md).
     const zh = await call(t.app, admin, { method: 'GET', url: `${BILLS}/${invoiceId}/download/pdf`, headers: { language: 'zh-CN' } });
-    expect((await PDFDocument.load(zh.rawPayload)).getTitle()).toMatch(/^Invoice /);
+    expect((await PDFDocument.load(zh.rawPayload)).getTitle()).toMatch(/^发票 /);
     expect((await call(t.app, other, { method: 'GET', url: `${BILLS}/${invoiceId}/download/pdf` })).statusCode).toBe(404);
     expect((await call(t.app, user, { method: 'GET', url: `${BILLS}/${invoiceId}/download/pdf` })).statusCode).toBe(403);
+  });
+
+  it.each(Object.keys(PRINTED) as Language[])('prints a published invoice in %s with €, the period\'s arrow and the console\'s word for Published', async (lang) => {
+    const published = (
+      await t.db.query<{ id: string; billId: string; cycleStart: string; cycleEnd: string }>(
+        `SELECT i.id, i.bill_id AS "billId", i.cycle_start::text AS "cycleStart", i.cycle_end::text AS "cycleEnd" FROM invoices i
+         WHERE i.org_id = 'org-demo' AND i.status = 'published' AND i.currency = 'EUR'
+           AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id) ORDER BY i.billing_date DESC LIMIT 1`,
+      )
+    ).rows[0];
+    const res = await call(t.app, admin, { method: 'GET', url: `${BILLS}/${published.id}/download/pdf`, headers: { language: lang } });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBeLessThan(PDF_MAX_BYTES);
+    const text = await pdfText(res.rawPayload);
+    const want = PRINTED[lang];
+    expect(text).toContain(`${want.title} ${published.billId}`);
+    expect(text).toContain(want.published);
+    for (const label of want.labels) expect(text).toContain(label);
+    for (const label of want.notLabels) expect(text).not.toContain(label);
+    expect(text).toContain('€');
+    expect(text).toContain(`${published.cycleStart} → ${published.cycleEnd}`);
+    // Nothing fell back to the standard fonts' "?".
+    expect(text).not.toContain('?');
   });
 
   it('pages a PDF of many lines', async () => {

@@ -1,4 +1,6 @@
 /** Monthly reports made by durable jobs: each type's rows and sums, preference columns, the scheduler, downloads. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBounds, periodOf, REPORT_KINDS, scheduleReports } from '../../server/job/report-jobs.js';
 import { buildTestApp, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
@@ -183,11 +185,42 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     expect((await download(admin, DEMO_REPORT_ID, 'OTHER')).statusCode).toBe(404);
   });
 
-  it('a seeded report whose bytes are gone answers "no longer available"', async () => {
-    const seeded = (await t.db.query<{ id: string }>("SELECT id FROM reports WHERE org_id = 'org-other' AND status = 'ready' LIMIT 1")).rows[0].id;
-    const res = await download(other, seeded, 'OTHER');
+  it('every seeded ready report downloads, with as many rows as the list says (issue 14)', async () => {
+    const seeded = (await t.db.query<{ org_id: string; id: string; row_count: number }>("SELECT org_id, id, row_count FROM reports WHERE status = 'ready' ORDER BY org_id, id")).rows;
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const r of seeded) {
+      const res = await download(r.org_id === 'org-other' ? other : admin, r.id, r.org_id === 'org-other' ? 'OTHER' : 'DEMO');
+      expect(res.statusCode).toBe(200);
+      expect(parseCsv(res.body).length - 1).toBe(r.row_count);
+    }
+  });
+
+  it('a report made again downloads from its own address at once, and its task counts the report\'s rows (issue 14)', async () => {
+    const before = (await t.db.query<{ report: string; period: string }>('SELECT report, period FROM reports WHERE id = $1', [DEMO_REPORT_ID])).rows[0];
+    const res = await generate(admin, before.report, before.period);
+    expect(res.json().data.id).toBe(DEMO_REPORT_ID);
+    await runJobs();
+    const file = await download(admin, DEMO_REPORT_ID);
+    expect(file.statusCode).toBe(200);
+    const rows = (await t.db.query<{ row_count: number }>('SELECT row_count FROM reports WHERE id = $1', [DEMO_REPORT_ID])).rows[0].row_count;
+    expect(parseCsv(file.body).length - 1).toBe(rows);
+    // The task center's quantity is the report's rows, not the 0 it was queued with.
+    const task = await call(t.app, admin, { method: 'GET', url: `/api/job/rest/job/my/${res.json().data.taskId}` });
+    expect(task.json().data).toMatchObject({ status: 'done', quantity: rows, hasReport: true });
+  });
+
+  it('a report whose bytes are gone answers "no longer available", and no answer of a download is kept by the browser', async () => {
+    const seeded = (await t.db.query<{ id: string; storage_key: string }>(
+      "SELECT r.id, f.storage_key FROM reports r JOIN files f ON f.id = r.file_id WHERE r.org_id = 'org-other' AND r.status = 'ready' LIMIT 1",
+    )).rows[0];
+    fs.rmSync(path.join(t.config.dataDir, 'files', seeded.storage_key));
+    const res = await download(other, seeded.id, 'OTHER');
     expect(res.statusCode).toBe(410);
     expect(res.json().status.message).toBe('The file of this task is no longer available.');
+    // Chromium keeps a 410 without Cache-Control as fresh for ever: the report made again would never be fetched.
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect((await download(admin, DEMO_REPORT_ID)).headers['cache-control']).toBe('no-store');
+    expect((await download(other, 'nonexistent', 'OTHER')).headers['cache-control']).toBe('no-store');
   });
 
   it('a user may not read reports (sim-report-cube is for admins), nor make one', async () => {

@@ -4,6 +4,7 @@
  * CSV, the diagnose report and its PDF, and nothing of another organisation.
  */
 import { PDFDocument } from 'pdf-lib';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeIccid } from '../../common/iccid.js';
 import { DEMO_SIMS, OTHER_SIM_ICCID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
@@ -273,6 +274,24 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(pdf.getPageCount()).toBe(1);
       const es = await PDFDocument.load((await call(t.app, user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language: 'es-ES' } })).rawPayload);
       expect(es.getTitle()).toBe(`Informe de diagnóstico ${iccid}`);
+    });
+
+    it('prints the PDF in Chinese for zh-CN and zh-TW, each in its own script', async () => {
+      const text = async (language: string) => {
+        const res = await call(t.app, user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language } });
+        expect(res.statusCode).toBe(200);
+        expect(res.rawPayload.length).toBeLessThan(250 * 1024);
+        return (await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true })).text;
+      };
+      const cn = await text('zh-CN');
+      expect(cn).toContain(`诊断报告`);
+      expect(cn).toContain('检查项');
+      expect(cn).toContain(iccid);
+      expect(cn).not.toContain('Diagnose report');
+      const tw = await text('zh-TW');
+      expect(tw).toContain('診斷報告');
+      expect(tw).toContain('檢查項');
+      expect(tw).not.toContain('诊断报告');
     });
   });
 });

@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import { loadConfig } from '../../server/config.js';
 import { migrate, openDb } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
+import { filesIn } from '../../server/job/storage.js';
 
 const config = loadConfig();
 const db = await openDb(config);
 await migrate(db);
-await seedDemo(db);
+await seedDemo(db, { files: filesIn(config.dataDir) });
 await db.exec(fs.readFileSync('tests/fixtures/gateways.sql', 'utf8'));
 await db.close();

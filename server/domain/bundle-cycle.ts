@@ -1,0 +1,54 @@
+/**
+ * A bundle's reset cycle and what its overage policy lets a SIM use in one cycle (SPEC.md section 3, Bundle order:
+ * reset cycle and overage policy). Pure functions: the seed builds its usage with them, and the test of the demo seed
+ * checks it against them (tests/api/demo-seed.test.ts); enforcing them on live traffic is issue 19.
+ */
+
+export type ResetCycle = 'DAY' | 'DAY_24H' | 'MONTH' | 'MONTH_31D' | 'YEAR_366D';
+export type OveragePolicy = 'stop' | 'billing' | 'billing_speed_decrease' | 'billing_throttle_after_threshold' | 'billing_stop_after_allowance';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** The fixed-length cycles, counted from the bundle's activation. */
+const ROLLING: Partial<Record<ResetCycle, number>> = { DAY_24H: DAY_MS, MONTH_31D: 31 * DAY_MS, YEAR_366D: 366 * DAY_MS };
+
+/**
+ * When the cycle that `now` falls in began. Calendar cycles follow the SIM pages' clock (UTC, SPEC.md section 9):
+ * DAY at 00:00 UTC, MONTH on the 1st; the others are 24 hours, 31 days or 366 days long from the activation.
+ */
+export function cycleStart(reset: ResetCycle, activatedAt: Date, now: Date): Date {
+  if (reset === 'DAY') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  if (reset === 'MONTH') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const length = ROLLING[reset]!;
+  const since = now.getTime() - activatedAt.getTime();
+  return new Date(activatedAt.getTime() + Math.max(0, Math.floor(since / length)) * length);
+}
+
+export interface BundleAllowance {
+  quotaKb: number | null;
+  overagePolicy: OveragePolicy;
+  throttleKbps: number | null;
+  overageThresholdKb: number | null;
+}
+
+/**
+ * The most a SIM can have used in a cycle that began at `start`, by `now`, under the bundle's policy; null when the
+ * policy sets no bound (no quota, or overage billed at full speed). A throttled SIM goes on at throttleKbps: at most
+ * kbps / 8 KB a second for the time the cycle has run.
+ */
+export function allowanceKb(b: BundleAllowance, start: Date, now: Date): number | null {
+  if (b.quotaKb === null) return null;
+  const throttled = (b.throttleKbps ?? 0) / 8 * Math.max(0, (now.getTime() - start.getTime()) / 1000);
+  switch (b.overagePolicy) {
+    case 'stop':
+      return b.quotaKb;
+    case 'billing':
+      return null;
+    case 'billing_speed_decrease':
+      return b.quotaKb + throttled;
+    case 'billing_throttle_after_threshold':
+      return (b.overageThresholdKb ?? b.quotaKb) + throttled;
+    case 'billing_stop_after_allowance':
+      return b.overageThresholdKb ?? b.quotaKb;
+  }
+}
