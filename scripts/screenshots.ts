@@ -1,7 +1,8 @@
 /**
  * Screenshots of the pages in two languages at 1280 and 1920 wide (npm run screenshots; the server must run on BASE).
  * PAGES (comma-separated paths after the language, default: the landing page and the task center) adds screens;
- * HOSTS=nova,aurora,terra also shoots the sign-in page and the shell of those brand variants.
+ * HOSTS=nova,aurora,terra also shoots the sign-in page and the shell of those brand variants; LANGS (default
+ * en-US,zh-CN) names the languages.
  */
 import { chromium, type Page } from '@playwright/test';
 
@@ -22,7 +23,7 @@ const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-for (const lang of ['en-US', 'zh-CN']) {
+for (const lang of (process.env.LANGS ?? 'en-US,zh-CN').split(',').filter(Boolean)) {
   for (const width of [1280, 1920]) {
     const page = await browser.newPage({ viewport: { width, height: width === 1280 ? 800 : 1080 } });
     await page.goto(`${BASE}/${lang}/login`);

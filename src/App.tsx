@@ -26,6 +26,7 @@ import { accessControlProvider } from './providers/access-control';
 import { dataProvider } from './providers/data-provider';
 import { liveProvider } from './providers/live';
 import { authProvider, saveRedirect } from './providers/auth-provider';
+import { retryRead } from './providers/http';
 
 message.config({ maxCount: LIMITS.maxToasts });
 
@@ -130,7 +131,7 @@ function Root() {
   return (
     <BrandProvider>
       <Themed>
-        <AntApp>
+        <AntApp message={{ maxCount: LIMITS.maxToasts }}>
           <Refine
             routerProvider={routerProvider}
             dataProvider={dataProvider}
@@ -138,7 +139,7 @@ function Root() {
             authProvider={authProvider}
             accessControlProvider={accessControlProvider}
             i18nProvider={i18nProvider}
-            options={{ disableTelemetry: true, liveMode: 'auto' }}
+            options={{ disableTelemetry: true, liveMode: 'auto', reactQuery: { clientConfig: { defaultOptions: { queries: { retry: retryRead } } } } }}
           >
             <StripHash />
             <HttpEvents />

@@ -41,7 +41,8 @@ export const cdrRoutes = defineRoutes([
         type: 'object',
         required: ['from', 'to'],
         additionalProperties: false,
-        properties: { from: DAY, to: DAY, iccid: { type: 'string', pattern: '^89[0-9]{17,18}$' } },
+        // iccid: a whole ICCID or its trailing digits (at least 2), found as the list's search finds them.
+        properties: { from: DAY, to: DAY, iccid: { type: 'string', pattern: '^[0-9]{2,20}$' } },
       },
       response: {
         type: 'object',
@@ -54,12 +55,13 @@ export const cdrRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
-      if (id !== auth.orgCode && id !== auth.orgId) throw notFound();
+      if (id !== auth.orgCode && id !== auth.orgId) throw notFound('organisation', id);
       const { from, to, iccid } = req.body as { from: string; to: string; iccid?: string };
       const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
       if (days < 1) throw invalid('to', 'notBefore');
       if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
-      // The organisation's hourly rollup answers 31 days in 744 rows; one SIM's daily rollup is read by its key.
+      // The organisation's hourly rollup answers 31 days in 744 rows; the SIMs an ICCID or its trailing digits name are
+      // found through the reversed-ICCID index (as the list's suffix search), their daily rollups by key.
       const rows = await req.server.db.query<{ day: string; uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
         iccid
           ? `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
@@ -67,7 +69,7 @@ export const cdrRoutes = defineRoutes([
                     coalesce(sum(u.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(u.cdr_count), 0)::int AS "cdrCount"
                FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
                LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date
-                    AND u.sim_id = (SELECT id FROM sims WHERE org_id = $1 AND iccid = $4)
+                    AND u.sim_id IN (SELECT id FROM sims WHERE org_id = $1 AND reverse(iccid) LIKE reverse($4) || '%')
               GROUP BY d.day ORDER BY d.day`
           : `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
                     coalesce(sum(h.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(h.downlink_kb), 0)::float8 AS "downlinkKb",

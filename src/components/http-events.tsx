@@ -2,7 +2,8 @@ import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { configureHttp, signOutOnServer } from '../providers/http';
+import { LIMITS } from '../../common/limits';
+import { configureHttp, signOutOnServer, toastOf } from '../providers/http';
 import { clearSession, store } from '../providers/session-store';
 
 /** Connects the HTTP helper's session events to toasts, dialogs and navigation (SPEC.md sections 4 and 8). */
@@ -12,14 +13,26 @@ export function HttpEvents() {
   const navigate = useNavigate();
   // Every call in flight may meet 0502: one modal is enough.
   const sessionModalOpen = useRef(false);
+  // The words of the error toasts on screen, oldest first (each toast's key is its words).
+  const toastsShown = useRef<string[]>([]);
   useEffect(() => {
     const lang = () => store.get('lang') ?? 'en-US';
     configureHttp({
       onEvent: (e) => {
         switch (e.type) {
-          case 'toast':
-            void message.error(e.message === 'Network Error' ? t('http.networkError') : e.message);
+          case 'toast': {
+            const toast = toastOf(e);
+            const content = 'key' in toast ? t(toast.key) : toast.text;
+            // The same words replace their own toast instead of stacking: calls failing alike show once. At most
+            // three at a time (SPEC.md section 9): the oldest gives way.
+            const shown = toastsShown.current;
+            if (!shown.includes(content)) {
+              shown.push(content);
+              while (shown.length > LIMITS.maxToasts) message.destroy(shown.shift());
+            }
+            void message.error({ content, key: content, onClose: () => void (toastsShown.current = toastsShown.current.filter((k) => k !== content)) });
             break;
+          }
           case 'signedOut':
             void message.error(e.message);
             navigate(`/${lang()}/login`, { replace: true });

@@ -67,7 +67,8 @@ export const dataProvider: DataProvider = {
   },
   getOne: async <T extends BaseRecord>({ id, meta }: Parameters<DataProvider['getOne']>[0]) => {
     const { method, url } = callOf(meta?.one, id);
-    return { data: await api<T>(method, url) };
+    // A page that shows its own error (a record that does not exist) asks for no toast besides.
+    return { data: await api<T>(method, url, undefined, { quiet: meta?.quiet === true }) };
   },
   create: async <T extends BaseRecord>({ variables, meta }: Parameters<DataProvider['create']>[0]) => {
     const { method, url } = callOf(meta?.create);

@@ -22,7 +22,7 @@ export interface Envelope<T> {
 
 /** What the session handling asks the surrounding app to do. */
 export type HttpEvent =
-  | { type: 'toast'; message: string }
+  | { type: 'toast'; message: string; statusCode?: number; code?: string }
   | { type: 'signedOut'; message: string }
   | { type: 'tokenExpired' }
   | { type: 'sessionExpired'; message: string };
@@ -83,6 +83,8 @@ async function send<T>(method: string, url: string, body: unknown, opts: SendOpt
     const res = await config.fetch(config.baseUrl + url, {
       method,
       credentials: 'same-origin',
+      // Answers are the state of now: never from the browser's cache (which keeps a 410 as fresh for ever).
+      cache: 'no-store',
       // A multipart body sets its own Content-Type with the boundary.
       headers: headers({ ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }), ...opts.headers }),
       body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
@@ -175,8 +177,9 @@ async function request<T>(method: string, url: string, body: unknown, opts: Send
   else if (r.status === 401 && store.get('token')) {
     clearAllStorage();
     config.onEvent({ type: 'tokenExpired' });
-  } else if (!opts.quiet) {
-    config.onEvent({ type: 'toast', message: err.message });
+  } else {
+    if (!opts.quiet) config.onEvent({ type: 'toast', message: err.message, statusCode: r.status, code: err.code });
+    // A 500 is reported whoever shows it.
     if (r.status >= 500) void reportError(err, url);
   }
   throw err;
@@ -214,6 +217,22 @@ export function saveFile({ blob, filename }: { blob: Blob; filename: string | nu
 /** Open a long-lived stream (server-sent events) with the session's headers; quiet, the caller retries. */
 export async function openStream(url: string, signal: AbortSignal, extra: Record<string, string> = {}): Promise<Response> {
   return (await request<unknown>('GET', url, undefined, { binary: true, signal, quiet: true, headers: { Accept: 'text/event-stream', ...extra } })).res;
+}
+
+/** SPEC.md section 8's organisation codes keep their own words on a 403; any other 403 reads "Permission denied". */
+const OWN_WORDS_403 = new Set<string>([CODES.orgFirstLevelPermission, CODES.orgCannotDelete, CODES.orgSettlementName, CODES.orgInsufficientPermission, CODES.orgNameExists]);
+
+/** The toast of a failed call: the server's message, or SPEC.md section 8's "Permission denied" (a key) for a 403. */
+export function toastOf(e: { message: string; statusCode?: number; code?: string }): { key: string } | { text: string } {
+  if (e.message === 'Network Error') return { key: 'http.networkError' };
+  if (e.statusCode === 403 && !(e.code && OWN_WORDS_403.has(e.code))) return { key: 'errors.permissionDenied' };
+  return { text: e.message };
+}
+
+/** A failed read is tried again only when the failure may pass (no answer, or a 5xx), once: one failure, one toast. */
+export function retryRead(failureCount: number, error: unknown): boolean {
+  const status = (error as Partial<HttpError> | null)?.statusCode;
+  return failureCount < 1 && (status === 0 || (typeof status === 'number' && status >= 500));
 }
 
 /** SPEC.md section 8: a 500 is shown and reported. */

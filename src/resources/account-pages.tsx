@@ -15,13 +15,15 @@ import { ROLES, roleRank, type Role } from '../../common/roles';
 import { api, type HttpError } from '../providers/http';
 import { currentRole, store } from '../providers/session-store';
 import { currentAbility } from '../shell/ability';
+import { AccountSeats } from './account-seats';
 import { ResourceCreatePage, ResourceEditPage } from './resource-form-page';
 import { ResourceListPage } from './resource-list-page';
 import { ResourceShowPage } from './resource-show-page';
 import { SchemaForm } from './schema-form';
 
 const accounts = RESOURCES.accounts;
-type Account = Record<string, unknown> & { id: string; email: string; firstName: string; lastName: string; role: Role; status: string; oversight: boolean; pendingInvite: boolean };
+// An invitee's names are null until the invitation is accepted (the server shows only the invitation).
+type Account = Record<string, unknown> & { id: string; email: string; firstName: string | null; lastName: string | null; role: Role; status: string; oversight: boolean; pendingInvite: boolean };
 
 /** The roles the signed-in person may give: none above their own. */
 function grantableRoles(): Role[] {
@@ -50,6 +52,7 @@ export function AccountsPage() {
         extra={
           may('create') && (
             <Space>
+              <AccountSeats compact version={version} />
               <Button icon={<MailOutlined />} onClick={() => setInviting(true)}>
                 {t('accounts.invite')}
               </Button>
@@ -109,6 +112,7 @@ function InviteWizard({ open, onClose }: { open: boolean; onClose: (sent: boolea
   return (
     <Modal open={open} title={t('accounts.inviteTitle')} onCancel={() => close(false)} footer={null} width={640} destroyOnHidden>
       <Steps current={step} size="small" style={{ marginBottom: 24 }} items={[{ title: t('accounts.steps.info') }, { title: t('accounts.steps.access') }, { title: t('accounts.steps.confirm') }]} />
+      {open && <AccountSeats />}
       {step === 0 && (
         <SchemaForm
           schema={info}
@@ -124,12 +128,15 @@ function InviteWizard({ open, onClose }: { open: boolean; onClose: (sent: boolea
         />
       )}
       {step === 1 && (
-        <>
-          <SchemaForm schema={accessSchema} prefix="accounts" formData={only(data, ['role', 'locale'])} onChange={(d) => setData((prev) => ({ ...prev, ...d }))} onSubmit={() => setStep(2)} submitText={t('accounts.next')} />
-          <Button style={{ marginTop: 8 }} onClick={() => setStep(0)}>
-            {t('accounts.previous')}
-          </Button>
-        </>
+        <SchemaForm
+          schema={accessSchema}
+          prefix="accounts"
+          formData={only(data, ['role', 'locale'])}
+          onChange={(d) => setData((prev) => ({ ...prev, ...d }))}
+          onSubmit={() => setStep(2)}
+          submitText={t('accounts.next')}
+          back={{ text: t('accounts.previous'), onClick: () => setStep(0) }}
+        />
       )}
       {step === 2 && (
         <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -156,6 +163,7 @@ export function NewAccountPage() {
     <ResourceCreatePage
       resource={accounts}
       title={t('menu.newUser')}
+      intro={<AccountSeats />}
       // Nobody gives a role above their own (the server refuses it too).
       limits={{ role: { enum: grantableRoles() } }}
       onCreated={(r) => navigate(`/${lang}/userDetail?id=${encodeURIComponent(String(r.id))}`)}
@@ -182,7 +190,7 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const self = account.id === store.get('userId');
-  const name = `${account.firstName} ${account.lastName}`.trim() || account.email;
+  const name = [account.firstName, account.lastName].filter(Boolean).join(' ') || account.email;
   const org = store.get('enterpriseName') ?? store.get('partnerCode') ?? '';
   const run = (title: string, content: string, action: () => Promise<unknown>, done?: string, danger = false) =>
     modal.confirm({
@@ -198,7 +206,7 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
   return (
     <Space wrap>
       {self && <Typography.Text type="secondary">{t('accounts.you')}</Typography.Text>}
-      {may('update', account) && <Button onClick={onEdit}>{t('forms.edit')}</Button>}
+      {!account.pendingInvite && may('update', account) && <Button onClick={onEdit}>{t('forms.edit')}</Button>}
       {account.pendingInvite && may('delete', account) && (
         <Button onClick={() => run(t('accounts.revoke'), t('accounts.revokeConfirm', { email: account.email }), () => api('DELETE', `/api/identity/info/cube/invites?email=${encodeURIComponent(account.email)}`).then(onRemoved), t('accounts.revoked'))}>
           {t('accounts.revoke')}
@@ -219,7 +227,7 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
           {t('accounts.resetPassword')}
         </Button>
       )}
-      {!self && may('grantOversight', account) && (
+      {!self && !account.pendingInvite && may('grantOversight', account) && (
         <Tooltip title={t('accounts.oversightHelp')}>
           <Space>
             <Switch

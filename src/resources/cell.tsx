@@ -3,13 +3,13 @@ import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../common/resources';
 import { ROLE_COLORS } from '../../common/roles';
-import { DateTime } from '../components/date-time';
+import { DateTime, formatDuration } from '../components/date-time';
 
 // SPEC.md section 6: role tags red for admin and superadmin, blue for operator, green for user.
 const ENUM_COLORS: Record<string, string> = {
   ...ROLE_COLORS,
   active: 'green', online: 'green', connected: 'cyan', pre_activated: 'blue', inactive: 'default', paused: 'orange',
-  expired: 'red', terminated: 'default', disabled: 'red',
+  expired: 'red', terminated: 'default', disabled: 'red', invited: 'gold',
   published: 'blue', paid: 'green', obsolete: 'default', draft: 'gold', ready: 'green', failed: 'red', pending: 'gold', closed: 'default', offline: 'default', unknown: 'default',
 };
 
@@ -32,6 +32,8 @@ export function Cell({ resource, field, value, plain, row }: { resource: Resourc
   if (typeof value === 'number') {
     // Volumes are stored in KB (ARCHITECTURE.md); shown in the unit that reads best.
     if (field.endsWith('Kb')) return <>{formatKb(value, i18n.language)}</>;
+    // Likewise a name ending in S is a duration in seconds (a CDR's durationS), shown with its units.
+    if (/[a-z]S$/.test(field)) return <>{formatDuration(value * 1000, i18n.language)}</>;
     return <>{value.toLocaleString(i18n.language)}</>;
   }
   if (plain) return <>{String(value)}</>;

@@ -1,9 +1,9 @@
 /** The search bar of a schema list: search by whole value or trailing characters, enum filters, bulk search, columns. */
 import { SearchOutlined, TableOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
-import { Badge, Button, Checkbox, DatePicker, Dropdown, Input, Select, Space, Typography } from 'antd';
+import { Badge, Button, Checkbox, DatePicker, Dropdown, Flex, Input, Select, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { BulkSearchDialog } from './bulk-search-dialog';
@@ -42,6 +42,29 @@ interface Props {
   searchField: string;
 }
 
+/**
+ * One filter with its name above it, as a hand-made filter bar has: two date windows (activated, expires) look alike
+ * without their names. note: a short warning beside the name (too short a search, too long a window), so that the
+ * controls of a row stay aligned.
+ */
+export function Labelled({ label, htmlFor, note, children }: { label: string; htmlFor: string; note?: string | null; children: ReactNode }) {
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+      <span style={{ fontSize: 12, lineHeight: '20px', whiteSpace: 'nowrap' }}>
+        <label htmlFor={htmlFor}>
+          <Typography.Text type="secondary">{label}</Typography.Text>
+        </label>
+        {note && (
+          <Typography.Text type="warning" style={{ fontSize: 12, marginInlineStart: 8 }}>
+            {note}
+          </Typography.Text>
+        )}
+      </span>
+      {children}
+    </div>
+  );
+}
+
 export function ListToolbar({ resource, criteria, onChange, shown, onColumns, text, onText, searchField }: Props) {
   const { t } = useTranslation();
   const admin = resource['x-admin'];
@@ -52,14 +75,17 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
   const valueFilters = admin.list.filters.filter((f) => !resource.properties[f].enum && !String(resource.properties[f].type).includes('array'));
   const required = admin.list.requiredRange;
   const windowProblem = rangeProblem(resource, windowBodyOf(criteria));
+  const idBase = useId();
+  const idOf = (f: string) => `${idBase}-${f}`;
 
   return (
-    <Space wrap style={{ marginBottom: 16 }} align="start">
+    <Flex wrap gap={12} align="flex-end" style={{ marginBottom: 16 }}>
       {admin.list.search?.length ? (
-        <Space.Compact>
-          <Select aria-label={t('resources.searchField')} value={searchField} style={{ width: 150 }} onChange={(f) => onText(f, text)} options={admin.list.search.map((f) => ({ value: f, label: label(f) }))} />
-          <div>
+        <Labelled label={t('resources.search')} htmlFor={idOf('__search')} note={problem && t(problem)}>
+          <Space.Compact>
+            <Select aria-label={t('resources.searchField')} value={searchField} style={{ width: 150 }} onChange={(f) => onText(f, text)} options={admin.list.search.map((f) => ({ value: f, label: label(f) }))} />
             <Input
+              id={idOf('__search')}
               aria-label={t('resources.searchPlaceholder')}
               placeholder={t('resources.searchPlaceholder')}
               prefix={<SearchOutlined />}
@@ -67,20 +93,17 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
               value={text}
               status={problem ? 'warning' : undefined}
               onChange={(e) => onText(searchField, e.target.value)}
-              style={{ width: 260 }}
+              style={{ width: 300 }}
             />
-            {problem && (
-              <div>
-                <Typography.Text type="warning">{t(problem)}</Typography.Text>
-              </div>
-            )}
-          </div>
-        </Space.Compact>
+          </Space.Compact>
+        </Labelled>
       ) : null}
       {(admin.list.ranges ?? []).map((f) => (
-        <div key={f}>
+        <Labelled key={f} label={label(f)} htmlFor={idOf(f)} note={windowProblem && required?.field === f ? t('resources.rangeTooLong', { days: required.maxDays }) : null}>
           <DatePicker.RangePicker
+            id={{ start: idOf(f), end: `${idOf(f)}-end` }}
             aria-label={t('resources.range', { field: label(f) })}
+            placeholder={[t('resources.from'), t('resources.to')]}
             showTime
             allowClear={required?.field !== f}
             value={criteria.ranges?.[f] ? [dayjs(criteria.ranges[f]![0]), dayjs(criteria.ranges[f]![1])] : null}
@@ -88,58 +111,63 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
               onChange({ ...criteria, ranges: { ...criteria.ranges, [f]: v?.[0] && v[1] ? [v[0].toISOString(), v[1].toISOString()] : undefined } })
             }
           />
-          {windowProblem && required?.field === f && (
-            <div>
-              <Typography.Text type="warning">{t('resources.rangeTooLong', { days: required.maxDays })}</Typography.Text>
-            </div>
-          )}
-        </div>
+        </Labelled>
       ))}
       {enumFilters.map((f) => (
-        <Select
-          key={f}
-          aria-label={label(f)}
-          allowClear
-          placeholder={t('resources.any', { field: label(f) })}
-          value={criteria.filters[f]}
-          style={{ minWidth: 170 }}
-          onChange={(v) => onChange({ ...criteria, filters: { ...criteria.filters, [f]: v } })}
-          options={(resource.properties[f].enum as string[]).map((v) => ({ value: v, label: t(`${admin.i18n}.enum.${f}.${v}`) }))}
-        />
+        <Labelled key={f} label={label(f)} htmlFor={idOf(f)}>
+          <Select
+            id={idOf(f)}
+            aria-label={label(f)}
+            allowClear
+            placeholder={t('resources.all')}
+            value={criteria.filters[f]}
+            style={{ minWidth: 160 }}
+            popupMatchSelectWidth={false}
+            onChange={(v) => onChange({ ...criteria, filters: { ...criteria.filters, [f]: v } })}
+            options={(resource.properties[f].enum as string[]).map((v) => ({ value: v, label: t(`${admin.i18n}.enum.${f}.${v}`) }))}
+          />
+        </Labelled>
       ))}
       {valueFilters.map((f) => (
-        <ValueFilter
-          key={f}
-          label={label(f)}
-          type={resource.properties[f].type}
-          optionsCall={admin.list.filterOptions?.[f]}
-          value={criteria.filters[f]}
-          onChange={(v) => onChange({ ...criteria, filters: { ...criteria.filters, [f]: v as string | boolean | undefined } })}
-        />
+        <Labelled key={f} label={label(f)} htmlFor={idOf(f)}>
+          <ValueFilter
+            id={idOf(f)}
+            label={label(f)}
+            type={resource.properties[f].type}
+            optionsCall={admin.list.filterOptions?.[f]}
+            value={criteria.filters[f]}
+            onChange={(v) => onChange({ ...criteria, filters: { ...criteria.filters, [f]: v as string | boolean | undefined } })}
+          />
+        </Labelled>
       ))}
-      {admin.list.bulk && (
-        <Badge count={criteria.bulk?.length ?? 0} overflowCount={admin.list.bulk.max}>
-          <Button onClick={() => setBulkOpen(true)}>{t('resources.bulk')}</Button>
-        </Badge>
-      )}
-      <Button type="link" onClick={() => { onText(searchField, ''); onChange({ filters: {}, ranges: required ? { [required.field]: criteria.ranges?.[required.field] } : {} }); }}>
-        {t('resources.clear')}
-      </Button>
-      <Dropdown
-        trigger={['click']}
-        popupRender={() => (
-          <div style={{ background: '#fff', padding: 12, borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)' }}>
-            <Checkbox.Group
-              style={{ display: 'grid', gap: 6 }}
-              value={shown}
-              onChange={(v) => v.length > 0 && onColumns(admin.list.columns.filter((c) => (v as string[]).includes(c)))}
-              options={admin.list.columns.map((c) => ({ value: c, label: label(c), disabled: c === admin.key }))}
-            />
-          </div>
+      <Space wrap>
+        {admin.list.bulk && (
+          <Badge count={criteria.bulk?.length ?? 0} overflowCount={admin.list.bulk.max}>
+            <Button onClick={() => setBulkOpen(true)}>{t('resources.bulk')}</Button>
+          </Badge>
         )}
-      >
-        <Button icon={<TableOutlined />}>{t('resources.columns')}</Button>
-      </Dropdown>
+        <Dropdown
+          trigger={['click']}
+          popupRender={() => (
+            <div style={{ background: '#fff', padding: 12, borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)' }}>
+              <Checkbox.Group
+                style={{ display: 'grid', gap: 6 }}
+                value={shown}
+                onChange={(v) => v.length > 0 && onColumns(admin.list.columns.filter((c) => (v as string[]).includes(c)))}
+                options={admin.list.columns.map((c) => ({ value: c, label: label(c), disabled: c === admin.key }))}
+              />
+            </div>
+          )}
+        >
+          <Button icon={<TableOutlined />}>{t('resources.columns')}</Button>
+        </Dropdown>
+        {/* Only where there is something to clear (organisations and accounts have no filters). */}
+        {(admin.list.search?.length || admin.list.filters.length || admin.list.ranges?.length || admin.list.bulk) && (
+          <Button type="link" onClick={() => { onText(searchField, ''); onChange({ filters: {}, ranges: required ? { [required.field]: criteria.ranges?.[required.field] } : {} }); }}>
+            {t('resources.clear')}
+          </Button>
+        )}
+      </Space>
       {admin.list.bulk && (
         <BulkSearchDialog
           key={bulkOpen ? 'open' : 'closed'}
@@ -152,7 +180,7 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
           }}
         />
       )}
-    </Space>
+    </Flex>
   );
 }
 
@@ -160,7 +188,7 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
  * A filter on a field without an enum: yes/no for a boolean, the values a call offers (networks seen), or a value
  * typed whole and applied on Enter or when the field is left.
  */
-function ValueFilter({ label, type, optionsCall, value, onChange }: { label: string; type: unknown; optionsCall?: string; value: unknown; onChange: (v: string | boolean | undefined) => void }) {
+function ValueFilter({ id, label, type, optionsCall, value, onChange }: { id: string; label: string; type: unknown; optionsCall?: string; value: unknown; onChange: (v: string | boolean | undefined) => void }) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState(String(value ?? ''));
   const { result } = useCustom<string[]>({
@@ -170,10 +198,10 @@ function ValueFilter({ label, type, optionsCall, value, onChange }: { label: str
     errorNotification: false,
   });
   useEffect(() => setTyped(String(value ?? '')), [value]);
-  const placeholder = t('resources.any', { field: label });
+  const placeholder = t('resources.all');
   if (String(type).includes('boolean')) {
     return (
-      <Select aria-label={label} allowClear placeholder={placeholder} value={value as boolean | undefined} style={{ minWidth: 170 }} onChange={(v) => onChange(v)}
+      <Select id={id} aria-label={label} allowClear placeholder={placeholder} value={value as boolean | undefined} style={{ minWidth: 160 }} onChange={(v) => onChange(v)}
         options={[{ value: true, label: t('resources.yes') }, { value: false, label: t('resources.no') }]} />
     );
   }
@@ -181,8 +209,8 @@ function ValueFilter({ label, type, optionsCall, value, onChange }: { label: str
     // While loading, Refine's result holds an empty object, not the array.
     const values: unknown = result?.data;
     const options = (Array.isArray(values) ? (values as string[]) : []).map((v) => ({ value: v, label: v }));
-    return <Select aria-label={label} allowClear showSearch placeholder={placeholder} value={value as string | undefined} style={{ minWidth: 200 }} onChange={(v) => onChange(v)} options={options} />;
+    return <Select id={id} aria-label={label} allowClear showSearch placeholder={placeholder} value={value as string | undefined} style={{ minWidth: 200 }} popupMatchSelectWidth={false} onChange={(v) => onChange(v)} options={options} />;
   }
   const apply = () => onChange(typed.trim() || undefined);
-  return <Input aria-label={label} allowClear placeholder={placeholder} value={typed} style={{ width: 170 }} onChange={(e) => { setTyped(e.target.value); if (!e.target.value) onChange(undefined); }} onPressEnter={apply} onBlur={apply} />;
+  return <Input id={id} aria-label={label} allowClear placeholder={placeholder} value={typed} style={{ width: 170 }} onChange={(e) => { setTyped(e.target.value); if (!e.target.value) onChange(undefined); }} onPressEnter={apply} onBlur={apply} />;
 }

@@ -1,6 +1,6 @@
 /** My organisations (orgs) and New organisation (orgscreate): the list and form of schemas/orgs.json. */
-import { DeleteOutlined, EditOutlined, PlusOutlined, StarOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Skeleton } from 'antd';
+import { DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Skeleton, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -50,19 +50,28 @@ export function OrgsPage() {
         resource={RESOURCES.orgs}
         title={t('menu.orgs')}
         version={version}
+        // The default organisation is marked where it is shown, and any other is made the default there: the
+        // actions column keeps to Rename and Delete, narrow enough for the whole table at 1280 px.
+        cells={{
+          default: (row) => {
+            const org = row as Org;
+            if (org.default) return <Tag icon={<StarFilled />} color="gold">{t('orgs.isDefault')}</Tag>;
+            if (org.pending_invitation) return null;
+            return (
+              <Button type="link" size="small" style={{ paddingInline: 0 }} icon={<StarOutlined />} onClick={() => makeDefault(org)}>
+                {t('orgs.makeDefault')}
+              </Button>
+            );
+          },
+        }}
         rowActions={(row) => {
           const org = row as Org;
           return (
-            <>
+            <Space size={4}>
               {/* SPEC.md section 6: admin is any role containing "admin"; the server's 0131-0135 decide the rest. */}
               {isAdminRole(org.role) && (
                 <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(org)}>
                   {t('orgs.rename')}
-                </Button>
-              )}
-              {!org.default && !org.pending_invitation && (
-                <Button type="link" size="small" icon={<StarOutlined />} onClick={() => makeDefault(org)}>
-                  {t('orgs.makeDefault')}
                 </Button>
               )}
               {/* A sub-organisation one administers, other than the one in use; the server says if it still holds data. */}
@@ -71,7 +80,7 @@ export function OrgsPage() {
                   {t('orgs.delete')}
                 </Button>
               )}
-            </>
+            </Space>
           );
         }}
         extra={canCreate && (

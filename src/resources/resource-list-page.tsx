@@ -66,9 +66,13 @@ interface ListProps {
   exportCall?: string;
   /** Buttons acting on the ticked rows (SIM actions); done() clears the ticks and fetches the list again. */
   selectionActions?: (ticked: string[], done: () => void) => ReactNode;
+  /** A field's cell drawn by the page instead of from the schema (the organisations' Default with its Make default). */
+  cells?: Record<string, (row: Record<string, unknown>) => ReactNode>;
+  /** Told the criteria each time the list asks with new ones (the CDR chart opens on the list's search and window). */
+  onCriteria?: (c: Criteria) => void;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext, exportCall, selectionActions }: ListProps) {
+export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext, exportCall, selectionActions, onCriteria, cells }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -109,6 +113,13 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
     sent.current = [...fixed, ...filters];
     setFilters([...fixed, ...filters], 'replace');
   }, [criteria, settled, resource, admin.list.bulk, setFilters, fixed]);
+  // The page hears of the search as typed, not as settled: a click on its chart right after typing carries it.
+  const told = useRef(onCriteria);
+  told.current = onCriteria;
+  useEffect(() => {
+    const value = typed.value.trim();
+    told.current?.({ ...criteria, search: value && !searchProblem(resource, typed.field, value) ? { field: typed.field, value } : undefined });
+  }, [criteria, typed, resource]);
   const sent = useRef<CrudFilter[]>([]);
   const [ticked, setTicked] = useState<Key[]>([]);
 
@@ -119,8 +130,12 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
         dataIndex: f,
         title: t(`${admin.i18n}.fields.${f}`),
         sorter: admin.list.sortable.includes(f),
+        // The first column names the row: it stays in view while the table scrolls sideways (1280 px screens).
+        fixed: f === shown[0] ? ('left' as const) : undefined,
         render: (v: unknown, row: Record<string, unknown>) =>
-          // The first column opens the record's detail page where it has one.
+          cells?.[f] ? (
+            cells[f](row)
+          ) : // The first column opens the record's detail page where it has one.
           showPath && f === shown[0] ? (
             <Link to={showPath(row)}>
               <Cell resource={resource} field={f} value={v} row={{ ...cellContext, ...row }} plain />
@@ -129,7 +144,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
             <Cell resource={resource} field={f} value={v} row={{ ...cellContext, ...row }} />
           ),
       })),
-    [shown, admin, resource, t, showPath, cellContext],
+    [shown, admin, resource, t, showPath, cellContext, cells],
   );
   const withActions =
     editPath || rowActions
@@ -165,9 +180,12 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   return (
     <>
       {(title || extra || exportCall || selectionActions) && (
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12 }}>
-          <Typography.Title level={3}>{title}</Typography.Title>
-          <Space>
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, marginBottom: 16 }}>
+          <Typography.Title level={3} style={{ margin: 0, whiteSpace: 'nowrap' }}>
+            {title}
+          </Typography.Title>
+          {/* Many buttons in a long language wrap among themselves, right-aligned, and leave the title on one line. */}
+          <Space wrap style={{ justifyContent: 'flex-end' }}>
             {selectionActions?.(ticked.map(String), () => {
               setTicked([]);
               void tableQuery.refetch();
@@ -192,9 +210,14 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
         <Table
           {...tableProps}
           rowKey={admin.key}
-          rowSelection={exportCall || selectionActions ? { selectedRowKeys: ticked, onChange: setTicked, preserveSelectedRowKeys: true } : undefined}
+          // Lists of a fleet are read row by row: the middle density shows more of them, and more columns at 1280 px.
+          size="middle"
+          rowSelection={exportCall || selectionActions ? { selectedRowKeys: ticked, onChange: setTicked, preserveSelectedRowKeys: true, fixed: true } : undefined}
           columns={withActions}
+          // Wider than the page (1280 px): the table scrolls sideways inside itself, its scroll bar kept at the bottom of
+          // the window (sticky) rather than under the last row, the naming column and the actions fixed at its edges.
           scroll={{ x: 'max-content' }}
+          sticky={{ offsetScroll: 0 }}
           pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('resources.empty')} /> }}
         />

@@ -27,7 +27,8 @@ interface Props {
 export function ResourceShowPage({ resource, id, title, extra, onBack, before, children, wrap }: Props) {
   const { t } = useTranslation();
   const admin = resource['x-admin'];
-  const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show!.call }, errorNotification: false });
+  // Quiet: the page itself says what went wrong, once, as soon as the answer comes (a 404 is not tried again).
+  const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show!.call, quiet: true }, errorNotification: false });
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={onBack}>
       {t('resources.back')}
@@ -36,7 +37,8 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
   if (query.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (query.isError || !result) {
     const status = (query.error as unknown as HttpError | null)?.statusCode;
-    return <Result status={status === 404 ? '404' : 'warning'} title={status === 404 ? t('resources.notFound') : (query.error?.message ?? t('resources.notFound'))} extra={back} />;
+    // The server names what is missing ("SIM 8949… does not exist."), in the page's language.
+    return <Result status={status === 404 ? '404' : 'warning'} title={query.error?.message ?? t('resources.notFound')} extra={back} />;
   }
   const reload = () => void query.refetch();
   const sections = (

@@ -1,5 +1,6 @@
 import { BankOutlined, DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Empty, Space } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { LIMITS } from '../../common/limits';
@@ -34,6 +35,8 @@ export function OrgSwitcher() {
   const { lang } = useParams();
   const navigate = useNavigate();
   const { message } = App.useApp();
+  // Held here so that the button below the menu (New organisation) closes it too, as a menu item does.
+  const [open, setOpen] = useState(false);
   // Re-render when the organisation list changes (a new organisation, a membership gained or lost, pushed live).
   useSessionValue('roles');
   const current = store.get('partnerCode');
@@ -48,6 +51,7 @@ export function OrgSwitcher() {
   ];
 
   const onClick = async ({ key }: { key: string }) => {
+    setOpen(false);
     if (key === '__more') return navigate(`/${lang}/orgs`);
     const m = others.find((o) => o.code === key);
     if (!m) return;
@@ -60,13 +64,22 @@ export function OrgSwitcher() {
   return (
     <Dropdown
       trigger={['click']}
+      open={open}
+      onOpenChange={setOpen}
       menu={{ items, onClick: (e) => void onClick(e) }}
       popupRender={(menu) => (
         <div style={{ background: '#fff', borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)', minWidth: 240 }}>
           {menu}
           {admin && (
             <div style={{ padding: 8, borderTop: '1px solid #f0f0f0' }}>
-              <Button block icon={<PlusOutlined />} onClick={() => navigate(`/${lang}/orgscreate`)}>
+              <Button
+                block
+                icon={<PlusOutlined />}
+                onClick={() => {
+                  setOpen(false);
+                  navigate(`/${lang}/orgscreate`);
+                }}
+              >
                 {t('shell.newOrg')}
               </Button>
             </div>

@@ -64,7 +64,17 @@ export function ShellLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider width={256} collapsedWidth={80} collapsible collapsed={collapsed} onCollapse={setCollapsed} theme="light" style={{ borderInlineEnd: '1px solid #f0f0f0' }}>
+      {/* The menu stays in place on a long page (sticky, scrolling inside itself when taller than the window) instead
+          of scrolling away and leaving an empty white column. */}
+      <Layout.Sider
+        width={256}
+        collapsedWidth={80}
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        theme="light"
+        style={{ borderInlineEnd: '1px solid #f0f0f0', position: 'sticky', top: 0, height: '100vh', overflowY: 'auto', scrollbarWidth: 'thin' }}
+      >
         <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', padding: collapsed ? 0 : '0 24px', overflow: 'hidden' }}>
           <BrandLogo collapsed={collapsed} />
         </div>
@@ -80,7 +90,8 @@ export function ShellLayout() {
           </div>
         )}
       </Layout.Sider>
-      <Layout>
+      {/* minWidth 0: a wide table scrolls inside itself instead of widening the page past the window. */}
+      <Layout style={{ minWidth: 0 }}>
         <Layout.Header style={{ background: '#fff', padding: '0 16px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 12, borderBottom: '1px solid #f0f0f0' }}>
           <Space size="middle" wrap={false}>
             {mayReadTasks && (

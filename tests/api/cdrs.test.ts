@@ -98,6 +98,29 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
     expect(raw.kb).toBeGreaterThan(0);
   });
 
+  it('sums the SIMs whose ICCID ends in the digits typed, as the list finds them, and refuses a single digit or letters', async () => {
+    const { iccid } = (await t.db.query<{ iccid: string }>("SELECT iccid FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 1")).rows[0];
+    const from = day(latest - 30 * DAY);
+    const to = day(latest);
+    const end = iccid.slice(-3);
+    const res = await summary(user, { from, to, iccid: end });
+    expect(res.statusCode).toBe(200);
+    const raw = (
+      await t.db.query<{ kb: number; n: number }>(
+        `SELECT coalesce(sum(volume_kb), 0)::float8 AS kb, count(*)::int AS n FROM cdrs
+          WHERE org_id = 'org-demo' AND iccid LIKE '%' || $3 AND start_at >= $1::date AND start_at < ($2::date + 1)`,
+        [from, to, end],
+      )
+    ).rows[0];
+    expect(res.json().data.total.volumeKb).toBe(raw.kb);
+    expect(res.json().data.total.cdrCount).toBe(raw.n);
+    // The same digits in the list's search find the same SIMs' records.
+    const listed = await list(user, { startAtFrom: `${from}T00:00:00.000Z`, startAtTo: iso(latest), search: { field: 'iccid', value: end }, pageSize: 100 });
+    expect(listed.json().data.items.every((c: { iccid: string }) => c.iccid.endsWith(end))).toBe(true);
+    expect((await summary(user, { from, to, iccid: '7' })).statusCode).toBe(400);
+    expect((await summary(user, { from, to, iccid: '12a' })).statusCode).toBe(400);
+  });
+
   it('refuses a summary over 32 natural days or backwards, and a day that is not one', async () => {
     const over = await summary(user, { from: day(latest - 31 * DAY), to: day(latest) });
     expect(over.statusCode).toBe(400);

@@ -99,6 +99,8 @@ test('the invite wizard: user info, role and access, confirm; the pending invita
 
   const row = page.getByRole('row', { name: /ivan\.invitee/ });
   await expect(row).toContainText('Yes');
+  // An invitation, not yet a member: its status says so (the person's own status is not the organisation's to see).
+  await expect(row).toContainText('Invited');
   await row.getByRole('link').click();
   await page.getByRole('button', { name: 'Revoke invitation' }).click();
   await page.getByRole('button', { name: 'OK', exact: true }).click();

@@ -31,10 +31,15 @@ test('a first sign-in is welcomed with confetti, and the Support button shows bo
   });
   expect(created.status()).toBe(200);
 
+  // The Content-Security-Policy refused canvas-confetti's worker once: no refusal may show in the console.
+  const refusals: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && /Content Security Policy|Refused/i.test(m.text()) && refusals.push(m.text())));
   await page.goto('/en-US/login');
   await fillSignIn(page, email, 'Fay#2026');
-  await expect(page.getByText('Congratulations!')).toBeVisible();
-  await expect(page.getByText('You have signed in for the first time.')).toBeVisible();
+  await expect(page.getByText('Congratulations! You have signed in for the first time.')).toBeVisible();
+  // The confetti are drawn on a canvas of their own above the dialog.
+  await expect(page.locator('body > canvas')).toHaveCount(1);
+  expect(refusals).toEqual([]);
   await page.keyboard.press('Escape');
   await page.reload();
   await expect(page.getByText('Congratulations!')).toHaveCount(0);
@@ -52,4 +57,14 @@ test('sign-out clears the session even when the server is down', async ({ page }
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(/\/en-US\/login$/);
   expect((await page.evaluate(() => Object.keys(localStorage))).filter((k) => k !== 'lang')).toEqual([]);
+});
+
+test('opened at 127.0.0.1, an unknown host, the console has the default brand whole: Support and Contact us', async ({ page, baseURL }) => {
+  const bare = baseURL!.replace('localhost', '127.0.0.1');
+  await page.goto(`${bare}/en-US/login`);
+  await expect(page.getByRole('link', { name: 'Contact us' })).toBeVisible();
+  await fillSignIn(page, 'admin@demo.example.com');
+  await expect(page).toHaveURL(/dashboard\/analysis$/);
+  await page.getByRole('button', { name: 'Support' }).click();
+  await expect(page.getByRole('link', { name: 'support@demo.example.com' })).toBeVisible();
 });

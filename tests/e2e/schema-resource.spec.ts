@@ -41,7 +41,7 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   // The number field holds the schema's bounds itself (antd's InputNumber): 65 becomes 64 as it loses focus.
   await expect(form(page).getByLabel('Ports')).toHaveValue('64');
   await expect(page.locator('#root_ports__error')).toHaveCount(0);
-  await expect(page.locator('#root_kind__error')).toHaveText('is required');
+  await expect(page.locator('#root_kind__error')).toHaveText('Installation is required');
 
   await form(page).getByLabel('Serial number').fill('GW-000777');
   await form(page).getByLabel('Name').fill('Harbour gate');

@@ -37,7 +37,10 @@ test('the organisation switcher lists the other organisations and switches', asy
   await page.getByRole('button', { name: 'Organisation', exact: true }).click();
   await expect(page.getByRole('menuitem', { name: 'Demo Logistics North' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New organisation' })).toBeVisible();
+  // The switch reloads the page once the new organisation's rights are in (the menu has closed at once, before).
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('menuitem', { name: 'Demo Logistics South' }).click();
+  await reloaded;
   await expect(page.getByRole('button', { name: 'Organisation', exact: true })).toContainText('Demo Logistics South');
   expect(await page.evaluate(() => localStorage.getItem('partnerCode'))).toBe('DEMO-SOUTH');
 });

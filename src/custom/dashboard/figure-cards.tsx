@@ -1,6 +1,7 @@
 /** The dashboard's row of figures: SIMs by kind, and the period's data and SMS against the period before. */
 import { AlertOutlined, ArrowDownOutlined, ArrowUpOutlined, CloudDownloadOutlined, CreditCardOutlined, MessageOutlined, RightOutlined, ThunderboltOutlined, WifiOutlined } from '@ant-design/icons';
-import { Card, Col, Row, Space, Statistic, theme, Typography } from 'antd';
+import { Card, Col, Row, Space, theme, Typography } from 'antd';
+import { TextStatistic } from '../../components/text-statistic';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -21,7 +22,7 @@ interface FigureProps {
 function Figure({ title, icon, value, footer, to }: FigureProps) {
   const card = (
     <Card hoverable={Boolean(to)} loading={value === null} style={{ height: '100%' }} styles={{ body: { padding: '16px 20px' } }}>
-      <Statistic
+      <TextStatistic
         title={
           <Space size={6}>
             {icon}

@@ -3,7 +3,8 @@
  * much they used in 24 hours, a week or 6 months (?view=), measured in SIMs or in usage (?measure=). The server counts
  * SIMs into cells and countries (GET /dashboard/heatmap); the map itself loads lazily with its data.
  */
-import { Alert, Button, Card, Col, Empty, Flex, Row, Segmented, Skeleton, Space, Statistic, Typography, theme } from 'antd';
+import { Alert, Button, Card, Col, Empty, Flex, Row, Segmented, Skeleton, Space, Typography, theme } from 'antd';
+import { TextStatistic } from '../../components/text-statistic';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -115,7 +116,7 @@ export function HeatmapPage() {
           <Col xs={24} sm={8}>
             <Card>
               {data ? (
-                <Statistic title={t('heatmap.located')} value={data.locatedSims.toLocaleString(lang)} suffix={`/ ${data.totalSims.toLocaleString(lang)}`} />
+                <TextStatistic title={t('heatmap.located')} value={data.locatedSims.toLocaleString(lang)} suffix={`/ ${data.totalSims.toLocaleString(lang)}`} />
               ) : (
                 <Skeleton active paragraph={false} />
               )}
@@ -123,13 +124,13 @@ export function HeatmapPage() {
           </Col>
           <Col xs={24} sm={8}>
             <Card>
-              {data ? <Statistic title={t(`heatmap.usageIn.${view}`)} value={formatKb(data.usageKb, lang)} /> : <Skeleton active paragraph={false} />}
+              {data ? <TextStatistic title={t(`heatmap.usageIn.${view}`)} value={formatKb(data.usageKb, lang)} /> : <Skeleton active paragraph={false} />}
             </Card>
           </Col>
           <Col xs={24} sm={8}>
             <Card>
               {data ? (
-                <Statistic title={t('heatmap.countryCount')} value={data.countries.length.toLocaleString(lang)} />
+                <TextStatistic title={t('heatmap.countryCount')} value={data.countries.length.toLocaleString(lang)} />
               ) : (
                 <Skeleton active paragraph={false} />
               )}

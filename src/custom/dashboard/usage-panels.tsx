@@ -1,6 +1,7 @@
 /** Data per bucket (uplink and downlink stacked) and SMS per bucket (MO and MT), both on the dashboard's UTC+8 clock. */
 import { ClockCircleOutlined } from '@ant-design/icons';
-import { Col, Row, Statistic, Typography } from 'antd';
+import { Col, Row, Typography } from 'antd';
+import { TextStatistic } from '../../components/text-statistic';
 import { useTranslation } from 'react-i18next';
 import type { DashboardView } from '../../../common/dashboard';
 import { formatKb, unitFor } from '../../resources/cell';
@@ -87,13 +88,13 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
           <>
             <Row gutter={16} style={{ marginBottom: 12 }}>
               <Col span={8}>
-                <Statistic title={t('analysis.sms.total')} value={n(d.mo + d.mt)} />
+                <TextStatistic title={t('analysis.sms.total')} value={n(d.mo + d.mt)} />
               </Col>
               <Col span={8}>
-                <Statistic title={mo} value={n(d.mo)} valueStyle={{ color: MO }} />
+                <TextStatistic title={mo} value={n(d.mo)} valueStyle={{ color: MO }} />
               </Col>
               <Col span={8}>
-                <Statistic title={mt} value={n(d.mt)} valueStyle={{ color: MT }} />
+                <TextStatistic title={mt} value={n(d.mt)} valueStyle={{ color: MT }} />
               </Col>
             </Row>
             <LazyChart

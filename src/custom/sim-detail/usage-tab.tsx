@@ -2,7 +2,8 @@
  * A SIM's data use per calendar day (the last 30), month (12) or year (5), the cycle options of SPEC.md section 9,
  * uplink and downlink stacked; days end at 23:59 UTC on SIM pages. Loaded on its own (it brings ECharts).
  */
-import { Card, Col, Empty, Row, Segmented, Space, Statistic, Typography } from 'antd';
+import { Card, Col, Empty, Row, Segmented, Space, Typography } from 'antd';
+import { TextStatistic } from '../../components/text-statistic';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../../components/echarts';
@@ -61,7 +62,7 @@ export function UsageTab({ iccid }: { iccid: string }) {
                 {(['volumeKb', 'uplinkKb', 'downlinkKb'] as const).map((k) => (
                   <Col xs={24} md={8} key={k}>
                     <Card size="small">
-                      <Statistic title={t(`simDetail.usage.${k === 'volumeKb' ? 'total' : k === 'uplinkKb' ? 'uplink' : 'downlink'}`)} value={kb(u.total[k])} />
+                      <TextStatistic title={t(`simDetail.usage.${k === 'volumeKb' ? 'total' : k === 'uplinkKb' ? 'uplink' : 'downlink'}`)} value={kb(u.total[k])} />
                     </Card>
                   </Col>
                 ))}

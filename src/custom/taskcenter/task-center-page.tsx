@@ -56,7 +56,7 @@ export function TaskCenterPage() {
   const blocker = useBlocker(({ currentLocation, nextLocation }) => processing > 0 && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname));
 
   const columns = [
-    { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId' },
+    { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const },
     { title: t('tasks.task'), dataIndex: 'task', key: 'task', render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
     {
       title: t('tasks.status'),
@@ -81,6 +81,8 @@ export function TaskCenterPage() {
       title: t('tasks.report'),
       dataIndex: 'hasReport',
       key: 'report',
+      // The download stays in view at 1280 px, the columns between scrolling inside the table.
+      fixed: 'right' as const,
       render: (has: boolean, row: TaskRow) => (has ? <DownloadReport taskId={row.id} /> : '—'),
     },
   ];
@@ -110,8 +112,10 @@ export function TaskCenterPage() {
         <Table<TaskRow>
           {...tableProps}
           rowKey="id"
+          size="middle"
           columns={columns}
           scroll={{ x: 'max-content' }}
+          sticky={{ offsetScroll: 0 }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tasks.empty', { days: LIMITS.taskListDays })} /> }}
         />
       </Card>
