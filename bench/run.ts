@@ -4,6 +4,9 @@
  *
  * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
  * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
+ * BENCH_ONLY=calls|jobs|snapshots|exports|transfer|activation (comma-separated; default all) runs those parts only
+ * and merges its rows into bench/results.md, keeping the others. Run with node --expose-gc (npm run bench does) so
+ * each export's peak RSS is measured from a collected heap.
  * Not a test: nothing here passes or fails; the sizes are written beside each figure.
  */
 import fs from 'node:fs';
@@ -25,6 +28,26 @@ import { bucketsOf, type View } from '../server/main/dashboard-routes.js';
 import { xlsxWriter } from '../server/job/table-writers.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const JOB_PARTS = ['snapshots', 'exports', 'transfer', 'activation'];
+/** Is this part of the bench to run (BENCH_ONLY)? */
+const runs = (part: string) => ONLY.size === 0 || ONLY.has(part) || (JOB_PARTS.includes(part) && ONLY.has('jobs'));
+
+/** The peak of the process's resident set while fn runs, over what it was when fn started (sampled every 5 ms). */
+async function peakRss(fn: () => Promise<unknown>): Promise<number> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  try {
+    await fn();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(peak, process.memoryUsage.rss()) - start;
+}
 const CODE = '246810';
 
 const pgAnswers = () =>
@@ -53,6 +76,8 @@ interface JobRow {
   ms: number;
   limit: string;
   limitMs: number;
+  /** Peak RSS over the start, in bytes, where measured. */
+  rss?: number;
 }
 const jobRows: JobRow[] = [];
 
@@ -104,7 +129,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     };
     const sims1000 = (await db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1000 OFFSET 5000', [SCALE_ORG.id])).rows.map((r) => r.iccid);
     const suffix = sims1000[17].slice(-6);
-    const latest = (await db.query<{ at: Date }>('SELECT max(start_at) AS at FROM cdrs WHERE org_id = $1', [SCALE_ORG.id])).rows[0].at;
+    const latest = (await db.query<{ at: Date | null }>('SELECT max(start_at) AS at FROM cdrs WHERE org_id = $1', [SCALE_ORG.id])).rows[0].at ?? new Date();
     const to = latest.toISOString().slice(0, 10);
     const from = new Date(latest.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
 
@@ -121,6 +146,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
       rows.push({ db: kind, size, what, api: await time(api), sql: await time(sql) });
       console.log(`${kind}: ${what} done`);
     };
+    if (runs('calls')) {
     await add('SIM list, page 1', post('/api/main/sim/list/es', { pageSize: 20 }), bare({}));
     await add('SIM list, page 501 by cursor', post('/api/main/sim/list/es', { pageSize: 20, cursor: cursor500 }), bare({ cursor: cursor500 }));
     await add('SIM list, page 501 by page number', post('/api/main/sim/list/es', { pageSize: 20, page: 501 }), bare({ page: 501 }));
@@ -138,6 +164,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
         ),
     );
 
+    }
     // The dashboard's calls beside the main query of each (bucketsOf gives the same windows the server uses).
     const getc = (url: string) => async () => {
       const r = await app.inject({ method: 'GET', url, headers });
@@ -149,6 +176,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     };
     const snapshotOf = (what: 'rank' | 'heatmap', view: View) => () =>
       db.query('SELECT as_of, body FROM dashboard_snapshots WHERE org_id = $1 AND kind = $2 AND view = $3', [SCALE_ORG.id, what, view]);
+    if (runs('calls')) {
     for (const view of ['24h', 'week', '6months'] as const) {
       const [a, b] = win(view);
       await add(`dashboard card (${view})`, getc(`/api/main/dashboard/card?view=${view}`), () =>
@@ -165,6 +193,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     await add('dashboard lifecycle counts', getc('/api/main/dashboard/lifecycleCount'), () => db.query('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [SCALE_ORG.id]));
     await add('dashboard SMS usage (week)', getc('/api/main/sms/usage?view=week'), () =>
       db.query('SELECT sum(sms_mo), sum(sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, ...win('week')]));
+    }
 
     // Jobs: each is seconds of work, timed once through the worker, beside what the database alone takes.
     const once = async (fn: () => Promise<unknown>) => {
@@ -175,7 +204,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
 
     // A snapshot's refresh: the same call computed live (the limit raised for the moment), beside its bare aggregate.
     config.dashboardLiveSims = Number.MAX_SAFE_INTEGER;
-    for (const view of ['24h', 'week', '6months'] as const) {
+    for (const view of runs('snapshots') ? (['24h', 'week', '6months'] as const) : []) {
       const [a, b] = win(view);
       const rankMs = await once(getc(`/api/main/dashboard/rank?view=${view}`));
       const rankSql = await once(() =>
@@ -188,19 +217,42 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
       jobRows.push({ db: kind, size, what: `dashboard heatmap (${view}) computed, as a snapshot refresh does`, ms: mapMs, limit: 'SIMs per cell alone, without usage', limitMs: mapSql });
     }
     config.dashboardLiveSims = 50_000;
-    const cols = RESOURCES.sims['x-admin'].list.columns.map((c) => snake(c)).join(', ');
-    const paused = `SELECT ${cols} FROM sims WHERE org_id = '${SCALE_ORG.id}' AND status = 'paused' ORDER BY iccid`;
-    const copyTarget = kind === 'pglite' ? "'/dev/blob'" : `'/tmp/bench-copy-${newId(8)}.csv'`;
-    const copyMs = await once(() => db.query(`COPY (${paused}) TO ${copyTarget} WITH (FORMAT csv, HEADER)`));
-    for (const format of ['csv', 'xlsx'] as const) {
-      const r = await app.inject({ method: 'POST', url: '/api/main/sim/list/export/task', payload: { format, status: 'paused' }, headers });
-      if (r.statusCode !== 200) throw new Error(`export answered ${r.statusCode}: ${r.body}`);
-      const n = r.json().data.quantity as number;
-      const ms = await once(() => app.jobs.runOnce());
-      jobRows.push({ db: kind, size, what: `export of ${n.toLocaleString('en-US')} SIMs as ${format.toUpperCase()} (job)`, ms, limit: 'COPY of the same rows to CSV', limitMs: copyMs });
-      console.log(`${kind}: export ${format} done`);
+    if (runs('exports')) {
+      // The export of at most 100,000 SIMs (the limit): the whole organisation up to 100,000 SIMs, its paused tenth
+      // above; and a hundredth of that (ICCIDs ending in 17), to see whether the export's memory grows with its rows.
+      const cols = RESOURCES.sims['x-admin'].list.columns.map((c) => snake(c)).join(', ');
+      const whole = sims <= 100_000;
+      const big: Record<string, unknown> = whole ? {} : { status: 'paused' };
+      const small: Record<string, unknown> = { ...big, search: { field: 'iccid', value: '17' } };
+      const rowsOf = `SELECT ${cols} FROM sims WHERE org_id = '${SCALE_ORG.id}'${whole ? '' : " AND status = 'paused'"} ORDER BY iccid`;
+      const copyTarget = kind === 'pglite' ? "'/dev/blob'" : `'/tmp/bench-copy-${newId(8)}.csv'`;
+      // On a shared machine one timing is noise: the median of three, for the COPY and for each export.
+      const median3 = async (fn: () => Promise<number>) => {
+        const ms = [await fn(), await fn(), await fn()].sort((a, b) => a - b);
+        return ms[1];
+      };
+      const copyMs = await median3(() => once(() => db.query(`COPY (${rowsOf}) TO ${copyTarget} WITH (FORMAT csv, HEADER)`)));
+      for (const [filter, timed] of [[small, false], [big, true]] as const) {
+        for (const format of ['csv', 'xlsx'] as const) {
+          let n = 0;
+          let rss = 0;
+          const ms = await median3(async () => {
+            const r = await app.inject({ method: 'POST', url: '/api/main/sim/list/export/task', payload: { format, ...filter }, headers });
+            if (r.statusCode !== 200) throw new Error(`export answered ${r.statusCode}: ${r.body}`);
+            n = r.json().data.quantity as number;
+            let one = 0;
+            rss = Math.max(rss, await peakRss(async () => {
+              one = await once(() => app.jobs.runOnce());
+            }));
+            return one;
+          });
+          jobRows.push({ db: kind, size, what: `export of ${n.toLocaleString('en-US')} SIMs as ${format.toUpperCase()} (job)`, ms, limit: timed ? 'COPY of the same rows to CSV' : '', limitMs: timed ? copyMs : NaN, rss });
+          console.log(`${kind}: export of ${n} as ${format} in ${ms.toFixed(0)} ms, peak RSS +${(rss / 1048576).toFixed(1)} MB`);
+        }
+      }
     }
     // Transfer check of a 100,000-row file: read, judge each row against the database; beside reading alone.
+    if (runs('transfer')) {
     const rowsN = Math.min(100_000, sims);
     const file = path.join(fs.mkdtempSync('/tmp/bench-upload-'), 'fleet.xlsx');
     const w = xlsxWriter(file);
@@ -218,8 +270,10 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     });
     const readMs = await once(async () => readUpload('fleet.xlsx', bytes, 'ICCID'));
     jobRows.push({ db: kind, size, what: `transfer check of a ${rowsN.toLocaleString('en-US')}-row xlsx (${(bytes.length / 1024).toFixed(0)} KB)`, ms: parseMs, limit: 'reading the file alone', limitMs: readMs });
+    }
     // Activation of 1,000 pre-activated SIMs, each given a bundle to start: the request (decided SIM by SIM, slots
     // taken, one task), then the task through the (simulated) network until every SIM is active.
+    if (runs('activation')) {
     const toActivate = (await db.query<{ iccid: string }>(
       `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, reset_cycle)
        SELECT org_id, 'BB' || substr(id, 3), id, iccid, 'BEFORE_BASIC', 'prepaid', 'EU Basic 1 GB', 'EU-BAS-1G', now(), 'MONTH'
@@ -238,6 +292,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     const sqlMs = await once(() => db.query("SELECT id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])", [SCALE_ORG.id, toActivate]));
     jobRows.push({ db: kind, size, what: `activation request of ${toActivate.length.toLocaleString('en-US')} SIMs (${accepted} accepted)`, ms: requestMs, limit: 'selecting those SIMs', limitMs: sqlMs });
     jobRows.push({ db: kind, size, what: `activation task of ${accepted.toLocaleString('en-US')} SIMs through the network (${active} active after)`, ms: activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
+    jobRows.push({ db: kind, size, what: `activation of ${toActivate.length.toLocaleString('en-US')} SIMs, request to all active`, ms: requestMs + activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
+    console.log(`${kind}: activation of ${toActivate.length}: request ${requestMs.toFixed(0)} ms + task ${activationMs.toFixed(0)} ms, ${active} active`);
+    }
     await app.close();
     return rows;
   } finally {
@@ -252,31 +309,79 @@ if (wanted === 'postgres' || wanted === 'both') all.push(...(await benchOne('pos
 if (wanted === 'pglite' || wanted === 'both') all.push(...(await benchOne('pglite', sims, Number(process.env.BENCH_CDRS ?? 1_000_000))));
 
 const f = (n: number) => n.toFixed(1);
-const lines = [
-  '# Benchmarks',
-  '',
-  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${RUNS} runs after one warm-up; milliseconds). "API" is the whole call through`,
-  'the server (token, session, membership, permission, validation, query, serialisation); "SQL" is the same query alone,',
-  'the limit the API can approach. Machine: 2 cores, 24 GiB. Sizes are those of the organisation queried.',
-  '',
-  'The scale organisation is above DASHBOARD_LIVE_SIMS, so its dashboard top 10 and heatmap ("snapshot" rows) are read',
-  'from their stored snapshot (docs/decisions.md, "Dashboard snapshots"); what one refresh of a snapshot costs, in the',
-  'background, is under "Jobs" ("computed, as a snapshot refresh does"). The card\'s "online now" and the lifecycle counts',
-  'are rows kept by triggers on sims.',
-  '',
-  '| database | size | call | API p50 | API p95 | SQL p50 | SQL p95 |',
-  '|---|---|---|---:|---:|---:|---:|',
-  ...all.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${f(r.api.p50)} | ${f(r.api.p95)} | ${f(r.sql.p50)} | ${f(r.sql.p95)} |`),
-  '',
-  '## Jobs',
-  '',
-  'Long work, timed once (milliseconds), beside the limit of the same work.',
-  '',
-  '| database | size | work | ms | limit | limit ms |',
-  '|---|---|---|---:|---|---:|',
-  ...jobRows.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${r.ms.toFixed(0)} | ${r.limit} | ${r.limitMs.toFixed(0)} |`),
-  '',
-];
+const JOBS_HEAD = ['| database | size | work | ms | limit | limit ms | x limit | peak RSS over start |', '|---|---|---|---:|---|---:|---:|---:|'];
+const mb = (bytes: number) => `+${(bytes / 1048576).toFixed(1)} MB`;
+const jobLine = (r: JobRow) =>
+  `| ${r.db} | ${r.size} | ${r.what} | ${r.ms.toFixed(0)} | ${r.limit} | ${Number.isNaN(r.limitMs) ? '' : r.limitMs.toFixed(0)} | ${Number.isNaN(r.limitMs) ? '' : (r.ms / r.limitMs).toFixed(1)} | ${r.rss === undefined ? '' : mb(r.rss)} |`;
+const key = (cells: string[]) => cells.slice(0, 3).join('|');
+const cellsOf = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+let lines: string[];
+const previous = fs.existsSync('bench/results.md') ? fs.readFileSync('bench/results.md', 'utf8') : '';
+if (ONLY.size && previous.includes('\n## Jobs\n')) {
+  // A partial run: the calls table as it was (or with this run's rows where it ran them), the job rows merged by
+  // database, size and work.
+  const [head, jobsPart] = previous.split('\n## Jobs\n');
+  const fresh = new Map(jobRows.map((r) => [`${r.db}|${r.size}|${r.what}`, jobLine(r)]));
+  const kept = jobsPart.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| database') && !l.startsWith('|---'));
+  const merged = kept.map((l) => {
+    const c = cellsOf(l);
+    const now = fresh.get(key(c));
+    if (now) fresh.delete(key(c));
+    // Rows of an earlier run keep their figures, in the columns of this one.
+    return now ?? `| ${[...c, '', '', '', '', '', '', '', ''].slice(0, 8).join(' | ')} |`;
+  });
+  const callLines = all.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${f(r.api.p50)} | ${f(r.api.p95)} | ${f(r.sql.p50)} | ${f(r.sql.p95)} |`);
+  const headLines = head.split('\n');
+  const freshCalls = new Map(callLines.map((l) => [key(cellsOf(l)), l]));
+  const mergedHead = headLines.map((l) => {
+    if (!l.startsWith('| ') || l.startsWith('| database')) return l;
+    const now = freshCalls.get(key(cellsOf(l)));
+    if (now) freshCalls.delete(key(cellsOf(l)));
+    return now ?? l;
+  });
+  const lastCall = mergedHead.map((l) => l.startsWith('| ')).lastIndexOf(true);
+  mergedHead.splice(lastCall + 1, 0, ...freshCalls.values());
+  lines = [
+    ...mergedHead,
+    '## Jobs',
+    '',
+    'Long work, timed once (milliseconds; exports and their COPY: the median of three), beside the limit of the same work;',
+    '"peak RSS over start" is how much the process\'s resident set grew at most while the job ran, from a collected heap',
+    '(node --expose-gc; the largest of the three runs).',
+    '',
+    ...JOBS_HEAD,
+    ...merged,
+    ...fresh.values(),
+    '',
+  ];
+} else {
+  lines = [
+    '# Benchmarks',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${RUNS} runs after one warm-up; milliseconds). "API" is the whole call through`,
+    'the server (token, session, membership, permission, validation, query, serialisation); "SQL" is the same query alone,',
+    'the limit the API can approach. Machine: 2 cores, 24 GiB. Sizes are those of the organisation queried.',
+    '',
+    'The scale organisation is above DASHBOARD_LIVE_SIMS, so its dashboard top 10 and heatmap ("snapshot" rows) are read',
+    'from their stored snapshot (docs/decisions.md, "Dashboard snapshots"); what one refresh of a snapshot costs, in the',
+    'background, is under "Jobs" ("computed, as a snapshot refresh does"). The card\'s "online now" and the lifecycle counts',
+    'are rows kept by triggers on sims.',
+    '',
+    '| database | size | call | API p50 | API p95 | SQL p50 | SQL p95 |',
+    '|---|---|---|---:|---:|---:|---:|',
+    ...all.map((r) => `| ${r.db} | ${r.size} | ${r.what} | ${f(r.api.p50)} | ${f(r.api.p95)} | ${f(r.sql.p50)} | ${f(r.sql.p95)} |`),
+    '',
+    '## Jobs',
+    '',
+    'Long work, timed once (milliseconds; exports and their COPY: the median of three), beside the limit of the same work;',
+    '"peak RSS over start" is how much the process\'s resident set grew at most while the job ran, from a collected heap',
+    '(node --expose-gc; the largest of the three runs).',
+    '',
+    ...JOBS_HEAD,
+    ...jobRows.map(jobLine),
+    '',
+  ];
+}
 fs.mkdirSync('bench', { recursive: true });
 fs.writeFileSync('bench/results.md', lines.join('\n'));
 console.log(lines.join('\n'));

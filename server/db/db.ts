@@ -16,7 +16,47 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Run fn in one transaction: all of its writes land or none. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Read the rows of one SELECT through a server-side cursor, batch rows at a time, so a long result never sits in
+   * memory at once (exports). onRows may use the database meanwhile (progress, heartbeat): on PostgreSQL the cursor
+   * lives in its own connection's read-only transaction; on PGlite, whose one connection a transaction would hold for
+   * the whole read, it is a WITH HOLD cursor declared in a short transaction and fetched between other queries.
+   */
+  cursor<T = Record<string, unknown>>(sql: string, params: unknown[], batch: number, onRows: (rows: T[]) => Promise<void>): Promise<void>;
+  /**
+   * PostgreSQL only: run a `COPY (...) TO STDOUT` and hand each chunk of its output to onChunk as it arrives (the
+   * connection pauses while onChunk's promise is pending). PGlite has no streaming COPY out: undefined there.
+   */
+  copyOut?(sql: string, onChunk: (chunk: Buffer) => Promise<void> | void): Promise<void>;
   close(): Promise<void>;
+}
+
+let cursorSeq = 0;
+
+/** FETCH from an open cursor, batch rows at a time, into onRows, until it is exhausted. */
+async function fetchAll<T>(q: Queryable, name: string, batch: number, onRows: (rows: T[]) => Promise<void>): Promise<void> {
+  const n = Math.max(1, Math.floor(batch));
+  for (;;) {
+    const r = await q.query<T>(`FETCH ${n} FROM ${name}`);
+    if (!r.rows.length) return;
+    await onRows(r.rows);
+    if (r.rows.length < n) return;
+  }
+}
+
+/**
+ * Db.cursor on a database, or, on a transaction's Queryable (a seed that writes its exports inside its own
+ * transaction), a cursor of that transaction, closed at the end.
+ */
+export async function readCursor<T>(q: Queryable | Db, sql: string, params: unknown[], batch: number, onRows: (rows: T[]) => Promise<void>): Promise<void> {
+  if ('cursor' in q && typeof q.cursor === 'function') return q.cursor(sql, params, batch, onRows);
+  const name = `cursor_${cursorSeq++}`;
+  await q.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
+  try {
+    await fetchAll(q, name, batch, onRows);
+  } finally {
+    await q.query(`CLOSE ${name}`).catch(() => undefined);
+  }
 }
 
 /** Open PGlite in dataDir (or in memory when dataDir is "memory://"). */
@@ -38,6 +78,20 @@ export async function openPglite(dataDir: string): Promise<Db> {
     kind: 'pglite',
     ...wrap(pg),
     tx: (fn) => pg.transaction((t) => fn(wrap(t))),
+    async cursor<T>(sql: string, params: unknown[], batch: number, onRows: (rows: T[]) => Promise<void>) {
+      // One session is shared by every caller: each cursor has its own name, and is closed whatever happens.
+      const name = `cursor_${cursorSeq++}`;
+      await pg.transaction(async (t) => {
+        // Every row is read: plan for the whole result, not for the first rows (the default for a cursor).
+        await t.query('SET LOCAL cursor_tuple_fraction = 1.0');
+        await t.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${sql}`, params);
+      });
+      try {
+        await fetchAll(wrap(pg), name, batch, onRows);
+      } finally {
+        await pg.query(`CLOSE ${name}`).catch(() => undefined);
+      }
+    },
     close: () => pg.close(),
   };
 }
@@ -78,6 +132,63 @@ export async function openPostgres(url: string): Promise<Db> {
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async cursor<T>(sql: string, params: unknown[], batch: number, onRows: (rows: T[]) => Promise<void>) {
+      const client = await pool.connect();
+      try {
+        // One snapshot for the whole read, in a connection of its own: the pool's others serve onRows meanwhile.
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await client.query('SET LOCAL cursor_tuple_fraction = 1.0');
+        await client.query(`DECLARE rows_out NO SCROLL CURSOR FOR ${sql}`, params as unknown[]);
+        await fetchAll({ query: async <R>(q: string) => ({ rows: (await client.query(q)).rows as R[], rowCount: 0 }), exec: async () => undefined }, 'rows_out', batch, onRows);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async copyOut(sql: string, onChunk: (chunk: Buffer) => Promise<void> | void) {
+      const client = await pool.connect();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let failed: Error | null = null;
+          let pending: Promise<void> = Promise.resolve();
+          // A Submittable for pg: the simple query protocol, and the CopyData messages of COPY ... TO STDOUT.
+          const copy = {
+            submit(connection: { query(text: string): void; stream: { pause(): void; resume(): void } }) {
+              this.connection = connection;
+              connection.query(sql);
+            },
+            connection: null as null | { stream: { pause(): void; resume(): void } },
+            handleCopyData(msg: { chunk: Buffer }) {
+              if (failed) return;
+              const r = onChunk(msg.chunk);
+              if (r) {
+                this.connection?.stream.pause();
+                pending = pending.then(() => r).then(() => this.connection?.stream.resume(), (err: Error) => {
+                  failed = err;
+                  this.connection?.stream.resume();
+                });
+              }
+            },
+            handleCommandComplete() {},
+            handleEmptyQuery() {},
+            handleRowDescription() {},
+            handleDataRow() {},
+            handleError(err: Error) {
+              failed ??= err;
+            },
+            handleReadyForQuery() {
+              void pending.then(() => (failed ? reject(failed) : resolve()));
+            },
+          };
+          client.query(copy as never);
+        });
       } finally {
         client.release();
       }

@@ -177,3 +177,25 @@ export async function listPage<T extends Record<string, unknown>>(q: Queryable, 
     nextCursor: more && last ? encodeCursor({ v: sortValue(last.__sort), id: last.__id }) : null,
   };
 }
+
+/**
+ * The whole ordered SELECT of a list (no page, no cursor), at most `limit` rows, in the order listPage pages through
+ * it: what an export reads through a cursor (Db.cursor) instead of page by page.
+ */
+export function listSelect(spec: ListSpec, orgId: string, query: Omit<ListQuery, 'pageSize'>, limit: number, output?: string[]): { sql: string; params: unknown[] } {
+  const sortField = query.sort && spec.sortable.includes(query.sort) ? query.sort : spec.defaultSort.field;
+  const order = query.sort ? (query.order ?? 'asc') : spec.defaultSort.order;
+  const sortExpr = spec.columns[sortField];
+  const where = whereOf(spec, orgId, query.filters);
+  // output: other expressions to select (an export's finished cells), in the same order.
+  const select = output
+    ? output.join(', ')
+    : Object.entries(spec.columns)
+        .map(([field, expr]) => `${expr} AS "${field}"`)
+        .join(', ');
+  const nulls = order === 'asc' ? 'NULLS LAST' : 'NULLS FIRST';
+  return {
+    sql: `SELECT ${select} FROM ${spec.from} WHERE ${where.sql} ORDER BY ${sortExpr} ${order} ${nulls}, ${spec.idColumn} ${order} LIMIT ${Math.max(0, Math.floor(limit))}`,
+    params: where.params,
+  };
+}

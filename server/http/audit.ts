@@ -45,3 +45,24 @@ export async function audit(q: Queryable, req: FastifyRequest | null, entry: Aud
     ],
   );
 }
+
+/** Append several audit rows by the system (no request) in one statement, in their order: a batch of network reports. */
+export async function auditMany(q: Queryable, entries: Array<AuditEntry & { accountId: string | null; orgId: string | null }>): Promise<void> {
+  if (!entries.length) return;
+  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(redact(v)));
+  await q.query(
+    `INSERT INTO audit_log (account_id, org_id, action, entity, entity_id, before, after)
+     SELECT a, o, act, e, eid, b::jsonb, af::jsonb
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS x(a, o, act, e, eid, b, af, n)
+      ORDER BY n`,
+    [
+      entries.map((x) => x.accountId),
+      entries.map((x) => x.orgId),
+      entries.map((x) => x.action),
+      entries.map((x) => x.entity),
+      entries.map((x) => x.entityId ?? null),
+      entries.map((x) => json(x.before)),
+      entries.map((x) => json(x.after)),
+    ],
+  );
+}

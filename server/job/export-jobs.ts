@@ -1,8 +1,9 @@
 /**
  * Exports through the task center (SPEC.md section 8, Export): SIMs, bundle orders and CDRs as CSV or XLSX, at most
  * 100,000 rows. The request is checked and counted at once ("No data to export", "Please select the data to export",
- * over 100,000 refused with a message that asks to narrow the selection); the job then writes the rows of the same
- * query in keyset pages of 1,000, with labels in the requester's language.
+ * over 100,000 refused with a message that asks to narrow the selection); the job then reads the rows of the same
+ * query through one database cursor, 5,000 at a time, straight into the CSV or XLSX writer, with labels in the
+ * requester's language (docs/decisions.md, "Exports stream from a cursor").
  */
 import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
@@ -10,15 +11,17 @@ import { LIMITS, type Language } from '../../common/limits.js';
 import type { Subject } from '../../common/permissions.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { listQuerySchema, type ResourceSchema } from '../../common/resources.js';
+import { readCursor } from '../db/db.js';
 import { newId } from '../db/ids.js';
-import { checkSpec, listPage } from '../db/listing.js';
+import { checkSpec, listPage, listSelect } from '../db/listing.js';
 import { listQueryOf, listSpecOf, snake } from '../db/resource-list.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { consoleLabel } from '../http/labels.js';
 import { audit } from '../http/audit.js';
 import type { RouteDef, Service } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
-import { csvWriter, xlsxWriter } from './table-writers.js';
+import { copyColumns, copyCsv, literal } from './export-copy.js';
+import { csvWriter, xlsxWriter, type Cell } from './table-writers.js';
 import type { JobHandler } from './worker.js';
 
 // The console's labels of each resource's fields and values, so that an export reads like the page it came from.
@@ -95,20 +98,39 @@ export function exportRoute(kind: ExportKind, service: Service, path: string): R
   };
 }
 
-/** A cell as the export shows it: enum values and yes/no by label, times in ISO 8601 UTC, lists joined. */
-function cellOf(r: ResourceSchema, field: string, value: unknown, lang: Language): string | number | null {
-  if (value === null || value === undefined) return null;
-  const p = r.properties[field];
+/** Rows fetched from the cursor at a time; progress (and the lease's heartbeat) after each batch. */
+const BATCH = 5000;
+
+/**
+ * How each column of a resource becomes a cell, decided once per export: enum values and yes/no by label, times in
+ * ISO 8601 UTC, lists joined.
+ */
+function cellsOf(r: ResourceSchema, columns: string[], lang: Language): (row: Record<string, unknown>) => Cell[] {
   const prefix = r['x-admin'].i18n;
-  if (p.enum) return label(lang, `${prefix}.enum.${field}.${String(value)}`, String(value));
-  if (typeof value === 'boolean') return label(lang, value ? 'resources.yes' : 'resources.no', String(value));
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.join('; ');
-  if (typeof value === 'number') return value;
-  return String(value);
+  const yes = label(lang, 'resources.yes', 'true');
+  const no = label(lang, 'resources.no', 'false');
+  const formats = columns.map((field) => {
+    const p = r.properties[field];
+    const labels = new Map<string, string>();
+    const enumLabel = (v: string) => {
+      let l = labels.get(v);
+      if (l === undefined) labels.set(v, (l = label(lang, `${prefix}.enum.${field}.${v}`, v)));
+      return l;
+    };
+    return (value: unknown): Cell => {
+      if (value === null || value === undefined) return null;
+      if (p.enum) return enumLabel(String(value));
+      if (typeof value === 'boolean') return value ? yes : no;
+      if (value instanceof Date) return value.toISOString();
+      if (Array.isArray(value)) return value.join('; ');
+      if (typeof value === 'number') return value;
+      return String(value);
+    };
+  });
+  return (row) => columns.map((f, i) => formats[i](row[f]));
 }
 
-/** The job of an export kind: the same query, written page by page, progress after each page. */
+/** The job of an export kind: the same query, read through a cursor into the writer, progress after each batch. */
 export function exportJob(kind: ExportKind): JobHandler {
   const resource = EXPORTS[kind];
   const spec = exportSpec(resource);
@@ -122,22 +144,29 @@ export function exportJob(kind: ExportKind): JobHandler {
     await store.discardDrafts(folder);
     const key = `${folder}/${name}`;
     const file = store.draft(key);
-    const writer = format === 'xlsx' ? xlsxWriter(file) : csvWriter(file);
-    await writer.header(columns.map((f) => label(lang, `${resource['x-admin'].i18n}.fields.${f}`, f)));
+    const header = columns.map((f) => label(lang, `${resource['x-admin'].i18n}.fields.${f}`, f));
     const q = listQueryOf(resource, { ...query, pageSize: 1 });
     if (selected) q.filters = { ...q.filters, __selected: selected };
-    let cursor: string | undefined;
+    // CSV on PostgreSQL by COPY when every column can be written by the database exactly as the writer would.
+    const copyCells = format === 'csv' && db.copyOut ? copyColumns(resource, columns, (k, fallback) => label(lang, k, fallback)) : null;
+    if (copyCells) {
+      // Values and cells go in in one pass, so neither a value nor a label is ever read again as SQL to substitute.
+      const select = listSelect(spec, task.org_id, q, LIMITS.exportMax, copyCells.map((_, i) => `__cell_${i}__`));
+      const sql = select.sql.replace(/\$(\d+)|__cell_(\d+)__/g, (_, param?: string, cell?: string) => (param ? literal(select.params[Number(param) - 1]) : copyCells[Number(cell)]));
+      const rows = await copyCsv(db, sql, file, header, BATCH, (n) => progress(task.quantity ? (n / task.quantity) * 100 : 50));
+      return { file: { key, name, contentType: FORMATS[format] }, result: { rows } };
+    }
+    const writer = format === 'xlsx' ? xlsxWriter(file) : csvWriter(file);
+    await writer.header(header);
+    // The rows of the list's own query and order, never more than the export limit.
+    const { sql, params } = listSelect(spec, task.org_id, q, LIMITS.exportMax);
+    const cells = cellsOf(resource, columns, lang);
     let written = 0;
-    do {
-      const page = await listPage<Record<string, unknown>>(db, spec, task.org_id, { ...q, pageSize: 1000, cursor, totalCap: 1 });
-      for (const row of page.items) {
-        if (written >= LIMITS.exportMax) break;
-        await writer.row(columns.map((f) => cellOf(resource, f, row[f], lang)));
-        written += 1;
-      }
-      cursor = page.nextCursor ?? undefined;
+    await readCursor<Record<string, unknown>>(db, sql, params, BATCH, async (rows) => {
+      await writer.rows(rows.map(cells));
+      written += rows.length;
       await progress(task.quantity ? (written / task.quantity) * 100 : 50);
-    } while (cursor && written < LIMITS.exportMax);
+    });
     await writer.end();
     return { file: { key, name, contentType: FORMATS[format] }, result: { rows: written } };
   };

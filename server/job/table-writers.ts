@@ -1,15 +1,24 @@
 /**
  * Exports as CSV (RFC 4180, UTF-8 with a byte-order mark so spreadsheets read accents and Chinese) or XLSX (one
  * sheet, inline strings, zipped by fflate as it is written), row by row, so 100,000 rows never sit in memory at once.
+ * Rows are gathered into chunks of about 64 KB and each chunk is written (and waited for) once: what is held at any
+ * time is one chunk, whatever the number of rows.
  */
 import fs from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
 
+export type Cell = string | number | null;
+
 export interface TableWriter {
   header(cells: string[]): Promise<void>;
-  row(cells: Array<string | number | null>): Promise<void>;
+  row(cells: Cell[]): Promise<void>;
+  /** Several rows at once (a cursor's batch). */
+  rows(rows: Cell[][]): Promise<void>;
   end(): Promise<void>;
 }
+
+/** Text is gathered up to this many characters before it is written. */
+const CHUNK_CHARS = 64 * 1024;
 
 /** Write to a file, waiting for the stream to drain. */
 function sink(file: string) {
@@ -19,25 +28,61 @@ function sink(file: string) {
   return { write, end };
 }
 
-const csvCell = (v: string | number | null) => {
+const FORMULA = /^[=+\-@]/;
+const NEEDS_QUOTES = /[",\n\r]/;
+const csvCell = (v: Cell) => {
   if (v === null) return '';
-  const s = String(v);
+  if (typeof v === 'number') return String(v);
   // A leading =, +, - or @ would be a formula in a spreadsheet: quote it as text.
-  const safe = /^[=+\-@]/.test(s) && typeof v === 'string' ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = FORMULA.test(v) ? `'${v}` : v;
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
+
+/** Lines gathered into chunks; flush() writes what is gathered. */
+function chunked(write: (text: string) => Promise<void>) {
+  let buf = '';
+  const flush = async () => {
+    if (!buf) return;
+    const text = buf;
+    buf = '';
+    await write(text);
+  };
+  /** Gather text; a promise only when a chunk is written. */
+  const add = (text: string): Promise<void> | undefined => {
+    buf += text;
+    return buf.length >= CHUNK_CHARS ? flush() : undefined;
+  };
+  return { add, flush };
+}
 
 export function csvWriter(file: string): TableWriter {
   const out = sink(file);
+  const text = chunked(out.write);
   let started = false;
-  const line = async (cells: Array<string | number | null>) => {
-    if (!started) {
-      started = true;
-      await out.write('\uFEFF');
-    }
-    await out.write(`${cells.map(csvCell).join(',')}\r\n`);
+  const lineOf = (cells: Cell[]) => {
+    let s = '';
+    for (let i = 0; i < cells.length; i++) s += (i ? ',' : '') + csvCell(cells[i]);
+    return `${s}\r\n`;
   };
-  return { header: line, row: line, end: out.end };
+  const line = (cells: Cell[]) => {
+    const prefix = started ? '' : '\uFEFF';
+    started = true;
+    return text.add(prefix + lineOf(cells));
+  };
+  return {
+    header: async (cells) => line(cells),
+    row: async (cells) => line(cells),
+    async rows(rows) {
+      for (const cells of rows) {
+        const written = line(cells);
+        if (written) await written;
+      }
+    },
+    end: async () => {
+      await text.flush();
+      await out.end();
+    },
+  };
 }
 
 // XML 1.0 has no place for control characters other than tab, newline and carriage return: they are dropped.
@@ -45,7 +90,13 @@ const isControl = (ch: string) => {
   const c = ch.charCodeAt(0);
   return c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d;
 };
-const xml = (s: string) => [...s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!)].filter((ch) => !isControl(ch)).join('');
+const ESCAPED: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' };
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
+const xml = (s: string) => {
+  const escaped = /[<>&"]/.test(s) ? s.replace(/[<>&"]/g, (c) => ESCAPED[c]!) : s;
+  return CONTROL.test(escaped) ? [...escaped].filter((ch) => !isControl(ch)).join('') : escaped;
+};
 const column = (i: number) => {
   let s = '';
   for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
@@ -81,24 +132,35 @@ export function xlsxWriter(file: string): TableWriter {
   zip.add(sheet);
   sheet.push(enc.encode('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'));
   let r = 0;
-  const line = async (cells: Array<string | number | null>) => {
-    r += 1;
-    const xmlCells = cells
-      .map((v, i) => {
-        const ref = `${column(i)}${r}`;
-        if (v === null || v === '') return '';
-        // Numbers stay numbers; digit strings (ICCIDs) stay text, or a spreadsheet would round them.
-        return typeof v === 'number' ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${xml(v)}</t></is></c>`;
-      })
-      .join('');
-    sheet.push(enc.encode(`<row r="${r}">${xmlCells}</row>`));
+  const text = chunked(async (chunk) => {
+    sheet.push(enc.encode(chunk));
     if (failed) throw failed;
     await pending;
+  });
+  const letters: string[] = [];
+  const line = (cells: Cell[]) => {
+    r += 1;
+    let xmlCells = '';
+    for (let i = 0; i < cells.length; i++) {
+      const v = cells[i];
+      if (v === null || v === '') continue;
+      const ref = `${(letters[i] ??= column(i))}${r}`;
+      // Numbers stay numbers; digit strings (ICCIDs) stay text, or a spreadsheet would round them.
+      xmlCells += typeof v === 'number' ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${xml(v)}</t></is></c>`;
+    }
+    return text.add(`<row r="${r}">${xmlCells}</row>`);
   };
   return {
-    header: line,
-    row: line,
+    header: async (cells) => line(cells),
+    row: async (cells) => line(cells),
+    async rows(rows) {
+      for (const cells of rows) {
+        const written = line(cells);
+        if (written) await written;
+      }
+    },
     end: async () => {
+      await text.flush();
       sheet.push(enc.encode('</sheetData></worksheet>'), true);
       zip.end();
       await pending;

@@ -13,7 +13,7 @@ import { audit } from '../http/audit.js';
 import { csvWriter } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import type { NetworkAdapter, SimRef } from './adapter.js';
-import { networkEvent } from './sim-events.js';
+import { networkEvents, type SimEvent } from './sim-events.js';
 
 /** SIMs sent to the network per request, and progress reported after each. */
 const CHUNK = 100;
@@ -26,50 +26,103 @@ interface LockedSim extends SimFacts {
 /**
  * The network's answer for one SIM of activation task taskId, in one transaction: the SIM becomes active (ready)
  * with its first pending bundle started, or, refused, keeps its state; either way its slot is freed. An answer for a
- * SIM no longer held by that task (answered before, or the task gave up) changes nothing.
+ * SIM no longer held by that task (answered before, or the task gave up) changes nothing. (confirmActivations below,
+ * for one SIM.)
  */
-export async function confirmActivation(db: Db, e: { sim: SimRef; taskId: string; ok: boolean; error?: string; at: Date }): Promise<void> {
-  const { orgId, simId, iccid } = e.sim;
+export function confirmActivation(db: Db, e: { sim: SimRef; taskId: string; ok: boolean; error?: string; at: Date }): Promise<void> {
+  return confirmActivations(db, { taskId: e.taskId, at: e.at, answers: [{ sim: e.sim, ok: e.ok, error: e.error }] });
+}
+
+/** The network's answers for several SIMs of one activation task, as one report. */
+export interface ActivationAnswers {
+  taskId: string;
+  at: Date;
+  answers: Array<{ sim: SimRef; ok: boolean; error?: string }>;
+}
+
+/**
+ * The same as confirmActivation for many SIMs of one task, set-based in one transaction: the SIMs are locked and read
+ * in one query, the lifecycle decides each as it is now, and the slots freed, the bundles started, the SIMs made
+ * active and their events and audit rows are each one statement, whatever the number of SIMs. The outcome for each
+ * SIM is the one confirmActivation gives it.
+ */
+export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<void> {
+  const seen = new Set<string>();
+  const answers = e.answers.filter((a) => !seen.has(a.sim.simId) && (seen.add(a.sim.simId), true));
+  if (!answers.length) return;
   await db.tx(async (q) => {
-    const sim = (
-      await q.query<LockedSim>(
-        `SELECT s.status, s.sub_status AS "subStatus", s.technology, s.operation, s.operation_task_id,
+    const locked = (
+      await q.query<LockedSim & { org_id: string; id: string }>(
+        `SELECT s.org_id, s.id, s.status, s.sub_status AS "subStatus", s.technology, s.operation, s.operation_task_id,
                 (s.test_data_status = 'in_test') AS "inTestPeriod",
                 EXISTS (SELECT 1 FROM bundle_orders b WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status IN ('PENDING', 'IN_USE')) AS "hasAvailableBundle",
                 (SELECT t.account_id FROM tasks t WHERE t.id = s.operation_task_id) AS account_id
-           FROM sims s WHERE s.org_id = $1 AND s.id = $2 FOR UPDATE OF s`,
-        [orgId, simId],
+           FROM sims s JOIN unnest($1::text[], $2::text[]) AS x(org_id, id) ON s.org_id = x.org_id AND s.id = x.id
+          ORDER BY s.id FOR UPDATE OF s`,
+        [answers.map((a) => a.sim.orgId), answers.map((a) => a.sim.simId)],
       )
-    ).rows[0];
-    if (!sim || sim.operation !== 'activate' || sim.operation_task_id !== e.taskId) return;
-    // The lifecycle decides again on the row as it is now: the slot kept other operations out, but a bundle may have ended.
-    const d = e.ok ? decide({ ...sim, operation: null }, 'activate') : null;
-    const at = e.at.toISOString();
-    if (!d?.ok) {
-      await q.query('UPDATE sims SET operation = NULL, operation_task_id = NULL, operation_started_at = NULL, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, simId]);
-      return;
+    ).rows;
+    const byId = new Map(locked.map((r) => [r.id, r]));
+    const release: SimRef[] = [];
+    const activate: Array<{ sim: SimRef; row: LockedSim; status: string; subStatus: string }> = [];
+    for (const a of answers) {
+      const row = byId.get(a.sim.simId);
+      if (!row || row.org_id !== a.sim.orgId || row.operation !== 'activate' || row.operation_task_id !== e.taskId) continue;
+      const d = a.ok ? decide({ ...row, operation: null }, 'activate') : null;
+      if (d?.ok) activate.push({ sim: a.sim, row, status: d.status, subStatus: d.subStatus });
+      else release.push(a.sim);
     }
-    const bundle = (
-      await q.query<{ id: string; name: string; quota_kb: string | null; expected_expire_at: Date }>(
-        `UPDATE bundle_orders SET status = 'IN_USE', activated_at = $3,
-                expected_expire_at = greatest(coalesce(expected_expire_at, $3::timestamptz + make_interval(days => CASE WHEN reset_cycle = 'YEAR_366D' THEN 366 ELSE 365 END)), $3::timestamptz)
-          WHERE id = (SELECT id FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'PENDING' AND type <> 'BEFORE_TEST' ORDER BY ordered_at, id LIMIT 1)
-          RETURNING id, name, quota_kb, expected_expire_at`,
-        [orgId, simId, at],
+    const at = e.at.toISOString();
+    if (release.length) {
+      await q.query(
+        `UPDATE sims s SET operation = NULL, operation_task_id = NULL, operation_started_at = NULL, updated_at = now()
+           FROM unnest($1::text[], $2::text[]) AS x(org_id, id) WHERE s.org_id = x.org_id AND s.id = x.id`,
+        [release.map((r) => r.orgId), release.map((r) => r.simId)],
+      );
+    }
+    if (!activate.length) return;
+    const orgs = activate.map((a) => a.sim.orgId);
+    const ids = activate.map((a) => a.sim.simId);
+    // Each SIM's first pending bundle (not a test bundle) starts.
+    const bundles = (
+      await q.query<{ sim_id: string; id: string; name: string; quota_kb: string | null; expected_expire_at: Date }>(
+        `WITH first AS (
+           SELECT DISTINCT ON (b.sim_id) b.id FROM bundle_orders b JOIN unnest($1::text[], $2::text[]) AS x(org_id, sim_id) ON b.org_id = x.org_id AND b.sim_id = x.sim_id
+            WHERE b.status = 'PENDING' AND b.type <> 'BEFORE_TEST' ORDER BY b.sim_id, b.ordered_at, b.id)
+         UPDATE bundle_orders b SET status = 'IN_USE', activated_at = $3,
+                expected_expire_at = greatest(coalesce(b.expected_expire_at, $3::timestamptz + make_interval(days => CASE WHEN b.reset_cycle = 'YEAR_366D' THEN 366 ELSE 365 END)), $3::timestamptz)
+           FROM first WHERE b.id = first.id
+         RETURNING b.sim_id, b.id, b.name, b.quota_kb, b.expected_expire_at`,
+        [orgs, ids, at],
       )
-    ).rows[0];
+    ).rows;
+    const bundleOf = new Map(bundles.map((b) => [b.sim_id, b]));
     await q.query(
-      `UPDATE sims SET status = $3, sub_status = $4, activated_at = $5, operation = NULL, operation_task_id = NULL, operation_started_at = NULL,
-              cycle_start = date_trunc('month', $5::timestamptz AT TIME ZONE 'UTC')::date, cycle_usage_kb = 0,
-              cycle_limit_kb = coalesce($6, cycle_limit_kb), expires_at = coalesce(expires_at, $7, $5::timestamptz + interval '365 days'), updated_at = now()
-        WHERE org_id = $1 AND id = $2`,
-      [orgId, simId, d.status, d.subStatus, at, bundle?.quota_kb ?? null, bundle?.expected_expire_at ?? null],
+      `UPDATE sims s SET status = x.status, sub_status = x.sub_status, activated_at = $7::timestamptz, operation = NULL, operation_task_id = NULL, operation_started_at = NULL,
+              cycle_start = date_trunc('month', $7::timestamptz AT TIME ZONE 'UTC')::date, cycle_usage_kb = 0,
+              cycle_limit_kb = coalesce(x.quota_kb::bigint, s.cycle_limit_kb), expires_at = coalesce(s.expires_at, x.expire_at::timestamptz, $7::timestamptz + interval '365 days'), updated_at = now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(org_id, id, status, sub_status, quota_kb, expire_at)
+        WHERE s.org_id = x.org_id AND s.id = x.id`,
+      [
+        orgs, ids, activate.map((a) => a.status), activate.map((a) => a.subStatus),
+        activate.map((a) => bundleOf.get(a.sim.simId)?.quota_kb ?? null),
+        activate.map((a) => { const b = bundleOf.get(a.sim.simId); return b?.expected_expire_at ? new Date(b.expected_expire_at).toISOString() : null; }),
+        at,
+      ],
     );
-    await networkEvent(q, {
-      orgId, simId, iccid, type: 'status_change', from: sim.status, to: d.status, accountId: sim.account_id,
-      detail: { action: 'activate', taskId: e.taskId, fromSub: sim.subStatus, toSub: d.subStatus }, at: e.at,
-    });
-    if (bundle) await networkEvent(q, { orgId, simId, iccid, type: 'bundle_change', detail: { bundleId: bundle.id, name: bundle.name, from: 'PENDING', to: 'IN_USE' }, at: e.at });
+    const events: SimEvent[] = [];
+    for (const a of activate) {
+      const { orgId, simId, iccid } = a.sim;
+      events.push({
+        orgId, simId, iccid, type: 'status_change', from: a.row.status, to: a.status, accountId: a.row.account_id,
+        detail: { action: 'activate', taskId: e.taskId, fromSub: a.row.subStatus, toSub: a.subStatus }, at: e.at,
+      });
+    }
+    for (const a of activate) {
+      const b = bundleOf.get(a.sim.simId);
+      if (b) events.push({ orgId: a.sim.orgId, simId: a.sim.simId, iccid: a.sim.iccid, type: 'bundle_change', detail: { bundleId: b.id, name: b.name, from: 'PENDING', to: 'IN_USE' }, at: e.at });
+    }
+    await networkEvents(q, events);
   });
 }
 
@@ -105,7 +158,7 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
           [task.org_id, task.id],
         )
       ).rows;
-    const giveUp = (sim: SimRef, error: string) => confirmActivation(db, { sim, taskId: task.id, ok: false, error, at: new Date() });
+    const giveUp = (sims: SimRef[], error: string) => confirmActivations(db, { taskId: task.id, at: new Date(), answers: sims.map((sim) => ({ sim, ok: false, error })) });
     const refused: Record<string, string> = { ...(payload.refused ?? {}) };
     const unanswered = new Set<string>();
     try {
@@ -115,12 +168,15 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
         for (let i = 0; i < sims.length; i += CHUNK) {
           const chunk = sims.slice(i, i + CHUNK);
           const answers = await network.activate(task.id, chunk);
+          const byIccid = new Map(chunk.map((s) => [s.iccid, s]));
+          const refusedNow: Array<{ sim: SimRef; ok: false; error: string }> = [];
           for (const a of answers) {
-            const sim = chunk.find((s) => s.iccid === a.iccid);
+            const sim = byIccid.get(a.iccid);
             if (a.ok || !sim) continue;
             refused[a.iccid] = a.error ?? 'refused';
-            await giveUp(sim, refused[a.iccid]);
+            refusedNow.push({ sim, ok: false, error: refused[a.iccid] });
           }
+          await confirmActivations(db, { taskId: task.id, at: new Date(), answers: refusedNow });
           await progress(((i + chunk.length) / sims.length) * 95);
         }
         sentAt = new Date();
@@ -133,13 +189,11 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
         await progress(95);
         return { result: {}, laterMs: Math.min(pollMs, waitMs) };
       }
-      for (const sim of left) {
-        unanswered.add(sim.iccid);
-        await giveUp(sim, 'no answer from the network');
-      }
+      for (const sim of left) unanswered.add(sim.iccid);
+      await giveUp(left, 'no answer from the network');
     } catch (err) {
       // Failed here (not taken over by another worker): the SIMs get their slots back so they can be asked again.
-      if ((err as Error).message !== 'lease lost') for (const sim of await held()) await giveUp(sim, 'failed');
+      if ((err as Error).message !== 'lease lost') await giveUp(await held(), 'failed');
       throw err;
     }
     const states = (await db.query<{ iccid: string; status: string }>('SELECT iccid, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [task.org_id, iccids])).rows;

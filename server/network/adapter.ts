@@ -66,6 +66,8 @@ export interface Cdr {
 export interface NetworkReports {
   /** The network finished (ok) or gave up on (not ok) a SIM's activation of task taskId. */
   activationCompleted(e: { sim: SimRef; taskId: string; ok: boolean; error?: string; at: Date }): Promise<void>;
+  /** The same for several SIMs of task taskId in one report, written set-based (a network that answers in batches). */
+  activationsCompleted(e: { taskId: string; at: Date; answers: Array<{ sim: SimRef; ok: boolean; error?: string }> }): Promise<void>;
   /** The SIM attached, detached or changed network: its connection status. */
   connectionStatus(e: { sim: SimRef; status: ConnectionStatus; network?: NetworkName; rat?: Rat; at: Date }): Promise<void>;
   /** A data session opened: APN and IP assigned. */

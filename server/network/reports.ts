@@ -6,7 +6,7 @@
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
-import { confirmActivation } from './activation.js';
+import { confirmActivation, confirmActivations } from './activation.js';
 import type { Cdr, NetworkReports } from './adapter.js';
 import { networkEvent } from './sim-events.js';
 
@@ -134,6 +134,7 @@ async function lockConnection(q: Queryable, orgId: string, simId: string): Promi
 export function networkReports(db: Db): NetworkReports {
   return {
     activationCompleted: (e) => confirmActivation(db, e),
+    activationsCompleted: (e) => confirmActivations(db, e),
     usage: (cdr) => db.tx((q) => recordUsage(q, cdr)),
     connectionStatus: (e) =>
       db.tx(async (q) => {

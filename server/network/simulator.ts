@@ -282,16 +282,11 @@ export class SimulatedNetwork implements NetworkAdapter {
 
   // Commands: the simulated network accepts every SIM it knows (one with an IMSI) and answers at once.
 
+  /** The SIMs it accepts are confirmed in one report for the whole request, as a network answering in batches would. */
   async activate(taskId: string, sims: SimRef[]): Promise<CommandAnswer[]> {
-    const answers: CommandAnswer[] = [];
-    for (const sim of sims) {
-      if (!sim.imsi) {
-        answers.push({ iccid: sim.iccid, ok: false, error: 'IMSI not provisioned' });
-        continue;
-      }
-      await this.reports.activationCompleted({ sim, taskId, ok: true, at: new Date() });
-      answers.push({ iccid: sim.iccid, ok: true });
-    }
+    const answers: CommandAnswer[] = sims.map((sim) => (sim.imsi ? { iccid: sim.iccid, ok: true } : { iccid: sim.iccid, ok: false, error: 'IMSI not provisioned' }));
+    const confirmed = sims.filter((sim) => sim.imsi);
+    if (confirmed.length) await this.reports.activationsCompleted({ taskId, at: new Date(), answers: confirmed.map((sim) => ({ sim, ok: true })) });
     return answers;
   }
 
