@@ -11,14 +11,15 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
 import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useLocation, useParams } from 'react-router';
 import { LIMITS, type Language } from '../common/limits';
 import i18n, { initialLanguage } from './i18n';
 import { ScreenPlaceholder } from './pages/screen-placeholder';
-import { BrandProvider, brandLanguages, useBrand } from './providers/brand';
+import { BrandProvider, brandLanguages, DEFAULT_BRAND, useBrand } from './providers/brand';
+import { readableTheme } from './providers/readable-theme';
 import { SCREENS } from './shell/routes';
 import { LoginPage } from './pages/login/login-page';
 import { CrashPage, NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
@@ -114,13 +115,15 @@ function StripHash() {
   return null;
 }
 
-/** antd takes the brand's colour (the red default when the brand call fails) and the language's locale. */
+/** antd takes the brand's colour (the red default when the brand call fails), text colours that read on it, and the language's locale. */
 function Themed({ children }: { children: ReactNode }) {
   const { i18n: current } = useTranslation();
   const brand = useBrand();
   dayjs.locale(DAYJS_LOCALES[current.language as Language] ?? 'en');
+  const color = brand.theme.themeColor ?? DEFAULT_BRAND.theme.themeColor!;
+  const themed = useMemo(() => readableTheme(color), [color]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={{ token: { colorPrimary: brand.theme.themeColor ?? '#d4380d', colorLink: brand.theme.themeColor ?? '#d4380d' } }}>
+    <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={themed}>
       {children}
     </ConfigProvider>
   );

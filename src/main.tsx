@@ -1,6 +1,8 @@
 import '@ant-design/v5-patch-for-react-19';
 // antd 5 ships no global reset: without it the browser's 8px body margin frames every page.
 import 'antd/dist/reset.css';
+// A visible ring on links under keyboard focus (antd removes it), and the visually-hidden class.
+import './a11y.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';

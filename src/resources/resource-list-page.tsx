@@ -5,13 +5,14 @@
 import { EditOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
-import { Card, Empty, Space, Table, Typography } from 'antd';
+import { Card, Empty, Space, Table, Typography, type CheckboxProps } from 'antd';
 import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { rangeProblem, type ResourceSchema } from '../../common/resources';
 import { useDebouncedValue } from '../components/use-debounced-value';
 import { filterBody } from '../providers/data-provider';
+import { InertWhenHidden } from '../components/inert-when-hidden';
 import { Cell } from './cell';
 import { criteriaFromSearch, useLinkedCriteria } from './linked-criteria';
 import { ExportButton } from './export-button';
@@ -212,7 +213,21 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
           rowKey={admin.key}
           // Lists of a fleet are read row by row: the middle density shows more of them, and more columns at 1280 px.
           size="middle"
-          rowSelection={exportCall || selectionActions ? { selectedRowKeys: ticked, onChange: setTicked, preserveSelectedRowKeys: true, fixed: true } : undefined}
+          rowSelection={
+            exportCall || selectionActions
+              ? {
+                  selectedRowKeys: ticked,
+                  onChange: setTicked,
+                  preserveSelectedRowKeys: true,
+                  fixed: true,
+                  // Each tick box is named after its row (antd's own are nameless, or "Select all" in English only); antd hands
+                  // the aria-label on to the input, its types just do not list it.
+                  getTitleCheckboxProps: () => ({ 'aria-label': t('resources.selectAll') }),
+                  columnTitle: (box: ReactNode) => <InertWhenHidden>{box}</InertWhenHidden>,
+                  getCheckboxProps: (row) => ({ 'aria-label': t('resources.selectRow', { name: String(row[shown[0]] ?? row[admin.key] ?? '') }) }) as CheckboxProps,
+                }
+              : undefined
+          }
           columns={withActions}
           // Wider than the page (1280 px): the table scrolls sideways inside itself, its scroll bar kept at the bottom of
           // the window (sticky) rather than under the last row, the naming column and the actions fixed at its edges.

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../common/resources';
 import type { HttpError } from '../providers/http';
+import { LayoutTables } from '../components/layout-tables';
 import { Cell } from './cell';
 
 interface Props {
@@ -45,10 +46,12 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       {admin.show!.sections.map((section) => (
         <Card key={section.key} title={t(`${admin.i18n}.sections.${section.key}`)} size="small">
-          <Descriptions
-            column={{ xs: 1, md: 2, xl: 3 }}
-            items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} row={result} /> }))}
-          />
+          <LayoutTables>
+            <Descriptions
+              column={{ xs: 1, md: 2, xl: 3 }}
+              items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} row={result} /> }))}
+            />
+          </LayoutTables>
         </Card>
       ))}
     </Space>

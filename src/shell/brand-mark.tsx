@@ -5,6 +5,7 @@
 import { Layout, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useBrand, type BrandTheme } from '../providers/brand';
+import { readableShade } from '../providers/readable-theme';
 
 export type LogoVariant = 'default' | 'nova' | 'aurora' | 'terra';
 
@@ -53,7 +54,7 @@ export function BrandLogo({ collapsed = false, size = 28 }: { collapsed?: boolea
       <svg role="img" aria-label={t('brand.logo', { name })} data-variant={variant} width={size} height={size} viewBox="0 0 32 32">
         <Shape variant={variant} color={theme.themeColor ?? '#d4380d'} />
       </svg>
-      {!collapsed && <span style={{ fontWeight: 600, fontSize: size * 0.62, color: theme.themeColorDark ?? 'inherit' }}>{name}</span>}
+      {!collapsed && <span style={{ fontWeight: 600, fontSize: size * 0.62, color: theme.themeColorDark ? readableShade(theme.themeColorDark, ['#ffffff']) : 'inherit' }}>{name}</span>}
     </span>
   );
 }

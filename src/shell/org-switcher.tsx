@@ -64,11 +64,25 @@ export function OrgSwitcher() {
   return (
     <Dropdown
       trigger={['click']}
+      // Opening moves the focus into the list, where the arrow keys walk the organisations (keyboard alone).
+      autoFocus
       open={open}
       onOpenChange={setOpen}
       menu={{ items, onClick: (e) => void onClick(e) }}
       popupRender={(menu) => (
-        <div style={{ background: '#fff', borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)', minWidth: 240 }}>
+        <div
+          tabIndex={-1}
+          // The dropdown focuses this box on opening: the list inside takes it.
+          onFocus={(e) => {
+            if (e.target === e.currentTarget) e.currentTarget.querySelector<HTMLElement>('[role="menu"]')?.focus();
+          }}
+          // Tab goes from the list to the New organisation button and Shift+Tab back, instead of closing the dropdown.
+          onKeyDown={(e) => {
+            const onButton = (e.target as HTMLElement).closest('button') !== null;
+            if (e.key === 'Tab' && admin && (onButton ? e.shiftKey : !e.shiftKey)) e.stopPropagation();
+          }}
+          style={{ background: '#fff', borderRadius: 8, boxShadow: '0 6px 16px rgba(0,0,0,.12)', minWidth: 240 }}
+        >
           {menu}
           {admin && (
             <div style={{ padding: 8, borderTop: '1px solid #f0f0f0' }}>
@@ -87,7 +101,8 @@ export function OrgSwitcher() {
         </div>
       )}
     >
-      <Button type="text" aria-label={t('shell.organisation')}>
+      {/* The name holds the visible text (WCAG 2.5.3, label in name): "Organisation: Demo Logistics GmbH". */}
+      <Button type="text" aria-label={t('shell.organisationOf', { name: store.get('enterpriseName') || current })}>
         <Space>
           <BankOutlined />
           <strong>{store.get('enterpriseName') || current}</strong>

@@ -1,4 +1,4 @@
-import { ProfileOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import { MenuFoldOutlined, MenuUnfoldOutlined, ProfileOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Layout, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -71,7 +71,8 @@ export function ShellLayout() {
         collapsedWidth={80}
         collapsible
         collapsed={collapsed}
-        onCollapse={setCollapsed}
+        // antd's own trigger is a bare div a keyboard cannot reach: the header's button folds the menu instead.
+        trigger={null}
         theme="light"
         style={{ borderInlineEnd: '1px solid #f0f0f0', position: 'sticky', top: 0, height: '100vh', overflowY: 'auto', scrollbarWidth: 'thin' }}
       >
@@ -93,6 +94,14 @@ export function ShellLayout() {
       {/* minWidth 0: a wide table scrolls inside itself instead of widening the page past the window. */}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header style={{ background: '#fff', padding: '0 16px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 12, borderBottom: '1px solid #f0f0f0' }}>
+          <Button
+            type="text"
+            aria-label={t(collapsed ? 'shell.expandMenu' : 'shell.collapseMenu')}
+            aria-expanded={!collapsed}
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={() => setCollapsed((c) => !c)}
+            style={{ marginInlineEnd: 'auto' }}
+          />
           <Space size="middle" wrap={false}>
             {mayReadTasks && (
               <Tooltip title={running ? `${t('menu.taskcenter')} · ${t('tasks.running', { count: running })}` : t('menu.taskcenter')}>

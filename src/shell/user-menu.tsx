@@ -41,10 +41,13 @@ export function UserMenu() {
   };
 
   return (
-    <Dropdown trigger={['click']} menu={{ items, onClick }}>
-      <Button type="text" aria-label={t('shell.userMenu')}>
+    // autoFocus: opening moves the focus into the menu, where the arrow keys walk it (keyboard alone).
+    <Dropdown trigger={['click']} autoFocus menu={{ items, onClick }}>
+      {/* Named by its content, the visible name and role after a hidden "Account menu" (WCAG 2.5.3, label in name). */}
+      <Button type="text">
+        <span className="visually-hidden">{t('shell.userMenu')}</span>
         <Space>
-          <Avatar size="small" icon={<UserOutlined />} />
+          <Avatar size="small" icon={<UserOutlined />} aria-hidden />
           {username}
           {role && <Tag color={ROLE_COLORS[role]}>{t(`roles.${role}`)}</Tag>}
         </Space>

@@ -47,7 +47,7 @@ test('an admin creates an organisation; the form holds the schema’s rules and 
   await expect(row).toContainText('10,000');
   await expect(row).toContainText('Admin');
   // The switcher knows the new organisation without a reload (the rights change is pushed live).
-  await page.getByRole('button', { name: 'Organisation', exact: true }).click();
+  await page.getByRole('button', { name: /^Organisation:/ }).click();
   await expect(page.getByRole('menuitem', { name: 'Alpen' })).toBeVisible({ timeout: 10_000 });
 });
 

@@ -87,7 +87,7 @@ test('forms read like hand-made ones: sentences naming the field, Previous left 
   expect(previous.x + previous.width).toBeLessThanOrEqual(next.x);
   await dialog.getByRole('button', { name: 'Close' }).click();
 
-  await page.getByRole('button', { name: 'Organisation' }).click();
+  await page.getByRole('button', { name: /^Organisation:/ }).click();
   const create = page.getByRole('button', { name: 'New organisation' });
   await create.click();
   await expect(page).toHaveURL(/\/en-US\/orgscreate$/);

@@ -14,7 +14,7 @@ for (const [email, role] of ACCOUNTS) {
     await fillSignIn(page, email);
     await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
     await expect(page.getByText(role, { exact: true })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Organisation' })).toContainText('Demo Logistics GmbH');
+    await expect(page.getByRole('button', { name: /^Organisation:/ })).toContainText('Demo Logistics GmbH');
   });
 }
 

@@ -36,7 +36,7 @@ function Figure({ title, icon, value, footer, to }: FigureProps) {
     </Card>
   );
   return to ? (
-    <Link to={to} aria-label={title} style={{ display: 'block', height: '100%', color: 'inherit' }}>
+    <Link to={to} style={{ display: 'block', height: '100%', color: 'inherit' }}>
       {card}
     </Link>
   ) : (
@@ -52,7 +52,7 @@ function Trend({ current, previous, view }: { current: number; previous: number;
   if (change === null)
     return (
       <Space size={6}>
-        <Typography.Text type="secondary" aria-label={t('analysis.noPrevious')}>
+        <Typography.Text type="secondary" role="img" aria-label={t('analysis.noPrevious')}>
           —
         </Typography.Text>
         {vs}

@@ -56,9 +56,9 @@ export function RankPanel({ call, height }: { call: Call<Rank>; height: number }
                 dataIndex: 'volumeKb',
                 title: t('analysis.rank.usage'),
                 width: '34%',
-                render: (v: number) => (
+                render: (v: number, row: { iccid: string }) => (
                   <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-                    <Progress percent={(v / top) * 100} showInfo={false} size="small" strokeColor="#2f54eb" style={{ flex: 1, margin: 0 }} />
+                    <Progress aria-label={`${t('analysis.rank.usage')} ${row.iccid}`} percent={(v / top) * 100} showInfo={false} size="small" strokeColor="#2f54eb" style={{ flex: 1, margin: 0 }} />
                     <span style={{ minWidth: 64, textAlign: 'right', whiteSpace: 'nowrap' }}>{formatKb(v, i18n.language)}</span>
                   </div>
                 ),

@@ -8,6 +8,7 @@ import { formatKb, unitFor } from '../../resources/cell';
 import { axisTooltip, bucketLabel } from './format';
 import { LazyChart, Panel } from './panel';
 import type { Bucket, Call, SmsUsage, Statistics } from './use-dashboard';
+import { readableShade } from '../../providers/readable-theme';
 
 const UPLINK = '#2f54eb';
 const DOWNLINK = '#85a5ff';
@@ -91,10 +92,10 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
                 <TextStatistic title={t('analysis.sms.total')} value={n(d.mo + d.mt)} />
               </Col>
               <Col span={8}>
-                <TextStatistic title={mo} value={n(d.mo)} valueStyle={{ color: MO }} />
+                <TextStatistic title={mo} value={n(d.mo)} valueStyle={{ color: readableShade(MO, ['#ffffff']) }} />
               </Col>
               <Col span={8}>
-                <TextStatistic title={mt} value={n(d.mt)} valueStyle={{ color: MT }} />
+                <TextStatistic title={mt} value={n(d.mt)} valueStyle={{ color: readableShade(MT, ['#ffffff']) }} />
               </Col>
             </Row>
             <LazyChart

@@ -139,7 +139,7 @@ export function BundlesTab({ iccid }: { iccid: string }) {
                 <div style={{ minWidth: 130 }}>
                   <Typography.Text>{b.quotaKb === null ? `${kb(b.usedKb)} / ${t('simDetail.bundles.unlimited')}` : `${kb(b.usedKb)} / ${kb(b.quotaKb)}`}</Typography.Text>
                   {b.quotaKb !== null && (
-                    <Progress size="small" showInfo={false} percent={b.quotaKb > 0 ? Math.min(100, (b.usedKb / b.quotaKb) * 100) : 0} status={b.usedKb > b.quotaKb ? 'exception' : 'normal'} />
+                    <Progress aria-label={t('simDetail.bundles.quota')} size="small" showInfo={false} percent={b.quotaKb > 0 ? Math.min(100, (b.usedKb / b.quotaKb) * 100) : 0} status={b.usedKb > b.quotaKb ? 'exception' : 'normal'} />
                   )}
                   <Typography.Text type="secondary">{`${t('bundleOrders.fields.resetCycle')}: ${t(`bundleOrders.enum.resetCycle.${b.resetCycle}`)}`}</Typography.Text>
                 </div>

@@ -1,0 +1,251 @@
+/**
+ * Accessibility (issue 15, item 5): every screen of SPEC.md section 2 passes axe-core's WCAG 2.x A and AA rules with no
+ * serious or critical violation. The walk reads the console's own route table (src/shell/routes.ts), so a new screen is
+ * checked without new test code; a screen outside the menu is reached as a person reaches it, through the first link to
+ * it on the screen it highlights (a SIM's detail from the SIM list), or by its bare path when no link leads there.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import axe from 'axe-core';
+import { SCREENS, type ScreenDef } from '../../src/shell/routes';
+import { fillSignIn, signIn } from './helpers';
+
+const ADMIN = 'admin@demo.example.com';
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+// axe leaves its experimental rules out of a run by tags; those that test a WCAG A or AA criterion are switched on (among
+// them label-content-name-mismatch: a control's name holds its visible text).
+const EXPERIMENTAL = Object.fromEntries(
+  axe
+    .getRules()
+    .filter((r) => r.tags.includes('experimental') && r.tags.some((t) => WCAG.includes(t)))
+    .map((r) => [r.ruleId, { enabled: true }]),
+);
+/** Signed-in pages that are not screens of the menu table but belong to the shell (the user menu's entries). */
+const SHELL_PAGES = ['profile', 'changePassword'];
+/** Pages outside the shell: sign-in's companions and the error pages. */
+const STATIC_PAGES = ['termsOfUse', 'privacy', '401', 'no-such-page'];
+const BRANDS = ['localhost', 'nova.localhost', 'aurora.localhost', 'terra.localhost'];
+
+/** Wait until the page has drawn its data: a heading or a link is there and nothing says it is busy; then let motion end. */
+async function settle(page: Page): Promise<void> {
+  await expect(page.getByRole('heading').or(page.getByRole('link')).first()).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  await page.waitForTimeout(600);
+}
+
+/** The serious and critical violations on the page as it stands, one readable line each (rule, target, summary). */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).options({ rules: EXPERIMENTAL }).withTags(WCAG).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ').slice(0, 240)}`));
+}
+
+async function expectAccessible(page: Page): Promise<void> {
+  await settle(page);
+  const found = await violations(page);
+  expect(found, `${found.length} serious or critical violations on ${page.url()}`).toEqual([]);
+}
+
+const pathOf = (href: string) => new URL(href, 'http://x').pathname.replace(/^\/[^/]+\//, '');
+
+/** The first link on the current page that leads to the screen (its path, with whatever query the link carries). */
+async function linkTo(page: Page, screen: ScreenDef): Promise<string | undefined> {
+  const hrefs = await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  return hrefs.find((h) => pathOf(h) === screen.path);
+}
+
+/** Open a screen as a person would: by its menu path, or through the first link to it on the screen it highlights. */
+async function openScreen(page: Page, screen: ScreenDef): Promise<void> {
+  if (screen.highlights) {
+    const from = SCREENS.find((s) => s.key === screen.highlights)!;
+    await page.goto(`/en-US/${from.path}`);
+    await settle(page);
+    let href = await linkTo(page, screen);
+    // One step further: a SIM invoice detail hangs off an invoice's detail, both highlighting the invoice list.
+    if (!href) {
+      for (const sibling of SCREENS.filter((s) => s.highlights === screen.highlights && s !== screen)) {
+        const via = await linkTo(page, sibling);
+        if (!via) continue;
+        await page.goto(via);
+        await settle(page);
+        href = await linkTo(page, screen);
+        if (href) break;
+      }
+    }
+    if (href) {
+      await page.goto(href);
+      return;
+    }
+  }
+  await page.goto(`/en-US/${screen.path}`);
+}
+
+test.describe('signed out', () => {
+  test('the sign-in page has no serious or critical violation', async ({ page }) => {
+    await page.goto('/en-US/login');
+    await expectAccessible(page);
+  });
+
+  test('the forgot-password dialog has no serious or critical violation', async ({ page }) => {
+    await page.goto('/en-US/login');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  for (const path of STATIC_PAGES) {
+    test(`/${path} has no serious or critical violation`, async ({ page }) => {
+      await page.goto(`/en-US/${path}`);
+      await expectAccessible(page);
+    });
+  }
+});
+
+test.describe('every screen of the route table, as the demo admin', () => {
+  for (const screen of SCREENS) {
+    test(`${screen.key} (/${screen.path}) has no serious or critical violation`, async ({ page }) => {
+      await signIn(page, ADMIN);
+      await openScreen(page, screen);
+      await expectAccessible(page);
+    });
+  }
+  for (const path of SHELL_PAGES) {
+    test(`/${path} has no serious or critical violation`, async ({ page }) => {
+      await signIn(page, ADMIN);
+      await page.goto(`/en-US/${path}`);
+      await expectAccessible(page);
+    });
+  }
+});
+
+test.describe('every brand’s colours', () => {
+  for (const host of BRANDS) {
+    test(`${host}: sign-in, dashboard and SIM list have no serious or critical violation`, async ({ page, baseURL }) => {
+      const origin = baseURL!.replace('localhost', host);
+      await page.goto(`${origin}/en-US/login`);
+      await expectAccessible(page);
+      await fillSignIn(page, ADMIN);
+      await expect(page).toHaveURL(/dashboard\/analysis$/);
+      await expectAccessible(page);
+      await page.goto(`${origin}/en-US/sim/simCard`);
+      await expectAccessible(page);
+    });
+  }
+});
+
+/** The focused element, or the control drawn around it (a select's box), shows a ring: an outline or a box shadow. */
+async function expectVisibleFocus(page: Page): Promise<void> {
+  const ring = await page.evaluate(() => {
+    let el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'nothing focused';
+    const what = `${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent?.slice(0, 40)}`;
+    for (let up = 0; el && up < 4; up++, el = el.parentElement) {
+      const s = getComputedStyle(el);
+      if ((s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || (s.boxShadow && s.boxShadow !== 'none' && !s.boxShadow.startsWith('rgba(0, 0, 0, 0.02)'))) return 'ring';
+    }
+    return `no ring on ${what}`;
+  });
+  expect(ring).toBe('ring');
+}
+
+/** Press Tab until the element has the focus (at most `max` times), each stop visibly focused. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, max = 30): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
+    await expectVisibleFocus(page);
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
+
+/** The text of the focused element, once the last key press has moved the focus. */
+const focusedText = async (page: Page) => {
+  await page.waitForTimeout(150);
+  return page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+};
+
+test.describe('keyboard alone', () => {
+  test('the side menu opens a group and a screen with the keyboard, focus visible', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/en-US/dashboard/analysis');
+    await settle(page);
+    const menu = page.getByRole('menu').first();
+    await tabTo(page, menu);
+    await expectVisibleFocus(page);
+    // Down to the SIM group, open it, into its first item, Enter: the SIM list.
+    for (let i = 0; i < 8 && (await focusedText(page)) !== 'SIM'; i++) await page.keyboard.press('ArrowDown');
+    expect(await focusedText(page)).toBe('SIM');
+    await expectVisibleFocus(page);
+    await page.keyboard.press('Enter');
+    await expect(menu.getByRole('menuitem', { name: 'All SIMs' })).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedText(page)).toBe('All SIMs');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/en-US\/sim\/simCard$/);
+  });
+
+  test('the menu folds and unfolds from the keyboard', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/en-US/dashboard/analysis');
+    await settle(page);
+    const fold = page.getByRole('button', { name: 'Collapse the menu' });
+    await tabTo(page, fold);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Expand the menu' })).toHaveAttribute('aria-expanded', 'false');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Collapse the menu' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  test('the organisation switcher lists the organisations and reaches New organisation with the keyboard', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/en-US/dashboard/analysis');
+    await settle(page);
+    await tabTo(page, page.getByRole('button', { name: /^Organisation:/ }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'Demo Logistics North' })).toBeVisible();
+    await expect.poll(() => page.getByRole('menu').last().evaluate((m) => m.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expectVisibleFocus(page);
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'New organisation' })).toBeFocused();
+    await expectVisibleFocus(page);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/en-US\/orgscreate$/);
+  });
+
+  test('the sign-out dialog opens from the account menu, holds the focus and closes with the keyboard', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/en-US/dashboard/analysis');
+    await settle(page);
+    await tabTo(page, page.getByRole('button', { name: /^Account menu/ }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+    for (let i = 0; i < 8 && (await focusedText(page)) !== 'Sign out'; i++) await page.keyboard.press('ArrowDown');
+    expect(await focusedText(page)).toBe('Sign out');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/dashboard\/analysis$/);
+  });
+
+  test('the sign-in form is filled and sent with the keyboard alone, every stop visibly focused', async ({ page }) => {
+    await page.goto('/en-US/login');
+    await settle(page);
+    await tabTo(page, page.getByLabel('E-mail'));
+    await page.keyboard.type(ADMIN);
+    await tabTo(page, page.getByLabel('Password'));
+    await page.keyboard.type('Demo#2026');
+    await tabTo(page, page.getByLabel('Verification code'));
+    await page.keyboard.type('246810');
+    await tabTo(page, page.getByRole('checkbox'));
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('checkbox')).toBeChecked();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/dashboard\/analysis$/);
+  });
+});
