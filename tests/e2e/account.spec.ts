@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 async function changePassword(page: Page, oldPassword: string, password: string, confirm = password) {

@@ -3,7 +3,8 @@
  * password rule and its generator, status, password reset, edit and removal with confirmations, the invite wizard,
  * and no action on a superadmin for an admin.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 const form = (page: Page) => page.locator('form');

@@ -1,5 +1,5 @@
 /** chartView: the CDR chart from the summary rollups, highlighting cdrCard, and back to a kept CDR list. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('the CDR chart draws the list\'s days, refuses what is no ICCID, and returns to the kept CDR list', async ({ page }) => {

@@ -2,7 +2,8 @@
  * dashboard/analysis: every role's figures and charts, the period switch kept in the address, the lifecycle links, the
  * welcome of a new organisation without SIMs, and the time of a stored top 10 and heatmap.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, FIXTURE_BASE, signIn } from './helpers';
 
 const ROLES = ['superadmin', 'admin', 'operator', 'user'] as const;

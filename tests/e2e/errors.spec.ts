@@ -2,7 +2,8 @@
  * What a person sees when a call fails (SPEC.md section 8): one toast per failure, at most three at once, "Permission
  * denied" for a 403, and a SIM that does not exist said at once, once.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 /** antd's message toasts on the page. */

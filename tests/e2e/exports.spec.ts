@@ -1,6 +1,6 @@
 /** An export from the SIM list: ticked rows as CSV through the task center, its progress and its download. */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('an admin exports two ticked SIMs; the task center shows the task done and downloads the file', async ({ page }) => {

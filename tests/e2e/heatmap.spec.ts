@@ -1,5 +1,5 @@
 /** dashboard/heatmap: where the SIMs were last seen on a world map, by SIMs or usage, for 24 hours, a week or 6 months. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('the heatmap draws the fleet on a world map, and its period and measure switches change the figures', async ({ page }) => {

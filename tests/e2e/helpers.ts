@@ -1,8 +1,9 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_JWT_SECRET, FIXTURE_PORT } from './e2e-env';
 
 export const PASSWORD = 'Demo#2026';
 /** The fixture server of playwright.config.ts (SCHEMAS_DIR=tests/fixtures/schemas, one port above the main one). */
-export const FIXTURE_BASE = `http://localhost:${Number(process.env.E2E_PORT ?? 8181) + 1}`;
+export const FIXTURE_BASE = `http://localhost:${FIXTURE_PORT}`;
 export const CODE = '246810';
 
 /** Fill the sign-in form as a person would. */
@@ -21,8 +22,6 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await expect(page).toHaveURL(/dashboard\/analysis$/);
 }
 
-/** The secret the e2e server signs with (playwright.config.ts), so a spec can make an expired access token. */
-export const E2E_JWT_SECRET = 'e2e-only-secret-not-for-production-0123456789';
 
 /** Replace the browser's access token with an expired one of the same session (same account and session id). */
 export async function expireAccessToken(page: Page): Promise<void> {

@@ -1,6 +1,6 @@
 /** Invoices: the list, an invoice's detail, its PDF download and its SIM lines. */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('an admin opens an invoice, downloads its PDF and reads its SIM lines', async ({ page }) => {

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fillSignIn, signIn } from './helpers';
 
 const firstStart = (page: Page) => page.getByRole('row').filter({ hasText: /T\d{8}/ }).first().locator('time').first();

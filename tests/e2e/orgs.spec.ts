@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('an admin creates an organisation; the form holds the schema’s rules and the server’s answer', async ({ page }) => {

@@ -1,5 +1,5 @@
 /** Shared pools: list, detail with usage, settings, activity and events, rename; the menu entry only where pools exist. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('an admin opens a pool: usage, settings, activity, events, and renames it', async ({ page }) => {

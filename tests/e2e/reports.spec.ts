@@ -1,5 +1,5 @@
 /** Reports: the list and the preference columns; hidden and redirected where the partner has reports off. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fillSignIn, signIn } from './helpers';
 
 test('an admin reads the reports and switches a preference column on and off', async ({ page }) => {

@@ -3,7 +3,8 @@
  * ignored the list, unlabelled filters, forms that looked generated, tables cut off, a side menu that scrolled away,
  * no seats left for accounts, and Spanish cut off in the menu.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
 
 test.use({ viewport: { width: 1280, height: 800 } });

@@ -3,7 +3,8 @@
  * table the test creates (tests/e2e/fixture-db.ts), appears with no TypeScript written: in the menu of the roles its
  * rights allow, with list, show, create and edit pages against the real server, and its rules held on both sides.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { FIXTURE_BASE, signIn } from './helpers';
 
 test.use({ baseURL: FIXTURE_BASE });

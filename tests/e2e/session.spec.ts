@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, expireAccessToken, signIn } from './helpers';
 
 const TOKEN_UNAUTHORISED = 'CB-00-0401';

@@ -1,5 +1,6 @@
 /** SIM actions from the list's selection: confirmed, answered SIM by SIM, shown only to the roles that may use them. */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
 
 const findSim = async (page: Page, iccid: string) => {

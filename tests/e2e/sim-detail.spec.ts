@@ -1,5 +1,6 @@
 /** A SIM's page: an operator suspends and resumes it; a user sees no action; an admin edits its tags within the limits. */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
 
 const activeSim = async (request: APIRequestContext, email: string, offset = 1) => {

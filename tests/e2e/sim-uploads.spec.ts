@@ -1,6 +1,6 @@
 /** Transfer and info upload from the SIM list: the file checked before submitting, the task and its report. */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
 
 /** An inactive SIM of the demo organisation that no other test uses (the last of the first 100 inactive ones). */

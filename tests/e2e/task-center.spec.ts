@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('the task center lists my recent tasks with their status, and filters them', async ({ page }) => {

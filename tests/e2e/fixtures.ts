@@ -1,0 +1,73 @@
+/**
+ * The `test` every spec imports: one real server per Playwright worker, on a copy of the seeded template database
+ * (tests/e2e/global-setup.ts), so workers run side by side without sharing data. A spec's `baseURL` (and with it
+ * page.goto('/…') and `request`) is its worker's server; `test.use({ baseURL: FIXTURE_BASE })` still points a spec at
+ * the fixture server of playwright.config.ts. The config sets no baseURL, so a spec that imported Playwright's own
+ * `test` would fail on its first relative address instead of quietly sharing a server.
+ */
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { SERVER_ENV, TEMPLATE_DIR, workerDataDir, workerPort } from './e2e-env';
+
+export { expect };
+
+interface WorkerServer {
+  url: string;
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/api/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves when the server answers its health call; rejects with its log when it exits first or takes too long. */
+async function waitUntilUp(child: ChildProcess, url: string, logFile: string): Promise<void> {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const deadline = Date.now() + 120_000;
+  while (!(await healthy(url))) {
+    if (exited || Date.now() > deadline) {
+      const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '';
+      throw new Error(`The e2e server at ${url} did not start${exited ? ` (exit code ${child.exitCode})` : ''}:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export const test = base.extend<object, { workerServer: WorkerServer }>({
+  workerServer: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const port = workerPort(workerInfo.parallelIndex);
+      const dataDir = workerDataDir(workerInfo.parallelIndex);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
+      const logFile = `${dataDir}.log`;
+      const log = fs.openSync(logFile, 'w');
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, SEED: 'false' },
+        stdio: ['ignore', log, log],
+      });
+      const url = `http://localhost:${port}`;
+      try {
+        await waitUntilUp(child, url, logFile);
+        await use({ url });
+      } finally {
+        const exited = new Promise((r) => child.once('exit', r));
+        if (child.exitCode === null) child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+        fs.closeSync(log);
+      }
+    },
+    { scope: 'worker', timeout: 150_000 },
+  ],
+  baseURL: async ({ workerServer }, use) => {
+    await use(workerServer.url);
+  },
+});
