@@ -44,7 +44,8 @@ export interface TestApp {
 }
 
 /** Open a fresh, migrated, seeded database of the given kind. */
-export async function freshDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void> }> {
+/** Open a fresh, migrated database of the given kind (on PostgreSQL with its url, for a second connection). */
+export async function freshDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
   if (kind === 'pglite') {
     const db = await openPglite('memory://');
     await migrate(db);
@@ -55,6 +56,7 @@ export async function freshDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: 
   await migrate(db);
   return {
     db,
+    url,
     drop: async () => {
       await db.close();
       await drop();

@@ -4,9 +4,11 @@
  * week views (top 10 and heatmap) read it. So its hours older than SIM_HOURLY_KEEP_DAYS go, hourly, from every
  * instance that runs jobs: deleting rows that are already gone deletes nothing, so instances need no coordination.
  * The other rollups (usage_hourly, usage_daily, usage_sim_monthly) serve months and invoices and stay.
+ * The same run keeps the event log's monthly partitions (server/events/event-log.ts, maintainEventLog).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.js';
+import { maintainEventLog } from '../events/event-log.js';
 
 /**
  * The days of usage_sim_hourly kept. The week view reaches furthest back: 7 dashboard days, the oldest starting at a
@@ -55,10 +57,17 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Da
   let running: Promise<void> | null = null;
   const run = () => {
     if (running || abort.signal.aborted) return;
-    running = pruneSimHourly(db, clock(), { signal: abort.signal })
+    const now = clock();
+    running = pruneSimHourly(db, now, { signal: abort.signal })
       .then(
         (n) => void (n && log.info({ rows: n, keepDays: SIM_HOURLY_KEEP_DAYS }, 'usage_sim_hourly pruned')),
         (err) => log.error({ err }, 'maintenance: pruning usage_sim_hourly'),
+      )
+      // The event log's coming months exist before their first event, and months every consumer has read go.
+      .then(() => (abort.signal.aborted ? [] : maintainEventLog(db, now)))
+      .then(
+        (dropped) => void (dropped.length && log.info({ dropped }, 'event log months dropped')),
+        (err) => log.error({ err }, 'maintenance: event log partitions'),
       )
       .finally(() => (running = null));
   };
