@@ -23,11 +23,14 @@ import { simDiagnoseRoutes } from './main/sim-diagnose-routes.js';
 import { simUploadRoutes } from './main/sim-upload-routes.js';
 import { dashboardRoutes } from './main/dashboard-routes.js';
 import { heatmapRoutes } from './main/heatmap-routes.js';
+import { notificationRoutes } from './developer/notification-routes.js';
 
 export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
   ...simDetailRoutes, ...simDiagnoseRoutes,
   ...heatmapRoutes,
+  // Developer: webhook settings and the notification log.
+  ...notificationRoutes,
   // Exports through the task center (SPEC.md section 7's export calls).
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),
