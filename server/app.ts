@@ -29,6 +29,7 @@ import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
 import { startMaintenance } from './job/maintenance.js';
 import { startConsumer } from './events/event-log.js';
+import { publicApiLog } from './developer/public-api.js';
 import { CONSUMER as WEBHOOK_CONSUMER, queueDeliveries, WebhookDispatcher } from './developer/webhooks.js';
 import { DashboardSnapshots } from './main/dashboard-snapshots.js';
 import { filesIn, type FileStore } from './job/storage.js';
@@ -193,6 +194,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   await app.register(inputGuard);
   await app.register(context);
   await app.register(rateLimits);
+  await app.register(publicApiLog);
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const lang = req.lang ?? 'en-US';

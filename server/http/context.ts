@@ -11,6 +11,7 @@ import type { Action, Subject } from '../../common/permissions.js';
 import { asRole, type Role } from '../../common/roles.js';
 import { ApiError } from './api-error.js';
 import type { Permission, RouteDef } from './route.js';
+import { isPublicApi, verifyApiToken } from '../developer/public-api.js';
 
 export interface AuthContext {
   accountId: string;
@@ -84,7 +85,39 @@ export default fp(async (app) => {
     return r.rows.length > 0;
   }
 
+  /** A public API call: the API key's developer, in the key's organisation, with their role there now. */
+  async function authenticateApiKey(req: FastifyRequest): Promise<AuthContext> {
+    const key = await verifyApiToken(app.db, bearerOf(req));
+    req.apiKey = key;
+    const member = (
+      await app.db.query<{ email: string; oversight: boolean; code: string; level: number; role: string }>(
+        `SELECT a.email, a.oversight, o.code, o.level, m.role
+           FROM accounts a JOIN memberships m ON m.account_id = a.id AND m.org_id = $2 AND m.status = 'active'
+           JOIN organisations o ON o.id = m.org_id
+          WHERE a.id = $1 AND a.status = 'active'`,
+        [key.accountId, key.orgId],
+      )
+    ).rows[0];
+    if (!member) throw new ApiError(401, CODES.unauthenticated, { keyId: key.keyId }, 'errors.apiKeyOwnerGone');
+    // A key acts in its own organisation only: naming another one (SPEC.md's partnerCode) is refused as in the console.
+    const named = headerOf(req, 'partnercode');
+    if (named && named !== member.code) throw new ApiError(403, CODES.permissionDenied);
+    const role = asRole(member.role);
+    return {
+      accountId: key.accountId,
+      email: member.email,
+      sessionId: `api-key:${key.id}`,
+      orgId: key.orgId,
+      orgCode: member.code,
+      orgLevel: member.level,
+      role,
+      oversight: member.oversight || role === 'superadmin',
+      ability: defineAbilityFor(role),
+    };
+  }
+
   async function authenticate(req: FastifyRequest): Promise<AuthContext> {
+    if (isPublicApi(req)) return authenticateApiKey(req);
     const token = bearerOf(req);
     if (!token) throw new ApiError(401, CODES.unauthenticated);
     const verified = await app.tokens.verify(token);

@@ -83,7 +83,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     rx.answer([]);
   });
 
-  const keyCall = (method: 'GET' | 'PUT', url: string, payload?: unknown, who = admin) => call(t.app, who, { method, url: `/api/main/developer/key/notification${url}`, payload });
+  const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, who = admin) => call(t.app, who, { method, url: `/api/main/developer/key/notification${url}`, payload });
   /** Poke the consumer and the dispatcher until `n` more requests reached the receiver. */
   const delivered = async (n: number) => {
     const target = rx.received.length + n;
