@@ -171,7 +171,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   let webhookConsumer: { stop: () => Promise<void> } | null = null;
   if (config.jobs) {
     app.addHook('onReady', async () => {
-      webhookConsumer = startConsumer(db, app.log, { name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs });
+      webhookConsumer = startConsumer(db, app.log, { name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs, onCommitted: () => webhooks.wake() });
       webhooks.start();
     });
   }

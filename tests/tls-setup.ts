@@ -16,6 +16,11 @@ export default function setup(): void {
     'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=localhost',
     '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
   ], { stdio: 'ignore' });
-  process.env.NODE_EXTRA_CA_CERTS = cert;
+  // NODE_EXTRA_CA_CERTS names one file: the certificates it named already (this machine sets it), then ours.
+  const before = process.env.NODE_EXTRA_CA_CERTS;
+  const extra = before && before !== path.join(dir, 'trusted.pem') && fs.existsSync(before) ? fs.readFileSync(before, 'utf8') : '';
+  const trusted = path.join(dir, 'trusted.pem');
+  fs.writeFileSync(trusted, `${extra.trimEnd()}\n${fs.readFileSync(cert, 'utf8')}`);
+  process.env.NODE_EXTRA_CA_CERTS = trusted;
   process.env.TEST_TLS_DIR = dir;
 }

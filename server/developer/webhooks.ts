@@ -178,6 +178,11 @@ export class WebhookDispatcher {
     await this.running;
   }
 
+  /** Look for due deliveries now (the consumer has just queued some) instead of at the next poll. */
+  wake(): void {
+    if (this.timer) void this.tick();
+  }
+
   private tick(): Promise<number> {
     if (!this.running) this.running = this.runOnce().finally(() => (this.running = null));
     return this.running;
