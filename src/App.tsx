@@ -54,6 +54,7 @@ const ChartViewPage = lazy(() => import('./custom/cdr/chart-view').then((m) => (
 const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) => ({ default: m.SimDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
+const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
 const DAYJS_LOCALES: Record<Language, string> = { 'en-US': 'en', 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', 'es-ES': 'es' };
@@ -174,6 +175,7 @@ const PAGES: Record<string, ReactNode> = {
   chartView: <ChartViewPage />,
   financeDetailsPage: <InvoiceDetailPage />,
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
+  developerView: <DeveloperPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).
