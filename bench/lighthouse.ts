@@ -62,7 +62,10 @@ async function startServer(): Promise<{ base: string; stop: () => Promise<void> 
     } catch {
       // not listening yet
     }
-    if (i > 600) throw new Error('the server did not answer /api/health within 120 s');
+    if (i > 600) {
+      child.kill('SIGTERM');
+      throw new Error('the server did not answer /api/health within 120 s');
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -129,10 +132,14 @@ function resultOf(page: string, url: string, lhr: Lhr): Omit<PageResult, 'runs'>
 
 /** Measure both pages, each RUNS times in one Chromium; the run of median score is reported. */
 export async function measureLighthouse(): Promise<{ pages: PageResult[]; version: string; chromium: string }> {
+  // chrome-launcher throws an unhandled 'error' event for a missing binary: asked first.
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROME_PATH)`);
   const server = await startServer();
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS, logLevel: 'silent' });
-  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  let browser: Awaited<ReturnType<typeof puppeteer.connect>> | undefined;
   try {
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS, logLevel: 'silent' });
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     const storage = await signedInStorage(server.base);
     const pages: Array<{ page: string; url: string; signedIn: boolean }> = [
       { page: 'sign-in, cold', url: `${server.base}/en-US/login`, signedIn: false },
@@ -168,8 +175,8 @@ export async function measureLighthouse(): Promise<{ pages: PageResult[]; versio
     }
     return { pages: results, version, chromium: await browser.version() };
   } finally {
-    await browser.disconnect();
-    chrome.kill();
+    await browser?.disconnect();
+    chrome?.kill();
     await server.stop();
   }
 }
@@ -178,10 +185,21 @@ const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const kib = (n: number) => `${(n / KB).toLocaleString('en-US', { maximumFractionDigits: 0 })} KB`;
 const kib1 = (n: number) => `${(n / KB).toFixed(1)} KB`;
 
-/** The Lighthouse section of bench/results.md: both pages measured now, and the build's JavaScript by route. */
+/**
+ * The Lighthouse section of bench/results.md: both pages measured now, and the build's JavaScript by route. A run that
+ * cannot measure (no build, no Chromium) says why in the section instead of losing the rest of the bench's results.
+ */
 export async function lighthouseSection(): Promise<string> {
-  const { pages, version, chromium } = await measureLighthouse();
-  const routes = measureRoutes(path.resolve('dist'));
+  let measured: Awaited<ReturnType<typeof measureLighthouse>>;
+  let routes: ReturnType<typeof measureRoutes>;
+  try {
+    routes = measureRoutes(path.resolve('dist'));
+    measured = await measureLighthouse();
+  } catch (err) {
+    console.error('lighthouse:', err);
+    return ['', HEAD, '', `Not measured on ${new Date().toISOString().slice(0, 10)}: ${(err as Error).message}`, ''].join('\n');
+  }
+  const { pages, version, chromium } = measured;
   console.log(formatReports(routes));
   return [
     '',
