@@ -5,9 +5,10 @@
  * it on the screen it highlights (a SIM's detail from the SIM list), or by its bare path when no link leads there.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type BrowserContextOptions, type Page } from '@playwright/test';
+import type { BrowserContextOptions, Page } from '@playwright/test';
 import axe from 'axe-core';
 import { SCREENS, type ScreenDef } from '../../src/shell/routes';
+import { expect, test } from './fixtures';
 import { fillSignIn, signIn } from './helpers';
 
 const ADMIN = 'admin@demo.example.com';
@@ -32,8 +33,8 @@ const BRANDS = ['localhost', 'nova.localhost', 'aurora.localhost', 'terra.localh
  */
 const signedIn = test.extend<object, { adminState: Exclude<BrowserContextOptions['storageState'], string | undefined> }>({
   adminState: [
-    async ({ browser }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL, locale: 'en-US' });
+    async ({ browser, workerServer }, use) => {
+      const context = await browser.newContext({ baseURL: workerServer.url, locale: 'en-US' });
       const page = await context.newPage();
       await signIn(page, ADMIN);
       const state = await context.storageState();
@@ -52,8 +53,8 @@ const signedIn = test.extend<object, { adminState: Exclude<BrowserContextOptions
  */
 const walk = signedIn.extend<object, { adminPage: Page }>({
   adminPage: [
-    async ({ browser, adminState }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL, locale: 'en-US', storageState: adminState });
+    async ({ browser, workerServer, adminState }, use) => {
+      const context = await browser.newContext({ baseURL: workerServer.url, locale: 'en-US', storageState: adminState });
       await use(await context.newPage());
       await context.close();
     },
