@@ -4,7 +4,7 @@
  *
  * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
  * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
- * BENCH_ONLY=calls|jobs|snapshots|exports|transfer|activation (comma-separated; default all) runs those parts only
+ * BENCH_ONLY=calls|jobs|snapshots|exports|transfer|activation|lighthouse (comma-separated; default all) runs those parts only
  * and merges its rows into bench/results.md, keeping the others. Run with node --expose-gc (npm run bench does) so
  * each export's peak RSS is measured from a collected heap.
  * Not a test: nothing here passes or fails; the sizes are written beside each figure.
@@ -26,6 +26,7 @@ import { makeIccid } from '../common/iccid.js';
 import { readUpload } from '../server/job/sheet-files.js';
 import { bucketsOf, type View } from '../server/main/dashboard-routes.js';
 import { xlsxWriter } from '../server/job/table-writers.js';
+import { lighthouseOf, lighthouseSection, withoutLighthouse } from './lighthouse.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
@@ -302,7 +303,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
   }
 }
 
-const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
+const wanted = ONLY.size && [...ONLY].every((p) => p === 'lighthouse') ? 'none' : process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
 const sims = Number(process.env.BENCH_SIMS ?? 1_000_000);
 const all: Row[] = [];
 if (wanted === 'postgres' || wanted === 'both') all.push(...(await benchOne('postgres', sims, Number(process.env.BENCH_CDRS ?? 10_000_000))));
@@ -316,7 +317,8 @@ const jobLine = (r: JobRow) =>
 const key = (cells: string[]) => cells.slice(0, 3).join('|');
 const cellsOf = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
 let lines: string[];
-const previous = fs.existsSync('bench/results.md') ? fs.readFileSync('bench/results.md', 'utf8') : '';
+const previousFile = fs.existsSync('bench/results.md') ? fs.readFileSync('bench/results.md', 'utf8') : '';
+const previous = withoutLighthouse(previousFile);
 if (ONLY.size && previous.includes('\n## Jobs\n')) {
   // A partial run: the calls table as it was (or with this run's rows where it ran them), the job rows merged by
   // database, size and work.
@@ -383,6 +385,6 @@ if (ONLY.size && previous.includes('\n## Jobs\n')) {
   ];
 }
 fs.mkdirSync('bench', { recursive: true });
-fs.writeFileSync('bench/results.md', lines.join('\n'));
+fs.writeFileSync('bench/results.md', lines.join('\n').replace(/\n*$/, '\n') + (runs('lighthouse') ? await lighthouseSection() : lighthouseOf(previousFile)));
 console.log(lines.join('\n'));
 process.exit(0);
