@@ -1,7 +1,8 @@
 /**
- * CSV exports by COPY on PostgreSQL (docs/decisions.md, "Exports stream from a cursor"): the database makes each cell
- * as the CSV writer would and sends the lines as COPY output, which go to the file as they arrive. Used when every
- * column can be made exactly so in SQL; otherwise the export reads through the cursor.
+ * CSV exports made by the database (docs/decisions.md, "Exports stream from a cursor" and "Exports: flat memory"):
+ * it makes each cell as the CSV writer would; on PostgreSQL it sends the lines as COPY output, which go to the file as
+ * they arrive, on PGlite (no streaming COPY out) it makes each row's line, read through the cursor. Used when every
+ * column can be made exactly so in SQL; otherwise the export's cells are made in JavaScript.
  */
 import fs from 'node:fs';
 import type { ResourceSchema } from '../../common/resources.js';

@@ -1,8 +1,8 @@
 /**
  * Exports as CSV (RFC 4180, UTF-8 with a byte-order mark so spreadsheets read accents and Chinese) or XLSX (one
  * sheet, inline strings, zipped by fflate as it is written), row by row, so 100,000 rows never sit in memory at once.
- * Rows are gathered into chunks of about 64 KB and each chunk is written (and waited for) once: what is held at any
- * time is one chunk, whatever the number of rows.
+ * Rows are gathered into chunks of about 64 KB, each written once; a batch of rows is made at once and its chunks
+ * waited for after it: what is held at any time is one batch and its chunks, whatever the number of rows.
  */
 import fs from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
