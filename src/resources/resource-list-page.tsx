@@ -5,7 +5,7 @@
 import { EditOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
-import { Card, Empty, Space, Table, Typography, type CheckboxProps } from 'antd';
+import { Card, Empty, Skeleton, Space, Table, Typography, type CheckboxProps } from 'antd';
 import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,6 +17,10 @@ import { Cell } from './cell';
 import { criteriaFromSearch, useLinkedCriteria } from './linked-criteria';
 import { ExportButton } from './export-button';
 import { ListToolbar, searchProblem, windowBodyOf, type Criteria } from './list-toolbar';
+
+/** Rows of a page (pageSize), and the height of one at the table's middle density as drawn (a SIM list row: 48 px). */
+const PAGE_SIZE = 20;
+const ROW_HEIGHT = 48;
 
 /** The columns a person chose for a resource, kept in the browser. */
 function useShownColumns(resource: ResourceSchema): [string[], (c: string[]) => void] {
@@ -97,7 +101,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
     resource: admin.resource,
     meta: { list: admin.list.call },
     syncWithLocation: false,
-    pagination: { pageSize: 20 },
+    pagination: { pageSize: PAGE_SIZE },
     // A list the server does not sort on request (accounts, organisations) gets no sort parameters at all.
     sorters: { initial: admin.list.sortable.includes(admin.list.defaultSort.field) ? [admin.list.defaultSort] : [] },
     // The first request already carries the opening window (a CDR list cannot go without one).
@@ -177,6 +181,10 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   const capped = Boolean(tableQuery.data?.totalCapped);
   const count = total - (capped ? 1 : 0);
   const n = count.toLocaleString(i18n.language);
+  // A page's list before its first answer: placeholder lines a page of rows high instead of an empty table under a
+  // spinner, so the rows take a place already kept (layout shift, docs/decisions.md). A nested list (a detail page's
+  // tab) keeps antd's spinner: it often holds a few rows, and shrinking from a page's height would move what is under it.
+  const firstLoad = Boolean(title) && !tableQuery.data && tableQuery.isLoading;
 
   return (
     <>
@@ -234,7 +242,19 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
           scroll={{ x: 'max-content' }}
           sticky={{ offsetScroll: 0 }}
           pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('resources.empty')} /> }}
+          loading={firstLoad ? false : tableProps.loading}
+          locale={{
+            emptyText: firstLoad ? (
+              // One bar per row to come; the placeholder cell's own padding and border (33 px) are part of the page's height.
+              <div aria-hidden style={{ height: PAGE_SIZE * ROW_HEIGHT - 33, display: 'flex', flexDirection: 'column', justifyContent: 'space-around' }}>
+                {Array.from({ length: PAGE_SIZE }, (_, i) => (
+                  <Skeleton.Input key={i} active block size="small" style={{ height: 16 }} />
+                ))}
+              </div>
+            ) : (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('resources.empty')} />
+            ),
+          }}
         />
       </Card>
     </>

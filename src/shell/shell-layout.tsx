@@ -116,7 +116,9 @@ export function ShellLayout() {
             <UserMenu />
           </Space>
         </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
+        {/* At least a window high (less the 64 px header): the footer starts below the fold, so it is not pushed down
+            in sight when a page's content arrives after the shell (layout shift, docs/decisions.md). */}
+        <Layout.Content style={{ padding: 24, minHeight: 'calc(100vh - 64px)' }}>
           <KeepAliveOutlet />
         </Layout.Content>
         <SupportButton />

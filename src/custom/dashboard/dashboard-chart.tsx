@@ -1,16 +1,16 @@
 /**
- * The dashboard's charts: ECharts by module (ARCHITECTURE.md stack notes), with only the pie, bar and line charts and
- * the components they use. The analysis page loads this file lazily, so ECharts arrives after its cards, and never
- * before sign-in.
+ * The dashboard's charts: ECharts by module (ARCHITECTURE.md stack notes), with only the bar and pie charts it draws
+ * and the components they use (the plain legend, not the scrolling one). The analysis page loads this file lazily, so
+ * ECharts arrives after its cards, and never before sign-in.
  */
-import { BarChart, LineChart, PieChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { BarChart, PieChart } from 'echarts/charts';
+import { GridComponent, LegendPlainComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import type { EChartsOption } from 'echarts';
 
-echarts.use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+echarts.use([BarChart, PieChart, GridComponent, TooltipComponent, LegendPlainComponent, CanvasRenderer]);
 
 export interface DashboardChartProps {
   option: EChartsOption;

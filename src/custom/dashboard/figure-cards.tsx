@@ -1,6 +1,6 @@
 /** The dashboard's row of figures: SIMs by kind, and the period's data and SMS against the period before. */
 import { AlertOutlined, ArrowDownOutlined, ArrowUpOutlined, CloudDownloadOutlined, CreditCardOutlined, MessageOutlined, RightOutlined, ThunderboltOutlined, WifiOutlined } from '@ant-design/icons';
-import { Card, Col, Row, Space, theme, Typography } from 'antd';
+import { Card, Col, Row, Skeleton, Space, Statistic, theme, Typography } from 'antd';
 import { TextStatistic } from '../../components/text-statistic';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,20 +19,25 @@ interface FigureProps {
   to?: string;
 }
 
+/** The value's line: one height whether it holds the figure or its placeholder, so nothing moves when figures arrive. */
+const VALUE_STYLE = { fontSize: 26, fontWeight: 600, whiteSpace: 'nowrap', lineHeight: '40px', height: 40 } as const;
+
 function Figure({ title, icon, value, footer, to }: FigureProps) {
+  const heading = (
+    <Space size={6}>
+      {icon}
+      {title}
+    </Space>
+  );
   const card = (
-    <Card hoverable={Boolean(to)} loading={value === null} style={{ height: '100%' }} styles={{ body: { padding: '16px 20px' } }}>
-      <TextStatistic
-        title={
-          <Space size={6}>
-            {icon}
-            {title}
-          </Space>
-        }
-        value={value ?? ''}
-        valueStyle={{ fontSize: 26, fontWeight: 600, whiteSpace: 'nowrap' }}
-      />
-      <div style={{ marginTop: 6, minHeight: 22, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{footer}</div>
+    <Card hoverable={Boolean(to)} style={{ height: '100%' }} styles={{ body: { padding: '16px 20px' } }}>
+      {value === null ? (
+        // Its title is known at once; only the figure waits, as a bar of the figure's size in the figure's place.
+        <Statistic title={heading} value="" valueStyle={VALUE_STYLE} valueRender={() => <Skeleton.Input active size="small" style={{ width: 96, verticalAlign: 'middle' }} />} />
+      ) : (
+        <TextStatistic title={heading} value={value} valueStyle={VALUE_STYLE} />
+      )}
+      <div style={{ marginTop: 6, height: 22, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{footer}</div>
     </Card>
   );
   return to ? (
