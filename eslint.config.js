@@ -14,6 +14,13 @@ export default tseslint.config(
     },
   },
   {
+    // Every spec runs against its worker's own server (tests/e2e/fixtures.ts); Playwright's own test has no server.
+    files: ['tests/e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@playwright/test', importNames: ['test', 'expect'], message: "Import test and expect from './fixtures'." }] }],
+    },
+  },
+  {
     files: ['src/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -4,7 +4,8 @@
  * the score counts the area that moved, and every card, chart and table keeps its place while its data loads.
  * bench/cls.ts measures the same over more screens and links (docs/decisions.md).
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 /** Every layout shift without recent input, from before the page's own scripts run. */
