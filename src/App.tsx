@@ -1,11 +1,11 @@
-import { App as AntApp, ConfigProvider, message, Spin } from 'antd';
-import dayjs from 'dayjs';
+import { ConfigProvider, message, Spin } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
 import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useLocation, useParams } from 'react-router';
 import { LIMITS } from '../common/limits';
-import i18n, { antdLocaleOf, dayjsLocaleOf, initialLanguage } from './i18n';
+import i18n, { antdLocaleOf, initialLanguage } from './i18n';
+import { ConsoleApp } from './providers/console-app';
 import { BrandProvider, brandLanguages, DEFAULT_BRAND, useBrand } from './providers/brand';
 import { readableTheme } from './providers/readable-theme';
 import { SCREENS } from './shell/routes';
@@ -75,7 +75,6 @@ function StripHash() {
 function Themed({ children }: { children: ReactNode }) {
   const { i18n: current } = useTranslation();
   const brand = useBrand();
-  dayjs.locale(dayjsLocaleOf(current.language));
   const color = brand.theme.themeColor ?? DEFAULT_BRAND.theme.themeColor!;
   const themed = useMemo(() => readableTheme(color), [color]);
   return (
@@ -85,16 +84,19 @@ function Themed({ children }: { children: ReactNode }) {
   );
 }
 
-/** Providers around every route: brand, theme, antd's App. Refine wraps only the signed-in routes (src/signed-in.tsx). */
+/**
+ * Providers around every route: brand, theme, the toasts of antd's App (its dialogs join when signed in). Refine wraps
+ * only the signed-in routes (src/signed-in.tsx).
+ */
 function Root() {
   return (
     <BrandProvider>
       <Themed>
-        <AntApp message={{ maxCount: LIMITS.maxToasts }}>
+        <ConsoleApp>
           <StripHash />
           <HttpEvents />
           <Outlet />
-        </AntApp>
+        </ConsoleApp>
       </Themed>
     </BrandProvider>
   );

@@ -1,14 +1,13 @@
 /// <reference types="vite/client" />
 /**
  * i18next with the console's strings (src/locales) merged with the shared messages (common/locales), one language at a
- * time: a language's messages, antd's locale and dayjs's locale are separate chunks, fetched when the language is first
- * used (issue 15: the sign-in page loads no other language's resources). `i18n.changeLanguage(lang)` fetches them
+ * time: a language's messages and antd's locale are separate chunks, fetched when the language is first used (and
+ * dayjs's locale once signed in) (issue 15: the sign-in page loads no other language's resources). `i18n.changeLanguage(lang)` fetches them
  * before it switches, so every caller (the switcher, the /{lang}/ prefix, Refine's i18nProvider, tests) stays as it
  * was; `i18nReady` settles when the first language is in place, and main.tsx draws nothing before it.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import dayjs from 'dayjs';
 import type { Locale } from 'antd/es/locale';
 // antd's and dayjs's own default is English: its locale costs nothing more. antd's CommonJS locales (antd/locale/*)
 // arrive wrapped in a second default under Vite and antd silently falls back to English; the ES modules do not.
@@ -66,7 +65,7 @@ const loading = new Map<Language, Promise<void>>();
 export function loadLanguage(lang: Language): Promise<void> {
   let pending = loading.get(lang);
   if (!pending) {
-    pending = Promise.all([CONSOLE[`./locales/${lang}.json`](), COMMON[`../common/locales/${lang}.json`](), ANTD[lang](), DAYJS[lang].load()]).then(([console, common, antd]) => {
+    pending = Promise.all([CONSOLE[`./locales/${lang}.json`](), COMMON[`../common/locales/${lang}.json`](), ANTD[lang]()]).then(([console, common, antd]) => {
       // deep, without overwriting: a resource schema's labels for this language may have arrived first.
       i18n.addResourceBundle(lang, 'translation', merge(common, console), true, false);
       antdLocales.set(lang, antd);
@@ -79,8 +78,25 @@ export function loadLanguage(lang: Language): Promise<void> {
 
 /** antd's locale of a loaded language (English until it is). */
 export const antdLocaleOf = (lang: string): Locale => antdLocales.get(lang as Language) ?? antdEnUS;
-/** dayjs's name of a language. */
-export const dayjsLocaleOf = (lang: string): string => (isLanguage(lang) ? DAYJS[lang].name : 'en');
+// dayjs is used by the signed-in pages only (date pickers, the CDR chart's range): the signed-in routes' chunk turns
+// its locales on (followDayjsLocale), then each language's dayjs locale comes with it; never while the console stays in
+// English, dayjs's own default; never on the sign-in page.
+let dayjsWanted = false;
+let dayjsChanged = false;
+function setDayjsLocale(lang: Language): void {
+  if (!dayjsWanted || (lang === 'en-US' && !dayjsChanged)) return;
+  dayjsChanged = true;
+  void Promise.all([import('dayjs'), DAYJS[lang].load()]).then(([m]) => {
+    // A later switch may have finished first.
+    if (i18n.language === lang) m.default.locale(DAYJS[lang].name);
+  }, () => undefined);
+}
+
+/** Called by the signed-in routes' chunk: dayjs follows the language from now on. */
+export function followDayjsLocale(): void {
+  dayjsWanted = true;
+  if (isLanguage(i18n.language)) setDayjsLocale(i18n.language);
+}
 
 const first = startLanguage();
 void i18n.use(initReactI18next).init({
@@ -103,15 +119,12 @@ i18n.changeLanguage = (async (lng?: string, callback?: Parameters<typeof switchT
       return i18n.t.bind(i18n);
     }
   }
-  return switchTo(lng, callback);
+  const t = await switchTo(lng, callback);
+  if (isLanguage(lng)) setDayjsLocale(lng);
+  return t;
 }) as typeof i18n.changeLanguage;
 
 /** Settles once the first language's messages are in place. */
-export const i18nReady: Promise<void> = loadLanguage(first).then(
-  () => {
-    dayjs.locale(dayjsLocaleOf(first));
-  },
-  () => undefined,
-);
+export const i18nReady: Promise<void> = loadLanguage(first).catch(() => undefined);
 
 export default i18n;

@@ -1,10 +1,14 @@
-import { App, Button, Checkbox, Form, Input, theme as antdTheme } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button, Checkbox, theme as antdTheme } from 'antd';
+// antd's Input and Password alone: `Input` from 'antd' brings the text area, search and one-time-code inputs too.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import { lazy, Suspense, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { authProvider } from '../../providers/auth-provider';
+import { useConsoleApp } from '../../providers/console-app';
 import { useBrand } from '../../providers/brand';
-import { prefetchDashboard, prefetchDashboardWhenIdle } from '../../prefetch';
+import { prefetchDashboard } from '../../prefetch';
 import { BrandLogo } from '../../shell/brand-logo';
 import { CaptchaImage, useChallenge } from './captcha';
 
@@ -21,12 +25,33 @@ interface Values {
   verificationCode: string;
   agreeTerms: boolean;
 }
+type Field = keyof Values;
+const FIELDS: Field[] = ['username', 'password', 'verificationCode', 'agreeTerms'];
+
+// The e-mail rule of antd's form validator (@rc-component/async-validator), copied as it is written there, so the form
+// answers as it did with antd's Form.
+// eslint-disable-next-line no-useless-escape
+const EMAIL = /^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]+\.)+[a-zA-Z\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]{2,}))$/;
+
+/** The key of the message a field's value breaks, if any. */
+function ruleBroken(field: Field, v: Values): string | undefined {
+  switch (field) {
+    case 'username':
+      return !v.username.trim() ? 'login.emailRequired' : v.username.trim().length <= 320 && EMAIL.test(v.username.trim()) ? undefined : 'login.emailInvalid';
+    case 'password':
+      return v.password ? undefined : 'login.passwordRequired';
+    case 'verificationCode':
+      return v.verificationCode.trim() ? undefined : 'login.codeRequired';
+    case 'agreeTerms':
+      return v.agreeTerms ? undefined : 'login.agreeRequired';
+  }
+}
 
 /** Sign-in: e-mail, password, picture code and the terms agreement (SPEC.md section 5). */
 export function LoginPage() {
   const { t } = useTranslation();
   const { lang = 'en-US' } = useParams();
-  const { message } = App.useApp();
+  const { message } = useConsoleApp();
   const { challenge, refresh } = useChallenge();
   const [forgotOpen, setForgotOpen] = useState(false);
   // Mounted on first use, then kept, so that it closes with its animation.
@@ -48,11 +73,40 @@ export function LoginPage() {
     margin: `0 0 ${typeof marginBottom === 'number' ? `${marginBottom}px` : marginBottom}`,
   });
 
-  // The dashboard's chunks come while the person types (src/prefetch.ts).
-  useEffect(prefetchDashboardWhenIdle, []);
-
   // The auth provider signs in (it never throws); Refine is not on this page (src/signed-in.tsx), so the page goes on
   // to where the provider says, as Refine's useLogin did.
+  // A form of four fields, checked here: antd's Form (rc-field-form, its validator and the label tooltips) weighs
+  // about 30 KB gzip, an eighth of the sign-in budget. A field is checked on submit, then as it changes.
+  const [values, setValues] = useState<Values>({ username: '', password: '', verificationCode: '', agreeTerms: false });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const change = <K extends Field>(field: K, value: Values[K]) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (field in errors) setErrors({ ...errors, [field]: ruleBroken(field, next) });
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = Object.fromEntries(FIELDS.map((f) => [f, ruleBroken(f, values)]));
+    setErrors(found);
+    const first = FIELDS.find((f) => found[f]);
+    if (first) {
+      document.getElementById(first)?.focus();
+      return;
+    }
+    void submit(values);
+  };
+  const explain = (field: Field): ReactNode =>
+    errors[field] ? (
+      <div id={`${field}_help`} role="alert" style={{ color: token.colorError, fontSize: token.fontSize, lineHeight: token.lineHeight }}>
+        {t(errors[field])}
+      </div>
+    ) : null;
+  const status = (field: Field) => (errors[field] ? ('error' as const) : undefined);
+  const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${field}_help` } : {});
+  // Spaced and labelled as antd's vertical Form.Item.
+  const item: CSSProperties = { marginBottom: token.marginLG };
+  const label: CSSProperties = { display: 'block', paddingBottom: token.paddingXS, color: token.colorTextHeading, lineHeight: token.lineHeight };
+
   const submit = async (v: Values) => {
     setPending(true);
     const result = await authProvider.login({ ...v, username: v.username.trim(), challengeId: challenge?.challengeId });
@@ -90,34 +144,60 @@ export function LoginPage() {
         </h2>
         <p style={{ color: token.colorTextDescription, margin: `0 0 ${token.marginMD}px` }}>{t('login.subtitle')}</p>
         <h4 style={heading(4, '0.5em')}>{t('login.title')}</h4>
-        <Form<Values> layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ agreeTerms: false }}>
-          <Form.Item name="username" label={t('login.email')} rules={[{ required: true, message: t('login.emailRequired') }, { type: 'email', message: t('login.emailInvalid') }]}>
-            <Input autoComplete="username" size="large" />
-          </Form.Item>
-          <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
-            <Input.Password autoComplete="current-password" size="large" onFocus={prefetchDashboard} />
-          </Form.Item>
-          <Form.Item label={t('login.code')} required>
+        <form noValidate onSubmit={onSubmit}>
+          <div style={item}>
+            <label htmlFor="username" style={label}>
+              {t('login.email')}
+            </label>
+            <Input id="username" autoComplete="username" size="large" value={values.username} onChange={(e) => change('username', e.target.value)} status={status('username')} {...described('username')} />
+            {explain('username')}
+          </div>
+          <div style={item}>
+            <label htmlFor="password" style={label}>
+              {t('login.password')}
+            </label>
+            <Password
+              id="password"
+              autoComplete="current-password"
+              size="large"
+              value={values.password}
+              onChange={(e) => change('password', e.target.value)}
+              // The dashboard's chunks come while the person types the password (src/prefetch.ts).
+              onFocus={prefetchDashboard}
+              status={status('password')}
+              {...described('password')}
+            />
+            {explain('password')}
+          </div>
+          <div style={item}>
+            <label htmlFor="verificationCode" style={label}>
+              {t('login.code')}
+            </label>
             <div style={{ display: 'flex', gap: 8 }}>
-              <Form.Item name="verificationCode" noStyle rules={[{ required: true, message: t('login.codeRequired') }]}>
-                <Input aria-label={t('login.code')} size="large" autoComplete="off" />
-              </Form.Item>
+              <Input
+                id="verificationCode"
+                aria-label={t('login.code')}
+                size="large"
+                autoComplete="off"
+                value={values.verificationCode}
+                onChange={(e) => change('verificationCode', e.target.value)}
+                status={status('verificationCode')}
+                {...described('verificationCode')}
+              />
               <CaptchaImage challenge={challenge} onRefresh={refresh} />
             </div>
-          </Form.Item>
-          <Form.Item
-            name="agreeTerms"
-            valuePropName="checked"
-            rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t('login.agreeRequired')))) }]}
-          >
-            <Checkbox>
+            {explain('verificationCode')}
+          </div>
+          <div style={item}>
+            <Checkbox id="agreeTerms" checked={values.agreeTerms} onChange={(e) => change('agreeTerms', e.target.checked)} {...described('agreeTerms')}>
               <Trans
                 i18nKey={options.hidePrivacyPolicy ? 'login.agreeTermsOnly' : 'login.agree'}
                 // Underlined: inside a sentence a link must not rely on its colour alone (WCAG 1.4.1).
                 components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" style={UNDERLINED} />, privacy: <Link to={`/${lang}/privacy`} target="_blank" style={UNDERLINED} /> }}
               />
             </Checkbox>
-          </Form.Item>
+            {explain('agreeTerms')}
+          </div>
           <Button type="primary" htmlType="submit" size="large" block loading={isPending}>
             {t('login.submit')}
           </Button>
@@ -134,7 +214,7 @@ export function LoginPage() {
             </Button>
             {!options.hideContactUs && supportEmail && <a href={`mailto:${supportEmail}`}>{t('brand.contactUs')}</a>}
           </div>
-        </Form>
+        </form>
       </section>
       {forgotUsed && (
         <Suspense fallback={null}>
