@@ -59,7 +59,8 @@ export function LoginPage() {
   const [isPending, setPending] = useState(false);
   const navigate = useNavigate();
   const { theme } = useBrand();
-  const { token } = antdTheme.useToken();
+  // hashId: antd scopes its link style to its components' class; the page's own links (the title, Contact us) read it.
+  const { token, hashId } = antdTheme.useToken();
   const options = theme.login ?? {};
   const title = options.title || theme.platformName || t('app.platformName');
   const supportEmail = theme.support?.englishEmail;
@@ -97,14 +98,15 @@ export function LoginPage() {
   };
   const explain = (field: Field): ReactNode =>
     errors[field] ? (
-      <div id={`${field}_help`} role="alert" style={{ color: token.colorError, fontSize: token.fontSize, lineHeight: token.lineHeight }}>
+      <div id={`${field}_help`} role="alert" style={{ color: token.colorError, fontSize: token.fontSize, lineHeight: token.lineHeight, minHeight: token.marginLG }}>
         {t(errors[field])}
       </div>
     ) : null;
   const status = (field: Field) => (errors[field] ? ('error' as const) : undefined);
   const described = (field: Field) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${field}_help` } : {});
   // Spaced and labelled as antd's vertical Form.Item.
-  const item: CSSProperties = { marginBottom: token.marginLG };
+  // With its message under it, a field's message takes the place of its bottom margin (as in antd's Form.Item).
+  const item = (field: Field): CSSProperties => ({ marginBottom: errors[field] ? 0 : token.marginLG });
   const label: CSSProperties = { display: 'block', paddingBottom: token.paddingXS, color: token.colorTextHeading, lineHeight: token.lineHeight };
 
   const submit = async (v: Values) => {
@@ -120,7 +122,7 @@ export function LoginPage() {
   };
 
   return (
-    <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: options.backgroundColor || '#f5f5f5', padding: 24 }}>
+    <div className={hashId} style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: options.backgroundColor || '#f5f5f5', padding: 24 }}>
       <div style={{ position: 'absolute', top: 16, right: 24 }}>
         <Suspense fallback={<div style={{ width: 130, height: token.controlHeight }} />}>
           <LanguageSwitcher />
@@ -145,14 +147,14 @@ export function LoginPage() {
         <p style={{ color: token.colorTextDescription, margin: `0 0 ${token.marginMD}px` }}>{t('login.subtitle')}</p>
         <h4 style={heading(4, '0.5em')}>{t('login.title')}</h4>
         <form noValidate onSubmit={onSubmit}>
-          <div style={item}>
+          <div style={item('username')}>
             <label htmlFor="username" style={label}>
               {t('login.email')}
             </label>
             <Input id="username" autoComplete="username" size="large" value={values.username} onChange={(e) => change('username', e.target.value)} status={status('username')} {...described('username')} />
             {explain('username')}
           </div>
-          <div style={item}>
+          <div style={item('password')}>
             <label htmlFor="password" style={label}>
               {t('login.password')}
             </label>
@@ -169,7 +171,7 @@ export function LoginPage() {
             />
             {explain('password')}
           </div>
-          <div style={item}>
+          <div style={item('verificationCode')}>
             <label htmlFor="verificationCode" style={label}>
               {t('login.code')}
             </label>
@@ -188,14 +190,17 @@ export function LoginPage() {
             </div>
             {explain('verificationCode')}
           </div>
-          <div style={item}>
-            <Checkbox id="agreeTerms" checked={values.agreeTerms} onChange={(e) => change('agreeTerms', e.target.checked)} {...described('agreeTerms')}>
-              <Trans
-                i18nKey={options.hidePrivacyPolicy ? 'login.agreeTermsOnly' : 'login.agree'}
-                // Underlined: inside a sentence a link must not rely on its colour alone (WCAG 1.4.1).
-                components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" style={UNDERLINED} />, privacy: <Link to={`/${lang}/privacy`} target="_blank" style={UNDERLINED} /> }}
-              />
-            </Checkbox>
+          <div style={item('agreeTerms')}>
+            {/* A control's row is as tall as an input, as in antd's Form.Item. */}
+            <div style={{ minHeight: token.controlHeight, display: 'flex', alignItems: 'center' }}>
+              <Checkbox id="agreeTerms" checked={values.agreeTerms} onChange={(e) => change('agreeTerms', e.target.checked)} {...described('agreeTerms')}>
+                <Trans
+                  i18nKey={options.hidePrivacyPolicy ? 'login.agreeTermsOnly' : 'login.agree'}
+                  // Underlined: inside a sentence a link must not rely on its colour alone (WCAG 1.4.1).
+                  components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" style={UNDERLINED} />, privacy: <Link to={`/${lang}/privacy`} target="_blank" style={UNDERLINED} /> }}
+                />
+              </Checkbox>
+            </div>
             {explain('agreeTerms')}
           </div>
           <Button type="primary" htmlType="submit" size="large" block loading={isPending}>
