@@ -28,6 +28,9 @@ import { EXPORT_JOBS } from './job/export-jobs.js';
 import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
 import { startMaintenance } from './job/maintenance.js';
+import { startConsumer } from './events/event-log.js';
+import { publicApiLog } from './developer/public-api.js';
+import { CONSUMER as WEBHOOK_CONSUMER, queueDeliveries, WebhookDispatcher } from './developer/webhooks.js';
 import { DashboardSnapshots } from './main/dashboard-snapshots.js';
 import { filesIn, type FileStore } from './job/storage.js';
 import { JobWorker } from './job/worker.js';
@@ -57,6 +60,8 @@ declare module 'fastify' {
     network: SimulatedNetwork;
     /** Large organisations' top 10 and heatmap, stored and refreshed in the background. */
     dashboardSnapshots: DashboardSnapshots;
+    /** Webhook deliveries: queued from the event log, sent and retried by every instance that runs jobs. */
+    webhooks: WebhookDispatcher;
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -160,6 +165,16 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   let stopMaintenance = async () => {};
   if (config.jobs) app.addHook('onReady', async () => void (stopMaintenance = startMaintenance(db, app.log, () => config.clock?.() ?? new Date())));
   if (config.simulator) app.addHook('onReady', async () => network.start());
+  // Webhooks: the event log's `webhooks` consumer queues deliveries, the dispatcher sends them (instances with jobs).
+  const webhooks = new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs });
+  app.decorate('webhooks', webhooks);
+  let webhookConsumer: { stop: () => Promise<void> } | null = null;
+  if (config.jobs) {
+    app.addHook('onReady', async () => {
+      webhookConsumer = startConsumer(db, app.log, { name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs, onCommitted: () => webhooks.wake() });
+      webhooks.start();
+    });
+  }
   const snapshots = new DashboardSnapshots(db, config, app.log);
   app.decorate('dashboardSnapshots', snapshots);
   app.addHook('onClose', async () => {
@@ -167,6 +182,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     await stopMaintenance();
     await network.stop();
     await jobs.stop();
+    await webhookConsumer?.stop();
+    await webhooks.stop();
     await snapshots.idle();
   });
   app.decorate('envelope', (req: FastifyRequest, data: unknown) => ({
@@ -177,6 +194,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   await app.register(inputGuard);
   await app.register(context);
   await app.register(rateLimits);
+  await app.register(publicApiLog);
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const lang = req.lang ?? 'en-US';

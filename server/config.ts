@@ -54,6 +54,8 @@ export interface Config {
   trustProxy: false | string[];
   /** Requests per minute (README: Configuration), counted in the database so every instance shares them. */
   rateLimits: RateLimits;
+  /** Tests only: webhooks may go to private and loopback addresses (a local receiver); refused in production. */
+  webhookAllowPrivate: boolean;
 }
 
 /** Requests allowed per minute and caller, per group of calls (server/http/rate-limit.ts). */
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dashboardSnapshotSeconds: Number(env.DASHBOARD_SNAPSHOT_SECONDS ?? 300),
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     rateLimits: {
       api: count(env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.api, 'RATE_LIMIT_PER_MINUTE'),
       signIn: count(env.RATE_LIMIT_SIGN_IN_PER_MINUTE, DEFAULT_RATE_LIMITS.signIn, 'RATE_LIMIT_SIGN_IN_PER_MINUTE'),
@@ -130,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   if (config.production && config.verificationCode) {
     throw new Error('VERIFICATION_CODE is a test contract and is refused when NODE_ENV=production.');
+  }
+  if (config.production && config.webhookAllowPrivate) {
+    throw new Error('WEBHOOK_ALLOW_PRIVATE lets webhooks reach private addresses: a test contract, refused when NODE_ENV=production.');
   }
   if (config.sentryDsn) parseDsn(config.sentryDsn);
   return config;

@@ -23,13 +23,23 @@ import { simDiagnoseRoutes } from './main/sim-diagnose-routes.js';
 import { simUploadRoutes } from './main/sim-upload-routes.js';
 import { dashboardRoutes } from './main/dashboard-routes.js';
 import { heatmapRoutes } from './main/heatmap-routes.js';
+import { notificationRoutes } from './developer/notification-routes.js';
+import { apiKeyRoutes } from './developer/api-key-routes.js';
+import { publicRoutes } from './developer/public-api.js';
+import { openApiRoutes } from './developer/openapi.js';
 
-export const ALL_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
+const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
   ...simDetailRoutes, ...simDiagnoseRoutes,
   ...heatmapRoutes,
+  // Developer: webhook settings and the notification log, API keys.
+  ...notificationRoutes,
+  ...apiKeyRoutes,
   // Exports through the task center (SPEC.md section 7's export calls).
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),
   exportRoute('cdr_export', 'cdr', '/export/distributor/:id/cdrs'),
 ];
+
+/** The console's routes and the public API's, which publish some of them under /api/public/v1 (server/developer/public-api.ts). */
+export const ALL_ROUTES: RouteDef[] = [...CONSOLE_ROUTES, ...publicRoutes(CONSOLE_ROUTES), ...openApiRoutes(() => ALL_ROUTES)];

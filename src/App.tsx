@@ -36,6 +36,7 @@ const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) 
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ScreenPlaceholder = lazy(() => import('./pages/screen-placeholder').then((m) => ({ default: m.ScreenPlaceholder })));
+const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 
 /** /{lang}/...: a prefix the brand does not offer redirects to the user's language; a supported one becomes the language. */
@@ -136,6 +137,7 @@ const PAGES: Record<string, ReactNode> = {
   chartView: <ChartViewPage />,
   financeDetailsPage: <InvoiceDetailPage />,
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
+  developerView: <DeveloperPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

@@ -15,6 +15,8 @@ import { seedDemo } from '../server/db/seed.js';
 import type { SeedSize } from '../server/db/seed-fleet.js';
 import { filesIn } from '../server/job/storage.js';
 import type { RouteDef } from '../server/http/route.js';
+import { importPKCS8, SignJWT } from 'jose';
+import { newKeyPair } from '../server/developer/api-key-routes.js';
 
 export const TEST_CODE = '246810';
 export const DEMO_PASSWORD = 'Demo#2026';
@@ -149,9 +151,55 @@ export function sessionHeaders(token: string, partnerCode: string, language = 'e
   };
 }
 
-/** inject with a session's headers. */
-export function call(app: FastifyInstance, session: Session | null, opts: InjectOptions): Promise<LightMyRequestResponse> {
-  return app.inject({ ...opts, headers: { ...(session?.headers ?? {}), ...(opts.headers as Record<string, string> | undefined) } }) as Promise<LightMyRequestResponse>;
+/**
+ * inject with a session's headers. A call of the public API (/api/public/…) is signed instead with an API key of the
+ * session's developer in the session's organisation (made once, straight into the database, as a key made in the
+ * console and kept by someone whose role may since have changed), so every walk over the route table covers the
+ * public API with the same sessions and expectations as the console's calls.
+ */
+export async function call(app: FastifyInstance, session: Session | null, opts: InjectOptions): Promise<LightMyRequestResponse> {
+  const headers = { ...(session?.headers ?? {}), ...(opts.headers as Record<string, string> | undefined) };
+  const url = typeof opts.url === 'string' ? opts.url : '';
+  if (session && url.startsWith('/api/public/') && !(opts.headers as Record<string, string> | undefined)?.authorization) {
+    headers.authorization = `Bearer ${await apiTokenFor(app, session)}`;
+  }
+  return app.inject({ ...opts, headers }) as Promise<LightMyRequestResponse>;
+}
+
+const API_KEYS = new WeakMap<FastifyInstance, Map<string, { keyId: string; privateKey: string }>>();
+
+/** An API key of the session's developer in its organisation: made on first use (kept per app). */
+export async function apiKeyFor(app: FastifyInstance, session: Session): Promise<{ keyId: string; privateKey: string }> {
+  const keys = API_KEYS.get(app) ?? new Map<string, { keyId: string; privateKey: string }>();
+  API_KEYS.set(app, keys);
+  const cacheKey = `${session.accountId}:${session.partnerCode}`;
+  const known = keys.get(cacheKey);
+  if (known) return known;
+  const { publicKey, privateKey } = await newKeyPair();
+  const keyId = newId(24);
+  await app.db.query(
+    `INSERT INTO api_keys (org_id, id, account_id, name, key_id, public_key) SELECT o.id, $1, $2, 'tests', $3, $4 FROM organisations o WHERE o.code = $5`,
+    [newId(), session.accountId, keyId, publicKey, session.partnerCode],
+  );
+  keys.set(cacheKey, { keyId, privateKey });
+  return { keyId, privateKey };
+}
+
+/** A public API token (RS256, iss = key id, 60 s) of the session's API key; claims may be changed to test refusals. */
+export async function apiTokenFor(app: FastifyInstance, session: Session, claims: { iat?: number; exp?: number } = {}): Promise<string> {
+  const { keyId, privateKey } = await apiKeyFor(app, session);
+  return signApiToken(keyId, privateKey, claims);
+}
+
+export async function signApiToken(keyId: string, privateKeyPem: string, claims: { iat?: number; exp?: number } = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const iat = claims.iat ?? now;
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256' })
+    .setIssuer(keyId)
+    .setIssuedAt(iat)
+    .setExpirationTime(claims.exp ?? iat + 60)
+    .sign(await importPKCS8(privateKeyPem, 'RS256'));
 }
 
 /** Count rows of a table (to assert that a refused call changed nothing). */

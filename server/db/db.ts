@@ -96,11 +96,11 @@ export async function openPglite(dataDir: string): Promise<Db> {
   };
 }
 
-/** Open a PostgreSQL server through a pool. */
-export async function openPostgres(url: string): Promise<Db> {
+/** Open a PostgreSQL server through a pool of poolSize connections (PG_POOL_SIZE, 10 by default). */
+export async function openPostgres(url: string, poolSize = Number(process.env.PG_POOL_SIZE ?? 10)): Promise<Db> {
   const { default: pg } = await import('pg');
   // Keep int8 and numeric as strings is pg's default; counts are cast to int in SQL where numbers are wanted.
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client dropped by the server (restart, failover) must not crash the process; the pool replaces it.
   pool.on('error', (err) => {
     console.warn(`postgres: idle client error: ${err.message}`);

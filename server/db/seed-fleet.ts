@@ -811,6 +811,9 @@ async function seedCycles(ctx: Ctx): Promise<void> {
   );
 }
 
+/** A Standard Webhooks signing secret made of the seed's random characters (whsec_ + base64). */
+const whsec = (raw: string) => `whsec_${Buffer.from(raw).toString('base64')}`;
+
 async function seedDeveloper(ctx: Ctx): Promise<void> {
   const { rng, now, size } = ctx;
   const keys: Row[] = [
@@ -820,15 +823,18 @@ async function seedDeveloper(ctx: Ctx): Promise<void> {
   ];
   await insertRows(ctx.q, 'api_keys', keys);
   const notif: Row[] = [
-    { org_id: 'org-demo', id: DEMO_NOTIFICATION_KEY_ID, account_id: 'acc-admin', key_id: rng.id(24), secret: rng.id(40), webhook_url: 'https://hooks.demo.example.com/iot/events', status: 'enabled', created_at: new Date(now.getTime() - 90 * DAY) },
-    { org_id: 'org-other', id: fixedId('notifkey:org-other:0'), account_id: 'acc-other-admin', key_id: rng.id(24), secret: rng.id(40), webhook_url: null, status: 'disabled', created_at: new Date(now.getTime() - 60 * DAY) },
+    // The demo's receiver does not exist (example.com): its webhook is kept off, or every event would queue deliveries
+    // that fail and, after 3 days, mail the demo admin that it was disabled. Switching it on shows exactly that.
+    { org_id: 'org-demo', id: DEMO_NOTIFICATION_KEY_ID, account_id: 'acc-admin', key_id: rng.id(24), secret: whsec(rng.id(40)), webhook_url: 'https://hooks.demo.example.com/iot/events', status: 'disabled', created_at: new Date(now.getTime() - 90 * DAY) },
+    { org_id: 'org-other', id: fixedId('notifkey:org-other:0'), account_id: 'acc-other-admin', key_id: rng.id(24), secret: whsec(rng.id(40)), webhook_url: null, status: 'disabled', created_at: new Date(now.getTime() - 60 * DAY) },
   ];
   await insertRows(ctx.q, 'notification_keys', notif);
 
   const paths = [['POST', '/api/public/v1/sims/list'], ['GET', '/api/public/v1/sims/{iccid}'], ['POST', '/api/public/v1/sims/suspend'], ['POST', '/api/public/v1/sms/send'], ['GET', '/api/public/v1/usage']] as const;
   const logs: Row[] = [];
   const notifLogs: Row[] = [];
-  const events = [['SIM_STATUS_CHANGE', 'ACTIVE'], ['SIM_STATUS_CHANGE', 'PAUSED'], ['DATA_USAGE', 'THRESHOLD'], ['SMS_MO', 'RECEIVED'], ['POOL', 'OVERAGE']] as const;
+  // Types and subtypes of the event log (server/developer/notification-routes.ts EVENT_CATALOGUE).
+  const events = [['sim', 'status_change'], ['sim', 'connection'], ['task', 'finished'], ['sms', 'received'], ['sms', 'delivered']] as const;
   const n = size === 'small' ? 10 : 400;
   for (let i = 0; i < n; i++) {
     const org = i % 10 === 9 ? 'org-other' : 'org-demo';
@@ -843,7 +849,7 @@ async function seedDeveloper(ctx: Ctx): Promise<void> {
     if (org === 'org-demo') {
       const [eventType, subtype] = rng.pick(events);
       const http = rng.weighted([[200, 90], [500, 5], [504, 5]]);
-      notifLogs.push({ org_id: org, notification_key_id: DEMO_NOTIFICATION_KEY_ID, url: 'https://hooks.demo.example.com/iot/events', event_type: eventType, subtype, payload: { iccid: rng.pick(ctx.sims.filter((s) => s.org === org)).iccid }, sent_at: at, http_code: http, response: http === 200 ? 'OK' : 'Upstream error', attempt: http === 200 ? 1 : rng.int(1, 3) });
+      notifLogs.push({ org_id: org, notification_key_id: DEMO_NOTIFICATION_KEY_ID, url: 'https://hooks.demo.example.com/iot/events', event_type: eventType, subtype, payload: { type: eventType, subtype, timestamp: at.toISOString(), data: { iccid: rng.pick(ctx.sims.filter((s) => s.org === org)).iccid } }, sent_at: at, http_code: http, response: http === 200 ? 'OK' : 'Upstream error', attempt: http === 200 ? 1 : rng.int(1, 3) });
     }
   }
   await insertRows(ctx.q, 'api_logs', logs);

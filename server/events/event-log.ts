@@ -141,6 +141,8 @@ export interface ConsumerOptions {
   batch?: number;
   pollMs?: number;
   leaseSeconds?: number;
+  /** Called after a batch's transaction committed (e.g. to wake what works on the consumer's writes). */
+  onCommitted?: () => void;
 }
 
 /**
@@ -161,17 +163,18 @@ export function startConsumer(db: Db, log: FastifyBaseLogger, opts: ConsumerOpti
     for (;;) {
       if (stopped) return;
       const held: Lease = lease;
-      const more = await db.tx(async (q) => {
+      const done = await db.tx(async (q) => {
         const { events, cursor } = await readEvents(q, held.cursor, batch);
-        if (!events.length) return false;
+        if (!events.length) return null;
         await opts.handle(events, q);
         if (!(await commitConsumer(q, held, cursor, leaseSeconds))) {
           log.warn({ consumer: opts.name, owner }, 'event consumer lease lost to another instance');
           throw new LeaseLost();
         }
-        return events.length === batch;
+        return { handled: events.length, full: events.length === batch };
       });
-      if (!more) return;
+      if (done) opts.onCommitted?.();
+      if (!done || !done.full) return;
     }
   };
   const poke = async () => {

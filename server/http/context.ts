@@ -11,6 +11,7 @@ import type { Action, Subject } from '../../common/permissions.js';
 import { asRole, type Role } from '../../common/roles.js';
 import { ApiError } from './api-error.js';
 import type { Permission, RouteDef } from './route.js';
+import { isPublicApi, verifyApiToken } from '../developer/public-api.js';
 
 export interface AuthContext {
   accountId: string;
@@ -84,7 +85,39 @@ export default fp(async (app) => {
     return r.rows.length > 0;
   }
 
+  /** A public API call: the API key's developer, in the key's organisation, with their role there now. */
+  async function authenticateApiKey(req: FastifyRequest): Promise<AuthContext> {
+    const key = await verifyApiToken(app.db, bearerOf(req));
+    req.apiKey = key;
+    const member = (
+      await app.db.query<{ email: string; oversight: boolean; code: string; level: number; role: string }>(
+        `SELECT a.email, a.oversight, o.code, o.level, m.role
+           FROM accounts a JOIN memberships m ON m.account_id = a.id AND m.org_id = $2 AND m.status = 'active'
+           JOIN organisations o ON o.id = m.org_id
+          WHERE a.id = $1 AND a.status = 'active'`,
+        [key.accountId, key.orgId],
+      )
+    ).rows[0];
+    if (!member) throw new ApiError(401, CODES.unauthenticated, { keyId: key.keyId }, 'errors.apiKeyOwnerGone');
+    // A key acts in its own organisation only: naming another one (SPEC.md's partnerCode) is refused as in the console.
+    const named = headerOf(req, 'partnercode');
+    if (named && named !== member.code) throw new ApiError(403, CODES.permissionDenied);
+    const role = asRole(member.role);
+    return {
+      accountId: key.accountId,
+      email: member.email,
+      sessionId: `api-key:${key.id}`,
+      orgId: key.orgId,
+      orgCode: member.code,
+      orgLevel: member.level,
+      role,
+      oversight: member.oversight || role === 'superadmin',
+      ability: defineAbilityFor(role),
+    };
+  }
+
   async function authenticate(req: FastifyRequest): Promise<AuthContext> {
+    if (isPublicApi(req)) return authenticateApiKey(req);
     const token = bearerOf(req);
     if (!token) throw new ApiError(401, CODES.unauthenticated);
     const verified = await app.tokens.verify(token);
@@ -95,27 +128,28 @@ export default fp(async (app) => {
       throw new ApiError(401, CODES.unauthenticated, {}, 'errors.tokenInvalid');
     }
     const { sub, sid } = verified.claims;
-    const account = (
-      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; revoked: boolean | null }>(
-        `SELECT a.id, a.email, a.status, a.oversight, s.revoked_at IS NOT NULL AS revoked
-           FROM accounts a JOIN sessions s ON s.account_id = a.id AND s.id = $2
-          WHERE a.id = $1`,
-        [sub, sid],
-      )
-    ).rows[0];
-    if (!account || account.revoked || account.status !== 'active') throw new ApiError(401, CODES.unauthenticated);
-
     const partnerCode = headerOf(req, 'partnercode');
-    const membership = (
-      await app.db.query<{ org_id: string; code: string; level: number; role: string }>(
-        `SELECT m.org_id, o.code, o.level, m.role
-           FROM memberships m JOIN organisations o ON o.id = m.org_id
-          WHERE m.account_id = $1 AND m.status = 'active' AND ($2::text IS NULL OR o.code = $2)
-          ORDER BY m.is_default DESC, o.level, o.code
-          LIMIT 1`,
-        [account.id, partnerCode ?? null],
+    // The account, its session and its membership (of partnerCode's organisation, else its default) in one query:
+    // every signed-in call makes it, so it is one round trip to the database, not two.
+    const row = (
+      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; revoked: boolean | null; org_id: string | null; code: string; level: number; role: string }>(
+        `SELECT a.id, a.email, a.status, a.oversight, s.revoked_at IS NOT NULL AS revoked, m.org_id, m.code, m.level, m.role
+           FROM accounts a
+           JOIN sessions s ON s.account_id = a.id AND s.id = $2
+           LEFT JOIN LATERAL (
+             SELECT m.org_id, o.code, o.level, m.role
+               FROM memberships m JOIN organisations o ON o.id = m.org_id
+              WHERE m.account_id = a.id AND m.status = 'active' AND ($3::text IS NULL OR o.code = $3)
+              ORDER BY m.is_default DESC, o.level, o.code
+              LIMIT 1
+           ) m ON true
+          WHERE a.id = $1`,
+        [sub, sid, partnerCode ?? null],
       )
     ).rows[0];
+    if (!row || row.revoked || row.status !== 'active') throw new ApiError(401, CODES.unauthenticated);
+    const account = row;
+    const membership = row.org_id === null ? undefined : { org_id: row.org_id, code: row.code, level: row.level, role: row.role };
     if (!membership) {
       // Removed from this organisation since signing in: the console's view of its organisations is stale, and
       // SPEC.md's 0502 (session-expired modal, then sign out) ends it. Otherwise a partnerCode the caller is no

@@ -119,8 +119,10 @@ export function parseJsonBody(text: string): unknown {
 /** Refuse unsafe text before any handler, permission query or validation sees it. */
 export default fp(async (app) => {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     try {
+      // The body as sent, for the public API's log (validation adds defaults to the parsed one).
+      req.rawBody = body as string;
       done(null, parseJsonBody(body as string));
     } catch (err) {
       done(err as Error, undefined);
@@ -131,3 +133,10 @@ export default fp(async (app) => {
     if (field !== null) throw invalid(field || 'body', 'unsafeText');
   });
 });
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A JSON body's text as it arrived. */
+    rawBody?: string;
+  }
+}

@@ -11,6 +11,7 @@ import type { RateLimits } from '../config.js';
 import type { Db } from '../db/db.js';
 import { ApiError } from './api-error.js';
 import { bearerOf } from './context.js';
+import { isPublicApi, verifyApiToken } from '../developer/public-api.js';
 
 /** The window every limit counts in; the limits are configured per minute (README: Configuration). */
 export const RATE_WINDOW_MS = 60_000;
@@ -34,7 +35,11 @@ const counted = (req: FastifyRequest): boolean => {
  * address unless TRUST_PROXY names the proxy that forwarded the call, so X-Forwarded-For from anyone else changes nothing.
  */
 async function callerOf(req: FastifyRequest, group: Group): Promise<string> {
-  if (group === 'api') {
+  if (group === 'api' && isPublicApi(req)) {
+    // The public API counts per API key; a call whose token does not verify counts against its address.
+    const key = await verifyApiToken(req.server.db, bearerOf(req)).catch(() => null);
+    if (key) return `api-key:${key.id}`;
+  } else if (group === 'api') {
     const token = bearerOf(req);
     const verified = token ? await req.server.tokens.verify(token, true) : null;
     if (verified?.ok) return `account:${verified.claims.sub}`;

@@ -36,6 +36,8 @@ export interface RouteDef {
   /** A body limit in bytes below the server's (a larger body is refused with 413 naming it). */
   bodyLimit?: number;
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** One line for the public API's reference (OpenAPI summary). */
+  summary?: string;
 }
 
 /** The schema of path parameters: each named one a non-empty id or code of at most 40 characters. */

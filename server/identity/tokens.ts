@@ -12,7 +12,8 @@ export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; rea
 
 export class TokenService {
   private constructor(
-    private readonly key: Uint8Array,
+    // Imported once: with the secret's bytes, jose would import them as a key again for every token it checks.
+    private readonly key: CryptoKey,
     private readonly ttlSeconds: number,
   ) {}
 
@@ -24,7 +25,8 @@ export class TokenService {
       await db.query("INSERT INTO settings (key, value) VALUES ('jwt_secret', $1) ON CONFLICT (key) DO NOTHING", [fresh]);
       secret = (await db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'jwt_secret'")).rows[0].value;
     }
-    return new TokenService(new TextEncoder().encode(secret), ttlSeconds);
+    const key = await crypto.webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    return new TokenService(key, ttlSeconds);
   }
 
   /** Sign an access token for an account within a session; ttlSeconds may be overridden (tests make expired ones). */

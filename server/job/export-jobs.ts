@@ -2,7 +2,7 @@
  * Exports through the task center (SPEC.md section 8, Export): SIMs, bundle orders and CDRs as CSV or XLSX, at most
  * 100,000 rows. The request is checked and counted at once ("No data to export", "Please select the data to export",
  * over 100,000 refused with a message that asks to narrow the selection); the job then reads the rows of the same
- * query through one database cursor, 5,000 at a time, straight into the CSV or XLSX writer, with labels in the
+ * query through one database cursor, 1,000 at a time, straight into the CSV or XLSX writer, with labels in the
  * requester's language (docs/decisions.md, "Exports stream from a cursor").
  */
 import type { FastifyRequest } from 'fastify';
@@ -20,7 +20,7 @@ import { consoleLabel } from '../http/labels.js';
 import { audit } from '../http/audit.js';
 import type { RouteDef, Service } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
-import { copyColumns, copyCsv, literal } from './export-copy.js';
+import { copyColumns, copyCsv, csvLineSelect, literal } from './export-copy.js';
 import { csvWriter, xlsxWriter, type Cell } from './table-writers.js';
 import type { JobHandler } from './worker.js';
 
@@ -98,8 +98,12 @@ export function exportRoute(kind: ExportKind, service: Service, path: string): R
   };
 }
 
-/** Rows fetched from the cursor at a time; progress (and the lease's heartbeat) after each batch. */
-const BATCH = 5000;
+/**
+ * Rows fetched from the cursor at a time: a small batch is garbage soon after it is fetched, so the job's memory stays
+ * flat (docs/decisions.md, "Exports stream from a cursor"). Progress (and the lease's heartbeat) every PROGRESS_ROWS.
+ */
+const BATCH = 1000;
+const PROGRESS_ROWS = 5000;
 
 /**
  * How each column of a resource becomes a cell, decided once per export: enum values and yes/no by label, times in
@@ -130,8 +134,11 @@ function cellsOf(r: ResourceSchema, columns: string[], lang: Language): (row: Re
   return (row) => columns.map((f, i) => formats[i](row[f]));
 }
 
-/** The job of an export kind: the same query, read through a cursor into the writer, progress after each batch. */
-export function exportJob(kind: ExportKind): JobHandler {
+/**
+ * The job of an export kind: the same query, read through a cursor into the writer, progress every PROGRESS_ROWS.
+ * cells 'javascript' makes every cell in JavaScript even where the database could (tests compare the two files).
+ */
+export function exportJob(kind: ExportKind, { cells: cellsIn = 'database' }: { cells?: 'database' | 'javascript' } = {}): JobHandler {
   const resource = EXPORTS[kind];
   const spec = exportSpec(resource);
   const columns = resource['x-admin'].list.columns;
@@ -147,25 +154,46 @@ export function exportJob(kind: ExportKind): JobHandler {
     const header = columns.map((f) => label(lang, `${resource['x-admin'].i18n}.fields.${f}`, f));
     const q = listQueryOf(resource, { ...query, pageSize: 1 });
     if (selected) q.filters = { ...q.filters, __selected: selected };
-    // CSV on PostgreSQL by COPY when every column can be written by the database exactly as the writer would.
-    const copyCells = format === 'csv' && db.copyOut ? copyColumns(resource, columns, (k, fallback) => label(lang, k, fallback)) : null;
-    if (copyCells) {
+    // CSV made by the database when every column can be written by it exactly as the writer would: by COPY on
+    // PostgreSQL, as one line per row through the cursor on PGlite.
+    const copyCells = format === 'csv' && cellsIn === 'database' ? copyColumns(resource, columns, (k, fallback) => label(lang, k, fallback)) : null;
+    if (copyCells && db.copyOut) {
       // Values and cells go in in one pass, so neither a value nor a label is ever read again as SQL to substitute.
       const select = listSelect(spec, task.org_id, q, LIMITS.exportMax, copyCells.map((_, i) => `__cell_${i}__`));
       const sql = select.sql.replace(/\$(\d+)|__cell_(\d+)__/g, (_, param?: string, cell?: string) => (param ? literal(select.params[Number(param) - 1]) : copyCells[Number(cell)]));
-      const rows = await copyCsv(db, sql, file, header, BATCH, (n) => progress(task.quantity ? (n / task.quantity) * 100 : 50));
+      const rows = await copyCsv(db, sql, file, header, PROGRESS_ROWS, (n) => progress(task.quantity ? (n / task.quantity) * 100 : 50));
       return { file: { key, name, contentType: FORMATS[format] }, result: { rows } };
+    }
+    let written = 0;
+    let reported = 0;
+    const advance = async (n: number) => {
+      written += n;
+      if (written - reported < PROGRESS_ROWS) return;
+      reported = written;
+      await progress(task.quantity ? (written / task.quantity) * 100 : 50);
+    };
+    if (copyCells) {
+      // No COPY out (PGlite): the same cells, each line made by the database, read through the cursor (one text per
+      // row for JavaScript to read, not a value per cell).
+      const writer = csvWriter(file);
+      await writer.header(header);
+      const select = listSelect(spec, task.org_id, q, LIMITS.exportMax, copyCells.map((_, i) => `__cell_${i}__ AS c${i}`));
+      const sql = csvLineSelect(select.sql.replace(/__cell_(\d+)__/g, (_, cell: string) => copyCells[Number(cell)]), copyCells.length);
+      await readCursor<{ line: string }>(db, sql, select.params, BATCH, async (rows) => {
+        await writer.lines(rows.map((r) => r.line));
+        await advance(rows.length);
+      });
+      await writer.end();
+      return { file: { key, name, contentType: FORMATS[format] }, result: { rows: written } };
     }
     const writer = format === 'xlsx' ? xlsxWriter(file) : csvWriter(file);
     await writer.header(header);
     // The rows of the list's own query and order, never more than the export limit.
     const { sql, params } = listSelect(spec, task.org_id, q, LIMITS.exportMax);
     const cells = cellsOf(resource, columns, lang);
-    let written = 0;
     await readCursor<Record<string, unknown>>(db, sql, params, BATCH, async (rows) => {
       await writer.rows(rows.map(cells));
-      written += rows.length;
-      await progress(task.quantity ? (written / task.quantity) * 100 : 50);
+      await advance(rows.length);
     });
     await writer.end();
     return { file: { key, name, contentType: FORMATS[format] }, result: { rows: written } };

@@ -1,8 +1,8 @@
 /**
  * Exports as CSV (RFC 4180, UTF-8 with a byte-order mark so spreadsheets read accents and Chinese) or XLSX (one
  * sheet, inline strings, zipped by fflate as it is written), row by row, so 100,000 rows never sit in memory at once.
- * Rows are gathered into chunks of about 64 KB and each chunk is written (and waited for) once: what is held at any
- * time is one chunk, whatever the number of rows.
+ * Rows are gathered into chunks of about 64 KB, each written once; a batch of rows is made at once and its chunks
+ * waited for after it: what is held at any time is one batch and its chunks, whatever the number of rows.
  */
 import fs from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
@@ -12,9 +12,34 @@ export type Cell = string | number | null;
 export interface TableWriter {
   header(cells: string[]): Promise<void>;
   row(cells: Cell[]): Promise<void>;
-  /** Several rows at once (a cursor's batch). */
+  /**
+   * Several rows at once (a cursor's batch): all made at once, then the chunks they filled waited for, so a batch is
+   * garbage as soon as it is written out rather than living on through every chunk's write.
+   */
   rows(rows: Cell[][]): Promise<void>;
   end(): Promise<void>;
+}
+
+/** A CSV writer also takes lines made elsewhere (by the database): each is written as it is, ended with CRLF. */
+export interface CsvWriter extends TableWriter {
+  lines(lines: string[]): Promise<void>;
+}
+
+/** A writer from its way of adding one line (a promise when that filled a chunk) and its end. */
+function writerOf(line: (cells: Cell[]) => Promise<void> | undefined, end: () => Promise<void>): TableWriter {
+  return {
+    header: async (cells) => line(cells),
+    row: async (cells) => line(cells),
+    async rows(rows) {
+      const written: Promise<void>[] = [];
+      for (const cells of rows) {
+        const w = line(cells);
+        if (w) written.push(w);
+      }
+      await Promise.all(written);
+    },
+    end,
+  };
 }
 
 /** Text is gathered up to this many characters before it is written. */
@@ -55,7 +80,7 @@ function chunked(write: (text: string) => Promise<void>) {
   return { add, flush };
 }
 
-export function csvWriter(file: string): TableWriter {
+export function csvWriter(file: string): CsvWriter {
   const out = sink(file);
   const text = chunked(out.write);
   let started = false;
@@ -64,23 +89,23 @@ export function csvWriter(file: string): TableWriter {
     for (let i = 0; i < cells.length; i++) s += (i ? ',' : '') + csvCell(cells[i]);
     return `${s}\r\n`;
   };
-  const line = (cells: Cell[]) => {
+  const add = (line: string) => {
     const prefix = started ? '' : '\uFEFF';
     started = true;
-    return text.add(prefix + lineOf(cells));
+    return text.add(prefix + line);
   };
-  return {
-    header: async (cells) => line(cells),
-    row: async (cells) => line(cells),
-    async rows(rows) {
-      for (const cells of rows) {
-        const written = line(cells);
-        if (written) await written;
-      }
-    },
-    end: async () => {
+  const writer = writerOf(
+    (cells) => add(lineOf(cells)),
+    async () => {
       await text.flush();
       await out.end();
+    },
+  );
+  return {
+    ...writer,
+    async lines(lines) {
+      const written = add(`${lines.join('\r\n')}\r\n`);
+      if (written) await written;
     },
   };
 }
@@ -150,22 +175,12 @@ export function xlsxWriter(file: string): TableWriter {
     }
     return text.add(`<row r="${r}">${xmlCells}</row>`);
   };
-  return {
-    header: async (cells) => line(cells),
-    row: async (cells) => line(cells),
-    async rows(rows) {
-      for (const cells of rows) {
-        const written = line(cells);
-        if (written) await written;
-      }
-    },
-    end: async () => {
-      await text.flush();
-      sheet.push(enc.encode('</sheetData></worksheet>'), true);
-      zip.end();
-      await pending;
-      if (failed) throw failed;
-      await out.end();
-    },
-  };
+  return writerOf(line, async () => {
+    await text.flush();
+    sheet.push(enc.encode('</sheetData></worksheet>'), true);
+    zip.end();
+    await pending;
+    if (failed) throw failed;
+    await out.end();
+  });
 }

@@ -98,6 +98,11 @@ export function readableTheme(brandColor: string): ThemeConfig {
       colorTextDescription: secondary,
       // antd's #ff4d4f (3.3:1 on white) writes danger links and error messages: a darker red of the same hue.
       colorError: readableShade(tokens.colorError, ['#ffffff', tokens.colorErrorBg]),
+      // Typography's success, warning and danger text (a dashboard's rise and fall): antd writes them in the 6th shade
+      // (green 2.3:1 on white), so a darker shade of the same hue that reads on white and on its own tint.
+      colorSuccessText: readableShade(tokens.colorSuccessText, ['#ffffff', '#fafafa', tokens.colorSuccessBg]),
+      colorWarningText: readableShade(tokens.colorWarningText, ['#ffffff', '#fafafa', tokens.colorWarningBg]),
+      colorErrorText: readableShade(tokens.colorErrorText, ['#ffffff', '#fafafa', tokens.colorErrorBg]),
       ...readablePresets(tokens as unknown as Record<string, unknown>),
     },
     components: {

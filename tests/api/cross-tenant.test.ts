@@ -291,6 +291,8 @@ async function demoIds(db: Db): Promise<Value[]> {
     ...(await first(`SELECT id AS v FROM autoflow_rules WHERE org_id IN ${tree} ORDER BY id`)),
     ...(await first(`SELECT id AS v FROM sms_records WHERE org_id IN ${tree} ORDER BY id`)),
     ...(await first(`SELECT id::text AS v FROM cdrs WHERE org_id IN ${tree} ORDER BY id`)),
+    ...(await first(`SELECT id AS v FROM notification_keys WHERE org_id IN ${tree} ORDER BY id`)),
+    ...(await first(`SELECT id::text AS v FROM notification_logs WHERE org_id IN ${tree} ORDER BY id`)),
   ];
   return [...new Set(values)];
 }

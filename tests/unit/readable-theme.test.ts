@@ -1,4 +1,12 @@
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import { ConfigProvider, theme } from 'antd';
+import { createElement } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FigureCards } from '../../src/custom/dashboard/figure-cards';
+import type { CardFigures } from '../../src/custom/dashboard/use-dashboard';
+import i18n from '../../src/i18n';
 import { AA, contrast, readableShade, readableTheme, textOn } from '../../src/providers/readable-theme';
 
 // The four demo brands (server/db/seed.ts) and two colours at the ends of the range.
@@ -28,5 +36,41 @@ describe('text colours picked from a brand colour', () => {
   it('writes white on a dark fill and a dark shade of the hue on a light one', () => {
     expect(textOn('#d4380d')).toBe('#ffffff');
     expect(textOn('#13a8a8')).not.toBe('#ffffff');
+  });
+});
+
+describe('a rise and a fall on the dashboard read on every brand', () => {
+  vi.setConfig({ testTimeout: 30_000 });
+  beforeAll(async () => {
+    // jsdom has no matchMedia (antd's grid asks for it).
+    Object.defineProperty(window, 'matchMedia', {
+      writable: true,
+      value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: vi.fn(), removeListener: vi.fn(), addEventListener: vi.fn(), removeEventListener: vi.fn(), dispatchEvent: vi.fn() }),
+    });
+    await i18n.changeLanguage('en-US');
+  });
+  afterEach(() => cleanup());
+
+  const rgbHex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((v) => Number(v).toString(16).padStart(2, '0')).join('')}`;
+
+  /** The colour the figure cards draw a change in, under the brand's theme: SMS up, data down (or the other way). */
+  function changeColours(brand: string, figures: Partial<CardFigures>): { up: string; down: string; card: string } {
+    const f: CardFigures = { totalSims: 10, activeSims: 8, onlineSims: 4, expiringSoon: 1, expiringSoonDays: 30, usageKb: 100, previousUsageKb: 100, sms: 100, previousSms: 100, ...figures };
+    const call = { data: f, failed: false, updatedAt: Date.now(), reload: () => undefined };
+    render(createElement(ConfigProvider, { theme: readableTheme(brand) }, createElement(MemoryRouter, null, createElement(FigureCards, { call, view: 'week' }))));
+    const colourOf = (label: string) => rgbHex(getComputedStyle(screen.getByLabelText(label).closest('.ant-typography')!).color);
+    return { up: colourOf('Up'), down: colourOf('Down'), card: theme.getDesignToken(readableTheme(brand)).colorBgContainer };
+  }
+
+  it.each(BRANDS)('with %s a rise is green and a fall red, each 4.5:1 on the card', (brand) => {
+    for (const figures of [{ sms: 150, usageKb: 50 }, { sms: 50, usageKb: 150 }]) {
+      const { up, down, card } = changeColours(brand, figures);
+      const [r, g] = [parseInt(up.slice(1, 3), 16), parseInt(up.slice(3, 5), 16)];
+      expect(g, `a rise in ${up}`).toBeGreaterThan(r);
+      expect(parseInt(down.slice(1, 3), 16), `a fall in ${down}`).toBeGreaterThan(parseInt(down.slice(3, 5), 16));
+      expect(contrast(up, card), `rise ${up} on ${card}`).toBeGreaterThanOrEqual(AA);
+      expect(contrast(down, card), `fall ${down} on ${card}`).toBeGreaterThanOrEqual(AA);
+      cleanup();
+    }
   });
 });

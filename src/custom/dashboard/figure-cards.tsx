@@ -62,7 +62,7 @@ function Trend({ current, previous, view }: { current: number; previous: number;
   const flat = change === 0;
   return (
     <Space size={6}>
-      <Typography.Text strong style={{ color: flat ? undefined : up ? '#389e0d' : '#cf1322' }}>
+      <Typography.Text strong type={flat ? undefined : up ? 'success' : 'danger'}>
         {!flat && (up ? <ArrowUpOutlined aria-label={t('analysis.up')} /> : <ArrowDownOutlined aria-label={t('analysis.down')} />)} {percent(change, i18n.language)}
       </Typography.Text>
       {vs}

@@ -1,0 +1,188 @@
+/**
+ * Bench of the developer platform (issue 16): how long an event takes to reach a webhook receiver (from the commit of
+ * its change to the receiver's first byte of it), how many deliveries per second one instance makes, and what the
+ * public API's key costs beside the console's own token on the same call. A real HTTPS receiver on this machine with
+ * a certificate made by openssl and trusted through NODE_EXTRA_CA_CERTS, so this script starts itself again with it set.
+ *
+ *   node --import tsx bench/webhooks.ts     (BENCH_DB=pglite|postgres|both, BENCH_EVENTS, default 1,000)
+ *
+ * Writes its section, "Webhooks and the public API", into bench/results.md, keeping the others. Not a test.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { importPKCS8, SignJWT } from 'jose';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
+import { newId } from '../server/db/ids.js';
+import { seedDemo } from '../server/db/seed.js';
+import { appendEvents, startConsumer } from '../server/events/event-log.js';
+import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
+
+const SECTION = '## Webhooks and the public API';
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+
+if (!process.env.BENCH_TLS_DIR) {
+  // Trust a receiver certificate made now, beside any extra certificates already trusted: Node reads
+  // NODE_EXTRA_CA_CERTS (one file) only when it starts.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
+  const extra = process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
+  fs.writeFileSync(`${dir}/trusted.pem`, `${extra.trimEnd()}\n${fs.readFileSync(`${dir}/cert.pem`, 'utf8')}`);
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: `${dir}/trusted.pem`, BENCH_TLS_DIR: dir } });
+  process.exit(r.status ?? 1);
+}
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {}, child: () => quiet } as never;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * p) - 1))];
+};
+
+async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite('memory://');
+    return { db, drop: () => db.close() };
+  }
+  const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
+  const name = `bench_${newId(8).toLowerCase()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
+  const { db, drop } = await openDb(kind);
+  const dir = process.env.BENCH_TLS_DIR!;
+  const arrived = new Map<string, number>();
+  const receiver = https.createServer({ key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) }, (req, res) => {
+    const id = String(req.headers['webhook-id']);
+    if (!arrived.has(id)) arrived.set(id, performance.now());
+    req.resume();
+    req.on('end', () => res.writeHead(200).end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `https://localhost:${(receiver.address() as AddressInfo).port}/hook`;
+  const rows: string[] = [];
+  try {
+    await migrate(db);
+    await seedDemo(db, { size: 'small' });
+    const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
+      consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-'), webhookAllowPrivate: true,
+      rateLimits: { api: 1e9, signIn: 1e9, captcha: 1e9, passwordReset: 1e9, telemetry: 1e9 },
+    });
+    const app = await buildApp({ config, db, logger: false });
+    await app.ready();
+    await db.query(`UPDATE notification_keys SET webhook_url = $1, status = 'enabled' WHERE id = (SELECT id FROM notification_keys WHERE org_id = 'org-demo' LIMIT 1)`, [url]);
+
+    // Event to receiver, at the server's default poll (1 s, JOB_POLL_MS) and at 100 ms.
+    for (const pollMs of [1000, 100]) {
+      // Wired as the server wires them (server/app.ts): the dispatcher woken when the consumer has queued deliveries.
+      const dispatcher = new WebhookDispatcher(db, quiet, { allowPrivate: () => true, mailer: app.mailer, pollMs, batch: 50 });
+      const consumer = startConsumer(db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs, onCommitted: () => dispatcher.wake() });
+      await consumer.poke();
+      dispatcher.start();
+      arrived.clear();
+      const committed = new Map<string, number>();
+      const t0 = performance.now();
+      for (let i = 0; i < EVENTS; i++) {
+        const r = await db.tx(async (q) => {
+          await appendEvents(q, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject: `bench-${i}` }]);
+          return (await q.query<{ id: string }>('SELECT max(id)::text AS id FROM events')).rows[0].id;
+        });
+        committed.set(`evt_${r}`, performance.now());
+      }
+      const deadline = performance.now() + 120_000;
+      while ([...committed.keys()].some((id) => !arrived.has(id)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const lat = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id)! - at);
+      const span = Math.max(...[...arrived.values()]) - t0;
+      await dispatcher.stop();
+      await consumer.stop();
+      rows.push(`| ${kind} | ${EVENTS.toLocaleString('en-US')} events, poll ${pollMs} ms | event → receiver | ${pct(lat, 0.5).toFixed(0)} | ${pct(lat, 0.95).toFixed(0)} | ${(lat.length / (span / 1000)).toFixed(0)} deliveries/s (${lat.length} of ${EVENTS} arrived) |`);
+    }
+
+    // The same call with the console's token and with an API key's JWT (a new JWT per call, as a careful caller signs).
+    const login = await app.inject({ method: 'POST', url: '/api/identity/sso/signin/direct/cube/offline-access', payload: { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: '246810', agreeTerms: true } });
+    const token = login.json().data.user.token as string;
+    const made = await app.inject({ method: 'POST', url: '/api/main/developer/key/api', payload: {}, headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' } });
+    const { keyId, privateKey } = made.json().data as { keyId: string; privateKey: string };
+    const signer = await importPKCS8(privateKey, 'RS256');
+    const consoleCall = () => app.inject({ method: 'POST', url: '/api/main/sim/list/es', payload: { pageSize: 20 }, headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' } });
+    const publicCall = async () => {
+      const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer(keyId).setIssuedAt().setExpirationTime('2m').sign(signer);
+      return app.inject({ method: 'POST', url: '/api/public/v1/sims/list', payload: { pageSize: 20 }, headers: { authorization: `Bearer ${jwt}` } });
+    };
+    const time = async (fn: () => Promise<{ statusCode: number }>) => {
+      for (let i = 0; i < 10; i++) await fn();
+      const ms: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t = performance.now();
+        const r = await fn();
+        ms.push(performance.now() - t);
+        if (r.statusCode !== 200) throw new Error(`answered ${r.statusCode}`);
+      }
+      return { p50: pct(ms, 0.5), p95: pct(ms, 0.95) };
+    };
+    const c = await time(consoleCall);
+    const p = await time(publicCall);
+    rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | console token | ${c.p50.toFixed(1)} | ${c.p95.toFixed(1)} | |`);
+    rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | API key JWT (signed per call, logged) | ${p.p50.toFixed(1)} | ${p.p95.toFixed(1)} | ${(p.p50 / c.p50).toFixed(2)}x the console's p50 |`);
+    await app.close();
+  } finally {
+    receiver.closeAllConnections();
+    receiver.close();
+    await drop();
+  }
+  return rows;
+}
+
+const pgAnswers = () =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(5432, '127.0.0.1');
+    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
+  });
+const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
+const rows: string[] = [];
+if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres')));
+if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite')));
+
+const section = [
+  SECTION,
+  '',
+  `Written by \`node --import tsx bench/webhooks.ts\` on ${new Date().toISOString().slice(0, 10)}, on the demo seed. "event → receiver" is`,
+  'milliseconds from the commit of an event to its first byte at a local HTTPS receiver (through the event log, the',
+  '`webhooks` consumer, the delivery table and one dispatcher), at the server\'s default poll (JOB_POLL_MS, 1 s) and at 100 ms;',
+  'events are appended one transaction each, as changes happen. The public API rows time the same SIM list call with the',
+  'console\'s token and with an API key\'s JWT signed for each call (the key looked up, RS256 verified, the call logged).',
+  '',
+  '| database | size | what | p50 ms | p95 ms | rate / ratio |',
+  '|---|---|---|---:|---:|---|',
+  ...rows,
+  '',
+];
+const file = 'bench/results.md';
+const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+const start = previous.indexOf(`\n${SECTION}\n`);
+let next: string;
+if (start < 0) next = `${previous.trimEnd()}\n\n${section.join('\n')}`;
+else {
+  const after = previous.indexOf('\n## ', start + SECTION.length + 1);
+  next = `${previous.slice(0, start + 1)}${section.join('\n')}${after < 0 ? '' : previous.slice(after)}`;
+}
+fs.writeFileSync(file, next);
+console.log(section.join('\n'));
+process.exit(0);

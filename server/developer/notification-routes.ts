@@ -1,0 +1,288 @@
+/**
+ * Webhook settings and the notification log (SPEC.md section 7, Developer; issue 16 section 2). A developer has one
+ * notification key per organisation, made on first use: its signing secret (whsec_…, Standard Webhooks), its URL and
+ * whether it is on. Only its owner reads it; the key's rights follow cube-developer-key (admins and superadmins).
+ *
+ * - GET  /developer/key/notification/:id          the caller's key (:id is the caller's account id), made on first use
+ * - PUT  /developer/key/notification/:id          a new secret; the old one goes on signing beside it for 24 hours
+ * - PUT  /developer/key/notification/webhookStatus/:id   on or off (:id the key's id)
+ * - PUT  /developer/key/notification/callbackUrl/:id     the URL: full HTTPS, to a public address (SSRF)
+ * - POST /developer/notification/:id              a test event, or with logId a logged delivery again, sent at once
+ * - POST /developer/log/notification              the organisation's delivery attempts, newest first
+ * - GET  /developer/log/notification/type         the event types and subtypes, in the caller's language
+ */
+import { translate } from '../../common/i18n.js';
+import type { Queryable } from '../db/db.js';
+import { newId } from '../db/ids.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { CODES } from '../../common/errors.js';
+import { defineRoutes, pathParams } from '../http/route.js';
+import type { FastifyRequest } from 'fastify';
+import { newSecret } from './signing.js';
+import { checkTarget } from './ssrf.js';
+import { queueReplay, queueTest } from './webhooks.js';
+
+/** Every event a webhook can carry, by type (the event log's, 015_event_log.sql, and the test event). */
+export const EVENT_CATALOGUE: Record<string, string[]> = {
+  sim: ['status_change', 'imei_change', 'bundle_change', 'transfer', 'connection', 'tag_change', 'info_change'],
+  sms: ['received', 'delivered', 'failed'],
+  task: ['finished'],
+  test: ['ping'],
+};
+const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);
+const SUBTYPES = [...new Set(Object.values(EVENT_CATALOGUE).flat())];
+/** The old secret signs beside the new one this long after a rotation. */
+export const ROTATION_OVERLAP_HOURS = 24;
+
+const KEY = 'cube-developer-key' as const;
+
+const keySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    keyId: { type: 'string' },
+    accountId: { type: 'string' },
+    secret: { type: 'string' },
+    previousSecretUntil: { type: ['string', 'null'] },
+    webhookUrl: { type: ['string', 'null'] },
+    status: { type: 'string' },
+    disabledReason: { type: ['string', 'null'] },
+    failingSince: { type: ['string', 'null'] },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+};
+const logSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    notificationKeyId: { type: ['string', 'null'] },
+    url: { type: 'string' },
+    eventType: { type: 'string' },
+    subtype: { type: ['string', 'null'] },
+    payload: {},
+    sentAt: { type: 'string' },
+    httpCode: { type: ['integer', 'null'] },
+    response: { type: ['string', 'null'] },
+    error: { type: ['string', 'null'] },
+    attempt: { type: 'integer' },
+    messageId: { type: ['string', 'null'] },
+    durationMs: { type: ['integer', 'null'] },
+  },
+};
+
+const KEY_COLUMNS = `id, key_id AS "keyId", account_id AS "accountId", secret, previous_until AS "previousSecretUntil", webhook_url AS "webhookUrl",
+  status, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+interface KeyRow {
+  id: string;
+  accountId: string;
+  webhookUrl: string | null;
+  status: string;
+}
+
+/** The caller's own key by its id; another developer's key, or another organisation's, is not found. */
+async function ownKey(req: FastifyRequest, q: Queryable, id: string): Promise<KeyRow> {
+  const auth = req.requireAuth();
+  const row = (await q.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM notification_keys WHERE org_id = $1 AND id = $2 AND account_id = $3 FOR UPDATE`, [auth.orgId, id, auth.accountId])).rows[0];
+  if (!row) throw notFound('notificationKey', id);
+  return row;
+}
+
+/** Refuse a URL that is not full HTTPS to a public address, naming the field and the rule. */
+async function checkedUrl(req: FastifyRequest, raw: string): Promise<string> {
+  const checked = await checkTarget(raw, req.server.config.webhookAllowPrivate);
+  if (checked.ok) return checked.target.url.toString();
+  const rule = { invalid: 'webhookHttps', notHttps: 'webhookHttps', privateAddress: 'webhookPrivate', unresolvable: 'webhookUnresolvable' }[checked.problem];
+  throw invalid('webhookUrl', rule);
+}
+
+export const notificationRoutes = defineRoutes([
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/developer/key/notification/:id',
+    permission: { action: 'read', subject: KEY },
+    schema: { params: pathParams('id'), response: keySchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      // One's own key only: a secret is its owner's.
+      if (id !== auth.accountId) throw notFound('account', id);
+      return req.server.db.tx(async (q) => {
+        await q.query(
+          `INSERT INTO notification_keys (org_id, id, account_id, key_id, secret) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (org_id, account_id) DO NOTHING`,
+          [auth.orgId, newId(), auth.accountId, newId(24), newSecret()],
+        );
+        return (await q.query(`SELECT ${KEY_COLUMNS} FROM notification_keys WHERE org_id = $1 AND account_id = $2`, [auth.orgId, auth.accountId])).rows[0];
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'PUT',
+    path: '/developer/key/notification/:id',
+    permission: { action: 'update', subject: KEY },
+    schema: { params: pathParams('id'), response: keySchema },
+    handler: async (req) => {
+      const { id } = req.params as { id: string };
+      return req.server.db.tx(async (q) => {
+        await ownKey(req, q, id);
+        const r = await q.query(
+          `UPDATE notification_keys SET previous_secret = secret, previous_until = now() + make_interval(hours => $2), secret = $3, updated_at = now()
+            WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+          [id, ROTATION_OVERLAP_HOURS, newSecret()],
+        );
+        await audit(q, req, { action: 'rotate_secret', entity: 'notification_key', entityId: id });
+        return r.rows[0];
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'PUT',
+    path: '/developer/key/notification/webhookStatus/:id',
+    permission: { action: 'update', subject: KEY },
+    schema: {
+      params: pathParams('id'),
+      body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', enum: ['enabled', 'disabled'] } } },
+      response: keySchema,
+    },
+    handler: async (req) => {
+      const { id } = req.params as { id: string };
+      const { status } = req.body as { status: 'enabled' | 'disabled' };
+      return req.server.db.tx(async (q) => {
+        const key = await ownKey(req, q, id);
+        if (status === 'enabled' && !key.webhookUrl) throw invalid('webhookUrl', 'required');
+        const r = await q.query(
+          `UPDATE notification_keys SET status = $2, disabled_reason = NULL, failing_since = CASE WHEN $2 = 'enabled' THEN NULL ELSE failing_since END, updated_at = now()
+            WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+          [id, status],
+        );
+        await audit(q, req, { action: 'webhook_status', entity: 'notification_key', entityId: id, before: { status: key.status }, after: { status } });
+        return r.rows[0];
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'PUT',
+    path: '/developer/key/notification/callbackUrl/:id',
+    permission: { action: 'update', subject: KEY },
+    schema: {
+      params: pathParams('id'),
+      body: { type: 'object', required: ['webhookUrl'], additionalProperties: false, properties: { webhookUrl: { type: 'string', minLength: 1, maxLength: 2048 } } },
+      response: keySchema,
+    },
+    handler: async (req) => {
+      const { id } = req.params as { id: string };
+      const url = await checkedUrl(req, (req.body as { webhookUrl: string }).webhookUrl.trim());
+      return req.server.db.tx(async (q) => {
+        const key = await ownKey(req, q, id);
+        const r = await q.query(`UPDATE notification_keys SET webhook_url = $2, failing_since = NULL, updated_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id, url]);
+        await audit(q, req, { action: 'webhook_url', entity: 'notification_key', entityId: id, before: { webhookUrl: key.webhookUrl }, after: { webhookUrl: url } });
+        return r.rows[0];
+      });
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/developer/notification/:id',
+    permission: { action: 'update', subject: KEY },
+    schema: {
+      params: pathParams('id'),
+      body: { type: 'object', additionalProperties: false, properties: { logId: { type: 'string', pattern: '^[0-9]{1,18}$' } } },
+      response: {
+        type: 'object',
+        properties: { logId: { type: 'string' }, httpCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, delivered: { type: 'boolean' } },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const { logId } = (req.body ?? {}) as { logId?: string };
+      const deliveryId = await req.server.db.tx(async (q) => {
+        const key = await ownKey(req, q, id);
+        if (!key.webhookUrl) throw invalid('webhookUrl', 'required');
+        if (!logId) return queueTest(q, { orgId: auth.orgId, id }, new Date());
+        const replay = await queueReplay(q, { orgId: auth.orgId, id }, logId);
+        if (!replay) throw notFound('notificationLog', logId);
+        return replay;
+      });
+      const result = await req.server.webhooks.deliverNow(deliveryId);
+      if (!result) throw new ApiError(409, CODES.conflict);
+      return result;
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/developer/log/notification',
+    permission: { action: 'read', subject: KEY },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+          pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          from: { type: 'string', format: 'date-time', maxLength: 40 },
+          to: { type: 'string', format: 'date-time', maxLength: 40 },
+          eventType: { type: 'string', enum: EVENT_TYPES },
+          subtype: { type: 'string', enum: SUBTYPES },
+          httpCode: { type: 'integer', minimum: 100, maximum: 599 },
+          failed: { type: 'boolean' },
+        },
+      },
+      response: { type: 'object', properties: { items: { type: 'array', items: logSchema }, total: { type: 'integer' } } },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const b = (req.body ?? {}) as { page?: number; pageSize?: number; from?: string; to?: string; eventType?: string; subtype?: string; httpCode?: number; failed?: boolean };
+      const page = b.page ?? 1;
+      const size = b.pageSize ?? 20;
+      const where = `org_id = $1 AND ($2::timestamptz IS NULL OR sent_at >= $2) AND ($3::timestamptz IS NULL OR sent_at <= $3)
+        AND ($4::text IS NULL OR event_type = $4) AND ($5::text IS NULL OR subtype = $5) AND ($6::int IS NULL OR http_code = $6)
+        AND ($7::boolean IS NULL OR (http_code IS NOT NULL AND http_code BETWEEN 200 AND 299) <> $7)`;
+      const params = [auth.orgId, b.from ?? null, b.to ?? null, b.eventType ?? null, b.subtype ?? null, b.httpCode ?? null, b.failed ?? null];
+      const [items, total] = await Promise.all([
+        req.server.db.query(
+          `SELECT id::text, notification_key_id AS "notificationKeyId", url, event_type AS "eventType", subtype, payload, sent_at AS "sentAt",
+                  http_code AS "httpCode", response, error, attempt, message_id AS "messageId", duration_ms AS "durationMs"
+             FROM notification_logs WHERE ${where} ORDER BY sent_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
+          params,
+        ),
+        req.server.db.query<{ n: string }>(`SELECT count(*) AS n FROM notification_logs WHERE ${where}`, params),
+      ]);
+      return { items: items.rows, total: Number(total.rows[0].n) };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/developer/log/notification/type',
+    permission: { action: 'read', subject: KEY },
+    schema: {
+      response: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            type: { type: 'string' },
+            label: { type: 'string' },
+            subtypes: { type: 'array', items: { type: 'object', properties: { subtype: { type: 'string' }, label: { type: 'string' } } } },
+          },
+        },
+      },
+    },
+    handler: async (req) =>
+      Object.entries(EVENT_CATALOGUE).map(([type, subtypes]) => ({
+        type,
+        label: translate(req.lang, `eventTypes.${type}`),
+        subtypes: subtypes.map((subtype) => ({ subtype, label: translate(req.lang, `eventSubtypes.${subtype}`) })),
+      })),
+  },
+]);
