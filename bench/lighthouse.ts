@@ -221,7 +221,7 @@ export async function lighthouseSection(): Promise<string> {
     '',
     '| route | JS raw | JS gzip | JS brotli | budget (gzip) | all files gzip | all files brotli | files |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...routes.map((r) => `| ${r.route} | ${kib1(r.js.raw)} | ${kib1(r.js.gzip)} | ${kib1(r.js.brotli)} | ${r.budgetKb} KB${r.js.gzip > r.budgetKb * KB ? ' (over)' : ''} | ${kib1(r.total.gzip)} | ${kib1(r.total.brotli)} | ${r.files.length} |`),
+    ...routes.map((r) => `| ${r.route}${r.language ? ` (${r.language}, the heaviest language)` : ''} | ${kib1(r.js.raw)} | ${kib1(r.js.gzip)} | ${kib1(r.js.brotli)} | ${r.budgetKb} KB${r.js.gzip > r.budgetKb * KB ? ' (over)' : ''} | ${kib1(r.total.gzip)} | ${kib1(r.total.brotli)} | ${r.files.length} |`),
     '',
   ].join('\n');
 }

@@ -1,33 +1,14 @@
-import { Authenticated, Refine, type I18nProvider } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
-import { App as AntApp, ConfigProvider, message, Spin } from 'antd';
-import enUS from 'antd/es/locale/en_US';
-import esES from 'antd/es/locale/es_ES';
-import zhCN from 'antd/es/locale/zh_CN';
-import zhTW from 'antd/es/locale/zh_TW';
-// antd's CommonJS locales (antd/locale/*) arrive wrapped in a second default under Vite and antd silently falls back to
-// English; the ES modules do not. dayjs needs its own locale for the date pickers' month and day names.
-import dayjs from 'dayjs';
-import 'dayjs/locale/es';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/zh-tw';
+import { ConfigProvider, message, Spin } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpEvents } from './components/http-events';
 import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useLocation, useParams } from 'react-router';
-import { LIMITS, type Language } from '../common/limits';
-import i18n, { initialLanguage } from './i18n';
-import { ScreenPlaceholder } from './pages/screen-placeholder';
+import { LIMITS } from '../common/limits';
+import i18n, { antdLocaleOf, initialLanguage } from './i18n';
+import { ConsoleApp } from './providers/console-app';
 import { BrandProvider, brandLanguages, DEFAULT_BRAND, useBrand } from './providers/brand';
 import { readableTheme } from './providers/readable-theme';
 import { SCREENS } from './shell/routes';
-import { LoginPage } from './pages/login/login-page';
-import { CrashPage, NotFoundPage, PrivacyPage, TermsPage, TokenExpiredPage } from './pages/static-pages';
-import { accessControlProvider } from './providers/access-control';
-import { dataProvider } from './providers/data-provider';
-import { liveProvider } from './providers/live';
-import { authProvider, saveRedirect } from './providers/auth-provider';
-import { retryRead } from './providers/http';
 
 message.config({ maxCount: LIMITS.maxToasts });
 
@@ -54,16 +35,9 @@ const ChartViewPage = lazy(() => import('./custom/cdr/chart-view').then((m) => (
 const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) => ({ default: m.SimDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
+const ScreenPlaceholder = lazy(() => import('./pages/screen-placeholder').then((m) => ({ default: m.ScreenPlaceholder })));
 const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
-const ANTD_LOCALES = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
-const DAYJS_LOCALES: Record<Language, string> = { 'en-US': 'en', 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', 'es-ES': 'es' };
-
-const i18nProvider: I18nProvider = {
-  translate: (key, options) => String(i18n.t(key, options as never)),
-  changeLocale: (lang) => i18n.changeLanguage(lang),
-  getLocale: () => i18n.language,
-};
 
 /** /{lang}/...: a prefix the brand does not offer redirects to the user's language; a supported one becomes the language. */
 function LanguageRoute() {
@@ -89,24 +63,6 @@ function LanguageRoute() {
   return <Outlet />;
 }
 
-/** A signed-out visitor of a protected route: remember it, go to sign-in. */
-function ToLogin() {
-  const { pathname, search } = useLocation();
-  const { lang } = useParams();
-  saveRedirect(`${pathname}${search}`);
-  return <Navigate to={`/${lang ?? initialLanguage()}/login`} replace />;
-}
-
-function Protected() {
-  return (
-    <Authenticated key="protected" loading={<Spin fullscreen />} fallback={<ToLogin />}>
-      <Suspense fallback={<Spin fullscreen />}>
-        <Outlet />
-      </Suspense>
-    </Authenticated>
-  );
-}
-
 /** Removes any hash marker from the address (SPEC.md section 1). */
 function StripHash() {
   const { hash, pathname, search } = useLocation();
@@ -120,40 +76,46 @@ function StripHash() {
 function Themed({ children }: { children: ReactNode }) {
   const { i18n: current } = useTranslation();
   const brand = useBrand();
-  dayjs.locale(DAYJS_LOCALES[current.language as Language] ?? 'en');
   const color = brand.theme.themeColor ?? DEFAULT_BRAND.theme.themeColor!;
   const themed = useMemo(() => readableTheme(color), [color]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[current.language as Language] ?? enUS} theme={themed}>
+    <ConfigProvider locale={antdLocaleOf(current.language)} theme={themed}>
       {children}
     </ConfigProvider>
   );
 }
 
-/** Providers around every route: brand, theme, antd's App, Refine. */
+/**
+ * Providers around every route: brand, theme, the toasts of antd's App (its dialogs join when signed in). Refine wraps
+ * only the signed-in routes (src/signed-in.tsx).
+ */
 function Root() {
   return (
     <BrandProvider>
       <Themed>
-        <AntApp message={{ maxCount: LIMITS.maxToasts }}>
-          <Refine
-            routerProvider={routerProvider}
-            dataProvider={dataProvider}
-            liveProvider={liveProvider}
-            authProvider={authProvider}
-            accessControlProvider={accessControlProvider}
-            i18nProvider={i18nProvider}
-            options={{ disableTelemetry: true, liveMode: 'auto', reactQuery: { clientConfig: { defaultOptions: { queries: { retry: retryRead } } } } }}
-          >
-            <StripHash />
-            <HttpEvents />
-            <Outlet />
-          </Refine>
-        </AntApp>
+        <ConsoleApp>
+          <StripHash />
+          <HttpEvents />
+          <Outlet />
+        </ConsoleApp>
       </Themed>
     </BrandProvider>
   );
 }
+
+/** The crash page (antd's Result with its pictures) is a chunk of its own: fetched when something breaks. */
+const CrashPageLazy = lazy(() => import('./pages/static-pages').then((m) => ({ default: m.CrashPage })));
+const CRASH = (
+  <Suspense fallback={<Spin fullscreen />}>
+    <CrashPageLazy />
+  </Suspense>
+);
+
+// The signed-out pages and the signed-in routes' providers are route modules fetched when their route is entered
+// (react-router loads a route's `lazy` before drawing it; on the first visit in parallel with the language's words).
+const loginRoute = () => import('./pages/login/login-page').then((m) => ({ Component: m.LoginPage }));
+const staticPage = (name: 'TermsPage' | 'PrivacyPage' | 'TokenExpiredPage' | 'NotFoundPage') => () => import('./pages/static-pages').then((m) => ({ Component: m[name] }));
+const signedInRoute = () => import('./signed-in').then((m) => ({ Component: m.SignedIn }));
 
 /** The screens with a page of their own; the rest show their empty state until their issue fills them. */
 const PAGES: Record<string, ReactNode> = {
@@ -181,20 +143,20 @@ const PAGES: Record<string, ReactNode> = {
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).
 const router = createBrowserRouter(
   createRoutesFromElements(
-    <Route element={<Root />} errorElement={<CrashPage />}>
+    <Route element={<Root />} errorElement={CRASH} hydrateFallbackElement={<Spin fullscreen />}>
       <Route path="/" element={<Navigate to={`/${initialLanguage()}/dashboard/analysis`} replace />} />
       <Route path="/login" element={<Navigate to={`/${initialLanguage()}/login`} replace />} />
-      <Route path="/401" element={<TokenExpiredPage />} />
+      <Route path="/401" lazy={staticPage('TokenExpiredPage')} />
       <Route path="/:lang" element={<LanguageRoute />}>
         <Route index element={<Navigate to="dashboard/analysis" replace />} />
-        <Route path="login" element={<LoginPage />} />
-        <Route path="termsOfUse" element={<TermsPage />} />
-        <Route path="privacy" element={<PrivacyPage />} />
-        <Route path="401" element={<TokenExpiredPage />} />
-        <Route element={<Protected />}>
-          <Route element={<ShellLayout />} errorElement={<CrashPage />}>
+        <Route path="login" lazy={loginRoute} />
+        <Route path="termsOfUse" lazy={staticPage('TermsPage')} />
+        <Route path="privacy" lazy={staticPage('PrivacyPage')} />
+        <Route path="401" lazy={staticPage('TokenExpiredPage')} />
+        <Route lazy={signedInRoute}>
+          <Route element={<ShellLayout />} errorElement={CRASH}>
             {/* A page that crashes shows the crash page inside the shell, menu and header still there. */}
-            <Route errorElement={<CrashPage />}>
+            <Route errorElement={CRASH}>
               {SCREENS.map((s) => (
                 <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
               ))}
@@ -209,7 +171,7 @@ const router = createBrowserRouter(
             </Route>
           </Route>
         </Route>
-        <Route path="*" element={<NotFoundPage />} />
+        <Route path="*" lazy={staticPage('NotFoundPage')} />
       </Route>
     </Route>,
   ),

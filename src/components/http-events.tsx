@@ -1,14 +1,14 @@
-import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../common/limits';
 import { configureHttp, signOutOnServer, toastOf } from '../providers/http';
+import { useConsoleApp } from '../providers/console-app';
 import { clearSession, store } from '../providers/session-store';
 
 /** Connects the HTTP helper's session events to toasts, dialogs and navigation (SPEC.md sections 4 and 8). */
 export function HttpEvents() {
-  const { message, modal } = App.useApp();
+  const { message, modal } = useConsoleApp();
   const { t } = useTranslation();
   const navigate = useNavigate();
   // Every call in flight may meet 0502: one modal is enough.
@@ -42,6 +42,15 @@ export function HttpEvents() {
             break;
           case 'sessionExpired':
             if (sessionModalOpen.current) break;
+            // The dialogs come with the signed-in routes (src/providers/console-app.tsx); without a session page there
+            // is nothing to warn about: sign out as the dialog's OK would.
+            if (typeof modal.warning !== 'function') {
+              void signOutOnServer().then(() => {
+                clearSession();
+                window.location.assign(`/${lang()}/login`);
+              });
+              break;
+            }
             sessionModalOpen.current = true;
             modal.warning({
               title: t('http.sessionExpiredTitle'),
