@@ -152,7 +152,7 @@ export function sessionHeaders(token: string, partnerCode: string, language = 'e
 }
 
 /**
- * inject with a session's headers. A call of the public API (/api/public/…) is signed instead with an API key of the
+ * inject with a session's headers. A call of the public API (/api/public/v1/…) is signed instead with an API key of the
  * session's developer in the session's organisation (made once, straight into the database, as a key made in the
  * console and kept by someone whose role may since have changed), so every walk over the route table covers the
  * public API with the same sessions and expectations as the console's calls.
@@ -160,7 +160,7 @@ export function sessionHeaders(token: string, partnerCode: string, language = 'e
 export async function call(app: FastifyInstance, session: Session | null, opts: InjectOptions): Promise<LightMyRequestResponse> {
   const headers = { ...(session?.headers ?? {}), ...(opts.headers as Record<string, string> | undefined) };
   const url = typeof opts.url === 'string' ? opts.url : '';
-  if (session && url.startsWith('/api/public/') && !(opts.headers as Record<string, string> | undefined)?.authorization) {
+  if (session && url.startsWith('/api/public/v1/') && !(opts.headers as Record<string, string> | undefined)?.authorization) {
     headers.authorization = `Bearer ${await apiTokenFor(app, session)}`;
   }
   return app.inject({ ...opts, headers }) as Promise<LightMyRequestResponse>;

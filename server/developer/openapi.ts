@@ -37,7 +37,7 @@ function parametersOf(r: RouteDef): unknown[] {
 
 export function openApiDocument(routes: RouteDef[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes.filter((x) => x.service === 'public' && x.permission !== 'public')) {
+  for (const r of routes.filter((x) => x.service === 'public' && x.path.startsWith('/v1/'))) {
     const path = fullPath(r).replace(/^\/api\/public/, '').replace(/:(\w+)/g, '{$1}');
     const operation: Record<string, unknown> = {
       operationId: `${r.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,

@@ -47,7 +47,8 @@ export function publicRoutes(all: RouteDef[]): RouteDef[] {
   });
 }
 
-export const isPublicApi = (req: FastifyRequest): boolean => req.routeOptions.config?.routeDef?.service === 'public';
+/** A call of the public API (the service `public` also holds the console's telemetry, which is not the API). */
+export const isPublicApi = (req: FastifyRequest): boolean => !!req.routeOptions.url?.startsWith('/api/public/v1/');
 
 export interface ApiKeyCaller {
   id: string;
