@@ -27,6 +27,7 @@ import { notificationRoutes } from './developer/notification-routes.js';
 import { apiKeyRoutes } from './developer/api-key-routes.js';
 import { publicRoutes } from './developer/public-api.js';
 import { openApiRoutes } from './developer/openapi.js';
+import { referenceRoutes } from './developer/reference-page.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
@@ -42,4 +43,4 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
 ];
 
 /** The console's routes and the public API's, which publish some of them under /api/public/v1 (server/developer/public-api.ts). */
-export const ALL_ROUTES: RouteDef[] = [...CONSOLE_ROUTES, ...publicRoutes(CONSOLE_ROUTES), ...openApiRoutes(() => ALL_ROUTES)];
+export const ALL_ROUTES: RouteDef[] = [...CONSOLE_ROUTES, ...publicRoutes(CONSOLE_ROUTES), ...openApiRoutes(() => ALL_ROUTES), ...referenceRoutes];

@@ -32,7 +32,7 @@ export const PUBLIC_ROUTES: Array<{ from: string; to: string; summary: string }>
   { from: 'POST /api/main/sim/suspend', to: '/v1/sims/suspend', summary: 'Suspend SIMs' },
   { from: 'POST /api/main/sim/resume', to: '/v1/sims/resume', summary: 'Resume SIMs' },
   { from: 'POST /api/main/device/reset', to: '/v1/sims/reset', summary: 'Reset SIMs’ network connection' },
-  { from: 'POST /api/cdr/distributor/:id/stdcdrs', to: '/v1/cdrs/:id', summary: 'Call and data records of a window of at most 31 days (:id the organisation code)' },
+  { from: 'POST /api/cdr/distributor/:id/stdcdrs', to: '/v1/cdrs/:id', summary: 'Call and data records of a window of at most 31 days (id: the organisation code)' },
   { from: 'GET /api/job/rest/job/my', to: '/v1/tasks', summary: 'Your tasks' },
   { from: 'GET /api/job/rest/job/my/:id', to: '/v1/tasks/:id', summary: 'One task' },
   { from: 'GET /api/job/rest/job/my/oneTimeToken', to: '/v1/tasks/downloadToken', summary: 'A one-time link to a task’s file' },

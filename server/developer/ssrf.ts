@@ -45,8 +45,8 @@ export type UrlProblem = 'invalid' | 'notHttps' | 'privateAddress' | 'unresolvab
 
 export interface CheckedTarget {
   url: URL;
-  address: string;
-  family: 4 | 6;
+  /** Every address of the host, each checked; the connection tries them in turn (IPv6 and IPv4 alike). */
+  addresses: Array<{ address: string; family: 4 | 6 }>;
 }
 
 /** The URL's form alone: a full https URL with a host, no user and password, at most 2,048 characters. */
@@ -63,7 +63,7 @@ export function urlFormProblem(raw: string): UrlProblem | null {
   return null;
 }
 
-/** Resolve the URL's host and check every address; the first one is where the delivery connects. */
+/** Resolve the URL's host and check every address: the delivery connects only to those. */
 export async function checkTarget(raw: string, allowPrivate: boolean): Promise<{ ok: true; target: CheckedTarget } | { ok: false; problem: UrlProblem }> {
   const form = urlFormProblem(raw);
   if (form) return { ok: false, problem: form };
@@ -77,5 +77,5 @@ export async function checkTarget(raw: string, allowPrivate: boolean): Promise<{
   }
   if (!addresses.length) return { ok: false, problem: 'unresolvable' };
   if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) return { ok: false, problem: 'privateAddress' };
-  return { ok: true, target: { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 } };
+  return { ok: true, target: { url, addresses: addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })) } };
 }

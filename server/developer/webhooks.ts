@@ -103,9 +103,11 @@ interface SendOutcome {
 /** POST the body to the checked address (TLS still verifies the URL's host name); at most ATTEMPT_TIMEOUT_MS. */
 function post(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendOutcome> {
   // Connect to the address that was checked, not to whatever the name resolves to a moment later.
+  // Node tries every address in turn when asked for all (autoSelectFamily), so a host with IPv6 and IPv4 addresses
+  // (localhost: ::1 and 127.0.0.1) is reached on whichever listens.
   const pinned: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, target.addresses);
+    else callback(null, target.addresses[0].address, target.addresses[0].family);
   };
   return new Promise((resolve) => {
     let settled = false;
@@ -120,6 +122,8 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
       {
         method: 'POST',
         lookup: pinned,
+        // Passed on to the socket (Node's types omit it on requests).
+        ...({ autoSelectFamily: true } as object),
         headers: { 'content-type': 'application/json', 'user-agent': 'IoT-Connect-Webhooks/1', ...headers, 'content-length': String(Buffer.byteLength(body)) },
       },
       (res) => {

@@ -219,3 +219,24 @@ describe('public API reference', () => {
     }
   });
 });
+
+describe('public API reference page', () => {
+  it('serves Swagger UI from this server, reading the OpenAPI document; nothing else of the package', async () => {
+    const t = await buildTestApp();
+    try {
+      const page = await t.app.inject({ method: 'GET', url: '/api/public/reference' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('<script src="/api/public/reference/swagger-ui-bundle.js"></script>');
+      expect(page.body).not.toMatch(/<script>/);
+      const init = await t.app.inject({ method: 'GET', url: '/api/public/reference/init.js' });
+      expect(init.body).toContain("url: '/api/public/openapi.json'");
+      const bundle = await t.app.inject({ method: 'GET', url: '/api/public/reference/swagger-ui-bundle.js' });
+      expect(bundle.statusCode).toBe(200);
+      expect(bundle.body.length).toBeGreaterThan(100_000);
+      for (const file of ['package.json', 'index.html', '..%2Fpackage.json']) expect((await t.app.inject({ method: 'GET', url: `/api/public/reference/${file}` })).statusCode, file).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

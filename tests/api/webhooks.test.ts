@@ -10,12 +10,16 @@ import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { appendEvents, startConsumer } from '../../server/events/event-log.js';
 import { CONSUMER, queueDeliveries, RETRY_AFTER_MS, WebhookDispatcher } from '../../server/developer/webhooks.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+
+// On PostgreSQL an event is readable once every older writing transaction of the server has ended, and in a full run
+// other files' seeds on the same server are such transactions (docs/decisions.md, "The event log"): waits are long.
+vi.setConfig({ testTimeout: 240_000 });
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 
@@ -92,7 +96,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
         await consumer.poke();
         await dispatcher.runOnce();
         return rx.received.length;
-      }, { timeout: 60_000, interval: 100 })
+      }, { timeout: 180_000, interval: 100 })
       .toBeGreaterThanOrEqual(target);
     return rx.received.slice(target - n, target);
   };
@@ -162,7 +166,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await suspendResume(DEMO_SIMS.active);
     // The suspension also detaches the SIM (a connection event): the two changes of state are among what arrives.
     await delivered(2);
-    await expect.poll(async () => (await consumer.poke(), await dispatcher.runOnce(), rx.received.filter((r) => JSON.parse(r.body).subtype === 'status_change').length), { timeout: 60_000 }).toBe(2);
+    await expect.poll(async () => (await consumer.poke(), await dispatcher.runOnce(), rx.received.filter((r) => JSON.parse(r.body).subtype === 'status_change').length), { timeout: 180_000 }).toBe(2);
     const [suspended, resumed] = rx.received.filter((r) => JSON.parse(r.body).subtype === 'status_change');
     const verified = new Webhook(key.secret).verify(suspended.body, suspended.headers) as { type: string; subtype: string; timestamp: string; data: Record<string, unknown> };
     expect(verified).toMatchObject({ type: 'sim', subtype: 'status_change', data: { iccid: DEMO_SIMS.active, from: 'active', to: 'paused', source: 'console' } });
@@ -240,7 +244,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await oneEvent('now-private');
     t.config.webhookAllowPrivate = false;
     const before = rx.received.length;
-    await expect.poll(async () => (await consumer.poke(), await dispatcher.runOnce()), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await consumer.poke(), await dispatcher.runOnce()), { timeout: 180_000 }).toBeGreaterThan(0);
     expect(rx.received.length).toBe(before);
     const d = (await deliveries()).at(-1)!;
     expect((await logsOf(d.id))[0]).toMatchObject({ http_code: null, error: 'not sent: the host is a private, loopback or link-local address' });
@@ -327,7 +331,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     // Once the consumer has read past the event, it queued nothing for a disabled key.
     await expect.poll(async () => (await consumer.poke(), (await t.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM event_consumers c, events e WHERE c.name = 'webhooks' AND e.subject = 'while-disabled' AND (e.txid, e.id) <= (c.position_txid, c.position_id)`,
-    )).rows[0].n), { timeout: 60_000 }).toBe(1);
+    )).rows[0].n), { timeout: 180_000 }).toBe(1);
     await dispatcher.runOnce();
     expect((await deliveries()).length).toBe(queued);
     expect(rx.received.length).toBe(before);

@@ -141,7 +141,7 @@ function ApiKeysTab() {
       title={t('developer.apiKeysTitle')}
       extra={
         <Space>
-          <Button href="/api/public/openapi.json" target="_blank" rel="noopener">
+          <Button href="/api/public/reference" target="_blank" rel="noopener">
             {t('developer.reference')}
           </Button>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
