@@ -11,6 +11,7 @@ import { newId } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { LOG_PAGE_FIELDS, logPage } from './log-page.js';
 
 /** 2048-bit RSA: SPEC.md section 9 says 1024, below NIST's minimum since 2013 (docs/decisions.md). */
 export const API_KEY_BITS = 2048;
@@ -102,10 +103,7 @@ export const apiKeyRoutes = defineRoutes([
         type: 'object',
         additionalProperties: false,
         properties: {
-          page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-          pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          from: { type: 'string', format: 'date-time', maxLength: 40 },
-          to: { type: 'string', format: 'date-time', maxLength: 40 },
+          ...LOG_PAGE_FIELDS,
           httpCode: { type: 'integer', minimum: 100, maximum: 599 },
           method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
           traceId: { type: 'string', minLength: 1, maxLength: 64 },
@@ -141,21 +139,13 @@ export const apiKeyRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const b = (req.body ?? {}) as { page?: number; pageSize?: number; from?: string; to?: string; httpCode?: number; method?: string; traceId?: string };
-      const page = b.page ?? 1;
-      const size = b.pageSize ?? 20;
-      const where = `org_id = $1 AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at <= $3)
-        AND ($4::int IS NULL OR http_code = $4) AND ($5::text IS NULL OR method = $5) AND ($6::text IS NULL OR trace_id = $6)`;
-      const params = [auth.orgId, b.from ?? null, b.to ?? null, b.httpCode ?? null, b.method ?? null, b.traceId ?? null];
-      const [items, total] = await Promise.all([
-        req.server.db.query(
-          `SELECT id::text, api_key_id AS "apiKeyId", ip, trace_id AS "traceId", at, http_code AS "httpCode", method, path, headers, body, response,
-                  duration_ms AS "durationMs"
-             FROM api_logs WHERE ${where} ORDER BY at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-          params,
-        ),
-        req.server.db.query<{ n: string }>(`SELECT count(*) AS n FROM api_logs WHERE ${where}`, params),
-      ]);
-      return { items: items.rows, total: Number(total.rows[0].n) };
+      return logPage(req.server.db, auth.orgId, b, {
+        table: 'api_logs',
+        columns: `id::text, api_key_id AS "apiKeyId", ip, trace_id AS "traceId", at, http_code AS "httpCode", method, path, headers, body, response, duration_ms AS "durationMs"`,
+        time: 'at',
+        where: ['($4::int IS NULL OR http_code = $4)', '($5::text IS NULL OR method = $5)', '($6::text IS NULL OR trace_id = $6)'],
+        params: [b.httpCode ?? null, b.method ?? null, b.traceId ?? null],
+      });
     },
   },
 ]);

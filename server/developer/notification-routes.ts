@@ -19,6 +19,7 @@ import { audit } from '../http/audit.js';
 import { CODES } from '../../common/errors.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import type { FastifyRequest } from 'fastify';
+import { LOG_PAGE_FIELDS, logPage } from './log-page.js';
 import { newSecret } from './signing.js';
 import { checkTarget } from './ssrf.js';
 import { queueReplay, queueTest } from './webhooks.js';
@@ -227,10 +228,7 @@ export const notificationRoutes = defineRoutes([
         type: 'object',
         additionalProperties: false,
         properties: {
-          page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-          pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          from: { type: 'string', format: 'date-time', maxLength: 40 },
-          to: { type: 'string', format: 'date-time', maxLength: 40 },
+          ...LOG_PAGE_FIELDS,
           eventType: { type: 'string', enum: EVENT_TYPES },
           subtype: { type: 'string', enum: SUBTYPES },
           httpCode: { type: 'integer', minimum: 100, maximum: 599 },
@@ -242,22 +240,19 @@ export const notificationRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const b = (req.body ?? {}) as { page?: number; pageSize?: number; from?: string; to?: string; eventType?: string; subtype?: string; httpCode?: number; failed?: boolean };
-      const page = b.page ?? 1;
-      const size = b.pageSize ?? 20;
-      const where = `org_id = $1 AND ($2::timestamptz IS NULL OR sent_at >= $2) AND ($3::timestamptz IS NULL OR sent_at <= $3)
-        AND ($4::text IS NULL OR event_type = $4) AND ($5::text IS NULL OR subtype = $5) AND ($6::int IS NULL OR http_code = $6)
-        AND ($7::boolean IS NULL OR (http_code IS NOT NULL AND http_code BETWEEN 200 AND 299) <> $7)`;
-      const params = [auth.orgId, b.from ?? null, b.to ?? null, b.eventType ?? null, b.subtype ?? null, b.httpCode ?? null, b.failed ?? null];
-      const [items, total] = await Promise.all([
-        req.server.db.query(
-          `SELECT id::text, notification_key_id AS "notificationKeyId", url, event_type AS "eventType", subtype, payload, sent_at AS "sentAt",
-                  http_code AS "httpCode", response, error, attempt, message_id AS "messageId", duration_ms AS "durationMs"
-             FROM notification_logs WHERE ${where} ORDER BY sent_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-          params,
-        ),
-        req.server.db.query<{ n: string }>(`SELECT count(*) AS n FROM notification_logs WHERE ${where}`, params),
-      ]);
-      return { items: items.rows, total: Number(total.rows[0].n) };
+      return logPage(req.server.db, auth.orgId, b, {
+        table: 'notification_logs',
+        columns: `id::text, notification_key_id AS "notificationKeyId", url, event_type AS "eventType", subtype, payload, sent_at AS "sentAt",
+                  http_code AS "httpCode", response, error, attempt, message_id AS "messageId", duration_ms AS "durationMs"`,
+        time: 'sent_at',
+        where: [
+          '($4::text IS NULL OR event_type = $4)',
+          '($5::text IS NULL OR subtype = $5)',
+          '($6::int IS NULL OR http_code = $6)',
+          '($7::boolean IS NULL OR (http_code IS NOT NULL AND http_code BETWEEN 200 AND 299) <> $7)',
+        ],
+        params: [b.eventType ?? null, b.subtype ?? null, b.httpCode ?? null, b.failed ?? null],
+      });
     },
   },
   {

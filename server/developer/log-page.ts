@@ -1,0 +1,36 @@
+/**
+ * One page of a developer log (the API log, the notification log): the organisation's rows in a time window with
+ * equality filters, newest first, with the total. Both log calls take the same paging and window fields.
+ */
+import type { Db } from '../db/db.js';
+
+/** The paging and window fields of a log call's body. */
+export const LOG_PAGE_FIELDS = {
+  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  from: { type: 'string', format: 'date-time', maxLength: 40 },
+  to: { type: 'string', format: 'date-time', maxLength: 40 },
+} as const;
+
+export interface LogQuery {
+  /** The table, and the columns as the answer names them. */
+  table: string;
+  columns: string;
+  /** Its time column: the window's and the order's. */
+  time: string;
+  /** Further conditions, each using $n placeholders numbered from 4 ($1 the organisation, $2 and $3 the window). */
+  where: string[];
+  params: unknown[];
+}
+
+export async function logPage(db: Db, orgId: string, body: { page?: number; pageSize?: number; from?: string; to?: string }, q: LogQuery): Promise<{ items: unknown[]; total: number }> {
+  const page = body.page ?? 1;
+  const size = body.pageSize ?? 20;
+  const where = [`org_id = $1`, `($2::timestamptz IS NULL OR ${q.time} >= $2)`, `($3::timestamptz IS NULL OR ${q.time} <= $3)`, ...q.where].join(' AND ');
+  const params = [orgId, body.from ?? null, body.to ?? null, ...q.params];
+  const [items, total] = await Promise.all([
+    db.query(`SELECT ${q.columns} FROM ${q.table} WHERE ${where} ORDER BY ${q.time} DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`, params),
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM ${q.table} WHERE ${where}`, params),
+  ]);
+  return { items: items.rows, total: Number(total.rows[0].n) };
+}
