@@ -3,9 +3,11 @@ import { FIXTURE_DATA_DIR, FIXTURE_PORT, SERVER_ENV } from './tests/e2e/e2e-env'
 
 /**
  * One real server per worker (tests/e2e/fixtures.ts), each on its own copy of the demo database seeded once by the
- * global set-up; the console must be built first (npm run build). E2E_WORKERS sets how many run side by side.
+ * global set-up; the console must be built first (npm run build). E2E_WORKERS sets how many run side by side: one by
+ * default, since on two cores two browsers and two servers starved each other (a fresh-clone run with two workers
+ * missed two 5-second waits on SIM actions that pass alone); 2 on a larger machine.
  */
-const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+const WORKERS = Number(process.env.E2E_WORKERS ?? 1);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -13,6 +15,8 @@ export default defineConfig({
   workers: WORKERS,
   retries: 0,
   timeout: 60_000,
+  // A web-first assertion waits for its condition up to this long (it ends as soon as the condition holds).
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     locale: 'en-US',
