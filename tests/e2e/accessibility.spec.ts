@@ -179,9 +179,16 @@ test.describe('every brand’s colours', () => {
   }
 });
 
-/** The focused element, or the control drawn around it (a select's box), shows a ring: an outline or a box shadow. */
+/**
+ * The focused element, or the control drawn around it (a select's box), shows a ring: an outline or a box shadow. A
+ * select draws its ring on a class React sets after the focus event, so the ring is awaited, not read at once.
+ */
 async function expectVisibleFocus(page: Page): Promise<void> {
-  const ring = await page.evaluate(() => {
+  await expect.poll(() => focusRing(page), { timeout: 3_000 }).toBe('ring');
+}
+
+async function focusRing(page: Page): Promise<string> {
+  return page.evaluate(() => {
     let el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return 'nothing focused';
     const what = `${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent?.slice(0, 40)}`;
@@ -191,7 +198,6 @@ async function expectVisibleFocus(page: Page): Promise<void> {
     }
     return `no ring on ${what}`;
   });
-  expect(ring).toBe('ring');
 }
 
 /** Press Tab until the element has the focus (at most `max` times), each stop visibly focused. */
