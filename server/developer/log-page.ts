@@ -2,12 +2,12 @@
  * One page of a developer log (the API log, the notification log): the organisation's rows in a time window with
  * equality filters, newest first, with the total. Both log calls take the same paging and window fields.
  */
+import { PAGING_PROPERTIES } from '../../common/limits.js';
 import type { Db } from '../db/db.js';
 
 /** The paging and window fields of a log call's body. */
 export const LOG_PAGE_FIELDS = {
-  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  ...PAGING_PROPERTIES,
   from: { type: 'string', format: 'date-time', maxLength: 40 },
   to: { type: 'string', format: 'date-time', maxLength: 40 },
 } as const;
