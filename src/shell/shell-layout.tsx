@@ -1,4 +1,4 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined, ProfileOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import { ApiOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ProfileOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Layout, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -86,6 +86,12 @@ export function ShellLayout() {
             <div>
               <a href={brand.theme.platformHelp ?? 'https://docs.demo.example.com'} target="_blank" rel="noreferrer">
                 <QuestionCircleOutlined /> {t('shell.docs')}
+              </a>
+            </div>
+            <div>
+              {/* The public API's interactive reference (issue 16), served by this server, opened beside the console. */}
+              <a href="/api/public/reference" target="_blank" rel="noreferrer">
+                <ApiOutlined /> {t('shell.apiReference')}
               </a>
             </div>
           </div>

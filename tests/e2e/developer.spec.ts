@@ -80,3 +80,14 @@ test('an operator has no Developer page', async ({ page }) => {
   await page.goto('/en-US/developerView');
   await expect(page.getByRole('heading', { name: 'Developer' })).toHaveCount(0);
 });
+
+test('the help box links to the public API reference, which opens beside the console with every route', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.goto('/zh-CN/dashboard/analysis');
+  const opened = page.waitForEvent('popup');
+  await page.getByRole('link', { name: 'API 参考' }).click();
+  const reference = await opened;
+  await expect(reference).toHaveURL(/\/api\/public\/reference$/);
+  await expect(reference.getByRole('heading', { name: /IoT Connect public API/ }).first()).toBeVisible();
+  await expect(reference.getByText('/v1/sims/list').first()).toBeVisible();
+});
