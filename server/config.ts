@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { ACTIVATION_ANSWER_MINUTES } from './network/activation.js';
 import { parseDsn } from './public/error-sink.js';
+import { privateAllowanceOf, type PrivateAllowance } from './developer/ssrf.js';
 
 export interface Config {
   port: number;
@@ -55,7 +56,7 @@ export interface Config {
   /** Requests per minute (README: Configuration), counted in the database so every instance shares them. */
   rateLimits: RateLimits;
   /** Tests only: webhooks may go to private and loopback addresses (a local receiver); refused in production. */
-  webhookAllowPrivate: boolean;
+  webhookAllowPrivate: PrivateAllowance;
 }
 
 /** Requests allowed per minute and caller, per group of calls (server/http/rate-limit.ts). */
@@ -121,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dashboardSnapshotSeconds: Number(env.DASHBOARD_SNAPSHOT_SECONDS ?? 300),
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
-    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookAllowPrivate: privateAllowanceOf(env.WEBHOOK_ALLOW_PRIVATE),
     rateLimits: {
       api: count(env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.api, 'RATE_LIMIT_PER_MINUTE'),
       signIn: count(env.RATE_LIMIT_SIGN_IN_PER_MINUTE, DEFAULT_RATE_LIMITS.signIn, 'RATE_LIMIT_SIGN_IN_PER_MINUTE'),
@@ -134,7 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (config.production && config.verificationCode) {
     throw new Error('VERIFICATION_CODE is a test contract and is refused when NODE_ENV=production.');
   }
-  if (config.production && config.webhookAllowPrivate) {
+  if (config.production && config.webhookAllowPrivate !== false) {
     throw new Error('WEBHOOK_ALLOW_PRIVATE lets webhooks reach private addresses: a test contract, refused when NODE_ENV=production.');
   }
   if (config.sentryDsn) parseDsn(config.sentryDsn);

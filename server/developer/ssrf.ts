@@ -3,7 +3,8 @@
  * shared (CGNAT), link-local (cloud metadata at 169.254.169.254 among them), multicast, reserved and documentation
  * ranges are refused, in IPv4 and IPv6, also when written as IPv4-mapped or NAT64 IPv6. Checked when a URL is saved and
  * again before every delivery, whose connection then goes to the address checked (a name that resolves elsewhere a
- * moment later is not followed). WEBHOOK_ALLOW_PRIVATE=true lifts the address rule for tests; production refuses it.
+ * moment later is not followed). WEBHOOK_ALLOW_PRIVATE lifts the address rule for tests (`true`: for every host; a list of
+ * host names: for those names only, so a literal private address is still refused); production refuses it.
  */
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
@@ -63,8 +64,21 @@ export function urlFormProblem(raw: string): UrlProblem | null {
   return null;
 }
 
+/** Which hosts may resolve to private addresses: none (production), every one, or the names listed (tests). */
+export type PrivateAllowance = boolean | readonly string[];
+
+/** WEBHOOK_ALLOW_PRIVATE: unset or `false` none, `true` every host, otherwise a comma-separated list of host names. */
+export function privateAllowanceOf(raw: string | undefined): PrivateAllowance {
+  if (raw === undefined || raw.trim() === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+}
+
+const allowsPrivate = (allowance: PrivateAllowance, host: string): boolean =>
+  allowance === true || (Array.isArray(allowance) && allowance.includes(host.toLowerCase()));
+
 /** Resolve the URL's host and check every address: the delivery connects only to those. */
-export async function checkTarget(raw: string, allowPrivate: boolean): Promise<{ ok: true; target: CheckedTarget } | { ok: false; problem: UrlProblem }> {
+export async function checkTarget(raw: string, allowPrivate: PrivateAllowance): Promise<{ ok: true; target: CheckedTarget } | { ok: false; problem: UrlProblem }> {
   const form = urlFormProblem(raw);
   if (form) return { ok: false, problem: form };
   const url = new URL(raw);
@@ -76,6 +90,6 @@ export async function checkTarget(raw: string, allowPrivate: boolean): Promise<{
     return { ok: false, problem: 'unresolvable' };
   }
   if (!addresses.length) return { ok: false, problem: 'unresolvable' };
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) return { ok: false, problem: 'privateAddress' };
+  if (!allowsPrivate(allowPrivate, host) && addresses.some((a) => isPrivateAddress(a.address))) return { ok: false, problem: 'privateAddress' };
   return { ok: true, target: { url, addresses: addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })) } };
 }

@@ -18,7 +18,7 @@ import { newId } from '../db/ids.js';
 import type { DomainEvent } from '../events/event-log.js';
 import type { Mailer } from '../identity/mailer.js';
 import { signedHeaders } from './signing.js';
-import { checkTarget, type CheckedTarget } from './ssrf.js';
+import { checkTarget, type CheckedTarget, type PrivateAllowance } from './ssrf.js';
 
 /** Waits after the 1st, 2nd, … failed attempt; after the last one the delivery has failed for good. */
 export const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000, 24 * 3_600_000];
@@ -153,7 +153,7 @@ const PROBLEM_TEXT = { invalid: 'the URL is not valid', notHttps: 'the URL is no
 
 export interface DispatcherOptions {
   /** Read at each attempt (WEBHOOK_ALLOW_PRIVATE; tests turn it off to see a delivery refused). */
-  allowPrivate: () => boolean;
+  allowPrivate: () => PrivateAllowance;
   mailer: Mailer;
   timeoutMs?: number;
   pollMs?: number;

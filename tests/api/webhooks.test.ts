@@ -14,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { loadConfig } from '../../server/config.js';
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { appendEvents, startConsumer } from '../../server/events/event-log.js';
+import { checkTarget } from '../../server/developer/ssrf.js';
 import { CONSUMER, queueDeliveries, RETRY_AFTER_MS, WebhookDispatcher } from '../../server/developer/webhooks.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
@@ -340,6 +341,17 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
 
   it('refuses WEBHOOK_ALLOW_PRIVATE in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'true' } as NodeJS.ProcessEnv)).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'localhost' } as NodeJS.ProcessEnv)).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
     expect(loadConfig({ NODE_ENV: 'production' } as NodeJS.ProcessEnv).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' } as NodeJS.ProcessEnv).webhookAllowPrivate).toBe(false);
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE with host names opens loopback to those names only, not to addresses written out', async () => {
+    const allowance = loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: ' LocalHost ,hooks.test' } as NodeJS.ProcessEnv).webhookAllowPrivate;
+    expect(allowance).toEqual(['localhost', 'hooks.test']);
+    expect(await checkTarget('https://localhost:8443/hook', allowance)).toMatchObject({ ok: true });
+    expect(await checkTarget('https://127.0.0.1:8443/hook', allowance)).toEqual({ ok: false, problem: 'privateAddress' });
+    expect(await checkTarget('https://169.254.169.254/latest/meta-data', allowance)).toEqual({ ok: false, problem: 'privateAddress' });
+    expect(await checkTarget('https://localhost:8443/hook', false)).toEqual({ ok: false, problem: 'privateAddress' });
   });
 });
