@@ -74,13 +74,15 @@ const toEvent = (r: EventRow): DomainEvent => ({ id: String(r.id), orgId: r.org_
 
 /**
  * Up to `limit` events after the cursor, in log order, of transactions older than every transaction still running:
- * an event not returned now can only come after the last one returned (015_event_log.sql explains why).
+ * an event not returned now can only come after the last one returned (015_event_log.sql explains why). The order
+ * names the table's columns: a bare `txid, id` would sort by the output columns `txid::text` and `id::text`, as text,
+ * and skip every event whose transaction number has fewer digits than the cursor's (999 after 1000).
  */
 export async function readEvents(q: Queryable, after: Cursor, limit: number): Promise<{ events: DomainEvent[]; cursor: Cursor }> {
   const r = await q.query<EventRow>(
     `SELECT id::text, txid::text, org_id, type, subtype, subject, data, at FROM events
       WHERE (txid, id) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY txid, id LIMIT $3`,
+      ORDER BY events.txid, events.id LIMIT $3`,
     [after.txid, after.id, Math.max(1, Math.floor(limit))],
   );
   const last = r.rows.at(-1);

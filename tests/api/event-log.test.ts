@@ -148,6 +148,24 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
     expect(await claimConsumer(t.db, name, 'instance-a', 30)).not.toBeNull();
   });
 
+  it('reads in transaction order by number, not as text: 9 before 10, nothing skipped where the digits grow', async () => {
+    // Two events of (long past) transactions 10 and 9, written in that order; no real event has so small a number (the
+    // events table is made by a later migration's transaction). Read from just before them, they come 9 then 10; the
+    // query had sorted its text output columns, and a cursor at 1000 had skipped 999.
+    const subject = `digits-${newId(8)}`;
+    for (const txid of ['10', '9']) {
+      await t.db.query(`INSERT INTO events (txid, org_id, type, subtype, subject) VALUES ($1::xid8, 'org-demo', 'task', 'finished', $2)`, [txid, `${subject}-${txid}`]);
+    }
+    try {
+      const first = await readEvents(t.db, { txid: '8', id: '0' }, 1);
+      expect(first.events.map((e) => e.subject)).toEqual([`${subject}-9`]);
+      const next = await readEvents(t.db, first.cursor, 1);
+      expect(next.events.map((e) => e.subject)).toEqual([`${subject}-10`]);
+    } finally {
+      await t.db.query('DELETE FROM events WHERE subject LIKE $1', [`${subject}-%`]);
+    }
+  });
+
   it('a running consumer is handed every event once, in batches, and resumes where it committed after a restart', async () => {
     const name = consumer();
     const seen: string[] = [];

@@ -164,7 +164,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       const first = (await get(`/sim/event?iccid=${terminated}&pageSize=1`)).json().data;
       expect(first.total).toBe(total);
       expect(first.items).toHaveLength(1);
-      const newest = await one<{ id: string }>('SELECT id::text AS id FROM sim_events WHERE iccid = $1 ORDER BY at DESC, id DESC LIMIT 1', [terminated]);
+      const newest = await one<{ id: string }>('SELECT id::text AS id FROM sim_events WHERE iccid = $1 ORDER BY at DESC, sim_events.id DESC LIMIT 1', [terminated]);
       expect(first.items[0].id).toBe(newest.id);
       const all = (await get(`/sim/event?iccid=${terminated}&pageSize=100`)).json().data.items as Array<{ at: string }>;
       expect(all).toHaveLength(total);

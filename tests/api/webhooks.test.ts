@@ -102,7 +102,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     return rx.received.slice(target - n, target);
   };
   const deliveries = async () =>
-    (await t.db.query<{ id: string; status: string; attempt: number; next_at: Date; message_id: string }>(`SELECT id::text, status, attempt, next_at, message_id FROM webhook_deliveries WHERE notification_key_id = $1 ORDER BY id`, [key.id])).rows;
+    (await t.db.query<{ id: string; status: string; attempt: number; next_at: Date; message_id: string }>(`SELECT id::text, status, attempt, next_at, message_id FROM webhook_deliveries WHERE notification_key_id = $1 ORDER BY webhook_deliveries.id`, [key.id])).rows;
   const logsOf = async (deliveryId: string) =>
     (await t.db.query<{ attempt: number; http_code: number | null; error: string | null; response: string | null }>('SELECT attempt, http_code, error, response FROM notification_logs WHERE delivery_id = $1 ORDER BY id', [deliveryId])).rows;
   /** Let the clock run to a delivery's next attempt. */
