@@ -108,6 +108,12 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       }
       const deadline = performance.now() + 120_000;
       while ([...committed.keys()].some((id) => !arrived.has(id)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (arrived.size < committed.size) {
+        // What became of the others: the deliveries' states and the last errors their attempts logged.
+        const states = await db.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`);
+        const errors = await db.query(`SELECT http_code, error, count(*)::int AS n FROM notification_logs WHERE http_code IS DISTINCT FROM 200 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`);
+        console.log(`webhooks bench (${kind}, poll ${pollMs} ms): ${committed.size - arrived.size} events did not arrive`, JSON.stringify(states.rows), JSON.stringify(errors.rows));
+      }
       const lat = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id)! - at);
       const span = Math.max(...[...arrived.values()]) - t0;
       await dispatcher.stop();
