@@ -26,12 +26,12 @@ export interface RouteDef {
 
 /**
  * The routes with a budget. Sign-in is its route module; the dashboard renders the signed-in routes' providers
- * (Refine), the shell, the analysis page and its charts at once. Both load the language's chunks.
+ * (Refine), the shell and the analysis page, whose charts are its own SVG (no ECharts), at once. Both load the language's chunks.
  */
 export const ROUTES: Record<string, RouteDef> = {
   'sign-in': { lazy: ['src/pages/login/login-page.tsx'], language: true, budgetKb: 250 },
   dashboard: {
-    lazy: ['src/signed-in.tsx', 'src/shell/shell-layout.tsx', 'src/custom/dashboard/analysis-page.tsx', 'src/custom/dashboard/dashboard-chart.tsx'],
+    lazy: ['src/signed-in.tsx', 'src/shell/shell-layout.tsx', 'src/custom/dashboard/analysis-page.tsx'],
     language: true,
     signedIn: true,
     budgetKb: 600,

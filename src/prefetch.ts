@@ -1,8 +1,8 @@
 /**
  * While a person signs in, fetch what the dashboard will draw (issue 15): the signed-in routes' chunk (Refine), the
- * shell, the analysis page and its chart, so that sign-in then dashboard is no slower than when all of it came with the
+ * shell and the analysis page (its charts are drawn by the page itself, as SVG), so that sign-in then dashboard is no slower than when all of it came with the
  * sign-in page. Asked once, when the password field takes the focus: not on idle, since a visitor who only reads the
- * sign-in page (or the terms) must not pay for the chart code (tests/e2e/sign-in.spec.ts and dashboard.spec.ts check
+ * sign-in page (or the terms) must not pay for the dashboard's code (tests/e2e/sign-in.spec.ts and dashboard.spec.ts check
  * that nothing of the dashboard loads before someone starts to sign in). The modules are the ones App.tsx and the analysis page load lazily, so the browser fetches each chunk once.
  */
 let started = false;
@@ -15,5 +15,4 @@ export function prefetchDashboard(): void {
   import('./signed-in').catch(quiet);
   import('./shell/shell-layout').catch(quiet);
   import('./custom/dashboard/analysis-page').catch(quiet);
-  import('./custom/dashboard/dashboard-chart').catch(quiet);
 }

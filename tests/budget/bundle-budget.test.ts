@@ -1,9 +1,8 @@
 /**
  * The bundle budget of issue 15: the JavaScript (gzip) that the sign-in page and the dashboard load, read from the
  * built console by route (scripts/bundle-budget.ts). BUDGET_DIST names the build (npm run budget builds one into
- * .tmp/budget-dist); without it, dist/. BUDGET_ROUTES (comma-separated) limits the size checks to those routes:
- * `npm test` holds the sign-in page to its budget while the dashboard is still over its own (issue 15); every route is
- * measured and printed all the same.
+ * .tmp/budget-dist); without it, dist/. `npm test` holds every route to its budget. BUDGET_ROUTES (comma-separated)
+ * limits the size checks to those routes; every route is measured and printed all the same.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -28,7 +28,7 @@ for (const role of ROLES) {
     const errors = watchErrors(page);
     await expect(page.getByRole('heading', { name: 'Analysis' })).toBeVisible();
     for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) {
-      await expect(page.getByRole('img', { name: chart }).locator('canvas')).toBeVisible();
+      await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
     }
     await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
     await expect(page.getByRole('listitem').filter({ hasText: 'Total SIMs' })).toContainText(/\d/);
@@ -45,7 +45,7 @@ for (const role of ROLES) {
     await expect(usageCard(page)).toContainText('vs previous 6 months');
     const half = await usageCard(page).textContent();
     expect(new Set([week, day, half]).size).toBe(3);
-    await expect(page.getByRole('img', { name: 'Usage statistics' }).locator('canvas')).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Usage statistics' }).locator('svg path').first()).toBeVisible();
 
     await page.reload();
     await expect(page.getByRole('radio', { name: '6 months' })).toBeChecked();
@@ -150,18 +150,73 @@ test('a fleet small enough for live figures shows no snapshot time', async ({ pa
   await expect(page.getByText(/^Figures as of /)).toHaveCount(0);
 });
 
-test('ECharts loads after sign-in, with the dashboard, never on the sign-in page', async ({ page }) => {
+test('the dashboard draws its charts itself: ECharts loads neither with the sign-in page nor the dashboard, only with the heatmap', async ({ page }) => {
   const scripts: Array<{ url: string; body: Promise<string> }> = [];
   page.on('response', (r) => r.request().resourceType() === 'script' && scripts.push({ url: r.url(), body: r.text() }));
+  const echartsIn = async () => (await Promise.all(scripts.map(async (s) => ({ url: s.url, echarts: (await s.body).includes(ECHARTS_MARK) })))).filter((s) => s.echarts);
   await page.goto('/en-US/login');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  const before = await Promise.all(scripts.map(async (s) => ({ url: s.url, echarts: (await s.body).includes(ECHARTS_MARK) })));
-  expect(before.filter((s) => s.echarts)).toEqual([]);
+  expect(await echartsIn()).toEqual([]);
 
-  scripts.length = 0;
   await signIn(page, 'user@demo.example.com');
-  await expect(page.getByRole('img', { name: 'Usage statistics' }).locator('canvas')).toBeVisible();
-  const after = await Promise.all(scripts.map(async (s) => (await s.body).includes(ECHARTS_MARK)));
-  expect(after).toContain(true);
+  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
+  expect(await echartsIn()).toEqual([]);
+
+  await page.getByRole('menuitem', { name: 'Heatmap' }).click();
+  await expect(page.getByRole('img', { name: 'SIMs by last known location' }).locator('canvas')).toBeVisible();
+  expect((await echartsIn()).length).toBeGreaterThan(0);
+});
+
+test('a chart tells its figures under the pointer, under the keyboard, and in a table for screen readers', async ({ page }) => {
+  await signIn(page, 'operator@demo.example.com');
+  const usage = page.getByRole('img', { name: 'Usage statistics' });
+  await expect(usage.locator('svg path').first()).toBeVisible();
+  // The table beside the picture: a row per day of the week, the day's full name and each figure in its own unit.
+  const table = page.getByRole('table', { name: 'Usage statistics' });
+  await expect(table.getByRole('columnheader')).toHaveText(['Period', 'Uplink', 'Downlink', 'Total']);
+  await expect(table.getByRole('row')).toHaveCount(8);
+  const firstDay = table.getByRole('row').nth(1);
+  const [day, up, down, total] = [await firstDay.getByRole('rowheader').textContent(), ...(await firstDay.getByRole('cell').allTextContents())];
+  expect(day).toMatch(/^\w{3}, \w{3} \d{1,2}, \d{4}$/);
+  for (const v of [up, down, total]) expect(v).toMatch(/^[\d.,]+ (kB|MB|GB|TB)$/);
+
+  // The keyboard: Tab from the legend onto the chart shows the first day's tooltip, the arrow keys move it, Escape closes it.
+  await page.getByRole('button', { name: 'Downlink' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(usage).toBeFocused();
+  const tooltip = usage.locator('[aria-hidden=true]').filter({ hasText: 'Total:' });
+  await expect(tooltip).toContainText(day!);
+  await expect(tooltip).toContainText(`Uplink:${up}`);
+  await expect(tooltip).toContainText(`Total:${total}`);
+  await page.keyboard.press('End');
+  await expect(tooltip).toContainText((await table.getByRole('row').last().getByRole('rowheader').textContent())!);
+  await page.keyboard.press('Escape');
+  await expect(tooltip).toHaveCount(0);
+
+  // The pointer: over the first bar, the same figures.
+  await page.keyboard.press('Tab');
+  const box = (await usage.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.7);
+  await expect(tooltip).toContainText(day!);
+
+  // The legend hides a series and shows it again; its line leaves the tooltip while it is hidden.
+  await page.getByRole('button', { name: 'Uplink' }).click();
+  await expect(page.getByRole('button', { name: 'Uplink' })).toHaveAttribute('aria-pressed', 'false');
+  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.7);
+  await expect(tooltip).not.toContainText('Uplink:');
+  await page.getByRole('button', { name: 'Uplink' }).click();
+  await expect(page.getByRole('button', { name: 'Uplink' })).toHaveAttribute('aria-pressed', 'true');
+
+  // The donut: each state's count and share under the keyboard, and Enter opens the SIM list on that state.
+  const donut = page.getByRole('img', { name: 'SIMs by lifecycle state' });
+  await donut.focus();
+  const slice = donut.locator('[aria-hidden=true]').filter({ hasText: /:[\d,]+\(/ });
+  await expect(slice).toHaveText(/^(Inactive|Pre-activated|Active|Paused|Expired|Terminated):[\d,]+\([\d.]+%\)$/);
+  const state = (await slice.textContent())!.split(':')[0];
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/sim\/simCard\?status=\w+$/);
+  await expect(page.locator('[data-keep-alive="simCard"]').getByText(/^[\d,]+ results?$/)).toBeVisible();
+  expect(state.length).toBeGreaterThan(0);
 });

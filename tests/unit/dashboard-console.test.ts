@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardViewOf, expiringSoonWindow } from '../../common/dashboard.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { axisTooltip, bucketLabel, changeOf, percent, snapshotTime } from '../../src/custom/dashboard/format.js';
+import { bucketLabel, bucketTooltip, changeOf, percent, snapshotTime } from '../../src/custom/dashboard/format.js';
 import type { Bucket } from '../../src/custom/dashboard/use-dashboard.js';
 import { formatKb, unitFor } from '../../src/resources/cell.js';
 import { criteriaFromSearch } from '../../src/resources/linked-criteria.js';
@@ -40,14 +40,21 @@ describe('the dashboard console', () => {
   it('words a usage tooltip from each bucket’s own volume in the unit it reads best in, and totals the stack', () => {
     const bucket: Bucket = { label: '2026-11-17', start: '2026-11-16T16:00:00Z', uplinkKb: 1536, downlinkKb: 512, volumeKb: 2048, smsMo: 0, smsMt: 0 };
     const kb = (v: number) => formatKb(v, 'en-US');
-    const option = axisTooltip([bucket], 'week', 'en-US', (b, s) => kb(s === 0 ? b.uplinkKb : b.downlinkKb), { label: 'Total', of: (b) => kb(b.volumeKb) });
-    const formatter = (option as { formatter: (params: unknown) => string }).formatter;
-    // The chart draws in KB here (its largest bar is under 1 GB): the tooltip still reads MB where a bucket has them.
-    const params = [
-      { dataIndex: 0, seriesIndex: 0, seriesName: 'Uplink', marker: '', value: 1536 },
-      { dataIndex: 0, seriesIndex: 1, seriesName: 'Downlink', marker: '', value: 512 },
+    const words = [
+      { name: 'Uplink', color: '#2f54eb', value: (b: Bucket) => kb(b.uplinkKb) },
+      { name: 'Downlink', color: '#85a5ff', value: (b: Bucket) => kb(b.downlinkKb) },
     ];
-    expect(formatter(params).split('<br/>')).toEqual(['Tue, Nov 17, 2026', ' Uplink: <b>1.5 MB</b>', ' Downlink: <b>512 kB</b>', 'Total: <b>2 MB</b>']);
+    // The chart draws in KB here (its largest bar is under 1 GB): the tooltip still reads MB where a bucket has them.
+    expect(bucketTooltip(bucket, 'week', 'en-US', words, { label: 'Total', of: (b) => kb(b.volumeKb) })).toEqual({
+      head: 'Tue, Nov 17, 2026',
+      lines: [
+        { name: 'Uplink', color: '#2f54eb', value: '1.5 MB' },
+        { name: 'Downlink', color: '#85a5ff', value: '512 kB' },
+        { name: 'Total', value: '2 MB' },
+      ],
+    });
+    // A series hidden by the legend leaves its line out; the total stays the bucket's.
+    expect(bucketTooltip(bucket, 'week', 'en-US', words.slice(1), { label: 'Total', of: (b) => kb(b.volumeKb) }).lines.map((l) => l.value)).toEqual(['512 kB', '2 MB']);
     expect(formatKb(1536, 'zh-CN')).toBe('1.5 MB');
     expect(formatKb(1536, 'es-ES')).toBe('1,5 MB');
   });

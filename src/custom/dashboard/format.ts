@@ -3,7 +3,7 @@
  * and when a stored snapshot was taken.
  */
 import { DASHBOARD_OFFSET_MS, type DashboardView } from '../../../common/dashboard';
-import type { EChartsOption } from 'echarts';
+import type { TooltipContent } from '../../components/svg-chart/chart-parts';
 import type { Bucket, Freshness } from './use-dashboard';
 
 /** A bucket's instant or name (an hour as ISO, a UTC+8 day YYYY-MM-DD or month YYYY-MM) as a UTC date on the UTC+8 clock. */
@@ -31,28 +31,21 @@ export function bucketLabel(label: string, view: DashboardView, lang: string, fu
   return new Intl.DateTimeFormat(lang, { ...(full ? FULL : AXIS)[view], timeZone: 'UTC' }).format(date);
 }
 
+/** A series of a bucket chart in words: its name, its colour and a bucket's figure as the tooltip writes it. */
+export interface SeriesWords {
+  name: string;
+  color: string;
+  value: (bucket: Bucket) => string;
+}
+
 /**
- * A tooltip headed by the bucket's full name, one line per series with the bucket's own figure (not the chart's
- * rounded, scaled one), and a total line for a stack when given.
+ * A bucket's tooltip (and its row of the chart's table): headed by the bucket's full name, one line per series with
+ * the bucket's own figure (not the chart's rounded, scaled one), and a total line for a stack when given.
  */
-export function axisTooltip(
-  series: Bucket[],
-  view: DashboardView,
-  lang: string,
-  value: (bucket: Bucket, seriesIndex: number) => string,
-  total?: { label: string; of: (bucket: Bucket) => string },
-): EChartsOption['tooltip'] {
+export function bucketTooltip(bucket: Bucket, view: DashboardView, lang: string, series: SeriesWords[], total?: { label: string; of: (bucket: Bucket) => string }): TooltipContent {
   return {
-    trigger: 'axis',
-    axisPointer: { type: 'shadow' },
-    formatter: (params) => {
-      const list = Array.isArray(params) ? params : [params];
-      const bucket = series[list[0]?.dataIndex ?? 0];
-      if (!bucket) return '';
-      const head = bucketLabel(bucket.label, view, lang, true);
-      const rows = list.map((p) => `${String(p.marker)} ${p.seriesName}: <b>${value(bucket, p.seriesIndex ?? 0)}</b>`);
-      return [head, ...rows, ...(total ? [`${total.label}: <b>${total.of(bucket)}</b>`] : [])].join('<br/>');
-    },
+    head: bucketLabel(bucket.label, view, lang, true),
+    lines: [...series.map((s) => ({ name: s.name, color: s.color, value: s.value(bucket) })), ...(total ? [{ name: total.label, value: total.of(bucket) }] : [])],
   };
 }
 

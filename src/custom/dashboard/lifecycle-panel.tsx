@@ -4,7 +4,8 @@ import { Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { percent } from './format';
-import { LazyChart, Panel } from './panel';
+import { DonutChart } from '../../components/svg-chart/donut-chart';
+import { Panel } from './panel';
 import type { Call, LifecycleCount } from './use-dashboard';
 
 /** One colour per state, in the spirit of the SIM list's tags (green active, blue pre-activated, orange paused…). */
@@ -36,30 +37,13 @@ export function LifecyclePanel({ call, height }: { call: Call<LifecycleCount>; h
         const name = (s: string) => t(`sims.enum.status.${s}`);
         return (
           <Flex vertical gap={8}>
-            <LazyChart
+            <DonutChart
               label={t('analysis.lifecycle.title')}
               height={donut}
-              onItemClick={(item) => {
-                const status = (item as { status?: string } | undefined)?.status;
-                if (status) void navigate(listOf(status));
-              }}
-              option={{
-                tooltip: { trigger: 'item', formatter: (p) => { const q = p as { name: string; value: number; percent: number }; return `${q.name}: <b>${q.value.toLocaleString(i18n.language)}</b> (${percent(q.percent / 100, i18n.language)})`; } },
-                title: undefined,
-                series: [
-                  {
-                    type: 'pie',
-                    radius: ['58%', '88%'],
-                    avoidLabelOverlap: true,
-                    cursor: 'pointer',
-                    label: { show: true, position: 'center', formatter: () => `{n|${total.toLocaleString(i18n.language)}}\n{l|${t('analysis.lifecycle.total')}}`, rich: { n: { fontSize: 20, fontWeight: 600, color: '#262626', lineHeight: 26 }, l: { fontSize: 12, color: '#8c8c8c' } } },
-                    emphasis: { scale: true, scaleSize: 4, label: { show: true } },
-                    labelLine: { show: false },
-                    itemStyle: { borderColor: '#fff', borderWidth: 2 },
-                    data: d.items.filter((i) => i.count > 0).map((i) => ({ name: name(i.status), value: i.count, status: i.status, itemStyle: { color: COLORS[i.status] } })),
-                  },
-                ],
-              }}
+              centre={{ value: total.toLocaleString(i18n.language), label: t('analysis.lifecycle.total') }}
+              items={d.items.map((i) => ({ key: i.status, name: name(i.status), value: i.count, color: COLORS[i.status] }))}
+              describe={(item) => ({ lines: [{ color: item.color, name: item.name, value: item.value.toLocaleString(i18n.language), note: `(${percent(item.value / total, i18n.language)})` }] })}
+              onSelect={(item) => void navigate(listOf(item.key))}
             />
             <nav aria-label={t('analysis.lifecycle.legend')}>
               {d.items.map((i) => (

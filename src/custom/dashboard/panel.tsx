@@ -1,22 +1,9 @@
 /** A dashboard panel: its card, a skeleton while its call runs, a retry after a failure, a friendly empty state. */
 import { ReloadOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Result, Skeleton, Spin } from 'antd';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Button, Card, Empty, Result, Skeleton } from 'antd';
+import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DashboardChartProps } from './dashboard-chart';
 import type { Call } from './use-dashboard';
-
-/** ECharts in its own chunk: the cards show before it arrives. */
-const DashboardChart = lazy(() => import('./dashboard-chart'));
-
-/** A chart, with a spinner of its height while the chart code loads. */
-export function LazyChart(props: DashboardChartProps) {
-  return (
-    <Suspense fallback={<Spin style={{ display: 'flex', justifyContent: 'center', alignItems: 'center', height: props.height }} />}>
-      <DashboardChart {...props} />
-    </Suspense>
-  );
-}
 
 interface PanelProps<T> {
   title: ReactNode;

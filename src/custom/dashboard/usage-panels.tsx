@@ -5,9 +5,10 @@ import { TextStatistic } from '../../components/text-statistic';
 import { useTranslation } from 'react-i18next';
 import type { DashboardView } from '../../../common/dashboard';
 import { formatKb, unitFor } from '../../resources/cell';
-import { axisTooltip, bucketLabel } from './format';
-import { LazyChart, Panel } from './panel';
-import type { Bucket, Call, SmsUsage, Statistics } from './use-dashboard';
+import { BarChart } from '../../components/svg-chart/bar-chart';
+import { bucketLabel, bucketTooltip, type SeriesWords } from './format';
+import { Panel } from './panel';
+import type { Call, SmsUsage, Statistics } from './use-dashboard';
 import { readableShade } from '../../providers/readable-theme';
 
 const UPLINK = '#2f54eb';
@@ -25,15 +26,6 @@ function ClockHint({ view }: { view: DashboardView }) {
   );
 }
 
-const axis = (series: Bucket[], view: DashboardView, lang: string) => ({
-  type: 'category' as const,
-  data: series.map((b) => bucketLabel(b.label, view, lang)),
-  axisTick: { alignWithLabel: true },
-  axisLabel: { hideOverlap: true, color: '#595959' },
-});
-/** The value axis's numbers with the language's digits and separators. */
-const valueLabel = (lang: string) => ({ formatter: (v: number) => v.toLocaleString(lang) });
-
 export function UsagePanel({ call, view, height }: { call: Call<Statistics>; view: DashboardView; height: number }) {
   const { t, i18n } = useTranslation();
   return (
@@ -50,26 +42,28 @@ export function UsagePanel({ call, view, height }: { call: Call<Statistics>; vie
         const scaled = (kb: number) => Math.round((kb / unit.divisor) * 100) / 100;
         const [up, down] = [t('analysis.statistics.uplink'), t('analysis.statistics.downlink')];
         const kb = (v: number) => formatKb(v, i18n.language);
+        const tick = (v: number) => v.toLocaleString(i18n.language);
+        const words: SeriesWords[] = [
+          { name: up, color: UPLINK, value: (b) => kb(b.uplinkKb) },
+          { name: down, color: DOWNLINK, value: (b) => kb(b.downlinkKb) },
+        ];
         return (
-          <LazyChart
+          <BarChart
             label={t('analysis.statistics.title')}
             height={height}
-            option={{
-              color: [UPLINK, DOWNLINK],
-              // Each bucket in its own best unit (1,536 KB reads 1.5 MB), whatever unit the axis is drawn in.
-              tooltip: axisTooltip(d.series, d.view, i18n.language, (b, s) => kb(s === 0 ? b.uplinkKb : b.downlinkKb), {
-                label: t('analysis.statistics.total'),
-                of: (b) => kb(b.volumeKb),
-              }),
-              legend: { top: 0, right: 0, data: [up, down] },
-              grid: { left: 8, right: 8, top: 40, bottom: 0, containLabel: true },
-              xAxis: axis(d.series, d.view, i18n.language),
-              yAxis: { type: 'value', name: unit.name, nameTextStyle: { align: 'right' }, axisLabel: valueLabel(i18n.language), splitLine: { lineStyle: { type: 'dashed' } } },
-              series: [
-                { name: up, type: 'bar', stack: 'volume', barMaxWidth: 36, data: d.series.map((b) => scaled(b.uplinkKb)) },
-                { name: down, type: 'bar', stack: 'volume', barMaxWidth: 36, itemStyle: { borderRadius: [3, 3, 0, 0] }, data: d.series.map((b) => scaled(b.downlinkKb)) },
-              ],
-            }}
+            legend
+            unit={unit.name}
+            categoryName={t('analysis.period')}
+            categories={d.series.map((b) => bucketLabel(b.label, d.view, i18n.language))}
+            formatTick={tick}
+            series={[
+              { name: up, color: UPLINK, values: d.series.map((b) => scaled(b.uplinkKb)) },
+              { name: down, color: DOWNLINK, values: d.series.map((b) => scaled(b.downlinkKb)) },
+            ]}
+            // Each bucket in its own best unit (1,536 KB reads 1.5 MB), whatever unit the axis is drawn in.
+            describe={(i, shown) =>
+              bucketTooltip(d.series[i], d.view, i18n.language, words.filter((_, s) => shown.has(s)), { label: t('analysis.statistics.total'), of: (b) => kb(b.volumeKb) })
+            }
           />
         );
       }}
@@ -85,6 +79,10 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
     <Panel title={t('analysis.sms.title')} extra={<ClockHint view={view} />} call={call} height={height} isEmpty={(d) => d.mo + d.mt === 0} emptyText={t('analysis.sms.empty')}>
       {(d) => {
         const [mo, mt] = [t('analysis.sms.mo'), t('analysis.sms.mt')];
+        const words: SeriesWords[] = [
+          { name: mo, color: MO, value: (b) => n(b.smsMo) },
+          { name: mt, color: MT, value: (b) => n(b.smsMt) },
+        ];
         return (
           <>
             <Row gutter={16} style={{ marginBottom: 12 }}>
@@ -98,22 +96,20 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
                 <TextStatistic title={mt} value={n(d.mt)} valueStyle={{ color: readableShade(MT, ['#ffffff']) }} />
               </Col>
             </Row>
-            <LazyChart
+            <BarChart
               label={t('analysis.sms.title')}
               height={chartHeight}
-              option={{
-                color: [MO, MT],
-                tooltip: axisTooltip(d.series, d.view, i18n.language, (b, s) => n(s === 0 ? b.smsMo : b.smsMt)),
-                legend: { show: false },
-                grid: { left: 8, right: 8, top: 16, bottom: 0, containLabel: true },
-                xAxis: axis(d.series, d.view, i18n.language),
-                yAxis: { type: 'value', minInterval: 1, axisLabel: valueLabel(i18n.language), splitLine: { lineStyle: { type: 'dashed' } } },
-                // Bars: SMS counts are small whole numbers, which a smoothed line would draw as waves.
-                series: [
-                  { name: mo, type: 'bar', stack: 'sms', barMaxWidth: 28, data: d.series.map((b) => b.smsMo) },
-                  { name: mt, type: 'bar', stack: 'sms', barMaxWidth: 28, itemStyle: { borderRadius: [3, 3, 0, 0] }, data: d.series.map((b) => b.smsMt) },
-                ],
-              }}
+              minInterval={1}
+              barMaxWidth={28}
+              categoryName={t('analysis.period')}
+              categories={d.series.map((b) => bucketLabel(b.label, d.view, i18n.language))}
+              formatTick={n}
+              // Bars: SMS counts are small whole numbers, which a smoothed line would draw as waves.
+              series={[
+                { name: mo, color: MO, values: d.series.map((b) => b.smsMo) },
+                { name: mt, color: MT, values: d.series.map((b) => b.smsMt) },
+              ]}
+              describe={(i, shown) => bucketTooltip(d.series[i], d.view, i18n.language, words.filter((_, s) => shown.has(s)))}
             />
           </>
         );
