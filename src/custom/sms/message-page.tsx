@@ -77,54 +77,60 @@ export function MessagePage() {
   const filtered = Object.values(filters).some((v) => v !== undefined);
 
   const columns = [
-    { key: 'createdAt', title: t('sms.fields.createdAt'), sorter: true, width: 170, render: (_: unknown, r: SmsRow) => <DateTime value={r.createdAt} /> },
+    // Two lines (date, time) like the ICCID and number beside it.
+    { key: 'createdAt', title: t('sms.fields.createdAt'), sorter: true, width: 120, render: (_: unknown, r: SmsRow) => <DateTime value={r.createdAt} /> },
     {
       key: 'iccid',
-      title: t('sms.fields.iccid'),
+      title: `${t('sms.fields.iccid')} / ${t('sms.fields.msisdn')}`,
       sorter: true,
       render: (_: unknown, r: SmsRow) => (
-        <Link to={`/${lang}/sim/detail?iccid=${encodeURIComponent(r.iccid)}&tab=sms`} style={MONO}>
-          {r.iccid}
-        </Link>
+        <Space direction="vertical" size={0}>
+          <Link to={`/${lang}/sim/detail?iccid=${encodeURIComponent(r.iccid)}&tab=sms`} style={MONO}>
+            {r.iccid}
+          </Link>
+          {r.msisdn && <Typography.Text type="secondary" style={{ ...MONO, fontSize: 12 }}>{r.msisdn}</Typography.Text>}
+        </Space>
       ),
     },
-    { key: 'msisdn', title: t('sms.fields.msisdn'), render: (_: unknown, r: SmsRow) => <span style={MONO}>{r.msisdn ?? '—'}</span> },
-    { key: 'direction', title: t('sms.fields.direction'), render: (_: unknown, r: SmsRow) => <Tag color={r.direction === 'MO' ? 'cyan' : 'geekblue'}>{t(`sms.direction.${r.direction}`)}</Tag> },
-    { key: 'content', title: t('sms.fields.content'), render: (_: unknown, r: SmsRow) => <Content row={r} /> },
-    { key: 'smsType', title: t('sms.fields.smsType'), render: (_: unknown, r: SmsRow) => t(`sms.smsType.${r.smsType}`) },
+    { key: 'direction', title: t('sms.fields.direction'), render: (_: unknown, r: SmsRow) => <Direction row={r} /> },
+    {
+      key: 'content',
+      title: t('sms.fields.content'),
+      render: (_: unknown, r: SmsRow) => (
+        <Space size={8}>
+          <Content row={r} />
+          {canSend && r.direction === 'MO' && <Button size="small" onClick={() => setReplyTo(r)}>{t('sms.reply')}</Button>}
+        </Space>
+      ),
+    },
     { key: 'status', title: t('sms.fields.status'), sorter: true, render: (_: unknown, r: SmsRow) => <StatusTag row={r} /> },
     { key: 'sender', title: t('sms.fields.sender'), render: (_: unknown, r: SmsRow) => <Sender row={r} /> },
-    ...(canSend
-      ? [{ key: 'actions', title: t('sms.fields.actions'), render: (_: unknown, r: SmsRow) => r.direction === 'MO' && <Button size="small" onClick={() => setReplyTo(r)}>{t('sms.reply')}</Button> }]
-      : []),
   ];
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
         <Typography.Title level={3} style={{ margin: 0 }}>{t('sms.allSms')}</Typography.Title>
-        <Space size="large" wrap>
+        <Space size="middle" wrap align="end">
           {quota && <Statistic title={t('sms.balance')} value={n(quota.remaining)} suffix={<Typography.Text type="secondary" style={{ fontSize: 14 }}>/ {n(quota.quota)}</Typography.Text>} />}
+          <Button icon={<ReloadOutlined />} onClick={refresh} aria-label={t('sms.reload')} />
+          {canExport && <ExportButton call="POST /api/main/sms/list/download" filters={() => body} ticked={[]} total={data?.total ?? 0} />}
           {canSend && <Button type="primary" icon={<SendOutlined />} onClick={() => setSending(true)}>{t('sms.send')}</Button>}
         </Space>
       </Space>
       <Card>
-        <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} align="start" wrap>
+        <div style={{ marginBottom: 16 }}>
           <SmsFilters value={filters} onChange={setFilters} />
-          <Space>
-            {canExport && <ExportButton call="POST /api/main/sms/list/download" filters={() => body} ticked={[]} total={data?.total ?? 0} />}
-            <Button icon={<ReloadOutlined />} onClick={refresh} aria-label={t('sms.reload')} />
-          </Space>
-        </Space>
+        </div>
         <Table<SmsRow>
           rowKey="id"
-          size="middle"
+          size="small"
           loading={loading}
           scroll={{ x: 'max-content' }}
           dataSource={data?.items ?? []}
           columns={columns}
           locale={{ emptyText: <Empty description={filtered ? t('sms.empty') : t('sms.emptyAll')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage, showTotal: (total) => n(total) }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage, showTotal: (total) => t('sms.total', { n: n(total) }) }}
           onChange={(_p, _f, s) => {
             const one = s as SorterResult<SmsRow>;
             setSort(one.order ? { sort: String(one.columnKey), order: one.order === 'ascend' ? 'asc' : 'desc' } : {});
@@ -148,11 +154,26 @@ export function MessagePage() {
   );
 }
 
+/** The content; binary shown as code with its type. */
 function Content({ row }: { row: SmsRow }) {
+  const { t } = useTranslation();
   return (
-    <Typography.Text code={row.smsType === 'binary'} style={{ maxWidth: 360 }} ellipsis={{ tooltip: row.content }}>
-      {row.content}
-    </Typography.Text>
+    <Space size={4}>
+      {row.smsType === 'binary' && <Tag bordered={false}>{t('sms.smsType.binary')}</Tag>}
+      <Typography.Text code={row.smsType === 'binary'} style={{ maxWidth: 240 }} ellipsis={{ tooltip: row.content }}>
+        {row.content}
+      </Typography.Text>
+    </Space>
+  );
+}
+
+/** MT or MO, short in the table, whole in its tooltip. */
+function Direction({ row }: { row: SmsRow }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={row.direction === 'MO' ? 'cyan' : 'geekblue'} title={t(`sms.direction.${row.direction}`)}>
+      {t(`sms.directionShort.${row.direction}`)}
+    </Tag>
   );
 }
 
@@ -168,8 +189,12 @@ function StatusTag({ row }: { row: SmsRow }) {
 function Sender({ row }: { row: SmsRow }) {
   const { t } = useTranslation();
   if (row.direction === 'MO') return <Typography.Text type="secondary">{t('sms.device')}</Typography.Text>;
-  if (row.scheduleName) return <>{t('sms.schedule', { name: row.scheduleName })}</>;
-  return <>{row.accountName ?? '—'}</>;
+  const who = row.scheduleName ? t('sms.schedule', { name: row.scheduleName }) : (row.accountName ?? '—');
+  return (
+    <Typography.Text style={{ maxWidth: 160 }} ellipsis={{ tooltip: who }}>
+      {who}
+    </Typography.Text>
+  );
 }
 
 /** The answers under a message, oldest first. */
@@ -181,11 +206,11 @@ function Thread({ replies, canReply, onReply }: { replies: SmsRow[]; canReply: b
         <li key={r.id} style={{ display: 'flex', gap: 12, alignItems: 'center', padding: '4px 0', flexWrap: 'wrap' }}>
           <Typography.Text type="secondary">↳ {t('sms.replyLabel')}</Typography.Text>
           <DateTime value={r.createdAt} />
-          <Tag color={r.direction === 'MO' ? 'cyan' : 'geekblue'}>{t(`sms.direction.${r.direction}`)}</Tag>
+          <Direction row={r} />
           <Content row={r} />
+          {canReply && r.direction === 'MO' && <Button size="small" onClick={() => onReply(r)}>{t('sms.reply')}</Button>}
           <StatusTag row={r} />
           <Sender row={r} />
-          {canReply && r.direction === 'MO' && <Button size="small" onClick={() => onReply(r)}>{t('sms.reply')}</Button>}
         </li>
       ))}
     </ul>
