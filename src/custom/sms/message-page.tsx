@@ -136,6 +136,8 @@ export function MessagePage() {
             setSort(one.order ? { sort: String(one.columnKey), order: one.order === 'ascend' ? 'asc' : 'desc' } : {});
           }}
           expandable={{
+            // The thread's cell spans the table from this column: its header names it for screen readers.
+            columnTitle: <span className="visually-hidden">{t('sms.replies')}</span>,
             expandedRowKeys: expanded,
             rowExpandable: (r) => !!r.replies?.length,
             onExpand: (open, r) => setCollapsed((c) => {
