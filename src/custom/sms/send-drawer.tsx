@@ -35,7 +35,7 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
   }, [open, preset]);
 
   const count = target === 'iccids' ? new Set(lines(iccids)).size : target === 'msisdns' ? new Set(lines(msisdns)).size : file ? 1 : 0;
-  const ready = count > 0 && count <= LIMITS.iccidList && checkSmsContent(content, type).ok;
+  const ready = count >= 1 && count <= LIMITS.iccidList && checkSmsContent(content, type).ok;
   const reset = () => {
     setResult(null);
     setContent('');
