@@ -1,6 +1,6 @@
 /**
  * All SMS and instant send (issue 17): an operator finds a SIM by its last digits, sends it an SMS, sees it delivered
- * and the device's answer under it; the same in Chinese with a refusal SIM by SIM; a user reads but has no send or
+ * and the device's answer under it, and answers that; the same in Chinese with a refusal SIM by SIM; a user reads but has no send or
  * reply. The network delivers each SMS a moment after hand-off and the device always answers (e2e-env.ts).
  */
 import type { APIRequestContext } from '@playwright/test';
@@ -42,6 +42,17 @@ test('an operator sends an SMS to a SIM found by its last digits, sees it delive
   await expect(thread).toContainText('PONG');
   await expect(thread).toContainText('From device');
   await expect(thread).toContainText('Received');
+
+  // The operator answers the device from its message in the thread; the answer joins the thread.
+  await thread.getByRole('button', { name: 'Reply' }).click();
+  const reply = page.getByRole('dialog', { name: `Reply to ${iccid}` });
+  await expect(reply).toContainText('Answering: “PONG”');
+  await reply.getByRole('textbox', { name: 'Content' }).fill('ACK');
+  await reply.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Reply sent.')).toBeVisible();
+  // (The device answers the ACK in turn, so the thread may already hold three.)
+  const ack = page.getByRole('list', { name: /^[23] replies$/ }).first().getByRole('listitem').filter({ hasText: 'ACK' });
+  await expect(ack.getByText('Delivered')).toBeVisible();
 });
 
 test('in Chinese, an operator sends to pasted ICCIDs and sees each refused one with its reason', async ({ page, request }) => {
