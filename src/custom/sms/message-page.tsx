@@ -21,6 +21,8 @@ import { ON_ITS_WAY, STATUS_COLORS, type Quota, type SmsPage, type SmsRow } from
 
 const PAGE_SIZE = 20;
 const POLL_MS = 2000;
+/** How long after it was sent an SMS on its way is watched. */
+const WATCH_MS = 15 * 60_000;
 const MONO = { fontFamily: 'ui-monospace, monospace' };
 
 export function MessagePage() {
@@ -55,8 +57,10 @@ export function MessagePage() {
   useEffect(() => void load(), [load]);
   useEffect(() => void loadQuota(), [loadQuota]);
   useEffect(() => setPage(1), [body]);
-  // Statuses follow the network's reports: ask again while an SMS is on its way.
-  const moving = !!data?.items.some((r) => ON_ITS_WAY.has(r.status) || r.replies?.some((x) => ON_ITS_WAY.has(x.status)));
+  // Statuses follow the network's reports: ask again while a recent SMS is on its way (one stuck for longer waits for
+  // a reload rather than keeping the page asking).
+  const waiting = (r: SmsRow) => ON_ITS_WAY.has(r.status) && Date.now() - Date.parse(r.createdAt) < WATCH_MS;
+  const moving = !!data?.items.some((r) => waiting(r) || r.replies?.some(waiting));
   useEffect(() => {
     if (!moving) return;
     const timer = setTimeout(() => void load(true), POLL_MS);
