@@ -4,7 +4,7 @@
  *
  * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
  * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
- * BENCH_ONLY=calls|jobs|snapshots|exports|transfer|activation|throughput|lighthouse|webhooks (comma-separated; default all) runs those parts only
+ * BENCH_ONLY=calls|jobs|snapshots|exports|transfer|activation|sms|throughput|lighthouse|webhooks (comma-separated; default all) runs those parts only
  * and merges its rows into bench/results.md, keeping the others. Run with node --expose-gc (npm run bench does) so
  * each export's peak RSS is measured from a collected heap.
  * Not a test: nothing here passes or fails; the sizes are written beside each figure.
@@ -32,7 +32,7 @@ import { loadApi, loadDirect, THROUGHPUT_HEAD, throughputLine, type ThroughputRo
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-const JOB_PARTS = ['snapshots', 'exports', 'transfer', 'activation'];
+const JOB_PARTS = ['snapshots', 'exports', 'transfer', 'activation', 'sms'];
 /** Is this part of the bench to run (BENCH_ONLY)? */
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part) || (JOB_PARTS.includes(part) && ONLY.has('jobs'));
 
@@ -305,6 +305,23 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     jobRows.push({ db: kind, size, what: `activation task of ${accepted.toLocaleString('en-US')} SIMs through the network (${active} active after)`, ms: activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
     jobRows.push({ db: kind, size, what: `activation of ${toActivate.length.toLocaleString('en-US')} SIMs, request to all active`, ms: requestMs + activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
     console.log(`${kind}: activation of ${toActivate.length}: request ${requestMs.toFixed(0)} ms + task ${activationMs.toFixed(0)} ms, ${active} active`);
+    }
+    // An SMS to 1,000 active SIMs: one request refusing SIM by SIM, taking the quota, storing the SMS in one insert,
+    // handing each to the (simulated) network and marking them sent; the figure is the request, to all handed over.
+    if (runs('sms')) {
+      await db.query('UPDATE organisations SET sms_quota = sms_used + 1000000 WHERE id = $1', [SCALE_ORG.id]);
+      const targets = (await db.query<{ iccid: string }>(
+        `SELECT iccid FROM sims WHERE org_id = $1 AND status = 'active' AND msisdn IS NOT NULL ORDER BY id LIMIT 1000`, [SCALE_ORG.id],
+      )).rows.map((r) => r.iccid);
+      let sent = 0;
+      const smsMs = await once(async () => {
+        const r = await app.inject({ method: 'POST', url: '/api/main/sms/send', payload: { iccids: targets, content: 'STATUS?' }, headers });
+        if (r.statusCode !== 200) throw new Error(`SMS send answered ${r.statusCode}: ${r.body}`);
+        sent = r.json().data.accepted;
+      });
+      const sqlMs = await once(() => db.query('SELECT id, iccid, imsi, msisdn, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [SCALE_ORG.id, targets]));
+      jobRows.push({ db: kind, size, what: `SMS to ${targets.length.toLocaleString('en-US')} SIMs, request to all handed to the network (${sent} sent)`, ms: smsMs, limit: 'selecting those SIMs', limitMs: sqlMs });
+      console.log(`${kind}: SMS to ${targets.length}: ${smsMs.toFixed(0)} ms, ${sent} sent`);
     }
     // The SIM list under load (last, so that the exports' memory is measured before this load has grown the heap): 50
     // connections to the HTTP server beside 50 concurrent callers of its SQL (a pool of 50 on PostgreSQL; PGlite's one

@@ -39,6 +39,7 @@ import { LiveHub } from './live/hub.js';
 import { activationJob } from './network/activation.js';
 import { networkReports } from './network/reports.js';
 import { SimulatedNetwork } from './network/simulator.js';
+import { smsExportJob } from './sms/sms-export.js';
 import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
 
 declare module 'fastify' {
@@ -151,11 +152,14 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   const network = new SimulatedNetwork(
     db,
     networkReports(db),
-    { enabled: config.simulator, seed: config.simulatorSeed, tickMs: config.simulatorTickMs, simsPerTick: config.simulatorSimsPerTick },
+    {
+      enabled: config.simulator, seed: config.simulatorSeed, tickMs: config.simulatorTickMs, simsPerTick: config.simulatorSimsPerTick,
+      smsDeliveryMs: config.simulatorSmsDeliveryMs ?? undefined, moReplyChance: config.simulatorMoReplyChance,
+    },
     app.log,
   );
   app.decorate('network', network);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds);
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
   // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.

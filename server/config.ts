@@ -27,6 +27,13 @@ export interface Config {
   simulatorSimsPerTick: number;
   /** Seed of the simulator's PRNG. */
   simulatorSeed: string;
+  /**
+   * When set, the network delivers each MT SMS this many milliseconds after it was handed over, whether or not its
+   * traffic runs (SIMULATOR_SMS_DELIVERY_MS): the end-to-end runs, whose simulator is off, see SMS delivered.
+   */
+  simulatorSmsDeliveryMs: number | null;
+  /** Chance that a device answers a delivered MT SMS (SIMULATOR_MO_REPLY_CHANCE, 0 to 1; default 0.3). */
+  simulatorMoReplyChance: number;
   logLevel: string;
   /** A Sentry-compatible DSN that console error reports are also sent to. */
   sentryDsn?: string;
@@ -110,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     simulatorTickMs: Number(env.SIMULATOR_TICK_MS ?? 5000),
     simulatorSimsPerTick: Number(env.SIMULATOR_SIMS_PER_TICK ?? 50),
     simulatorSeed: env.SIMULATOR_SEED ?? 'network',
+    simulatorSmsDeliveryMs: env.SIMULATOR_SMS_DELIVERY_MS ? Number(env.SIMULATOR_SMS_DELIVERY_MS) : null,
+    simulatorMoReplyChance: env.SIMULATOR_MO_REPLY_CHANCE ? Number(env.SIMULATOR_MO_REPLY_CHANCE) : 0.3,
     logLevel: env.LOG_LEVEL ?? 'info',
     livePollMs: Number(env.LIVE_POLL_MS ?? 1000),
     sentryDsn: env.SENTRY_DSN || undefined,

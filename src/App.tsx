@@ -36,6 +36,7 @@ const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) 
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const ScreenPlaceholder = lazy(() => import('./pages/screen-placeholder').then((m) => ({ default: m.ScreenPlaceholder })));
+const MessagePage = lazy(() => import('./custom/sms/message-page').then((m) => ({ default: m.MessagePage })));
 const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 
@@ -138,6 +139,7 @@ const PAGES: Record<string, ReactNode> = {
   financeDetailsPage: <InvoiceDetailPage />,
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
   developerView: <DeveloperPage />,
+  message: <MessagePage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

@@ -23,7 +23,9 @@ export type FilterKind =
   /** the array column contains the value */
   | 'contains'
   /** from / to (inclusive), for times and numbers: the value is [from, to], either may be null */
-  | 'range';
+  | 'range'
+  /** the text contains the value, case-insensitively (a scan within the organisation's rows: for short lists or narrowed ones) */
+  | 'substring';
 
 export interface ListSpec {
   /** FROM clause, e.g. "sims s". */
@@ -40,6 +42,8 @@ export interface ListSpec {
   filters: Record<string, { kind: FilterKind; column: string }>;
   /** Sort when none is asked. */
   defaultSort: { field: string; order: 'asc' | 'desc' };
+  /** A condition every row meets, vetted SQL without parameters (e.g. "the first message of a thread"). */
+  where?: string;
 }
 
 export interface ListQuery {
@@ -94,6 +98,7 @@ function decodeCursor(raw: string): Cursor | null {
 export function whereOf(spec: ListSpec, orgId: string, filters: Record<string, unknown> = {}): { sql: string; params: unknown[] } {
   const params: unknown[] = [orgId];
   const parts = [`${spec.orgColumn} = $1`];
+  if (spec.where) parts.push(`(${spec.where})`);
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
@@ -118,6 +123,9 @@ export function whereOf(spec: ListSpec, orgId: string, filters: Record<string, u
         break;
       case 'contains':
         parts.push(`${p(value)} = ANY(${def.column})`);
+        break;
+      case 'substring':
+        parts.push(`${def.column} ILIKE '%' || ${p(escapeLike(String(value)))} || '%'`);
         break;
       case 'range': {
         const [from, to] = value as [unknown, unknown];

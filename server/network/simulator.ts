@@ -23,6 +23,22 @@ export interface SimulatorOptions {
   tickMs?: number;
   /** Chance that a device answers a delivered MT SMS with an MO one. */
   moReplyChance?: number;
+  /**
+   * Deliver each MT SMS this long after it is handed over, even with traffic off (an SMSC answering on its own clock);
+   * without it, SMS are delivered by the steps.
+   */
+  smsDeliveryMs?: number;
+}
+
+interface SentSms {
+  id: string;
+  org_id: string;
+  sim_id: string | null;
+  iccid: string;
+  imsi: string | null;
+  msisdn: string | null;
+  content: string;
+  active: boolean;
 }
 
 export interface StepSummary {
@@ -90,6 +106,8 @@ export class SimulatedNetwork implements NetworkAdapter {
   private cursor = '';
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<StepSummary> | null = null;
+  /** SMS deliveries waiting for their time (smsDeliveryMs). */
+  private readonly deliveries = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly db: Db,
@@ -114,6 +132,8 @@ export class SimulatedNetwork implements NetworkAdapter {
   }
 
   async stop(): Promise<void> {
+    for (const d of this.deliveries) clearTimeout(d);
+    this.deliveries.clear();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running?.catch(() => undefined);
@@ -258,26 +278,41 @@ export class SimulatedNetwork implements NetworkAdapter {
   /** MT SMS handed to the network are delivered to active SIMs (failed for others); some devices answer. */
   private async deliverSms(now: Date, s: StepSummary): Promise<void> {
     const sent = (
-      await this.db.query<{ id: string; org_id: string; sim_id: string | null; iccid: string; imsi: string | null; msisdn: string | null; content: string; active: boolean }>(
+      await this.db.query<SentSms>(
         `SELECT m.id, m.org_id, m.sim_id, m.iccid, s.imsi, s.msisdn, m.content, coalesce(s.status = 'active', false) AS active
            FROM sms_records m LEFT JOIN sims s ON s.id = m.sim_id
           WHERE m.direction = 'MT' AND m.status = 'sent' ORDER BY m.sent_at, m.id LIMIT $1`,
         [this.simsPerTick],
       )
     ).rows;
-    for (const m of sent) {
-      if (!m.active || !m.sim_id) {
-        await this.db.query(`UPDATE sms_records SET status = 'failed', error = 'Absent subscriber' WHERE org_id = $1 AND id = $2 AND status = 'sent'`, [m.org_id, m.id]);
-        continue;
-      }
-      await this.reports.smsDelivered({ smsId: m.id, orgId: m.org_id, at: now });
-      s.smsDelivered += 1;
-      if (this.rng.chance(this.moReplyChance)) {
-        const sim = refOf({ org_id: m.org_id, id: m.sim_id, iccid: m.iccid, imsi: m.imsi, msisdn: m.msisdn });
-        await this.reports.moSms({ sim, content: REPLIES[m.content.trim().toUpperCase()] ?? 'OK', replyToId: m.id, at: new Date(now.getTime() + 1000), id: this.rng.id() });
-        s.moReplies += 1;
-      }
+    for (const m of sent) await this.deliverOne(m, now, s);
+  }
+
+  private async deliverOne(m: SentSms, now: Date, s?: StepSummary): Promise<void> {
+    if (!m.active || !m.sim_id) {
+      // Still pending when the hand-off has not been written yet (smsDeliveryMs): the sender's update leaves a failed one alone.
+      await this.db.query(`UPDATE sms_records SET status = 'failed', error = 'Absent subscriber' WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'sent')`, [m.org_id, m.id]);
+      return;
     }
+    await this.reports.smsDelivered({ smsId: m.id, orgId: m.org_id, at: now });
+    if (s) s.smsDelivered += 1;
+    if (this.rng.chance(this.moReplyChance)) {
+      const sim = refOf({ org_id: m.org_id, id: m.sim_id, iccid: m.iccid, imsi: m.imsi, msisdn: m.msisdn });
+      await this.reports.moSms({ sim, content: REPLIES[m.content.trim().toUpperCase()] ?? 'OK', replyToId: m.id, at: new Date(now.getTime() + 1000), id: this.rng.id() });
+      if (s) s.moReplies += 1;
+    }
+  }
+
+  /** Deliver one SMS now (smsDeliveryMs after its hand-off), if it is still on its way. */
+  private async deliverLater(smsId: string): Promise<void> {
+    const m = (
+      await this.db.query<SentSms>(
+        `SELECT m.id, m.org_id, m.sim_id, m.iccid, s.imsi, s.msisdn, m.content, coalesce(s.status = 'active', false) AS active
+           FROM sms_records m LEFT JOIN sims s ON s.id = m.sim_id WHERE m.id = $1 AND m.direction = 'MT' AND m.status IN ('pending', 'sent')`,
+        [smsId],
+      )
+    ).rows[0];
+    if (m) await this.deliverOne(m, new Date());
   }
 
   // Commands: the simulated network accepts every SIM it knows (one with an IMSI) and answers at once.
@@ -304,8 +339,17 @@ export class SimulatedNetwork implements NetworkAdapter {
     return this.detach(sims);
   }
 
-  async sendSms(sim: SimRef): Promise<CommandAnswer> {
-    return { iccid: sim.iccid, ok: Boolean(sim.msisdn) };
+  async sendSms(sim: SimRef, sms?: { id: string; content: string }): Promise<CommandAnswer> {
+    const ok = Boolean(sim.msisdn);
+    if (ok && sms && this.opts.smsDeliveryMs !== undefined) {
+      const timer = setTimeout(() => {
+        this.deliveries.delete(timer);
+        void this.deliverLater(sms.id).catch((err) => this.log?.error({ err }, 'network simulator: SMS delivery'));
+      }, this.opts.smsDeliveryMs);
+      timer.unref();
+      this.deliveries.add(timer);
+    }
+    return { iccid: sim.iccid, ok };
   }
 
   private async detach(sims: SimRef[]): Promise<CommandAnswer[]> {

@@ -1,7 +1,8 @@
 /**
  * SIM actions on the ticked SIMs (SPEC.md section 8): activate, suspend, resume and reset, each shown only to the
  * roles that may use it, each confirmed, and answered SIM by SIM (what was done, what was refused and why). An
- * activation is sent to the network as a task: the answer says so and leads to the task center.
+ * activation is sent to the network as a task: the answer says so and leads to the task center. From the list, the
+ * ticked SIMs can also be sent an SMS (All SMS's send form, opened with them).
  */
 import { useInvalidate } from '@refinedev/core';
 import { App, Button, Space, Table, Typography } from 'antd';
@@ -40,7 +41,9 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
   const navigate = useNavigate();
   const { lang } = useParams();
   const allowed = (['activate', 'suspend', 'resume', 'reset'] as const).filter((a) => currentAbility().can(a, 'sim') && applies(sim, a));
-  if (!allowed.length) return null;
+  // From the list, the ticked SIMs can be sent an SMS (the All SMS page's send form opens with them).
+  const sms = !sim && currentAbility().can('sendSms', 'sim');
+  if (!allowed.length && !sms) return null;
   const n = ticked.length.toLocaleString(i18n.language);
   const run = async (action: Action) => {
     setBusy(action);
@@ -108,6 +111,11 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
           {t(`simActions.${a}`)}
         </Button>
       ))}
+      {sms && (
+        <Button disabled={disabled} onClick={() => navigate(`/${lang}/message`, { state: { sendTo: ticked } })}>
+          {t('sms.send')}
+        </Button>
+      )}
     </Space>
   );
 }

@@ -33,6 +33,9 @@ const RATE_LIMITS = {
 export const SERVER_ENV: Record<string, string> = {
   VERIFICATION_CODE: '246810',
   SIMULATOR: 'off',
+  // Traffic off, but an SMS handed to the network is delivered a moment later and the device always answers (sms.spec.ts).
+  SIMULATOR_SMS_DELIVERY_MS: '300',
+  SIMULATOR_MO_REPLY_CHANCE: '1',
   LOG_LEVEL: 'warn',
   NODE_ENV: 'test',
   JWT_SECRET: E2E_JWT_SECRET,

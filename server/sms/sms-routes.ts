@@ -1,0 +1,374 @@
+/**
+ * SMS of the main API (SPEC.md section 7): the All SMS list with its reply threads, instant send, reply to a device's
+ * message, the organisation's quota balance, the send template and the list's download through the task center.
+ * Users read; operators, admins and superadmins send and reply (SPEC.md section 6: the `sendSms` right on `sim`).
+ */
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CODES } from '../../common/errors.js';
+import { LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
+import { checkMsisdn } from '../../common/msisdn.js';
+import { SMS_TYPES, type SmsType } from '../../common/sms.js';
+import { checkSpec, listPage, type ListSpec } from '../db/listing.js';
+import { newId } from '../db/ids.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { defineRoutes } from '../http/route.js';
+import { publishLive } from '../live/hub.js';
+import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
+import { smsQuotaOf } from './quota.js';
+import { refusalMessage, sendSmsBatch, type SmsSendResult } from './send.js';
+
+export const SMS_DIRECTIONS = ['MT', 'MO'] as const;
+export const SMS_STATUSES = ['pending', 'sent', 'delivered', 'failed', 'received'] as const;
+const SORTABLE = ['createdAt', 'iccid', 'msisdn', 'direction', 'status'] as const;
+
+/**
+ * The first message of a thread: one that answers nothing, or answers a message more than 24 hours older (SPEC.md
+ * section 9: replies are shown within 24 hours; a later answer stands on its own).
+ */
+const THREAD_HEAD = `m.reply_to_id IS NULL OR NOT EXISTS (SELECT 1 FROM sms_records p WHERE p.org_id = m.org_id AND p.id = m.reply_to_id
+  AND m.created_at <= p.created_at + make_interval(hours => ${LIMITS.replyWindowHours}))`;
+
+const COLUMNS: Record<string, string> = {
+  id: 'm.id',
+  createdAt: 'm.created_at',
+  iccid: 'm.iccid',
+  msisdn: 'm.msisdn',
+  direction: 'm.direction',
+  content: 'm.content',
+  smsType: 'm.sms_type',
+  status: 'm.status',
+  error: 'm.error',
+  sentAt: 'm.sent_at',
+  deliveredAt: 'm.delivered_at',
+  replyToId: 'm.reply_to_id',
+  accountId: 'm.account_id',
+  accountName: `nullif(trim(coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, '')), '')`,
+  scheduleId: 'm.schedule_id',
+  scheduleName: 'sc.name',
+};
+
+/** The All SMS list: the organisation's thread heads, filtered and sorted in SQL (server/db/listing.ts). */
+export const SMS_LIST_SPEC: ListSpec = checkSpec({
+  from: 'sms_records m LEFT JOIN accounts a ON a.id = m.account_id LEFT JOIN sms_schedules sc ON sc.id = m.schedule_id',
+  orgColumn: 'm.org_id',
+  idColumn: 'm.id',
+  columns: COLUMNS,
+  sortable: [...SORTABLE],
+  filters: {
+    direction: { kind: 'eq', column: 'm.direction' },
+    status: { kind: 'eq', column: 'm.status' },
+    createdAt: { kind: 'range', column: 'm.created_at' },
+    iccidSuffix: { kind: 'suffix', column: 'm.iccid' },
+    msisdnSuffix: { kind: 'suffix', column: 'm.msisdn' },
+    content: { kind: 'substring', column: 'm.content' },
+  },
+  defaultSort: { field: 'createdAt', order: 'desc' },
+  where: THREAD_HEAD,
+});
+
+const TIME = { type: ['string', 'null'], format: 'date-time' };
+const STR = { type: ['string', 'null'] };
+const recordProps = {
+  id: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, iccid: { type: 'string' }, msisdn: STR,
+  direction: { type: 'string', enum: [...SMS_DIRECTIONS] }, content: { type: 'string' }, smsType: { type: 'string', enum: [...SMS_TYPES] },
+  status: { type: 'string', enum: [...SMS_STATUSES] }, error: STR, sentAt: TIME, deliveredAt: TIME, replyToId: STR,
+  accountId: STR, accountName: STR, scheduleId: STR, scheduleName: STR,
+};
+const recordSchema = { type: 'object', properties: recordProps };
+
+/** The filters of the list and of its download. */
+const filterProps = {
+  direction: { type: 'string', enum: [...SMS_DIRECTIONS] },
+  status: { type: 'string', enum: [...SMS_STATUSES] },
+  createdAtFrom: { type: 'string', format: 'date-time' },
+  createdAtTo: { type: 'string', format: 'date-time' },
+  // The whole ICCID or MSISDN, or its trailing digits (more than one: SPEC.md section 5).
+  search: {
+    type: 'object',
+    required: ['field', 'value'],
+    additionalProperties: false,
+    properties: { field: { type: 'string', enum: ['iccid', 'msisdn'] }, value: { type: 'string', pattern: '^[0-9]{2,20}$' } },
+  },
+  content: { type: 'string', minLength: 1, maxLength: 280 },
+  sort: { type: 'string', enum: [...SORTABLE] },
+  order: { type: 'string', enum: ['asc', 'desc'] },
+};
+
+export type SmsListBody = {
+  direction?: string; status?: string; createdAtFrom?: string; createdAtTo?: string; search?: { field: 'iccid' | 'msisdn'; value: string };
+  content?: string; sort?: string; order?: 'asc' | 'desc'; page?: number; pageSize?: number; cursor?: string;
+};
+
+/** The list helper's filters of a list body. */
+export function smsFilters(body: SmsListBody): Record<string, unknown> {
+  if (body.createdAtFrom && body.createdAtTo && Date.parse(body.createdAtTo) < Date.parse(body.createdAtFrom)) throw invalid('createdAtTo', 'notBefore');
+  return {
+    direction: body.direction,
+    status: body.status,
+    createdAt: body.createdAtFrom || body.createdAtTo ? [body.createdAtFrom ?? null, body.createdAtTo ?? null] : undefined,
+    [`${body.search?.field ?? 'iccid'}Suffix`]: body.search?.value,
+    content: body.content,
+  };
+}
+
+type Row = Record<string, unknown> & { id: string };
+
+/** How deep a thread is followed: a reply to a reply to a reply… (each within 24 hours of what it answers). */
+const THREAD_DEPTH = 4;
+
+/**
+ * The thread under each listed message: its replies within 24 hours, the replies to those, and so on, oldest first
+ * (an MO answering an MT, the operator's answer to that MO, …).
+ */
+async function threadsOf(req: FastifyRequest, orgId: string, heads: string[]): Promise<Map<string, Row[]>> {
+  const by = new Map<string, Row[]>();
+  const headOf = new Map(heads.map((id) => [id, id]));
+  const select = Object.entries(COLUMNS).map(([f, e]) => `${e} AS "${f}"`).join(', ');
+  let parents = heads;
+  for (let depth = 0; depth < THREAD_DEPTH && parents.length; depth++) {
+    const rows = await req.server.db.query<Row>(
+      `SELECT ${select} FROM sms_records m JOIN sms_records p ON p.id = m.reply_to_id AND p.org_id = m.org_id
+         LEFT JOIN accounts a ON a.id = m.account_id LEFT JOIN sms_schedules sc ON sc.id = m.schedule_id
+        WHERE m.org_id = $1 AND m.reply_to_id = ANY($2::text[]) AND m.created_at <= p.created_at + make_interval(hours => $3)
+        ORDER BY m.created_at, m.id LIMIT 1000`,
+      [orgId, parents, LIMITS.replyWindowHours],
+    );
+    parents = [];
+    for (const r of rows.rows) {
+      const head = headOf.get(String(r.replyToId));
+      if (!head || headOf.has(r.id)) continue;
+      headOf.set(r.id, head);
+      parents.push(r.id);
+      by.set(head, [...(by.get(head) ?? []), r]);
+    }
+  }
+  for (const list of by.values()) list.sort((a, b) => new Date(a.createdAt as string).getTime() - new Date(b.createdAt as string).getTime());
+  return by;
+}
+
+const resultSchema = {
+  type: 'object',
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          iccid: STR, msisdn: STR, ok: { type: 'boolean' }, smsId: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' },
+        },
+      },
+    },
+    accepted: { type: 'integer' },
+    refused: { type: 'integer' },
+    quota: { type: 'object', properties: { quota: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' } } },
+  },
+};
+
+const sendProps = {
+  smsType: { type: 'string', enum: [...SMS_TYPES], default: 'text' },
+  // Checked by the content rules (common/sms.ts) with SPEC.md's message; this bound only limits what is parsed.
+  content: { type: 'string', maxLength: 1000 },
+  iccids: { type: 'array', maxItems: 10 * LIMITS.iccidList, items: { type: 'string', minLength: 1, maxLength: 30 } },
+  msisdns: { type: 'array', maxItems: 10 * LIMITS.iccidList, items: { type: 'string', minLength: 1, maxLength: 30 } },
+};
+
+interface SendInput {
+  smsType: SmsType;
+  content: string;
+  iccids: string[];
+  msisdns: string[];
+}
+
+/** Lines of a pasted list: one entry per line (commas, semicolons and blanks separate too). */
+const linesOf = (text: string | undefined): string[] => (text ?? '').split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+
+/**
+ * The send request, as JSON (the public API) or multipart (the console, SPEC.md section 7): type, content, ICCIDs
+ * (picked or pasted, one per line), numbers, and a file made from the send template whose first column is ICCID.
+ */
+async function sendInput(req: FastifyRequest): Promise<SendInput> {
+  if (!req.isMultipart()) {
+    const b = (req.body ?? {}) as Partial<SendInput>;
+    if (typeof b.content !== 'string') throw invalid('content', 'required');
+    return { smsType: b.smsType ?? 'text', content: b.content, iccids: b.iccids ?? [], msisdns: b.msisdns ?? [] };
+  }
+  const fields: Record<string, string> = {};
+  let file: { name: string; bytes: Uint8Array } | null = null;
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      const bytes = await (part as MultipartFile).toBuffer();
+      if (part.fieldname === 'file' && !file && part.filename) file = { name: part.filename, bytes: new Uint8Array(bytes) };
+    } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+  }
+  const smsType = (fields.smsType ?? 'text') as SmsType;
+  if (!SMS_TYPES.includes(smsType)) throw invalid('smsType', 'enum', { values: SMS_TYPES.join(', ') });
+  if (fields.content === undefined) throw invalid('content', 'required');
+  const iccids = linesOf(fields.iccids);
+  if (file) {
+    // A number cell lost an ICCID's last digits in a spreadsheet: it is kept as written, and refused as not existing.
+    for (const r of readUpload(file.name, file.bytes, 'ICCID')) if (r.cells[0] !== null) iccids.push(String(r.cells[0]));
+  }
+  return { smsType, content: fields.content, iccids, msisdns: linesOf(fields.msisdns) };
+}
+
+/** What the route answers about one target: its ICCID and, for a number, the number. */
+type Result = SmsSendResult & { msisdn?: string | null };
+
+export const smsRoutes = defineRoutes([
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sms/list',
+    permission: { action: 'read', subject: 'sim' },
+    summary: 'List SMS sent and received, with the replies to each within 24 hours',
+    schema: {
+      body: { type: 'object', additionalProperties: false, properties: { ...PAGING_PROPERTIES, ...filterProps, cursor: { type: 'string', maxLength: 400 } } },
+      response: {
+        type: 'object',
+        properties: {
+          items: { type: 'array', items: { type: 'object', properties: { ...recordProps, replies: { type: 'array', items: recordSchema } } } },
+          total: { type: 'integer' },
+          totalCapped: { type: 'boolean' },
+          nextCursor: { type: ['string', 'null'] },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = (req.body ?? {}) as SmsListBody;
+      const page = await listPage<Row>(req.server.db, SMS_LIST_SPEC, auth.orgId, {
+        page: body.page ?? 1, pageSize: body.pageSize ?? 20, cursor: body.cursor, sort: body.sort, order: body.order, filters: smsFilters(body),
+      });
+      const replies = await threadsOf(req, auth.orgId, page.items.map((r) => r.id));
+      return { ...page, items: page.items.map((r) => ({ ...r, replies: replies.get(r.id) ?? [] })) };
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sms/send',
+    permission: { action: 'sendSms', subject: 'sim' },
+    summary: 'Send an SMS to SIMs by ICCID or by number (at most 1000); each refused SIM says why',
+    schema: {
+      // JSON here; the console sends the same fields as multipart (with a template file), read by the handler.
+      body: { type: ['object', 'null'], additionalProperties: false, required: ['content'], properties: sendProps },
+      response: resultSchema,
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const input = await sendInput(req);
+      for (const m of input.msisdns) {
+        const c = checkMsisdn(m);
+        if (!c.ok) throw invalid('msisdns', `msisdn.${c.rule}`, { value: m });
+      }
+      const msisdns = [...new Set(input.msisdns)];
+      const targets = new Set(input.iccids).size + msisdns.length;
+      if (targets === 0) throw new ApiError(400, CODES.validation, { field: 'iccids' }, 'errors.sms.noTargets', { field: 'iccids', rule: 'required' });
+      if (targets > LIMITS.iccidList) throw new ApiError(400, CODES.validation, { field: 'iccids', max: LIMITS.iccidList }, 'errors.sms.tooManyTargets', { field: 'iccids', rule: 'maxItems' });
+      const { db, network } = req.server;
+      // Numbers name the organisation's SIMs; one that names none is refused on its own.
+      const byMsisdn = new Map(
+        msisdns.length
+          ? (await db.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sims WHERE org_id = $1 AND msisdn = ANY($2::text[])', [auth.orgId, msisdns])).rows.map((r) => [r.msisdn, r.iccid])
+          : [],
+      );
+      const iccids = [...new Set([...input.iccids, ...msisdns.map((m) => byMsisdn.get(m)).filter((i): i is string => !!i)])];
+      const sent = await sendSmsBatch(db, network, { orgId: auth.orgId, accountId: auth.accountId, iccids, content: input.content, smsType: input.smsType, lang: req.lang });
+      const byIccid = new Map(sent.results.map((r) => [r.iccid, r]));
+      const direct = new Set(input.iccids);
+      const results: Result[] = [
+        ...[...direct].map((i) => byIccid.get(i)!),
+        ...msisdns.map((m): Result => {
+          const iccid = byMsisdn.get(m);
+          if (!iccid) return { iccid: '', msisdn: m, ok: false, reason: 'notExistMsisdn', message: refusalMessage(req.lang, 'notExistMsisdn') };
+          if (direct.has(iccid)) return { iccid, msisdn: m, ok: false, reason: 'duplicate', message: refusalMessage(req.lang, 'duplicate') };
+          return { ...byIccid.get(iccid)!, msisdn: m };
+        }),
+      ];
+      await db.tx((q) =>
+        audit(q, req, {
+          action: 'sendSms', entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null,
+          after: { smsType: input.smsType, accepted: sent.accepted, refused: results.filter((r) => !r.ok).map((r) => ({ iccid: r.iccid || r.msisdn, reason: r.reason })) },
+        }),
+      );
+      return { results, accepted: sent.accepted, refused: results.length - sent.accepted, quota: sent.quota };
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sms/reply',
+    permission: { action: 'sendSms', subject: 'sim' },
+    summary: 'Answer an SMS received from a device',
+    schema: {
+      body: { type: 'object', additionalProperties: false, required: ['id', 'content'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, smsType: sendProps.smsType, content: sendProps.content } },
+      response: resultSchema,
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = req.body as { id: string; smsType?: SmsType; content: string };
+      const { db, network } = req.server;
+      const mo = (await db.query<{ iccid: string; direction: string }>('SELECT iccid, direction FROM sms_records WHERE org_id = $1 AND id = $2', [auth.orgId, body.id])).rows[0];
+      if (!mo) throw notFound('sms', body.id);
+      if (mo.direction !== 'MO') throw new ApiError(400, CODES.validation, { field: 'id' }, 'errors.sms.replyNotMo', { field: 'id', rule: 'replyNotMo' });
+      const sent = await sendSmsBatch(db, network, { orgId: auth.orgId, accountId: auth.accountId, replyToId: body.id, iccids: [mo.iccid], content: body.content, smsType: body.smsType ?? 'text', lang: req.lang });
+      await db.tx((q) => audit(q, req, { action: 'replySms', entity: 'sim', entityId: mo.iccid, after: { replyTo: body.id, accepted: sent.accepted, reason: sent.results[0]?.reason } }));
+      return sent;
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sms/org/remain_usage',
+    permission: { action: 'read', subject: 'sim' },
+    schema: { response: { type: 'object', properties: { quota: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' } } } },
+    handler: async (req) => smsQuotaOf(req.server.db, req.requireAuth().orgId),
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sms/sendTemplate',
+    permission: { action: 'sendSms', subject: 'sim' },
+    raw: true,
+    schema: { querystring: { type: 'object', additionalProperties: false, properties: { format: { type: 'string', enum: Object.keys(UPLOAD_TYPES), default: 'xlsx' } } }, response: {} },
+    handler: async (req, reply: FastifyReply) => {
+      const format = (req.query as { format: UploadType }).format;
+      return reply
+        .type(UPLOAD_TYPES[format])
+        .header('content-disposition', `attachment; filename="sms-send-template.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(templateFile(format, ['ICCID'], [['89490200001234567890']]));
+    },
+  },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sms/list/download',
+    permission: { action: 'export', subject: 'sim' },
+    schema: {
+      body: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...filterProps, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
+      response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } },
+    },
+    // The filtered list as a file made by the task center (server/sms/sms-export.ts), at most 100,000 rows.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { format, ...query } = req.body as SmsListBody & { format: 'csv' | 'xlsx' };
+      const count = await listPage(req.server.db, { ...SMS_LIST_SPEC, where: undefined }, auth.orgId, { pageSize: 1, filters: smsFilters(query), totalCap: LIMITS.exportMax + 1 });
+      if (count.total === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
+      if (count.total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
+      const taskId = newId();
+      const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+      await req.server.db.tx(async (tx) => {
+        await tx.query(
+          `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sms_export', $5, $6, $7)`,
+          [auth.orgId, taskId, auth.accountId, referenceId, count.total, format.toUpperCase(), JSON.stringify({ query, format, lang: req.lang })],
+        );
+        await audit(tx, req, { action: 'export', entity: 'sms', entityId: taskId, after: { format, quantity: count.total } });
+        await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
+      });
+      return { taskId, referenceId, quantity: count.total };
+    },
+  },
+]);
