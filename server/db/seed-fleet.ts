@@ -659,9 +659,10 @@ async function seedSms(ctx: Ctx): Promise<void> {
         const at = d.executing ? startAt : new Date(now.getTime() - r * 3 * DAY);
         lastRun = at;
         const running = d.executing;
-        scheduleRuns.push({ org_id: org, schedule_id: id, at, status: running ? 'running' : 'done', targets: chosen.length, sent: running ? 0 : chosen.length, failed: 0, detail: {} });
+        // A run under way holds its targets and has written no record yet: the scheduler sends them (019_sms_schedule_runs.sql).
+        scheduleRuns.push({ org_id: org, schedule_id: id, at, occurrence_at: at, status: running ? 'running' : 'done', targets: chosen.length, sent: running ? 0 : chosen.length, failed: 0, detail: {}, iccids: running ? chosen.map((s) => s.iccid) : [], ended_at: running ? null : at });
         for (const s of chosen) {
-          records.push({
+          (running ? [] : records).push({
             org_id: org, id: rng.id(), sim_id: s.id, iccid: s.iccid, msisdn: s.msisdn, direction: 'MT', content: d.content, sms_type: d.type,
             status: running ? 'pending' : 'delivered', schedule_id: id, account_id: null, created_at: at,
             sent_at: running ? null : at, delivered_at: running ? null : new Date(at.getTime() + 5000), reply_to_id: null,
@@ -703,6 +704,8 @@ async function seedSms(ctx: Ctx): Promise<void> {
   // Replies point at earlier rows, so MO rows go first.
   await insertRows(ctx.q, 'sms_records', records.filter((r) => r.reply_to_id === null));
   await insertRows(ctx.q, 'sms_records', records.filter((r) => r.reply_to_id !== null));
+  // Each message of a finished run points at its run, so its history opens on its records.
+  await ctx.q.query(`UPDATE sms_records r SET run_id = u.id FROM sms_schedule_runs u WHERE r.schedule_id = u.schedule_id AND r.created_at = u.at AND r.direction = 'MT'`);
 }
 
 /** Rollups from the rows just written, so that they match the CDRs and SMS exactly. */
