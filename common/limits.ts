@@ -12,6 +12,8 @@ export const LIMITS = {
   apiKeyName: { min: 1, max: 60 },
   expiryReminderDays: { min: 1, max: 45 },
   smsText: 140,
+  /** Binary SMS content, in octets (written as hex digits in pairs). */
+  smsBinaryOctets: 140,
   deviceName: 40,
   notes: 140,
   tags: { count: 10, length: 10 },
