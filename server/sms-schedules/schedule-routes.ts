@@ -22,7 +22,8 @@ const ID = { type: 'string', minLength: 1, maxLength: 40 } as const;
 
 const INPUT_PROPERTIES = {
   name: { type: 'string', minLength: LIMITS.scheduledSmsName.min, maxLength: LIMITS.scheduledSmsName.max },
-  content: { type: 'string', minLength: 1, maxLength: LIMITS.smsText },
+  // Binary is up to 140 octets of hex, blanks allowed between pairs; the SMS rules (server/sms/content.ts) say the rest.
+  content: { type: 'string', minLength: 1, maxLength: LIMITS.smsBinaryOctets * 3 },
   smsType: { type: 'string', enum: ['text', 'binary'] },
   mode: { type: 'string', enum: ['once', 'repeated'] },
   weekdays: { type: 'array', maxItems: 7, items: { type: 'integer', minimum: 1, maximum: 7 } },

@@ -23,6 +23,9 @@ import { newId } from '../db/ids.js';
 import type { Mailer } from '../identity/mailer.js';
 import type { NetworkAdapter, SimRef } from '../network/adapter.js';
 import { countSms } from '../network/reports.js';
+import { SMS_RECEIVING_STATUSES, type SmsRefusal } from '../../common/sms.js';
+import { refusalMessage } from '../sms/send.js';
+import { returnSmsQuota, takeSmsQuota } from '../sms/quota.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
 
 /** A missed occurrence older than this when the scheduler sees it is skipped, not sent late (docs/decisions.md). */
@@ -31,8 +34,6 @@ export const GRACE_MS = 15 * 60_000;
 export const BATCH = 100;
 /** At most this many missed occurrences of one schedule are recorded as skipped; beyond it the schedule jumps to now. */
 const MAX_SKIPPED = 100;
-/** SIM states a message can reach (SPEC.md section 4); the others fail with their state named. */
-export const RECEIVING_STATES = ['active', 'pre_activated'];
 
 export interface ScheduleRow {
   org_id: string;
@@ -261,21 +262,31 @@ export class SmsScheduler {
     for (const iccid of iccids) {
       if (done.has(iccid)) continue;
       const sim = sims.get(iccid);
-      // A SIM transferred away since the schedule was saved, or one whose state cannot receive SMS, fails by name.
-      const error = !sim ? 'Device (ICCID) does not exist' : RECEIVING_STATES.includes(sim.status) ? null : `The SIM is ${sim.status} and cannot receive SMS`;
       const id = newId();
-      const written = await this.db.query(
-        `INSERT INTO sms_records (org_id, id, sim_id, iccid, msisdn, direction, content, sms_type, status, schedule_id, run_id, error)
-         VALUES ($1, $2, $3, $4, $5, 'MT', $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (run_id, iccid) WHERE run_id IS NOT NULL DO NOTHING RETURNING id`,
-        [run.org_id, id, sim?.id ?? null, iccid, sim?.msisdn ?? null, s.content, s.sms_type, error ? 'failed' : 'pending', s.id, run.id, error],
-      );
-      if (!written.rows.length || error || !sim) continue;
+      // The record and its quota unit in one transaction (server/sms/quota.ts): a SIM transferred away since the
+      // schedule was saved, one whose state cannot receive SMS, or an exhausted quota fails by name, as an instant send
+      // does (server/sms/send.ts).
+      const written = await this.db.tx(async (q) => {
+        let refusal: SmsRefusal | null = !sim ? 'notExist' : SMS_RECEIVING_STATUSES.includes(sim.status) ? null : (sim.status as SmsRefusal);
+        const r = await q.query(
+          `INSERT INTO sms_records (org_id, id, sim_id, iccid, msisdn, direction, content, sms_type, status, schedule_id, run_id, error)
+           VALUES ($1, $2, $3, $4, $5, 'MT', $6, $7, 'pending', $8, $9, NULL)
+           ON CONFLICT (run_id, iccid) WHERE run_id IS NOT NULL DO NOTHING RETURNING id`,
+          [run.org_id, id, sim?.id ?? null, iccid, sim?.msisdn ?? null, s.content, s.sms_type, s.id, run.id],
+        );
+        if (!r.rows.length) return false;
+        if (!refusal && (await takeSmsQuota(q, run.org_id, 1)).granted === 0) refusal = 'quotaExhausted';
+        if (refusal) await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [run.org_id, id, refusalMessage('en-US', refusal)]);
+        return !refusal;
+      });
+      if (!written || !sim) continue;
       const ref: SimRef = { orgId: run.org_id, simId: sim.id, iccid, imsi: sim.imsi, msisdn: sim.msisdn };
       const answer = await this.network.sendSms(ref, { id, content: s.content }).catch((err: Error) => ({ iccid, ok: false, error: err.message }));
       await this.db.tx(async (q) => {
         if (!answer.ok) {
-          await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [run.org_id, id, answer.error ?? 'Refused by the network']);
+          // Never sent: its unit goes back, as in an instant send.
+          await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [run.org_id, id, answer.error ?? refusalMessage('en-US', 'network')]);
+          await returnSmsQuota(q, run.org_id, 1);
           return;
         }
         const at = new Date();

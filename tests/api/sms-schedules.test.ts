@@ -29,7 +29,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   let mine: string[];
   let foreign: string;
 
-  const post = (s: Session, url: string, payload: unknown, language = 'en-US') => call(t.app, s, { method: 'POST', url: `/api/customer${url}`, payload, headers: { language } });
+  const post = (s: Session, url: string, payload: object, language = 'en-US') => call(t.app, s, { method: 'POST', url: `/api/customer${url}`, payload, headers: { language } });
   const create = (s: Session, over: Record<string, unknown> = {}) => post(s, '/sms/task', base(over));
   const base = (over: Record<string, unknown> = {}) => ({
     name: 'Weekly ping',
@@ -80,6 +80,8 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
          FROM (SELECT * FROM sims WHERE org_id = 'org-demo' AND status = 'active' LIMIT 1) s, unnest($1::text[]) WITH ORDINALITY AS x(iccid, n)`,
       [mine],
     );
+    // Enough SMS quota for every run of this file (one test uses it up on purpose).
+    await t.db.query(`UPDATE organisations SET sms_quota = 1000000, sms_used = 0 WHERE id = 'org-demo'`);
     foreign = (await t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id <> 'org-demo' LIMIT 1`)).rows[0].iccid;
   });
   afterAll(() => t.close());
@@ -101,13 +103,16 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect((await create(admin, { content: 'c'.repeat(140) })).statusCode).toBe(200);
       const res = await create(admin, { content: 'c'.repeat(141) });
       expect(res.statusCode).toBe(400);
-      expect(res.json().status.message).toBe('Content: must be at most 140 characters');
+      expect(res.json().status.message).toBe('Content does not comply: 141 characters, at most 140.');
     });
 
-    it('takes binary content as hex and refuses what is not', async () => {
-      expect((await create(admin, { smsType: 'binary', content: '0A1B2C' })).statusCode).toBe(200);
+    it('takes binary content as hex, stored in upper case, and refuses what is not', async () => {
+      const ok = await create(admin, { smsType: 'binary', content: '0a 1b 2c' });
+      expect(ok.json().data.content).toBe('0A1B2C');
+      expect((await create(admin, { smsType: 'binary', content: '0A'.repeat(140) })).statusCode).toBe(200);
+      expect((await create(admin, { smsType: 'binary', content: '0A'.repeat(141) })).json().status.message).toBe('Content does not comply: 141 octets, at most 140.');
       const res = await create(admin, { smsType: 'binary', content: '0A1G' });
-      expect(res.json().status.message).toBe('Content: must be hexadecimal, two digits per octet (binary SMS)');
+      expect(res.json().status.message).toBe('Content does not comply: binary content must be hexadecimal digits (0-9, A-F) in pairs.');
     });
 
     it('takes 1000 ICCIDs and refuses 1001', async () => {
@@ -303,6 +308,22 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect(d.nextRunAt).toBe('2027-05-04T06:00:00.000Z');
       const records = (await post(admin, '/sms/detail/list', { taskId: made.id })).json().data;
       expect(records.total).toBe(3);
+    });
+
+    it('takes the organisation SMS quota, and fails by name the targets it no longer covers', async () => {
+      const made = (await create(admin, { name: 'Quota', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: mine.slice(900, 905) })).json().data;
+      await only(made.id);
+      await t.db.query(`UPDATE organisations SET sms_used = sms_quota - 3 WHERE id = 'org-demo'`);
+      const { net, sent } = counting();
+      await scheduler(net, () => new Date(Date.now() + 2 * 60_000)).tick();
+      const [run] = await runsOf(made.id);
+      expect(run).toMatchObject({ status: 'partial', sent: 3, failed: 2 });
+      expect(sent.size).toBe(3);
+      const failed = (await post(admin, '/sms/detail/list', { taskId: made.id, status: 'failed' })).json().data.items;
+      expect(failed.map((r: { error: string }) => r.error)).toEqual(["The organisation's SMS quota is used up.", "The organisation's SMS quota is used up."]);
+      const org = (await t.db.query<{ left: number }>(`SELECT sms_quota - sms_used AS left FROM organisations WHERE id = 'org-demo'`)).rows[0];
+      expect(Number(org.left)).toBe(0);
+      await t.db.query(`UPDATE organisations SET sms_quota = 1000000, sms_used = 0 WHERE id = 'org-demo'`);
     });
 
     it('sends nothing for a disabled schedule and restarts from now when it is enabled again', async () => {
