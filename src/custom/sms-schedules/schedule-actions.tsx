@@ -1,0 +1,68 @@
+/** Enable or disable, and delete, a scheduled SMS: each after a confirmation; refused by the server while in progress. */
+import { DeleteOutlined, PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import { App, Button, Popconfirm, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { currentAbility } from '../../shell/ability';
+import { schedulesApi, type Schedule } from './api';
+
+const can = (action: 'update' | 'delete' | 'create') => currentAbility().can(action, 'cube-schedule-sms' as never);
+
+/** Whether the signed-in role manages schedules (operators, admins, superadmins). */
+export const canManage = () => can('update');
+export const canCreate = () => can('create');
+
+export function ToggleButton({ schedule, onDone, size }: { schedule: Schedule; onDone: (s: Schedule) => void; size?: 'small' }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  if (!can('update')) return null;
+  const enabling = schedule.status === 'disabled';
+  const button = (
+    <Button size={size} icon={enabling ? <PlayCircleOutlined /> : <PauseCircleOutlined />} disabled={schedule.locked}>
+      {t(enabling ? 'smsSchedules.enable' : 'smsSchedules.disable')}
+    </Button>
+  );
+  if (schedule.locked) return <Tooltip title={t('smsSchedules.inProgress')}>{button}</Tooltip>;
+  return (
+    <Popconfirm
+      title={t(enabling ? 'smsSchedules.enableTitle' : 'smsSchedules.disableTitle', { name: schedule.name })}
+      description={t(enabling ? 'smsSchedules.enableText' : 'smsSchedules.disableText')}
+      okText={t(enabling ? 'smsSchedules.enable' : 'smsSchedules.disable')}
+      cancelText={t('smsSchedules.cancel')}
+      onConfirm={async () => {
+        const next = await schedulesApi.setStatus(schedule.id, enabling ? 'enabled' : 'disabled');
+        void message.success(t(enabling ? 'smsSchedules.enabled' : 'smsSchedules.disabled', { name: schedule.name }));
+        onDone(next);
+      }}
+    >
+      {button}
+    </Popconfirm>
+  );
+}
+
+export function DeleteButton({ schedule, onDone, size }: { schedule: Schedule; onDone: () => void; size?: 'small' }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  if (!can('delete')) return null;
+  const button = (
+    <Button size={size} danger icon={<DeleteOutlined />} disabled={schedule.locked}>
+      {t('smsSchedules.delete')}
+    </Button>
+  );
+  if (schedule.locked) return <Tooltip title={t('smsSchedules.inProgress')}>{button}</Tooltip>;
+  return (
+    <Popconfirm
+      title={t('smsSchedules.deleteTitle', { name: schedule.name })}
+      description={t('smsSchedules.deleteText')}
+      okText={t('smsSchedules.delete')}
+      okButtonProps={{ danger: true }}
+      cancelText={t('smsSchedules.cancel')}
+      onConfirm={async () => {
+        await schedulesApi.remove(schedule.id);
+        void message.success(t('smsSchedules.deleted', { name: schedule.name }));
+        onDone();
+      }}
+    >
+      {button}
+    </Popconfirm>
+  );
+}
