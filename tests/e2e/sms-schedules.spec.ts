@@ -7,7 +7,6 @@ import en from '../../src/locales/en-US.json' with { type: 'json' };
 import zh from '../../src/locales/zh-CN.json' with { type: 'json' };
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { expect, test } from './fixtures';
-import { fillSignIn } from './helpers';
 
 const LANGS = [
   { lang: 'en-US', words: en, wednesday: 'Wednesday', expand: 'Expand row' },
