@@ -63,3 +63,15 @@ export function nextOccurrences(r: Recurrence, after: Date, n: number): Date[] {
   }
   return out;
 }
+
+/** The last `n` occurrences before `before`, oldest first (a demo history that matches its schedule). */
+export function previousOccurrences(r: Recurrence, before: Date, n: number): Date[] {
+  if (r.mode === 'once') return r.startAt.getTime() < before.getTime() ? [r.startAt] : [];
+  if (!r.weekdays.length) return [];
+  const cron = cronOf(r);
+  try {
+    return cron.previousRuns(n, before).reverse();
+  } finally {
+    cron.stop();
+  }
+}

@@ -1,6 +1,6 @@
 /** Enable or disable, and delete, a scheduled SMS: each after a confirmation; refused by the server while in progress. */
 import { DeleteOutlined, PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
-import { App, Button, Popconfirm, Tooltip } from 'antd';
+import { App, Button, Popconfirm, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { currentAbility } from '../../shell/ability';
 import { schedulesApi, type Schedule } from './api';
@@ -11,14 +11,18 @@ const can = (action: 'update' | 'delete' | 'create') => currentAbility().can(act
 export const canManage = () => can('update');
 export const canCreate = () => can('create');
 
-export function ToggleButton({ schedule, onDone, size }: { schedule: Schedule; onDone: (s: Schedule) => void; size?: 'small' }) {
+/** A button, or in a table row (compact) a switch that shows the state and names the action it takes. */
+export function ToggleButton({ schedule, onDone, compact }: { schedule: Schedule; onDone: (s: Schedule) => void; compact?: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   if (!can('update')) return null;
   const enabling = schedule.status === 'disabled';
-  const button = (
-    <Button size={size} icon={enabling ? <PlayCircleOutlined /> : <PauseCircleOutlined />} disabled={schedule.locked}>
-      {t(enabling ? 'smsSchedules.enable' : 'smsSchedules.disable')}
+  const label = t(enabling ? 'smsSchedules.enable' : 'smsSchedules.disable');
+  const button = compact ? (
+    <Switch size="small" checked={!enabling} disabled={schedule.locked} aria-label={`${label}: ${schedule.name}`} />
+  ) : (
+    <Button icon={enabling ? <PlayCircleOutlined /> : <PauseCircleOutlined />} disabled={schedule.locked}>
+      {label}
     </Button>
   );
   if (schedule.locked) return <Tooltip title={t('smsSchedules.inProgress')}>{button}</Tooltip>;
@@ -39,12 +43,15 @@ export function ToggleButton({ schedule, onDone, size }: { schedule: Schedule; o
   );
 }
 
-export function DeleteButton({ schedule, onDone, size }: { schedule: Schedule; onDone: () => void; size?: 'small' }) {
+/** A button, or in a table row (compact) an icon with the action as its name. */
+export function DeleteButton({ schedule, onDone, compact }: { schedule: Schedule; onDone: () => void; compact?: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   if (!can('delete')) return null;
-  const button = (
-    <Button size={size} danger icon={<DeleteOutlined />} disabled={schedule.locked}>
+  const button = compact ? (
+    <Button size="small" type="text" danger icon={<DeleteOutlined />} disabled={schedule.locked} aria-label={`${t('smsSchedules.delete')}: ${schedule.name}`} />
+  ) : (
+    <Button danger icon={<DeleteOutlined />} disabled={schedule.locked}>
       {t('smsSchedules.delete')}
     </Button>
   );

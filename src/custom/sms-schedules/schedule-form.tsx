@@ -145,6 +145,7 @@ export function ScheduleFormPage() {
           <Form.Item
             name="content"
             label={t('smsSchedules.fields.content')}
+            required
             rules={[{ validator: contentRule }]}
             extra={
               <Typography.Text type={check.ok || !content ? 'secondary' : 'danger'}>
@@ -192,6 +193,7 @@ export function ScheduleFormPage() {
           <Form.Item
             name="targets"
             label={t('smsSchedules.fields.targets')}
+            required
             rules={[
               {
                 validator: (_, v: string) => {
@@ -212,6 +214,7 @@ export function ScheduleFormPage() {
             <Form.Item
               name="notifyEmails"
               label={t('smsSchedules.fields.notifyEmails')}
+              required
               extra={t('smsSchedules.emailsHint', { max: LIMITS.emailsPerGroup })}
               rules={[
                 {

@@ -19,9 +19,11 @@ export function useWhen(): (s: Pick<Schedule, 'mode' | 'weekdays' | 'sendTime' |
   return (s) => (s.mode === 'once' ? `${t('smsSchedules.mode.once')} · ${s.sendTime} ${s.timezone}` : `${s.weekdays.map((d) => names[d - 1]).join(', ')} · ${s.sendTime} ${s.timezone}`);
 }
 
-export function StatusTag({ schedule }: { schedule: Pick<Schedule, 'status' | 'locked'> }) {
+export function StatusTag({ schedule }: { schedule: Pick<Schedule, 'status' | 'locked' | 'mode' | 'nextRunAt' | 'lastRunAt'> }) {
   const { t } = useTranslation();
   if (schedule.locked) return <Tag color="processing">{t('smsSchedules.status.executing')}</Tag>;
+  // A once-only schedule that has sent: nothing more will happen unless it is edited.
+  if (schedule.mode === 'once' && schedule.status === 'enabled' && !schedule.nextRunAt && schedule.lastRunAt) return <Tag color="blue">{t('smsSchedules.status.finished')}</Tag>;
   return <Tag color={schedule.status === 'enabled' ? 'green' : 'default'}>{t(`smsSchedules.status.${schedule.status}`)}</Tag>;
 }
 
@@ -74,24 +76,25 @@ export function ScheduleList() {
           size="middle"
           loading={data === null}
           dataSource={data?.items ?? []}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 900 }}
           locale={{ emptyText: <Empty description={t('smsSchedules.none')} /> }}
           pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
           columns={[
             { title: t('smsSchedules.fields.name'), dataIndex: 'name', render: (v: string, s) => <Link to={open(s.id)}>{v}</Link> },
             { title: t('smsSchedules.fields.when'), key: 'when', render: (_: unknown, s) => when(s) },
-            { title: t('smsSchedules.fields.status'), key: 'status', width: 120, render: (_: unknown, s) => <StatusTag schedule={s} /> },
+            { title: t('smsSchedules.fields.status'), key: 'status', width: 110, render: (_: unknown, s) => <StatusTag schedule={s} /> },
             { title: t('smsSchedules.fields.nextRunAt'), dataIndex: 'nextRunAt', render: (v: string | null) => (v ? time(v) : '—') },
             { title: t('smsSchedules.fields.lastRunAt'), dataIndex: 'lastRunAt', render: (v: string | null) => (v ? time(v) : '—') },
-            { title: t('smsSchedules.fields.targets'), dataIndex: 'targetCount', align: 'right', width: 100 },
+            { title: t('smsSchedules.fields.targets'), dataIndex: 'targetCount', align: 'right', width: 90 },
             {
               title: t('smsSchedules.actions'),
               key: 'actions',
-              width: 230,
+              width: 110,
+              fixed: 'right',
               render: (_: unknown, s) => (
                 <Space size="small">
-                  <ToggleButton size="small" schedule={s} onDone={() => void load()} />
-                  <DeleteButton size="small" schedule={s} onDone={() => void load()} />
+                  <ToggleButton compact schedule={s} onDone={() => void load()} />
+                  <DeleteButton compact schedule={s} onDone={() => void load()} />
                 </Space>
               ),
             },
