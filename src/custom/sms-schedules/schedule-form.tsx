@@ -230,7 +230,7 @@ export function ScheduleFormPage() {
                 },
               ]}
             >
-              <Select mode="tags" tokenSeparators={[',', ' ', ';']} open={false} suffixIcon={null} placeholder="ops@example.com" />
+              <Select mode="tags" tokenSeparators={[',', ' ', ';']} open={false} suffixIcon={null} placeholder={t('smsSchedules.emailPlaceholder')} />
             </Form.Item>
           )}
           <Space>
