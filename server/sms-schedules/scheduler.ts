@@ -17,7 +17,6 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { pickLanguage } from '../../common/limits.js';
-import { translate } from '../../common/i18n.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import type { Mailer } from '../identity/mailer.js';
@@ -26,6 +25,7 @@ import { countSms } from '../network/reports.js';
 import { SMS_RECEIVING_STATUSES, type SmsRefusal } from '../../common/sms.js';
 import { refusalMessage } from '../sms/send.js';
 import { returnSmsQuota, takeSmsQuota } from '../sms/quota.js';
+import { scheduleText } from './messages.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
 
 /** A missed occurrence older than this when the scheduler sees it is skipped, not sent late (docs/decisions.md). */
@@ -323,9 +323,9 @@ export class SmsScheduler {
   private async notify(q: Queryable, s: ScheduleRow, run: RunRow, c: { status: string; sent: number; failed: number }): Promise<void> {
     const owner = s.created_by ? (await q.query<{ locale: string }>('SELECT locale FROM accounts WHERE id = $1', [s.created_by])).rows[0] : undefined;
     const lang = pickLanguage(owner?.locale);
-    const params = { name: s.name, at: asDate(run.occurrence_at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC', targets: run.iccids.length, sent: c.sent, failed: c.failed, status: translate(lang, `mail.scheduleStatus.${c.status}`) };
+    const params = { name: s.name, at: asDate(run.occurrence_at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC', targets: run.iccids.length, sent: c.sent, failed: c.failed, status: scheduleText(lang, `mail.scheduleStatus.${c.status}`) };
     for (const to of s.notify_emails) {
-      await this.mailer.send({ to, kind: 'notice', subject: translate(lang, 'mail.scheduleRunSubject', params), text: translate(lang, 'mail.scheduleRunBody', params) }, q);
+      await this.mailer.send({ to, kind: 'notice', subject: scheduleText(lang, 'mail.scheduleRunSubject', params), text: scheduleText(lang, 'mail.scheduleRunBody', params) }, q);
     }
   }
 }

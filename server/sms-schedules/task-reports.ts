@@ -7,7 +7,6 @@
 import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
 import { LIMITS, type Language } from '../../common/limits.js';
-import { translate } from '../../common/i18n.js';
 import { readCursor, type Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
@@ -16,6 +15,7 @@ import { defineRoutes, type RouteDef, type Service } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
 import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
+import { scheduleText } from './messages.js';
 
 type Report = 'mt' | 'mo' | 'sims';
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
@@ -29,7 +29,7 @@ interface Payload {
   lang: Language;
 }
 
-/** Each report's columns (labels under smsReports.columns in common/locales) and its query: $1 org, $2 schedule, $3 run or null. */
+/** Each report's columns (labels under reports.columns in ./messages.ts) and its query: $1 org, $2 schedule, $3 run or null. */
 const REPORTS: Record<Report, { columns: string[]; from: string; select: string }> = {
   mt: {
     columns: ['runAt', 'iccid', 'msisdn', 'content', 'status', 'error', 'sentAt', 'deliveredAt'],
@@ -90,7 +90,7 @@ function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', p
           auth.accountId,
           referenceId,
           quantity,
-          `${translate(req.lang, `smsReports.names.${report}`)} · ${s.name}`.slice(0, 500),
+          `${scheduleText(req.lang, `reports.names.${report}`)} · ${s.name}`.slice(0, 500),
           JSON.stringify(payload),
         ]);
         await audit(q, req, { action: 'export', entity: 'sms_schedule', entityId: b.id, after: { report, runId: payload.runId, format: payload.format, quantity } });
@@ -114,12 +114,12 @@ export const smsReportJob: JobHandler = async ({ store, db, task, progress }) =>
   const p = task.payload as unknown as Payload;
   const def = REPORTS[p.report];
   const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
-  const name = `${translate(p.lang, `smsReports.files.${p.report}`)}-${stamp}.${p.format}`;
+  const name = `${scheduleText(p.lang, `reports.files.${p.report}`)}-${stamp}.${p.format}`;
   const folder = `${task.org_id}/exports/${task.id}`;
   await store.discardDrafts(folder);
   const key = `${folder}/${name}`;
   const writer = p.format === 'xlsx' ? xlsxWriter(store.draft(key)) : csvWriter(store.draft(key));
-  await writer.header(def.columns.map((c) => translate(p.lang, `smsReports.columns.${c}`)));
+  await writer.header(def.columns.map((c) => scheduleText(p.lang, `reports.columns.${c}`)));
   let written = 0;
   await readCursor<Record<string, unknown>>(db, `SELECT ${def.select} FROM ${def.from} ${ORDER[p.report]} LIMIT ${LIMITS.exportMax}`, [task.org_id, p.scheduleId, p.runId], 1000, async (rows) => {
     await writer.rows(rows.map((r) => def.columns.map((c) => cellOf(r[c]))));
