@@ -5,12 +5,14 @@
  */
 import en from '../../src/locales/en-US.json' with { type: 'json' };
 import zh from '../../src/locales/zh-CN.json' with { type: 'json' };
+import enSchedules from '../../src/custom/sms-schedules/locales/en-US.json' with { type: 'json' };
+import zhSchedules from '../../src/custom/sms-schedules/locales/zh-CN.json' with { type: 'json' };
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { expect, test } from './fixtures';
 
 const LANGS = [
-  { lang: 'en-US', words: en, wednesday: 'Wednesday', expand: 'Expand row' },
-  { lang: 'zh-CN', words: zh, wednesday: '星期三', expand: '展开行' },
+  { lang: 'en-US', words: { ...en, ...enSchedules }, wednesday: 'Wednesday', expand: 'Expand row' },
+  { lang: 'zh-CN', words: { ...zh, ...zhSchedules }, wednesday: '星期三', expand: '展开行' },
 ] as const;
 
 /** A button's name: antd puts a space between the two characters of a two-character Chinese label. */

@@ -17,6 +17,7 @@ import { checkSmsContent, smsLength, smsLimit, type SmsType } from '../../../com
 import type { HttpError } from '../../providers/http';
 import { schedulesApi, weekdayNames, type ScheduleDetail, type ScheduleInput } from './api';
 import { iccidsOf, TargetsField } from './targets-field';
+import { useScheduleTexts } from './texts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -86,7 +87,12 @@ function toValues(s: ScheduleDetail): Values {
   };
 }
 
+/** scheduleSmsAdd, once the page's words are there. */
 export function ScheduleFormPage() {
+  return useScheduleTexts() ? <ScheduleForm /> : <Skeleton active />;
+}
+
+function ScheduleForm() {
   const { t, i18n } = useTranslation();
   const { lang } = useParams();
   const [params] = useSearchParams();
