@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useTimeFormat } from '../../components/date-time';
 import { schedulesApi, type LogEntry, type Page, type Run, type RunRecord } from './api';
 
-const RUN_COLORS: Record<Run['status'], string> = { running: 'processing', done: 'green', partial: 'gold', failed: 'red', skipped: 'default' };
+const RUN_COLORS: Record<Run['status'], string> = { running: 'blue', done: 'green', partial: 'gold', failed: 'red', skipped: 'default' };
 const RECORD_COLORS: Record<string, string> = { pending: 'default', sent: 'blue', delivered: 'green', failed: 'red' };
 
 /** The records of one run, paged on the server. */

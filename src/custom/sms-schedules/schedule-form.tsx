@@ -165,7 +165,8 @@ function ScheduleForm() {
             <Form.Item name="mode" label={t('smsSchedules.fields.mode')}>
               <Radio.Group optionType="button" options={(['repeated', 'once'] as const).map((v) => ({ value: v, label: t(`smsSchedules.mode.${v}`) }))} />
             </Form.Item>
-            <Form.Item name="timezone" label={t('smsSchedules.fields.timezone')} rules={[{ required: true, message: t('smsSchedules.rules.required') }]}>
+            {/* Always set (the browser's zone by default); a required rule would put aria-required on antd's wrapper. */}
+            <Form.Item name="timezone" label={t('smsSchedules.fields.timezone')}>
               <Select showSearch style={{ width: 260 }} options={ZONES.map((z) => ({ value: z, label: z }))} />
             </Form.Item>
           </Space>
@@ -175,7 +176,8 @@ function ScheduleForm() {
             </Form.Item>
           ) : (
             <>
-              <Form.Item name="weekdays" label={t('smsSchedules.fields.weekdays')} rules={[{ required: true, type: 'array', min: 1, message: t('smsSchedules.rules.weekdays') }]}>
+              {/* A validator, not required: a checkbox group's wrapper may not carry aria-required. */}
+              <Form.Item name="weekdays" label={t('smsSchedules.fields.weekdays')} rules={[{ validator: (_, v?: number[]) => (v?.length ? Promise.resolve() : Promise.reject(new Error(t('smsSchedules.rules.weekdays')))) }]}>
                 <Checkbox.Group options={days.map((d, i) => ({ value: i + 1, label: d }))} />
               </Form.Item>
               <Space size="large" wrap align="start">

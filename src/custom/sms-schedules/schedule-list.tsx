@@ -21,9 +21,9 @@ export function useWhen(): (s: Pick<Schedule, 'mode' | 'weekdays' | 'sendTime' |
 
 export function StatusTag({ schedule }: { schedule: Pick<Schedule, 'status' | 'locked' | 'mode' | 'nextRunAt' | 'lastRunAt'> }) {
   const { t } = useTranslation();
-  if (schedule.locked) return <Tag color="processing">{t('smsSchedules.status.executing')}</Tag>;
+  if (schedule.locked) return <Tag color="blue">{t('smsSchedules.status.executing')}</Tag>;
   // A once-only schedule that has sent: nothing more will happen unless it is edited.
-  if (schedule.mode === 'once' && schedule.status === 'enabled' && !schedule.nextRunAt && schedule.lastRunAt) return <Tag color="blue">{t('smsSchedules.status.finished')}</Tag>;
+  if (schedule.mode === 'once' && schedule.status === 'enabled' && !schedule.nextRunAt && schedule.lastRunAt) return <Tag>{t('smsSchedules.status.finished')}</Tag>;
   return <Tag color={schedule.status === 'enabled' ? 'green' : 'default'}>{t(`smsSchedules.status.${schedule.status}`)}</Tag>;
 }
 
