@@ -41,6 +41,8 @@ import { networkReports } from './network/reports.js';
 import { SimulatedNetwork } from './network/simulator.js';
 import { smsExportJob } from './sms/sms-export.js';
 import { noSink, sentrySink, type ErrorSink } from './public/error-sink.js';
+import { SmsScheduler } from './sms-schedules/scheduler.js';
+import { smsReportJob } from './sms-schedules/task-reports.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,6 +65,8 @@ declare module 'fastify' {
     dashboardSnapshots: DashboardSnapshots;
     /** Webhook deliveries: queued from the event log, sent and retried by every instance that runs jobs. */
     webhooks: WebhookDispatcher;
+    /** Scheduled SMS: due occurrences become runs, runs are claimed with a lease and sent (instances with jobs). */
+    smsScheduler: SmsScheduler;
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -159,7 +163,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     app.log,
   );
   app.decorate('network', network);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds);
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
   // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.
@@ -179,6 +183,10 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       webhooks.start();
     });
   }
+  const smsScheduler = new SmsScheduler(db, network, app.mailer, app.log, { leaseSeconds: config.jobLeaseSeconds, clock: config.clock });
+  app.decorate('smsScheduler', smsScheduler);
+  // Every instance that runs jobs ticks it; the database keeps each occurrence single (server/sms-schedules/scheduler.ts).
+  if (config.jobs) app.addHook('onReady', async () => smsScheduler.start(Math.max(config.jobPollMs, 5000)));
   const snapshots = new DashboardSnapshots(db, config, app.log);
   app.decorate('dashboardSnapshots', snapshots);
   app.addHook('onClose', async () => {
@@ -186,6 +194,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     await stopMaintenance();
     await network.stop();
     await jobs.stop();
+    await smsScheduler.stop();
     await webhookConsumer?.stop();
     await webhooks.stop();
     await snapshots.idle();

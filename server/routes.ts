@@ -29,6 +29,8 @@ import { publicRoutes } from './developer/public-api.js';
 import { openApiRoutes } from './developer/openapi.js';
 import { referenceRoutes } from './developer/reference-page.js';
 import { smsRoutes } from './sms/sms-routes.js';
+import { scheduleRoutes } from './sms-schedules/schedule-routes.js';
+import { taskReportRoutes } from './sms-schedules/task-reports.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
@@ -39,6 +41,9 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   ...apiKeyRoutes,
   // SMS: All SMS, instant send, replies, the quota balance (server/sms).
   ...smsRoutes,
+  // Scheduled SMS (customer API) and its reports through the task center.
+  ...scheduleRoutes,
+  ...taskReportRoutes,
   // Exports through the task center (SPEC.md section 7's export calls).
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),

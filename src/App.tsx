@@ -38,6 +38,8 @@ const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) =
 const ScreenPlaceholder = lazy(() => import('./pages/screen-placeholder').then((m) => ({ default: m.ScreenPlaceholder })));
 const MessagePage = lazy(() => import('./custom/sms/message-page').then((m) => ({ default: m.MessagePage })));
 const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
+const ScheduleSmsPage = lazy(() => import('./custom/sms-schedules/schedule-page').then((m) => ({ default: m.ScheduleSmsPage })));
+const ScheduleFormPage = lazy(() => import('./custom/sms-schedules/schedule-form').then((m) => ({ default: m.ScheduleFormPage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 
 /** /{lang}/...: a prefix the brand does not offer redirects to the user's language; a supported one becomes the language. */
@@ -140,6 +142,8 @@ const PAGES: Record<string, ReactNode> = {
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
   developerView: <DeveloperPage />,
   message: <MessagePage />,
+  scheduleSmsDetails: <ScheduleSmsPage />,
+  scheduleSmsAdd: <ScheduleFormPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).

@@ -13,6 +13,7 @@ import { dueDateOf } from '../../common/billing.js';
 import { makeIccid, makeImei } from '../../common/iccid.js';
 import { allowanceKb, cycleStart, type OveragePolicy, type ResetCycle } from '../domain/bundle-cycle.js';
 import { Rng } from '../domain/rng.js';
+import { nextOccurrence, previousOccurrences, type Recurrence } from '../sms-schedules/recurrence.js';
 
 export type SeedSize = 'small' | 'demo';
 
@@ -650,18 +651,23 @@ async function seedSms(ctx: Ctx): Promise<void> {
     const sender = org === 'org-other' ? 'acc-other-admin' : 'acc-operator';
     list.forEach((d, i) => {
       const id = fixedId(`schedule:${org}:${i}`);
-      const created = new Date(now.getTime() - (40 - i) * DAY);
+      // Early enough for eight weekly runs before now.
+      const created = new Date(now.getTime() - (70 - i) * DAY);
       const chosen = rng.subset(targets, 1, Math.min(5, targets.length));
       const startAt = d.mode === 'once' ? (d.executing ? new Date(now.getTime() - 5 * MINUTE) : new Date(now.getTime() + 3 * DAY)) : created;
       const runCount = d.mode === 'repeated' && d.status === 'enabled' ? (size === 'small' ? 2 : 8) : d.executing ? 1 : 0;
+      // The history and the next run follow the schedule (09:00 UTC on its weekdays; a once-only one at its start).
+      const rec: Recurrence = { mode: d.mode as Recurrence['mode'], weekdays: d.weekdays, sendTime: d.mode === 'once' ? startAt.toISOString().slice(11, 16) : '09:00', timezone: 'UTC', startAt, endAt: d.mode === 'repeated' && !d.never ? new Date(now.getTime() + 60 * DAY) : null };
+      const past = d.executing ? [startAt] : previousOccurrences(rec, now, runCount);
       let lastRun: Date | null = null;
       for (let r = runCount; r >= 1; r--) {
-        const at = d.executing ? startAt : new Date(now.getTime() - r * 3 * DAY);
+        const at = past[past.length - r];
         lastRun = at;
         const running = d.executing;
-        scheduleRuns.push({ org_id: org, schedule_id: id, at, status: running ? 'running' : 'done', targets: chosen.length, sent: running ? 0 : chosen.length, failed: 0, detail: {} });
+        // A run under way holds its targets and has written no record yet: the scheduler sends them (019_sms_schedule_runs.sql).
+        scheduleRuns.push({ org_id: org, schedule_id: id, at, occurrence_at: at, status: running ? 'running' : 'done', targets: chosen.length, sent: running ? 0 : chosen.length, failed: 0, detail: {}, iccids: running ? chosen.map((s) => s.iccid) : [], ended_at: running ? null : at });
         for (const s of chosen) {
-          records.push({
+          (running ? [] : records).push({
             org_id: org, id: rng.id(), sim_id: s.id, iccid: s.iccid, msisdn: s.msisdn, direction: 'MT', content: d.content, sms_type: d.type,
             status: running ? 'pending' : 'delivered', schedule_id: id, account_id: null, created_at: at,
             sent_at: running ? null : at, delivered_at: running ? null : new Date(at.getTime() + 5000), reply_to_id: null,
@@ -669,10 +675,10 @@ async function seedSms(ctx: Ctx): Promise<void> {
         }
       }
       schedules.push({
-        org_id: org, id, name: d.name, content: d.content, sms_type: d.type, mode: d.mode, weekdays: d.weekdays, send_time: '09:00', timezone: 'UTC',
-        start_at: startAt, end_at: d.mode === 'repeated' && !d.never ? new Date(now.getTime() + 60 * DAY) : null, never_ends: d.never,
+        org_id: org, id, name: d.name, content: d.content, sms_type: d.type, mode: d.mode, weekdays: d.weekdays, send_time: rec.sendTime, timezone: 'UTC',
+        start_at: startAt, end_at: rec.endAt, never_ends: d.never,
         target_iccids: chosen.map((s) => s.iccid), email_notify: i % 2 === 0, notify_emails: i % 2 === 0 ? ['ops@demo.example.com'] : [],
-        status: d.status, executing: d.executing, next_run_at: d.status === 'enabled' && !d.executing ? new Date(now.getTime() + DAY) : null,
+        status: d.status, executing: d.executing, next_run_at: d.status === 'enabled' && !d.executing ? nextOccurrence(rec, now) : null,
         last_run_at: lastRun, created_by: org === 'org-other' ? 'acc-other-admin' : 'acc-admin', created_at: created, updated_at: created,
       });
     });
@@ -703,6 +709,8 @@ async function seedSms(ctx: Ctx): Promise<void> {
   // Replies point at earlier rows, so MO rows go first.
   await insertRows(ctx.q, 'sms_records', records.filter((r) => r.reply_to_id === null));
   await insertRows(ctx.q, 'sms_records', records.filter((r) => r.reply_to_id !== null));
+  // Each message of a finished run points at its run, so its history opens on its records.
+  await ctx.q.query(`UPDATE sms_records r SET run_id = u.id FROM sms_schedule_runs u WHERE r.schedule_id = u.schedule_id AND r.created_at = u.at AND r.direction = 'MT'`);
 }
 
 /** Rollups from the rows just written, so that they match the CDRs and SMS exactly. */

@@ -27,8 +27,9 @@ export const SCREENS: ScreenDef[] = [
   { key: 'financeDetailsPage', path: 'financeDetailsPage', subject: 'customer-bill-cube', highlights: 'finance' },
   { key: 'financeSimDetailsPage', path: 'financeSimDetailsPage', subject: 'customer-bill-cube', highlights: 'finance' },
   { key: 'message', path: 'message', subject: 'sim', group: 'message' },
-  { key: 'scheduleSmsDetails', path: 'scheduleSmsDetails', subject: 'cube-schedule-sms', highlights: 'message' },
-  { key: 'scheduleSmsAdd', path: 'scheduleSmsAdd', subject: 'cube-schedule-sms', action: 'create', highlights: 'message' },
+  // Without an id the list of scheduled SMS (a menu entry of its own), with ?id= one of them.
+  { key: 'scheduleSmsDetails', path: 'scheduleSmsDetails', subject: 'cube-schedule-sms', group: 'message' },
+  { key: 'scheduleSmsAdd', path: 'scheduleSmsAdd', subject: 'cube-schedule-sms', action: 'create', highlights: 'scheduleSmsDetails' },
   { key: 'autoflow', path: 'autoflow', subject: 'autoflow-cube', group: 'autoflow' },
   { key: 'workFlowOperation', path: 'workFlowOperation', subject: 'autoflow-cube', highlights: 'autoflow' },
   { key: 'trigger', path: 'trigger', subject: 'autoflow-cube', highlights: 'autoflow' },

@@ -1,0 +1,131 @@
+/**
+ * A scheduled SMS's files through the task center (SPEC.md section 7; issue 17): the MT report (every message its runs
+ * sent, or one run's), the MO report (the devices' answers to those messages) and the list of its target SIMs
+ * (/sms/sim/download/csv). The request checks and counts; a job of kind sms_report writes the file, so a large task
+ * never holds a request open and the file is offered in the task center like every export.
+ */
+import type { FastifyRequest } from 'fastify';
+import { CODES } from '../../common/errors.js';
+import { LIMITS, type Language } from '../../common/limits.js';
+import { readCursor, type Queryable } from '../db/db.js';
+import { newId } from '../db/ids.js';
+import { ApiError, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { defineRoutes, type RouteDef, type Service } from '../http/route.js';
+import { publishLive } from '../live/hub.js';
+import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
+import type { JobHandler } from '../job/worker.js';
+import { scheduleText } from './messages.js';
+
+type Report = 'mt' | 'mo' | 'sims';
+const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+type Format = keyof typeof FORMATS;
+
+interface Payload {
+  report: Report;
+  scheduleId: string;
+  runId: string | null;
+  format: Format;
+  lang: Language;
+}
+
+/** Each report's columns (labels under reports.columns in ./messages.ts) and its query: $1 org, $2 schedule, $3 run or null. */
+const REPORTS: Record<Report, { columns: string[]; from: string; select: string }> = {
+  mt: {
+    columns: ['runAt', 'iccid', 'msisdn', 'content', 'status', 'error', 'sentAt', 'deliveredAt'],
+    from: `sms_records r LEFT JOIN sms_schedule_runs u ON u.id = r.run_id
+            WHERE r.org_id = $1 AND r.schedule_id = $2 AND r.direction = 'MT' AND ($3::bigint IS NULL OR r.run_id = $3::bigint)`,
+    select: `coalesce(u.occurrence_at, r.created_at) AS "runAt", r.iccid, r.msisdn, r.content, r.status, r.error, r.sent_at AS "sentAt", r.delivered_at AS "deliveredAt"`,
+  },
+  mo: {
+    columns: ['receivedAt', 'iccid', 'msisdn', 'content', 'inReplyTo'],
+    from: `sms_records m JOIN sms_records r ON r.org_id = m.org_id AND r.id = m.reply_to_id
+            WHERE m.org_id = $1 AND m.direction = 'MO' AND r.schedule_id = $2 AND ($3::bigint IS NULL OR r.run_id = $3::bigint)`,
+    select: `m.created_at AS "receivedAt", m.iccid, m.msisdn, m.content, r.content AS "inReplyTo"`,
+  },
+  sims: {
+    columns: ['iccid', 'msisdn', 'deviceName', 'simStatus'],
+    from: `sms_schedules s CROSS JOIN LATERAL unnest(s.target_iccids) WITH ORDINALITY AS t(iccid, n)
+            LEFT JOIN sims m ON m.org_id = s.org_id AND m.iccid = t.iccid
+            WHERE s.org_id = $1 AND s.id = $2 AND $3::bigint IS NULL`,
+    select: `t.iccid, m.msisdn, m.device_name AS "deviceName", m.status AS "simStatus"`,
+  },
+};
+const ORDER: Record<Report, string> = { mt: 'ORDER BY 1 DESC, 2', mo: 'ORDER BY 1 DESC, 2', sims: 'ORDER BY t.n' };
+
+async function countOf(q: Queryable, p: Pick<Payload, 'report' | 'scheduleId' | 'runId'>, orgId: string): Promise<number> {
+  return (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${REPORTS[p.report].from}`, [orgId, p.scheduleId, p.runId])).rows[0].n;
+}
+
+/** The route that asks for one of the reports: checks the schedule, counts, and queues the job. */
+function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', path: string): RouteDef {
+  const fields = {
+    id: { type: 'string', minLength: 1, maxLength: 40 },
+    ...(report === 'sims' ? {} : { runId: { type: 'string', maxLength: 20, pattern: '^[0-9]{1,18}$' } }),
+    format: { type: 'string', enum: Object.keys(FORMATS) },
+  };
+  const input = { type: 'object', additionalProperties: false, required: ['id'], properties: fields };
+  return {
+    service,
+    method,
+    path,
+    permission: { action: 'read', subject: 'cube-schedule-sms' },
+    schema: { ...(method === 'GET' ? { querystring: input } : { body: input }), response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } } },
+    handler: async (req: FastifyRequest) => {
+      const auth = req.requireAuth();
+      const b = (method === 'GET' ? req.query : req.body) as { id: string; runId?: string; format?: Format };
+      const { db } = req.server;
+      const s = (await db.query<{ name: string }>('SELECT name FROM sms_schedules WHERE org_id = $1 AND id = $2', [auth.orgId, b.id])).rows[0];
+      if (!s) throw notFound('scheduledSms', b.id);
+      const payload: Payload = { report, scheduleId: b.id, runId: b.runId ?? null, format: b.format ?? 'csv', lang: req.lang };
+      const quantity = await countOf(db, payload, auth.orgId);
+      if (quantity === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
+      if (quantity > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
+      const taskId = newId();
+      const referenceId = `SMS-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+      await db.tx(async (q) => {
+        await q.query(`INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sms_report', $5, $6, $7)`, [
+          auth.orgId,
+          taskId,
+          auth.accountId,
+          referenceId,
+          quantity,
+          `${scheduleText(req.lang, `reports.names.${report}`)} · ${s.name}`.slice(0, 500),
+          JSON.stringify(payload),
+        ]);
+        await audit(q, req, { action: 'export', entity: 'sms_schedule', entityId: b.id, after: { report, runId: payload.runId, format: payload.format, quantity } });
+        await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
+      });
+      return { taskId, referenceId, quantity };
+    },
+  };
+}
+
+export const taskReportRoutes = defineRoutes([
+  reportRoute('mt', 'main', 'POST', '/sms/generateSMSMtTaskReport'),
+  reportRoute('mo', 'main', 'POST', '/sms/generateSMSMoTaskReport'),
+  reportRoute('sims', 'customer', 'GET', '/sms/sim/download/csv'),
+]);
+
+const cellOf = (v: unknown): Cell => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : typeof v === 'number' ? v : String(v));
+
+/** The job: the report's rows through a cursor into the writer, labels in the requester's language. */
+export const smsReportJob: JobHandler = async ({ store, db, task, progress }) => {
+  const p = task.payload as unknown as Payload;
+  const def = REPORTS[p.report];
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+  const name = `${scheduleText(p.lang, `reports.files.${p.report}`)}-${stamp}.${p.format}`;
+  const folder = `${task.org_id}/exports/${task.id}`;
+  await store.discardDrafts(folder);
+  const key = `${folder}/${name}`;
+  const writer = p.format === 'xlsx' ? xlsxWriter(store.draft(key)) : csvWriter(store.draft(key));
+  await writer.header(def.columns.map((c) => scheduleText(p.lang, `reports.columns.${c}`)));
+  let written = 0;
+  await readCursor<Record<string, unknown>>(db, `SELECT ${def.select} FROM ${def.from} ${ORDER[p.report]} LIMIT ${LIMITS.exportMax}`, [task.org_id, p.scheduleId, p.runId], 1000, async (rows) => {
+    await writer.rows(rows.map((r) => def.columns.map((c) => cellOf(r[c]))));
+    written += rows.length;
+    await progress(task.quantity ? (written / task.quantity) * 100 : 50);
+  });
+  await writer.end();
+  return { file: { key, name, contentType: FORMATS[p.format] }, result: { rows: written } };
+};

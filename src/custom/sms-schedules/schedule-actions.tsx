@@ -1,0 +1,75 @@
+/** Enable or disable, and delete, a scheduled SMS: each after a confirmation; refused by the server while in progress. */
+import { DeleteOutlined, PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import { App, Button, Popconfirm, Switch, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { currentAbility } from '../../shell/ability';
+import { schedulesApi, type Schedule } from './api';
+
+const can = (action: 'update' | 'delete' | 'create') => currentAbility().can(action, 'cube-schedule-sms' as never);
+
+/** Whether the signed-in role manages schedules (operators, admins, superadmins). */
+export const canManage = () => can('update');
+export const canCreate = () => can('create');
+
+/** A button, or in a table row (compact) a switch that shows the state and names the action it takes. */
+export function ToggleButton({ schedule, onDone, compact }: { schedule: Schedule; onDone: (s: Schedule) => void; compact?: boolean }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  if (!can('update')) return null;
+  const enabling = schedule.status === 'disabled';
+  const label = t(enabling ? 'smsSchedules.enable' : 'smsSchedules.disable');
+  const button = compact ? (
+    <Switch size="small" checked={!enabling} disabled={schedule.locked} aria-label={`${label}: ${schedule.name}`} />
+  ) : (
+    <Button icon={enabling ? <PlayCircleOutlined /> : <PauseCircleOutlined />} disabled={schedule.locked}>
+      {label}
+    </Button>
+  );
+  if (schedule.locked) return <Tooltip title={t('smsSchedules.inProgress')}>{button}</Tooltip>;
+  return (
+    <Popconfirm
+      title={t(enabling ? 'smsSchedules.enableTitle' : 'smsSchedules.disableTitle', { name: schedule.name })}
+      description={t(enabling ? 'smsSchedules.enableText' : 'smsSchedules.disableText')}
+      okText={t(enabling ? 'smsSchedules.enable' : 'smsSchedules.disable')}
+      cancelText={t('smsSchedules.cancel')}
+      onConfirm={async () => {
+        const next = await schedulesApi.setStatus(schedule.id, enabling ? 'enabled' : 'disabled');
+        void message.success(t(enabling ? 'smsSchedules.enabled' : 'smsSchedules.disabled', { name: schedule.name }));
+        onDone(next);
+      }}
+    >
+      {button}
+    </Popconfirm>
+  );
+}
+
+/** A button, or in a table row (compact) an icon with the action as its name. */
+export function DeleteButton({ schedule, onDone, compact }: { schedule: Schedule; onDone: () => void; compact?: boolean }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  if (!can('delete')) return null;
+  const button = compact ? (
+    <Button size="small" type="text" danger icon={<DeleteOutlined />} disabled={schedule.locked} aria-label={`${t('smsSchedules.delete')}: ${schedule.name}`} />
+  ) : (
+    <Button danger icon={<DeleteOutlined />} disabled={schedule.locked}>
+      {t('smsSchedules.delete')}
+    </Button>
+  );
+  if (schedule.locked) return <Tooltip title={t('smsSchedules.inProgress')}>{button}</Tooltip>;
+  return (
+    <Popconfirm
+      title={t('smsSchedules.deleteTitle', { name: schedule.name })}
+      description={t('smsSchedules.deleteText')}
+      okText={t('smsSchedules.delete')}
+      okButtonProps={{ danger: true }}
+      cancelText={t('smsSchedules.cancel')}
+      onConfirm={async () => {
+        await schedulesApi.remove(schedule.id);
+        void message.success(t('smsSchedules.deleted', { name: schedule.name }));
+        onDone();
+      }}
+    >
+      {button}
+    </Popconfirm>
+  );
+}

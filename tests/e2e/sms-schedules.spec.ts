@@ -1,0 +1,78 @@
+/**
+ * Scheduled SMS as an admin meets it (issue 17): from the menu to a new weekly schedule (one SIM picked by its last
+ * digits, one pasted), its details with the coming runs, disabled after a confirmation, the operation log saying who
+ * did what, and a seeded schedule's execution history opened down to its messages. In English and in Chinese.
+ */
+import en from '../../src/locales/en-US.json' with { type: 'json' };
+import zh from '../../src/locales/zh-CN.json' with { type: 'json' };
+import enSchedules from '../../src/custom/sms-schedules/locales/en-US.json' with { type: 'json' };
+import zhSchedules from '../../src/custom/sms-schedules/locales/zh-CN.json' with { type: 'json' };
+import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
+import { expect, test } from './fixtures';
+
+const LANGS = [
+  { lang: 'en-US', words: { ...en, ...enSchedules }, wednesday: 'Wednesday', expand: 'Expand row' },
+  { lang: 'zh-CN', words: { ...zh, ...zhSchedules }, wednesday: '星期三', expand: '展开行' },
+] as const;
+
+/** A button's name: antd puts a space between the two characters of a two-character Chinese label. */
+const button = (label: string) => new RegExp(`${[...label].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s?')}`);
+
+for (const { lang, words, wednesday, expand } of LANGS) {
+  const w = words.smsSchedules;
+  test(`${lang}: an admin creates a weekly schedule, disables it and reads its history`, async ({ page }) => {
+    await page.goto(`/${lang}/login`);
+    await page.locator('#username').fill('admin@demo.example.com');
+    await page.locator('#password').fill('Demo#2026');
+    await page.locator('#verificationCode').fill('246810');
+    await page.getByRole('checkbox').check();
+    await page.locator('button[type=submit]').click();
+    await expect(page).toHaveURL(/dashboard\/analysis$/);
+
+    // The menu's SMS group holds the scheduled SMS.
+    await page.getByRole('menuitem', { name: words.menu.group.message }).click();
+    await page.getByRole('menuitem', { name: words.menu.scheduleSmsDetails }).click();
+    await expect(page.getByRole('heading', { name: words.menu.scheduleSmsDetails })).toBeVisible();
+    await page.getByRole('button', { name: button(w.new) }).click();
+    await expect(page.getByRole('heading', { name: words.menu.scheduleSmsAdd })).toBeVisible();
+
+    const name = `Weekly check ${lang}`;
+    await page.getByLabel(w.fields.name).fill(name);
+    await page.getByLabel(w.fields.content).fill('STATUS?');
+    await expect(page.getByText(w.characters.replace('{{count}}', '7').replace('{{limit}}', '140'))).toBeVisible();
+    await page.getByRole('checkbox', { name: wednesday }).check();
+    // One SIM found by its last digits, one pasted.
+    await page.getByRole('combobox', { name: w.pickSim }).fill(DEMO_SIMS.active.slice(-6));
+    // antd draws the visible option beside a hidden list for screen readers: the visible one carries the title.
+    await page.getByTitle(new RegExp(DEMO_SIMS.active)).click();
+    const targets = page.getByLabel(w.fields.targets, { exact: true });
+    await expect(targets).toHaveValue(DEMO_SIMS.active);
+    await targets.fill(`${DEMO_SIMS.active}\n${DEMO_SIMS.pre_activated}`);
+    await expect(page.getByText(w.targetCount.replace('{{count}}', '2').replace('{{max}}', '1000'))).toBeVisible();
+    await page.getByRole('button', { name: button(w.create) }).click();
+
+    // Its details: enabled, two targets, the coming runs, no run yet.
+    await expect(page.getByRole('heading', { name })).toBeVisible();
+    await expect(page.getByText(w.status.enabled, { exact: true })).toBeVisible();
+    await expect(page.getByText(w.upcoming.split(/[(（]/)[0].trim(), { exact: false })).toBeVisible();
+    await expect(page.getByText(w.noRuns)).toBeVisible();
+
+    await page.getByRole('button', { name: button(w.disable) }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: button(w.disable) }).click();
+    await expect(page.getByText(w.status.disabled, { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: button(w.enable) })).toBeVisible();
+
+    await page.getByRole('tab', { name: w.operationLog }).click();
+    const log = page.getByRole('tabpanel', { name: w.operationLog });
+    await expect(log.getByRole('row').filter({ hasText: w.logAction.disable })).toContainText('Adam Admin');
+    await expect(log.getByRole('row').filter({ hasText: w.logAction.create })).toBeVisible();
+
+    // A seeded schedule's history, one run opened down to its messages.
+    await page.getByRole('link', { name: w.backToList }).click();
+    await page.getByRole('link', { name: 'Daily heartbeat ping' }).click();
+    await expect(page.getByRole('heading', { name: 'Daily heartbeat ping' })).toBeVisible();
+    const history = page.getByRole('tabpanel', { name: w.history });
+    await history.getByRole('button', { name: expand }).first().click();
+    await expect(history.getByRole('cell', { name: w.recordStatus.delivered }).first()).toBeVisible();
+  });
+}
