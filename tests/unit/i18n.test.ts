@@ -33,10 +33,11 @@ describe('no hard-coded user-visible strings in components', () => {
 
   it.each(files('src'))('%s', (file) => {
     const src = fs.readFileSync(file, 'utf8');
-    // Text between JSX tags that holds letters, e.g. <span>Sign out</span>.
+    // Text between JSX tags that holds letters, e.g. <span>Sign out</span> (not code between a `>` and a `<` comparison,
+    // such as `x > left + width || y < top`).
     const jsxText = [...src.matchAll(/>\s*([^<>{}\n]*[A-Za-z\u4e00-\u9fff][^<>{}\n]*)\s*</g)]
       .map((m) => m[1].trim())
-      .filter((s) => s && !/^[\w.]+\)?;?$/.test(s) && !/[=;(),:]/.test(s));
+      .filter((s) => s && !/^[\w.]+\)?;?$/.test(s) && !/[=;(),:]|\|\||&&/.test(s));
     // Literal strings in props people read.
     const isKey = (v: string) => /^[a-z]+(\.[A-Za-z]+)+$/.test(v);
     const props = [...src.matchAll(/\b(title|placeholder|label|alt|aria-label|okText|cancelText|description|content)="([^"]*[A-Za-z][^"]*)"/g)]
