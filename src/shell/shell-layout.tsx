@@ -83,17 +83,14 @@ export function ShellLayout() {
         {!collapsed && !brand.theme.hideCubeDocumentation && (
           <div style={{ margin: 16, padding: 12, background: '#fafafa', borderRadius: 8 }}>
             <Typography.Text type="secondary">{t('shell.helpText')}</Typography.Text>
-            <div>
-              <a href={brand.theme.platformHelp ?? 'https://docs.demo.example.com'} target="_blank" rel="noreferrer">
-                <QuestionCircleOutlined /> {t('shell.docs')}
-              </a>
-            </div>
-            <div>
-              {/* The public API's interactive reference (issue 16), served by this server, opened beside the console. */}
-              <a href="/api/public/reference" target="_blank" rel="noreferrer">
-                <ApiOutlined /> {t('shell.apiReference')}
-              </a>
-            </div>
+            {/* Each link a line of 28 px: two targets 16 px high, one under the other, are too small to hit (WCAG 2.5.8). */}
+            <a href={brand.theme.platformHelp ?? 'https://docs.demo.example.com'} target="_blank" rel="noreferrer" style={{ display: 'block', lineHeight: '28px' }}>
+              <QuestionCircleOutlined /> {t('shell.docs')}
+            </a>
+            {/* The public API's interactive reference (issue 16), served by this server, opened beside the console. */}
+            <a href="/api/public/reference" target="_blank" rel="noreferrer" style={{ display: 'block', lineHeight: '28px' }}>
+              <ApiOutlined /> {t('shell.apiReference')}
+            </a>
           </div>
         )}
       </Layout.Sider>
