@@ -80,6 +80,8 @@ export const TRIGGER_SCHEMA = {
     days: { type: 'integer', minimum: TRIGGER_RANGES.expiryDays.min, maximum: TRIGGER_RANGES.expiryDays.max },
     mode: { type: 'string', enum: IMEI_MODES },
     imeis: { type: 'array', minItems: 1, maxItems: LIMITS.autoflowManualIccids, items: IMEI },
+    imeiFileToken: { type: 'string', minLength: 1, maxLength: 64 },
+    imeiFileSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     hours: { type: 'integer', minimum: TRIGGER_RANGES.noConnectionHours.min, maximum: TRIGGER_RANGES.noConnectionHours.max },
     countries: { type: 'array', maxItems: 300, uniqueItems: true, items: { type: 'string', pattern: '^[A-Z]{2}$' } },
   },
@@ -96,7 +98,7 @@ export const TRIGGER_SCHEMA = {
     when('type', 'sms_mt', { required: ['count', 'window'] }),
     when('type', 'status_change', { required: ['from', 'to'] }),
     when('type', 'expiry_reminder', { required: ['days'] }),
-    when('type', 'imei_change', { required: ['mode'], allOf: [when('mode', 'outside_list', { required: ['imeis'] })] }),
+    when('type', 'imei_change', { required: ['mode'], allOf: [when('mode', 'outside_list', { anyOf: [{ required: ['imeis'] }, { required: ['imeiFileToken', 'imeiFileSha256'] }] })] }),
     when('type', 'no_connection', { required: ['hours'] }),
   ],
 } as const;
@@ -173,6 +175,8 @@ export interface RuleTrigger {
   days?: number;
   mode?: (typeof IMEI_MODES)[number];
   imeis?: string[];
+  imeiFileToken?: string;
+  imeiFileSha256?: string;
   hours?: number;
   countries?: string[];
 }

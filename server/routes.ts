@@ -29,6 +29,7 @@ import { publicRoutes } from './developer/public-api.js';
 import { openApiRoutes } from './developer/openapi.js';
 import { referenceRoutes } from './developer/reference-page.js';
 import { ruleRoutes } from './autoflow/rule-routes.js';
+import { uploadRoutes as autoflowUploadRoutes } from './autoflow/upload-routes.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
@@ -39,6 +40,7 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   ...apiKeyRoutes,
   // Autoflow: rules and their change records.
   ...ruleRoutes,
+  ...autoflowUploadRoutes,
   // Exports through the task center (SPEC.md section 7's export calls).
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),

@@ -177,10 +177,20 @@ export async function poolExists(q: Queryable, orgId: string, poolId: string): P
   return (await q.query('SELECT 1 FROM shared_pools WHERE org_id = $1 AND id = $2', [orgId, poolId])).rows.length > 0;
 }
 
-/** A validated scope file of the organisation by its token: the hash it was validated with. */
-export async function scopeFile(q: Queryable, orgId: string, token: string): Promise<{ sha256: string; count: number } | null> {
-  const r = await q.query<{ sha256: string; n: number }>('SELECT sha256, cardinality(iccids) AS n FROM autoflow_scope_files WHERE org_id = $1 AND token = $2', [orgId, token]);
+export type UploadKind = 'iccid' | 'imei';
+
+/** A validated upload of the organisation by its token and kind: the hash it was validated with. */
+export async function scopeFile(q: Queryable, orgId: string, token: string, kind: UploadKind = 'iccid'): Promise<{ sha256: string; count: number } | null> {
+  const r = await q.query<{ sha256: string; n: number }>('SELECT sha256, cardinality(items) AS n FROM autoflow_scope_files WHERE org_id = $1 AND token = $2 AND kind = $3', [orgId, token, kind]);
   return r.rows[0] ? { sha256: r.rows[0].sha256, count: Number(r.rows[0].n) } : null;
+}
+
+/** Keep a validated upload's values under a new token. */
+export async function saveScopeFile(q: Queryable, orgId: string, f: { token: string; kind: UploadKind; sha256: string; fileName: string; items: string[]; accountId: string }): Promise<void> {
+  await q.query(
+    'INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [orgId, f.token, f.kind, f.sha256, f.fileName, f.items, f.accountId],
+  );
 }
 
 export interface ChangeRecord {

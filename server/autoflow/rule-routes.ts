@@ -67,7 +67,7 @@ const LABELS = Object.fromEntries(
   LANGUAGES.map((lang) => {
     const label = (key: string) => translate(lang, `fields.${key}`);
     const out: Record<string, string> = {};
-    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.trigger.properties)) out[`trigger.${k}`] = k === 'type' ? label('trigger') : label(k);
+    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.trigger.properties)) out[`trigger.${k}`] = k === 'type' ? label('trigger') : k.startsWith('imeiFile') ? label('imeis') : label(k);
     for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.scope.properties)) out[`scope.${k}`] = k === 'type' ? label('scope') : k === 'fileName' ? label('fileToken') : label(k);
     for (let i = 0; i < LIMITS.tags.count; i++) out[`scope.tags.${i}`] = label('tags');
     for (let i = 0; i < AUTOFLOW_RULE_SCHEMA.properties.actions.maxItems; i++) {
@@ -92,6 +92,12 @@ async function checkFacts(q: Queryable, orgId: string, doc: AutoflowRuleDocument
     if (!file) throw invalid('scope.fileToken', 'scopeFileUnknown');
     if (file.sha256 !== scope.fileSha256) throw invalid('scope.fileSha256', 'scopeFileModified');
   }
+  const t = doc.trigger;
+  if (t.type === 'imei_change' && t.mode === 'outside_list' && t.imeiFileToken) {
+    const file = await scopeFile(q, orgId, t.imeiFileToken, 'imei');
+    if (!file) throw invalid('trigger.imeiFileToken', 'scopeFileUnknown');
+    if (file.sha256 !== t.imeiFileSha256) throw invalid('trigger.imeiFileSha256', 'scopeFileModified');
+  }
   if (scope.type === 'pool' && !(await poolExists(q, orgId, scope.poolId!))) throw invalid('scope.poolId', 'poolUnknown');
 }
 
@@ -101,7 +107,14 @@ function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
   const scope = Object.fromEntries(Object.entries(doc.scope).filter(([k]) => k === 'type' || scopeKeys[doc.scope.type].includes(k))) as AutoflowRuleDocument['scope'];
   const actionKeys: Record<string, string[]> = { suspend: [], resume: [], webhook: [], throttle: ['speedKbps'], tag: ['tag'], sms: ['text'], email: ['emails'] };
   const actions = doc.actions.map((a) => Object.fromEntries(Object.entries(a).filter(([k]) => k === 'type' || actionKeys[a.type].includes(k)))) as AutoflowRuleDocument['actions'];
-  return { ...doc, name: doc.name, scope, actions };
+  const triggerKeys: Record<string, string[]> = {
+    data_usage: ['threshold', 'unit', 'window'], data_usage_percent: ['percent'], sms_mo: ['count', 'window'], sms_mt: ['count', 'window'],
+    status_change: ['from', 'to'], expiry_reminder: ['days'], imei_change: ['mode', 'imeis', 'imeiFileToken', 'imeiFileSha256'],
+    no_connection: ['hours'], network_change: [], country_change: ['countries'],
+  };
+  const trigger = Object.fromEntries(Object.entries(doc.trigger).filter(([k]) => k === 'type' || triggerKeys[doc.trigger.type].includes(k))) as AutoflowRuleDocument['trigger'];
+  if (trigger.mode === 'any') for (const k of ['imeis', 'imeiFileToken', 'imeiFileSha256'] as const) delete trigger[k];
+  return { ...doc, trigger, scope, actions };
 }
 
 const nameExists = () => new ApiError(400, CODES.autoflowNameExists, { field: 'name' }, 'errors.autoflowNameExists', { field: 'name', rule: 'unique' });

@@ -335,4 +335,72 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(list.find((c) => c.code === 'DE')?.name).toBe('德国');
     });
   });
+
+  describe('scope and IMEI files', () => {
+    const boundary = '----file';
+    const upload = (kind: string, name: string, text: string, session = admin) =>
+      call(t.app, session, {
+        method: 'POST',
+        url: `/api/rule/auto_flow/cube/validation/${kind}`,
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    const csv = (header: string, values: string[]) => [header, ...values].join('\r\n');
+    const sha256 = async (text: string) => (await import('node:crypto')).createHash('sha256').update(text).digest('hex');
+
+    it('offers templates in csv, xls and xlsx', async () => {
+      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/scope?format=csv' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toContain('autoflow-iccid-template.csv');
+      expect(res.body.replace('\uFEFF', '').split('\r\n')[0]).toBe('ICCID');
+      const xlsx = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/imei_change' });
+      expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    });
+
+    it('validates a file of the organisation’s ICCIDs into a token bound to its hash; a changed file must be uploaded again', async () => {
+      const text = csv('ICCID', own.slice(0, 3));
+      const res = await upload('scope', 'sims.csv', text);
+      expect(res.statusCode, res.body).toBe(200);
+      const v = res.json().data;
+      expect(v).toMatchObject({ fileName: 'sims.csv', count: 3, sha256: await sha256(text) });
+      const rule = await accepted(base({ scope: { type: 'file', fileToken: v.token, fileSha256: v.sha256, fileName: 'sims.csv' } }));
+      expect(rule.scope).toEqual({ type: 'file', fileToken: v.token, fileSha256: v.sha256, fileName: 'sims.csv' });
+      const changed = await refused(base({ scope: { type: 'file', fileToken: v.token, fileSha256: await sha256(`${text}\r\n${own[3]}`) } }));
+      expect(changed.message).toBe('Scope file: was modified after validation: please upload it again');
+    });
+
+    it('names the rows (as the spreadsheet numbers them) of invalid, repeated and foreign ICCIDs', async () => {
+      const invalid = await upload('scope', 'sims.csv', csv('ICCID', [own[0], '8949', own[1]]));
+      expect(invalid.json().status.message).toBe('File: has invalid ICCIDs on lines 3');
+      const dup = await upload('scope', 'sims.csv', csv('ICCID', [own[0], own[1], own[0]]));
+      expect(dup.json().status.message).toBe('File: has duplicates on lines 4');
+      const other = await upload('scope', 'sims.csv', csv('ICCID', [foreign, own[0]]));
+      expect(other.json().data.lines).toEqual([{ line: 2, value: foreign }]);
+    });
+
+    it('takes 10,000 rows and refuses 10,001', async () => {
+      const many = (n: number) => Array.from({ length: n }, (_, i) => makeIccid('8999', 500_000 + i));
+      const tenThousand = await upload('scope', 'many.csv', csv('ICCID', many(10_000)));
+      expect(tenThousand.json().data.rule).toBe('iccidForeign');
+      const over = await upload('scope', 'many.csv', csv('ICCID', many(10_001)));
+      expect(over.json().status.message).toBe('File: must have at most 10,000 rows');
+    });
+
+    it('refuses a file of another format, and an operator', async () => {
+      expect((await upload('scope', 'sims.txt', 'ICCID')).json().status.message).toBe('File: must be a .xls, .xlsx, .csv file');
+      const op = await upload('scope', 'sims.csv', csv('ICCID', own.slice(0, 1)), operator);
+      expect(op.json().status.code).toBe('CB-00-0402');
+    });
+
+    it('validates a file of IMEIs for an IMEI-change trigger', async () => {
+      const text = csv('IMEI', ['356938035643809', '490154203237518']);
+      const v = (await upload('imei_change', 'imeis.csv', text)).json().data;
+      expect(v.count).toBe(2);
+      await accepted(trigger({ type: 'imei_change', mode: 'outside_list', imeiFileToken: v.token, imeiFileSha256: v.sha256 }));
+      // A scope token is not an IMEI list, and an IMEI token is not a scope.
+      expect((await refused(base({ scope: { type: 'file', fileToken: v.token, fileSha256: v.sha256 } }))).data.rule).toBe('scopeFileUnknown');
+      const bad = await upload('imei_change', 'imeis.csv', csv('IMEI', ['356938035643809', '356938035643808']));
+      expect(bad.json().status.message).toBe('File: has invalid IMEIs on lines 3');
+    });
+  });
 });

@@ -33,14 +33,16 @@ ALTER TABLE autoflow_rules
 -- A rule's change records (who, what, before, after) are its audit rows: read by rule, newest first.
 CREATE INDEX audit_log_autoflow_idx ON audit_log (org_id, entity_id, at DESC) WHERE entity = 'autoflow_rule';
 
--- A validated scope file: its ICCIDs, bound to the SHA-256 of the bytes that were checked. A rule names the token and
--- the hash; a file changed after validation has another hash and must be validated again (SPEC.md section 5).
+-- A validated upload: a scope file's ICCIDs (kind iccid) or an IMEI-change trigger's IMEIs (kind imei), bound to the
+-- SHA-256 of the bytes that were checked. A rule names the token and the hash; a file changed after validation has
+-- another hash and must be validated again (SPEC.md section 5).
 CREATE TABLE autoflow_scope_files (
   org_id      text NOT NULL REFERENCES organisations(id) ON DELETE CASCADE,
   token       text PRIMARY KEY CHECK (char_length(token) <= 64),
+  kind        text NOT NULL CHECK (kind IN ('iccid', 'imei')),
   sha256      text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
   file_name   text NOT NULL CHECK (char_length(file_name) <= 100),
-  iccids      text[] NOT NULL CHECK (cardinality(iccids) BETWEEN 1 AND 10000),
+  items       text[] NOT NULL CHECK (cardinality(items) BETWEEN 1 AND 10000),
   account_id  text REFERENCES accounts(id) ON DELETE SET NULL,
   created_at  timestamptz NOT NULL DEFAULT now()
 );
