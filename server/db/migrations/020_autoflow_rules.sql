@@ -47,3 +47,14 @@ CREATE TABLE autoflow_scope_files (
   created_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX autoflow_scope_files_org_idx ON autoflow_scope_files (org_id, created_at DESC);
+
+-- Run history (the engine, server/autoflow/engine.ts): a firing is one row per rule, SIM and crossing (an event's id
+-- for an event trigger; a threshold's cycle for a usage trigger), so a crossing handed over twice (the event log
+-- delivers at least once; two instances) fires once. Each action's outcome is kept in order; pending until it runs.
+ALTER TABLE autoflow_runs
+  ADD COLUMN crossing text CHECK (char_length(crossing) <= 100),
+  ADD COLUMN event_id bigint,
+  ADD COLUMN actions jsonb NOT NULL DEFAULT '[]'::jsonb CHECK (jsonb_typeof(actions) = 'array'),
+  DROP CONSTRAINT autoflow_runs_status_check,
+  ADD CONSTRAINT autoflow_runs_status_check CHECK (status IN ('pending', 'success', 'failed', 'skipped'));
+CREATE UNIQUE INDEX autoflow_runs_crossing_uq ON autoflow_runs (rule_id, iccid, crossing) WHERE crossing IS NOT NULL;

@@ -1,0 +1,81 @@
+/**
+ * The rule engine's event side (issue 18, first step): the `autoflow` consumer of the event log matches SIM events to
+ * the enabled rules of their organisation and trigger, within each rule's scope, and writes one run per rule, SIM and
+ * crossing, however often the log hands the event over. Driven step by step: the consumer is poked by the test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSUMER, handleEvents, matchEvents } from '../../server/autoflow/engine.js';
+import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
+import { readEvents, startConsumer } from '../../server/events/event-log.js';
+import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
+const RULES = '/api/rule/auto_flow/cube/rules';
+
+describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let operator: Session;
+  let consumer: ReturnType<typeof startConsumer>;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ kind });
+    admin = await signIn(t.app, DEMO.admin);
+    operator = await signIn(t.app, DEMO.operator);
+    consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
+    // The first claim places the consumer at the log's present.
+    await consumer.poke();
+    other = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND iccid <> $1 ORDER BY iccid LIMIT 1", [DEMO_SIMS.active])).rows[0].iccid;
+  });
+  afterAll(async () => {
+    await consumer?.stop();
+    await t?.close();
+  });
+
+  const rule = async (name: string, trigger: Record<string, unknown>, scope: Record<string, unknown>, status = 'enabled') => {
+    const res = await call(t.app, admin, { method: 'POST', url: RULES, payload: { name, trigger, scope, actions: [{ type: 'webhook' }, { type: 'tag', tag: 'flagged' }], status } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.id as string;
+  };
+  const runs = async (ruleId: string) =>
+    (await t.db.query<{ iccid: string; status: string; crossing: string; actions: unknown }>('SELECT iccid, status, crossing, actions FROM autoflow_runs WHERE rule_id = $1 ORDER BY id', [ruleId])).rows;
+  const act = async (path: string, iccid: string) => expect((await call(t.app, operator, { method: 'POST', url: `/api/main${path}`, payload: { iccids: [iccid] } })).statusCode).toBe(200);
+
+  it('fires once for a SIM in scope that crosses the status change, not for one outside it nor for a disabled rule', async () => {
+    const inScope = await rule('Paused watch', { type: 'status_change', from: 'active', to: 'paused' }, { type: 'iccids', iccids: [DEMO_SIMS.active] });
+    const outside = await rule('Paused elsewhere', { type: 'status_change', from: 'active', to: 'paused' }, { type: 'iccids', iccids: [other] });
+    const disabled = await rule('Paused off', { type: 'status_change', from: 'any', to: 'any' }, { type: 'all' }, 'disabled');
+    await act('/sim/suspend', DEMO_SIMS.active);
+    await consumer.poke();
+    const fired = await runs(inScope);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ iccid: DEMO_SIMS.active, status: 'pending', actions: [{ type: 'webhook', outcome: 'pending' }, { type: 'tag', tag: 'flagged', outcome: 'pending' }] });
+    expect(fired[0].crossing).toMatch(/^event:\d+$/);
+    expect(await runs(outside)).toHaveLength(0);
+    expect(await runs(disabled)).toHaveLength(0);
+    const counted = (await t.db.query<{ run_count: number; last_run_at: Date | null }>('SELECT run_count, last_run_at FROM autoflow_rules WHERE id = $1', [inScope])).rows[0];
+    expect(counted.run_count).toBe(1);
+    expect(counted.last_run_at).not.toBeNull();
+  });
+
+  it('an event handed over again (at least once) fires nothing twice', async () => {
+    const all = await t.db.tx(async (q) => (await readEvents(q, { txid: '0', id: '0' }, 100_000)).events);
+    const again = await t.db.tx((q) => matchEvents(all, q));
+    expect(again).toBe(0);
+  });
+
+  it('a status change the autoflow made fires nothing; the same change by a person does', async () => {
+    const any = await rule('Any change', { type: 'status_change', from: 'any', to: 'any' }, { type: 'iccids', iccids: [DEMO_SIMS.active] });
+    const sim = (await t.db.query<{ id: string; org_id: string }>('SELECT id, org_id FROM sims WHERE iccid = $1', [DEMO_SIMS.active])).rows[0];
+    await t.db.query(
+      `INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, source) VALUES ($1, $2, $3, 'status_change', 'paused', 'active', 'autoflow')`,
+      [sim.org_id, sim.id, DEMO_SIMS.active],
+    );
+    await consumer.poke();
+    expect(await runs(any)).toHaveLength(0);
+    await act('/sim/resume', DEMO_SIMS.active);
+    await consumer.poke();
+    expect(await runs(any)).toHaveLength(1);
+  });
+});
