@@ -110,6 +110,11 @@ export async function findRule(q: Queryable, orgId: string, id: string, forUpdat
   return r.rows[0] ? toRecord(r.rows[0]) : null;
 }
 
+/** Is the id a rule of the organisation, deleted or not (a deleted rule's runs and records stay readable)? */
+export async function ruleEverExisted(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM autoflow_rules WHERE org_id = $1 AND id = $2', [orgId, id])).rows.length > 0;
+}
+
 /** Is the name taken by another rule of the organisation that is not deleted? */
 export async function nameTaken(q: Queryable, orgId: string, name: string, exceptId: string | null): Promise<boolean> {
   const r = await q.query(`SELECT 1 FROM autoflow_rules WHERE org_id = $1 AND name = $2 AND status <> 'deleted' AND ($3::text IS NULL OR id <> $3) LIMIT 1`, [orgId, name, exceptId]);

@@ -7,6 +7,7 @@
  * - GET    /auto_flow/cube/rules/:id/detail       one rule
  * - PUT    /auto_flow/cube/rules/:id/:action      enable or disable
  * - DELETE /auto_flow/cube/rules/:id              delete (kept as status deleted: its name is free again)
+ * - GET    /auto_flow/cube/rules/triggers/:id      a rule's run history (30 days): when, which SIM, what, each action's outcome
  * - GET    /auto_flow/cube/change_records         who changed what, before and after (the audit rows of the rules)
  * - GET    /auto_flow/cube/countries              the countries a country-change trigger may name, in the caller's language
  *
@@ -26,7 +27,8 @@ import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { badLines, checkDocument } from './rule-checks.js';
-import { changeRecords, countRulesLocked, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import { listRuns } from './run-repo.js';
+import { changeRecords, countRulesLocked, ruleEverExisted, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
 
 const SUBJECT = 'autoflow-cube' as const;
 /** What a rule's change records call the entity (audit_log.entity). */
@@ -252,6 +254,31 @@ export const ruleRoutes = defineRoutes([
         await audit(q, req, { action: 'delete', entity: AUDIT_ENTITY, entityId: id, before: recordOf(before), after: { status: 'deleted' } });
         return { id, status: 'deleted' };
       });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/rules/triggers/:id',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      params: pathParams('id'),
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ...PAGING_PROPERTIES, status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] }, iccid: { type: 'string', minLength: 1, maxLength: 20 } },
+      },
+      response: pageOf({
+        type: 'object',
+        properties: { id: { type: 'string' }, ruleId: { type: 'string' }, iccid: { type: ['string', 'null'] }, trigger: { type: 'string' }, status: { type: 'string' }, detail: {}, actions: {}, at: { type: 'string' } },
+      }),
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      // A deleted rule's runs stay readable for their 30 days; another organisation's rule is not found.
+      if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
+      return listRuns(req.server.db, auth.orgId, id, req.query as { page: number; pageSize: number; status?: string; iccid?: string });
     },
   },
   {

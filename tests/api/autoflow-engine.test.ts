@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER, handleEvents, matchEvents } from '../../server/autoflow/engine.js';
+import { sweepAutoflow } from '../../server/autoflow/run-repo.js';
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { readEvents, startConsumer } from '../../server/events/event-log.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
@@ -77,5 +78,39 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
     await act('/sim/resume', DEMO_SIMS.active);
     await consumer.poke();
     expect(await runs(any)).toHaveLength(1);
+  });
+
+  it('shows a rule’s run history with each action’s outcome, to its organisation only', async () => {
+    const id = (await t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Paused watch'")).rows[0].id;
+    const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.total).toBe(1);
+    expect(res.json().data.items[0]).toMatchObject({ ruleId: id, iccid: DEMO_SIMS.active, trigger: 'status_change', status: 'pending', actions: [{ type: 'webhook', outcome: 'pending' }, { type: 'tag', outcome: 'pending' }] });
+    expect(res.json().data.items[0].detail.event).toMatchObject({ type: 'sim', subtype: 'status_change', data: { from: 'active', to: 'paused' } });
+    const none = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?status=failed` });
+    expect(none.json().data.total).toBe(0);
+    const theirs = await call(t.app, await signIn(t.app, 'admin@other.example.com'), { method: 'GET', url: `${RULES}/triggers/${id}` });
+    expect(theirs.statusCode).toBe(404);
+  });
+
+  it('sweeps runs older than 30 days and uploads that no rule names after a day', async () => {
+    const id = (await t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Paused watch'")).rows[0].id;
+    await t.db.query(
+      `INSERT INTO autoflow_runs (org_id, rule_id, iccid, trigger, status, at) VALUES ('org-demo', $1, $2, 'status_change', 'success', now() - interval '31 days'),
+              ('org-demo', $1, $2, 'status_change', 'success', now() - interval '29 days')`,
+      [id, DEMO_SIMS.active],
+    );
+    await t.db.query(
+      `INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items, created_at) VALUES
+         ('org-demo', 'old-unused', 'iccid', $1, 'a.csv', ARRAY[$2], now() - interval '2 days'),
+         ('org-demo', 'new-unused', 'iccid', $1, 'b.csv', ARRAY[$2], now()),
+         ('org-demo', 'old-used', 'iccid', $1, 'c.csv', ARRAY[$2], now() - interval '2 days')`,
+      ['0'.repeat(64), DEMO_SIMS.active],
+    );
+    await call(t.app, admin, { method: 'POST', url: RULES, payload: { name: 'Uses a file', trigger: { type: 'imei_change', mode: 'any' }, scope: { type: 'file', fileToken: 'old-used', fileSha256: '0'.repeat(64) }, actions: [{ type: 'webhook' }] } });
+    const before = Number((await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs WHERE rule_id = $1', [id])).rows[0].n);
+    expect(await sweepAutoflow(t.db, new Date())).toEqual({ runs: 1, uploads: 1 });
+    expect(Number((await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs WHERE rule_id = $1', [id])).rows[0].n)).toBe(before - 1);
+    expect((await t.db.query<{ token: string }>('SELECT token FROM autoflow_scope_files ORDER BY token')).rows.map((r) => r.token)).toEqual(['new-unused', 'old-used']);
   });
 });
