@@ -227,3 +227,44 @@ export async function changeRecords(q: Queryable, orgId: string, query: { ruleId
     pageSize: query.pageSize,
   };
 }
+
+/** The SQL condition on sims (alias s) of a rule's scope, its parameters numbered from `from`. */
+function scopeWhere(scope: AutoflowRuleDocument['scope'], from: number): { sql: string; params: unknown[] } {
+  switch (scope.type) {
+    case 'all':
+      return { sql: 'true', params: [] };
+    case 'iccids':
+      return { sql: `s.iccid = ANY($${from}::text[])`, params: [scope.iccids ?? []] };
+    case 'file':
+      return { sql: `s.iccid = ANY(coalesce((SELECT f.items FROM autoflow_scope_files f WHERE f.org_id = s.org_id AND f.token = $${from} AND f.kind = 'iccid'), '{}'))`, params: [scope.fileToken ?? ''] };
+    case 'tags':
+      return { sql: `s.tags && $${from}::text[]`, params: [scope.tags ?? []] };
+    case 'product_type':
+      return { sql: `s.product_type = $${from}`, params: [scope.productType ?? ''] };
+    case 'pool':
+      return { sql: `s.pool_id = $${from}`, params: [scope.poolId ?? ''] };
+  }
+}
+
+export interface ScopeSim {
+  iccid: string;
+  status: string;
+  productType: string;
+  tags: string[];
+  poolId: string | null;
+}
+
+/** A page of the SIMs of the organisation in a rule's scope, by ICCID; the total is counted up to `cap`. */
+export async function simsInScope(q: Queryable, orgId: string, scope: AutoflowRuleDocument['scope'], page: { limit: number; offset: number }, cap = 100_001): Promise<{ items: ScopeSim[]; total: number }> {
+  const where = scopeWhere(scope, 2);
+  const params = [orgId, ...where.params];
+  const total = Number(
+    (await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM (SELECT 1 FROM sims s WHERE s.org_id = $1 AND ${where.sql} LIMIT ${Number(cap)}) x`, params)).rows[0].n,
+  );
+  const rows = await q.query<{ iccid: string; status: string; product_type: string; tags: string[]; pool_id: string | null }>(
+    `SELECT s.iccid, s.status, s.product_type, s.tags, s.pool_id FROM sims s WHERE s.org_id = $1 AND ${where.sql}
+      ORDER BY s.iccid LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
+  );
+  return { items: rows.rows.map((r) => ({ iccid: r.iccid, status: r.status, productType: r.product_type, tags: r.tags, poolId: r.pool_id })), total };
+}

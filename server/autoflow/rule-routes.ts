@@ -8,6 +8,7 @@
  * - PUT    /auto_flow/cube/rules/:id/:action      enable or disable
  * - DELETE /auto_flow/cube/rules/:id              delete (kept as status deleted: its name is free again)
  * - GET    /auto_flow/cube/rules/triggers/:id      a rule's run history (30 days): when, which SIM, what, each action's outcome
+ * - GET    /auto_flow/cube/sims                   the SIMs in a rule's scope (?ruleId=), by ICCID; /sims/download as CSV
  * - GET    /auto_flow/cube/change_records         who changed what, before and after (the audit rows of the rules)
  * - GET    /auto_flow/cube/countries              the countries a country-change trigger may name, in the caller's language
  *
@@ -28,7 +29,7 @@ import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { badLines, checkDocument } from './rule-checks.js';
 import { listRuns } from './run-repo.js';
-import { changeRecords, countRulesLocked, ruleEverExisted, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
 
 const SUBJECT = 'autoflow-cube' as const;
 /** What a rule's change records call the entity (audit_log.entity). */
@@ -279,6 +280,51 @@ export const ruleRoutes = defineRoutes([
       // A deleted rule's runs stay readable for their 30 days; another organisation's rule is not found.
       if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
       return listRuns(req.server.db, auth.orgId, id, req.query as { page: number; pageSize: number; status?: string; iccid?: string });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/sims',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      querystring: { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ...PAGING_PROPERTIES, ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: pageOf({ type: 'object', properties: { iccid: { type: 'string' }, status: { type: 'string' }, productType: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, poolId: { type: ['string', 'null'] } } }),
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { ruleId, page, pageSize } = req.query as { ruleId: string; page: number; pageSize: number };
+      const rule = await requireRule(req.server.db, auth.orgId, ruleId);
+      return { ...(await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: pageSize, offset: (page - 1) * pageSize })), page, pageSize };
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/sims/download',
+    permission: { action: 'read', subject: SUBJECT },
+    raw: true,
+    schema: {
+      querystring: { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: {},
+    },
+    handler: async (req, reply) => {
+      const auth = req.requireAuth();
+      const rule = await requireRule(req.server.db, auth.orgId, (req.query as { ruleId: string }).ruleId);
+      const { items, total } = await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: LIMITS.exportMax, offset: 0 });
+      if (total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
+      const label = (k: string) => translate(req.lang, `fields.${k}`);
+      // Tags are joined with ";" as the SIM info upload writes them; no cell starts with a formula character.
+      const cell = (raw: string) => {
+        const v = raw.replace(/^([=+\-@])/, "'$1");
+        return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+      };
+      const lines = [['ICCID', label('status'), label('productType'), label('tags'), label('poolId')], ...items.map((s) => [s.iccid, s.status, s.productType, s.tags.join(';'), s.poolId ?? ''])];
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="autoflow-${rule.id}-sims.csv"`)
+        .header('cache-control', 'no-store')
+        .send(`\uFEFF${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`);
     },
   },
   {

@@ -315,6 +315,30 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     });
   });
 
+  describe('SIMs in scope', () => {
+    it('lists the organisation’s SIMs a rule watches, and downloads them', async () => {
+      const typed = await accepted(base({ scope: { type: 'iccids', iccids: [own[2], own[0]] } }));
+      const list = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` })).json().data;
+      expect(list.total).toBe(2);
+      expect(list.items.map((s: Doc) => s.iccid)).toEqual([own[0], own[2]]);
+      const tagged = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND 'pilot' = ANY(tags) ORDER BY iccid")).rows.map((r) => r.iccid);
+      const byTag = await accepted(base({ scope: { type: 'tags', tags: ['pilot'] } }));
+      const tagList = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${byTag.id}&pageSize=100` })).json().data;
+      expect(tagList.items.map((s: Doc) => s.iccid)).toEqual(tagged.slice(0, 100));
+      const all = await accepted(base());
+      const allCount = Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
+      expect((await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${all.id}` })).json().data.total).toBe(allCount);
+      const csv = await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims/download?ruleId=${typed.id}` });
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toContain('text/csv');
+      const lines = csv.body.replace('\uFEFF', '').trim().split('\r\n');
+      expect(lines[0]).toBe('ICCID,Status,Product type,Tags,Shared pool');
+      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([own[0], own[2]]);
+      const theirs = await call(t.app, await signIn(t.app, 'admin@other.example.com'), { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` });
+      expect(theirs.statusCode).toBe(404);
+    });
+  });
+
   describe('multipart and countries', () => {
     it('creates from a multipart body with operator and scene headers; the scene "template" is kept as the origin', async () => {
       const boundary = '----rule';
