@@ -8,14 +8,16 @@
  */
 import type { RuleAction, RuleScope, RuleTrigger, TriggerType } from '../../common/autoflow-rule.js';
 import type { Queryable } from '../db/db.js';
-import type { DomainEvent } from '../events/event-log.js';
+import { appendEvents, type DomainEvent } from '../events/event-log.js';
 import { inScope, triggerFires, triggersOf, type SimFacts } from './matcher.js';
+import { RULE_FIRED, ruleFiredData } from './webhook-body.js';
 
 /** The event log consumer's name. */
 export const CONSUMER = 'autoflow';
 
 interface ActiveRule {
   id: string;
+  name: string;
   orgId: string;
   trigger: RuleTrigger;
   scope: RuleScope;
@@ -24,8 +26,8 @@ interface ActiveRule {
 
 /** The enabled rules in their active period for these organisations and triggers, by "org|trigger". */
 async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[]): Promise<Map<string, ActiveRule[]>> {
-  const r = await q.query<{ id: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
-    `SELECT id, org_id, trigger, condition, scope, actions FROM autoflow_rules
+  const r = await q.query<{ id: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
+    `SELECT id, name, org_id, trigger, condition, scope, actions FROM autoflow_rules
       WHERE org_id = ANY($1::text[]) AND trigger = ANY($2::text[]) AND status = 'enabled'
         AND (activation_at IS NULL OR activation_at <= now()) AND (expiry_at IS NULL OR expiry_at > now())`,
     [orgIds, triggers],
@@ -33,7 +35,7 @@ async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[
   const index = new Map<string, ActiveRule[]>();
   for (const row of r.rows) {
     const key = `${row.org_id}|${row.trigger}`;
-    const rule: ActiveRule = { id: row.id, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions };
+    const rule: ActiveRule = { id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions };
     index.set(key, [...(index.get(key) ?? []), rule]);
   }
   return index;
@@ -62,7 +64,7 @@ export async function matchEvents(events: DomainEvent[], q: Queryable): Promise<
   if (!index.size) return 0;
   const sims = await simFacts(q, [...new Set(relevant.map((e) => e.subject!))]);
   const lists = await uploadedLists(q, [...index.values()].flat());
-  const runs: Array<{ orgId: string; ruleId: string; sim: SimFacts; trigger: string; eventId: string; detail: unknown; actions: unknown }> = [];
+  const runs: Array<{ orgId: string; rule: ActiveRule; event: DomainEvent; sim: SimFacts; trigger: string; eventId: string; detail: unknown; actions: unknown }> = [];
   for (const e of relevant) {
     const sim = sims.get(e.subject!);
     // A SIM transferred since the event belongs to another organisation now: its old rules no longer watch it.
@@ -73,24 +75,34 @@ export async function matchEvents(events: DomainEvent[], q: Queryable): Promise<
         const imeis = rule.trigger.imeiFileToken ? lists.get(rule.trigger.imeiFileToken) : rule.trigger.imeis ? new Set(rule.trigger.imeis) : undefined;
         if (!triggerFires(rule.trigger, e, sim, imeis)) continue;
         runs.push({
-          orgId: e.orgId, ruleId: rule.id, sim, trigger: type, eventId: e.id,
+          orgId: e.orgId, rule, event: e, sim, trigger: type, eventId: e.id,
           detail: { event: { type: e.type, subtype: e.subtype, data: e.data, at: e.at.toISOString() } },
-          actions: rule.actions.map((a) => ({ ...a, outcome: 'pending' })),
+          // The webhook is notified through the event log in this transaction (below): queued with the run.
+          actions: rule.actions.map((a) => ({ ...a, outcome: a.type === 'webhook' ? 'queued' : 'pending' })),
         });
       }
     }
   }
   if (!runs.length) return 0;
-  const written = await q.query<{ rule_id: string }>(
+  const written = await q.query<{ id: string; rule_id: string; iccid: string; event_id: string }>(
     `INSERT INTO autoflow_runs (org_id, rule_id, sim_id, iccid, trigger, crossing, event_id, detail, actions, status)
      SELECT o, r, s, i, t, 'event:' || e, e::bigint, d::jsonb, a::jsonb, 'pending'
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(o, r, s, i, t, e, d, a)
      ON CONFLICT (rule_id, iccid, crossing) WHERE crossing IS NOT NULL DO NOTHING
-     RETURNING rule_id`,
+     RETURNING id::text, rule_id, iccid, event_id::text`,
     [
-      runs.map((x) => x.orgId), runs.map((x) => x.ruleId), runs.map((x) => x.sim.simId), runs.map((x) => x.sim.iccid), runs.map((x) => x.trigger),
+      runs.map((x) => x.orgId), runs.map((x) => x.rule.id), runs.map((x) => x.sim.simId), runs.map((x) => x.sim.iccid), runs.map((x) => x.trigger),
       runs.map((x) => x.eventId), runs.map((x) => JSON.stringify(x.detail)), runs.map((x) => JSON.stringify(x.actions)),
     ],
+  );
+  // Runs written now (not a crossing seen before) whose rule notifies the webhook: a rule_fired event each.
+  const byKey = new Map(runs.map((x) => [`${x.rule.id}|${x.sim.iccid}|${x.eventId}`, x]));
+  const notify = written.rows
+    .map((w) => ({ w, run: byKey.get(`${w.rule_id}|${w.iccid}|${w.event_id}`)! }))
+    .filter(({ run }) => run && run.rule.actions.some((a) => a.type === 'webhook'));
+  await appendEvents(
+    q,
+    notify.map(({ w, run }) => ({ orgId: run.orgId, ...RULE_FIRED, subject: run.sim.iccid, data: ruleFiredData(run.rule, run.sim.iccid, run.event, w.id) })),
   );
   const perRule = new Map<string, number>();
   for (const w of written.rows) perRule.set(w.rule_id, (perRule.get(w.rule_id) ?? 0) + 1);

@@ -268,3 +268,9 @@ export async function simsInScope(q: Queryable, orgId: string, scope: AutoflowRu
   );
   return { items: rows.rows.map((r) => ({ iccid: r.iccid, status: r.status, productType: r.product_type, tags: r.tags, poolId: r.pool_id })), total };
 }
+
+/** The caller's webhook (their notification key of the organisation), if they have set one up. */
+export async function webhookOf(q: Queryable, orgId: string, accountId: string): Promise<{ id: string; webhookUrl: string | null } | null> {
+  const r = await q.query<{ id: string; webhook_url: string | null }>('SELECT id, webhook_url FROM notification_keys WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
+  return r.rows[0] ? { id: r.rows[0].id, webhookUrl: r.rows[0].webhook_url } : null;
+}

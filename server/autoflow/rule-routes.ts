@@ -9,6 +9,8 @@
  * - DELETE /auto_flow/cube/rules/:id              delete (kept as status deleted: its name is free again)
  * - GET    /auto_flow/cube/rules/triggers/:id      a rule's run history (30 days): when, which SIM, what, each action's outcome
  * - GET    /auto_flow/cube/sims                   the SIMs in a rule's scope (?ruleId=), by ICCID; /sims/download as CSV
+ * - POST   /auto_flow/cube/try_it_out/body        the exact webhook body the rule would send, for a SIM in its scope
+ * - POST   /auto_flow/cube/try_it_out/send        that body sent at once to the caller's webhook, with the answer
  * - GET    /auto_flow/cube/change_records         who changed what, before and after (the audit rows of the rules)
  * - GET    /auto_flow/cube/countries              the countries a country-change trigger may name, in the caller's language
  *
@@ -29,7 +31,9 @@ import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { badLines, checkDocument } from './rule-checks.js';
 import { listRuns } from './run-repo.js';
-import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
+import { queueOnce } from '../developer/webhooks.js';
+import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
 
 const SUBJECT = 'autoflow-cube' as const;
 /** What a rule's change records call the entity (audit_log.entity). */
@@ -124,6 +128,21 @@ const nameExists = () => new ApiError(400, CODES.autoflowNameExists, { field: 'n
 
 /** The document as its change record keeps it. */
 const recordOf = (r: RuleRecord) => ({ name: r.name, trigger: r.trigger, scope: r.scope, actions: r.actions, status: r.status, activationAt: r.activationAt, expiryAt: r.expiryAt });
+
+/** EXAMPLE ICCID for a rule whose scope holds no SIM yet (valid: Luhn). */
+const EXAMPLE_ICCID = '89490200001234567819';
+
+/** The body the rule's webhook action would send now, for the first SIM in its scope. */
+async function tryItOutBody(req: FastifyRequest, ruleId: string) {
+  const auth = req.requireAuth();
+  const rule = await requireRule(req.server.db, auth.orgId, ruleId);
+  const first = await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: 1, offset: 0 }, 1);
+  const iccid = first.items[0]?.iccid ?? EXAMPLE_ICCID;
+  const now = new Date();
+  return ruleFiredBody(ruleFiredData(rule, iccid, sampleEvent(rule.trigger, iccid, now), null), now);
+}
+const tryBody = { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ruleId: { type: 'string', minLength: 1, maxLength: 40 } } };
+const bodySchema = { type: 'object', properties: { type: { type: 'string' }, subtype: { type: 'string' }, timestamp: { type: 'string' }, data: anyObject } };
 
 /** Where a rule was made: the public API, a template (the scene header), or the console. */
 function originOf(req: FastifyRequest): string {
@@ -325,6 +344,37 @@ export const ruleRoutes = defineRoutes([
         .header('content-disposition', `attachment; filename="autoflow-${rule.id}-sims.csv"`)
         .header('cache-control', 'no-store')
         .send(`\uFEFF${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`);
+    },
+  },
+  {
+    service: 'rule',
+    method: 'POST',
+    path: '/auto_flow/cube/try_it_out/body',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: { body: tryBody, response: bodySchema },
+    handler: async (req) => tryItOutBody(req, (req.body as { ruleId: string }).ruleId),
+  },
+  {
+    service: 'rule',
+    method: 'POST',
+    path: '/auto_flow/cube/try_it_out/send',
+    permission: { action: 'update', subject: SUBJECT },
+    schema: {
+      body: tryBody,
+      response: {
+        type: 'object',
+        properties: { body: bodySchema, logId: { type: 'string' }, httpCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, delivered: { type: 'boolean' } },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = await tryItOutBody(req, (req.body as { ruleId: string }).ruleId);
+      const hook = await webhookOf(req.server.db, auth.orgId, auth.accountId);
+      if (!hook?.webhookUrl) throw invalid('webhookUrl', 'required');
+      const deliveryId = await req.server.db.tx((q) => queueOnce(q, { orgId: auth.orgId, id: hook.id }, { ...RULE_FIRED, body: JSON.stringify(body) }));
+      const result = await req.server.webhooks.deliverNow(deliveryId);
+      if (!result) throw new ApiError(409, CODES.conflict);
+      return { body, ...result };
     },
   },
   {

@@ -8,6 +8,10 @@ import { CONSUMER, handleEvents, matchEvents } from '../../server/autoflow/engin
 import { sweepAutoflow } from '../../server/autoflow/run-repo.js';
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { readEvents, startConsumer } from '../../server/events/event-log.js';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
@@ -21,7 +25,7 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
   let other: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
+    t = await buildTestApp({ kind, config: { webhookAllowPrivate: true } });
     admin = await signIn(t.app, DEMO.admin);
     operator = await signIn(t.app, DEMO.operator);
     consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
@@ -51,7 +55,12 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
     await consumer.poke();
     const fired = await runs(inScope);
     expect(fired).toHaveLength(1);
-    expect(fired[0]).toMatchObject({ iccid: DEMO_SIMS.active, status: 'pending', actions: [{ type: 'webhook', outcome: 'pending' }, { type: 'tag', tag: 'flagged', outcome: 'pending' }] });
+    expect(fired[0]).toMatchObject({ iccid: DEMO_SIMS.active, status: 'pending', actions: [{ type: 'webhook', outcome: 'queued' }, { type: 'tag', tag: 'flagged', outcome: 'pending' }] });
+    // The webhook action is an event of the log, which the webhooks consumer delivers like any other.
+    const notified = (await t.db.query<{ subject: string; data: Record<string, unknown> }>("SELECT subject, data FROM events WHERE type = 'autoflow' AND subtype = 'rule_fired'")).rows;
+    expect(notified).toHaveLength(1);
+    expect(notified[0].subject).toBe(DEMO_SIMS.active);
+    expect(notified[0].data).toMatchObject({ ruleId: inScope, ruleName: 'Paused watch', trigger: 'status_change', iccid: DEMO_SIMS.active, event: { type: 'sim', subtype: 'status_change', data: { from: 'active', to: 'paused' } } });
     expect(fired[0].crossing).toMatch(/^event:\d+$/);
     expect(await runs(outside)).toHaveLength(0);
     expect(await runs(disabled)).toHaveLength(0);
@@ -85,7 +94,7 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
     const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}` });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.total).toBe(1);
-    expect(res.json().data.items[0]).toMatchObject({ ruleId: id, iccid: DEMO_SIMS.active, trigger: 'status_change', status: 'pending', actions: [{ type: 'webhook', outcome: 'pending' }, { type: 'tag', outcome: 'pending' }] });
+    expect(res.json().data.items[0]).toMatchObject({ ruleId: id, iccid: DEMO_SIMS.active, trigger: 'status_change', status: 'pending', actions: [{ type: 'webhook', outcome: 'queued' }, { type: 'tag', outcome: 'pending' }] });
     expect(res.json().data.items[0].detail.event).toMatchObject({ type: 'sim', subtype: 'status_change', data: { from: 'active', to: 'paused' } });
     const none = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?status=failed` });
     expect(none.json().data.total).toBe(0);
@@ -112,5 +121,43 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
     expect(await sweepAutoflow(t.db, new Date())).toEqual({ runs: 1, uploads: 1 });
     expect(Number((await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs WHERE rule_id = $1', [id])).rows[0].n)).toBe(before - 1);
     expect((await t.db.query<{ token: string }>('SELECT token FROM autoflow_scope_files ORDER BY token')).rows.map((r) => r.token)).toEqual(['new-unused', 'old-used']);
+  });
+
+  it('try-it-out shows the exact body the rule would send and sends it to the caller’s webhook, with the answer', async () => {
+    const id = (await t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Paused watch'")).rows[0].id;
+    const shown = await call(t.app, admin, { method: 'POST', url: '/api/rule/auto_flow/cube/try_it_out/body', payload: { ruleId: id } });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().data).toMatchObject({
+      type: 'autoflow', subtype: 'rule_fired',
+      data: { ruleId: id, ruleName: 'Paused watch', trigger: 'status_change', iccid: DEMO_SIMS.active, event: { type: 'sim', subtype: 'status_change', data: { from: 'active', to: 'paused' } } },
+    });
+    // Someone with no webhook set up is told which field is missing.
+    await t.db.query("DELETE FROM notification_keys WHERE account_id = 'acc-superadmin'");
+    const none = await call(t.app, await signIn(t.app, DEMO.superadmin), { method: 'POST', url: '/api/rule/auto_flow/cube/try_it_out/send', payload: { ruleId: id } });
+    expect(none.json().status.message).toBe('Webhook URL: is required');
+    const received: string[] = [];
+    const dir = process.env.TEST_TLS_DIR!;
+    const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(202).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const key = (await call(t.app, admin, { method: 'GET', url: `/api/main/developer/key/notification/${admin.accountId}` })).json().data;
+      const url = `https://localhost:${(server.address() as AddressInfo).port}/hook`;
+      expect((await call(t.app, admin, { method: 'PUT', url: `/api/main/developer/key/notification/callbackUrl/${key.id}`, payload: { webhookUrl: url } })).statusCode).toBe(200);
+      const sent = await call(t.app, admin, { method: 'POST', url: '/api/rule/auto_flow/cube/try_it_out/send', payload: { ruleId: id } });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect(sent.json().data).toMatchObject({ delivered: true, httpCode: 202 });
+      expect(received).toHaveLength(1);
+      expect(JSON.parse(received[0])).toEqual(sent.json().data.body);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
