@@ -160,4 +160,20 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it('a rule disabled mid-stream stops firing; enabled again, it fires on the next crossing only', async () => {
+    const id = (await t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Paused watch'")).rows[0].id;
+    const before = (await runs(id)).length;
+    expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${id}/disable` })).statusCode).toBe(200);
+    await act('/sim/suspend', DEMO_SIMS.active);
+    await consumer.poke();
+    expect(await runs(id)).toHaveLength(before);
+    await act('/sim/resume', DEMO_SIMS.active);
+    expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${id}/enable` })).statusCode).toBe(200);
+    await consumer.poke();
+    expect(await runs(id)).toHaveLength(before);
+    await act('/sim/suspend', DEMO_SIMS.active);
+    await consumer.poke();
+    expect(await runs(id)).toHaveLength(before + 1);
+  });
 });
