@@ -34,6 +34,8 @@ export const CODES = {
   superadminCannotBeRemoved: 'CB-01-0014',
   invitationNotFound: 'CB-01-0015',
   refreshTokenError: 'CB-01-0016',
+  autoflowNameExists: 'CB-07-0001',
+  maxAutoflows: 'CB-07-0002',
 } as const;
 export type Code = (typeof CODES)[keyof typeof CODES];
 

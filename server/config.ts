@@ -18,6 +18,8 @@ export interface Config {
   /** Caps shown as seats left (SPEC.md section 6); an organisation row may override them. */
   accountCap: number;
   orgCap: number;
+  /** The most autoflow rules (not deleted) an organisation may have (SPEC.md section 5 leaves it open: docs/decisions.md). */
+  autoflowMaxRules: number;
   seed: boolean;
   /** The network simulator's traffic (SIMULATOR=off switches it off; commands to the network are answered either way). */
   simulator: boolean;
@@ -112,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtlDays: Number(env.REFRESH_TOKEN_TTL_DAYS ?? 30),
     accountCap: Number(env.ACCOUNT_CAP ?? 50),
     orgCap: Number(env.ORG_CAP ?? 20),
+    autoflowMaxRules: Number(env.AUTOFLOW_MAX_RULES ?? 1000),
     seed: env.SEED !== 'false',
     simulator: env.SIMULATOR !== 'off',
     simulatorTickMs: Number(env.SIMULATOR_TICK_MS ?? 5000),

@@ -31,6 +31,8 @@ import { referenceRoutes } from './developer/reference-page.js';
 import { smsRoutes } from './sms/sms-routes.js';
 import { scheduleRoutes } from './sms-schedules/schedule-routes.js';
 import { taskReportRoutes } from './sms-schedules/task-reports.js';
+import { ruleRoutes } from './autoflow/rule-routes.js';
+import { uploadRoutes as autoflowUploadRoutes } from './autoflow/upload-routes.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
@@ -44,6 +46,9 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   // Scheduled SMS (customer API) and its reports through the task center.
   ...scheduleRoutes,
   ...taskReportRoutes,
+  // Autoflow: rules and their change records.
+  ...ruleRoutes,
+  ...autoflowUploadRoutes,
   // Exports through the task center (SPEC.md section 7's export calls).
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),

@@ -579,23 +579,24 @@ async function seedAutoflow(ctx: Ctx): Promise<void> {
     trigger: string;
     condition: Record<string, unknown>;
     scope: Record<string, unknown>;
-    action: { type: string; emails?: string[] };
+    actions: Array<{ type: string; emails?: string[]; speedKbps?: number }>;
     status: 'enabled' | 'disabled' | 'deleted';
   }
+  // Documents in the shape of common/autoflow-rule.ts, so the builder opens every seeded rule as it is.
   const templates: RuleTemplate[] = [
-    { name: DEMO_RULE_NAME, trigger: 'data_usage', condition: { threshold: 50, unit: 'MB', cycle: 'MONTH' }, scope: { type: 'all' }, action: { type: 'email', emails: ['ops@demo.example.com'] }, status: 'enabled' },
-    { name: 'Suspend at 90% of bundle', trigger: 'data_usage_percent', condition: { percent: 90 }, scope: { type: 'tags', tags: ['pilot'] }, action: { type: 'suspend' }, status: 'enabled' },
-    { name: 'Paused back to active', trigger: 'status_change', condition: { from: 'paused', to: 'active' }, scope: { type: 'all' }, action: { type: 'webhook' }, status: 'disabled' },
-    { name: 'Expiry in 30 days', trigger: 'expiry_reminder', condition: { days: 30 }, scope: { type: 'all' }, action: { type: 'email', emails: ['billing@demo.example.com'] }, status: 'enabled' },
-    { name: 'IMEI swap guard', trigger: 'imei_change', condition: {}, scope: { type: 'product_type', productType: 'automotive' }, action: { type: 'suspend' }, status: 'enabled' },
-    { name: 'MO SMS burst', trigger: 'sms_mo', condition: { count: 20, period: 'DAY' }, scope: { type: 'all' }, action: { type: 'email', emails: ['ops@demo.example.com'] }, status: 'disabled' },
-    { name: 'Pool nearly full', trigger: 'pool_usage', condition: { percent: 80 }, scope: { type: 'pool', poolId: DEMO_POOL_ID }, action: { type: 'email', emails: ['ops@demo.example.com'] }, status: 'enabled' },
-    { name: 'Old threshold rule', trigger: 'data_usage', condition: { threshold: 10, unit: 'MB', cycle: 'MONTH' }, scope: { type: 'all' }, action: { type: 'email', emails: ['ops@demo.example.com'] }, status: 'deleted' },
+    { name: DEMO_RULE_NAME, trigger: 'data_usage', condition: { threshold: 50, unit: 'MB', window: 'cycle' }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['ops@demo.example.com'] }], status: 'enabled' },
+    { name: 'Suspend at 90% of bundle', trigger: 'data_usage_percent', condition: { percent: 90 }, scope: { type: 'tags', tags: ['pilot'] }, actions: [{ type: 'suspend' }, { type: 'webhook' }], status: 'enabled' },
+    { name: 'Paused back to active', trigger: 'status_change', condition: { from: 'paused', to: 'active' }, scope: { type: 'all' }, actions: [{ type: 'webhook' }], status: 'disabled' },
+    { name: 'Expiry in 30 days', trigger: 'expiry_reminder', condition: { days: 30 }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['billing@demo.example.com'] }], status: 'enabled' },
+    { name: 'IMEI swap guard', trigger: 'imei_change', condition: { mode: 'any' }, scope: { type: 'product_type', productType: 'automotive' }, actions: [{ type: 'suspend' }], status: 'enabled' },
+    { name: 'MO SMS burst', trigger: 'sms_mo', condition: { count: 20, window: 'rolling_24h' }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['ops@demo.example.com'] }], status: 'disabled' },
+    { name: 'Pool SIMs at 80 %', trigger: 'data_usage_percent', condition: { percent: 80 }, scope: { type: 'pool', poolId: DEMO_POOL_ID }, actions: [{ type: 'throttle', speedKbps: 256 }, { type: 'email', emails: ['ops@demo.example.com'] }], status: 'enabled' },
+    { name: 'Old threshold rule', trigger: 'data_usage', condition: { threshold: 10, unit: 'MB', window: 'cycle' }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['ops@demo.example.com'] }], status: 'deleted' },
   ];
   const perOrg: Record<string, typeof templates> = {
     'org-demo': size === 'small' ? [templates[0], templates[1], templates[2], templates[7]] : templates,
     'org-demo-north': size === 'small' ? [] : [templates[0], templates[3]],
-    'org-other': [{ ...templates[0], name: 'Other data alert', action: { type: 'email', emails: ['ops@other.example.com'] } }],
+    'org-other': [{ ...templates[0], name: 'Other data alert', actions: [{ type: 'email', emails: ['ops@other.example.com'] }] }],
   };
   const rules: Row[] = [];
   const runs: Row[] = [];
@@ -610,10 +611,10 @@ async function seedAutoflow(ctx: Ctx): Promise<void> {
         const s = rng.pick(orgSims);
         const at = new Date(now.getTime() - rng.int(10, 29 * 24 * 60) * MINUTE);
         if (!last || at > last) last = at;
-        runs.push({ org_id: org, rule_id: id, sim_id: s.id, iccid: s.iccid, trigger: t.trigger, at, status: rng.chance(0.9) ? 'success' : 'failed', detail: { action: t.action.type, condition: t.condition } });
+        runs.push({ org_id: org, rule_id: id, sim_id: s.id, iccid: s.iccid, trigger: t.trigger, at, status: rng.chance(0.9) ? 'success' : 'failed', detail: { actions: t.actions.map((a) => a.type), condition: t.condition } });
       }
       rules.push({
-        org_id: org, id, name: t.name, trigger: t.trigger, condition: t.condition, scope: t.scope, action: t.action, action_type: t.action.type,
+        org_id: org, id, name: t.name, trigger: t.trigger, condition: t.condition, scope: t.scope, actions: JSON.stringify(t.actions),
         status: t.status, activation_at: created, expiry_at: i % 3 === 1 ? new Date(now.getTime() + 180 * DAY) : null,
         created_by: org === 'org-other' ? 'acc-other-admin' : i % 2 ? 'acc-superadmin' : 'acc-admin', origin: i === 4 ? 'template' : 'console',
         last_run_at: last, run_count: runCount, deleted_at: t.status === 'deleted' ? new Date(now.getTime() - 3 * DAY) : null,

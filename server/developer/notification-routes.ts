@@ -29,6 +29,7 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   sim: ['status_change', 'imei_change', 'bundle_change', 'transfer', 'connection', 'tag_change', 'info_change'],
   sms: ['received', 'delivered', 'failed'],
   task: ['finished'],
+  autoflow: ['rule_fired'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);

@@ -58,6 +58,16 @@ export async function queueTest(q: Queryable, key: { orgId: string; id: string }
   return r.rows[0].id;
 }
 
+/** A body of the caller's making (autoflow's try-it-out) for one key, tried once, as a test event is. */
+export async function queueOnce(q: Queryable, key: { orgId: string; id: string }, message: { type: string; subtype: string; body: string }): Promise<string> {
+  const r = await q.query<{ id: string }>(
+    `INSERT INTO webhook_deliveries (org_id, notification_key_id, message_id, event_type, subtype, body, retries)
+     VALUES ($1, $2, $3, $4, $5, $6, false) RETURNING id::text`,
+    [key.orgId, key.id, `try_${newId(20)}`, message.type, message.subtype, message.body],
+  );
+  return r.rows[0].id;
+}
+
 /** A logged delivery sent again, as it was (same message id and body, so a receiver can recognise it), tried once. */
 export async function queueReplay(q: Queryable, key: { orgId: string; id: string }, logId: string): Promise<string | null> {
   const r = await q.query<{ id: string }>(

@@ -58,7 +58,7 @@ export default fp(async (app) => {
   app.decorateRequest('authorize', function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>) {
     const auth = this.requireAuth();
     const target = record ? subjectOf(subject, record) : subject;
-    if (!auth.ability.can(action, target as never)) throw new ApiError(403, CODES.permissionDenied);
+    if (!auth.ability.can(action, target as never)) throw refusalOf(action, subject);
   });
 
   app.addHook('onRequest', async (req) => {
@@ -171,6 +171,15 @@ export default fp(async (app) => {
     };
   }
 });
+
+/**
+ * The answer to a right that is missing: 403 "Permission denied", except a write of autoflow rules, which SPEC.md
+ * section 8 answers with a 400 "You do not have this permission, please contact your admin!".
+ */
+export function refusalOf(action: Action, subject: Exclude<Subject, 'all'>): ApiError {
+  if (subject === 'autoflow-cube' && action !== 'read') return new ApiError(400, CODES.autoflowWriteMissing);
+  return new ApiError(403, CODES.permissionDenied);
+}
 
 function headerOf(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Action, Subject } from '../../common/permissions.js';
-import { PARAMS_ROOT, unboundedInputs } from './input-guard.js';
+import { parseJsonBody, PARAMS_ROOT, unboundedInputs } from './input-guard.js';
 
 export const SERVICES = ['main', 'customer', 'cdr', 'pool', 'job', 'rule', 'identity', 'public'] as const;
 export type Service = (typeof SERVICES)[number];
@@ -38,6 +38,11 @@ export interface RouteDef {
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** One line for the public API's reference (OpenAPI summary). */
   summary?: string;
+  /**
+   * The JSON body may also come as multipart/form-data, the document in the text field of this name (SPEC.md section
+   * 7: autoflow rule create and update). It is parsed and validated exactly as a JSON body.
+   */
+  multipartJson?: string;
 }
 
 /** The schema of path parameters: each named one a non-empty id or code of at most 40 characters. */
@@ -81,6 +86,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
       schema: r.raw ? input : { ...input, response: { 200: envelope } },
       config: { permission: r.permission, routeDef: r },
       ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}),
+      ...(r.multipartJson ? { preValidation: multipartJsonBody(r.multipartJson) } : {}),
       handler: async (req, reply) => {
         const data = await r.handler(req, reply);
         if (r.raw || reply.sent) return data;
@@ -88,4 +94,18 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
       },
     });
   }
+}
+
+/** A route-level hook (after the right is checked): a multipart request's field `name` becomes the JSON body. */
+function multipartJsonBody(name: string) {
+  return async (req: FastifyRequest) => {
+    if (!req.isMultipart()) return;
+    let text: string | undefined;
+    for await (const part of req.parts()) {
+      if (part.type === 'field' && part.fieldname === name && typeof part.value === 'string') text ??= part.value;
+      else if (part.type === 'file') await part.toBuffer();
+    }
+    // Missing, it is a missing body; present, the same parser as a JSON body (empty, not JSON, poisoned keys).
+    req.body = text === undefined ? undefined : parseJsonBody(text);
+  };
 }

@@ -4,11 +4,13 @@
  * week views (top 10 and heatmap) read it. So its hours older than SIM_HOURLY_KEEP_DAYS go, hourly, from every
  * instance that runs jobs: deleting rows that are already gone deletes nothing, so instances need no coordination.
  * The other rollups (usage_hourly, usage_daily, usage_sim_monthly) serve months and invoices and stay.
- * The same run keeps the event log's monthly partitions (server/events/event-log.ts, maintainEventLog).
+ * The same run keeps the event log's monthly partitions (server/events/event-log.ts, maintainEventLog) and sweeps the
+ * autoflow run history (server/autoflow/run-repo.ts, sweepAutoflow).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.js';
 import { maintainEventLog } from '../events/event-log.js';
+import { sweepAutoflow } from '../autoflow/run-repo.js';
 
 /**
  * The days of usage_sim_hourly kept. The week view reaches furthest back: 7 dashboard days, the oldest starting at a
@@ -68,6 +70,12 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Da
       .then(
         (dropped) => void (dropped.length && log.info({ dropped }, 'event log months dropped')),
         (err) => log.error({ err }, 'maintenance: event log partitions'),
+      )
+      // Autoflow run history past 30 days, and uploads validated but never used by a rule.
+      .then(() => (abort.signal.aborted ? null : sweepAutoflow(db, now)))
+      .then(
+        (swept) => void (swept && (swept.runs || swept.uploads) && log.info(swept, 'autoflow runs and uploads swept')),
+        (err) => log.error({ err }, 'maintenance: autoflow sweep'),
       )
       .finally(() => (running = null));
   };

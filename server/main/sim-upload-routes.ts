@@ -18,7 +18,7 @@ import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/
 import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from '../job/upload-jobs.js';
 
 /** A multipart request's one file and its text fields. */
-async function readForm(req: FastifyRequest): Promise<{ file: { name: string; bytes: Uint8Array } | null; fields: Record<string, string> }> {
+export async function readForm(req: FastifyRequest): Promise<{ file: { name: string; bytes: Uint8Array } | null; fields: Record<string, string> }> {
   if (!req.isMultipart()) throw invalid('file', 'required');
   let file: { name: string; bytes: Uint8Array } | null = null;
   const fields: Record<string, string> = {};
@@ -34,7 +34,7 @@ async function readForm(req: FastifyRequest): Promise<{ file: { name: string; by
   return { file, fields };
 }
 
-const requireFile = (form: Awaited<ReturnType<typeof readForm>>) => {
+export const requireFile = (form: Awaited<ReturnType<typeof readForm>>) => {
   if (!form.file || !form.file.name) throw invalid('file', 'required');
   return form.file;
 };

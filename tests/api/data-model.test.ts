@@ -212,7 +212,7 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
     it('accepts an autoflow name of 100 characters and refuses 101', async () => {
       const rule = (name: string) =>
-        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, action, action_type) VALUES ('org-demo', $1, $2, 'data_usage', '{"type":"email"}', 'email')`, [newId(), name]);
+        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, actions) VALUES ('org-demo', $1, $2, 'data_usage', '[{"type":"webhook"}]')`, [newId(), name]);
       await expect(rule('r'.repeat(100))).resolves.toBeTruthy();
       await expect(rule('r'.repeat(101))).rejects.toMatchObject(CHECK);
       await expect(rule('')).rejects.toMatchObject(CHECK);
@@ -220,7 +220,7 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
     it('refuses a duplicate autoflow name in one organisation but not in another, nor after deletion', async () => {
       const rule = (org: string, name: string) =>
-        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, action, action_type) VALUES ($1, $2, $3, 'data_usage', '{"type":"email"}', 'email')`, [org, newId(), name]);
+        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, actions) VALUES ($1, $2, $3, 'data_usage', '[{"type":"webhook"}]')`, [org, newId(), name]);
       await expect(rule('org-demo', DEMO_RULE_NAME)).rejects.toMatchObject(UNIQUE);
       await expect(rule('org-other', DEMO_RULE_NAME)).resolves.toBeTruthy();
       await db.query("UPDATE autoflow_rules SET status = 'deleted', deleted_at = now() WHERE org_id = 'org-other' AND name = $1", [DEMO_RULE_NAME]);

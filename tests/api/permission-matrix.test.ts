@@ -6,6 +6,8 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAbilityFor } from '../../common/ability.js';
 import { ROLES } from '../../common/roles.js';
+import { translate } from '../../common/i18n.js';
+import { refusalOf } from '../../server/http/context.js';
 import { fullPath, registerRoutes, type RouteDef } from '../../server/http/route.js';
 import { ALL_ROUTES } from '../../server/routes.js';
 import { buildTestApp, call, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
@@ -36,10 +38,13 @@ describe('permission matrix', () => {
       const p = r.permission as Exclude<RouteDef['permission'], string>;
       const allowed = defineAbilityFor(role).can(p.action, p.subject);
       const res = await call(t.app, sessions[role], { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      // A denied call answers its refusal (403 "Permission denied"; an autoflow write SPEC.md section 8's 400).
+      const refusal = refusalOf(p.action, p.subject);
+      if (allowed) expect(res.json().status.code, res.body).not.toBe(refusal.code);
       if (allowed) expect(res.statusCode, res.body).not.toBe(403);
       else {
-        expect(res.statusCode, res.body).toBe(403);
-        expect(res.json().status.message).toBe('Permission denied');
+        expect(res.statusCode, res.body).toBe(refusal.statusCode);
+        expect(res.json().status.message).toBe(translate('en-US', refusal.messageKey));
       }
     });
   });

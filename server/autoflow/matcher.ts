@@ -1,0 +1,70 @@
+/**
+ * The rule engine's matcher (issue 18): pure functions, no I/O, tested by tables of cases. Given an event of the log,
+ * the facts of its SIM and a rule, does the rule fire? The engine (engine.ts) loads the facts once per batch.
+ *
+ * Event-driven triggers are matched here. Usage, SMS-count, expiry and no-connection triggers are time- or
+ * rollup-based and belong to a scheduled evaluation over rollups (not yet built); network and country changes need
+ * the SIM's previous network, which the session events do not carry yet.
+ */
+import type { RuleScope, RuleTrigger, TriggerType } from '../../common/autoflow-rule.js';
+import type { DomainEvent } from '../events/event-log.js';
+
+/** The triggers an event of the log can fire, by "type.subtype". */
+export const EVENT_TRIGGERS: Readonly<Record<string, readonly TriggerType[]>> = {
+  'sim.status_change': ['status_change'],
+  'sim.imei_change': ['imei_change'],
+};
+
+/** The triggers an event may fire (none for most events, so most of the log costs one lookup). */
+export const triggersOf = (e: Pick<DomainEvent, 'type' | 'subtype'>): readonly TriggerType[] => EVENT_TRIGGERS[`${e.type}.${e.subtype}`] ?? [];
+
+/** What the matcher needs to know of the event's SIM. */
+export interface SimFacts {
+  orgId: string;
+  simId: string;
+  iccid: string;
+  tags: string[];
+  productType: string;
+  poolId: string | null;
+  imei: string | null;
+}
+
+/** Is the SIM in the rule's scope? fileItems: the ICCIDs of the scope's validated file. */
+export function inScope(scope: RuleScope, sim: SimFacts, fileItems?: ReadonlySet<string>): boolean {
+  switch (scope.type) {
+    case 'all':
+      return true;
+    case 'iccids':
+      return (scope.iccids ?? []).includes(sim.iccid);
+    case 'file':
+      return fileItems?.has(sim.iccid) ?? false;
+    case 'tags':
+      return (scope.tags ?? []).some((t) => sim.tags.includes(t));
+    case 'product_type':
+      return sim.productType === scope.productType;
+    case 'pool':
+      return sim.poolId !== null && sim.poolId === scope.poolId;
+  }
+}
+
+/**
+ * Does the event cross the trigger's condition? A status change the autoflow itself made (source "autoflow") fires
+ * nothing, so a rule whose action changes the SIM's status cannot set off itself or another rule in a loop.
+ * imeiList: the allowed IMEIs of an "outside the list" trigger (typed or from its validated file).
+ */
+export function triggerFires(trigger: RuleTrigger, e: Pick<DomainEvent, 'type' | 'subtype' | 'data'>, sim: SimFacts, imeiList?: ReadonlySet<string>): boolean {
+  if (!triggersOf(e).includes(trigger.type)) return false;
+  switch (trigger.type) {
+    case 'status_change': {
+      if (e.data.source === 'autoflow') return false;
+      const fromOk = trigger.from === 'any' || trigger.from === e.data.from;
+      const toOk = trigger.to === 'any' || trigger.to === e.data.to;
+      return fromOk && toOk;
+    }
+    case 'imei_change':
+      if (trigger.mode === 'any') return true;
+      return sim.imei !== null && !(imeiList?.has(sim.imei) ?? false);
+    default:
+      return false;
+  }
+}

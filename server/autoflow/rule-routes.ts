@@ -1,0 +1,415 @@
+/**
+ * Autoflow rules (SPEC.md section 7, Autoflow; issue 18), under the rule engine's service:
+ *
+ * - GET    /auto_flow/cube/rules                  the organisation's rules (not deleted): search by name, filters
+ * - POST   /auto_flow/cube/rules                  create (JSON, or multipart with the document in the field "rule")
+ * - PUT    /auto_flow/cube/rules                  update (the document and its id; JSON or multipart likewise)
+ * - GET    /auto_flow/cube/rules/:id/detail       one rule
+ * - PUT    /auto_flow/cube/rules/:id/:action      enable or disable
+ * - DELETE /auto_flow/cube/rules/:id              delete (kept as status deleted: its name is free again)
+ * - GET    /auto_flow/cube/rules/triggers/:id      a rule's run history (30 days): when, which SIM, what, each action's outcome
+ * - GET    /auto_flow/cube/sims                   the SIMs in a rule's scope (?ruleId=), by ICCID; /sims/download as CSV
+ * - POST   /auto_flow/cube/try_it_out/body        the exact webhook body the rule would send, for a SIM in its scope
+ * - POST   /auto_flow/cube/try_it_out/send        that body sent at once to the caller's webhook, with the answer
+ * - GET    /auto_flow/cube/change_records         who changed what, before and after (the audit rows of the rules)
+ * - GET    /auto_flow/cube/countries              the countries a country-change trigger may name, in the caller's language
+ *
+ * Bodies are validated by common/autoflow-rule.ts's schema, then by rule-checks.ts and the organisation's facts.
+ * Without the autoflow write right a write answers SPEC.md section 8's 400 "You do not have this permission, please
+ * contact your admin!" (server/http/context.ts).
+ */
+import type { FastifyRequest } from 'fastify';
+import { AUTOFLOW_RULE_SCHEMA, ACTION_TYPES, TRIGGER_TYPES, type AutoflowRuleDocument } from '../../common/autoflow-rule.js';
+import { ISO_COUNTRIES } from '../../common/countries.js';
+import { CODES } from '../../common/errors.js';
+import { translate } from '../../common/i18n.js';
+import { LANGUAGES, LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
+import type { Queryable } from '../db/db.js';
+import { newId } from '../db/ids.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
+import { defineRoutes, pathParams } from '../http/route.js';
+import { badLines, checkDocument } from './rule-checks.js';
+import { listRuns } from './run-repo.js';
+import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
+import { queueOnce } from '../developer/webhooks.js';
+import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+
+const SUBJECT = 'autoflow-cube' as const;
+/** What a rule's change records call the entity (audit_log.entity). */
+export const AUDIT_ENTITY = 'autoflow_rule';
+
+const anyObject = { type: 'object', additionalProperties: true } as const;
+const ruleSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    trigger: anyObject,
+    scope: anyObject,
+    actions: { type: 'array', items: anyObject },
+    status: { type: 'string' },
+    activationAt: { type: ['string', 'null'] },
+    expiryAt: { type: ['string', 'null'] },
+    origin: { type: 'string' },
+    createdBy: { type: ['string', 'null'] },
+    creatorEmail: { type: ['string', 'null'] },
+    updatedBy: { type: ['string', 'null'] },
+    lastRunAt: { type: ['string', 'null'] },
+    runCount: { type: 'integer' },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+} as const;
+const pageOf = (items: object) => ({ type: 'object', properties: { items: { type: 'array', items }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } } });
+
+const updateBody = {
+  ...AUTOFLOW_RULE_SCHEMA,
+  required: ['id', ...AUTOFLOW_RULE_SCHEMA.required],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, ...AUTOFLOW_RULE_SCHEMA.properties },
+};
+
+/** Field labels for the document's nested paths (trigger.threshold reads "Threshold"), in every language. */
+const LABELS = Object.fromEntries(
+  LANGUAGES.map((lang) => {
+    const label = (key: string) => translate(lang, `fields.${key}`);
+    const out: Record<string, string> = {};
+    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.trigger.properties)) out[`trigger.${k}`] = k === 'type' ? label('trigger') : k.startsWith('imeiFile') ? label('imeis') : label(k);
+    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.scope.properties)) out[`scope.${k}`] = k === 'type' ? label('scope') : k === 'fileName' ? label('fileToken') : label(k);
+    for (let i = 0; i < LIMITS.tags.count; i++) out[`scope.tags.${i}`] = label('tags');
+    for (let i = 0; i < AUTOFLOW_RULE_SCHEMA.properties.actions.maxItems; i++) {
+      const action = (what: string) => `${label('actions')} ${i + 1}: ${what}`;
+      for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.actions.items.properties)) out[`actions.${i}.${k}`] = action(k === 'type' ? label('type') : label(k));
+      for (let j = 0; j < LIMITS.emailsPerGroup; j++) out[`actions.${i}.emails.${j}`] = action(label('emails'));
+    }
+    return [lang, out];
+  }),
+);
+
+/** The organisation's facts about a document: ICCIDs its own, the scope file unchanged, the pool its own. */
+async function checkFacts(q: Queryable, orgId: string, doc: AutoflowRuleDocument): Promise<void> {
+  const scope = doc.scope;
+  if (scope.type === 'iccids' && scope.iccids) {
+    const own = await ownIccids(q, orgId, scope.iccids);
+    const foreign = scope.iccids.map((value, i) => ({ line: i + 1, value })).filter((l) => !own.has(l.value));
+    if (foreign.length) throw badLines('scope.iccids', 'iccidForeign', foreign);
+  }
+  if (scope.type === 'file') {
+    const file = await scopeFile(q, orgId, scope.fileToken!);
+    if (!file) throw invalid('scope.fileToken', 'scopeFileUnknown');
+    if (file.sha256 !== scope.fileSha256) throw invalid('scope.fileSha256', 'scopeFileModified');
+  }
+  const t = doc.trigger;
+  if (t.type === 'imei_change' && t.mode === 'outside_list' && t.imeiFileToken) {
+    const file = await scopeFile(q, orgId, t.imeiFileToken, 'imei');
+    if (!file) throw invalid('trigger.imeiFileToken', 'scopeFileUnknown');
+    if (file.sha256 !== t.imeiFileSha256) throw invalid('trigger.imeiFileSha256', 'scopeFileModified');
+  }
+  if (scope.type === 'pool' && !(await poolExists(q, orgId, scope.poolId!))) throw invalid('scope.poolId', 'poolUnknown');
+}
+
+/** Only the fields the document's type uses are kept: a scope of all SIMs keeps no stale ICCID list. */
+function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
+  const scopeKeys: Record<string, string[]> = { all: [], iccids: ['iccids'], file: ['fileToken', 'fileSha256', 'fileName'], tags: ['tags'], product_type: ['productType'], pool: ['poolId'] };
+  const scope = Object.fromEntries(Object.entries(doc.scope).filter(([k]) => k === 'type' || scopeKeys[doc.scope.type].includes(k))) as AutoflowRuleDocument['scope'];
+  const actionKeys: Record<string, string[]> = { suspend: [], resume: [], webhook: [], throttle: ['speedKbps'], tag: ['tag'], sms: ['text'], email: ['emails'] };
+  const actions = doc.actions.map((a) => Object.fromEntries(Object.entries(a).filter(([k]) => k === 'type' || actionKeys[a.type].includes(k)))) as AutoflowRuleDocument['actions'];
+  const triggerKeys: Record<string, string[]> = {
+    data_usage: ['threshold', 'unit', 'window'], data_usage_percent: ['percent'], sms_mo: ['count', 'window'], sms_mt: ['count', 'window'],
+    status_change: ['from', 'to'], expiry_reminder: ['days'], imei_change: ['mode', 'imeis', 'imeiFileToken', 'imeiFileSha256'],
+    no_connection: ['hours'], network_change: [], country_change: ['countries'],
+  };
+  const trigger = Object.fromEntries(Object.entries(doc.trigger).filter(([k]) => k === 'type' || triggerKeys[doc.trigger.type].includes(k))) as AutoflowRuleDocument['trigger'];
+  if (trigger.mode === 'any') for (const k of ['imeis', 'imeiFileToken', 'imeiFileSha256'] as const) delete trigger[k];
+  return { ...doc, trigger, scope, actions };
+}
+
+const nameExists = () => new ApiError(400, CODES.autoflowNameExists, { field: 'name' }, 'errors.autoflowNameExists', { field: 'name', rule: 'unique' });
+
+/** The document as its change record keeps it. */
+const recordOf = (r: RuleRecord) => ({ name: r.name, trigger: r.trigger, scope: r.scope, actions: r.actions, status: r.status, activationAt: r.activationAt, expiryAt: r.expiryAt });
+
+/** EXAMPLE ICCID for a rule whose scope holds no SIM yet (valid: Luhn). */
+const EXAMPLE_ICCID = '89490200001234567819';
+
+/** The body the rule's webhook action would send now, for the first SIM in its scope. */
+async function tryItOutBody(req: FastifyRequest, ruleId: string) {
+  const auth = req.requireAuth();
+  const rule = await requireRule(req.server.db, auth.orgId, ruleId);
+  const first = await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: 1, offset: 0 }, 1);
+  const iccid = first.items[0]?.iccid ?? EXAMPLE_ICCID;
+  const now = new Date();
+  return ruleFiredBody(ruleFiredData(rule, iccid, sampleEvent(rule.trigger, iccid, now), null), now);
+}
+const tryBody = { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ruleId: { type: 'string', minLength: 1, maxLength: 40 } } };
+const bodySchema = { type: 'object', properties: { type: { type: 'string' }, subtype: { type: 'string' }, timestamp: { type: 'string' }, data: anyObject } };
+
+/** Where a rule was made: the public API, a template (the scene header), or the console. */
+function originOf(req: FastifyRequest): string {
+  if (req.routeOptions.url?.startsWith('/api/public/')) return 'api';
+  return req.headers.scene === 'template' ? 'template' : 'console';
+}
+
+async function requireRule(q: Queryable, orgId: string, id: string, forUpdate = false): Promise<RuleRecord> {
+  const rule = await findRule(q, orgId, id, forUpdate);
+  if (!rule) throw notFound('autoflowRule', id);
+  return rule;
+}
+
+export const ruleRoutes = defineRoutes([
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/rules',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...PAGING_PROPERTIES,
+          search: { type: 'string', maxLength: LIMITS.autoflowName.max },
+          status: { type: 'string', enum: ['enabled', 'disabled'] },
+          trigger: { type: 'string', enum: TRIGGER_TYPES },
+          actionType: { type: 'string', enum: ACTION_TYPES },
+        },
+      },
+      response: pageOf(ruleSchema),
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const query = req.query as RuleListQuery;
+      return listRules(req.server.db, auth.orgId, { ...query, search: query.search?.trim() || undefined });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'POST',
+    path: '/auto_flow/cube/rules',
+    permission: { action: 'create', subject: SUBJECT },
+    multipartJson: 'rule',
+    labels: LABELS,
+    schema: { body: AUTOFLOW_RULE_SCHEMA, response: ruleSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const doc = tidy(req.body as AutoflowRuleDocument);
+      checkDocument(doc, new Date());
+      return req.server.db.tx(async (q) => {
+        const count = await countRulesLocked(q, auth.orgId);
+        const limit = req.server.config.autoflowMaxRules;
+        if (count >= limit) throw new ApiError(400, CODES.maxAutoflows, { limit }, 'errors.maxAutoflows', { limit });
+        if (await nameTaken(q, auth.orgId, doc.name, null)) throw nameExists();
+        await checkFacts(q, auth.orgId, doc);
+        const rule = await insertRule(q, auth.orgId, newId(), auth.accountId, doc, originOf(req));
+        await audit(q, req, { action: 'create', entity: AUDIT_ENTITY, entityId: rule.id, after: recordOf(rule) });
+        return rule;
+      });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'PUT',
+    path: '/auto_flow/cube/rules',
+    permission: { action: 'update', subject: SUBJECT },
+    multipartJson: 'rule',
+    labels: LABELS,
+    schema: { body: updateBody, response: ruleSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id, ...rest } = req.body as AutoflowRuleDocument & { id: string };
+      const doc = tidy(rest);
+      return req.server.db.tx(async (q) => {
+        const before = await requireRule(q, auth.orgId, id, true);
+        checkDocument(doc, new Date(), before);
+        if (await nameTaken(q, auth.orgId, doc.name, id)) throw nameExists();
+        await checkFacts(q, auth.orgId, doc);
+        const rule = await updateRule(q, auth.orgId, id, auth.accountId, doc);
+        await audit(q, req, { action: 'update', entity: AUDIT_ENTITY, entityId: id, before: recordOf(before), after: recordOf(rule) });
+        return rule;
+      });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/rules/:id/detail',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: { params: pathParams('id'), response: ruleSchema },
+    handler: async (req) => requireRule(req.server.db, req.requireAuth().orgId, (req.params as { id: string }).id),
+  },
+  {
+    service: 'rule',
+    method: 'PUT',
+    path: '/auto_flow/cube/rules/:id/:action',
+    permission: { action: 'update', subject: SUBJECT },
+    schema: {
+      params: { type: 'object', required: ['id', 'action'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, action: { type: 'string', enum: ['enable', 'disable'] } } },
+      response: ruleSchema,
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id, action } = req.params as { id: string; action: 'enable' | 'disable' };
+      const status = action === 'enable' ? 'enabled' : 'disabled';
+      return req.server.db.tx(async (q) => {
+        const before = await requireRule(q, auth.orgId, id, true);
+        if (before.status === status) return before;
+        await setRuleStatus(q, auth.orgId, id, auth.accountId, status);
+        await audit(q, req, { action, entity: AUDIT_ENTITY, entityId: id, before: { status: before.status }, after: { status } });
+        return requireRule(q, auth.orgId, id);
+      });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'DELETE',
+    path: '/auto_flow/cube/rules/:id',
+    permission: { action: 'delete', subject: SUBJECT },
+    schema: { params: pathParams('id'), response: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' } } } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      return req.server.db.tx(async (q) => {
+        const before = await requireRule(q, auth.orgId, id, true);
+        await setRuleStatus(q, auth.orgId, id, auth.accountId, 'deleted');
+        await audit(q, req, { action: 'delete', entity: AUDIT_ENTITY, entityId: id, before: recordOf(before), after: { status: 'deleted' } });
+        return { id, status: 'deleted' };
+      });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/rules/triggers/:id',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      params: pathParams('id'),
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ...PAGING_PROPERTIES, status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] }, iccid: { type: 'string', minLength: 1, maxLength: 20 } },
+      },
+      response: pageOf({
+        type: 'object',
+        properties: { id: { type: 'string' }, ruleId: { type: 'string' }, iccid: { type: ['string', 'null'] }, trigger: { type: 'string' }, status: { type: 'string' }, detail: {}, actions: {}, at: { type: 'string' } },
+      }),
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      // A deleted rule's runs stay readable for their 30 days; another organisation's rule is not found.
+      if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
+      return listRuns(req.server.db, auth.orgId, id, req.query as { page: number; pageSize: number; status?: string; iccid?: string });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/sims',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      querystring: { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ...PAGING_PROPERTIES, ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: pageOf({ type: 'object', properties: { iccid: { type: 'string' }, status: { type: 'string' }, productType: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, poolId: { type: ['string', 'null'] } } }),
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { ruleId, page, pageSize } = req.query as { ruleId: string; page: number; pageSize: number };
+      const rule = await requireRule(req.server.db, auth.orgId, ruleId);
+      return { ...(await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: pageSize, offset: (page - 1) * pageSize })), page, pageSize };
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/sims/download',
+    permission: { action: 'read', subject: SUBJECT },
+    raw: true,
+    schema: {
+      querystring: { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: {},
+    },
+    handler: async (req, reply) => {
+      const auth = req.requireAuth();
+      const rule = await requireRule(req.server.db, auth.orgId, (req.query as { ruleId: string }).ruleId);
+      const { items, total } = await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: LIMITS.exportMax, offset: 0 });
+      if (total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
+      const label = (k: string) => translate(req.lang, `fields.${k}`);
+      // Tags are joined with ";" as the SIM info upload writes them; no cell starts with a formula character.
+      const cell = (raw: string) => {
+        const v = raw.replace(/^([=+\-@])/, "'$1");
+        return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+      };
+      const lines = [['ICCID', label('status'), label('productType'), label('tags'), label('poolId')], ...items.map((s) => [s.iccid, s.status, s.productType, s.tags.join(';'), s.poolId ?? ''])];
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="autoflow-${rule.id}-sims.csv"`)
+        .header('cache-control', 'no-store')
+        .send(`\uFEFF${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`);
+    },
+  },
+  {
+    service: 'rule',
+    method: 'POST',
+    path: '/auto_flow/cube/try_it_out/body',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: { body: tryBody, response: bodySchema },
+    handler: async (req) => tryItOutBody(req, (req.body as { ruleId: string }).ruleId),
+  },
+  {
+    service: 'rule',
+    method: 'POST',
+    path: '/auto_flow/cube/try_it_out/send',
+    permission: { action: 'update', subject: SUBJECT },
+    schema: {
+      body: tryBody,
+      response: {
+        type: 'object',
+        properties: { body: bodySchema, logId: { type: 'string' }, httpCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, delivered: { type: 'boolean' } },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const body = await tryItOutBody(req, (req.body as { ruleId: string }).ruleId);
+      const hook = await webhookOf(req.server.db, auth.orgId, auth.accountId);
+      if (!hook?.webhookUrl) throw invalid('webhookUrl', 'required');
+      const deliveryId = await req.server.db.tx((q) => queueOnce(q, { orgId: auth.orgId, id: hook.id }, { ...RULE_FIRED, body: JSON.stringify(body) }));
+      const result = await req.server.webhooks.deliverNow(deliveryId);
+      if (!result) throw new ApiError(409, CODES.conflict);
+      return { body, ...result };
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/change_records',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      querystring: { type: 'object', additionalProperties: false, properties: { ...PAGING_PROPERTIES, ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
+      response: pageOf({
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          ruleId: { type: ['string', 'null'] },
+          at: { type: 'string' },
+          action: { type: 'string' },
+          accountId: { type: ['string', 'null'] },
+          accountEmail: { type: ['string', 'null'] },
+          before: {},
+          after: {},
+        },
+      }),
+    },
+    handler: async (req) => changeRecords(req.server.db, req.requireAuth().orgId, req.query as { ruleId?: string; page: number; pageSize: number }),
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/countries',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: { response: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' } } } } },
+    handler: async (req) => {
+      const names = new Intl.DisplayNames([req.lang], { type: 'region' });
+      const collator = new Intl.Collator(req.lang);
+      return [...ISO_COUNTRIES].map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
+    },
+  },
+]);

@@ -1,0 +1,430 @@
+/**
+ * Autoflow rules (issue 18): the rule document of common/autoflow-rule.ts at every boundary of SPEC.md section 5 (both
+ * sides of each range), the checks after the schema (Luhn, the organisation's ICCIDs, duplicates by line, times not
+ * earlier than now, the name taken, the maximum count), the write right's refusal text, and the change records.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { luhnCheckDigit, makeIccid } from '../../common/iccid.js';
+import { DEMO_POOL_ID, DEMO_RULE_ID, DEMO_RULE_NAME } from '../../server/db/seed-fleet.js';
+import { buildTestApp, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+
+const RULES = '/api/rule/auto_flow/cube/rules';
+type Doc = Record<string, unknown>;
+
+/** A rule that passes every check; each test changes one thing. */
+const base = (over: Doc = {}): Doc => ({
+  name: `Rule ${Math.random().toString(36).slice(2, 10)}`,
+  trigger: { type: 'data_usage', threshold: 50, unit: 'MB', window: 'cycle' },
+  scope: { type: 'all' },
+  actions: [{ type: 'suspend' }, { type: 'webhook' }],
+  ...over,
+});
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+
+describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let operator: Session;
+  let user: Session;
+  let own: string[];
+  let foreign: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ kind });
+    admin = await signIn(t.app, DEMO.admin);
+    operator = await signIn(t.app, DEMO.operator);
+    user = await signIn(t.app, DEMO.user);
+    own = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 5")).rows.map((r) => r.iccid);
+    foreign = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-other' ORDER BY iccid LIMIT 1")).rows[0].iccid;
+  });
+  afterAll(() => t.close());
+
+  const create = (doc: Doc, session = admin, lang?: string) =>
+    call(t.app, session, { method: 'POST', url: RULES, payload: doc, headers: lang ? { language: lang } : {} });
+  /** The refusal's message and data of a create that must fail with a 400. */
+  const refused = async (doc: Doc) => {
+    const res = await create(doc);
+    expect(res.statusCode, res.body).toBe(400);
+    return { message: res.json().status.message as string, data: res.json().data as { field: string; rule: string; lines?: Array<{ line: number; value: string }> } };
+  };
+  const accepted = async (doc: Doc) => {
+    const res = await create(doc);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as Doc & { id: string };
+  };
+  const trigger = (tr: Doc) => base({ trigger: tr });
+
+  describe('name', () => {
+    it('accepts 1 and 100 characters and refuses 0 and 101', async () => {
+      await accepted(base({ name: 'n' }));
+      await accepted(base({ name: 'n'.repeat(100) }));
+      expect((await refused(base({ name: '' }))).message).toBe('Name: must be at least 1 character');
+      expect((await refused(base({ name: 'm'.repeat(101) }))).message).toBe('Name: must be at most 100 characters');
+    });
+
+    it('refuses a name another rule of the organisation has with SPEC.md’s text, but not a deleted rule’s', async () => {
+      const res = await create(base({ name: DEMO_RULE_NAME }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().status).toMatchObject({ code: 'CB-07-0001', message: 'Autoflow name already exists' });
+      expect(res.json().data).toEqual({ field: 'name', rule: 'unique' });
+      await accepted(base({ name: 'Old threshold rule' }));
+    });
+
+    it('says the name exists in each language', async () => {
+      const zh = await create(base({ name: DEMO_RULE_NAME }), admin, 'zh-CN');
+      expect(zh.json().status.message).toBe('自动流程名称已存在');
+      const es = await create(base({ name: DEMO_RULE_NAME }), admin, 'es-ES');
+      expect(es.json().status.message).toBe('El nombre del flujo automático ya existe');
+    });
+  });
+
+  describe('trigger ranges (SPEC.md section 5)', () => {
+    const data = (threshold: number, unit: string, window = 'cycle') => trigger({ type: 'data_usage', threshold, unit, window });
+    it.each([
+      ['KB', 1_073_741_824],
+      ['MB', 1_048_576],
+      ['GB', 1024],
+    ])('data usage in %s: 1 and %i accepted, 0 and one more refused', async (unit, max) => {
+      await accepted(data(1, unit));
+      await accepted(data(max, unit, 'rolling_24h'));
+      expect((await refused(data(0, unit))).message).toBe('Threshold: must be at least 1');
+      const over = await refused(data(max + 1, unit));
+      expect(over.data).toEqual({ field: 'trigger.threshold', rule: 'maximum' });
+      expect(over.message).toBe(`Threshold: must be at most ${max}`);
+    });
+
+    it.each([
+      ['data_usage_percent', 'percent', 'Percentage', 200, {}],
+      ['sms_mo', 'count', 'Count', 200, { window: 'cycle' }],
+      ['sms_mt', 'count', 'Count', 1000, { window: 'rolling_24h' }],
+      ['expiry_reminder', 'days', 'Days before expiry', 45, {}],
+      ['no_connection', 'hours', 'Hours without connection', 720, {}],
+    ])('%s: %s 1 and %i accepted, 0 and one more refused', async (type, field, label, max, extra) => {
+      await accepted(trigger({ type, [field]: 1, ...extra }));
+      await accepted(trigger({ type, [field]: max, ...extra }));
+      expect((await refused(trigger({ type, [field]: 0, ...extra }))).message).toBe(`${label}: must be at least 1`);
+      expect((await refused(trigger({ type, [field]: max + 1, ...extra }))).message).toBe(`${label}: must be at most ${max}`);
+    });
+
+    it('names each required condition field (threshold, percentage)', async () => {
+      expect((await refused(trigger({ type: 'data_usage', unit: 'MB', window: 'cycle' }))).message).toBe('Threshold: is required');
+      expect((await refused(trigger({ type: 'data_usage_percent' }))).message).toBe('Percentage: is required');
+      expect((await refused(trigger({ type: 'data_usage', threshold: 5, window: 'cycle', unit: 'TB' }))).data).toEqual({ field: 'trigger.unit', rule: 'enum' });
+    });
+
+    it('a status change goes from one status to another (any to any allowed)', async () => {
+      await accepted(trigger({ type: 'status_change', from: 'active', to: 'paused' }));
+      await accepted(trigger({ type: 'status_change', from: 'any', to: 'any' }));
+      expect((await refused(trigger({ type: 'status_change', from: 'paused', to: 'paused' }))).data).toEqual({ field: 'trigger.to', rule: 'statusFromTo' });
+      expect((await refused(trigger({ type: 'status_change', from: 'active', to: 'inactive' }))).data.rule).toBe('enum');
+    });
+
+    it('an IMEI change is any, or outside a list of valid IMEIs, naming the invalid lines', async () => {
+      const imei = (n: number) => {
+        const body = `35${String(n).padStart(12, '0')}`;
+        return body + luhnCheckDigit(body);
+      };
+      await accepted(trigger({ type: 'imei_change', mode: 'any' }));
+      await accepted(trigger({ type: 'imei_change', mode: 'outside_list', imeis: [imei(1), imei(2)] }));
+      expect((await refused(trigger({ type: 'imei_change', mode: 'outside_list' }))).message).toBe('IMEI list: is required');
+      const bad = await refused(trigger({ type: 'imei_change', mode: 'outside_list', imeis: [imei(1), '350000000000001', imei(3), imei(1)] }));
+      expect(bad.message).toBe('IMEI list: has invalid IMEIs on lines 2');
+      const dup = await refused(trigger({ type: 'imei_change', mode: 'outside_list', imeis: [imei(1), imei(3), imei(1)] }));
+      expect(dup.message).toBe('IMEI list: has duplicates on lines 3');
+    });
+
+    it('a country change names ISO countries, or none for any', async () => {
+      await accepted(trigger({ type: 'country_change' }));
+      await accepted(trigger({ type: 'country_change', countries: ['DE', 'ES'] }));
+      expect((await refused(trigger({ type: 'country_change', countries: ['XX'] }))).data).toEqual({ field: 'trigger.countries', rule: 'country' });
+      await accepted(trigger({ type: 'network_change' }));
+    });
+  });
+
+  describe('scope', () => {
+    it('accepts typed ICCIDs of the organisation', async () => {
+      const rule = await accepted(base({ scope: { type: 'iccids', iccids: own.slice(0, 3) } }));
+      expect(rule.scope).toEqual({ type: 'iccids', iccids: own.slice(0, 3) });
+    });
+
+    it('takes up to 1000 typed ICCIDs: 1000 reach the organisation check, 1001 are refused by count', async () => {
+      const many = (n: number) => Array.from({ length: n }, (_, i) => makeIccid('8999', 900_000 + i));
+      const thousand = await refused(base({ scope: { type: 'iccids', iccids: many(1000) } }));
+      expect(thousand.data.rule).toBe('iccidForeign');
+      expect(thousand.data.lines).toHaveLength(1000);
+      expect(thousand.message).toBe('ICCIDs: has ICCIDs that are not in the current organisation on lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …');
+      const over = await refused(base({ scope: { type: 'iccids', iccids: many(1001) } }));
+      expect(over.message).toBe('ICCIDs: must have at most 1000 items');
+    });
+
+    it('names the lines of Luhn-invalid ICCIDs, then of duplicates, then of another organisation’s', async () => {
+      const broken = own[1].slice(0, -1) + String((Number(own[1].slice(-1)) + 1) % 10);
+      const invalid = await refused(base({ scope: { type: 'iccids', iccids: [own[0], broken, own[2], '123'] } }));
+      expect(invalid.message).toBe('ICCIDs: has invalid ICCIDs on lines 2, 4');
+      expect(invalid.data.lines).toEqual([{ line: 2, value: broken }, { line: 4, value: '123' }]);
+      const dup = await refused(base({ scope: { type: 'iccids', iccids: [own[0], own[1], own[0]] } }));
+      expect(dup.message).toBe('ICCIDs: has duplicates on lines 3');
+      const other = await refused(base({ scope: { type: 'iccids', iccids: [own[0], foreign] } }));
+      expect(other.message).toBe('ICCIDs: has ICCIDs that are not in the current organisation on lines 2');
+      expect(other.data.lines).toEqual([{ line: 2, value: foreign }]);
+    });
+
+    it('names the required field of each scope: tags, product type, shared pool', async () => {
+      expect((await refused(base({ scope: { type: 'tags' } }))).message).toBe('Tags: is required');
+      expect((await refused(base({ scope: { type: 'product_type' } }))).message).toBe('Product type: is required');
+      expect((await refused(base({ scope: { type: 'pool' } }))).message).toBe('Shared pool: is required');
+      await accepted(base({ scope: { type: 'tags', tags: ['pilot', 'meters'] } }));
+      await accepted(base({ scope: { type: 'product_type', productType: 'automotive' } }));
+      await accepted(base({ scope: { type: 'pool', poolId: DEMO_POOL_ID } }));
+      expect((await refused(base({ scope: { type: 'pool', poolId: 'A'.repeat(20) } }))).data).toEqual({ field: 'scope.poolId', rule: 'poolUnknown' });
+      expect((await refused(base({ scope: { type: 'tags', tags: ['elevenchars'] } }))).message).toBe('Tags: must be at most 10 characters');
+    });
+
+    it('keeps only the fields of the scope’s type', async () => {
+      const rule = await accepted(base({ scope: { type: 'all', tags: ['x'] } }));
+      expect(rule.scope).toEqual({ type: 'all' });
+    });
+
+    it('refuses a scope file that was never validated', async () => {
+      const res = await refused(base({ scope: { type: 'file', fileToken: 'nope', fileSha256: 'a'.repeat(64) } }));
+      expect(res.data).toEqual({ field: 'scope.fileToken', rule: 'scopeFileUnknown' });
+    });
+  });
+
+  describe('actions', () => {
+    const email = (n: number) => Array.from({ length: n }, (_, i) => `ops${i}@demo.example.com`);
+    it('take one or more in order, and at least one', async () => {
+      const rule = await accepted(base({ actions: [{ type: 'throttle', speedKbps: 128 }, { type: 'tag', tag: 'slow' }, { type: 'sms', text: 'Slowed' }, { type: 'resume' }] }));
+      expect((rule.actions as Doc[]).map((a) => a.type)).toEqual(['throttle', 'tag', 'sms', 'resume']);
+      expect((await refused(base({ actions: [] }))).message).toBe('Actions: must have at least 1 item');
+      expect((await refused(base({ actions: [{ type: 'throttle', speedKbps: 512 }] }))).data).toEqual({ field: 'actions.0.speedKbps', rule: 'enum' });
+      expect((await refused(base({ actions: [{ type: 'suspend' }, { type: 'throttle' }] }))).message).toBe('Throttle speed: is required');
+    });
+
+    it('e-mail a group of 1 to 10 valid, unique addresses', async () => {
+      await accepted(base({ actions: [{ type: 'email', emails: email(10) }] }));
+      expect((await refused(base({ actions: [{ type: 'email', emails: email(11) }] }))).message).toBe('Actions 1: E-mail group: must have at most 10 items');
+      expect((await refused(base({ actions: [{ type: 'email', emails: [] }] }))).message).toBe('Actions 1: E-mail group: must have at least 1 item');
+      const address = await refused(base({ actions: [{ type: 'email', emails: ['not-an-address'] }] }));
+      expect(address.data).toEqual({ field: 'actions.0.emails.0', rule: 'email' });
+      expect(address.message).toBe('Actions 1: E-mail group: must be a valid e-mail address');
+      const dup = await refused(base({ actions: [{ type: 'webhook' }, { type: 'email', emails: ['a@x.example.com', 'b@x.example.com', 'A@X.example.com'] }] }));
+      expect(dup.data.field).toBe('actions.1.emails');
+      expect(dup.data.lines).toEqual([{ line: 3, value: 'A@X.example.com' }]);
+    });
+  });
+
+  describe('activation and expiry', () => {
+    it('are not earlier than now, and expiry after activation', async () => {
+      await accepted(base({ activationAt: inMinutes(5), expiryAt: inMinutes(60) }));
+      expect((await refused(base({ activationAt: inMinutes(-5) }))).message).toBe('Activation time: must not be earlier than now');
+      expect((await refused(base({ expiryAt: inMinutes(-5) }))).message).toBe('Expiry time: must not be earlier than now');
+      expect((await refused(base({ activationAt: inMinutes(60), expiryAt: inMinutes(30) }))).message).toBe('Expiry time: must not be before the start');
+    });
+
+    it('an edit may keep an activation time that has since passed', async () => {
+      const rule = await accepted(base({ activationAt: inMinutes(5) }));
+      await t.db.query("UPDATE autoflow_rules SET activation_at = now() - interval '1 day' WHERE id = $1", [rule.id]);
+      const kept = (await call(t.app, admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).json().data;
+      const res = await call(t.app, admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: kept.activationAt } });
+      expect(res.statusCode, res.body).toBe(200);
+      const moved = await call(t.app, admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: inMinutes(-10) } });
+      expect(moved.json().status.message).toBe('Activation time: must not be earlier than now');
+    });
+  });
+
+  describe('the maximum number of rules', () => {
+    it('refuses one more than the setting allows with SPEC.md’s text; a deleted rule frees its place', async () => {
+      const current = Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = 'org-demo' AND status <> 'deleted'")).rows[0].n);
+      const saved = t.app.config.autoflowMaxRules;
+      t.app.config.autoflowMaxRules = current + 1;
+      try {
+        const last = await accepted(base());
+        const over = await create(base());
+        expect(over.statusCode).toBe(400);
+        expect(over.json().status).toMatchObject({ code: 'CB-07-0002', message: `Maximum autoflows reached: an organisation may have ${current + 1} rules.` });
+        expect((await call(t.app, admin, { method: 'DELETE', url: `${RULES}/${last.id}` })).statusCode).toBe(200);
+        await accepted(base());
+      } finally {
+        t.app.config.autoflowMaxRules = saved;
+      }
+    });
+  });
+
+  describe('rights', () => {
+    it('an operator’s write answers SPEC.md’s permission text in four languages; a user cannot even read', async () => {
+      const texts = { 'en-US': 'You do not have this permission, please contact your admin!', 'zh-CN': '您没有此权限，请联系管理员！', 'zh-TW': '您沒有此權限，請聯絡管理員！', 'es-ES': 'No tiene este permiso, ¡contacte con su administrador!' };
+      for (const [lang, text] of Object.entries(texts)) {
+        const res = await create(base(), operator, lang);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().status).toMatchObject({ code: 'CB-00-0402', message: text });
+      }
+      for (const [method, url] of [['PUT', `${RULES}/${DEMO_RULE_ID}/disable`], ['DELETE', `${RULES}/${DEMO_RULE_ID}`], ['PUT', RULES]] as const) {
+        const res = await call(t.app, operator, { method, url, payload: method === 'DELETE' ? undefined : {} });
+        expect(res.json().status.code, `${method} ${url}`).toBe('CB-00-0402');
+      }
+      const read = await call(t.app, user, { method: 'GET', url: RULES });
+      expect(read.statusCode).toBe(403);
+      expect(read.json().status.message).toBe('Permission denied');
+    });
+  });
+
+  describe('list, detail, status, delete and change records', () => {
+    it('lists the organisation’s rules that are not deleted, searched and filtered', async () => {
+      const all = (await call(t.app, admin, { method: 'GET', url: `${RULES}?pageSize=100` })).json().data;
+      expect(all.items.every((r: Doc) => r.status !== 'deleted')).toBe(true);
+      expect(all.items.some((r: Doc) => r.name === 'Other data alert')).toBe(false);
+      const demo = all.items.find((r: Doc) => r.id === DEMO_RULE_ID);
+      expect(demo).toMatchObject({ name: DEMO_RULE_NAME, trigger: { type: 'data_usage', threshold: 50, unit: 'MB', window: 'cycle' }, creatorEmail: DEMO.admin });
+      const search = (await call(t.app, admin, { method: 'GET', url: `${RULES}?search=${encodeURIComponent('50 mb')}` })).json().data;
+      expect(search.items.map((r: Doc) => r.id)).toContain(DEMO_RULE_ID);
+      expect(search.items.every((r: Doc) => /50 MB/i.test(String(r.name)))).toBe(true);
+      const disabled = (await call(t.app, admin, { method: 'GET', url: `${RULES}?status=disabled&pageSize=100` })).json().data;
+      expect(disabled.items.every((r: Doc) => r.status === 'disabled')).toBe(true);
+      const bySuspend = (await call(t.app, admin, { method: 'GET', url: `${RULES}?actionType=suspend&trigger=data_usage_percent&pageSize=100` })).json().data;
+      expect(bySuspend.items.length).toBeGreaterThan(0);
+      expect(bySuspend.items.every((r: Doc) => r.trigger && (r.trigger as Doc).type === 'data_usage_percent' && (r.actions as Doc[]).some((a) => a.type === 'suspend'))).toBe(true);
+    });
+
+    it('records who changed what, before and after: create, update, disable, enable, delete', async () => {
+      const rule = await accepted(base({ name: 'Tracked rule' }));
+      const upd = await call(t.app, admin, { method: 'PUT', url: RULES, payload: { ...base({ name: 'Tracked rule 2' }), id: rule.id } });
+      expect(upd.statusCode, upd.body).toBe(200);
+      expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${rule.id}/disable` })).json().data.status).toBe('disabled');
+      expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${rule.id}/enable` })).json().data.status).toBe('enabled');
+      expect((await call(t.app, admin, { method: 'DELETE', url: `${RULES}/${rule.id}` })).statusCode).toBe(200);
+      expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).statusCode).toBe(404);
+      const records = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/change_records?ruleId=${rule.id}` })).json().data;
+      expect(records.total).toBe(5);
+      expect(records.items.map((r: Doc) => r.action)).toEqual(['delete', 'enable', 'disable', 'update', 'create']);
+      expect(records.items.every((r: Doc) => r.accountEmail === DEMO.admin)).toBe(true);
+      const update = records.items[3];
+      expect(update.before).toMatchObject({ name: 'Tracked rule' });
+      expect(update.after).toMatchObject({ name: 'Tracked rule 2' });
+      expect(records.items[2]).toMatchObject({ before: { status: 'enabled' }, after: { status: 'disabled' } });
+      // Another organisation's admin sees none of them.
+      const other = await signIn(t.app, 'admin@other.example.com');
+      const theirs = (await call(t.app, other, { method: 'GET', url: `/api/rule/auto_flow/cube/change_records?ruleId=${rule.id}` })).json().data;
+      expect(theirs.total).toBe(0);
+    });
+
+    it('an unknown rule is not found by name', async () => {
+      const res = await call(t.app, admin, { method: 'PUT', url: `${RULES}/nope/enable` });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().status.message).toBe('Autoflow rule nope does not exist.');
+    });
+  });
+
+  describe('SIMs in scope', () => {
+    it('lists the organisation’s SIMs a rule watches, and downloads them', async () => {
+      const typed = await accepted(base({ scope: { type: 'iccids', iccids: [own[2], own[0]] } }));
+      const list = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` })).json().data;
+      expect(list.total).toBe(2);
+      expect(list.items.map((s: Doc) => s.iccid)).toEqual([own[0], own[2]]);
+      const tagged = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND 'pilot' = ANY(tags) ORDER BY iccid")).rows.map((r) => r.iccid);
+      const byTag = await accepted(base({ scope: { type: 'tags', tags: ['pilot'] } }));
+      const tagList = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${byTag.id}&pageSize=100` })).json().data;
+      expect(tagList.items.map((s: Doc) => s.iccid)).toEqual(tagged.slice(0, 100));
+      const all = await accepted(base());
+      const allCount = Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
+      expect((await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${all.id}` })).json().data.total).toBe(allCount);
+      const csv = await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims/download?ruleId=${typed.id}` });
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toContain('text/csv');
+      const lines = csv.body.replace('\uFEFF', '').trim().split('\r\n');
+      expect(lines[0]).toBe('ICCID,Status,Product type,Tags,Shared pool');
+      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([own[0], own[2]]);
+      const theirs = await call(t.app, await signIn(t.app, 'admin@other.example.com'), { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` });
+      expect(theirs.statusCode).toBe(404);
+    });
+  });
+
+  describe('multipart and countries', () => {
+    it('creates from a multipart body with operator and scene headers; the scene "template" is kept as the origin', async () => {
+      const boundary = '----rule';
+      const doc = JSON.stringify(base({ name: 'From a template' }));
+      const payload = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${doc}\r\n--${boundary}--\r\n`;
+      const res = await call(t.app, admin, { method: 'POST', url: RULES, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, operator: DEMO.admin, scene: 'template' } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ name: 'From a template', origin: 'template' });
+      const bad = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${JSON.stringify(base({ name: '' }))}\r\n--${boundary}--\r\n`;
+      const refusedRes = await call(t.app, admin, { method: 'POST', url: RULES, payload: bad, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      expect(refusedRes.json().status.message).toBe('Name: must be at least 1 character');
+    });
+
+    it('lists the countries by name in the caller’s language', async () => {
+      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/countries', headers: sessionHeaders(admin.token, admin.partnerCode, 'zh-CN') });
+      const list = res.json().data as Array<{ code: string; name: string }>;
+      expect(list.length).toBe(249);
+      expect(list.find((c) => c.code === 'DE')?.name).toBe('德国');
+    });
+  });
+
+  describe('scope and IMEI files', () => {
+    const boundary = '----file';
+    const upload = (kind: string, name: string, text: string, session = admin) =>
+      call(t.app, session, {
+        method: 'POST',
+        url: `/api/rule/auto_flow/cube/validation/${kind}`,
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    const csv = (header: string, values: string[]) => [header, ...values].join('\r\n');
+    const sha256 = async (text: string) => (await import('node:crypto')).createHash('sha256').update(text).digest('hex');
+
+    it('offers templates in csv, xls and xlsx', async () => {
+      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/scope?format=csv' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toContain('autoflow-iccid-template.csv');
+      expect(res.body.replace('\uFEFF', '').split('\r\n')[0]).toBe('ICCID');
+      const xlsx = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/imei_change' });
+      expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    });
+
+    it('validates a file of the organisation’s ICCIDs into a token bound to its hash; a changed file must be uploaded again', async () => {
+      const text = csv('ICCID', own.slice(0, 3));
+      const res = await upload('scope', 'sims.csv', text);
+      expect(res.statusCode, res.body).toBe(200);
+      const v = res.json().data;
+      expect(v).toMatchObject({ fileName: 'sims.csv', count: 3, sha256: await sha256(text) });
+      const rule = await accepted(base({ scope: { type: 'file', fileToken: v.token, fileSha256: v.sha256, fileName: 'sims.csv' } }));
+      expect(rule.scope).toEqual({ type: 'file', fileToken: v.token, fileSha256: v.sha256, fileName: 'sims.csv' });
+      const changed = await refused(base({ scope: { type: 'file', fileToken: v.token, fileSha256: await sha256(`${text}\r\n${own[3]}`) } }));
+      expect(changed.message).toBe('Scope file: was modified after validation: please upload it again');
+    });
+
+    it('names the rows (as the spreadsheet numbers them) of invalid, repeated and foreign ICCIDs', async () => {
+      const invalid = await upload('scope', 'sims.csv', csv('ICCID', [own[0], '8949', own[1]]));
+      expect(invalid.json().status.message).toBe('File: has invalid ICCIDs on lines 3');
+      const dup = await upload('scope', 'sims.csv', csv('ICCID', [own[0], own[1], own[0]]));
+      expect(dup.json().status.message).toBe('File: has duplicates on lines 4');
+      const other = await upload('scope', 'sims.csv', csv('ICCID', [foreign, own[0]]));
+      expect(other.json().data.lines).toEqual([{ line: 2, value: foreign }]);
+    });
+
+    it('takes 10,000 rows and refuses 10,001', async () => {
+      const many = (n: number) => Array.from({ length: n }, (_, i) => makeIccid('8999', 500_000 + i));
+      const tenThousand = await upload('scope', 'many.csv', csv('ICCID', many(10_000)));
+      expect(tenThousand.json().data.rule).toBe('iccidForeign');
+      const over = await upload('scope', 'many.csv', csv('ICCID', many(10_001)));
+      expect(over.json().status.message).toBe('File: must have at most 10,000 rows');
+    });
+
+    it('refuses a file of another format, and an operator', async () => {
+      expect((await upload('scope', 'sims.txt', 'ICCID')).json().status.message).toBe('File: must be a .xls, .xlsx, .csv file');
+      const op = await upload('scope', 'sims.csv', csv('ICCID', own.slice(0, 1)), operator);
+      expect(op.json().status.code).toBe('CB-00-0402');
+    });
+
+    it('validates a file of IMEIs for an IMEI-change trigger', async () => {
+      const text = csv('IMEI', ['356938035643809', '490154203237518']);
+      const v = (await upload('imei_change', 'imeis.csv', text)).json().data;
+      expect(v.count).toBe(2);
+      await accepted(trigger({ type: 'imei_change', mode: 'outside_list', imeiFileToken: v.token, imeiFileSha256: v.sha256 }));
+      // A scope token is not an IMEI list, and an IMEI token is not a scope.
+      expect((await refused(base({ scope: { type: 'file', fileToken: v.token, fileSha256: v.sha256 } }))).data.rule).toBe('scopeFileUnknown');
+      const bad = await upload('imei_change', 'imeis.csv', csv('IMEI', ['356938035643809', '356938035643808']));
+      expect(bad.json().status.message).toBe('File: has invalid IMEIs on lines 3');
+    });
+  });
+});
