@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { SERVER_ONLY_NAMESPACES } from '../../common/server-only-words.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../common/limits.js';
@@ -44,6 +45,20 @@ describe('no hard-coded user-visible strings in components', () => {
       .filter((m) => !isKey(m[2]))
       .map((m) => `${m[1]}="${m[2]}"`);
     expect([...jsxText, ...props]).toEqual([]);
+  });
+});
+
+describe('words only the server uses', () => {
+  // The console's build leaves these namespaces of common/locales out (scripts/console-locales.ts): a console file that
+  // used one would show the key instead of the words.
+  const files = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  it.each(SERVER_ONLY_NAMESPACES)('no console file uses %s.*', (namespace) => {
+    const users = files('src').filter((file) => new RegExp(`['"\`]${namespace}\\.[A-Za-z]`).test(fs.readFileSync(file, 'utf8')));
+    expect(users).toEqual([]);
+  });
+  it.each(SERVER_ONLY_NAMESPACES)('%s is in common/locales, for the server', (namespace) => {
+    expect(typeof load('common/locales', 'en-US')[namespace]).toBe('object');
   });
 });
 
