@@ -13,7 +13,7 @@ import { checkSpec, listPage, type ListSpec } from '../db/listing.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes } from '../http/route.js';
+import { defineRoutes, pathParams } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
 import { smsQuotaOf } from './quota.js';
@@ -325,6 +325,25 @@ export const smsRoutes = defineRoutes([
     permission: { action: 'read', subject: 'sim' },
     schema: { response: { type: 'object', properties: { quota: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' } } } },
     handler: async (req) => smsQuotaOf(req.server.db, req.requireAuth().orgId),
+  },
+  {
+    // Whether the organisation can send SMS at all (an SMS quota was issued to it), e.g. before an automation rule
+    // offers "send an SMS" as its action. Only the organisation one is working in: any other id is not found.
+    service: 'main',
+    method: 'GET',
+    path: '/sms/auto/config/has_sms_config/:id',
+    permission: { action: 'read', subject: 'sim' },
+    schema: {
+      params: pathParams('id'),
+      response: { type: 'object', properties: { hasSmsConfig: { type: 'boolean' }, quota: { type: 'integer' }, remaining: { type: 'integer' } } },
+    },
+    handler: async (req) => {
+      const { id } = req.params as { id: string };
+      const orgId = req.requireAuth().orgId;
+      if (id !== orgId) throw notFound('organisation', id);
+      const quota = await smsQuotaOf(req.server.db, orgId);
+      return { hasSmsConfig: quota.quota > 0, quota: quota.quota, remaining: quota.remaining };
+    },
   },
   {
     service: 'main',

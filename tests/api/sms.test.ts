@@ -172,6 +172,21 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
   });
   afterAll(() => t.close());
 
+  it('says whether the organisation one works in has SMS (a quota issued to it); another organisation is not found', async () => {
+    const has = (who: Session, id: string) => call(t.app, who, { method: 'GET', url: `/api/main/sms/auto/config/has_sms_config/${id}` });
+    expect((await has(user, 'org-demo')).json().data).toEqual({ hasSmsConfig: true, quota: 100_000, remaining: expect.any(Number) });
+    const foreign = await has(user, 'org-other');
+    expect(foreign.statusCode).toBe(404);
+    // The refusal any missing record gets: nothing of the other organisation's quota.
+    expect(foreign.json().data).toEqual({ entity: 'organisation', id: 'org-other' });
+    await setQuota(0);
+    try {
+      expect((await has(user, 'org-demo')).json().data).toMatchObject({ hasSmsConfig: false, quota: 0 });
+    } finally {
+      await setQuota(100_000);
+    }
+  });
+
   it('lets a user read the list and the quota but not send or reply', async () => {
     const [sim] = await active();
     expect((await list(user)).total).toBeGreaterThan(0);
