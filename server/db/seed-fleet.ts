@@ -696,7 +696,8 @@ async function seedSms(ctx: Ctx): Promise<void> {
           records.push({ ...mo, id: rng.id(), direction: 'MT', content: 'ACK', status: 'delivered', account_id: sender, created_at: replyAt, sent_at: replyAt, delivered_at: new Date(replyAt.getTime() + 4000), reply_to_id: mo.id });
         }
       } else {
-        const status = rng.weighted([['delivered', 80], ['sent', 8], ['failed', 7], ['pending', 5]]);
+        // Not pending: an SMS of hours or days ago is no longer on its way (the maintenance gives such ones up).
+        const status = rng.weighted([['delivered', 80], ['sent', 13], ['failed', 7]]);
         records.push({
           org_id: org, id: rng.id(), sim_id: s.id, iccid: s.iccid, msisdn: s.msisdn, direction: 'MT', content: rng.pick(mtTexts), sms_type: 'text', status,
           schedule_id: null, account_id: sender, created_at: at, sent_at: status === 'pending' ? null : at,

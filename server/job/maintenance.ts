@@ -5,12 +5,14 @@
  * instance that runs jobs: deleting rows that are already gone deletes nothing, so instances need no coordination.
  * The other rollups (usage_hourly, usage_daily, usage_sim_monthly) serve months and invoices and stay.
  * The same run keeps the event log's monthly partitions (server/events/event-log.ts, maintainEventLog) and sweeps the
- * autoflow run history (server/autoflow/run-repo.ts, sweepAutoflow).
+ * autoflow run history (server/autoflow/run-repo.ts, sweepAutoflow), and gives up on instant SMS a stopped process left
+ * pending (server/sms/pending-sweep.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.js';
 import { maintainEventLog } from '../events/event-log.js';
 import { sweepAutoflow } from '../autoflow/run-repo.js';
+import { PENDING_GIVE_UP_MINUTES, sweepPendingSms } from '../sms/pending-sweep.js';
 
 /**
  * The days of usage_sim_hourly kept. The week view reaches furthest back: 7 dashboard days, the oldest starting at a
@@ -76,6 +78,12 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Da
       .then(
         (swept) => void (swept && (swept.runs || swept.uploads) && log.info(swept, 'autoflow runs and uploads swept')),
         (err) => log.error({ err }, 'maintenance: autoflow sweep'),
+      )
+      // SMS stored but never handed to the network by a process that stopped: failed, their quota given back.
+      .then(() => (abort.signal.aborted ? 0 : sweepPendingSms(db, now)))
+      .then(
+        (n) => void (n && log.warn({ sms: n, afterMinutes: PENDING_GIVE_UP_MINUTES }, 'pending SMS given up')),
+        (err) => log.error({ err }, 'maintenance: pending SMS'),
       )
       .finally(() => (running = null));
   };

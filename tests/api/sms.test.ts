@@ -8,6 +8,8 @@ import { checkSmsContent } from '../../common/sms.js';
 import { checkMsisdn } from '../../common/msisdn.js';
 import { ApiError } from '../../server/http/api-error.js';
 import { sendSmsBatch } from '../../server/sms/send.js';
+import { INTERRUPTED, PENDING_GIVE_UP_MINUTES, sweepPendingSms } from '../../server/sms/pending-sweep.js';
+import { newId } from '../../server/db/ids.js';
 import { smsQuotaOf } from '../../server/sms/quota.js';
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork } from '../../server/network/simulator.js';
@@ -183,6 +185,36 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     try {
       expect((await has(user, 'org-demo')).json().data).toMatchObject({ hasSmsConfig: false, quota: 0 });
     } finally {
+      await setQuota(100_000);
+    }
+  });
+
+  it('gives up on SMS a stopped process left pending: failed after the wait, the quota given back, recent ones kept', async () => {
+    const [sim] = await active();
+    // The demo's own old pending SMS (seeded on their way) go first, so what follows counts only this test's.
+    await sweepPendingSms(t.db, new Date());
+    await setQuota(10, 2);
+    const pending = async (minutesAgo: number, scheduleId: string | null = null) => {
+      const id = newId();
+      await t.db.query(
+        `INSERT INTO sms_records (org_id, id, sim_id, iccid, msisdn, direction, content, status, schedule_id, created_at)
+         SELECT org_id, $2, id, iccid, msisdn, 'MT', 'PING', 'pending', $3, now() - make_interval(mins => $4) FROM sims WHERE org_id = 'org-demo' AND iccid = $1`,
+        [sim.iccid, id, scheduleId, minutesAgo],
+      );
+      return id;
+    };
+    const stale = await pending(PENDING_GIVE_UP_MINUTES + 1);
+    const fresh = await pending(PENDING_GIVE_UP_MINUTES - 1);
+    const status = async (id: string) => (await t.db.query<{ status: string; error: string | null }>('SELECT status, error FROM sms_records WHERE id = $1', [id])).rows[0];
+    try {
+      expect(await sweepPendingSms(t.db, new Date())).toBe(1);
+      expect(await status(stale)).toEqual({ status: 'failed', error: INTERRUPTED });
+      expect((await status(fresh)).status).toBe('pending');
+      expect(await smsQuotaOf(t.db, 'org-demo')).toMatchObject({ quota: 10, used: 1 });
+      // Nothing left to give up: a second run changes nothing.
+      expect(await sweepPendingSms(t.db, new Date())).toBe(0);
+    } finally {
+      await t.db.query('DELETE FROM sms_records WHERE id = ANY($1::text[])', [[stale, fresh]]);
       await setQuota(100_000);
     }
   });
