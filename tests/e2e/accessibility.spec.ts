@@ -89,6 +89,9 @@ async function violations(page: Page): Promise<string[]> {
 }
 
 async function expectAccessible(page: Page): Promise<void> {
+  // A toast left by the screen before (antd's message closes itself after 3 s) would fade out while axe reads the page
+  // and be measured half-transparent (a fresh-clone run read #f5f5f5 on white): the page is measured once it is gone.
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 15_000 });
   await settle(page);
   const found = await violations(page);
   expect(found, `${found.length} serious or critical violations on ${page.url()}`).toEqual([]);
