@@ -8,6 +8,7 @@ import i18n, { antdLocaleOf, initialLanguage } from './i18n';
 import { ConsoleApp } from './providers/console-app';
 import { BrandProvider, brandLanguages, DEFAULT_BRAND, useBrand } from './providers/brand';
 import { readableTheme } from './providers/readable-theme';
+import { startDashboardCalls } from './early-calls';
 import { prefetchDashboard } from './prefetch';
 import { SCREENS } from './shell/routes';
 
@@ -123,7 +124,11 @@ const signedInRoute = () => {
   // The shell, and on the dashboard its page, are fetched beside the signed-in providers rather than one after the
   // other as each lazy part is drawn: a signed-in first load waits for one round of chunks instead of three (issue 15,
   // Lighthouse's dashboard). Only here, where a signed-in route is entered: the sign-in page fetches none of them.
-  if (/\/dashboard\/analysis\/?$/.test(window.location.pathname)) prefetchDashboard();
+  if (/\/dashboard\/analysis\/?$/.test(window.location.pathname)) {
+    prefetchDashboard();
+    // Its figures are asked for now too, not once the page is drawn (src/early-calls.ts).
+    startDashboardCalls(window.location.search);
+  }
   else import('./shell/shell-layout').catch(() => undefined);
   return import('./signed-in').then((m) => ({ Component: m.SignedIn }));
 };

@@ -5,6 +5,7 @@
  * filtered on the server: page, pageSize, sort (field), order (asc|desc) and one query parameter per filter.
  */
 import type { BaseRecord, CrudFilter, DataProvider } from '@refinedev/core';
+import { takeEarlyCall } from '../early-calls';
 import { api, download, upload } from './http';
 import { store } from './session-store';
 
@@ -88,6 +89,9 @@ export const dataProvider: DataProvider = {
   custom: async <T extends BaseRecord>({ url, method, payload, query, meta }: Parameters<NonNullable<DataProvider['custom']>>[0]) => {
     const q = query ? `?${new URLSearchParams(query as Record<string, string>)}` : '';
     if (meta?.download) return { data: (await download(method.toUpperCase(), `${url}${q}`, payload)) as unknown as T };
+    // The dashboard's calls may have been started as its route was entered (src/early-calls.ts).
+    const started = method.toLowerCase() === 'get' && payload === undefined ? takeEarlyCall(`${url}${q}`) : undefined;
+    if (started) return { data: (await started) as T };
     return { data: await api<T>(method.toUpperCase(), `${url}${q}`, payload) };
   },
 };

@@ -169,6 +169,27 @@ test('the dashboard draws its charts itself: ECharts loads neither with the sign
   expect((await echartsIn()).length).toBeGreaterThan(0);
 });
 
+test('a signed-in load of the dashboard asks for each of its figures once (the calls its route starts are taken by the page), and draws them', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/^\/api\/main\/(dashboard\/|sms\/usage)/.test(path)) asked.push(`${path}${new URL(r.url()).search}`);
+  });
+  await page.goto('/en-US/dashboard/analysis?view=24h');
+  await expect(usageCard(page)).toContainText('vs previous 24 hours');
+  await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
+  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
+  expect(asked.sort()).toEqual(
+    ['/api/main/dashboard/card?view=24h', '/api/main/dashboard/lifecycleCount', '/api/main/dashboard/rank?view=24h', '/api/main/dashboard/statistics?view=24h', '/api/main/sms/usage?view=24h'].sort(),
+  );
+  // The period switch still asks for the new period's figures.
+  await page.getByText('Week', { exact: true }).click();
+  await expect(page).toHaveURL(/\?view=week$/);
+  await expect.poll(() => asked.filter((a) => a.endsWith('view=week')).length).toBe(4);
+});
+
 test('a chart tells its figures under the pointer, under the keyboard, and in a table for screen readers', async ({ page }) => {
   await signIn(page, 'operator@demo.example.com');
   const usage = page.getByRole('img', { name: 'Usage statistics' });
