@@ -5,6 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 /** Makes the certificate in dir, points NODE_EXTRA_CA_CERTS and TEST_TLS_DIR of this process at it, returns dir. */
@@ -25,4 +27,44 @@ export function trustTestTls(relativeDir: string): string {
   process.env.NODE_EXTRA_CA_CERTS = trusted;
   process.env.TEST_TLS_DIR = dir;
   return dir;
+}
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * An HTTPS receiver on 127.0.0.1 with the certificate trustTestTls made (named as localhost, as a customer's host
+ * would be): it keeps what it is sent and answers each request with the next status of `answer` (then `status`,
+ * 200 unless told), or not at all while hung up.
+ */
+export async function httpsReceiver(opts: { status?: number } = {}) {
+  const dir = process.env.TEST_TLS_DIR;
+  if (!dir) throw new Error('httpsReceiver: call trustTestTls first (the suites do it in their global setup)');
+  const received: Received[] = [];
+  let answers: number[] = [];
+  let hang = false;
+  const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      if (hang) return;
+      const status = answers.shift() ?? opts.status ?? 200;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'receiver error');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://localhost:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    answer: (codes: number[]) => void (answers = [...codes]),
+    hangUp: (on: boolean) => void (hang = on),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

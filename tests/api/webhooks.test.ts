@@ -5,10 +5,6 @@
  * retried on the schedule, each attempt logged; SSRF refused at save and at delivery; a rotated secret; a test event, a
  * replay; an endpoint failing for 3 days disabled and its owner told. On PGlite and PostgreSQL.
  */
-import fs from 'node:fs';
-import https from 'node:https';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config.js';
@@ -16,6 +12,7 @@ import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { appendEvents, startConsumer } from '../../server/events/event-log.js';
 import { checkTarget } from '../../server/developer/ssrf.js';
 import { CONSUMER, queueDeliveries, RETRY_AFTER_MS, WebhookDispatcher } from '../../server/developer/webhooks.js';
+import { httpsReceiver } from '../test-tls.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 // On PostgreSQL an event is readable once every older writing transaction of the server has ended, and in a full run
@@ -24,45 +21,11 @@ vi.setConfig({ testTimeout: 240_000 });
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** An HTTPS receiver answering each request with the next status of `answers` (200 once they run out). */
-async function receiver() {
-  const dir = process.env.TEST_TLS_DIR!;
-  const received: Received[] = [];
-  let answers: number[] = [];
-  let hang = false;
-  const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      if (hang) return;
-      const status = answers.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'receiver error');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://localhost:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    answer: (codes: number[]) => void (answers = [...codes]),
-    hangUp: (on: boolean) => void (hang = on),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
 describe.each(DB_KINDS)('webhooks on %s', (kind) => {
   let t: TestApp;
   let admin: Session;
   let operator: Session;
-  let rx: Awaited<ReturnType<typeof receiver>>;
+  let rx: Awaited<ReturnType<typeof httpsReceiver>>;
   let consumer: ReturnType<typeof startConsumer>;
   let dispatcher: WebhookDispatcher;
   let key: { id: string; secret: string };
@@ -71,7 +34,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     t = await buildTestApp({ kind, config: { webhookAllowPrivate: true } });
     admin = await signIn(t.app, DEMO.superadmin);
     operator = await signIn(t.app, DEMO.operator);
-    rx = await receiver();
+    rx = await httpsReceiver();
     // The consumer the server runs when jobs are on, driven by hand; it starts at the log's present.
     consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs: 3_600_000 });
     await consumer.poke();

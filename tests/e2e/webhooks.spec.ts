@@ -3,38 +3,11 @@
  * the global set-up, trusted by the server through NODE_EXTRA_CA_CERTS), set up on the Developer page, and a SIM
  * suspended on its page arriving there signed, verified with the `standardwebhooks` package.
  */
-import fs from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { type APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { httpsReceiver } from '../test-tls';
 import { apiSession, signIn } from './helpers';
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-}
-
-async function receiver() {
-  const dir = process.env.TEST_TLS_DIR!;
-  const received: Received[] = [];
-  const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://localhost:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
 
 const activeSim = async (request: APIRequestContext) => {
   const s = await apiSession(request, 'admin@demo.example.com');
@@ -43,7 +16,7 @@ const activeSim = async (request: APIRequestContext) => {
 };
 
 test('an admin points the webhook at their HTTPS receiver; a SIM suspended on its page arrives signed and shows in the notification log', async ({ page, request }) => {
-  const rx = await receiver();
+  const rx = await httpsReceiver();
   try {
     const iccid = await activeSim(request);
     await signIn(page, 'admin@demo.example.com');
