@@ -56,6 +56,13 @@ test('an operator sends an SMS to a SIM found by its last digits, sees it delive
   // down, is every 30 s). (The device answers the ACK in turn, so the thread may already hold three.)
   const ack = page.getByRole('list', { name: /^[23] replies$/ }).first().getByRole('listitem').filter({ hasText: 'ACK' });
   await expect(ack.getByText('Delivered')).toBeVisible();
+
+  // An SMS sent from elsewhere (the API) while the page sits still: nothing on the page asks for it, so only the live
+  // stream (its delivery, an event of the organisation) can bring it onto the page.
+  const s = await apiSession(request, 'operator@demo.example.com');
+  const elsewhere = await request.post('/api/main/sms/send', { headers: s.as('DEMO'), data: { iccids: [iccid], content: 'FROM API' } });
+  expect(elsewhere.status()).toBe(200);
+  await expect(page.getByRole('row').filter({ hasText: 'FROM API' }).filter({ hasText: iccid }).first().getByText('Delivered')).toBeVisible();
 });
 
 test('in Chinese, an operator sends to pasted ICCIDs and sees each refused one with its reason', async ({ page, request }) => {
