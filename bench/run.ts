@@ -4,7 +4,8 @@
  *
  * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
  * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
- * BENCH_ONLY=calls|jobs|snapshots|exports|transfer|activation|sms|throughput|lighthouse|webhooks (comma-separated; default all) runs those parts only
+ * BENCH_ONLY=calls|smslist|jobs|snapshots|exports|transfer|activation|sms|throughput|lighthouse|webhooks (comma-separated; default all) runs those parts only
+ * (smslist: BENCH_SMS sms_records in the scale organisation, default 10,000,000 on PostgreSQL, 1,000,000 on PGlite)
  * and merges its rows into bench/results.md, keeping the others. Run with node --expose-gc (npm run bench does) so
  * each export's peak RSS is measured from a collected heap.
  * Not a test: nothing here passes or fails; the sizes are written beside each figure.
@@ -23,6 +24,8 @@ import { listQueryOf, listSpecOf, snake } from '../server/db/resource-list.js';
 import { seedDemo } from '../server/db/seed.js';
 import { RESOURCES } from '../common/resource-registry.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
+import { smsSeed } from './sms-seed.js';
+import { SMS_LIST_SPEC, smsFilters } from '../server/sms/sms-routes.js';
 import { makeIccid } from '../common/iccid.js';
 import { readUpload } from '../server/job/sheet-files.js';
 import { bucketsOf, type View } from '../server/main/dashboard-routes.js';
@@ -93,7 +96,7 @@ interface Row {
   sql: { p50: number; p95: number };
 }
 
-async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number): Promise<Row[]> {
+async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number, smsCount: number): Promise<Row[]> {
   let db: Db;
   let drop = async () => undefined as void;
   let url = '';
@@ -117,6 +120,11 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
     const t0 = performance.now();
     await scaleSeed(db, { sims, cdrs });
     console.log(`${kind}: seeded ${sims.toLocaleString('en-US')} SIMs and ${cdrs.toLocaleString('en-US')} CDRs in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    if (runs('smslist')) {
+      const t1 = performance.now();
+      await smsSeed(db, { count: smsCount, sims, log: (l) => console.log(`${kind}: ${l} (${((performance.now() - t1) / 1000).toFixed(0)} s)`) });
+      console.log(`${kind}: seeded ${smsCount.toLocaleString('en-US')} SMS in ${((performance.now() - t1) / 1000).toFixed(0)} s`);
+    }
 
     // No job worker and no files of the checkout's own data folder: the bench times calls, not background work.
     // The API's rate limit raised out of the way of the load below (each call still counts itself in the database).
@@ -171,6 +179,24 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number)
         ),
     );
 
+    }
+    // All SMS at scale: page 1 and a filtered page (ICCID's last 4 digits, delivered, the last 30 days), through the
+    // API (the page, its capped count, and the reply threads of its 20 rows) beside the page and count alone.
+    if (runs('smslist')) {
+      const smsSize = `${smsCount.toLocaleString('en-US')} SMS, ${sims.toLocaleString('en-US')} SIMs`;
+      const bareSms = (body: Record<string, unknown>) => () =>
+        listPage(db, SMS_LIST_SPEC, SCALE_ORG.id, { page: 1, pageSize: 20, filters: smsFilters(body) });
+      const smsPages: [string, Record<string, unknown>][] = [
+        ['All SMS, page 1', {}],
+        [
+          'All SMS filtered: ICCID ends in 4 digits, delivered, last 30 days',
+          { search: { field: 'iccid', value: sims1000[17].slice(-4) }, status: 'delivered', createdAtFrom: new Date(Date.now() - 30 * 86_400_000).toISOString(), createdAtTo: new Date().toISOString() },
+        ],
+      ];
+      for (const [what, body] of smsPages) {
+        rows.push({ db: kind, size: smsSize, what, api: await time(post('/api/main/sms/list', { page: 1, pageSize: 20, ...body })), sql: await time(bareSms(body)) });
+        console.log(`${kind}: ${what} done`);
+      }
     }
     // The dashboard's calls beside the main query of each (bucketsOf gives the same windows the server uses).
     const getc = (url: string) => async () => {
@@ -354,8 +380,8 @@ const ownParts = ['lighthouse', 'webhooks'];
 const wanted = ONLY.size && [...ONLY].every((p) => ownParts.includes(p)) ? 'none' : (process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite'));
 const sims = Number(process.env.BENCH_SIMS ?? 1_000_000);
 const all: Row[] = [];
-if (wanted === 'postgres' || wanted === 'both') all.push(...(await benchOne('postgres', sims, Number(process.env.BENCH_CDRS ?? 10_000_000))));
-if (wanted === 'pglite' || wanted === 'both') all.push(...(await benchOne('pglite', sims, Number(process.env.BENCH_CDRS ?? 1_000_000))));
+if (wanted === 'postgres' || wanted === 'both') all.push(...(await benchOne('postgres', sims, Number(process.env.BENCH_CDRS ?? 10_000_000), Number(process.env.BENCH_SMS ?? 10_000_000))));
+if (wanted === 'pglite' || wanted === 'both') all.push(...(await benchOne('pglite', sims, Number(process.env.BENCH_CDRS ?? 1_000_000), Number(process.env.BENCH_SMS ?? 1_000_000))));
 
 const f = (n: number) => n.toFixed(1);
 const JOBS_HEAD = ['| database | size | work | ms | limit | limit ms | x limit | peak RSS over start |', '|---|---|---|---:|---|---:|---:|---:|'];

@@ -29,6 +29,7 @@ import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
 import { startMaintenance } from './job/maintenance.js';
 import { startConsumer } from './events/event-log.js';
+import { LIVE_CONSUMER, liveHandle } from './live/live-consumer.js';
 import { CONSUMER as AUTOFLOW_CONSUMER, handleEvents as autoflowHandle } from './autoflow/engine.js';
 import { publicApiLog } from './developer/public-api.js';
 import { CONSUMER as WEBHOOK_CONSUMER, queueDeliveries, WebhookDispatcher } from './developer/webhooks.js';
@@ -180,11 +181,14 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   let webhookConsumer: { stop: () => Promise<void> } | null = null;
   // Autoflow: the event log's `autoflow` consumer matches events to rules and writes their runs (instances with jobs).
   let autoflowConsumer: { stop: () => Promise<void> } | null = null;
+  // Live pages: the event log's `live` consumer turns SMS events into live events of their organisation (instances with jobs).
+  let liveConsumer: { stop: () => Promise<void> } | null = null;
   if (config.jobs) {
     app.addHook('onReady', async () => {
       webhookConsumer = startConsumer(db, app.log, { name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs, onCommitted: () => webhooks.wake() });
       webhooks.start();
       autoflowConsumer = startConsumer(db, app.log, { name: AUTOFLOW_CONSUMER, handle: autoflowHandle, pollMs: config.jobPollMs });
+      liveConsumer = startConsumer(db, app.log, { name: LIVE_CONSUMER, handle: liveHandle, pollMs: config.jobPollMs });
     });
   }
   const smsScheduler = new SmsScheduler(db, network, app.mailer, app.log, { leaseSeconds: config.jobLeaseSeconds, clock: config.clock });
@@ -201,6 +205,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     await smsScheduler.stop();
     await webhookConsumer?.stop();
     await autoflowConsumer?.stop();
+    await liveConsumer?.stop();
     await webhooks.stop();
     await snapshots.idle();
   });

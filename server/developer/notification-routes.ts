@@ -28,6 +28,7 @@ import { queueReplay, queueTest } from './webhooks.js';
 export const EVENT_CATALOGUE: Record<string, string[]> = {
   sim: ['status_change', 'imei_change', 'bundle_change', 'transfer', 'connection', 'tag_change', 'info_change'],
   sms: ['received', 'delivered', 'failed'],
+  sms_schedule: ['run_finished'],
   task: ['finished'],
   autoflow: ['rule_fired'],
   test: ['ping'],

@@ -75,9 +75,10 @@ export interface SheetRow {
  * The data rows of an upload's first sheet under its header row. Text stays text (CSV cells are never turned into
  * numbers, so a 20-digit ICCID keeps its digits); a cell Excel stored as a number stays a number, so the caller can
  * say that its digits were lost. Blank rows are skipped. Refuses a file over the size or row limits, one that cannot
- * be read, one with no data rows, or one whose header does not start with the expected column.
+ * be read, one with no data rows, or one whose header does not start with the expected column (unless its first cell
+ * matches opts.headerless: a plain list, whose first row is data).
  */
-export function readUpload(name: string, bytes: Uint8Array, firstColumn: string): SheetRow[] {
+export function readUpload(name: string, bytes: Uint8Array, firstColumn: string, opts: { headerless?: RegExp } = {}): SheetRow[] {
   const type = uploadTypeOf(name);
   if (bytes.length > LIMITS.uploadBytes) throw invalid('file', 'maximum', { limit: '1 MB' });
   checkContent(type, bytes);
@@ -103,9 +104,11 @@ export function readUpload(name: string, bytes: Uint8Array, firstColumn: string)
   const headerAt = grid.findIndex((r) => r.some((c) => c !== null && String(c).trim() !== ''));
   if (headerAt < 0) throw invalid('file', 'fileNoRows');
   const header = String(grid[headerAt][0] ?? '').trim().toLowerCase();
-  if (!header.startsWith(firstColumn.toLowerCase())) throw invalid('file', 'fileHeader', { column: firstColumn });
+  // A list without the header (a text file of ICCIDs): its first row is data when it looks like data.
+  const headerless = !!opts.headerless?.test(header);
+  if (!headerless && !header.startsWith(firstColumn.toLowerCase())) throw invalid('file', 'fileHeader', { column: firstColumn });
   const rows: SheetRow[] = [];
-  for (let i = headerAt + 1; i < grid.length; i++) {
+  for (let i = headerless ? headerAt : headerAt + 1; i < grid.length; i++) {
     const cells = grid[i].map((c) => (c === null || c === undefined ? null : typeof c === 'number' ? c : String(c).trim() || null));
     if (cells.every((c) => c === null)) continue;
     rows.push({ row: i + 1, cells });

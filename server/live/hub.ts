@@ -5,7 +5,7 @@
  */
 import type { Db, Queryable } from '../db/db.js';
 
-export type LiveType = 'permissions' | 'task';
+export type LiveType = 'permissions' | 'task' | 'sms';
 
 export interface LiveEvent {
   id: string;

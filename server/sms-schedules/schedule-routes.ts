@@ -16,6 +16,8 @@ import { checkSchedule, checkTargets, type ScheduleInput, type ScheduleValues } 
 import { firstOccurrence, recurrenceOf, type ScheduleRow } from './scheduler.js';
 import { nextOccurrences } from './recurrence.js';
 import { templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
+import { readForm, requireFile } from '../main/sim-upload-routes.js';
+import { readTargetFile } from './targets-file.js';
 
 const KEY = 'cube-schedule-sms' as const;
 const ID = { type: 'string', minLength: 1, maxLength: 40 } as const;
@@ -181,6 +183,20 @@ export const scheduleRoutes = defineRoutes([
       const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sms_schedules s WHERE ${where.join(' AND ')}`, params)).rows[0].n;
       const rows = (await db.query<Row>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.created_at DESC, s.id LIMIT ${size} OFFSET ${(page - 1) * size}`, params)).rows;
       return { items: rows.map(itemOf), total };
+    },
+  },
+  // A target file read on the server (the console carries no spreadsheet library): its ICCIDs, or the offenders.
+  {
+    service: 'customer',
+    method: 'POST',
+    path: '/sms/task/targets/parse',
+    permission: { action: 'create', subject: KEY },
+    summary: 'Read the target SIMs of a scheduled SMS from a file (.xlsx, .xls, .csv or .txt, ICCID first, at most 1000 rows)',
+    schema: { response: { type: 'object', properties: { iccids: { type: 'array', items: { type: 'string' } } } } },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const file = requireFile(await readForm(req));
+      return readTargetFile(req.server.db, auth.orgId, file);
     },
   },
   {

@@ -12,12 +12,15 @@
  *    (unique by run and ICCID) just before the network is asked, so a run taken over after a restart skips every SIM
  *    it already wrote: a record still pending from the stopped attempt may or may not have reached the network, so it
  *    is closed as failed ("interrupted") and never sent again. At most once, never twice (docs/decisions.md).
- * 4. The run ends with its counts; the schedule's last run is set, a once-only schedule stops executing, and each
- *    chosen address gets a mail through the outbox, all in one transaction.
+ * 4. The run ends with its counts; the schedule's last run is set, a once-only schedule stops executing, each
+ *    chosen address gets a mail through the outbox, and the event log gets the run's `sms_schedule`/`run_finished`
+ *    event (webhooks carry it, live pages hear of it), all in one transaction. A skipped occurrence's run ends at once,
+ *    with its event in the transaction that records it.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { pickLanguage } from '../../common/limits.js';
 import type { Db, Queryable } from '../db/db.js';
+import { appendEvents, type NewEvent } from '../events/event-log.js';
 import { newId } from '../db/ids.js';
 import type { Mailer } from '../identity/mailer.js';
 import type { NetworkAdapter, SimRef } from '../network/adapter.js';
@@ -174,8 +177,10 @@ export class SmsScheduler {
             ],
           );
           if (r.rows.length) {
-            if (late) skipped++;
-            else {
+            if (late) {
+              skipped++;
+              await appendEvents(q, [runFinished({ orgId: s.org_id, scheduleId: s.id, scheduleName: s.name, runId: String((r.rows[0] as { id: unknown }).id), occurrenceAt: occ, status: 'skipped', targets: s.target_iccids.length, sent: 0, failed: 0 })]);
+            } else {
               started++;
               startedHere = true;
             }
@@ -307,12 +312,16 @@ export class SmsScheduler {
         )
       ).rows[0];
       const status = c.failed === 0 ? 'done' : c.sent === 0 ? 'failed' : 'partial';
-      const ended = await q.query<{ at: Date | string }>(
+      const ended = await q.query<{ at: Date | string; targets: number }>(
         `UPDATE sms_schedule_runs SET status = $3, sent = $4, failed = $5, ended_at = now(), claimed_by = NULL
-          WHERE id = $1 AND claimed_by = $2 AND status = 'running' RETURNING at`,
+          WHERE id = $1 AND claimed_by = $2 AND status = 'running' RETURNING at, targets`,
         [run.id, this.id, status, c.sent, c.failed],
       );
       if (!ended.rows.length) throw new Error('lease lost');
+      await appendEvents(q, [runFinished({
+        orgId: run.org_id, scheduleId: s.id, scheduleName: s.name, runId: String(run.id), occurrenceAt: asDate(run.occurrence_at), status,
+        targets: run.iccids.length, sent: c.sent, failed: c.failed,
+      })]);
       const open = await q.query(`SELECT 1 FROM sms_schedule_runs WHERE schedule_id = $1 AND status = 'running' LIMIT 1`, [s.id]);
       await q.query(`UPDATE sms_schedules SET last_run_at = greatest(coalesce(last_run_at, $2), $2), executing = $3 WHERE id = $1`, [s.id, asDate(ended.rows[0].at).toISOString(), open.rows.length > 0]);
       this.log.info({ scheduler: this.id, run: run.id, schedule: s.id, status, sent: c.sent, failed: c.failed }, 'scheduled SMS run finished');
@@ -328,4 +337,20 @@ export class SmsScheduler {
       await this.mailer.send({ to, kind: 'notice', subject: scheduleText(lang, 'mail.scheduleRunSubject', params), text: scheduleText(lang, 'mail.scheduleRunBody', params) }, q);
     }
   }
+}
+
+/** The event of a run's end (`sms_schedule`/`run_finished`): its counts; `skipped` are targets that got no message. */
+export function runFinished(r: {
+  orgId: string; scheduleId: string; scheduleName: string; runId: string; occurrenceAt: Date; status: string; targets: number; sent: number; failed: number;
+}): NewEvent {
+  return {
+    orgId: r.orgId,
+    type: 'sms_schedule',
+    subtype: 'run_finished',
+    subject: r.scheduleId,
+    data: {
+      scheduleId: r.scheduleId, scheduleName: r.scheduleName, runId: r.runId, occurrenceAt: r.occurrenceAt.toISOString(), status: r.status,
+      targets: r.targets, sent: r.sent, failed: r.failed, skipped: Math.max(0, r.targets - r.sent - r.failed),
+    },
+  };
 }

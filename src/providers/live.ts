@@ -8,7 +8,7 @@ import type { LiveEvent as RefineLiveEvent, LiveProvider } from '@refinedev/core
 import { openStream } from './http';
 import { store } from './session-store';
 
-export type LiveType = 'permissions' | 'task' | 'ready';
+export type LiveType = 'permissions' | 'task' | 'sms' | 'ready';
 type Listener = (data: unknown) => void;
 
 const listeners = new Map<LiveType, Set<Listener>>();
@@ -16,6 +16,24 @@ let controller: AbortController | null = null;
 let lastEventId: string | null = null;
 let retryMs = 1000;
 const MAX_RETRY_MS = 30_000;
+/** Is the stream open now (its ready frame came, and it has not dropped since)? */
+let up = false;
+const upListeners = new Set<(up: boolean) => void>();
+function setUp(value: boolean): void {
+  if (up === value) return;
+  up = value;
+  for (const l of upListeners) l(up);
+}
+
+/**
+ * Be told whether the stream is open (now, then at each change); returns the function that stops telling. A page that
+ * follows live events refreshes itself slowly while the stream is down.
+ */
+export function onLiveUp(listener: (up: boolean) => void): () => void {
+  upListeners.add(listener);
+  listener(up);
+  return () => void upListeners.delete(listener);
+}
 
 /** Parse SSE frames out of a growing text buffer; returns the unparsed rest. */
 export function parseFrames(buffer: string, emit: (f: { event: string; data: string; id?: string }) => void): string {
@@ -64,12 +82,14 @@ async function run(signal: AbortSignal): Promise<void> {
         if (done) break;
         buffer = parseFrames(buffer + value, (f) => {
           if (f.id) lastEventId = f.id;
+          if (f.event === 'ready') setUp(true);
           dispatch(f.event, f.data);
         });
       }
     } catch {
       /* dropped, refused or offline: wait and try again */
     }
+    setUp(false);
     if (signal.aborted) return;
     await new Promise((r) => setTimeout(r, retryMs));
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
@@ -102,6 +122,7 @@ export function subscribeLive(type: LiveType, listener: Listener): () => void {
 export function disconnectLive(): void {
   controller?.abort();
   controller = null;
+  setUp(false);
 }
 
 /** Refine's live provider: a channel is a resource; the server's task events reach the "tasks" channel. */

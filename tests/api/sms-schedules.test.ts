@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeIccid } from '../../common/iccid.js';
 import type { Db, Queryable } from '../../server/db/db.js';
@@ -66,6 +67,13 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   };
   const runsOf = async (id: string) =>
     (await t.db.query<{ id: string; status: string; occurrence_at: Date; sent: number; failed: number; targets: number }>('SELECT id::text AS id, status, occurrence_at, sent, failed, targets FROM sms_schedule_runs WHERE schedule_id = $1 ORDER BY occurrence_at', [id])).rows;
+  /** The run_finished events of a schedule, oldest occurrence first; same_tx: written by the transaction that ended the run (its now()). */
+  const runEvents = async (id: string) =>
+    (await t.db.query<{ org_id: string; subject: string; data: Record<string, unknown>; same_tx: boolean }>(
+      `SELECT e.org_id, e.subject, e.data, e.created_at = r.ended_at AS same_tx FROM events e JOIN sms_schedule_runs r ON r.id::text = e.data->>'runId'
+        WHERE e.type = 'sms_schedule' AND e.subtype = 'run_finished' AND e.subject = $1 ORDER BY r.occurrence_at`,
+      [id],
+    )).rows;
 
   beforeAll(async () => {
     t = await buildTestApp({ kind });
@@ -159,6 +167,85 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
   });
 
+  describe('target files, read on the server', () => {
+    /** A multipart body holding one file. */
+    const parse = (s: Session, name: string, bytes: Uint8Array | string, lang = 'en-US') => {
+      const boundary = '----targets';
+      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      const payload = Buffer.concat([head, Buffer.from(bytes), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      return call(t.app, s, { method: 'POST', url: '/api/customer/sms/task/targets/parse', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, language: lang } });
+    };
+    const book = (rows: unknown[][], type: 'xlsx' | 'xls') => {
+      const wb = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), 'Sheet1');
+      return new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: type === 'xls' ? 'biff8' : 'xlsx' }) as Buffer);
+    };
+
+    it('reads the ICCIDs of an XLSX, an XLS, a CSV and a text file without header', async () => {
+      const three = mine.slice(0, 3);
+      for (const [name, bytes] of [
+        ['targets.xlsx', book([['ICCID'], ...three.map((i) => [i])], 'xlsx')],
+        ['targets.xls', book([['ICCID'], ...three.map((i) => [i])], 'xls')],
+        ['targets.csv', `ICCID\r\n${three.join('\r\n')}\r\n`],
+        ['targets.txt', `${three.join('\n')}\n`],
+      ] as const) {
+        const res = await parse(operator, name, bytes);
+        expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
+        expect(res.json().data).toEqual({ iccids: three });
+      }
+    });
+
+    it('takes 1000 rows and refuses 1001, in four languages', async () => {
+      const full = await parse(operator, 'all.xlsx', book([['ICCID'], ...mine.map((i) => [i])], 'xlsx'));
+      expect(full.statusCode, full.body).toBe(200);
+      expect(full.json().data.iccids).toHaveLength(1000);
+      const over = book([['ICCID'], ...mine.map((i) => [i]), [foreign]], 'xlsx');
+      const texts = {
+        'en-US': 'File: must have at most 1,000 rows',
+        'zh-CN': expect.stringContaining('1,000'),
+        'zh-TW': expect.stringContaining('1,000'),
+        'es-ES': expect.stringContaining('1,000'),
+      };
+      for (const [lang, text] of Object.entries(texts)) {
+        const res = await parse(operator, 'all.xlsx', over, lang);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().status.message).toEqual(text);
+      }
+    });
+
+    it('refuses a file of another type, a renamed one, and names the field in four languages', async () => {
+      const messages: Record<string, string> = {};
+      for (const lang of ['en-US', 'zh-CN', 'zh-TW', 'es-ES']) {
+        const res = await parse(operator, 'targets.pdf', '%PDF-1.4', lang);
+        expect(res.statusCode).toBe(400);
+        messages[lang] = res.json().status.message;
+      }
+      expect(messages['en-US']).toBe('File: must be a .xlsx, .xls, .csv, .txt file');
+      expect(new Set(Object.values(messages)).size).toBe(4);
+      expect(Object.values(messages).every((m) => m.includes('.xlsx, .xls, .csv, .txt'))).toBe(true);
+      expect((await parse(operator, 'targets.xlsx', 'ICCID\n' + mine[0])).json().status.message).toBe('File: is not a real .xlsx file');
+    });
+
+    it('names the rows holding no ICCID (a number cell lost its digits), duplicates and SIMs of another organisation', async () => {
+      const numbers = await parse(operator, 'targets.xlsx', book([['ICCID'], [mine[0]], [Number(mine[1])], ['hello']], 'xlsx'));
+      expect(numbers.statusCode).toBe(400);
+      expect(numbers.json().status.message).toBe('File: rows 3, 4 hold no ICCID of 18 to 22 digits (an ICCID stored as a number has lost its last digits: store it as text)');
+      expect(numbers.json().data).toMatchObject({ field: 'file', rule: 'fileIccids', offenders: ['3', '4'] });
+      const zh = await parse(operator, 'targets.xlsx', book([['ICCID'], ['x']], 'xlsx'), 'zh-CN');
+      expect(zh.json().status.message).toBe('文件：第 2 行不是 18 至 22 位数字的 ICCID（以数字存储的 ICCID 已丢失末尾数字，请存为文本）');
+      const dup = await parse(operator, 'targets.csv', `ICCID\n${mine[0]}\n${mine[1]}\n${mine[0]}\n`);
+      expect(dup.json().status.message).toBe(`File: contains duplicate ICCIDs: ${mine[0]}`);
+      const theirs = await parse(operator, 'targets.csv', `ICCID\n${mine[0]}\n${foreign}\n`);
+      expect(theirs.statusCode).toBe(400);
+      expect(theirs.json().status.message).toBe(`Device (ICCID) does not exist: ${foreign}`);
+    });
+
+    it('is refused to a user, who cannot make a schedule', async () => {
+      const res = await parse(user, 'targets.csv', `ICCID\n${mine[0]}\n`);
+      expect(res.statusCode).toBe(403);
+    });
+  });
+
   describe('rights', () => {
     it('lets a user read the list but not create, change or delete', async () => {
       expect((await post(user, '/sms/task/list', {})).statusCode).toBe(200);
@@ -236,6 +323,14 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
         { to_address: 'ops1@demo.example.com', subject: 'Scheduled SMS "Once, two instances": all sent' },
         { to_address: 'ops2@demo.example.com', subject: 'Scheduled SMS "Once, two instances": all sent' },
       ]);
+      // One run-level event in the event log (webhooks carry it), written once although two instances ticked, in the
+      // transaction that ended the run (the same transaction id as the mails of the outbox written there).
+      const finished = await runEvents(made.id);
+      expect(finished).toEqual([{
+        org_id: 'org-demo', subject: made.id,
+        data: { scheduleId: made.id, scheduleName: 'Once, two instances', runId: String(runs[0].id), occurrenceAt: new Date(runs[0].occurrence_at).toISOString(), status: 'done', targets: 30, sent: 30, failed: 0, skipped: 0 },
+        same_tx: true,
+      }]);
     });
 
     it('survives a restart mid-run without messaging anyone twice', async () => {
@@ -308,6 +403,12 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect(d.nextRunAt).toBe('2027-05-04T06:00:00.000Z');
       const records = (await post(admin, '/sms/detail/list', { taskId: made.id })).json().data;
       expect(records.total).toBe(3);
+      // Each skipped occurrence ends at once, with its event; the run sent ends with its own.
+      expect((await runEvents(made.id)).map((e) => [e.data.occurrenceAt, e.data.status, e.data.targets, e.data.sent, e.data.skipped])).toEqual([
+        ['2027-05-01T06:00:00.000Z', 'skipped', 3, 0, 3],
+        ['2027-05-02T06:00:00.000Z', 'skipped', 3, 0, 3],
+        ['2027-05-03T06:00:00.000Z', 'done', 3, 3, 0],
+      ]);
     });
 
     it('takes the organisation SMS quota, and fails by name the targets it no longer covers', async () => {

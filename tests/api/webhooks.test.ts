@@ -275,6 +275,8 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(theirs.items.every((l: { url: string }) => !l.url.includes('localhost'))).toBe(true);
     const types = await call(t.app, admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'es-ES' } });
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim')).toMatchObject({ label: 'SIM', subtypes: expect.arrayContaining([{ subtype: 'status_change', label: 'Cambio de estado' }]) });
+    // A scheduled SMS run's end (issue 17) is an event webhooks carry.
+    expect(types.json().data.find((x: { type: string }) => x.type === 'sms_schedule')).toMatchObject({ label: 'SMS programado', subtypes: [{ subtype: 'run_finished', label: 'Ejecución finalizada' }] });
   });
 
   it('an endpoint whose deliveries have all failed for 3 days is disabled and its owner told by mail', async () => {

@@ -1,7 +1,8 @@
 /**
  * All SMS and instant send (issue 17): an operator finds a SIM by its last digits, sends it an SMS, sees it delivered
  * and the device's answer under it, and answers that; the same in Chinese with a refusal SIM by SIM; a user reads but has no send or
- * reply. The network delivers each SMS a moment after hand-off and the device always answers (e2e-env.ts).
+ * reply. The network delivers each SMS a moment after hand-off and the device always answers (e2e-env.ts); the page
+ * hears of it over the live stream (SSE), not by polling.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -50,9 +51,18 @@ test('an operator sends an SMS to a SIM found by its last digits, sees it delive
   await reply.getByRole('textbox', { name: 'Content' }).fill('ACK');
   await reply.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('Reply sent.')).toBeVisible();
-  // (The device answers the ACK in turn, so the thread may already hold three.)
+  // The page asked for itself once the reply was sent (ACK "sent"); the network delivers it 300 ms later, and only the
+  // live stream can tell the page so within this wait (the page no longer polls; its fallback, while the stream is
+  // down, is every 30 s). (The device answers the ACK in turn, so the thread may already hold three.)
   const ack = page.getByRole('list', { name: /^[23] replies$/ }).first().getByRole('listitem').filter({ hasText: 'ACK' });
   await expect(ack.getByText('Delivered')).toBeVisible();
+
+  // An SMS sent from elsewhere (the API) while the page sits still: nothing on the page asks for it, so only the live
+  // stream (its delivery, an event of the organisation) can bring it onto the page.
+  const s = await apiSession(request, 'operator@demo.example.com');
+  const elsewhere = await request.post('/api/main/sms/send', { headers: s.as('DEMO'), data: { iccids: [iccid], content: 'FROM API' } });
+  expect(elsewhere.status()).toBe(200);
+  await expect(page.getByRole('row').filter({ hasText: 'FROM API' }).filter({ hasText: iccid }).first().getByText('Delivered')).toBeVisible();
 });
 
 test('in Chinese, an operator sends to pasted ICCIDs and sees each refused one with its reason', async ({ page, request }) => {

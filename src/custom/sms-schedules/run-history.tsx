@@ -9,12 +9,12 @@ const RUN_COLORS: Record<Run['status'], string> = { running: 'blue', done: 'gree
 const RECORD_COLORS: Record<string, string> = { pending: 'default', sent: 'blue', delivered: 'green', failed: 'red' };
 
 /** The records of one run, paged on the server. */
-function RunRecords({ taskId, runId }: { taskId: string; runId: string }) {
+function RunRecords({ taskId, runId, version }: { taskId: string; runId: string; version: number }) {
   const { t } = useTranslation();
   const time = useTimeFormat();
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Page<RunRecord> | null>(null);
-  useEffect(() => void schedulesApi.records({ taskId, runId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })), [taskId, runId, page]);
+  useEffect(() => void schedulesApi.records({ taskId, runId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })), [taskId, runId, page, version]);
   return (
     <Table<RunRecord>
       rowKey="id"
@@ -34,7 +34,7 @@ function RunRecords({ taskId, runId }: { taskId: string; runId: string }) {
   );
 }
 
-export function RunHistory({ taskId, runs }: { taskId: string; runs: Run[] }) {
+export function RunHistory({ taskId, runs, version = 0 }: { taskId: string; runs: Run[]; version?: number }) {
   const { t } = useTranslation();
   const time = useTimeFormat();
   return (
@@ -44,7 +44,7 @@ export function RunHistory({ taskId, runs }: { taskId: string; runs: Run[] }) {
       dataSource={runs}
       pagination={{ pageSize: 10, hideOnSinglePage: true }}
       locale={{ emptyText: <Empty description={t('smsSchedules.noRuns')} /> }}
-      expandable={{ expandedRowRender: (r) => <RunRecords taskId={taskId} runId={r.id} />, rowExpandable: (r) => r.status !== 'skipped' }}
+      expandable={{ expandedRowRender: (r) => <RunRecords taskId={taskId} runId={r.id} version={version} />, rowExpandable: (r) => r.status !== 'skipped' }}
       columns={[
         { title: t('smsSchedules.fields.runAt'), dataIndex: 'occurrenceAt', render: (v: string) => time(v) },
         {

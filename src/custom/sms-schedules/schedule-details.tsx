@@ -1,7 +1,8 @@
 /**
  * One scheduled SMS (SPEC.md section 2, scheduleSmsDetails?id=): what it sends, to how many SIMs, when (the coming
  * runs in the schedule's own zone, so a daylight-saving change shows before it happens), its execution history with
- * each run's records, and the operation log. Edit, enable or disable, delete, and its reports through the task center.
+ * each run's records (following the live stream: a message of this schedule delivered or failed, a run ended), and
+ * the operation log. Edit, enable or disable, delete, and its reports through the task center.
  */
 import { ArrowLeftOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Descriptions, Dropdown, Result, Skeleton, Space, Tabs, Typography } from 'antd';
@@ -9,6 +10,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTimeFormat } from '../../components/date-time';
+import { useLiveSms } from '../sms/live-sms';
 import { schedulesApi, type ScheduleDetail } from './api';
 import { OperationLog, RunHistory } from './run-history';
 import { canManage, DeleteButton, ToggleButton } from './schedule-actions';
@@ -27,6 +29,13 @@ export function ScheduleDetails({ id }: { id: string }) {
   const [s, setS] = useState<ScheduleDetail | null | 'missing'>(null);
   const load = useCallback(() => schedulesApi.detail(id).then(setS, () => setS('missing')), [id]);
   useEffect(() => void load(), [load]);
+  // A change of this schedule's messages or runs: the details and the records shown are asked for again.
+  const [version, setVersion] = useState(0);
+  useLiveSms((change) => {
+    if (!change.scheduleIds.includes(id)) return;
+    void load();
+    setVersion((v) => v + 1);
+  });
   const list = `/${lang}/scheduleSmsDetails`;
   if (s === null) return <Skeleton active />;
   if (s === 'missing') return <Result status="404" title={t('smsSchedules.missing')} extra={<Link to={list}>{t('smsSchedules.backToList')}</Link>} />;
@@ -99,7 +108,7 @@ export function ScheduleDetails({ id }: { id: string }) {
       <Card>
         <Tabs
           items={[
-            { key: 'history', label: t('smsSchedules.history'), children: <RunHistory taskId={s.id} runs={s.runs} /> },
+            { key: 'history', label: t('smsSchedules.history'), children: <RunHistory taskId={s.id} runs={s.runs} version={version} /> },
             { key: 'log', label: t('smsSchedules.operationLog'), children: <OperationLog taskId={s.id} /> },
           ]}
         />

@@ -1,7 +1,8 @@
 /**
  * The target SIMs of a schedule: picked by searching the organisation's SIMs (whole ICCID, MSISDN or their last
- * digits), pasted one ICCID a line, or read from a CSV or text file (the template's first column). At most 1000; the
- * server refuses duplicates and SIMs not of the organisation with the list of offenders.
+ * digits), pasted one ICCID a line, or from an XLSX, XLS, CSV or text file (the template's first column), which the
+ * server reads (POST /api/customer/sms/task/targets/parse: no spreadsheet library in the console) and answers with its
+ * ICCIDs or the offenders. At most 1000; the server refuses duplicates and SIMs not of the organisation by name.
  */
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Input, Select, Space, Typography, Upload } from 'antd';
@@ -9,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../../common/limits';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { api, download, saveFile } from '../../providers/http';
+import { api, download, saveFile, upload } from '../../providers/http';
 
 /** The ICCIDs of a text: every run of 18-22 digits, in order (a header, commas and blanks are skipped). */
 export const iccidsOf = (text: string): string[] => text.match(/\b\d{18,22}\b/g) ?? [];
@@ -59,18 +60,25 @@ export function TargetsField({ value = '', onChange, id }: { value?: string; onC
       <Input.TextArea id={id} rows={6} value={value} onChange={(e) => onChange?.(e.target.value)} placeholder={t('smsSchedules.pastePlaceholder')} style={{ fontFamily: 'monospace' }} />
       <Space wrap>
         <Upload
-          accept=".csv,.txt"
+          accept=".xlsx,.xls,.csv,.txt"
           showUploadList={false}
           beforeUpload={(file) => {
             if (file.size > LIMITS.uploadBytes) {
               void message.error(t('smsSchedules.fileTooLarge'));
               return false;
             }
-            void file.text().then((text) => {
-              const found = iccidsOf(text);
-              if (!found.length) void message.error(t('smsSchedules.fileEmpty'));
-              else add(found);
-            });
+            const form = new FormData();
+            form.append('file', file, file.name);
+            // A refusal (type, rows, cells that are no ICCID, duplicates, foreign SIMs) is the server's toast, in the
+            // person's language.
+            void upload<{ iccids: string[] }>('/api/customer/sms/task/targets/parse', form).then(
+              ({ iccids }) => {
+                if (!iccids.length) return void message.error(t('smsSchedules.fileEmpty'));
+                add(iccids);
+                void message.success(t('smsSchedules.fileRead', { name: file.name, count: iccids.length }));
+              },
+              () => undefined,
+            );
             return false;
           }}
         >

@@ -1,7 +1,8 @@
 /**
  * All SMS (SPEC.md section 2, `message`): the organisation's SMS paged, sorted and filtered on the server, each with
  * its thread underneath (an answer within 24 hours: the device's reply to an MT, the operator's to an MO). Statuses
- * follow the network: while any SMS is on its way the page asks again every few seconds. Operators, admins and
+ * follow the network over the live stream (an SMS of the organisation delivered, failed or answered: the page asks for
+ * itself again); only while the stream is down and an SMS is on its way does it ask every 30 s. Operators, admins and
  * superadmins send and reply; users only read. SIMs ticked in the SIM list arrive in the send form (router state).
  */
 import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
@@ -17,10 +18,12 @@ import { currentAbility } from '../../shell/ability';
 import { SmsFilters, type Filters } from './sms-filters';
 import { ReplyDialog } from './sms-compose';
 import { SendDrawer } from './send-drawer';
+import { useLiveSms } from './live-sms';
 import { ON_ITS_WAY, STATUS_COLORS, type Quota, type SmsPage, type SmsRow } from './sms-types';
 
 const PAGE_SIZE = 20;
-const POLL_MS = 2000;
+/** The slow refresh while the live stream is down. */
+const FALLBACK_MS = 30_000;
 /** How long after it was sent an SMS on its way is watched. */
 const WATCH_MS = 15 * 60_000;
 const MONO = { fontFamily: 'ui-monospace, monospace' };
@@ -57,15 +60,20 @@ export function MessagePage() {
   useEffect(() => void load(), [load]);
   useEffect(() => void loadQuota(), [loadQuota]);
   useEffect(() => setPage(1), [body]);
-  // Statuses follow the network's reports: ask again while a recent SMS is on its way (one stuck for longer waits for
-  // a reload rather than keeping the page asking).
+  // Statuses follow the network's reports as the live stream brings them: any change of the organisation's SMS (a
+  // new reply may belong on this page without any of its ids on it) asks for the page again; a failure gave a unit back.
+  const live = useLiveSms((change) => {
+    void load(true);
+    if (change.statuses.includes('failed')) void loadQuota();
+  });
+  // The stream down: ask again slowly while a recent SMS is on its way (one stuck for longer waits for a reload).
   const waiting = (r: SmsRow) => ON_ITS_WAY.has(r.status) && Date.now() - Date.parse(r.createdAt) < WATCH_MS;
   const moving = !!data?.items.some((r) => waiting(r) || r.replies?.some(waiting));
   useEffect(() => {
-    if (!moving) return;
-    const timer = setTimeout(() => void load(true), POLL_MS);
+    if (live || !moving) return;
+    const timer = setTimeout(() => void load(true), FALLBACK_MS);
     return () => clearTimeout(timer);
-  }, [moving, data, load]);
+  }, [live, moving, data, load]);
 
   const refresh = () => {
     void load(true);
