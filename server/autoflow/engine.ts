@@ -24,19 +24,51 @@ export interface ActiveRule {
   actions: RuleAction[];
 }
 
+/** A rule as the engine keeps it between batches: its typed ICCIDs as a set (scope membership is one lookup). */
+interface CachedRule extends ActiveRule {
+  iccids?: ReadonlySet<string>;
+}
+
+/**
+ * Rules by id with the version (updated_at) they were read at. A batch reads only the ids and versions of the rules
+ * that can fire on it and loads in full only those changed since (a rule of 1,000 typed ICCIDs is not parsed again for
+ * every batch). Per process; a rule's every change moves its updated_at.
+ */
+const ruleCache = new Map<string, { version: string; rule: CachedRule }>();
+/** Validated uploads by token: a token names one file's content for good (bound to its hash), so it never goes stale. */
+const listCache = new Map<string, ReadonlySet<string>>();
+const LIST_CACHE_MAX = 500;
+
 /** The enabled rules in their active period for these organisations and triggers, by "org|trigger". */
-async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[]): Promise<Map<string, ActiveRule[]>> {
-  const r = await q.query<{ id: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
-    `SELECT id, name, org_id, trigger, condition, scope, actions FROM autoflow_rules
+async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[]): Promise<Map<string, CachedRule[]>> {
+  const heads = await q.query<{ id: string; v: string }>(
+    `SELECT id, updated_at::text AS v FROM autoflow_rules
       WHERE org_id = ANY($1::text[]) AND trigger = ANY($2::text[]) AND status = 'enabled'
         AND (activation_at IS NULL OR activation_at <= now()) AND (expiry_at IS NULL OR expiry_at > now())`,
     [orgIds, triggers],
   );
-  const index = new Map<string, ActiveRule[]>();
-  for (const row of r.rows) {
-    const key = `${row.org_id}|${row.trigger}`;
-    const rule: ActiveRule = { id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions };
-    index.set(key, [...(index.get(key) ?? []), rule]);
+  const stale = heads.rows.filter((h) => ruleCache.get(h.id)?.version !== h.v).map((h) => h.id);
+  if (stale.length) {
+    const r = await q.query<{ id: string; v: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
+      'SELECT id, updated_at::text AS v, name, org_id, trigger, condition, scope, actions FROM autoflow_rules WHERE id = ANY($1::text[])',
+      [stale],
+    );
+    for (const row of r.rows) {
+      const rule: CachedRule = {
+        id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions,
+        iccids: row.scope.type === 'iccids' ? new Set(row.scope.iccids ?? []) : undefined,
+      };
+      ruleCache.set(row.id, { version: row.v, rule });
+    }
+  }
+  const index = new Map<string, CachedRule[]>();
+  for (const h of heads.rows) {
+    const rule = ruleCache.get(h.id)?.rule;
+    if (!rule) continue;
+    const key = `${rule.orgId}|${rule.trigger.type}`;
+    const list = index.get(key);
+    if (list) list.push(rule);
+    else index.set(key, [rule]);
   }
   return index;
 }
@@ -49,11 +81,15 @@ async function simFacts(q: Queryable, iccids: string[]): Promise<Map<string, Sim
   return new Map(r.rows.map((s) => [s.iccid, { orgId: s.org_id, simId: s.id, iccid: s.iccid, tags: s.tags, productType: s.product_type, poolId: s.pool_id, imei: s.imei }]));
 }
 
-async function uploadedLists(q: Queryable, rules: ActiveRule[]): Promise<Map<string, Set<string>>> {
+async function uploadedLists(q: Queryable, rules: ActiveRule[]): Promise<Map<string, ReadonlySet<string>>> {
   const tokens = [...new Set(rules.flatMap((r) => [r.scope.type === 'file' ? r.scope.fileToken : undefined, r.trigger.imeiFileToken]).filter((t): t is string => !!t))];
-  if (!tokens.length) return new Map();
-  const r = await q.query<{ token: string; items: string[] }>('SELECT token, items FROM autoflow_scope_files WHERE token = ANY($1::text[])', [tokens]);
-  return new Map(r.rows.map((f) => [f.token, new Set(f.items)]));
+  const missing = tokens.filter((t) => !listCache.has(t));
+  if (missing.length) {
+    const r = await q.query<{ token: string; items: string[] }>('SELECT token, items FROM autoflow_scope_files WHERE token = ANY($1::text[])', [missing]);
+    if (listCache.size + r.rows.length > LIST_CACHE_MAX) listCache.clear();
+    for (const f of r.rows) listCache.set(f.token, new Set(f.items));
+  }
+  return new Map(tokens.filter((t) => listCache.has(t)).map((t) => [t, listCache.get(t)!]));
 }
 
 /** The consumer's work for one batch: match, and write one run per firing (none twice). Returns the runs written. */
@@ -71,7 +107,7 @@ export async function matchEvents(events: DomainEvent[], q: Queryable): Promise<
     if (!sim || sim.orgId !== e.orgId) continue;
     for (const type of triggersOf(e)) {
       for (const rule of index.get(`${e.orgId}|${type}`) ?? []) {
-        if (!inScope(rule.scope, sim, rule.scope.fileToken ? lists.get(rule.scope.fileToken) : undefined)) continue;
+        if (!inScope(rule.scope, sim, rule.scope.type === 'iccids' ? rule.iccids : rule.scope.fileToken ? lists.get(rule.scope.fileToken) : undefined)) continue;
         const imeis = rule.trigger.imeiFileToken ? lists.get(rule.trigger.imeiFileToken) : rule.trigger.imeis ? new Set(rule.trigger.imeis) : undefined;
         if (!triggerFires(rule.trigger, e, sim, imeis)) continue;
         runs.push({

@@ -31,13 +31,16 @@ export interface SimFacts {
   imei: string | null;
 }
 
-/** Is the SIM in the rule's scope? fileItems: the ICCIDs of the scope's validated file. */
+/**
+ * Is the SIM in the rule's scope? fileItems: the ICCIDs of the scope's validated file, or of its typed list as a set
+ * (the engine keeps one per rule: a lookup, not a scan of up to 1,000).
+ */
 export function inScope(scope: RuleScope, sim: SimFacts, fileItems?: ReadonlySet<string>): boolean {
   switch (scope.type) {
     case 'all':
       return true;
     case 'iccids':
-      return (scope.iccids ?? []).includes(sim.iccid);
+      return fileItems ? fileItems.has(sim.iccid) : (scope.iccids ?? []).includes(sim.iccid);
     case 'file':
       return fileItems?.has(sim.iccid) ?? false;
     case 'tags':
