@@ -31,6 +31,8 @@ import { startMaintenance } from './job/maintenance.js';
 import { startConsumer } from './events/event-log.js';
 import { LIVE_CONSUMER, liveHandle } from './live/live-consumer.js';
 import { CONSUMER as AUTOFLOW_CONSUMER, handleEvents as autoflowHandle } from './autoflow/engine.js';
+import { ActionRunner } from './autoflow/actions.js';
+import { startSchedule as startAutoflowSchedule } from './autoflow/schedule.js';
 import { publicApiLog } from './developer/public-api.js';
 import { CONSUMER as WEBHOOK_CONSUMER, queueDeliveries, WebhookDispatcher } from './developer/webhooks.js';
 import { DashboardSnapshots } from './main/dashboard-snapshots.js';
@@ -61,6 +63,8 @@ declare module 'fastify' {
     files: FileStore;
     /** The job worker of this instance. */
     jobs: JobWorker;
+    /** Autoflow runs' actions, as durable jobs (server/autoflow/actions.ts); tests call runOnce(). */
+    autoflowActions: ActionRunner;
     /** The core network: the simulator (server/network), behind the NetworkAdapter interface. */
     network: SimulatedNetwork;
     /** Large organisations' top 10 and heatmap, stored and refreshed in the background. */
@@ -179,15 +183,21 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   const webhooks = new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs });
   app.decorate('webhooks', webhooks);
   let webhookConsumer: { stop: () => Promise<void> } | null = null;
-  // Autoflow: the event log's `autoflow` consumer matches events to rules and writes their runs (instances with jobs).
+  // Autoflow: the event log's `autoflow` consumer matches events to rules and writes their runs, a scheduled evaluation
+  // fires the usage and time triggers, and the action runner carries the runs' actions out (instances with jobs).
   let autoflowConsumer: { stop: () => Promise<void> } | null = null;
   // Live pages: the event log's `live` consumer turns SMS events into live events of their organisation (instances with jobs).
   let liveConsumer: { stop: () => Promise<void> } | null = null;
+  const autoflowActions = new ActionRunner(db, network, app.mailer, app.log);
+  app.decorate('autoflowActions', autoflowActions);
+  let stopAutoflowSchedule = async () => {};
   if (config.jobs) {
     app.addHook('onReady', async () => {
       webhookConsumer = startConsumer(db, app.log, { name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs, onCommitted: () => webhooks.wake() });
       webhooks.start();
-      autoflowConsumer = startConsumer(db, app.log, { name: AUTOFLOW_CONSUMER, handle: autoflowHandle, pollMs: config.jobPollMs });
+      autoflowConsumer = startConsumer(db, app.log, { name: AUTOFLOW_CONSUMER, handle: autoflowHandle, pollMs: config.jobPollMs, onCommitted: () => autoflowActions.wake() });
+      autoflowActions.start(config.jobPollMs);
+      stopAutoflowSchedule = startAutoflowSchedule(db, app.log, { clock: config.clock, onFired: () => autoflowActions.wake() });
       liveConsumer = startConsumer(db, app.log, { name: LIVE_CONSUMER, handle: liveHandle, pollMs: config.jobPollMs });
     });
   }
@@ -206,6 +216,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     await webhookConsumer?.stop();
     await autoflowConsumer?.stop();
     await liveConsumer?.stop();
+    await stopAutoflowSchedule();
+    await autoflowActions.stop();
     await webhooks.stop();
     await snapshots.idle();
   });

@@ -4,18 +4,18 @@
  * trigger type: an event meets only the rules that can fire on it), the facts of the events' SIMs, and the validated
  * lists the rules name; the matcher (matcher.ts) decides; each firing is a run-history row, unique per rule, SIM and
  * crossing, written in the transaction that moves the consumer's cursor, so a batch handed over again fires nothing
- * twice. The actions are recorded as pending, in order; running them (as jobs with retries) comes next.
+ * twice. The actions are recorded as pending, in order, and the run is due for the action runner (actions.ts).
  */
 import type { RuleAction, RuleScope, RuleTrigger, TriggerType } from '../../common/autoflow-rule.js';
 import type { Queryable } from '../db/db.js';
 import { appendEvents, type DomainEvent } from '../events/event-log.js';
 import { inScope, triggerFires, triggersOf, type SimFacts } from './matcher.js';
-import { RULE_FIRED, ruleFiredData } from './webhook-body.js';
+import { RULE_FIRED, ruleFiredData, type FiredEvent } from './webhook-body.js';
 
 /** The event log consumer's name. */
 export const CONSUMER = 'autoflow';
 
-interface ActiveRule {
+export interface ActiveRule {
   id: string;
   name: string;
   orgId: string;
@@ -24,19 +24,51 @@ interface ActiveRule {
   actions: RuleAction[];
 }
 
+/** A rule as the engine keeps it between batches: its typed ICCIDs as a set (scope membership is one lookup). */
+interface CachedRule extends ActiveRule {
+  iccids?: ReadonlySet<string>;
+}
+
+/**
+ * Rules by id with the version (updated_at) they were read at. A batch reads only the ids and versions of the rules
+ * that can fire on it and loads in full only those changed since (a rule of 1,000 typed ICCIDs is not parsed again for
+ * every batch). Per process; a rule's every change moves its updated_at.
+ */
+const ruleCache = new Map<string, { version: string; rule: CachedRule }>();
+/** Validated uploads by token: a token names one file's content for good (bound to its hash), so it never goes stale. */
+const listCache = new Map<string, ReadonlySet<string>>();
+const LIST_CACHE_MAX = 500;
+
 /** The enabled rules in their active period for these organisations and triggers, by "org|trigger". */
-async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[]): Promise<Map<string, ActiveRule[]>> {
-  const r = await q.query<{ id: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
-    `SELECT id, name, org_id, trigger, condition, scope, actions FROM autoflow_rules
+async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[]): Promise<Map<string, CachedRule[]>> {
+  const heads = await q.query<{ id: string; v: string }>(
+    `SELECT id, updated_at::text AS v FROM autoflow_rules
       WHERE org_id = ANY($1::text[]) AND trigger = ANY($2::text[]) AND status = 'enabled'
         AND (activation_at IS NULL OR activation_at <= now()) AND (expiry_at IS NULL OR expiry_at > now())`,
     [orgIds, triggers],
   );
-  const index = new Map<string, ActiveRule[]>();
-  for (const row of r.rows) {
-    const key = `${row.org_id}|${row.trigger}`;
-    const rule: ActiveRule = { id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions };
-    index.set(key, [...(index.get(key) ?? []), rule]);
+  const stale = heads.rows.filter((h) => ruleCache.get(h.id)?.version !== h.v).map((h) => h.id);
+  if (stale.length) {
+    const r = await q.query<{ id: string; v: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
+      'SELECT id, updated_at::text AS v, name, org_id, trigger, condition, scope, actions FROM autoflow_rules WHERE id = ANY($1::text[])',
+      [stale],
+    );
+    for (const row of r.rows) {
+      const rule: CachedRule = {
+        id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions,
+        iccids: row.scope.type === 'iccids' ? new Set(row.scope.iccids ?? []) : undefined,
+      };
+      ruleCache.set(row.id, { version: row.v, rule });
+    }
+  }
+  const index = new Map<string, CachedRule[]>();
+  for (const h of heads.rows) {
+    const rule = ruleCache.get(h.id)?.rule;
+    if (!rule) continue;
+    const key = `${rule.orgId}|${rule.trigger.type}`;
+    const list = index.get(key);
+    if (list) list.push(rule);
+    else index.set(key, [rule]);
   }
   return index;
 }
@@ -49,11 +81,15 @@ async function simFacts(q: Queryable, iccids: string[]): Promise<Map<string, Sim
   return new Map(r.rows.map((s) => [s.iccid, { orgId: s.org_id, simId: s.id, iccid: s.iccid, tags: s.tags, productType: s.product_type, poolId: s.pool_id, imei: s.imei }]));
 }
 
-async function uploadedLists(q: Queryable, rules: ActiveRule[]): Promise<Map<string, Set<string>>> {
+async function uploadedLists(q: Queryable, rules: ActiveRule[]): Promise<Map<string, ReadonlySet<string>>> {
   const tokens = [...new Set(rules.flatMap((r) => [r.scope.type === 'file' ? r.scope.fileToken : undefined, r.trigger.imeiFileToken]).filter((t): t is string => !!t))];
-  if (!tokens.length) return new Map();
-  const r = await q.query<{ token: string; items: string[] }>('SELECT token, items FROM autoflow_scope_files WHERE token = ANY($1::text[])', [tokens]);
-  return new Map(r.rows.map((f) => [f.token, new Set(f.items)]));
+  const missing = tokens.filter((t) => !listCache.has(t));
+  if (missing.length) {
+    const r = await q.query<{ token: string; items: string[] }>('SELECT token, items FROM autoflow_scope_files WHERE token = ANY($1::text[])', [missing]);
+    if (listCache.size + r.rows.length > LIST_CACHE_MAX) listCache.clear();
+    for (const f of r.rows) listCache.set(f.token, new Set(f.items));
+  }
+  return new Map(tokens.filter((t) => listCache.has(t)).map((t) => [t, listCache.get(t)!]));
 }
 
 /** The consumer's work for one batch: match, and write one run per firing (none twice). Returns the runs written. */
@@ -64,45 +100,67 @@ export async function matchEvents(events: DomainEvent[], q: Queryable): Promise<
   if (!index.size) return 0;
   const sims = await simFacts(q, [...new Set(relevant.map((e) => e.subject!))]);
   const lists = await uploadedLists(q, [...index.values()].flat());
-  const runs: Array<{ orgId: string; rule: ActiveRule; event: DomainEvent; sim: SimFacts; trigger: string; eventId: string; detail: unknown; actions: unknown }> = [];
+  const runs: Array<{ orgId: string; rule: ActiveRule; event: DomainEvent; sim: SimFacts; trigger: string; eventId: string; detail: unknown }> = [];
   for (const e of relevant) {
     const sim = sims.get(e.subject!);
     // A SIM transferred since the event belongs to another organisation now: its old rules no longer watch it.
     if (!sim || sim.orgId !== e.orgId) continue;
     for (const type of triggersOf(e)) {
       for (const rule of index.get(`${e.orgId}|${type}`) ?? []) {
-        if (!inScope(rule.scope, sim, rule.scope.fileToken ? lists.get(rule.scope.fileToken) : undefined)) continue;
+        if (!inScope(rule.scope, sim, rule.scope.type === 'iccids' ? rule.iccids : rule.scope.fileToken ? lists.get(rule.scope.fileToken) : undefined)) continue;
         const imeis = rule.trigger.imeiFileToken ? lists.get(rule.trigger.imeiFileToken) : rule.trigger.imeis ? new Set(rule.trigger.imeis) : undefined;
         if (!triggerFires(rule.trigger, e, sim, imeis)) continue;
         runs.push({
           orgId: e.orgId, rule, event: e, sim, trigger: type, eventId: e.id,
           detail: { event: { type: e.type, subtype: e.subtype, data: e.data, at: e.at.toISOString() } },
-          // The webhook is notified through the event log in this transaction (below): queued with the run.
-          actions: rule.actions.map((a) => ({ ...a, outcome: a.type === 'webhook' ? 'queued' : 'pending' })),
         });
       }
     }
   }
+  return writeRuns(q, runs.map((x) => ({ rule: x.rule, sim: x.sim, trigger: x.trigger, crossing: `event:${x.eventId}`, eventId: x.eventId, event: x.event, detail: x.detail })));
+}
+
+/** A firing to write: the rule, the SIM, the crossing that makes it unique, and what fired it. */
+export interface Firing {
+  rule: ActiveRule;
+  sim: Pick<SimFacts, 'simId' | 'iccid'>;
+  trigger: string;
+  /** Unique per rule and SIM: `event:<id>` for an event, `<trigger>:<key>` for a scheduled crossing. */
+  crossing: string;
+  eventId: string | null;
+  /** What the webhook's rule_fired carries as its event. */
+  event: FiredEvent;
+  detail: unknown;
+}
+
+/**
+ * Write the runs of these firings (none twice: unique per rule, SIM and crossing), each due for the action runner
+ * (actions.ts) at once, with a rule_fired event for the rules that notify the webhook and the rules' run counts.
+ * Returns the runs written. Shared by the event consumer and the scheduled evaluation (schedule.ts).
+ */
+export async function writeRuns(q: Queryable, runs: Firing[]): Promise<number> {
   if (!runs.length) return 0;
-  const written = await q.query<{ id: string; rule_id: string; iccid: string; event_id: string }>(
-    `INSERT INTO autoflow_runs (org_id, rule_id, sim_id, iccid, trigger, crossing, event_id, detail, actions, status)
-     SELECT o, r, s, i, t, 'event:' || e, e::bigint, d::jsonb, a::jsonb, 'pending'
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(o, r, s, i, t, e, d, a)
+  const written = await q.query<{ id: string; rule_id: string; iccid: string; crossing: string }>(
+    `INSERT INTO autoflow_runs (org_id, rule_id, sim_id, iccid, trigger, crossing, event_id, detail, actions, status, next_at)
+     SELECT o, r, s, i, t, c, e::bigint, d::jsonb, a::jsonb, 'pending', now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS x(o, r, s, i, t, c, e, d, a)
      ON CONFLICT (rule_id, iccid, crossing) WHERE crossing IS NOT NULL DO NOTHING
-     RETURNING id::text, rule_id, iccid, event_id::text`,
+     RETURNING id::text, rule_id, iccid, crossing`,
     [
-      runs.map((x) => x.orgId), runs.map((x) => x.rule.id), runs.map((x) => x.sim.simId), runs.map((x) => x.sim.iccid), runs.map((x) => x.trigger),
-      runs.map((x) => x.eventId), runs.map((x) => JSON.stringify(x.detail)), runs.map((x) => JSON.stringify(x.actions)),
+      runs.map((x) => x.rule.orgId), runs.map((x) => x.rule.id), runs.map((x) => x.sim.simId), runs.map((x) => x.sim.iccid), runs.map((x) => x.trigger),
+      runs.map((x) => x.crossing), runs.map((x) => x.eventId), runs.map((x) => JSON.stringify(x.detail)),
+      // The webhook is notified through the event log in this transaction (below): queued with the run.
+      runs.map((x) => JSON.stringify(x.rule.actions.map((a) => ({ ...a, outcome: a.type === 'webhook' ? 'queued' : 'pending' })))),
     ],
   );
   // Runs written now (not a crossing seen before) whose rule notifies the webhook: a rule_fired event each.
-  const byKey = new Map(runs.map((x) => [`${x.rule.id}|${x.sim.iccid}|${x.eventId}`, x]));
+  const byKey = new Map(runs.map((x) => [`${x.rule.id}|${x.sim.iccid}|${x.crossing}`, x]));
   const notify = written.rows
-    .map((w) => ({ w, run: byKey.get(`${w.rule_id}|${w.iccid}|${w.event_id}`)! }))
+    .map((w) => ({ w, run: byKey.get(`${w.rule_id}|${w.iccid}|${w.crossing}`)! }))
     .filter(({ run }) => run && run.rule.actions.some((a) => a.type === 'webhook'));
   await appendEvents(
     q,
-    notify.map(({ w, run }) => ({ orgId: run.orgId, ...RULE_FIRED, subject: run.sim.iccid, data: ruleFiredData(run.rule, run.sim.iccid, run.event, w.id) })),
+    notify.map(({ w, run }) => ({ orgId: run.rule.orgId, ...RULE_FIRED, subject: run.sim.iccid, data: ruleFiredData(run.rule, run.sim.iccid, run.event, w.id) })),
   );
   const perRule = new Map<string, number>();
   for (const w of written.rows) perRule.set(w.rule_id, (perRule.get(w.rule_id) ?? 0) + 1);

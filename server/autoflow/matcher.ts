@@ -3,8 +3,7 @@
  * the facts of its SIM and a rule, does the rule fire? The engine (engine.ts) loads the facts once per batch.
  *
  * Event-driven triggers are matched here. Usage, SMS-count, expiry and no-connection triggers are time- or
- * rollup-based and belong to a scheduled evaluation over rollups (not yet built); network and country changes need
- * the SIM's previous network, which the session events do not carry yet.
+ * rollup-based and are evaluated on a schedule over rollups (schedule.ts).
  */
 import type { RuleScope, RuleTrigger, TriggerType } from '../../common/autoflow-rule.js';
 import type { DomainEvent } from '../events/event-log.js';
@@ -13,6 +12,9 @@ import type { DomainEvent } from '../events/event-log.js';
 export const EVENT_TRIGGERS: Readonly<Record<string, readonly TriggerType[]>> = {
   'sim.status_change': ['status_change'],
   'sim.imei_change': ['imei_change'],
+  // The network a SIM is on changed (server/network/reports.ts): a network change always, a country change when the
+  // country differs too.
+  'sim.network_change': ['network_change', 'country_change'],
 };
 
 /** The triggers an event may fire (none for most events, so most of the log costs one lookup). */
@@ -29,13 +31,16 @@ export interface SimFacts {
   imei: string | null;
 }
 
-/** Is the SIM in the rule's scope? fileItems: the ICCIDs of the scope's validated file. */
+/**
+ * Is the SIM in the rule's scope? fileItems: the ICCIDs of the scope's validated file, or of its typed list as a set
+ * (the engine keeps one per rule: a lookup, not a scan of up to 1,000).
+ */
 export function inScope(scope: RuleScope, sim: SimFacts, fileItems?: ReadonlySet<string>): boolean {
   switch (scope.type) {
     case 'all':
       return true;
     case 'iccids':
-      return (scope.iccids ?? []).includes(sim.iccid);
+      return fileItems ? fileItems.has(sim.iccid) : (scope.iccids ?? []).includes(sim.iccid);
     case 'file':
       return fileItems?.has(sim.iccid) ?? false;
     case 'tags':
@@ -64,6 +69,13 @@ export function triggerFires(trigger: RuleTrigger, e: Pick<DomainEvent, 'type' |
     case 'imei_change':
       if (trigger.mode === 'any') return true;
       return sim.imei !== null && !(imeiList?.has(sim.imei) ?? false);
+    case 'network_change':
+    case 'country_change': {
+      const d = (e.data.detail ?? {}) as { fromCountry?: string | null; toCountry?: string | null };
+      if (trigger.type === 'country_change' && (!d.toCountry || d.fromCountry === d.toCountry)) return false;
+      // Countries named: only a change into one of them.
+      return !trigger.countries?.length || (!!d.toCountry && trigger.countries.includes(d.toCountry));
+    }
     default:
       return false;
   }

@@ -8,6 +8,7 @@
  * - PUT    /auto_flow/cube/rules/:id/:action      enable or disable
  * - DELETE /auto_flow/cube/rules/:id              delete (kept as status deleted: its name is free again)
  * - GET    /auto_flow/cube/rules/triggers/:id      a rule's run history (30 days): when, which SIM, what, each action's outcome
+ * - GET    /auto_flow/cube/rules/:id/trigger_actions  the rule's trigger and actions, each action's outcomes over its runs
  * - GET    /auto_flow/cube/sims                   the SIMs in a rule's scope (?ruleId=), by ICCID; /sims/download as CSV
  * - POST   /auto_flow/cube/try_it_out/body        the exact webhook body the rule would send, for a SIM in its scope
  * - POST   /auto_flow/cube/try_it_out/send        that body sent at once to the caller's webhook, with the answer
@@ -30,7 +31,7 @@ import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { badLines, checkDocument } from './rule-checks.js';
-import { listRuns } from './run-repo.js';
+import { listRuns, triggerActions } from './run-repo.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
 import { queueOnce } from '../developer/webhooks.js';
 import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
@@ -299,6 +300,44 @@ export const ruleRoutes = defineRoutes([
       // A deleted rule's runs stay readable for their 30 days; another organisation's rule is not found.
       if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
       return listRuns(req.server.db, auth.orgId, id, req.query as { page: number; pageSize: number; status?: string; iccid?: string });
+    },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/rules/:id/trigger_actions',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: {
+      params: pathParams('id'),
+      querystring: { type: 'object', additionalProperties: false, properties: { runId: { type: 'string', pattern: '^[0-9]{1,18}$' } } },
+      response: {
+        type: 'object',
+        properties: {
+          ruleId: { type: 'string' },
+          trigger: anyObject,
+          actions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                index: { type: 'integer' }, type: { type: 'string' }, params: anyObject,
+                outcomes: { type: 'object', additionalProperties: { type: 'integer' } }, lastAt: { type: ['string', 'null'] },
+              },
+            },
+          },
+          runs: { type: 'object', additionalProperties: { type: 'integer' } },
+          run: { type: ['object', 'null'], properties: { id: { type: 'string' }, iccid: { type: ['string', 'null'] }, status: { type: 'string' }, at: { type: 'string' }, actions: {} } },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const rule = await requireRule(req.server.db, auth.orgId, id);
+      const { runId } = req.query as { runId?: string };
+      const answer = await triggerActions(req.server.db, auth.orgId, { id: rule.id, trigger: rule.trigger as unknown as Record<string, unknown>, actions: rule.actions as unknown as Array<Record<string, unknown>> }, runId);
+      if (runId && !answer.run) throw notFound('autoflowRun', runId);
+      return answer;
     },
   },
   {

@@ -61,3 +61,61 @@ export async function listRuns(
     pageSize: query.pageSize,
   };
 }
+
+/** One action of a rule with how its runs went: the outcomes of the runs kept (30 days), by outcome. */
+export interface TriggerAction {
+  index: number;
+  type: string;
+  params: Record<string, unknown>;
+  outcomes: Record<string, number>;
+  lastAt: string | null;
+}
+
+/**
+ * GET /rules/{id}/trigger_actions: the rule's trigger and, in order, its actions, each with the count of every outcome
+ * it had in the runs kept (done, failed, retrying, pending...), and the runs by status; with a runId, that run's
+ * actions as it recorded them (docs/decisions.md "GET /rules/{id}/trigger_actions").
+ */
+export async function triggerActions(
+  q: Queryable,
+  orgId: string,
+  rule: { id: string; trigger: Record<string, unknown>; actions: Array<Record<string, unknown>> },
+  runId?: string,
+): Promise<{ ruleId: string; trigger: Record<string, unknown>; actions: TriggerAction[]; runs: Record<string, number>; run: { id: string; iccid: string | null; status: string; at: string; actions: unknown } | null }> {
+  const counts = await q.query<{ ord: string; outcome: string; n: string; last: Date | null }>(
+    `SELECT a.ord::text, coalesce(a.value->>'outcome', 'pending') AS outcome, count(*)::text AS n, max(r.at) AS last
+       FROM autoflow_runs r, jsonb_array_elements(r.actions) WITH ORDINALITY AS a(value, ord)
+      WHERE r.org_id = $1 AND r.rule_id = $2 GROUP BY 1, 2`,
+    [orgId, rule.id],
+  );
+  const byStatus = await q.query<{ status: string; n: string }>('SELECT status, count(*)::text AS n FROM autoflow_runs WHERE org_id = $1 AND rule_id = $2 GROUP BY status', [orgId, rule.id]);
+  const actions: TriggerAction[] = rule.actions.map((a, i) => {
+    const { type, ...params } = a;
+    return { index: i, type: String(type), params, outcomes: {}, lastAt: null };
+  });
+  for (const c of counts.rows) {
+    const a = actions[Number(c.ord) - 1];
+    // A run written before the rule was edited may have more actions than the rule has now: counted where they fit.
+    if (!a) continue;
+    a.outcomes[c.outcome] = Number(c.n);
+    const last = c.last ? new Date(c.last).toISOString() : null;
+    if (last && (!a.lastAt || last > a.lastAt)) a.lastAt = last;
+  }
+  let run = null;
+  if (runId) {
+    const r = (
+      await q.query<{ id: string; iccid: string | null; status: string; at: Date; actions: unknown }>(
+        'SELECT id::text, iccid, status, at, actions FROM autoflow_runs WHERE org_id = $1 AND rule_id = $2 AND id = $3::bigint',
+        [orgId, rule.id, runId],
+      )
+    ).rows[0];
+    run = r ? { id: r.id, iccid: r.iccid, status: r.status, at: new Date(r.at).toISOString(), actions: r.actions } : null;
+  }
+  return {
+    ruleId: rule.id,
+    trigger: rule.trigger,
+    actions,
+    runs: Object.fromEntries(['pending', 'success', 'failed', 'skipped'].map((s) => [s, Number(byStatus.rows.find((r) => r.status === s)?.n ?? 0)])),
+    run,
+  };
+}

@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { confirmActivation, confirmActivations } from './activation.js';
-import type { Cdr, NetworkReports } from './adapter.js';
+import type { Cdr, NetworkName, NetworkReports } from './adapter.js';
 import { networkEvent } from './sim-events.js';
 
 const HOUR = 3_600_000;
@@ -125,10 +125,33 @@ export async function countSms(q: Queryable, e: { orgId: string; simId: string; 
   );
 }
 
-/** The connection status now, and the row locked for the change. */
-async function lockConnection(q: Queryable, orgId: string, simId: string): Promise<{ connection_status: string } | undefined> {
-  return (await q.query<{ connection_status: string }>('SELECT connection_status FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, simId])).rows[0];
+interface ConnectionRow {
+  connection_status: string;
+  network: string | null;
+  network_country: string | null;
 }
+
+/** The connection status and network now, and the row locked for the change. */
+async function lockConnection(q: Queryable, orgId: string, simId: string): Promise<ConnectionRow | undefined> {
+  return (await q.query<ConnectionRow>('SELECT connection_status, network, network_country FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, simId])).rows[0];
+}
+
+/**
+ * The SIM is on `network` now: remember its country, and when it was on another network before, write a
+ * network_change event (with both countries), which the rule engine's network and country triggers match.
+ */
+async function networkSeen(q: Queryable, sim: { orgId: string; simId: string; iccid: string }, before: ConnectionRow, network: NetworkName, at: Date): Promise<void> {
+  const country = /^[A-Z]{2}$/.test(network.country) ? network.country : null;
+  if (before.network_country !== country) await q.query('UPDATE sims SET network_country = $3 WHERE org_id = $1 AND id = $2', [sim.orgId, sim.simId, country]);
+  if (!before.network || before.network === network.name) return;
+  await networkEvent(q, {
+    ...ids(sim), type: 'network_change', at,
+    detail: { fromNetwork: before.network, toNetwork: network.name, fromCountry: before.network_country ?? countryOf(before.network), toCountry: country, mccMnc: network.mccMnc },
+  });
+}
+
+/** The country of a network named like the simulator's ("Vodafone DE 262-02"), for a SIM seen before countries were kept. */
+const countryOf = (name: string): string | null => / ([A-Z]{2}) \d{3}-?\d{2,3}$/.exec(name)?.[1] ?? null;
 
 /** NetworkReports written to db, each report in its own transaction. */
 export function networkReports(db: Db): NetworkReports {
@@ -145,15 +168,18 @@ export function networkReports(db: Db): NetworkReports {
           [e.sim.orgId, e.sim.simId, e.status, e.network?.name ?? null],
         );
         await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { connection: e.status, from: now.connection_status, network: e.network?.name, rat: e.rat }, at: e.at });
+        if (e.network) await networkSeen(q, e.sim, now, e.network, e.at);
       }),
     sessionOpened: (e) =>
       db.tx(async (q) => {
-        if (!(await lockConnection(q, e.sim.orgId, e.sim.simId))) return;
+        const before = await lockConnection(q, e.sim.orgId, e.sim.simId);
+        if (!before) return;
         await q.query(
           `UPDATE sims SET connection_status = 'online', apn = $3, ip = $4, network = $5, last_session_at = $6, last_session_kb = 0, updated_at = now() WHERE org_id = $1 AND id = $2`,
           [e.sim.orgId, e.sim.simId, e.apn, e.ip, e.network.name, e.at.toISOString()],
         );
         await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { session: 'opened', connection: 'online', apn: e.apn, ip: e.ip, network: e.network.name, rat: e.rat }, at: e.at });
+        await networkSeen(q, e.sim, before, e.network, e.at);
       }),
     sessionClosed: (e) =>
       db.tx(async (q) => {

@@ -9,7 +9,7 @@ export interface SimEvent {
   orgId: string;
   simId: string;
   iccid: string;
-  type: 'status_change' | 'bundle_change' | 'location' | 'session';
+  type: 'status_change' | 'bundle_change' | 'location' | 'session' | 'network_change';
   from?: string | null;
   to?: string | null;
   detail: Record<string, unknown>;

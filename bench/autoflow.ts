@@ -1,0 +1,272 @@
+/**
+ * Bench of the autoflow engine (issue 18): events per second through the `autoflow` consumer with 1,000 enabled rules
+ * in an organisation of BENCH_AUTOFLOW_SIMS SIMs (default 1,000,000), event → action latency (from the commit of a SIM's
+ * change to its rule's action done, through the event log, the consumer and the action runner, as server/app.ts wires
+ * them), and one scheduled evaluation of the rules with usage and time triggers over the rollups.
+ *
+ *   node --import tsx bench/autoflow.ts     (BENCH_DB=pglite|postgres|both; BENCH_AUTOFLOW_SIMS, default 1,000,000 on
+ *                                            PostgreSQL; BENCH_AUTOFLOW_PGLITE_SIMS, default 1,000,000; BENCH_AUTOFLOW_EVENTS,
+ *                                            default 20,000; BENCH_AUTOFLOW_LATENCY_EVENTS, default 200)
+ *
+ * Writes its section, "Autoflow engine", into bench/results.md, keeping the others. Not a test.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { ActionRunner } from '../server/autoflow/actions.js';
+import { CONSUMER, handleEvents } from '../server/autoflow/engine.js';
+import { evaluateScheduled } from '../server/autoflow/schedule.js';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
+import { newId } from '../server/db/ids.js';
+import { seedDemo } from '../server/db/seed.js';
+import { startConsumer } from '../server/events/event-log.js';
+import { scaleSeed, SCALE_ORG } from './scale-seed.js';
+
+const SECTION = '## Autoflow engine';
+const EVENTS = Number(process.env.BENCH_AUTOFLOW_EVENTS ?? 20_000);
+const LATENCY_EVENTS = Number(process.env.BENCH_AUTOFLOW_LATENCY_EVENTS ?? 200);
+const RULES = 1000;
+const quiet = { info() {}, warn() {}, error() {}, debug() {}, child: () => quiet } as never;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * p) - 1))];
+};
+const n = (x: number) => x.toLocaleString('en-US');
+
+async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite('memory://');
+    return { db, drop: () => db.close() };
+  }
+  const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
+  const name = `bench_${newId(8).toLowerCase()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+/**
+ * 1,000 enabled rules in the scale organisation, as a large customer might have them: status changes (every from/to
+ * pair), IMEI, network and country changes, and usage, SMS, expiry and no-connection rules; scoped to all SIMs (a few),
+ * tags, a product type, or 1,000 typed ICCIDs. Actions: a tag (a database change) and, for one in four, the webhook.
+ */
+async function seedRules(db: Db, sims: number): Promise<void> {
+  const statuses = ['any', 'pre_activated', 'active', 'paused', 'expired', 'terminated'];
+  const rules: Array<{ trigger: string; condition: Record<string, unknown> }> = [];
+  for (const from of statuses) for (const to of statuses) if (from !== to || from === 'any') rules.push({ trigger: 'status_change', condition: { from, to } });
+  const mix: Array<{ trigger: string; condition: Record<string, unknown> }> = [
+    { trigger: 'imei_change', condition: { mode: 'any' } },
+    { trigger: 'network_change', condition: {} },
+    { trigger: 'country_change', condition: { countries: ['FR', 'IT'] } },
+    { trigger: 'data_usage', condition: { threshold: 480, unit: 'MB', window: 'cycle' } },
+    { trigger: 'data_usage', condition: { threshold: 50, unit: 'MB', window: 'rolling_24h' } },
+    { trigger: 'sms_mo', condition: { count: 20, window: 'cycle' } },
+    { trigger: 'expiry_reminder', condition: { days: 7 } },
+    { trigger: 'no_connection', condition: { hours: 48 } },
+  ];
+  while (rules.length < RULES) rules.push(...mix);
+  const iccidOf = (k: number) => `SC${String(k).padStart(18, '0')}`;
+  const rows = rules.slice(0, RULES).map((r, i) => {
+    const kind = i % 10;
+    // 1 in 10 watches all SIMs; the others a tag, a product type or 1,000 ICCIDs (their SIM ids: the scope's ICCIDs are read below).
+    const scope: Record<string, unknown> =
+      kind === 0 ? { type: 'all' } : kind < 4 ? { type: 'tags', tags: [`t${i % 50}`] } : kind < 6 ? { type: 'product_type', productType: 'automotive' } : { type: 'iccids', simIds: Array.from({ length: 1000 }, (_, k) => iccidOf(1 + ((i * 7919 + k * 104729) % sims))) };
+    const actions = i % 4 === 0 ? [{ type: 'tag', tag: `r${i % 100}` }, { type: 'webhook' }] : [{ type: 'tag', tag: `r${i % 100}` }];
+    return { id: `AF${String(i).padStart(18, '0')}`, name: `Bench rule ${i}`, trigger: r.trigger, condition: r.condition, scope, actions };
+  });
+  // Typed ICCIDs are the SIMs' real ICCIDs (the scale seed computes their check digits).
+  const wantedIds = [...new Set(rows.flatMap((r) => ((r.scope as { simIds?: string[] }).simIds ?? [])))];
+  const iccids = new Map<string, string>();
+  for (let i = 0; i < wantedIds.length; i += 50_000) {
+    const chunk = wantedIds.slice(i, i + 50_000);
+    for (const row of (await db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 AND id = ANY($2::text[])', [SCALE_ORG.id, chunk])).rows) iccids.set(row.id, row.iccid);
+  }
+  for (const r of rows) {
+    const s = r.scope as { simIds?: string[] };
+    if (s.simIds) r.scope = { type: 'iccids', iccids: [...new Set(s.simIds.map((id) => iccids.get(id)!).filter(Boolean))] };
+  }
+  await db.query(
+    `INSERT INTO autoflow_rules (org_id, id, name, trigger, condition, scope, actions, status, origin)
+     SELECT $1, i, nm, t, c::jsonb, s::jsonb, a::jsonb, 'enabled', 'console'
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS x(i, nm, t, c, s, a)`,
+    [SCALE_ORG.id, rows.map((r) => r.id), rows.map((r) => r.name), rows.map((r) => r.trigger), rows.map((r) => JSON.stringify(r.condition)), rows.map((r) => JSON.stringify(r.scope)), rows.map((r) => JSON.stringify(r.actions))],
+  );
+  // Tags and product types for the scopes to find: one SIM in 5 tagged, one in 10 automotive.
+  await db.query(`UPDATE sims SET tags = ARRAY['t' || ((substr(id, 3)::bigint) % 50)] WHERE org_id = $1 AND (substr(id, 3)::bigint) % 5 = 0`, [SCALE_ORG.id]);
+  await db.query(`UPDATE sims SET product_type = 'automotive' WHERE org_id = $1 AND (substr(id, 3)::bigint) % 10 = 7`, [SCALE_ORG.id]);
+  await db.query('ANALYZE sims');
+}
+
+/** Status changes and network changes of random SIMs, written as the network writes them (sim_events → the log). */
+async function writeEvents(db: Db, count: number, sims: number, perTx: number): Promise<void> {
+  for (let i = 0; i < count; i += perTx) {
+    await db.query(
+      `INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, detail, source)
+       SELECT $1, s.id, s.iccid, CASE WHEN g % 4 = 0 THEN 'network_change' ELSE 'status_change' END,
+              CASE WHEN g % 4 = 0 THEN NULL WHEN g % 2 = 0 THEN 'active' ELSE 'paused' END,
+              CASE WHEN g % 4 = 0 THEN NULL WHEN g % 2 = 0 THEN 'paused' ELSE 'active' END,
+              CASE WHEN g % 4 = 0 THEN jsonb_build_object('fromNetwork', 'Vodafone DE 262-02', 'toNetwork', 'Orange FR 208-01', 'fromCountry', 'DE', 'toCountry', 'FR')
+                   ELSE '{}'::jsonb END, 'network'
+         FROM generate_series($2::int, $3::int) AS g
+         JOIN sims s ON s.org_id = $1 AND s.id = 'SC' || lpad((1 + (g::bigint * 48271) % $4::int)::text, 18, '0')`,
+      [SCALE_ORG.id, i, Math.min(count, i + perTx) - 1, sims],
+    );
+  }
+}
+
+async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<string[]> {
+  const { db, drop } = await openDb(kind);
+  const rows: string[] = [];
+  const size = `${n(sims)} SIMs, ${n(RULES)} rules`;
+  try {
+    let t = performance.now();
+    await migrate(db);
+    await seedDemo(db, { size: 'small' });
+    await scaleSeed(db, { sims, cdrs: Math.min(sims, 200_000) });
+    await seedRules(db, sims);
+    console.log(`${kind}: seeded ${size} in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+
+    // 1. Throughput: EVENTS events waiting in the log, read by the consumer in its batches of 500 (matched, runs written).
+    const consumer = startConsumer(db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
+    await consumer.poke();
+    await writeEvents(db, EVENTS, sims, 1000);
+    const before = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
+    t = performance.now();
+    for (;;) {
+      await consumer.poke();
+      const left = await db.query<{ n: string }>(
+        'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.txid, e.id) > (c.position_txid, c.position_id)',
+        [CONSUMER],
+      );
+      if (Number(left.rows[0].n) === 0) break;
+    }
+    const ms = performance.now() - t;
+    const fired = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n) - before;
+    rows.push(`| ${kind} | ${size} | events through the engine (${n(EVENTS)} waiting, batches of 500) | ${(EVENTS / (ms / 1000)).toFixed(0)} events/s | ${n(fired)} runs written, ${(ms / 1000).toFixed(1)} s |`);
+    console.log(rows.at(-1));
+    await consumer.stop();
+
+    // The runs just written are not part of what follows.
+    await db.query("UPDATE autoflow_runs SET ended_at = now(), status = 'skipped' WHERE ended_at IS NULL");
+
+    // 2. Event → action: one SIM's change per transaction, the consumer woken by its poll, the runner by the consumer.
+    for (const pollMs of [1000, 100]) {
+      const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-') });
+      const app = await buildApp({ config, db, logger: false });
+      await app.ready();
+      const runner = new ActionRunner(db, app.network, app.mailer, quiet);
+      const live = startConsumer(db, quiet, { name: CONSUMER, handle: handleEvents, pollMs, onCommitted: () => runner.wake() });
+      await live.poke();
+      runner.start(pollMs);
+      // The SIMs of an all-SIMs rule watching active → paused: one whose action is a tag.
+      const target = (await db.query<{ id: string }>(`SELECT id FROM autoflow_rules WHERE org_id = $1 AND trigger = 'status_change' AND condition = '{"from": "active", "to": "paused"}'::jsonb`, [SCALE_ORG.id])).rows[0];
+      await db.query(`UPDATE autoflow_rules SET scope = '{"type": "all"}'::jsonb, updated_at = now() WHERE id = $1`, [target.id]);
+      const committed = new Map<string, number>();
+      // On a shared PostgreSQL server an event is readable once every older transaction has ended, in any database
+      // (015_event_log.sql): the longest transaction of other work during the run is written beside the figure.
+      let longest = 0;
+      const sampler = kind === 'postgres'
+        ? setInterval(() => {
+            void db
+              .query<{ s: number | null }>(`SELECT extract(epoch from max(now() - xact_start))::float8 AS s FROM pg_stat_activity WHERE datname <> current_database() AND xact_start IS NOT NULL`)
+              .then((r) => (longest = Math.max(longest, r.rows[0].s ?? 0)))
+              .catch(() => undefined);
+          }, 250)
+        : null;
+      const picks = (await db.query<{ id: string; iccid: string }>(`SELECT id, iccid FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY id DESC LIMIT $2 OFFSET $3`, [SCALE_ORG.id, LATENCY_EVENTS, pollMs === 1000 ? 0 : LATENCY_EVENTS])).rows;
+      for (const s of picks) {
+        await db.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, source) VALUES ($1, $2, $3, 'status_change', 'active', 'paused', 'network')`, [SCALE_ORG.id, s.id, s.iccid]);
+        committed.set(s.iccid, Date.now());
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const lat: number[] = [];
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline) {
+        const done = await db.query<{ iccid: string; actions: Array<{ outcome: string; at?: string }> }>(
+          `SELECT iccid, actions FROM autoflow_runs WHERE rule_id = $1 AND iccid = ANY($2::text[]) AND ended_at IS NOT NULL`,
+          [target.id, [...committed.keys()]],
+        );
+        if (done.rows.length >= committed.size) {
+          for (const r of done.rows) lat.push(Date.parse(r.actions[0].at!) - committed.get(r.iccid)!);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (sampler) clearInterval(sampler);
+      await live.stop();
+      await runner.stop();
+      await app.close();
+      rows.push(`| ${kind} | ${size} | event → action done (poll ${pollMs} ms; ${lat.length} of ${committed.size} events, one every 20 ms) | p50 ${pct(lat, 0.5).toFixed(0)} ms, p95 ${pct(lat, 0.95).toFixed(0)} ms | max ${Math.max(...lat).toFixed(0)} ms${kind === 'postgres' ? `; longest transaction of other work on the server meanwhile ${longest.toFixed(1)} s` : ''} |`);
+      console.log(rows.at(-1));
+    }
+
+    // 3. One scheduled evaluation of the rules with usage and time triggers (every rule's query over the rollups).
+    const scheduled = Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = $1 AND trigger IN ('data_usage', 'data_usage_percent', 'sms_mo', 'sms_mt', 'expiry_reminder', 'no_connection')`, [SCALE_ORG.id])).rows[0].n);
+    t = performance.now();
+    const first = await evaluateScheduled(db, new Date());
+    const firstMs = performance.now() - t;
+    t = performance.now();
+    const second = await evaluateScheduled(db, new Date());
+    const secondMs = performance.now() - t;
+    rows.push(`| ${kind} | ${size} | scheduled evaluation, ${scheduled} usage/time rules: first pass (trips ${n(first.fired)}) | ${(firstMs / 1000).toFixed(1)} s | ${(firstMs / Math.max(1, scheduled)).toFixed(0)} ms per rule |`);
+    rows.push(`| ${kind} | ${size} | scheduled evaluation, next pass (nothing new: ${second.fired} fired) | ${(secondMs / 1000).toFixed(1)} s | ${(secondMs / Math.max(1, scheduled)).toFixed(0)} ms per rule |`);
+    console.log(rows.slice(-2).join('\n'));
+  } finally {
+    await drop();
+  }
+  return rows;
+}
+
+const pgAnswers = () =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(5432, '127.0.0.1');
+    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
+  });
+const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
+const rows: string[] = [];
+if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres', Number(process.env.BENCH_AUTOFLOW_SIMS ?? 1_000_000))));
+if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite', Number(process.env.BENCH_AUTOFLOW_PGLITE_SIMS ?? 1_000_000))));
+
+// Rows of a database this run did not measure stay from the last run (BENCH_DB=postgres, then pglite).
+const file = 'bench/results.md';
+const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
+const oldSection = previous.includes(`\n${SECTION}\n`) ? previous.slice(previous.indexOf(`\n${SECTION}\n`) + 1).split('\n## ')[0] : '';
+const kept = oldSection.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !measured.has(l.split('|')[1].trim()));
+const section = [
+  SECTION,
+  '',
+  `Written by \`node --import tsx bench/autoflow.ts\` (BENCH_ONLY=autoflow) on ${new Date().toISOString().slice(0, 10)}. The scale organisation with ${n(RULES)} enabled`,
+  'rules (status changes of every from/to pair, IMEI, network and country changes, data, SMS, expiry and no-connection rules;',
+  'scoped to all SIMs, a tag, a product type or 1,000 typed ICCIDs; a tag action, a webhook for one in four). "events through',
+  'the engine": SIM status and network changes waiting in the event log, read by the `autoflow` consumer (rules loaded per',
+  'batch by organisation and trigger, scope a set lookup, runs written with the cursor). "event → action done": from the',
+  'commit of a SIM\'s change to its rule\'s tag written by the action runner (server/autoflow/actions.ts), at the default poll',
+  '(JOB_POLL_MS, 1 s) and at 100 ms. The scheduled evaluation runs every 5 minutes on one instance (a lease). The machine\'s',
+  '2 cores are shared with other work: upper bounds.',
+  '',
+  '| database | size | what | figure | beside |',
+  '|---|---|---|---|---|',
+  ...kept,
+  ...rows,
+  '',
+];
+const start = previous.indexOf(`\n${SECTION}\n`);
+let next: string;
+if (start < 0) next = `${previous.trimEnd()}\n\n${section.join('\n')}`;
+else {
+  const after = previous.indexOf('\n## ', start + SECTION.length + 1);
+  next = `${previous.slice(0, start + 1)}${section.join('\n')}${after < 0 ? '' : previous.slice(after)}`;
+}
+fs.writeFileSync(file, next);
+console.log(section.join('\n'));
+process.exit(0);
