@@ -319,7 +319,9 @@ async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
       const msisdn = f.msisdnPrefix + String(f.serialBase + i).slice(-7).padStart(7, '0');
       const used = status !== 'inactive' && status !== 'pre_activated';
       const shipped = new Date(now.getTime() - rng.int(200, 500) * DAY);
-      const preActivatedAt = status === 'inactive' ? null : new Date(shipped.getTime() + rng.int(5, 30) * DAY);
+      // A SIM still pre-activated is inside its 180-day pre-activated period (the bundle job ends it at its end).
+      const preActivatedAt =
+        status === 'inactive' ? null : status === 'pre_activated' ? new Date(now.getTime() - rng.int(5, 150) * DAY) : new Date(shipped.getTime() + rng.int(5, 30) * DAY);
       const activatedAt = used ? new Date(preActivatedAt!.getTime() + rng.int(5, 60) * DAY) : null;
       const network = used ? (rng.chance(0.15) ? rng.pick(ROAMING) : rng.pick(NETWORKS[f.country])) : null;
       const live = status === 'active' && sub !== 'active_ready';
