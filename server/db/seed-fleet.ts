@@ -805,7 +805,13 @@ async function seedCycles(ctx: Ctx): Promise<void> {
         now,
       );
       const fits = allowed === null || used <= allowed;
-      last = { id: b.id, used_kb: used, overage_policy: fits ? b.overage_policy : 'billing', throttle_kbps: fits ? b.throttle_kbps : null, overage_threshold_kb: fits ? b.overage_threshold_kb : null };
+      // One that could not have carried that much slows down past its quota instead (256 kbps) when that fits, else bills it.
+      const slowed = !fits && used <= (allowanceKb({ quotaKb: quota, overagePolicy: 'billing_speed_decrease', throttleKbps: 256, overageThresholdKb: null }, starts[i], now) ?? 0);
+      last = fits
+        ? { id: b.id, used_kb: used, overage_policy: b.overage_policy, throttle_kbps: b.throttle_kbps, overage_threshold_kb: b.overage_threshold_kb }
+        : slowed
+          ? { id: b.id, used_kb: used, overage_policy: 'billing_speed_decrease', throttle_kbps: 256, overage_threshold_kb: null }
+          : { id: b.id, used_kb: used, overage_policy: 'billing', throttle_kbps: null, overage_threshold_kb: null };
       bundleRows.push(last);
     });
     // The last bundle takes the overage: its policy, with its threshold counted from the cycle's start, says what the

@@ -16,7 +16,7 @@ import type { SimRef } from '../../server/network/adapter.js';
 import { advanceBundles, defineCycles, endPeriods, rollCycles, runBundleJob, syncPolicies } from '../../server/network/bundle-engine.js';
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
-import { buildTestApp, DB_KINDS, type TestApp } from '../helper.js';
+import { buildTestApp, call, DB_KINDS, DEMO, signIn, type TestApp } from '../helper.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -340,5 +340,27 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect(net.dataPolicyOf(s.simId)).toBe('none');
     const subtypes = (await t.db.query<{ subtype: string }>(`SELECT subtype FROM events WHERE type = 'usage' AND subject = $1 AND subtype LIKE '%coverage' ORDER BY id`, [s.iccid])).rows.map((r) => r.subtype);
     expect(subtypes).toEqual(['out_of_coverage', 'back_in_coverage']);
+  });
+
+  it('answers a SIM\'s data policy and why, and its coverage, to its organisation only', async () => {
+    const session = await signIn(t.app, DEMO.user);
+    const s = sims.find((x) => x.orgId === 'org-demo' && x.policy === 'stop')!;
+    const policy = await call(t.app, session, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${s.iccid}` });
+    expect(policy.statusCode).toBe(200);
+    const p = policy.json().data ?? policy.json();
+    const row = await one<{ flow_control_policy: string; cycle_ends_at: Date }>('SELECT flow_control_policy, cycle_ends_at FROM sims WHERE id = $1', [s.simId]);
+    expect(p.control).toBe(row.flow_control_policy);
+    expect(p.overagePolicy).toBe('stop');
+    expect(p.limitKb).toBe(QUOTA);
+    if (p.control === 'stop') expect({ reason: p.reason, releasedAt: p.releasedAt }).toEqual({ reason: 'overage', releasedAt: new Date(row.cycle_ends_at).toISOString() });
+    const coverage = await call(t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${s.iccid}` });
+    const c = coverage.json().data ?? coverage.json();
+    expect({ countries: c.countries, policy: c.policy, everywhere: c.everywhere }).toEqual({ countries: ['DE', 'ES', 'GB'], policy: 'shut_down', everywhere: false });
+    // Another organisation's SIM is not found; a malformed ICCID names the field.
+    const other = sims.find((x) => x.orgId !== 'org-demo');
+    if (other) expect((await call(t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${other.iccid}` })).statusCode).toBe(404);
+    const bad = await call(t.app, session, { method: 'GET', url: '/api/main/sim/bundle/overuse_policy/12ab' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('ICCID');
   });
 });
