@@ -21,6 +21,7 @@ import { simInfoRoutes } from './main/sim-info-routes.js';
 import { simDetailRoutes } from './main/sim-detail-routes.js';
 import { simDiagnoseRoutes } from './main/sim-diagnose-routes.js';
 import { simBundleRoutes } from './main/sim-bundle-routes.js';
+import { deviceRoutes } from './main/device-routes.js';
 import { simUploadRoutes } from './main/sim-upload-routes.js';
 import { dashboardRoutes } from './main/dashboard-routes.js';
 import { heatmapRoutes } from './main/heatmap-routes.js';
@@ -40,6 +41,8 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   ...simDetailRoutes, ...simDiagnoseRoutes,
   // What a SIM's bundles do to it now: its data policy and why, its coverage (issue 19).
   ...simBundleRoutes,
+  // The organisation's tags, and which organisation holds a SIM.
+  ...deviceRoutes,
   ...heatmapRoutes,
   // Developer: webhook settings and the notification log, API keys.
   ...notificationRoutes,
