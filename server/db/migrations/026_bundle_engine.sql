@@ -54,6 +54,8 @@ ALTER TABLE sims
 CREATE INDEX sims_cycle_ends_idx ON sims (cycle_ends_at) WHERE cycle_ends_at IS NOT NULL;
 CREATE INDEX sims_policy_unsent_idx ON sims (org_id, id) WHERE policy_unsent;
 -- The bundle job's scans: bundles that reach their expiry, and SIMs waiting for a pending bundle.
+-- SIMs whose test or pre-activated period may end (a few of a million): the job's scan of periods.
+CREATE INDEX sims_periods_idx ON sims (id) WHERE sub_status IN ('test', 'active_test', 'quiet');
 CREATE INDEX bundle_orders_due_idx ON bundle_orders (expected_expire_at) WHERE status IN ('PENDING', 'IN_USE');
 CREATE INDEX bundle_orders_pending_idx ON bundle_orders (org_id, sim_id, ordered_at) WHERE status = 'PENDING';
 CREATE INDEX bundle_orders_in_use_idx ON bundle_orders (org_id, sim_id, activated_at) WHERE status = 'IN_USE';
