@@ -4,7 +4,7 @@
  *
  * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
  * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
- * BENCH_ONLY=calls|smslist|jobs|snapshots|exports|transfer|activation|sms|throughput|lighthouse|webhooks|autoflow (comma-separated; default all) runs those parts only
+ * BENCH_ONLY=calls|smslist|jobs|snapshots|exports|transfer|activation|sms|cycles|throughput|lighthouse|webhooks|autoflow (comma-separated; default all) runs those parts only
  * (smslist: BENCH_SMS sms_records in the scale organisation, default 10,000,000 on PostgreSQL, 1,000,000 on PGlite)
  * and merges its rows into bench/results.md, keeping the others. Run with node --expose-gc (npm run bench does) so
  * each export's peak RSS is measured from a collected heap.
@@ -26,6 +26,7 @@ import { RESOURCES } from '../common/resource-registry.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 import { smsSeed } from './sms-seed.js';
 import { SMS_LIST_SPEC, smsFilters } from '../server/sms/sms-routes.js';
+import { rollCycles, ROLL_BATCH } from '../server/network/bundle-engine.js';
 import { makeIccid } from '../common/iccid.js';
 import { readUpload } from '../server/job/sheet-files.js';
 import { bucketsOf, type View } from '../server/main/dashboard-routes.js';
@@ -35,7 +36,7 @@ import { loadApi, loadDirect, THROUGHPUT_HEAD, throughputLine, type ThroughputRo
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-const JOB_PARTS = ['snapshots', 'exports', 'transfer', 'activation', 'sms'];
+const JOB_PARTS = ['snapshots', 'exports', 'transfer', 'activation', 'sms', 'cycles'];
 /** Is this part of the bench to run (BENCH_ONLY)? */
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part) || (JOB_PARTS.includes(part) && ONLY.has('jobs'));
 
@@ -348,6 +349,41 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       const sqlMs = await once(() => db.query('SELECT id, iccid, imsi, msisdn, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [SCALE_ORG.id, targets]));
       jobRows.push({ db: kind, size, what: `SMS to ${targets.length.toLocaleString('en-US')} SIMs, request to all handed to the network (${sent} sent)`, ms: smsMs, limit: 'selecting those SIMs', limitMs: sqlMs });
       console.log(`${kind}: SMS to ${targets.length}: ${smsMs.toFixed(0)} ms, ${sent} sent`);
+    }
+    // The cycle rollover (issue 19): every SIM of the scale organisation on a DAY cycle that has just ended, some of
+    // them stopped by their overage policy; the bundle job's rollover (batches of ROLL_BATCH in their own transactions,
+    // each SIM's `usage/cycle_reset` event and each release's, the bundles' cycle usage) beside the bare UPDATE of the
+    // same rows (new bounds, usage 0, nothing else).
+    if (runs('cycles')) {
+      const day = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000);
+      const at = new Date(day.getTime() + 86_400_000);
+      const setup = () =>
+        db.query(
+          `UPDATE sims SET cycle_reset = 'DAY', cycle_anchor = $1::timestamptz, cycle_started_at = $1::timestamptz, cycle_ends_at = $1::timestamptz + interval '1 day',
+                  cycle_limit_kb = 1000, cycle_usage_kb = hashtext(id) & 1023, overage_control = CASE WHEN (hashtext(id) & 1023) >= 1000 THEN 'stop' ELSE 'none' END,
+                  coverage_barred = false, flow_control_policy = CASE WHEN (hashtext(id) & 1023) >= 1000 THEN 'stop' ELSE 'none' END, policy_unsent = false
+            WHERE org_id = $2`,
+          [day.toISOString(), SCALE_ORG.id],
+        );
+      await setup();
+      let rolled = 0;
+      const jobMs = await once(async () => {
+        for (;;) {
+          const n = await db.tx((q) => rollCycles(q, at));
+          rolled += n;
+          if (n < ROLL_BATCH) break;
+        }
+      });
+      await setup();
+      const sqlMs = await once(() =>
+        db.query(
+          `UPDATE sims SET cycle_started_at = cycle_start_at(cycle_reset, cycle_anchor, $1::timestamptz), cycle_ends_at = cycle_end_at(cycle_reset, cycle_anchor, $1::timestamptz), cycle_usage_kb = 0
+            WHERE cycle_ends_at <= $1::timestamptz`,
+          [at.toISOString()],
+        ),
+      );
+      jobRows.push({ db: kind, size, what: `cycle rollover of ${rolled.toLocaleString('en-US')} SIMs (bundle job: batches of ${ROLL_BATCH.toLocaleString('en-US')}, an event each, releases)`, ms: jobMs, limit: 'the bare UPDATE of the same rows', limitMs: sqlMs });
+      console.log(`${kind}: cycle rollover of ${rolled}: ${jobMs.toFixed(0)} ms (bare UPDATE ${sqlMs.toFixed(0)} ms)`);
     }
     // The SIM list under load (last, so that the exports' memory is measured before this load has grown the heap): 50
     // connections to the HTTP server beside 50 concurrent callers of its SQL (a pool of 50 on PostgreSQL; PGlite's one

@@ -41,6 +41,7 @@ import { JobWorker } from './job/worker.js';
 import type { ResourceSchema } from '../common/resources.js';
 import { LiveHub } from './live/hub.js';
 import { activationJob } from './network/activation.js';
+import { startBundleJob } from './network/bundle-engine.js';
 import { networkReports } from './network/reports.js';
 import { SimulatedNetwork } from './network/simulator.js';
 import { smsExportJob } from './sms/sms-export.js';
@@ -159,9 +160,10 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   const files = filesIn(config.dataDir);
   app.decorate('files', files);
   // The network answers commands whether or not its simulated traffic runs (SIMULATOR=off stops only the traffic).
-  const network = new SimulatedNetwork(
+  // The reports tell the network a SIM's new data policy (issue 19): they reach it once it exists.
+  const network: SimulatedNetwork = new SimulatedNetwork(
     db,
-    networkReports(db),
+    networkReports(db, () => network),
     {
       enabled: config.simulator, seed: config.simulatorSeed, tickMs: config.simulatorTickMs, simsPerTick: config.simulatorSimsPerTick,
       smsDeliveryMs: config.simulatorSmsDeliveryMs ?? undefined, moReplyChance: config.simulatorMoReplyChance,
@@ -179,6 +181,9 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   let stopMaintenance = async () => {};
   if (config.jobs) app.addHook('onReady', async () => void (stopMaintenance = startMaintenance(db, app.log, () => config.clock?.() ?? new Date())));
   if (config.simulator) app.addHook('onReady', async () => network.start());
+  // Bundles and cycles by time (issue 19): once across the instances that run jobs, under a lease.
+  let stopBundleJob = async () => {};
+  if (config.jobs) app.addHook('onReady', async () => void (stopBundleJob = startBundleJob(db, network, app.log, () => config.clock?.() ?? new Date())));
   // Webhooks: the event log's `webhooks` consumer queues deliveries, the dispatcher sends them (instances with jobs).
   const webhooks = new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs });
   app.decorate('webhooks', webhooks);
@@ -210,6 +215,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   app.addHook('onClose', async () => {
     stopReports();
     await stopMaintenance();
+    await stopBundleJob();
     await network.stop();
     await jobs.stop();
     await smsScheduler.stop();

@@ -20,6 +20,8 @@ import { simActionRoutes } from './main/sim-action-routes.js';
 import { simInfoRoutes } from './main/sim-info-routes.js';
 import { simDetailRoutes } from './main/sim-detail-routes.js';
 import { simDiagnoseRoutes } from './main/sim-diagnose-routes.js';
+import { simBundleRoutes } from './main/sim-bundle-routes.js';
+import { deviceRoutes } from './main/device-routes.js';
 import { simUploadRoutes } from './main/sim-upload-routes.js';
 import { dashboardRoutes } from './main/dashboard-routes.js';
 import { heatmapRoutes } from './main/heatmap-routes.js';
@@ -37,6 +39,10 @@ import { uploadRoutes as autoflowUploadRoutes } from './autoflow/upload-routes.j
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
   ...simDetailRoutes, ...simDiagnoseRoutes,
+  // What a SIM's bundles do to it now: its data policy and why, its coverage (issue 19).
+  ...simBundleRoutes,
+  // The organisation's tags, and which organisation holds a SIM.
+  ...deviceRoutes,
   ...heatmapRoutes,
   // Developer: webhook settings and the notification log, API keys.
   ...notificationRoutes,

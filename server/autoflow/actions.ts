@@ -21,10 +21,12 @@ import type { Language } from '../../common/limits.js';
 import type { RuleAction } from '../../common/autoflow-rule.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
+import { flowControlOf, type FlowControl, type RuleControl } from '../domain/bundle-cycle.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { audit } from '../http/audit.js';
 import type { Mailer } from '../identity/mailer.js';
 import type { NetworkAdapter, SimRef } from '../network/adapter.js';
+import { syncPolicies } from '../network/bundle-engine.js';
 import { sendSmsBatch } from '../sms/send.js';
 
 export type ActionOutcome = 'pending' | 'queued' | 'sending' | 'retrying' | 'done' | 'failed' | 'skipped';
@@ -68,6 +70,16 @@ interface ClaimedRun {
 type Step = { outcome: 'done'; result?: Record<string, unknown> } | { outcome: 'failed'; reason: string } | { outcome: 'retry'; reason: string };
 
 class LeaseLost extends Error {}
+
+/** The SIM row a database action holds while it changes it. */
+interface HeldSim {
+  status: string;
+  tags: string[];
+  flow_control_policy: FlowControl;
+  overage_control: FlowControl;
+  coverage_barred: boolean;
+  rule_control: RuleControl;
+}
 
 export class ActionRunner {
   readonly id = `autoflow-${newId(8)}`;
@@ -194,14 +206,27 @@ export class ActionRunner {
       case 'suspend':
       case 'resume':
         return this.lifecycle(run, i, a, a.type);
-      case 'throttle':
-        return this.inTx(run, i, async (q, sim) => {
-          const policy = `throttle_${a.speedKbps}`;
-          if (sim.flow_control_policy === policy) return { outcome: 'done', result: { already: true } };
-          await q.query('UPDATE sims SET flow_control_policy = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [run.org_id, run.sim_id, policy]);
-          await simEvent(q, run, 'info_change', { field: 'flowControlPolicy', from: sim.flow_control_policy, to: policy });
+      case 'throttle': {
+        // The rule's throttle is one of the data policy's causes (migration 027): the network is told the strongest of
+        // it, the bundle's overage and an out-of-coverage bar, right after the commit (the bundle job retries what was
+        // not told).
+        const step = await this.inTx(run, i, async (q, sim) => {
+          const policy = `throttle_${a.speedKbps}` as RuleControl;
+          if (sim.rule_control === policy) return { outcome: 'done', result: { already: true } };
+          const flow = flowControlOf(sim.coverage_barred, sim.overage_control, policy);
+          const changed = flow !== sim.flow_control_policy;
+          await q.query(
+            `UPDATE sims SET rule_control = $3, flow_control_policy = $4, policy_unsent = policy_unsent OR $5::boolean,
+                    flow_control_at = CASE WHEN $5::boolean THEN now() ELSE flow_control_at END, updated_at = now()
+              WHERE org_id = $1 AND id = $2`,
+            [run.org_id, run.sim_id, policy, flow, changed],
+          );
+          if (changed) await simEvent(q, run, 'info_change', { field: 'flowControlPolicy', from: sim.flow_control_policy, to: flow });
           return { outcome: 'done', result: { speedKbps: a.speedKbps } };
         });
+        if (step === 'applied') await syncPolicies(this.db, this.network, { only: [{ orgId: run.org_id, simId: run.sim_id }] }).catch(() => 0);
+        return step;
+      }
       case 'tag':
         return this.inTx(run, i, async (q, sim) => {
           if (sim.tags.includes(a.tag!)) return { outcome: 'done', result: { already: true } };
@@ -221,9 +246,11 @@ export class ActionRunner {
   }
 
   /** A database action: the SIM locked, the change and its outcome written together under the claim. */
-  private async inTx(run: ClaimedRun, i: number, fn: (q: Queryable, sim: { status: string; tags: string[]; flow_control_policy: string }) => Promise<Step>): Promise<Step | 'applied'> {
+  private async inTx(run: ClaimedRun, i: number, fn: (q: Queryable, sim: HeldSim) => Promise<Step>): Promise<Step | 'applied'> {
     return this.db.tx(async (q) => {
-      const sim = (await q.query<{ status: string; tags: string[]; flow_control_policy: string }>('SELECT status, tags, flow_control_policy FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [run.org_id, run.sim_id])).rows[0];
+      const sim = (
+        await q.query<HeldSim>('SELECT status, tags, flow_control_policy, overage_control, coverage_barred, rule_control FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [run.org_id, run.sim_id])
+      ).rows[0];
       if (!sim) return { outcome: 'failed', reason: 'simNotFound' } as Step;
       const step = await fn(q, sim);
       if (step.outcome !== 'done') return step;

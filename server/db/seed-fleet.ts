@@ -11,7 +11,7 @@ import type { FileStore } from '../job/storage.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../network/activation.js';
 import { dueDateOf } from '../../common/billing.js';
 import { makeIccid, makeImei } from '../../common/iccid.js';
-import { allowanceKb, cycleStart, type OveragePolicy, type ResetCycle } from '../domain/bundle-cycle.js';
+import { allowanceKb, cycleEnd, cycleStart, overageControl, type OveragePolicy, type ResetCycle } from '../domain/bundle-cycle.js';
 import { Rng } from '../domain/rng.js';
 import { nextOccurrence, previousOccurrences, type Recurrence } from '../sms-schedules/recurrence.js';
 
@@ -319,7 +319,9 @@ async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
       const msisdn = f.msisdnPrefix + String(f.serialBase + i).slice(-7).padStart(7, '0');
       const used = status !== 'inactive' && status !== 'pre_activated';
       const shipped = new Date(now.getTime() - rng.int(200, 500) * DAY);
-      const preActivatedAt = status === 'inactive' ? null : new Date(shipped.getTime() + rng.int(5, 30) * DAY);
+      // A SIM still pre-activated is inside its 180-day pre-activated period (the bundle job ends it at its end).
+      const preActivatedAt =
+        status === 'inactive' ? null : status === 'pre_activated' ? new Date(now.getTime() - rng.int(5, 150) * DAY) : new Date(shipped.getTime() + rng.int(5, 30) * DAY);
       const activatedAt = used ? new Date(preActivatedAt!.getTime() + rng.int(5, 60) * DAY) : null;
       const network = used ? (rng.chance(0.15) ? rng.pick(ROAMING) : rng.pick(NETWORKS[f.country])) : null;
       const live = status === 'active' && sub !== 'active_ready';
@@ -380,7 +382,8 @@ async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
         lat: located ? round2(f.center[0] + (rng.next() - 0.5) * 4) : null,
         lon: located ? round2(f.center[1] + (rng.next() - 0.5) * 6) : null,
         location_at: located ? new Date(now.getTime() - rng.int(5, 47 * 60) * MINUTE) : null,
-        flow_control_policy: live ? rng.weighted([['none', 85], ['throttle_128', 5], ['throttle_256', 5], ['stop', 5]]) : 'none',
+        // What the network does with its data follows from its cycle's usage and overage policy (seedCycles).
+        flow_control_policy: 'none',
         expires_at: expiresAt,
         operation: fixed?.operation ?? null,
         operation_task_id: fixed?.operation ? BUSY_TASK_ID : null,
@@ -791,6 +794,7 @@ async function seedCycles(ctx: Ctx): Promise<void> {
     const bundles = bySim.get(simId)!;
     const total = usage.get(simId) ?? 0;
     let left = total;
+    let last: Row = {};
     bundles.forEach((b, k) => {
       const quota = Number(b.quota_kb);
       const used = k === bundles.length - 1 ? left : Math.min(left, quota);
@@ -801,9 +805,31 @@ async function seedCycles(ctx: Ctx): Promise<void> {
         now,
       );
       const fits = allowed === null || used <= allowed;
-      bundleRows.push({ id: b.id, used_kb: used, overage_policy: fits ? b.overage_policy : 'billing', throttle_kbps: fits ? b.throttle_kbps : null, overage_threshold_kb: fits ? b.overage_threshold_kb : null });
+      // One that could not have carried that much slows down past its quota instead (256 kbps) when that fits, else bills it.
+      const slowed = !fits && used <= (allowanceKb({ quotaKb: quota, overagePolicy: 'billing_speed_decrease', throttleKbps: 256, overageThresholdKb: null }, starts[i], now) ?? 0);
+      last = fits
+        ? { id: b.id, used_kb: used, overage_policy: b.overage_policy, throttle_kbps: b.throttle_kbps, overage_threshold_kb: b.overage_threshold_kb }
+        : slowed
+          ? { id: b.id, used_kb: used, overage_policy: 'billing_speed_decrease', throttle_kbps: 256, overage_threshold_kb: null }
+          : { id: b.id, used_kb: used, overage_policy: 'billing', throttle_kbps: null, overage_threshold_kb: null };
+      bundleRows.push(last);
     });
-    simRows.push({ id: simId, cycle_start: dateOnly(starts[i]), cycle_usage_kb: total, cycle_limit_kb: bundles.reduce((sum, b) => sum + Number(b.quota_kb), 0) });
+    // The last bundle takes the overage: its policy, with its threshold counted from the cycle's start, says what the
+    // network does with the SIM's data now (the bundle engine's rule, server/network/bundle-engine.ts evaluateOverage).
+    const limit = bundles.reduce((sum, b) => sum + Number(b.quota_kb), 0);
+    const lastQuota = Number(bundles[bundles.length - 1].quota_kb);
+    const { control } = overageControl(
+      {
+        limitKb: limit, overagePolicy: last.overage_policy as OveragePolicy, throttleKbps: (last.throttle_kbps as number | null) ?? null,
+        thresholdKb: last.overage_threshold_kb === null || last.overage_threshold_kb === undefined ? null : limit - lastQuota + Number(last.overage_threshold_kb),
+      },
+      total,
+    );
+    const base = bundles[0];
+    simRows.push({
+      id: simId, cycle_start: dateOnly(starts[i]), cycle_usage_kb: total, cycle_limit_kb: limit, cycle_reset: base.reset_cycle, cycle_anchor: new Date(base.activated_at).toISOString(),
+      cycle_started_at: starts[i].toISOString(), cycle_ends_at: cycleEnd(base.reset_cycle, new Date(base.activated_at), now).toISOString(), overage_control: control,
+    });
   });
   // An array literal whose nulls are NULL (pgArray quotes every string).
   const column = (rows: Row[], key: string) => `{${rows.map((r) => (r[key] === null || r[key] === undefined ? 'NULL' : `"${String(r[key])}"`)).join(',')}}`;
@@ -814,10 +840,25 @@ async function seedCycles(ctx: Ctx): Promise<void> {
     [column(bundleRows, 'id'), column(bundleRows, 'used_kb'), column(bundleRows, 'overage_policy'), column(bundleRows, 'throttle_kbps'), column(bundleRows, 'overage_threshold_kb')],
   );
   await q.query(
-    `UPDATE sims s SET cycle_start = x.cycle_start, cycle_usage_kb = x.cycle_usage_kb, cycle_limit_kb = x.cycle_limit_kb
-       FROM unnest($1::text[], $2::date[], $3::bigint[], $4::bigint[]) AS x(id, cycle_start, cycle_usage_kb, cycle_limit_kb)
+    `UPDATE sims s SET cycle_start = x.cycle_start, cycle_usage_kb = x.cycle_usage_kb, cycle_limit_kb = x.cycle_limit_kb, cycle_reset = x.cycle_reset, cycle_anchor = x.cycle_anchor,
+            cycle_started_at = x.cycle_started_at, cycle_ends_at = x.cycle_ends_at, overage_control = x.overage_control, flow_control_policy = x.overage_control
+       FROM unnest($1::text[], $2::date[], $3::bigint[], $4::bigint[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::text[])
+            AS x(id, cycle_start, cycle_usage_kb, cycle_limit_kb, cycle_reset, cycle_anchor, cycle_started_at, cycle_ends_at, overage_control)
       WHERE s.id = x.id`,
-    [column(simRows, 'id'), column(simRows, 'cycle_start'), column(simRows, 'cycle_usage_kb'), column(simRows, 'cycle_limit_kb')],
+    [
+      column(simRows, 'id'), column(simRows, 'cycle_start'), column(simRows, 'cycle_usage_kb'), column(simRows, 'cycle_limit_kb'), column(simRows, 'cycle_reset'),
+      column(simRows, 'cycle_anchor'), column(simRows, 'cycle_started_at'), column(simRows, 'cycle_ends_at'), column(simRows, 'overage_control'),
+    ],
+  );
+  // When the allowance was reached: the end of the CDR that took the cycle's usage to its limit.
+  await q.query(
+    `UPDATE sims s SET overage_at = x.at, flow_control_at = CASE WHEN s.flow_control_policy <> 'none' THEN x.at END
+       FROM (SELECT DISTINCT ON (r.sim_id) r.sim_id, r.end_at AS at
+               FROM (SELECT c.sim_id, c.end_at, c.start_at, sum(c.volume_kb) OVER (PARTITION BY c.sim_id ORDER BY c.start_at, c.id) AS run, s.cycle_limit_kb
+                       FROM cdrs c JOIN sims s ON s.org_id = c.org_id AND s.id = c.sim_id
+                      WHERE s.cycle_limit_kb IS NOT NULL AND s.cycle_usage_kb >= s.cycle_limit_kb AND c.start_at >= s.cycle_started_at) r
+              WHERE r.run >= r.cycle_limit_kb ORDER BY r.sim_id, r.run) x
+      WHERE s.id = x.sim_id`,
   );
 }
 

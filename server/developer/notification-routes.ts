@@ -31,6 +31,8 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   sms_schedule: ['run_finished'],
   task: ['finished'],
   autoflow: ['rule_fired'],
+  // Bundles that act (issue 19): cycles, allowances and their controls, coverage.
+  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);

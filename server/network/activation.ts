@@ -13,6 +13,7 @@ import { audit } from '../http/audit.js';
 import { csvWriter } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import type { NetworkAdapter, SimRef } from './adapter.js';
+import { defineCycles } from './bundle-engine.js';
 import { networkEvents, type SimEvent } from './sim-events.js';
 
 /** SIMs sent to the network per request, and progress reported after each. */
@@ -123,6 +124,8 @@ export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<
       if (b) events.push({ orgId: a.sim.orgId, simId: a.sim.simId, iccid: a.sim.iccid, type: 'bundle_change', detail: { bundleId: b.id, name: b.name, from: 'PENDING', to: 'IN_USE' }, at: e.at });
     }
     await networkEvents(q, events);
+    // Their cycles are those of the bundles that just started (issue 19).
+    await defineCycles(q, activate.map((a) => ({ orgId: a.sim.orgId, simId: a.sim.simId })), e.at);
   });
 }
 

@@ -36,6 +36,11 @@ export interface NetworkAdapter {
   resume(sims: SimRef[]): Promise<CommandAnswer[]>;
   /** Detach the SIMs and let them attach again (ends their data session). */
   reset(sims: SimRef[]): Promise<CommandAnswer[]>;
+  /**
+   * Set SIMs' data policy (issue 19: overage and out-of-coverage policies): 'stop' bars data (SMS still pass), a
+   * throttle caps its speed at 128 or 256 kbps, 'none' lifts either. Idempotent: the same policy again changes nothing.
+   */
+  setDataPolicy(sims: Array<{ sim: SimRef; control: 'none' | 'throttle_128' | 'throttle_256' | 'stop' }>): Promise<CommandAnswer[]>;
   /** Send a mobile-terminated SMS already stored as sms_records row smsId; accepted means handed to the SMSC. */
   sendSms(sim: SimRef, sms: { id: string; content: string }): Promise<CommandAnswer>;
 }

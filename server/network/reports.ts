@@ -7,7 +7,8 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { confirmActivation, confirmActivations } from './activation.js';
-import type { Cdr, NetworkName, NetworkReports } from './adapter.js';
+import type { Cdr, NetworkAdapter, NetworkName, NetworkReports } from './adapter.js';
+import { applyCoverage, evaluateOverage, rollCycles, syncPolicies } from './bundle-engine.js';
 import { networkEvent } from './sim-events.js';
 
 const HOUR = 3_600_000;
@@ -34,8 +35,11 @@ interface UsageRow {
 /**
  * Record one CDR in q's transaction with everything that follows from it. The CDR counts on the UTC day and hour
  * of its start (SIM pages end the day at 23:59 UTC+0; the dashboard sums hours). A real network adapter calls this too.
+ * The SIM's cycle counts the CDR when it started inside the cycle: a CDR starting after the cycle's end rolls the
+ * cycle over first (as the bundle job would), a late one of an earlier cycle is not counted in this one. Returns
+ * whether the SIM's data policy changed (the allowance crossed: the network is to be told, syncPolicies).
  */
-export async function recordUsage(q: Queryable, cdr: Cdr): Promise<void> {
+export async function recordUsage(q: Queryable, cdr: Cdr): Promise<boolean> {
   const { sim } = cdr;
   const kb = Math.max(0, Math.round(cdr.volumeKb));
   const start = cdr.start.toISOString();
@@ -82,21 +86,27 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<void> {
        volume_kb = usage_hourly.volume_kb + EXCLUDED.volume_kb, cdr_count = usage_hourly.cdr_count + 1, active_sims = usage_hourly.active_sims + EXCLUDED.active_sims`,
     [sim.orgId, hour, up, down, kb, seen ? 0 : 1],
   );
+  await rollCycles(q, cdr.start, { only: { orgId: sim.orgId, simId: sim.simId }, limit: 1 });
   const row = (
-    await q.query<UsageRow>(
-      `UPDATE sims SET cycle_usage_kb = cycle_usage_kb + $3, updated_at = now() WHERE org_id = $1 AND id = $2
-       RETURNING status, sub_status, technology, operation, test_data_status, pool_id`,
-      [sim.orgId, sim.simId, kb],
+    await q.query<UsageRow & { counted: boolean; cycle_usage_kb: string; cycle_limit_kb: string | null; overage_control: string }>(
+      `WITH prev AS (SELECT cycle_started_at IS NOT NULL AND $4::timestamptz >= cycle_started_at AS counted FROM sims WHERE org_id = $1 AND id = $2)
+       UPDATE sims SET cycle_usage_kb = cycle_usage_kb + CASE WHEN prev.counted THEN $3::bigint ELSE 0 END, updated_at = now() FROM prev WHERE org_id = $1 AND id = $2
+       RETURNING status, sub_status, technology, operation, test_data_status, pool_id, prev.counted, cycle_usage_kb, cycle_limit_kb, overage_control`,
+      [sim.orgId, sim.simId, kb, start],
     )
   ).rows[0];
-  if (!row) return;
-  // The bundle the usage draws on: the test bundle while the SIM is in its test, else the first one in use.
-  await q.query(
-    `UPDATE bundle_orders SET used_kb = used_kb + $3 WHERE id = (
-       SELECT id FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' AND service_type <> 'sms'
-        ORDER BY (type = 'BEFORE_TEST') = $4 DESC, activated_at NULLS LAST, id LIMIT 1)`,
-    [sim.orgId, sim.simId, kb, row.sub_status === 'active_test' || row.sub_status === 'test'],
-  );
+  if (!row) return false;
+  // The bundle the usage draws on: the test bundle while the SIM is in its test, else the bundles in use in order,
+  // each up to its quota (the last one in use takes what goes past them all).
+  if (row.counted || row.sub_status === 'active_test' || row.sub_status === 'test') {
+    await q.query(
+      `UPDATE bundle_orders SET used_kb = used_kb + $3 WHERE id = (
+         SELECT id FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' AND service_type <> 'sms'
+          ORDER BY (type = 'BEFORE_TEST') = $4 DESC, (quota_kb IS NULL OR used_kb < quota_kb) DESC,
+                   CASE WHEN quota_kb IS NULL OR used_kb < quota_kb THEN activated_at END ASC NULLS LAST, activated_at DESC NULLS LAST, id LIMIT 1)`,
+      [sim.orgId, sim.simId, kb, row.sub_status === 'active_test' || row.sub_status === 'test'],
+    );
+  }
   if (row.pool_id) {
     await q.query('UPDATE pool_members SET cycle_usage_kb = cycle_usage_kb + $4 WHERE org_id = $1 AND pool_id = $2 AND sim_id = $3 AND left_at IS NULL', [sim.orgId, row.pool_id, sim.simId, kb]);
     await q.query('UPDATE shared_pools SET usage_kb = usage_kb + $3, updated_at = now() WHERE org_id = $1 AND id = $2', [sim.orgId, row.pool_id, kb]);
@@ -107,6 +117,11 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<void> {
     await q.query('UPDATE sims SET status = $3, sub_status = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [sim.orgId, sim.simId, d.status, d.subStatus]);
     await networkEvent(q, { orgId: sim.orgId, simId: sim.simId, iccid: sim.iccid, type: 'status_change', from: row.status, to: d.status, detail: { action: 'detectUsage', fromSub: row.sub_status, toSub: d.subStatus }, at: cdr.end });
   }
+  // The allowance reached (or an earlier control to escalate): the overage policy decides.
+  if (row.counted && row.cycle_limit_kb !== null && Number(row.cycle_usage_kb) >= Number(row.cycle_limit_kb) && row.overage_control !== 'stop') {
+    return evaluateOverage(q, { orgId: sim.orgId, simId: sim.simId }, cdr.end);
+  }
+  return false;
 }
 
 /** Count an SMS in the rollups of its UTC day and hour. */
@@ -153,23 +168,36 @@ async function networkSeen(q: Queryable, sim: { orgId: string; simId: string; ic
 /** The country of a network named like the simulator's ("Vodafone DE 262-02"), for a SIM seen before countries were kept. */
 const countryOf = (name: string): string | null => / ([A-Z]{2}) \d{3}-?\d{2,3}$/.exec(name)?.[1] ?? null;
 
-/** NetworkReports written to db, each report in its own transaction. */
-export function networkReports(db: Db): NetworkReports {
+/**
+ * NetworkReports written to db, each report in its own transaction. A report that changes a SIM's data policy (an
+ * allowance crossed, an attach out of coverage) tells the network right after its commit, through `adapter` (given
+ * late: the network is built with these reports); what it could not tell stays queued for the bundle job.
+ */
+export function networkReports(db: Db, adapter: () => NetworkAdapter | undefined = () => undefined): NetworkReports {
+  const tell = async (changed: boolean, sim: { orgId: string; simId: string }) => {
+    const a = adapter();
+    if (changed && a) await syncPolicies(db, a, { only: [sim] });
+  };
   return {
     activationCompleted: (e) => confirmActivation(db, e),
     activationsCompleted: (e) => confirmActivations(db, e),
-    usage: (cdr) => db.tx((q) => recordUsage(q, cdr)),
-    connectionStatus: (e) =>
-      db.tx(async (q) => {
-        const now = await lockConnection(q, e.sim.orgId, e.sim.simId);
-        if (!now || (now.connection_status === e.status && !e.network)) return;
-        await q.query(
-          `UPDATE sims SET connection_status = $3, network = coalesce($4, network), updated_at = now() WHERE org_id = $1 AND id = $2`,
-          [e.sim.orgId, e.sim.simId, e.status, e.network?.name ?? null],
-        );
-        await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { connection: e.status, from: now.connection_status, network: e.network?.name, rat: e.rat }, at: e.at });
-        if (e.network) await networkSeen(q, e.sim, now, e.network, e.at);
-      }),
+    usage: async (cdr) => tell(await db.tx((q) => recordUsage(q, cdr)), cdr.sim),
+    connectionStatus: async (e) =>
+      tell(
+        await db.tx(async (q) => {
+          const now = await lockConnection(q, e.sim.orgId, e.sim.simId);
+          if (!now || (now.connection_status === e.status && !e.network)) return false;
+          await q.query(
+            `UPDATE sims SET connection_status = $3, network = coalesce($4, network), updated_at = now() WHERE org_id = $1 AND id = $2`,
+            [e.sim.orgId, e.sim.simId, e.status, e.network?.name ?? null],
+          );
+          await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { connection: e.status, from: now.connection_status, network: e.network?.name, rat: e.rat }, at: e.at });
+          if (e.network) await networkSeen(q, e.sim, now, e.network, e.at);
+          // Attached in a country: the bundle's out-of-coverage policy.
+          return e.network && e.status !== 'offline' ? applyCoverage(q, e.sim, e.network.country, e.at) : false;
+        }),
+        e.sim,
+      ),
     sessionOpened: (e) =>
       db.tx(async (q) => {
         const before = await lockConnection(q, e.sim.orgId, e.sim.simId);

@@ -106,6 +106,8 @@ export class SimulatedNetwork implements NetworkAdapter {
   private cursor = '';
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<StepSummary> | null = null;
+  /** The data policy the server set per SIM id (setDataPolicy): a barred SIM carries no data, a throttled one less. */
+  private readonly dataPolicy = new Map<string, 'throttle_128' | 'throttle_256' | 'stop'>();
   /** SMS deliveries waiting for their time (smsDeliveryMs). */
   private readonly deliveries = new Set<NodeJS.Timeout>();
 
@@ -127,6 +129,11 @@ export class SimulatedNetwork implements NetworkAdapter {
   /** Step every tickMs (when enabled); tests call step() instead. */
   start(): void {
     if (!this.opts.enabled || this.timer) return;
+    // A network remembers the policies it was given before this process started (here they live in the server's rows).
+    void this.db
+      .query<{ id: string; flow_control_policy: 'throttle_128' | 'throttle_256' | 'stop' }>("SELECT id, flow_control_policy FROM sims WHERE flow_control_policy <> 'none'")
+      .then((r) => r.rows.forEach((row) => this.dataPolicy.set(row.id, row.flow_control_policy)))
+      .catch((err) => this.log?.error({ err }, 'network simulator: data policies'));
     this.timer = setInterval(() => void this.step(new Date()).catch((err) => this.log?.error({ err }, 'network simulator')), this.opts.tickMs ?? 5000);
     this.timer.unref();
   }
@@ -184,7 +191,7 @@ export class SimulatedNetwork implements NetworkAdapter {
         return;
       }
       case 'connected': {
-        if (this.rng.chance(0.7)) {
+        if (this.rng.chance(0.7) && this.dataPolicy.get(row.id) !== 'stop') {
           const network = networkNamed(row.network) ?? home;
           const ip = `10.${this.rng.int(100, 199)}.${this.rng.int(0, 255)}.${this.rng.int(2, 254)}`;
           await this.reports.sessionOpened({ sim, apn: row.apn ?? 'iot.m2m', ip, network, rat, at: now });
@@ -210,9 +217,15 @@ export class SimulatedNetwork implements NetworkAdapter {
             )
           ).rows[0]?.sku ?? null;
           const seconds = (now.getTime() - start.getTime()) / 1000;
-          const total = Math.max(2, Math.round(seconds * (0.02 + this.rng.next() * 1.5)));
+          let total = Math.max(2, Math.round(seconds * (0.02 + this.rng.next() * 1.5)));
           const up = Math.max(1, Math.round(total * (0.2 + this.rng.next() * 0.25)));
-          for (const [direction, volumeKb] of [['uplink', up], ['downlink', total - up]] as const) {
+          for (const direction of ['uplink', 'downlink'] as const) {
+            // The policy is looked at before each CDR: the one that crossed an allowance may have barred the next.
+            const policy = this.dataPolicy.get(row.id);
+            if (policy === 'stop') break;
+            // A throttled SIM carries at most kbps / 8 KB a second (its two directions share the rate).
+            if (policy) total = Math.min(total, Math.max(2, Math.floor((Number(policy.slice(9)) / 8) * seconds)));
+            const volumeKb = direction === 'uplink' ? Math.min(up, total - 1) : total - Math.min(up, total - 1);
             await this.reports.usage({ sim, network, planCode: plan, rat, direction, volumeKb, start, end: now });
             s.cdrs += 1;
           }
@@ -328,6 +341,20 @@ export class SimulatedNetwork implements NetworkAdapter {
   /** A barred SIM loses its connection. */
   async suspend(sims: SimRef[]): Promise<CommandAnswer[]> {
     return this.detach(sims);
+  }
+
+  /** The policy holds from now on: the next CDR of a barred SIM is not written, a throttled SIM's are smaller. */
+  async setDataPolicy(sims: Array<{ sim: SimRef; control: 'none' | 'throttle_128' | 'throttle_256' | 'stop' }>): Promise<CommandAnswer[]> {
+    for (const { sim, control } of sims) {
+      if (control === 'none') this.dataPolicy.delete(sim.simId);
+      else this.dataPolicy.set(sim.simId, control);
+    }
+    return sims.map(({ sim }) => ({ iccid: sim.iccid, ok: true }));
+  }
+
+  /** What the network enforces for a SIM now (tests read it). */
+  dataPolicyOf(simId: string): 'none' | 'throttle_128' | 'throttle_256' | 'stop' {
+    return this.dataPolicy.get(simId) ?? 'none';
   }
 
   async resume(sims: SimRef[]): Promise<CommandAnswer[]> {

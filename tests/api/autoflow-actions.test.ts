@@ -38,6 +38,9 @@ class FlakyNetwork implements NetworkAdapter {
   reset(sims: SimRef[]) {
     return this.inner.reset(sims);
   }
+  setDataPolicy(sims: Parameters<NetworkAdapter['setDataPolicy']>[0]) {
+    return this.inner.setDataPolicy(sims);
+  }
   async suspend(sims: SimRef[]): Promise<CommandAnswer[]> {
     if (this.fail.suspend > 0 && this.fail.suspend--) return sims.map((s) => ({ iccid: s.iccid, ok: false, error: 'busy' }));
     return this.inner.suspend(sims);
@@ -112,7 +115,12 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
       }, { timeout: 120_000, interval: 50 })
       .toBe(0);
   const simRow = async (s: Sim) =>
-    (await t.db.query<{ status: string; tags: string[]; flow_control_policy: string }>('SELECT status, tags, flow_control_policy FROM sims WHERE id = $1', [s.id])).rows[0];
+    (
+      await t.db.query<{ status: string; tags: string[]; flow_control_policy: string; rule_control: string; policy_unsent: boolean }>(
+        'SELECT status, tags, flow_control_policy, rule_control, policy_unsent FROM sims WHERE id = $1',
+        [s.id],
+      )
+    ).rows[0];
   const smsSent = async (s: Sim, content: string) =>
     Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sms_records WHERE sim_id = $1 AND direction = 'MT' AND content = $2 AND status IN ('sent', 'delivered')", [s.id, content])).rows[0].n);
 
@@ -147,7 +155,8 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(done.status).toBe('success');
     expect(done.actions.map((x) => x.outcome)).toEqual(['done', 'done', 'done', 'done', 'done', 'queued']);
     expect(done.actions[4].result).toEqual({ from: 'active', to: 'paused' });
-    expect(await simRow(a)).toMatchObject({ status: 'paused', flow_control_policy: 'throttle_256' });
+    // The rule's throttle is kept as its own cause of the data policy, and the network was told (nothing left unsent).
+    expect(await simRow(a)).toMatchObject({ status: 'paused', flow_control_policy: 'throttle_256', rule_control: 'throttle_256', policy_unsent: false });
     expect((await simRow(a)).tags).toContain('over');
     expect(await smsSent(a, 'Over 1 MB')).toBe(1);
     const mails = (await t.db.query<{ to_address: string; subject: string }>("SELECT to_address, subject FROM outbox WHERE subject LIKE '%Over 1 MB%' ORDER BY to_address")).rows;

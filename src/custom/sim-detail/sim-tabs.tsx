@@ -8,6 +8,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { BundlesTab } from './bundles-tab';
+import { DataPolicyNotice } from './data-policy';
 import { CdrsTab } from './cdrs-tab';
 import { ConnectionTab } from './connection-tab';
 import { DiagnoseTab } from './diagnose-tab';
@@ -48,5 +49,10 @@ export function SimTabs({ iccid, basic }: { iccid: string; basic: ReactNode }) {
     cdrs: <CdrsTab iccid={iccid} />,
     sms: <SmsTab iccid={iccid} />,
   };
-  return <Tabs activeKey={active} onChange={open} items={SIM_TABS.map((key) => ({ key, label: t(`simDetail.tabs.${key}`), children: content[key] }))} />;
+  return (
+    <>
+      <DataPolicyNotice iccid={iccid} />
+      <Tabs activeKey={active} onChange={open} items={SIM_TABS.map((key) => ({ key, label: t(`simDetail.tabs.${key}`), children: content[key] }))} />
+    </>
+  );
 }

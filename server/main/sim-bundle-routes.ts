@@ -1,0 +1,186 @@
+/**
+ * What a SIM's bundles do to it now (issue 19; docs/decisions.md "What the bundle calls answer (issue 19)"):
+ *
+ * - GET /sim/bundle/overuse_policy/{iccid}: the data policy the network enforces now (none, throttled to 128 or
+ *   256 kbps, stopped) and why: the cycle's allowance reached under the overage policy of the bundle that takes the
+ *   overage (released when the cycle ends), or an attach outside the bundle's coverage under "shut down" (lifted back in
+ *   coverage); with the cycle's usage, limit, overage and threshold. The SIM page shows it above the bundles.
+ * - GET /sim/bundle/coverage/{iccid}: the countries the SIM's base bundle in use covers, its out-of-coverage policy,
+ *   and whether the SIM is outside its coverage now (where, since when).
+ *
+ * {id} is the SIM's ICCID, as on every other call of the SIM page; another organisation's SIM answers 404.
+ */
+import { RESOURCES } from '../../common/resource-registry.js';
+import { notFound } from '../http/api-error.js';
+import { fieldLabels } from '../http/labels.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
+
+const ICCID = RESOURCES.sims.properties.iccid;
+const TIME = { type: ['string', 'null'], format: 'date-time' } as const;
+const NUM = { type: ['number', 'null'] } as const;
+const STR = { type: ['string', 'null'] } as const;
+/** The path's id is the ICCID, and messages call it so. */
+const LABELS: RouteDef['labels'] = Object.fromEntries(Object.entries(fieldLabels(RESOURCES.sims)).map(([lang, l]) => [lang, { ...l, id: l.iccid ?? 'ICCID' }]));
+const params = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ICCID } };
+
+interface PolicyRow {
+  iccid: string;
+  flow_control_policy: string;
+  overage_control: string;
+  coverage_barred: boolean;
+  flow_control_at: Date | null;
+  overage_at: Date | null;
+  cycle_started_at: Date | null;
+  cycle_ends_at: Date | null;
+  cycle_usage_kb: string;
+  cycle_limit_kb: string | null;
+  out_of_coverage_at: Date | null;
+  out_of_coverage_country: string | null;
+  bundle_id: string | null;
+  bundle_name: string | null;
+  quota_kb: string | null;
+  overage_policy: string | null;
+  throttle_kbps: number | null;
+  overage_threshold_kb: string | null;
+  out_of_coverage: string | null;
+  coverage_countries: string[] | null;
+  base_policy: string | null;
+  base_countries: string[] | null;
+}
+
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+export const simBundleRoutes: RouteDef[] = defineRoutes([
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sim/bundle/overuse_policy/:id',
+    permission: { action: 'read', subject: 'sim' },
+    labels: LABELS,
+    schema: {
+      params,
+      response: {
+        type: 'object',
+        properties: {
+          iccid: { type: 'string' },
+          control: { type: 'string', enum: ['none', 'throttle_128', 'throttle_256', 'stop'] },
+          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', null] },
+          since: TIME,
+          releasedAt: TIME,
+          cycleStart: TIME,
+          cycleEnd: TIME,
+          usageKb: { type: 'number' },
+          limitKb: NUM,
+          overageKb: NUM,
+          allowanceReachedAt: TIME,
+          bundleId: STR,
+          bundleName: STR,
+          overagePolicy: STR,
+          throttleKbps: NUM,
+          thresholdKb: NUM,
+          outOfCoverage: {
+            type: ['object', 'null'],
+            properties: { country: STR, since: TIME, policy: STR, barred: { type: 'boolean' } },
+          },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id: iccid } = req.params as { id: string };
+      const r = await loadPolicy(req.server.db, auth.orgId, iccid);
+      if (!r) throw notFound('sim', iccid);
+      const limit = r.cycle_started_at ? num(r.cycle_limit_kb) : null;
+      const usage = Number(r.cycle_usage_kb);
+      const control = r.flow_control_policy;
+      // The stronger cause is the one shown: a bar out of coverage beats an overage throttle.
+      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : 'overage';
+      return {
+        iccid: r.iccid,
+        control,
+        reason,
+        since: control === 'none' ? null : r.flow_control_at,
+        // An overage control ends with the cycle; a coverage bar when the SIM attaches in a covered country.
+        releasedAt: reason === 'overage' ? r.cycle_ends_at : null,
+        cycleStart: r.cycle_started_at,
+        cycleEnd: r.cycle_ends_at,
+        usageKb: usage,
+        limitKb: limit,
+        overageKb: limit === null ? null : Math.max(0, usage - limit),
+        allowanceReachedAt: r.overage_at,
+        bundleId: r.bundle_id,
+        bundleName: r.bundle_name,
+        overagePolicy: r.overage_policy,
+        throttleKbps: r.throttle_kbps,
+        thresholdKb: limit !== null && r.overage_threshold_kb !== null ? limit - Number(r.quota_kb ?? 0) + Number(r.overage_threshold_kb) : null,
+        outOfCoverage: r.out_of_coverage_at ? { country: r.out_of_coverage_country, since: r.out_of_coverage_at, policy: r.base_policy, barred: r.coverage_barred } : null,
+      };
+    },
+  },
+  {
+    service: 'main',
+    method: 'GET',
+    path: '/sim/bundle/coverage/:id',
+    permission: { action: 'read', subject: 'sim' },
+    labels: LABELS,
+    schema: {
+      params,
+      response: {
+        type: 'object',
+        properties: {
+          iccid: { type: 'string' },
+          bundleId: STR,
+          bundleName: STR,
+          countries: { type: 'array', items: { type: 'string' } },
+          everywhere: { type: 'boolean' },
+          policy: STR,
+          outOfCoverage: { type: 'boolean' },
+          country: STR,
+          since: TIME,
+          barred: { type: 'boolean' },
+        },
+      },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id: iccid } = req.params as { id: string };
+      const r = await loadPolicy(req.server.db, auth.orgId, iccid);
+      if (!r) throw notFound('sim', iccid);
+      const countries = [...(r.base_countries ?? [])].sort();
+      return {
+        iccid: r.iccid,
+        bundleId: r.base_policy === null ? null : r.bundle_id,
+        bundleName: r.base_policy === null ? null : r.bundle_name,
+        countries,
+        // A bundle that lists no country is not limited to any (its out-of-coverage policy never applies).
+        everywhere: r.base_policy !== null && countries.length === 0,
+        policy: r.base_policy,
+        outOfCoverage: r.out_of_coverage_at !== null,
+        country: r.out_of_coverage_country,
+        since: r.out_of_coverage_at,
+        barred: r.coverage_barred,
+      };
+    },
+  },
+]);
+
+/** The SIM's policy columns, the bundle that takes its overage (the last in use) and its base bundle's coverage. */
+async function loadPolicy(db: { query: <T>(sql: string, params: unknown[]) => Promise<{ rows: T[] }> }, orgId: string, iccid: string): Promise<PolicyRow | undefined> {
+  return (
+    await db.query<PolicyRow>(
+      `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
+              s.cycle_usage_kb, s.cycle_limit_kb, s.out_of_coverage_at, s.out_of_coverage_country,
+              coalesce(l.id, b.id) AS bundle_id, coalesce(l.name, b.name) AS bundle_name, l.quota_kb, l.overage_policy, l.throttle_kbps, l.overage_threshold_kb,
+              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries
+         FROM sims s
+         LEFT JOIN LATERAL (SELECT id, name, quota_kb, overage_policy, throttle_kbps, overage_threshold_kb FROM bundle_orders b
+                             WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms'
+                             ORDER BY b.activated_at DESC NULLS LAST, b.id DESC LIMIT 1) l ON true
+         LEFT JOIN LATERAL (SELECT id, name, out_of_coverage, coverage_countries FROM bundle_orders b
+                             WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST'
+                             ORDER BY b.activated_at, b.id LIMIT 1) b ON true
+        WHERE s.org_id = $1 AND s.iccid = $2`,
+      [orgId, iccid],
+    )
+  ).rows[0];
+}
