@@ -1,7 +1,8 @@
 /**
  * The rule drawn with @xyflow/react (issue 18): Trigger → Scope → Condition → the actions in their order. Clicking a
  * node, or Enter on a focused one (Tab moves between them), opens its form; a node whose part of the document is
- * wrong is drawn red with the message. The layout is fixed (nothing to drag): the flow reads left to right.
+ * wrong is drawn red with the message. The layout is fixed (nothing to drag): the flow reads top down, the actions side
+ * by side in their order, so it stays legible beside the open panel.
  */
 import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -18,17 +19,18 @@ type StepNode = Node<StepData, 'step'>;
 function Step({ data }: NodeProps<StepNode>) {
   return (
     <div className={`af-node af-${data.kind}${data.error ? ' af-invalid' : ''}${data.open ? ' af-open' : ''}`}>
-      {!data.first && <Handle type="target" position={Position.Left} isConnectable={false} />}
+      {!data.first && <Handle type="target" position={Position.Top} isConnectable={false} />}
       <div className="af-label">{data.label}</div>
       <div className="af-title">{data.title}</div>
       {data.error && <div className="af-error">{data.error}</div>}
-      {!data.last && <Handle type="source" position={Position.Right} isConnectable={false} />}
+      {!data.last && <Handle type="source" position={Position.Bottom} isConnectable={false} />}
     </div>
   );
 }
 const NODE_TYPES = { step: Step };
-const GAP = 250;
-const ROW = 120;
+/** Rows of the flow and the distance between actions side by side. */
+const ROW = 110;
+const GAP = 230;
 
 interface CanvasProps {
   doc: AutoflowRuleDocument;
@@ -59,9 +61,9 @@ function Flow({ doc, open, errors, onOpen }: CanvasProps) {
     const n = doc.actions.length;
     return [
       step('trigger', 'trigger', t('autoflow.node.trigger'), triggerName(t, doc.trigger.type), 0, 0, { first: true }),
-      step('scope', 'scope', t('autoflow.node.scope'), scopeWords(t, i18n.language, doc.scope), GAP, 0),
-      step('condition', 'condition', t('autoflow.node.condition'), condition, GAP * 2, 0),
-      ...doc.actions.map((a, i) => step(`action-${i}`, 'action', t('autoflow.node.actionN', { n: i + 1 }), actionWords(t, a), GAP * 3, (i - (n - 1) / 2) * ROW, { last: true })),
+      step('scope', 'scope', t('autoflow.node.scope'), scopeWords(t, i18n.language, doc.scope), 0, ROW),
+      step('condition', 'condition', t('autoflow.node.condition'), condition, 0, ROW * 2),
+      ...doc.actions.map((a, i) => step(`action-${i}`, 'action', t('autoflow.node.actionN', { n: i + 1 }), actionWords(t, a), (i - (n - 1) / 2) * GAP, ROW * 3 + 20, { last: true })),
     ];
   }, [doc, errors, open, t, i18n.language]);
   const edges = useMemo<Edge[]>(
@@ -107,7 +109,7 @@ function Flow({ doc, open, errors, onOpen }: CanvasProps) {
         preventScrolling={false}
         zoomOnDoubleClick={false}
         minZoom={0.4}
-        maxZoom={1.5}
+        maxZoom={1.2}
         fitView
         fitViewOptions={{ padding: 0.15 }}
         ariaLabelConfig={{

@@ -128,7 +128,9 @@ function Runs({ rule }: { rule: Rule }) {
   );
   useEffect(() => void load(), [load]);
   const outcomes = (run: Run) => {
-    const list = (Array.isArray(run.actions) ? run.actions : []) as ActionOutcome[];
+    // Runs written before actions carried their own outcome name only their types: the run's outcome is theirs.
+    const named = (run.detail as { actions?: unknown } | null)?.actions;
+    const list = (Array.isArray(run.actions) ? run.actions : Array.isArray(named) ? named.map((type) => ({ type })) : []) as ActionOutcome[];
     if (!list.length) return '—';
     return (
       <Space size={[0, 4]} wrap>
