@@ -66,7 +66,8 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await page.keyboard.press('Enter');
     const form = page.getByRole('region', { name: w.node.condition });
     await form.getByLabel(w.trigger.fields.threshold).fill('50');
-    await expect(condition).toContainText(`50 MB ${w.trigger.enum.window.cycle}`);
+    const over50 = w.words.dataUsage.replace('{{value}}', '50').replace('{{unit}}', 'MB').replace('{{window}}', w.trigger.enum.window.cycle);
+    await expect(condition).toContainText(over50);
     await expect(condition).not.toContainText(w.trigger.fields.threshold);
 
     // Suspend is the first action; the webhook is added as a second node.
@@ -77,7 +78,7 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await page.getByRole('button', { name: button(w.save) }).click();
     await expect(page).toHaveURL(/\/autoflow$/);
     const row = page.getByRole('row').filter({ hasText: name });
-    await expect(row).toContainText(`${w.trigger.enum.type.data_usage}: ${w.words.dataUsage.replace('{{value}}', '50').replace('{{unit}}', 'MB').replace('{{window}}', w.trigger.enum.window.cycle)}`);
+    await expect(row).toContainText(`${w.trigger.enum.type.data_usage}: ${over50}`);
     await expect(row).toContainText(w.action.enum.type.webhook);
 
     // A status-change rule on one SIM, tripped by suspending that SIM: its run is in the history.

@@ -20,7 +20,10 @@ function Step({ data }: NodeProps<StepNode>) {
   return (
     <div className={`af-node af-${data.kind}${data.error ? ' af-invalid' : ''}${data.open ? ' af-open' : ''}`}>
       {!data.first && <Handle type="target" position={Position.Top} isConnectable={false} />}
-      <div className="af-label">{data.label}</div>
+      <div className="af-label">
+        {data.label}
+        <span className="af-sr">: </span>
+      </div>
       <div className="af-title">{data.title}</div>
       {data.error && <div className="af-error">{data.error}</div>}
       {!data.last && <Handle type="source" position={Position.Bottom} isConnectable={false} />}
@@ -50,7 +53,8 @@ function Flow({ doc, open, errors, onOpen }: CanvasProps) {
         type: 'step',
         position: { x, y },
         data: { kind, label, title, error, first: !!edge.first, last: !!edge.last, open: open === id },
-        ariaLabel: `${label}: ${title}${error ? `. ${t('autoflow.nodeInvalid')}: ${error}` : ''}. ${t('autoflow.nodeOpenHint')}`,
+        // Named by its visible text (what a voice user says: "Condition: above 50 MB…"); how to open it is the canvas's
+        // description (aria-describedby).
         ariaRole: 'button',
         draggable: false,
         connectable: false,

@@ -127,8 +127,6 @@ function RuleList() {
                     size="small"
                     checked={r.status === 'enabled'}
                     aria-label={`${t(r.status === 'enabled' ? 'autoflow.disable' : 'autoflow.enable')}: ${r.name}`}
-                    checkedChildren={t('autoflow.status.on')}
-                    unCheckedChildren={t('autoflow.status.off')}
                     onChange={async (on) => {
                       await autoflowApi.setStatus(r.id, on ? 'enable' : 'disable');
                       void message.success(t(on ? 'autoflow.enabled' : 'autoflow.disabled', { name: r.name }));

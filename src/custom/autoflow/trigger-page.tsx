@@ -266,7 +266,7 @@ function TryItOut({ rule }: { rule: Rule }) {
           <Typography.Text strong id="autoflow-body-label">
             {t('autoflow.webhookBody')}
           </Typography.Text>
-          <pre aria-labelledby="autoflow-body-label" tabIndex={0} className="af-json" style={{ background: '#f5f5f5', color: '#1f1f1f', padding: 12, borderRadius: 6, overflow: 'auto', maxHeight: 420, marginTop: 8 }}>
+          <pre role="region" aria-labelledby="autoflow-body-label" tabIndex={0} className="af-json" style={{ background: '#f5f5f5', color: '#1f1f1f', padding: 12, borderRadius: 6, overflow: 'auto', maxHeight: 420, marginTop: 8 }}>
             {JSON.stringify(body, null, 2)}
           </pre>
         </div>
