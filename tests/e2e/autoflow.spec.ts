@@ -23,6 +23,8 @@ const ADMIN = 'admin@demo.example.com';
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A button's name: antd puts a space between the two characters of a two-character Chinese label. */
 const button = (label: string) => new RegExp(`${[...label].map(esc).join('\\s?')}`);
+/** A node of the canvas, named by its visible text: "Condition: above 50 MB in the bundle cycle". */
+const node = (page: Page, label: string) => page.getByRole('button', { name: new RegExp(`^${esc(label)}\\s?:`) });
 
 async function signIn(page: Page, lang: string, email: string): Promise<void> {
   await page.goto(`/${lang}/login`);
@@ -51,7 +53,7 @@ LANGS.forEach(({ lang, words, common }, index) => {
     const name = `Usage over 50 MB ${lang}`;
     await page.getByLabel(w.fields.name, { exact: true }).fill(name);
     // The trigger: data usage, picked in the trigger node's panel.
-    await page.getByRole('button', { name: new RegExp(`^${esc(w.node.trigger)}:`) }).click();
+    await node(page, w.node.trigger).click();
     const panel = page.getByRole('region', { name: w.node.trigger });
     await panel.getByLabel(w.trigger.fields.type).click({ force: true });
     await page.locator(`.ant-select-item-option[title="${w.trigger.enum.type.data_usage}"]`).click();
@@ -59,7 +61,7 @@ LANGS.forEach(({ lang, words, common }, index) => {
 
     // Saved without a threshold: the condition's node says what is missing.
     await page.getByRole('button', { name: button(w.save) }).click();
-    const condition = page.getByRole('button', { name: new RegExp(`^${esc(w.node.condition)}:`) });
+    const condition = node(page, w.node.condition);
     await expect(condition).toContainText(w.trigger.fields.threshold);
     // Opened with the keyboard: focus the node, Enter.
     await condition.focus();
@@ -71,10 +73,10 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await expect(condition).not.toContainText(w.trigger.fields.threshold);
 
     // Suspend is the first action; the webhook is added as a second node.
-    await expect(page.getByRole('button', { name: new RegExp(`^${esc(w.node.actionN.replace('{{n}}', '1'))}:`) })).toContainText(w.action.enum.type.suspend);
+    await expect(node(page, w.node.actionN.replace('{{n}}', '1'))).toContainText(w.action.enum.type.suspend);
     await page.getByRole('button', { name: button(w.addAction) }).click();
     await page.getByRole('menuitem', { name: w.action.enum.type.webhook }).click();
-    await expect(page.getByRole('button', { name: new RegExp(`^${esc(w.node.actionN.replace('{{n}}', '2'))}:`) })).toContainText(w.action.enum.type.webhook);
+    await expect(node(page, w.node.actionN.replace('{{n}}', '2'))).toContainText(w.action.enum.type.webhook);
     await page.getByRole('button', { name: button(w.save) }).click();
     await expect(page).toHaveURL(/\/autoflow$/);
     const row = page.getByRole('row').filter({ hasText: name });
