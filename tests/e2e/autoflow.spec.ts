@@ -80,7 +80,7 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await page.getByRole('button', { name: button(w.save) }).click();
     await expect(page).toHaveURL(/\/autoflow$/);
     const row = page.getByRole('row').filter({ hasText: name });
-    await expect(row).toContainText(`${w.trigger.enum.type.data_usage}: ${over50}`);
+    await expect(row).toContainText(w.words.triggerLine.replace('{{name}}', w.trigger.enum.type.data_usage).replace('{{condition}}', over50));
     await expect(row).toContainText(w.action.enum.type.webhook);
 
     // A status-change rule on one SIM, tripped by suspending that SIM: its run is in the history.

@@ -146,7 +146,9 @@ function RuleList() {
               render: (_: unknown, r) => (
                 <Space size={[0, 4]} wrap>
                   {r.actions.map((a, i) => (
-                    <Tag key={i}>{actionWords(t, a)}</Tag>
+                    <Tag key={i} style={{ whiteSpace: 'normal', maxWidth: '100%' }}>
+                      {actionWords(t, a)}
+                    </Tag>
                   ))}
                 </Space>
               ),

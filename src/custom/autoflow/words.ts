@@ -35,7 +35,7 @@ export function conditionWords(t: TFunction, lang: string, tr: RuleTrigger): str
 }
 
 export function triggerWords(t: TFunction, lang: string, tr: RuleTrigger): string {
-  return `${triggerName(t, tr.type)}: ${conditionWords(t, lang, tr)}`;
+  return t('autoflow.words.triggerLine', { name: triggerName(t, tr.type), condition: conditionWords(t, lang, tr) });
 }
 
 export function scopeWords(t: TFunction, lang: string, s: RuleScope): string {
