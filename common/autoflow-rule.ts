@@ -208,6 +208,39 @@ export interface AutoflowRuleDocument {
   status?: 'enabled' | 'disabled';
 }
 
+/** The condition fields each trigger type uses (besides its type): what the builder shows and what a save keeps. */
+export const TRIGGER_FIELDS: Record<TriggerType, ReadonlyArray<keyof RuleTrigger>> = {
+  data_usage: ['threshold', 'unit', 'window'],
+  data_usage_percent: ['percent'],
+  sms_mo: ['count', 'window'],
+  sms_mt: ['count', 'window'],
+  status_change: ['from', 'to'],
+  expiry_reminder: ['days'],
+  imei_change: ['mode', 'imeis', 'imeiFileToken', 'imeiFileSha256'],
+  no_connection: ['hours'],
+  network_change: [],
+  country_change: ['countries'],
+};
+/** The fields each scope type uses besides its type. */
+export const SCOPE_FIELDS: Record<ScopeType, ReadonlyArray<keyof RuleScope>> = {
+  all: [],
+  iccids: ['iccids'],
+  file: ['fileToken', 'fileSha256', 'fileName'],
+  tags: ['tags'],
+  product_type: ['productType'],
+  pool: ['poolId'],
+};
+/** The fields each action type uses besides its type. */
+export const ACTION_FIELDS: Record<ActionType, ReadonlyArray<keyof RuleAction>> = {
+  suspend: [],
+  resume: [],
+  webhook: [],
+  throttle: ['speedKbps'],
+  tag: ['tag'],
+  sms: ['text'],
+  email: ['emails'],
+};
+
 /** The trigger's condition as stored beside its type (the fields other than type). */
 export function conditionOf(trigger: RuleTrigger): Omit<RuleTrigger, 'type'> {
   const { type: _type, ...condition } = trigger;

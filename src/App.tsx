@@ -37,11 +37,14 @@ const ChartViewPage = lazy(() => import('./custom/cdr/chart-view').then((m) => (
 const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) => ({ default: m.SimDetailPage })));
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
-const ScreenPlaceholder = lazy(() => import('./pages/screen-placeholder').then((m) => ({ default: m.ScreenPlaceholder })));
 const MessagePage = lazy(() => import('./custom/sms/message-page').then((m) => ({ default: m.MessagePage })));
 const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ScheduleSmsPage = lazy(() => import('./custom/sms-schedules/schedule-page').then((m) => ({ default: m.ScheduleSmsPage })));
 const ScheduleFormPage = lazy(() => import('./custom/sms-schedules/schedule-form').then((m) => ({ default: m.ScheduleFormPage })));
+const AutoflowPage = lazy(() => import('./custom/autoflow/rule-list').then((m) => ({ default: m.AutoflowPage })));
+// The builder's chunk carries @xyflow/react and the rule's forms: fetched only when the builder is opened.
+const WorkFlowOperationPage = lazy(() => import('./custom/autoflow/builder-page').then((m) => ({ default: m.WorkFlowOperationPage })));
+const TriggerPage = lazy(() => import('./custom/autoflow/trigger-page').then((m) => ({ default: m.TriggerPage })));
 const ChangePasswordPage = lazy(() => import('./pages/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })));
 
 /** /{lang}/...: a prefix the brand does not offer redirects to the user's language; a supported one becomes the language. */
@@ -133,7 +136,7 @@ const signedInRoute = () => {
   return import('./signed-in').then((m) => ({ Component: m.SignedIn }));
 };
 
-/** The screens with a page of their own; the rest show their empty state until their issue fills them. */
+/** Every screen's page, by its key in src/shell/routes.ts. */
 const PAGES: Record<string, ReactNode> = {
   analysis: <AnalysisPage />,
   heatmap: <HeatmapPage />,
@@ -157,6 +160,9 @@ const PAGES: Record<string, ReactNode> = {
   message: <MessagePage />,
   scheduleSmsDetails: <ScheduleSmsPage />,
   scheduleSmsAdd: <ScheduleFormPage />,
+  autoflow: <AutoflowPage />,
+  workFlowOperation: <WorkFlowOperationPage />,
+  trigger: <TriggerPage />,
 };
 
 // A data router, so that a page can hold the user back (the task center's Leave or Stay).
@@ -177,7 +183,7 @@ const router = createBrowserRouter(
             {/* A page that crashes shows the crash page inside the shell, menu and header still there. */}
             <Route errorElement={CRASH}>
               {SCREENS.map((s) => (
-                <Route key={s.key} path={s.path} element={PAGES[s.key] ?? <ScreenPlaceholder />} />
+                <Route key={s.key} path={s.path} element={PAGES[s.key]} />
               ))}
               <Route path="sim/shared/:id" element={<PoolDetailPage />} />
               {/* Resources a schema alone adds (docs/schemas.md). */}

@@ -191,8 +191,8 @@ export async function api<T>(method: string, url: string, body?: unknown, opts: 
 }
 
 /** Send files and fields as multipart/form-data (SMS send, SIM transfer, uploads); extra headers where SPEC.md names them. */
-export async function upload<T>(url: string, form: FormData, opts: { headers?: Record<string, string>; quiet?: boolean } = {}): Promise<T> {
-  return (await request<T>('POST', url, form, opts)).envelope!.data;
+export async function upload<T>(url: string, form: FormData, opts: { headers?: Record<string, string>; quiet?: boolean; method?: 'POST' | 'PUT' } = {}): Promise<T> {
+  return (await request<T>(opts.method ?? 'POST', url, form, opts)).envelope!.data;
 }
 
 /** Fetch a file (exports, templates, PDFs): its bytes and the name the server gave it. */

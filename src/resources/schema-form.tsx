@@ -150,9 +150,11 @@ interface SchemaFormProps {
   busy?: boolean;
   /** A step back (a wizard's Previous), shown left of the submit button. */
   back?: { text: string; onClick: () => void };
+  /** More widgets by name (uiSchema's ui:widget), beside the console's own. */
+  widgets?: Record<string, (props: WidgetProps) => ReactNode>;
 }
 
-export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSubmit, serverError, submitText, busy, back }: SchemaFormProps) {
+export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSubmit, serverError, submitText, busy, back, widgets }: SchemaFormProps) {
   const { t } = useTranslation();
   const localized = useMemo(() => localize(schema, prefix, t), [schema, prefix, t]);
   // Enum values read as their labels in the interface language (the value sent stays the schema's).
@@ -193,7 +195,7 @@ export function SchemaForm({ schema, prefix, uiSchema, formData, onChange, onSub
       formData={formData}
       onChange={(e) => onChange(e.formData as Record<string, unknown>)}
       onSubmit={(e) => onSubmit(e.formData as Record<string, unknown>)}
-      widgets={{ country: CountryWidget, generatedPassword: GeneratedPasswordWidget, tags: TagsWidget, SelectWidget: ChoiceWidget }}
+      widgets={{ country: CountryWidget, generatedPassword: GeneratedPasswordWidget, tags: TagsWidget, SelectWidget: ChoiceWidget, ...(widgets as object) }}
       templates={{ ButtonTemplates: buttonTemplates }}
       transformErrors={transformErrors}
       extraErrors={extraErrors}

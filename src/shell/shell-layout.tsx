@@ -22,6 +22,19 @@ import { SupportButton } from './support-button';
 import { UserMenu } from './user-menu';
 import { WelcomeDialog } from './welcome-dialog';
 
+/**
+ * A screen outside the role's rights leads to the root; an automation rule screen says why first, in SPEC.md
+ * section 6's words for the missing autoflow resource.
+ */
+function Denied({ autoflow }: { autoflow: boolean }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  useEffect(() => {
+    if (autoflow) void message.warning({ content: t('errors.autoflowWriteMissing'), key: 'autoflow-denied' });
+  }, [autoflow, message, t]);
+  return <Navigate to="/" replace />;
+}
+
 /** The signed-in shell: side menu (256 px, 80 px collapsed), header, and the page; routes outside the role's rights go to the root. */
 export function ShellLayout() {
   const { t } = useTranslation();
@@ -58,7 +71,7 @@ export function ShellLayout() {
 
   // Signed out meanwhile (401, 0502, another tab): the session handling decides where to go, not the rights check.
   if (!store.get('token')) return null;
-  if (screen && !currentAbility().can(screen.action ?? 'read', screen.subject)) return <Navigate to="/" replace />;
+  if (screen && !currentAbility().can(screen.action ?? 'read', screen.subject)) return <Denied autoflow={screen.subject === 'autoflow-cube'} />;
   // SPEC.md section 2: reports are hidden and lead to the SIM list when the partner has them switched off.
   if (screen?.feature === 'reports' && !brand.reportsEnabled) return <Navigate to={`/${lang}/sim/simCard`} replace />;
 

@@ -11,7 +11,7 @@ const keys = (tree: Tree, prefix = ''): string[] =>
   Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
 const valueAt = (tree: Tree, key: string): unknown => key.split('.').reduce<unknown>((n, p) => (n as Tree)?.[p], tree);
 
-describe.each(['src/locales', 'common/locales', 'src/custom/sms-schedules/locales', 'src/custom/sim-detail/policy-locales'])('translations in %s', (dir) => {
+describe.each(['src/locales', 'common/locales', 'src/custom/sms-schedules/locales', 'src/custom/sim-detail/policy-locales', 'src/custom/autoflow/locales'])('translations in %s', (dir) => {
   const en = load(dir, 'en-US');
   it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s has exactly the keys of en-US, none empty', (lang) => {
     const other = load(dir, lang);

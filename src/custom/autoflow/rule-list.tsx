@@ -1,0 +1,198 @@
+/**
+ * autoflow: the organisation's automation rules (SPEC.md section 2; issue 18), kept alive: name, trigger, scope,
+ * actions, an enable switch, last run, run count, creator; search by name and filters by status, trigger and action.
+ * Without the autoflow write right no write control is drawn (the server refuses such writes with SPEC.md's text).
+ */
+import { DeleteOutlined, DownOutlined, EditOutlined, HistoryOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Card, Dropdown, Empty, Input, Popconfirm, Select, Skeleton, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ACTION_TYPES, TRIGGER_TYPES } from '../../../common/autoflow-rule';
+import { useTimeFormat } from '../../components/date-time';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { canWrite } from './access';
+import { autoflowApi, type Page, type Rule } from './api';
+import { TEMPLATE_KEYS } from './templates';
+import { useAutoflowTexts } from './texts';
+import { actionWords, scopeWords, triggerWords } from './words';
+
+export function AutoflowPage() {
+  return useAutoflowTexts() ? <RuleList /> : <Skeleton active />;
+}
+
+function RuleList() {
+  const { t, i18n } = useTranslation();
+  const { lang } = useParams();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const time = useTimeFormat();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [name, setName] = useState('');
+  const [status, setStatus] = useState<string | undefined>();
+  const [trigger, setTrigger] = useState<string | undefined>();
+  const [actionType, setActionType] = useState<string | undefined>();
+  const search = useDebouncedValue(name);
+  const [data, setData] = useState<Page<Rule> | null>(null);
+  const load = useCallback(
+    () => autoflowApi.list({ page, pageSize, search: search.trim() || undefined, status, trigger, actionType }).then(setData, () => setData({ items: [], total: 0 })),
+    [page, pageSize, search, status, trigger, actionType],
+  );
+  useEffect(() => void load(), [load]);
+  // Kept alive: coming back from the builder or the history shows what changed there.
+  useEffect(() => {
+    const again = () => void load();
+    window.addEventListener('autoflow:changed', again);
+    return () => window.removeEventListener('autoflow:changed', again);
+  }, [load]);
+
+  const builder = (q = '') => `/${lang}/workFlowOperation${q}`;
+  const filtered = !!(search.trim() || status || trigger || actionType);
+  const mayCreate = canWrite('create');
+  const mayUpdate = canWrite('update');
+  const mayDelete = canWrite('delete');
+  const templates = (
+    <Dropdown
+      trigger={['click']}
+      menu={{ items: TEMPLATE_KEYS.map((k) => ({ key: k, label: t(`autoflow.templates.${k}`) })), onClick: ({ key }) => navigate(builder(`?template=${key}`)) }}
+    >
+      <Button>
+        {t('autoflow.fromTemplate')} <DownOutlined aria-hidden />
+      </Button>
+    </Dropdown>
+  );
+
+  return (
+    <>
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('menu.autoflow')}
+        </Typography.Title>
+        {mayCreate && (
+          <Space wrap>
+            {templates}
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(builder())}>
+              {t('autoflow.newRule')}
+            </Button>
+          </Space>
+        )}
+      </Space>
+      <Card>
+        <Space style={{ marginBottom: 16 }} wrap>
+          <Input.Search allowClear placeholder={t('autoflow.searchName')} aria-label={t('autoflow.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 240 }} maxLength={100} />
+          <Select allowClear placeholder={t('autoflow.fields.status')} aria-label={t('autoflow.fields.status')} style={{ width: 150 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`autoflow.status.${s}`) }))} />
+          <Select allowClear placeholder={t('autoflow.fields.trigger')} aria-label={t('autoflow.fields.trigger')} style={{ width: 220 }} value={trigger} onChange={(v) => (setTrigger(v), setPage(1))} options={TRIGGER_TYPES.map((s) => ({ value: s, label: t(`autoflow.trigger.enum.type.${s}`) }))} />
+          <Select allowClear placeholder={t('autoflow.fields.actions')} aria-label={t('autoflow.fields.actions')} style={{ width: 200 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={ACTION_TYPES.map((s) => ({ value: s, label: t(`autoflow.action.enum.type.${s}`) }))} />
+        </Space>
+        <Table<Rule>
+          rowKey="id"
+          size="middle"
+          loading={data === null}
+          dataSource={data?.items ?? []}
+          scroll={{ x: 1200 }}
+          locale={{
+            emptyText: filtered ? (
+              <Empty description={t('autoflow.noMatch')} />
+            ) : (
+              <Empty description={t('autoflow.none')}>
+                {mayCreate && (
+                  <Space wrap style={{ justifyContent: 'center' }}>
+                    {TEMPLATE_KEYS.map((k) => (
+                      <Button key={k} onClick={() => navigate(builder(`?template=${k}`))}>
+                        {t(`autoflow.templates.${k}`)}
+                      </Button>
+                    ))}
+                  </Space>
+                )}
+              </Empty>
+            ),
+          }}
+          pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+          columns={[
+            {
+              title: t('autoflow.fields.name'),
+              dataIndex: 'name',
+              fixed: 'left',
+              width: 200,
+              render: (v: string, r) => <Link to={`/${lang}/trigger?id=${encodeURIComponent(r.id)}`}>{v}</Link>,
+            },
+            {
+              title: t('autoflow.fields.status'),
+              key: 'status',
+              width: 90,
+              render: (_: unknown, r) =>
+                mayUpdate ? (
+                  <Switch
+                    size="small"
+                    checked={r.status === 'enabled'}
+                    aria-label={`${t(r.status === 'enabled' ? 'autoflow.disable' : 'autoflow.enable')}: ${r.name}`}
+                    onChange={async (on) => {
+                      await autoflowApi.setStatus(r.id, on ? 'enable' : 'disable');
+                      void message.success(t(on ? 'autoflow.enabled' : 'autoflow.disabled', { name: r.name }));
+                      void load();
+                    }}
+                  />
+                ) : (
+                  <Tag color={r.status === 'enabled' ? 'green' : 'default'}>{t(`autoflow.status.${r.status}`)}</Tag>
+                ),
+            },
+            { title: t('autoflow.fields.trigger'), key: 'trigger', width: 220, render: (_: unknown, r) => triggerWords(t, i18n.language, r.trigger) },
+            { title: t('autoflow.fields.scope'), key: 'scope', width: 130, render: (_: unknown, r) => scopeWords(t, i18n.language, r.scope) },
+            {
+              title: t('autoflow.fields.actions'),
+              key: 'actions',
+              width: 220,
+              render: (_: unknown, r) => (
+                <Space size={[0, 4]} wrap>
+                  {r.actions.map((a, i) => (
+                    <Tag key={i} style={{ whiteSpace: 'normal', maxWidth: '100%' }}>
+                      {actionWords(t, a)}
+                    </Tag>
+                  ))}
+                </Space>
+              ),
+            },
+            { title: t('autoflow.fields.lastRunAt'), dataIndex: 'lastRunAt', width: 170, render: (v: string | null) => (v ? time(v) : '—') },
+            { title: t('autoflow.fields.runCount'), dataIndex: 'runCount', width: 100, align: 'right', render: (v: number) => v.toLocaleString(i18n.language) },
+            { title: t('autoflow.fields.creator'), key: 'creator', width: 200, ellipsis: true, render: (_: unknown, r) => r.creatorEmail ?? '—' },
+            {
+              title: t('autoflow.operations'),
+              key: 'ops',
+              width: 130,
+              fixed: 'right',
+              render: (_: unknown, r) => (
+                <Space size={0}>
+                  <Tooltip title={t('autoflow.history')}>
+                    <Button type="text" size="small" icon={<HistoryOutlined />} aria-label={`${t('autoflow.history')}: ${r.name}`} onClick={() => navigate(`/${lang}/trigger?id=${encodeURIComponent(r.id)}`)} />
+                  </Tooltip>
+                  {mayUpdate && (
+                    <Tooltip title={t('autoflow.edit')}>
+                      <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${t('autoflow.edit')}: ${r.name}`} onClick={() => navigate(builder(`?id=${encodeURIComponent(r.id)}`))} />
+                    </Tooltip>
+                  )}
+                  {mayDelete && (
+                    <Popconfirm
+                      title={t('autoflow.deleteTitle', { name: r.name })}
+                      description={t('autoflow.deleteText')}
+                      okText={t('autoflow.delete')}
+                      okButtonProps={{ danger: true }}
+                      cancelText={t('autoflow.cancel')}
+                      onConfirm={async () => {
+                        await autoflowApi.remove(r.id);
+                        void message.success(t('autoflow.deleted', { name: r.name }));
+                        void load();
+                      }}
+                    >
+                      <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`${t('autoflow.delete')}: ${r.name}`} />
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * trigger: one rule's run history, the SIMs in its scope and try-it-out (issue 18; ?id= names the rule, without it one
+ * is chosen). Runs are filtered by outcome and ICCID and show each action's outcome; the SIMs download as CSV;
+ * try-it-out shows the exact body the rule's webhook would receive and sends it to the organisation's webhook, with
+ * the answer shown. The menu keeps autoflow highlighted.
+ */
+import { DownloadOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Descriptions, Empty, Input, Select, Skeleton, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTimeFormat } from '../../components/date-time';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { saveFile } from '../../providers/http';
+import { canWrite } from './access';
+import { autoflowApi, type ActionOutcome, type Page, type Rule, type Run, type ScopeSim, type WebhookBody } from './api';
+import { useAutoflowTexts } from './texts';
+import { actionWords, scopeWords, triggerWords } from './words';
+
+const RUN_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const;
+const COLORS: Record<string, string> = { success: 'green', failed: 'red', pending: 'blue', queued: 'blue', skipped: 'default' };
+
+export function TriggerPage() {
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  if (!useAutoflowTexts()) return <Skeleton active />;
+  return id ? <RuleHistory key={id} id={id} /> : <ChooseRule />;
+}
+
+/** Without a rule named: pick one. */
+function ChooseRule() {
+  const { t } = useTranslation();
+  const { lang } = useParams();
+  const navigate = useNavigate();
+  const [rules, setRules] = useState<Rule[] | null>(null);
+  useEffect(() => void autoflowApi.list({ page: 1, pageSize: 100 }).then((p) => setRules(p.items), () => setRules([])), []);
+  return (
+    <>
+      <Typography.Title level={3}>{t('menu.trigger')}</Typography.Title>
+      <Card>
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <label htmlFor="autoflow-pick">{t('autoflow.pickRule')}</label>
+          <Select
+            id="autoflow-pick"
+            showSearch
+            optionFilterProp="label"
+            loading={rules === null}
+            style={{ width: 360 }}
+            placeholder={t('autoflow.pickRule')}
+            options={(rules ?? []).map((r) => ({ value: r.id, label: r.name }))}
+            onChange={(v: string) => navigate(`/${lang}/trigger?id=${encodeURIComponent(v)}`)}
+          />
+          {rules?.length === 0 && <Empty description={t('autoflow.none')} />}
+        </Space>
+      </Card>
+    </>
+  );
+}
+
+function RuleHistory({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const { lang } = useParams();
+  const navigate = useNavigate();
+  const [rule, setRule] = useState<Rule | null>(null);
+  useEffect(() => void autoflowApi.detail(id).then(setRule, () => navigate(`/${lang}/autoflow`)), [id, lang, navigate]);
+  if (!rule) return <Skeleton active />;
+  return (
+    <>
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
+        <Space wrap>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {rule.name}
+          </Typography.Title>
+          <Tag color={rule.status === 'enabled' ? 'green' : 'default'}>{t(`autoflow.status.${rule.status}`)}</Tag>
+        </Space>
+        <Space wrap>
+          <Link to={`/${lang}/autoflow`}>{t('autoflow.backToList')}</Link>
+          {canWrite('update') && (
+            <Button icon={<EditOutlined />} onClick={() => navigate(`/${lang}/workFlowOperation?id=${encodeURIComponent(rule.id)}`)}>
+              {t('autoflow.edit')}
+            </Button>
+          )}
+        </Space>
+      </Space>
+      <Card style={{ marginBottom: 16 }}>
+        <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }}>
+          <Descriptions.Item label={t('autoflow.fields.trigger')}>{triggerWords(t, i18n.language, rule.trigger)}</Descriptions.Item>
+          <Descriptions.Item label={t('autoflow.fields.scope')}>{scopeWords(t, i18n.language, rule.scope)}</Descriptions.Item>
+          <Descriptions.Item label={t('autoflow.fields.actions')}>{rule.actions.map((a) => actionWords(t, a)).join(' → ')}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card>
+        <Tabs
+          items={[
+            { key: 'runs', label: t('autoflow.runs'), children: <Runs rule={rule} /> },
+            { key: 'sims', label: t('autoflow.simsInScope'), children: <Sims rule={rule} /> },
+            { key: 'try', label: t('autoflow.tryItOut'), children: <TryItOut rule={rule} /> },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}
+
+/** What the run was about: the event's subtype and its data in a line. */
+function eventLine(run: Run): string {
+  const e = run.detail?.event;
+  if (!e) return '—';
+  const data = Object.entries(e.data ?? {})
+    .filter(([k]) => k !== 'iccid')
+    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+  return `${e.type}.${e.subtype}${data ? ` (${data})` : ''}`;
+}
+
+function Runs({ rule }: { rule: Rule }) {
+  const { t } = useTranslation();
+  const time = useTimeFormat();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [status, setStatus] = useState<string | undefined>();
+  const [iccidText, setIccidText] = useState('');
+  const iccid = useDebouncedValue(iccidText).trim();
+  const [data, setData] = useState<Page<Run> | null>(null);
+  const load = useCallback(
+    () => autoflowApi.runs(rule.id, { page, pageSize, status, iccid: /^\d{18,20}$/.test(iccid) ? iccid : undefined }).then(setData, () => setData({ items: [], total: 0 })),
+    [rule.id, page, pageSize, status, iccid],
+  );
+  useEffect(() => void load(), [load]);
+  const outcomes = (run: Run) => {
+    // Runs written before actions carried their own outcome name only their types: the run's outcome is theirs.
+    const named = (run.detail as { actions?: unknown } | null)?.actions;
+    const list = (Array.isArray(run.actions) ? run.actions : Array.isArray(named) ? named.map((type) => ({ type })) : []) as ActionOutcome[];
+    if (!list.length) return '—';
+    return (
+      <Space size={[0, 4]} wrap>
+        {list.map((a, i) => {
+          const outcome = a.outcome ?? run.status;
+          return (
+            <Tag key={i} color={COLORS[outcome]}>
+              {actionWords(t, a)}: {t(`autoflow.outcome.${outcome}`, { defaultValue: outcome })}
+            </Tag>
+          );
+        })}
+      </Space>
+    );
+  };
+  return (
+    <>
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Select allowClear placeholder={t('autoflow.fields.outcome')} aria-label={t('autoflow.fields.outcome')} style={{ width: 160 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={RUN_STATUSES.map((s) => ({ value: s, label: t(`autoflow.outcome.${s}`) }))} />
+        <Input.Search allowClear placeholder={t('autoflow.searchIccid')} aria-label={t('autoflow.searchIccid')} value={iccidText} maxLength={20} style={{ width: 260 }} onChange={(e) => (setIccidText(e.target.value), setPage(1))} />
+        <Button onClick={() => void load()}>{t('autoflow.refresh')}</Button>
+      </Space>
+      <Table<Run>
+        rowKey="id"
+        size="middle"
+        loading={data === null}
+        dataSource={data?.items ?? []}
+        scroll={{ x: 960 }}
+        locale={{ emptyText: <Empty description={t('autoflow.noRuns')} /> }}
+        pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+        columns={[
+          { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
+          { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
+          { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 180, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
+          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, render: (_: unknown, r) => eventLine(r) },
+          { title: t('autoflow.fields.outcome'), dataIndex: 'status', width: 110, render: (v: string) => <Tag color={COLORS[v]}>{t(`autoflow.outcome.${v}`, { defaultValue: v })}</Tag> },
+          { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
+        ]}
+      />
+    </>
+  );
+}
+
+function Sims({ rule }: { rule: Rule }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [data, setData] = useState<Page<ScopeSim> | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => void autoflowApi.sims(rule.id, { page, pageSize }).then(setData, () => setData({ items: [], total: 0 })), [rule.id, page, pageSize]);
+  return (
+    <>
+      <Space style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }} wrap>
+        <Typography.Text>{t('autoflow.simCount', { count: data?.total ?? 0 })}</Typography.Text>
+        <Button
+          icon={<DownloadOutlined />}
+          loading={busy}
+          disabled={!data?.total}
+          onClick={() => {
+            setBusy(true);
+            void autoflowApi
+              .simsCsv(rule.id)
+              .then((f) => saveFile(f, `autoflow-${rule.id}-sims.csv`))
+              .finally(() => setBusy(false));
+          }}
+        >
+          {t('autoflow.downloadCsv')}
+        </Button>
+      </Space>
+      <Table<ScopeSim>
+        rowKey="iccid"
+        size="middle"
+        loading={data === null}
+        dataSource={data?.items ?? []}
+        locale={{ emptyText: <Empty description={t('autoflow.noSims')} /> }}
+        pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+        columns={[
+          { title: 'ICCID', dataIndex: 'iccid' },
+          { title: t('autoflow.fields.simStatus'), dataIndex: 'status' },
+          { title: t('autoflow.scope.fields.productType'), dataIndex: 'productType', render: (v: string) => t(`autoflow.scope.enum.productType.${v}`, { defaultValue: v }) },
+          { title: t('autoflow.scope.fields.tags'), dataIndex: 'tags', render: (v: string[]) => (v.length ? v.map((x) => <Tag key={x}>{x}</Tag>) : '—') },
+        ]}
+      />
+    </>
+  );
+}
+
+function TryItOut({ rule }: { rule: Rule }) {
+  const { t } = useTranslation();
+  const [body, setBody] = useState<WebhookBody | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [answer, setAnswer] = useState<{ httpCode: number | null; error: string | null; delivered: boolean } | null>(null);
+  const show = useCallback(() => {
+    setFailed(false);
+    void autoflowApi.tryBody(rule.id).then(setBody, () => setFailed(true));
+  }, [rule.id]);
+  useEffect(show, [show]);
+  const notifies = rule.actions.some((a) => a.type === 'webhook');
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size="middle">
+      <Typography.Paragraph style={{ margin: 0 }}>{t('autoflow.tryHelp')}</Typography.Paragraph>
+      {!notifies && <Alert type="info" showIcon message={t('autoflow.noWebhookAction')} />}
+      <Space wrap>
+        <Button onClick={show}>{t('autoflow.regenerate')}</Button>
+        {canWrite('update') && (
+          <Button
+            type="primary"
+            icon={<SendOutlined />}
+            loading={sending}
+            onClick={() => {
+              setSending(true);
+              setAnswer(null);
+              void autoflowApi
+                .trySend(rule.id)
+                .then((r) => (setBody(r.body), setAnswer(r)), () => undefined)
+                .finally(() => setSending(false));
+            }}
+          >
+            {t('autoflow.sendNow')}
+          </Button>
+        )}
+      </Space>
+      {answer && (
+        <Alert
+          type={answer.delivered ? 'success' : 'error'}
+          showIcon
+          message={answer.delivered ? t('autoflow.sent', { code: answer.httpCode ?? '—' }) : t('autoflow.notSent', { code: answer.httpCode ?? '—', error: answer.error ?? '—' })}
+        />
+      )}
+      {failed && <Alert type="error" showIcon message={t('autoflow.bodyFailed')} />}
+      {body ? (
+        <div>
+          <Typography.Text strong id="autoflow-body-label">
+            {t('autoflow.webhookBody')}
+          </Typography.Text>
+          <pre role="region" aria-labelledby="autoflow-body-label" tabIndex={0} className="af-json" style={{ background: '#f5f5f5', color: '#1f1f1f', padding: 12, borderRadius: 6, overflow: 'auto', maxHeight: 420, marginTop: 8 }}>
+            {JSON.stringify(body, null, 2)}
+          </pre>
+        </div>
+      ) : (
+        !failed && <Skeleton active />
+      )}
+    </Space>
+  );
+}

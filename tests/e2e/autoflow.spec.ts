@@ -1,0 +1,127 @@
+/**
+ * Automation rules as an admin meets them (issue 18), in English and in Chinese: a rule built on the canvas (data usage
+ * above 50 MB in the cycle → suspend + webhook; the condition opened with the keyboard, its missing threshold shown on
+ * its node, an action added as a node) and saved; a status-change rule tripped by suspending its SIM shows its run in
+ * the history with the webhook's outcome; try-it-out shows the webhook body; an operator, who lacks the autoflow
+ * resource, is told so in SPEC.md's words.
+ */
+import en from '../../src/locales/en-US.json' with { type: 'json' };
+import zh from '../../src/locales/zh-CN.json' with { type: 'json' };
+import enCommon from '../../common/locales/en-US.json' with { type: 'json' };
+import zhCommon from '../../common/locales/zh-CN.json' with { type: 'json' };
+import enRules from '../../src/custom/autoflow/locales/en-US.json' with { type: 'json' };
+import zhRules from '../../src/custom/autoflow/locales/zh-CN.json' with { type: 'json' };
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { apiSession, CODE, PASSWORD } from './helpers';
+
+const LANGS = [
+  { lang: 'en-US', words: { ...en, ...enRules }, common: enCommon },
+  { lang: 'zh-CN', words: { ...zh, ...zhRules }, common: zhCommon },
+] as const;
+const ADMIN = 'admin@demo.example.com';
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A button's name: antd puts a space between the two characters of a two-character Chinese label. */
+const button = (label: string) => new RegExp(`${[...label].map(esc).join('\\s?')}`);
+/** A node of the canvas, named by its visible text: "Condition: above 50 MB in the bundle cycle". */
+const node = (page: Page, label: string) => page.getByRole('button', { name: new RegExp(`^${esc(label)}\\s?:`) });
+
+async function signIn(page: Page, lang: string, email: string): Promise<void> {
+  await page.goto(`/${lang}/login`);
+  await page.locator('#username').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('#verificationCode').fill(CODE);
+  await page.getByRole('checkbox').check();
+  await page.locator('button[type=submit]').click();
+  await expect(page).toHaveURL(/dashboard\/analysis$/);
+}
+
+LANGS.forEach(({ lang, words, common }, index) => {
+  const w = words.autoflow;
+  test(`${lang}: an admin builds a usage rule on the canvas, sees a tripped rule's run and the webhook body`, async ({ page, request }) => {
+    const api = await apiSession(request, ADMIN);
+    const headers = api.as('DEMO');
+    await signIn(page, lang, ADMIN);
+
+    await page.getByRole('menuitem', { name: words.menu.autoflow }).click();
+    await expect(page.getByRole('heading', { name: words.menu.autoflow })).toBeVisible();
+    await page.getByRole('button', { name: button(w.newRule) }).click();
+    await expect(page.getByRole('heading', { name: w.createTitle })).toBeVisible();
+    // The builder is outside the menu: the automation item stays highlighted.
+    await expect(page.locator('.ant-menu-item-selected')).toContainText(words.menu.autoflow);
+
+    const name = `Usage over 50 MB ${lang}`;
+    await page.getByLabel(w.fields.name, { exact: true }).fill(name);
+    // The trigger: data usage, picked in the trigger node's panel.
+    await node(page, w.node.trigger).click();
+    const panel = page.getByRole('region', { name: w.node.trigger });
+    await panel.getByLabel(w.trigger.fields.type).click({ force: true });
+    await page.locator(`.ant-select-item-option[title="${w.trigger.enum.type.data_usage}"]`).click();
+    await panel.getByRole('button', { name: button(w.done) }).click();
+
+    // Saved without a threshold: the condition's node says what is missing.
+    await page.getByRole('button', { name: button(w.save) }).click();
+    const condition = node(page, w.node.condition);
+    await expect(condition).toContainText(w.trigger.fields.threshold);
+    // Opened with the keyboard: focus the node, Enter.
+    await condition.focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('region', { name: w.node.condition });
+    await form.getByLabel(w.trigger.fields.threshold).fill('50');
+    const over50 = w.words.dataUsage.replace('{{value}}', '50').replace('{{unit}}', 'MB').replace('{{window}}', w.trigger.enum.window.cycle);
+    await expect(condition).toContainText(over50);
+    await expect(condition).not.toContainText(w.trigger.fields.threshold);
+
+    // Suspend is the first action; the webhook is added as a second node.
+    await expect(node(page, w.node.actionN.replace('{{n}}', '1'))).toContainText(w.action.enum.type.suspend);
+    await page.getByRole('button', { name: button(w.addAction) }).click();
+    await page.getByRole('menuitem', { name: w.action.enum.type.webhook }).click();
+    await expect(node(page, w.node.actionN.replace('{{n}}', '2'))).toContainText(w.action.enum.type.webhook);
+    await page.getByRole('button', { name: button(w.save) }).click();
+    await expect(page).toHaveURL(/\/autoflow$/);
+    const row = page.getByRole('row').filter({ hasText: name });
+    await expect(row).toContainText(w.words.triggerLine.replace('{{name}}', w.trigger.enum.type.data_usage).replace('{{condition}}', over50));
+    await expect(row).toContainText(w.action.enum.type.webhook);
+
+    // A status-change rule on one SIM, tripped by suspending that SIM: its run is in the history.
+    const sims = await (await request.post('/api/main/sim/list/es', { headers, data: { status: 'active', pageSize: 2, sort: 'iccid', order: 'asc' } })).json();
+    const iccid = sims.data.items[index].iccid as string;
+    const tripName = `Suspended ${lang}`;
+    const created = await request.post('/api/rule/auto_flow/cube/rules', {
+      headers,
+      data: { name: tripName, trigger: { type: 'status_change', from: 'active', to: 'paused' }, scope: { type: 'iccids', iccids: [iccid] }, actions: [{ type: 'webhook' }] },
+    });
+    expect(created.status()).toBe(200);
+    const ruleId = (await created.json()).data.id as string;
+    expect((await request.post('/api/main/sim/suspend', { headers, data: { iccids: [iccid] } })).status()).toBe(200);
+    await expect.poll(async () => (await (await request.get(`/api/rule/auto_flow/cube/rules/triggers/${ruleId}`, { headers })).json()).data.total, { timeout: 15_000 }).toBe(1);
+    expect((await request.post('/api/main/sim/resume', { headers, data: { iccids: [iccid] } })).status()).toBe(200);
+
+    await page.goto(`/${lang}/autoflow`);
+    await page.getByRole('link', { name: tripName }).click();
+    await expect(page.getByRole('heading', { name: tripName })).toBeVisible();
+    const run = page.getByRole('tabpanel', { name: w.runs }).getByRole('row').filter({ hasText: iccid });
+    await expect(run).toContainText(w.trigger.enum.type.status_change);
+    await expect(run).toContainText(`${w.action.enum.type.webhook}: ${w.outcome.queued}`);
+    await page.getByRole('tab', { name: w.simsInScope }).click();
+    await expect(page.getByRole('tabpanel', { name: w.simsInScope }).getByRole('cell', { name: iccid })).toBeVisible();
+
+    // Try-it-out on the rule built on the canvas: the exact body its webhook action sends.
+    await page.getByRole('link', { name: w.backToList }).click();
+    await page.getByRole('link', { name }).click();
+    await expect(page.getByRole('heading', { name })).toBeVisible();
+    await page.getByRole('tab', { name: w.tryItOut }).click();
+    const body = page.getByRole('tabpanel', { name: w.tryItOut }).locator('pre');
+    await expect(body).toContainText('"subtype": "rule_fired"');
+    await expect(body).toContainText(`"ruleName": "${name}"`);
+    await expect(body).toContainText('"trigger": "data_usage"');
+  });
+
+  test(`${lang}: an operator, without the autoflow resource, is told so`, async ({ page }) => {
+    await signIn(page, lang, 'operator@demo.example.com');
+    await expect(page.getByRole('menuitem', { name: words.menu.autoflow })).toHaveCount(0);
+    await page.goto(`/${lang}/workFlowOperation?template=suspendOver1Gb`);
+    await expect(page.getByText(common.errors.autoflowWriteMissing)).toBeVisible();
+    await expect(page).toHaveURL(/dashboard\/analysis$/);
+  });
+});
