@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIMS, SIM_STATUSES, type SeedSize } from '../../server/db/seed-fleet.js';
-import { allowanceKb, cycleStart, overageControl, type OveragePolicy, type ResetCycle } from '../../server/domain/bundle-cycle.js';
+import { allowanceKb, cycleStart, flowControlOf, overageControl, type OveragePolicy, type ResetCycle, type RuleControl } from '../../server/domain/bundle-cycle.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
@@ -136,8 +136,8 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
 
   it('stops or throttles exactly the SIMs whose cycle usage their overage policy stops or throttles (issue 19), none at random', async () => {
     const rows = (
-      await t.db.query<{ id: string; iccid: string; flow_control_policy: string; overage_control: string; coverage_barred: boolean; cycle_ends_at: Date | null; cycle_started_at: Date | null }>(
-        'SELECT id, iccid, flow_control_policy, overage_control, coverage_barred, cycle_started_at, cycle_ends_at FROM sims',
+      await t.db.query<{ id: string; iccid: string; flow_control_policy: string; overage_control: string; coverage_barred: boolean; rule_control: RuleControl; cycle_ends_at: Date | null; cycle_started_at: Date | null }>(
+        'SELECT id, iccid, flow_control_policy, overage_control, coverage_barred, rule_control, cycle_started_at, cycle_ends_at FROM sims',
       )
     ).rows;
     const wrong: string[] = [];
@@ -147,7 +147,7 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
       const own = cycleBundles(r.id);
       if (r.coverage_barred) wrong.push(`${r.iccid} barred out of coverage`);
       if (!own.length || !(s.status === 'active' || s.status === 'paused')) {
-        if (r.flow_control_policy !== 'none') wrong.push(`${r.iccid} ${r.flow_control_policy} without a cycle`);
+        if (r.flow_control_policy !== r.rule_control) wrong.push(`${r.iccid} ${r.flow_control_policy} without a cycle`);
         continue;
       }
       const last = own[own.length - 1];
@@ -156,14 +156,15 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
         limitKb: limit, overagePolicy: last.overage_policy, throttleKbps: last.throttle_kbps,
         thresholdKb: last.overage_threshold_kb === null ? null : limit - Number(last.quota_kb) + Number(last.overage_threshold_kb),
       };
-      const expected = overageControl(rule, Number(s.cycle_usage_kb)).control;
+      // A demo automation rule's throttle, when the app's engine has run one, is the policy's other cause.
+      const expected = flowControlOf(false, overageControl(rule, Number(s.cycle_usage_kb)).control, r.rule_control);
       if (r.flow_control_policy !== expected) wrong.push(`${r.iccid} ${r.flow_control_policy} but its usage and ${last.overage_policy} say ${expected}`);
       // The cycle the rollover works on: started by now, ending after it.
       if (!r.cycle_started_at || at(r.cycle_started_at)! > now.getTime() || at(r.cycle_ends_at)! <= now.getTime()) wrong.push(`${r.iccid} cycle ${String(r.cycle_started_at)} to ${String(r.cycle_ends_at)}`);
     }
     expect(wrong).toEqual([]);
-    // The demo (not the small test seed, whose few SIMs stay inside their quotas) shows SIMs slowed or stopped.
-    if (size === 'demo') expect(rows.filter((r) => r.flow_control_policy !== 'none').length).toBeGreaterThan(0);
+    // How many of the demo's SIMs are past their allowance depends on where now falls in their cycles (a daily cycle
+    // may have just begun): a count would pass or fail with the time of day, so only the rule above is checked.
   });
 
   it('never has a bundle in use used beyond what its overage policy allows in its cycle', () => {
