@@ -5,11 +5,9 @@
  * words come with the SIM page (./policy-locales), not with the sign-in bundle.
  */
 import { Alert } from 'antd';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickLanguage } from '../../../common/limits';
 import { useTimeFormat } from '../../components/date-time';
-import i18n from '../../i18n';
+import { pageTexts } from '../../components/page-texts';
 import { formatKb } from '../../resources/cell';
 import { useSimData } from './use-sim-data';
 
@@ -28,32 +26,8 @@ export interface DataPolicy {
   outOfCoverage: { country: string | null; since: string | null; policy: string | null; barred: boolean } | null;
 }
 
-const FILES = import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' });
-const loading = new Map<string, Promise<void>>();
-
-function loadPolicyTexts(language: string): Promise<void> {
-  const lang = pickLanguage(language);
-  let pending = loading.get(lang);
-  if (!pending) {
-    pending = FILES[`./policy-locales/${lang}.json`]().then((words) => void i18n.addResourceBundle(lang, 'translation', words, true, false));
-    pending.catch(() => loading.delete(lang));
-    loading.set(lang, pending);
-  }
-  return pending;
-}
-
-function usePolicyTexts(): boolean {
-  const { i18n: current } = useTranslation();
-  const lang = pickLanguage(current.language);
-  const [ready, setReady] = useState(() => current.exists('dataPolicy.title.stop', { lng: lang }));
-  useEffect(() => {
-    let live = true;
-    if (!current.exists('dataPolicy.title.stop', { lng: lang })) setReady(false);
-    void loadPolicyTexts(lang).then(() => live && setReady(true), () => undefined);
-    return () => void (live = false);
-  }, [lang, current]);
-  return ready;
-}
+// The notice's words come with the SIM page (src/components/page-texts.ts).
+const usePolicyTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }), 'dataPolicy.title.stop').useReady;
 
 export function DataPolicyNotice({ iccid }: { iccid: string }) {
   const { t, i18n: current } = useTranslation();
