@@ -36,8 +36,12 @@ for (const { lang, words, shared, wednesday, expand } of LANGS) {
     await page.locator('#password').fill('Demo#2026');
     await page.locator('#verificationCode').fill('246810');
     await page.getByRole('checkbox').check();
+    const resources = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/main/resources');
     await page.locator('button[type=submit]').click();
     await expect(page).toHaveURL(/dashboard\/analysis$/);
+    // The shell settled (its menu is drawn again once the organisation's resources answer): a click on a menu item
+    // during that redraw was once lost under load.
+    await resources;
 
     // The menu's SMS group holds the scheduled SMS.
     await page.getByRole('menuitem', { name: words.menu.group.message }).click();
