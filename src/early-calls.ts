@@ -5,13 +5,13 @@
  * here for the same address (once, and only while fresh), so nothing is asked twice and a late page asks anew.
  */
 import { dashboardViewOf } from '../common/dashboard';
-import { api } from './providers/http';
+import { peek } from './providers/http';
 import { store } from './providers/session-store';
 
 /** An answer older than this is not the state of now: the page asks again. */
 const FRESH_MS = 10_000;
 
-const early = new Map<string, { at: number; answer: Promise<unknown> }>();
+const early = new Map<string, { at: number; answer: Promise<{ data: unknown } | null> }>();
 
 /** The addresses the analysis page asks for (src/custom/dashboard/analysis-page.tsx), for the view in the address. */
 export function dashboardCallUrls(search: string): string[] {
@@ -23,16 +23,13 @@ export function dashboardCallUrls(search: string): string[] {
 /** Start the dashboard's calls, when someone is signed in (a visitor without a token is sent to sign-in instead). */
 export function startDashboardCalls(search: string): void {
   if (!store.get('token')) return;
-  for (const url of dashboardCallUrls(search)) {
-    const answer = api<unknown>('GET', url);
-    // A failure is shown by the HTTP helper when it happens; the page that takes the answer handles it as its own.
-    answer.catch(() => undefined);
-    early.set(url, { at: Date.now(), answer });
-  }
+  // Quietly: these leave before the app can show a toast or act on an expired session, so any answer but a success is
+  // dropped and the page asks again through the HTTP helper, which refreshes, tells and signs out as it should.
+  for (const url of dashboardCallUrls(search)) early.set(url, { at: Date.now(), answer: peek<unknown>(url) });
 }
 
-/** The answer started for this GET, if one is fresh; each is given once. */
-export function takeEarlyCall(url: string): Promise<unknown> | undefined {
+/** The answer started for this GET, if one is fresh; each is given once. Resolves to null when it did not succeed. */
+export function takeEarlyCall(url: string): Promise<{ data: unknown } | null> | undefined {
   const found = early.get(url);
   if (!found) return undefined;
   early.delete(url);

@@ -91,7 +91,8 @@ export const dataProvider: DataProvider = {
     if (meta?.download) return { data: (await download(method.toUpperCase(), `${url}${q}`, payload)) as unknown as T };
     // The dashboard's calls may have been started as its route was entered (src/early-calls.ts).
     const started = method.toLowerCase() === 'get' && payload === undefined ? takeEarlyCall(`${url}${q}`) : undefined;
-    if (started) return { data: (await started) as T };
+    const early = started && (await started);
+    if (early) return { data: early.data as T };
     return { data: await api<T>(method.toUpperCase(), `${url}${q}`, payload) };
   },
 };

@@ -190,6 +190,20 @@ export async function api<T>(method: string, url: string, body?: unknown, opts: 
   return (await request<T>(method, url, body, opts)).envelope!.data;
 }
 
+/**
+ * A GET with no side effects: no refresh of an expired token, no toast, no sign-out. Resolves with the answer's data
+ * when the server answered it with success, else with null (the caller then asks through api() as usual). For calls
+ * started before the app is wired to show what happens (src/early-calls.ts).
+ */
+export async function peek<T>(url: string): Promise<{ data: T } | null> {
+  try {
+    const r = await send<T>('GET', url, undefined);
+    return r.status === 200 && r.envelope?.status.success ? { data: r.envelope.data } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Send files and fields as multipart/form-data (SMS send, SIM transfer, uploads); extra headers where SPEC.md names them. */
 export async function upload<T>(url: string, form: FormData, opts: { headers?: Record<string, string>; quiet?: boolean; method?: 'POST' | 'PUT' } = {}): Promise<T> {
   return (await request<T>(opts.method ?? 'POST', url, form, opts)).envelope!.data;
