@@ -68,7 +68,8 @@ export function InvoiceSimDetailsPage() {
   const { lang } = useParams();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const { result } = useOne<Invoice>({ resource: 'invoices', id, meta: { one: RESOURCES.invoices['x-admin'].show!.call }, errorNotification: false });
+  // Opened without an invoice (a bookmark, the route table): nothing to ask for, and no error toast for it.
+  const { result } = useOne<Invoice>({ resource: 'invoices', id, meta: { one: RESOURCES.invoices['x-admin'].show!.call }, errorNotification: false, queryOptions: { enabled: id !== '' } });
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/${lang}/financeDetailsPage?id=${encodeURIComponent(id)}`)}>
