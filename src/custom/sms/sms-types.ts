@@ -34,6 +34,6 @@ export interface SendResult {
   quota: Quota;
 }
 
-/** Statuses of an SMS still on its way: the page asks again until none is left. */
+/** Statuses of an SMS still on its way: while the live stream is down, the page asks again for them every 30 s. */
 export const ON_ITS_WAY = new Set(['pending', 'sent']);
 export const STATUS_COLORS: Record<string, string> = { pending: 'gold', sent: 'blue', delivered: 'green', failed: 'red', received: 'cyan' };
