@@ -88,7 +88,14 @@ export interface BuildOptions {
 
 /** Build the app on an open, migrated database. */
 export async function buildApp({ config, db, routes = [], logger = true }: BuildOptions): Promise<FastifyInstance> {
+  // With a certificate the server ends TLS itself and speaks HTTP/2 to browsers that offer it (one connection for the
+  // console's ~80 files instead of six at a time), HTTP/1.1 to other clients. The routes see the same requests either way.
+  const tls = config.tls
+    ? { http2: true as const, https: { allowHTTP1: true, cert: fs.readFileSync(config.tls.certFile), key: fs.readFileSync(config.tls.keyFile) } }
+    : {};
   const app = Fastify({
+    // The HTTP/2 options' types describe another server type; the instance is used as the HTTP/1.1 one (cast below).
+    ...(tls as object),
     logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : newId(16)),
     // Forwarded headers only from the proxies named in TRUST_PROXY (none by default): req.ip and req.protocol.
@@ -103,7 +110,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
         data: bad ? { field: 'url', rule: 'badUrl' } : null,
       });
     },
-  });
+   }) as unknown as FastifyInstance;
   // Bodies are checked strictly (no type coercion, unknown fields rejected with a 400: docs/decisions.md);
   // query strings and path parameters arrive as text and are coerced to their declared types.
   const ajvFor = (coerce: boolean) => {

@@ -1,4 +1,5 @@
 /** Configuration from the environment (README: Configuration). */
+import fs from 'node:fs';
 import path from 'node:path';
 import { ACTIVATION_ANSWER_MINUTES } from './network/activation.js';
 import { parseDsn } from './public/error-sink.js';
@@ -66,6 +67,11 @@ export interface Config {
   rateLimits: RateLimits;
   /** Tests only: webhooks may go to private and loopback addresses (a local receiver); refused in production. */
   webhookAllowPrivate: PrivateAllowance;
+  /**
+   * TLS_CERT_FILE and TLS_KEY_FILE (PEM): the server speaks HTTPS itself, HTTP/2 to browsers that offer it and
+   * HTTP/1.1 to the rest. Unset, it speaks plain HTTP/1.1 (behind a proxy that ends TLS).
+   */
+  tls?: { certFile: string; keyFile: string };
 }
 
 /** Requests allowed per minute and caller, per group of calls (server/http/rate-limit.ts). */
@@ -96,6 +102,18 @@ const count = (value: string | undefined, fallback: number, name: string): numbe
 function trustProxyOf(value: string | undefined): false | string[] {
   const list = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   return list.length > 0 ? list : false;
+}
+
+/** TLS_CERT_FILE and TLS_KEY_FILE: both or neither, each a readable file. */
+function tlsOf(env: NodeJS.ProcessEnv): Config['tls'] {
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new Error(`TLS_CERT_FILE and TLS_KEY_FILE go together: ${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is not set.`);
+  for (const [name, file] of [['TLS_CERT_FILE', certFile], ['TLS_KEY_FILE', keyFile]] as const) {
+    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Error(`${name} names "${file}", which is not a readable file.`);
+  }
+  return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
 }
 
 /** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */
@@ -135,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     schemasDir: env.SCHEMAS_DIR ? path.resolve(env.SCHEMAS_DIR) : undefined,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     webhookAllowPrivate: privateAllowanceOf(env.WEBHOOK_ALLOW_PRIVATE),
+    tls: tlsOf(env),
     rateLimits: {
       api: count(env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.api, 'RATE_LIMIT_PER_MINUTE'),
       signIn: count(env.RATE_LIMIT_SIGN_IN_PER_MINUTE, DEFAULT_RATE_LIMITS.signIn, 'RATE_LIMIT_SIGN_IN_PER_MINUTE'),

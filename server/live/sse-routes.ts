@@ -36,7 +36,8 @@ export const sseRoutes = defineRoutes([
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
+        // HTTP/2 (a server given a certificate) has no connection header (Node drops it with a warning): streams stay open.
+        ...(req.raw.httpVersionMajor >= 2 ? {} : { connection: 'keep-alive' }),
         'x-accel-buffering': 'no',
         'x-request-id': req.id,
       });
