@@ -8,6 +8,7 @@
 import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { SERVER_ENV, TEMPLATE_DIR, workerDataDir, workerPort } from './e2e-env';
 
 export { expect };
@@ -38,22 +39,28 @@ async function waitUntilUp(child: ChildProcess, url: string, logFile: string): P
   }
 }
 
-export const test = base.extend<object, { workerServer: WorkerServer }>({
+export const test = base.extend<object, { workerServer: WorkerServer; serverTls: boolean }>({
+  /**
+   * `test.use({ serverTls: true })`: the worker's server is given the suites' certificate (tests/e2e/global-setup.ts)
+   * and speaks HTTPS, HTTP/2 to the browser. Such a spec gets a worker (and server) of its own.
+   */
+  serverTls: [false, { option: true, scope: 'worker' }],
   workerServer: [
-    // Playwright reads a fixture's dependencies from its first parameter's pattern: this one has none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use, workerInfo) => {
+    async ({ serverTls }, use, workerInfo) => {
       const port = workerPort(workerInfo.parallelIndex);
       const dataDir = workerDataDir(workerInfo.parallelIndex);
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
       const logFile = `${dataDir}.log`;
       const log = fs.openSync(logFile, 'w');
+      const tlsDir = process.env.TEST_TLS_DIR;
+      if (serverTls && !tlsDir) throw new Error('serverTls needs the certificate of tests/e2e/global-setup.ts (TEST_TLS_DIR)');
+      const tls = serverTls && tlsDir ? { TLS_CERT_FILE: path.join(tlsDir, 'cert.pem'), TLS_KEY_FILE: path.join(tlsDir, 'key.pem') } : {};
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, SEED: 'false' },
+        env: { ...process.env, ...SERVER_ENV, ...tls, PORT: String(port), DATA_DIR: dataDir, SEED: 'false' },
         stdio: ['ignore', log, log],
       });
-      const url = `http://localhost:${port}`;
+      const url = `${serverTls ? 'https' : 'http'}://localhost:${port}`;
       try {
         await waitUntilUp(child, url, logFile);
         await use({ url });
