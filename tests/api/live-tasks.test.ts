@@ -1,29 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_TASK_ID, DEMO_TASK_ID } from '../../server/db/seed-fleet.js';
 import { buildTestApp, call, countRows, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
-
-/** Read server-sent events from a real connection until `until` returns true or the time is up. */
-async function readEvents(res: Response, until: (events: Array<{ event: string; id?: string; data: unknown }>) => boolean, ms = 5000) {
-  const events: Array<{ event: string; id?: string; data: unknown }> = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const deadline = Date.now() + ms;
-  while (!until(events) && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
-    if (!chunk || chunk.done) break;
-    buffer += decoder.decode(chunk.value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
-      if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
-    }
-  }
-  await reader.cancel();
-  return events;
-}
+import { readEvents } from '../sse.js';
 
 describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
   let t: TestApp;

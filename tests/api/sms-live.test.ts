@@ -11,31 +11,7 @@ import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork } from '../../server/network/simulator.js';
 import { SmsScheduler } from '../../server/sms-schedules/scheduler.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
-
-type Frame = { event: string; id?: string; data: unknown };
-
-/** Collect a stream's frames as they come, until stopped. */
-function collect(res: Response): { frames: Frame[]; stop: () => Promise<void> } {
-  const frames: Frame[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const done = (async () => {
-    for (;;) {
-      const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (chunk.done) return;
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
-        if (fields.event) frames.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
-      }
-    }
-  })();
-  return { frames, stop: async () => void (await reader.cancel(), await done) };
-}
+import { collectFrames as collect } from '../sse.js';
 
 /** Wait for a condition, checking every 20 ms, failing after the deadline. */
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
