@@ -20,7 +20,7 @@
  * contact your admin!" (server/http/context.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import { AUTOFLOW_RULE_SCHEMA, ACTION_TYPES, TRIGGER_TYPES, type AutoflowRuleDocument } from '../../common/autoflow-rule.js';
+import { AUTOFLOW_RULE_SCHEMA, ACTION_OUTCOMES, ACTION_TYPES, TRIGGER_TYPES, type AutoflowRuleDocument } from '../../common/autoflow-rule.js';
 import { ISO_COUNTRIES } from '../../common/countries.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
@@ -287,7 +287,14 @@ export const ruleRoutes = defineRoutes([
       querystring: {
         type: 'object',
         additionalProperties: false,
-        properties: { ...PAGING_PROPERTIES, status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] }, iccid: { type: 'string', minLength: 1, maxLength: 20 } },
+        properties: {
+          ...PAGING_PROPERTIES,
+          status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] },
+          iccid: { type: 'string', minLength: 1, maxLength: 20 },
+          // Runs with an action of this type and/or this outcome.
+          actionType: { type: 'string', enum: [...ACTION_TYPES] },
+          actionOutcome: { type: 'string', enum: [...ACTION_OUTCOMES] },
+        },
       },
       response: pageOf({
         type: 'object',
@@ -299,7 +306,7 @@ export const ruleRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       // A deleted rule's runs stay readable for their 30 days; another organisation's rule is not found.
       if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
-      return listRuns(req.server.db, auth.orgId, id, req.query as { page: number; pageSize: number; status?: string; iccid?: string });
+      return listRuns(req.server.db, auth.orgId, id, req.query as Parameters<typeof listRuns>[3]);
     },
   },
   {

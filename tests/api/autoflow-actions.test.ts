@@ -340,6 +340,21 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(failed.actions[0].outcome).toBe('done');
     expect(failed.actions[1]).toMatchObject({ outcome: 'failed', reason: 'network', attempts: 3 });
     expect((await simRow(q)).status).toBe('active');
+
+    // The history filtered by one action's outcome (and type): only q's run has a failed suspend; both have a done SMS.
+    const history = async (query: string) => {
+      const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data.items as Array<{ iccid: string }>).map((r) => r.iccid).sort();
+    };
+    expect(await history('actionOutcome=failed')).toEqual([q.iccid]);
+    expect(await history('actionType=suspend&actionOutcome=failed')).toEqual([q.iccid]);
+    expect(await history('actionType=sms&actionOutcome=failed')).toEqual([]);
+    expect(await history('actionType=sms&actionOutcome=done')).toEqual([p.iccid, q.iccid].sort());
+    expect(await history('actionType=suspend')).toEqual([p.iccid, q.iccid].sort());
+    const bad = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?actionOutcome=exploded`, headers: { language: 'zh-CN' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('actionOutcome');
   });
 
   it('a job taken over after its runner stopped never sends or applies twice', async () => {
