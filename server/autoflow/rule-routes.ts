@@ -14,6 +14,7 @@
  * - POST   /auto_flow/cube/try_it_out/send        that body sent at once to the caller's webhook, with the answer
  * - GET    /auto_flow/cube/change_records         who changed what, before and after (the audit rows of the rules)
  * - GET    /auto_flow/cube/countries              the countries a country-change trigger may name, in the caller's language
+ * - GET    /auto_flow/cube/pools                  the organisation's shared pools a pool scope may name (id and name)
  *
  * Bodies are validated by common/autoflow-rule.ts's schema, then by rule-checks.ts and the organisation's facts.
  * Without the autoflow write right a write answers SPEC.md section 8's 400 "You do not have this permission, please
@@ -34,7 +35,7 @@ import { badLines, checkDocument } from './rule-checks.js';
 import { listRuns, triggerActions } from './run-repo.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
 import { queueOnce } from '../developer/webhooks.js';
-import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolChoices, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
 
 const SUBJECT = 'autoflow-cube' as const;
 /** What a rule's change records call the entity (audit_log.entity). */
@@ -457,5 +458,14 @@ export const ruleRoutes = defineRoutes([
       const collator = new Intl.Collator(req.lang);
       return [...ISO_COUNTRIES].map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
     },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/pools',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: { response: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } } },
+    // The builder's pool scope is a choice among these (read with the autoflow right: a rule's author may not manage pools).
+    handler: async (req) => poolChoices(req.server.db, req.requireAuth().orgId),
   },
 ]);
