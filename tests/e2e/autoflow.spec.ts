@@ -110,10 +110,23 @@ LANGS.forEach(({ lang, words, common }, index) => {
     // The suspend's outcome is written when the network has answered: the page's refresh shows it then.
     await expect(async () => {
       await page.getByRole('tabpanel', { name: w.runs }).getByRole('button', { name: button(w.refresh) }).click();
-      await expect(run).toContainText(`${w.action.enum.type.suspend}: ${w.outcome.success}`, { timeout: 1_000 });
+      await expect(run).toContainText(`${w.action.enum.type.suspend}: ${w.outcome.done}`, { timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     await expect(run).toContainText(w.trigger.enum.type.data_usage);
     await expect(run).toContainText(`${w.action.enum.type.webhook}: ${w.outcome.queued}`);
+    // Filtered by one action's outcome: a failed suspend finds none, a done one finds the run.
+    const runs = page.getByRole('tabpanel', { name: w.runs });
+    await runs.getByLabel(w.fields.actionOutcome).click({ force: true });
+    await page.locator(`.ant-select-item-option[title="${w.outcome.failed}"]`).last().click();
+    await expect(run).toHaveCount(0);
+    await runs.getByLabel(w.fields.actionOutcome).click({ force: true });
+    await page.locator(`.ant-select-item-option[title="${w.outcome.done}"]`).last().click();
+    await expect(run).toHaveCount(1);
+    // The change records: who made the rule and what it was.
+    await page.getByRole('tab', { name: w.changes }).click();
+    const change = page.getByRole('tabpanel', { name: w.changes }).getByRole('row').filter({ hasText: ADMIN });
+    await expect(change).toContainText(w.changeAction.create);
+    await expect(change).toContainText(`${w.fields.name}: ${name}`);
     await page.getByRole('tab', { name: w.simsInScope }).click();
     await expect(page.getByRole('tabpanel', { name: w.simsInScope }).getByRole('cell', { name: iccid })).toBeVisible();
     // The SIM back as it was for the specs after this one (the rule stays tripped for this cycle: it does not fire again).
