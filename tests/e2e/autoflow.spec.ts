@@ -116,10 +116,10 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await expect(run).toContainText(`${w.action.enum.type.webhook}: ${w.outcome.queued}`);
     // Filtered by one action's outcome: a failed suspend finds none, a done one finds the run.
     const runs = page.getByRole('tabpanel', { name: w.runs });
-    await runs.getByLabel(w.fields.actionOutcome).click({ force: true });
+    await runs.getByRole('combobox', { name: w.fields.actionOutcome }).click({ force: true });
     await page.locator(`.ant-select-item-option[title="${w.outcome.failed}"]`).last().click();
     await expect(run).toHaveCount(0);
-    await runs.getByLabel(w.fields.actionOutcome).click({ force: true });
+    await runs.getByRole('combobox', { name: w.fields.actionOutcome }).click({ force: true });
     await page.locator(`.ant-select-item-option[title="${w.outcome.done}"]`).last().click();
     await expect(run).toHaveCount(1);
     // The change records: who made the rule and what it was.
