@@ -126,7 +126,7 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await page.getByRole('tab', { name: w.changes }).click();
     const change = page.getByRole('tabpanel', { name: w.changes }).getByRole('row').filter({ hasText: ADMIN });
     await expect(change).toContainText(w.changeAction.create);
-    await expect(change).toContainText(`${w.fields.name}: ${name}`);
+    await expect(change).toContainText(w.changeValue.replace('{{field}}', w.fields.name).replace('{{value}}', name));
     await page.getByRole('tab', { name: w.simsInScope }).click();
     await expect(page.getByRole('tabpanel', { name: w.simsInScope }).getByRole('cell', { name: iccid })).toBeVisible();
     // The SIM back as it was for the specs after this one (the rule stays tripped for this cycle: it does not fire again).

@@ -105,8 +105,14 @@ function RuleHistory({ id }: { id: string }) {
   );
 }
 
-/** What the run was about: the event's subtype and its data in a line. */
-function eventLine(run: Run): string {
+/** What the run was about: the event's subtype and its data in a line (a scheduled crossing: what was measured). */
+function eventLine(t: TFunction, lang: string, run: Run): string {
+  const scheduled = (run.detail as { scheduled?: { value?: number | null; valueUnit?: string; percent?: number } } | null)?.scheduled;
+  if (scheduled) {
+    if (scheduled.value === undefined || scheduled.value === null) return '—';
+    const unit = scheduled.valueUnit ? ` ${scheduled.valueUnit}` : scheduled.percent !== undefined ? ' %' : '';
+    return t('autoflow.measured', { value: `${scheduled.value.toLocaleString(lang)}${unit}` });
+  }
   const e = run.detail?.event;
   if (!e) return '—';
   const data = Object.entries(e.data ?? {})
@@ -117,7 +123,7 @@ function eventLine(run: Run): string {
 }
 
 function Runs({ rule }: { rule: Rule }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const time = useTimeFormat();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
@@ -176,7 +182,7 @@ function Runs({ rule }: { rule: Rule }) {
           { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
           { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
           { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 180, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
-          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, render: (_: unknown, r) => eventLine(r) },
+          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
           { title: t('autoflow.fields.outcome'), dataIndex: 'status', width: 110, render: (v: string) => <Tag color={COLORS[v]}>{t(`autoflow.outcome.${v}`, { defaultValue: v })}</Tag> },
           { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
         ]}
@@ -225,7 +231,7 @@ function Changes({ rule }: { rule: Rule }) {
         {changed.map((f) => (
           <li key={f}>
             {c.action === 'create'
-              ? `${fieldLabel(t, f)}: ${partWords(t, i18n.language, time, f, after[f])}`
+              ? t('autoflow.changeValue', { field: fieldLabel(t, f), value: partWords(t, i18n.language, time, f, after[f]) })
               : t('autoflow.changeLine', { field: fieldLabel(t, f), before: partWords(t, i18n.language, time, f, before[f]), after: partWords(t, i18n.language, time, f, after[f]) })}
           </li>
         ))}
