@@ -487,3 +487,15 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=x` })).statusCode).toBe(400);
   });
 });
+
+describe('AUTOFLOW_SCHEDULE_SECONDS', () => {
+  it('defaults to 5 minutes and takes whole seconds from 1 to 86,400, naming itself when refused', async () => {
+    const { loadConfig } = await import('../../server/config.js');
+    const at = (v?: string) => loadConfig({ AUTOFLOW_SCHEDULE_SECONDS: v } as NodeJS.ProcessEnv).autoflowScheduleSeconds;
+    expect(at()).toBe(300);
+    expect(at('')).toBe(300);
+    expect(at('1')).toBe(1);
+    expect(at('86400')).toBe(86_400);
+    for (const bad of ['0', '86401', '1.5', 'soon']) expect(() => at(bad)).toThrow(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${bad}"`);
+  });
+});
