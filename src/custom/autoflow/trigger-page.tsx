@@ -175,14 +175,14 @@ function Runs({ rule }: { rule: Rule }) {
         size="middle"
         loading={data === null}
         dataSource={data?.items ?? []}
-        scroll={{ x: 960 }}
+        scroll={{ x: 1160 }}
         locale={{ emptyText: <Empty description={t('autoflow.noRuns')} /> }}
         pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
         columns={[
           { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
           { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
-          { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 180, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
-          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
+          { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 150, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
+          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, width: 200, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
           { title: t('autoflow.fields.outcome'), dataIndex: 'status', width: 110, render: (v: string) => <Tag color={COLORS[v]}>{t(`autoflow.outcome.${v}`, { defaultValue: v })}</Tag> },
           { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
         ]}
