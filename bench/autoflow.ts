@@ -6,7 +6,8 @@
  *
  *   node --import tsx bench/autoflow.ts     (BENCH_DB=pglite|postgres|both; BENCH_AUTOFLOW_SIMS, default 1,000,000 on
  *                                            PostgreSQL; BENCH_AUTOFLOW_PGLITE_SIMS, default 1,000,000; BENCH_AUTOFLOW_EVENTS,
- *                                            default 20,000; BENCH_AUTOFLOW_LATENCY_EVENTS, default 200)
+ *                                            default 20,000; BENCH_AUTOFLOW_LATENCY_EVENTS, default 200;
+ *                                            BENCH_AUTOFLOW_PARTS=scheduled for the scheduled evaluation only)
  *
  * Writes its section, "Autoflow engine", into bench/results.md, keeping the others. Not a test.
  */
@@ -15,7 +16,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ActionRunner } from '../server/autoflow/actions.js';
 import { CONSUMER, handleEvents } from '../server/autoflow/engine.js';
-import { evaluateScheduled } from '../server/autoflow/schedule.js';
+import { evaluateRule, evaluateScheduled, groupRules, scheduledRules } from '../server/autoflow/schedule.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
@@ -28,6 +29,7 @@ const SECTION = '## Autoflow engine';
 const EVENTS = Number(process.env.BENCH_AUTOFLOW_EVENTS ?? 20_000);
 const LATENCY_EVENTS = Number(process.env.BENCH_AUTOFLOW_LATENCY_EVENTS ?? 200);
 const RULES = 1000;
+const PARTS = process.env.BENCH_AUTOFLOW_PARTS ?? 'all';
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child: () => quiet } as never;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -135,81 +137,85 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
     await seedRules(db, sims);
     console.log(`${kind}: seeded ${size} in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 
-    // 1. Throughput: EVENTS events waiting in the log, read by the consumer in its batches of 500 (matched, runs written).
-    const consumer = startConsumer(db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
-    await consumer.poke();
-    await writeEvents(db, EVENTS, sims, 1000);
-    const before = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
-    t = performance.now();
-    for (;;) {
+    // BENCH_AUTOFLOW_PARTS=scheduled measures the scheduled evaluation only.
+    if (PARTS !== 'scheduled') {
+      // 1. Throughput: EVENTS events waiting in the log, read by the consumer in its batches of 500 (matched, runs written).
+      const consumer = startConsumer(db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
       await consumer.poke();
-      const left = await db.query<{ n: string }>(
-        'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.txid, e.id) > (c.position_txid, c.position_id)',
-        [CONSUMER],
-      );
-      if (Number(left.rows[0].n) === 0) break;
-    }
-    const ms = performance.now() - t;
-    const fired = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n) - before;
-    rows.push(`| ${kind} | ${size} | events through the engine (${n(EVENTS)} waiting, batches of 500) | ${(EVENTS / (ms / 1000)).toFixed(0)} events/s | ${n(fired)} runs written, ${(ms / 1000).toFixed(1)} s |`);
-    console.log(rows.at(-1));
-    await consumer.stop();
-
-    // The runs just written are not part of what follows.
-    await db.query("UPDATE autoflow_runs SET ended_at = now(), status = 'skipped' WHERE ended_at IS NULL");
-
-    // 2. Event → action: one SIM's change per transaction, the consumer woken by its poll, the runner by the consumer.
-    for (const pollMs of [1000, 100]) {
-      const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-') });
-      const app = await buildApp({ config, db, logger: false });
-      await app.ready();
-      const runner = new ActionRunner(db, app.network, app.mailer, quiet);
-      const live = startConsumer(db, quiet, { name: CONSUMER, handle: handleEvents, pollMs, onCommitted: () => runner.wake() });
-      await live.poke();
-      runner.start(pollMs);
-      // The SIMs of an all-SIMs rule watching active → paused: one whose action is a tag.
-      const target = (await db.query<{ id: string }>(`SELECT id FROM autoflow_rules WHERE org_id = $1 AND trigger = 'status_change' AND condition = '{"from": "active", "to": "paused"}'::jsonb`, [SCALE_ORG.id])).rows[0];
-      await db.query(`UPDATE autoflow_rules SET scope = '{"type": "all"}'::jsonb, updated_at = now() WHERE id = $1`, [target.id]);
-      const committed = new Map<string, number>();
-      // On a shared PostgreSQL server an event is readable once every older transaction has ended, in any database
-      // (015_event_log.sql): the longest transaction of other work during the run is written beside the figure.
-      let longest = 0;
-      const sampler = kind === 'postgres'
-        ? setInterval(() => {
-            void db
-              .query<{ s: number | null }>(`SELECT extract(epoch from max(now() - xact_start))::float8 AS s FROM pg_stat_activity WHERE datname <> current_database() AND xact_start IS NOT NULL`)
-              .then((r) => (longest = Math.max(longest, r.rows[0].s ?? 0)))
-              .catch(() => undefined);
-          }, 250)
-        : null;
-      const picks = (await db.query<{ id: string; iccid: string }>(`SELECT id, iccid FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY id DESC LIMIT $2 OFFSET $3`, [SCALE_ORG.id, LATENCY_EVENTS, pollMs === 1000 ? 0 : LATENCY_EVENTS])).rows;
-      for (const s of picks) {
-        await db.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, source) VALUES ($1, $2, $3, 'status_change', 'active', 'paused', 'network')`, [SCALE_ORG.id, s.id, s.iccid]);
-        committed.set(s.iccid, Date.now());
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      const lat: number[] = [];
-      const deadline = Date.now() + 120_000;
-      while (Date.now() < deadline) {
-        const done = await db.query<{ iccid: string; actions: Array<{ outcome: string; at?: string }> }>(
-          `SELECT iccid, actions FROM autoflow_runs WHERE rule_id = $1 AND iccid = ANY($2::text[]) AND ended_at IS NOT NULL`,
-          [target.id, [...committed.keys()]],
+      await writeEvents(db, EVENTS, sims, 1000);
+      const before = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
+      t = performance.now();
+      for (;;) {
+        await consumer.poke();
+        const left = await db.query<{ n: string }>(
+          'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.txid, e.id) > (c.position_txid, c.position_id)',
+          [CONSUMER],
         );
-        if (done.rows.length >= committed.size) {
-          for (const r of done.rows) lat.push(Date.parse(r.actions[0].at!) - committed.get(r.iccid)!);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
+        if (Number(left.rows[0].n) === 0) break;
       }
-      if (sampler) clearInterval(sampler);
-      await live.stop();
-      await runner.stop();
-      await app.close();
-      rows.push(`| ${kind} | ${size} | event → action done (poll ${pollMs} ms; ${lat.length} of ${committed.size} events, one every 20 ms) | p50 ${pct(lat, 0.5).toFixed(0)} ms, p95 ${pct(lat, 0.95).toFixed(0)} ms | max ${Math.max(...lat).toFixed(0)} ms${kind === 'postgres' ? `; longest transaction of other work on the server meanwhile ${longest.toFixed(1)} s` : ''} |`);
+      const ms = performance.now() - t;
+      const fired = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n) - before;
+      rows.push(`| ${kind} | ${size} | events through the engine (${n(EVENTS)} waiting, batches of 500) | ${(EVENTS / (ms / 1000)).toFixed(0)} events/s | ${n(fired)} runs written, ${(ms / 1000).toFixed(1)} s |`);
       console.log(rows.at(-1));
+      await consumer.stop();
+
+      // The runs just written are not part of what follows.
+      await db.query("UPDATE autoflow_runs SET ended_at = now(), status = 'skipped' WHERE ended_at IS NULL");
+
+      // 2. Event → action: one SIM's change per transaction, the consumer woken by its poll, the runner by the consumer.
+      for (const pollMs of [1000, 100]) {
+        const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-') });
+        const app = await buildApp({ config, db, logger: false });
+        await app.ready();
+        const runner = new ActionRunner(db, app.network, app.mailer, quiet);
+        const live = startConsumer(db, quiet, { name: CONSUMER, handle: handleEvents, pollMs, onCommitted: () => runner.wake() });
+        await live.poke();
+        runner.start(pollMs);
+        // The SIMs of an all-SIMs rule watching active → paused: one whose action is a tag.
+        const target = (await db.query<{ id: string }>(`SELECT id FROM autoflow_rules WHERE org_id = $1 AND trigger = 'status_change' AND condition = '{"from": "active", "to": "paused"}'::jsonb`, [SCALE_ORG.id])).rows[0];
+        await db.query(`UPDATE autoflow_rules SET scope = '{"type": "all"}'::jsonb, updated_at = now() WHERE id = $1`, [target.id]);
+        const committed = new Map<string, number>();
+        // On a shared PostgreSQL server an event is readable once every older transaction has ended, in any database
+        // (015_event_log.sql): the longest transaction of other work during the run is written beside the figure.
+        let longest = 0;
+        const sampler = kind === 'postgres'
+          ? setInterval(() => {
+              void db
+                .query<{ s: number | null }>(`SELECT extract(epoch from max(now() - xact_start))::float8 AS s FROM pg_stat_activity WHERE datname <> current_database() AND xact_start IS NOT NULL`)
+                .then((r) => (longest = Math.max(longest, r.rows[0].s ?? 0)))
+                .catch(() => undefined);
+            }, 250)
+          : null;
+        const picks = (await db.query<{ id: string; iccid: string }>(`SELECT id, iccid FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY id DESC LIMIT $2 OFFSET $3`, [SCALE_ORG.id, LATENCY_EVENTS, pollMs === 1000 ? 0 : LATENCY_EVENTS])).rows;
+        for (const s of picks) {
+          await db.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, source) VALUES ($1, $2, $3, 'status_change', 'active', 'paused', 'network')`, [SCALE_ORG.id, s.id, s.iccid]);
+          committed.set(s.iccid, Date.now());
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const lat: number[] = [];
+        const deadline = Date.now() + 120_000;
+        while (Date.now() < deadline) {
+          const done = await db.query<{ iccid: string; actions: Array<{ outcome: string; at?: string }> }>(
+            `SELECT iccid, actions FROM autoflow_runs WHERE rule_id = $1 AND iccid = ANY($2::text[]) AND ended_at IS NOT NULL`,
+            [target.id, [...committed.keys()]],
+          );
+          if (done.rows.length >= committed.size) {
+            for (const r of done.rows) lat.push(Date.parse(r.actions[0].at!) - committed.get(r.iccid)!);
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        if (sampler) clearInterval(sampler);
+        await live.stop();
+        await runner.stop();
+        await app.close();
+        rows.push(`| ${kind} | ${size} | event → action done (poll ${pollMs} ms; ${lat.length} of ${committed.size} events, one every 20 ms) | p50 ${pct(lat, 0.5).toFixed(0)} ms, p95 ${pct(lat, 0.95).toFixed(0)} ms | max ${Math.max(...lat).toFixed(0)} ms${kind === 'postgres' ? `; longest transaction of other work on the server meanwhile ${longest.toFixed(1)} s` : ''} |`);
+        console.log(rows.at(-1));
+      }
     }
 
-    // 3. One scheduled evaluation of the rules with usage and time triggers (every rule's query over the rollups).
+    // 3. The scheduled evaluation of the rules with usage and time triggers over the rollups: grouped (one query per
+    // organisation, trigger kind and window), and, for comparison, one rule at a time (groups of one, as before).
     const scheduled = Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = $1 AND trigger IN ('data_usage', 'data_usage_percent', 'sms_mo', 'sms_mt', 'expiry_reminder', 'no_connection')`, [SCALE_ORG.id])).rows[0].n);
     t = performance.now();
     const first = await evaluateScheduled(db, new Date());
@@ -217,9 +223,15 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
     t = performance.now();
     const second = await evaluateScheduled(db, new Date());
     const secondMs = performance.now() - t;
+    const active = groupRules(await scheduledRules(db, new Date()));
+    t = performance.now();
+    let perRuleFired = 0;
+    for (const rule of active.flat()) perRuleFired += (await db.tx((q) => evaluateRule(q, rule, new Date()))).fired;
+    const perRuleMs = performance.now() - t;
     rows.push(`| ${kind} | ${size} | scheduled evaluation, ${scheduled} usage/time rules: first pass (trips ${n(first.fired)}) | ${(firstMs / 1000).toFixed(1)} s | ${(firstMs / Math.max(1, scheduled)).toFixed(0)} ms per rule |`);
-    rows.push(`| ${kind} | ${size} | scheduled evaluation, next pass (nothing new: ${second.fired} fired) | ${(secondMs / 1000).toFixed(1)} s | ${(secondMs / Math.max(1, scheduled)).toFixed(0)} ms per rule |`);
-    console.log(rows.slice(-2).join('\n'));
+    rows.push(`| ${kind} | ${size} | scheduled evaluation, next pass (nothing new: ${second.fired} fired) | ${(secondMs / 1000).toFixed(1)} s | ${first.groups} queries (one per organisation, trigger and window) |`);
+    rows.push(`| ${kind} | ${size} | the same next pass one rule at a time (as before grouping; ${perRuleFired} fired) | ${(perRuleMs / 1000).toFixed(1)} s | ${scheduled} queries; grouped is ${(perRuleMs / Math.max(1, secondMs)).toFixed(1)}x faster |`);
+    console.log(rows.slice(-3).join('\n'));
   } finally {
     await drop();
   }
@@ -241,7 +253,10 @@ const file = 'bench/results.md';
 const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
 const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
 const oldSection = previous.includes(`\n${SECTION}\n`) ? previous.slice(previous.indexOf(`\n${SECTION}\n`) + 1).split('\n## ')[0] : '';
-const kept = oldSection.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !measured.has(l.split('|')[1].trim()));
+// With BENCH_AUTOFLOW_PARTS=scheduled, a database's other rows stay from their last run too.
+const kept = oldSection
+  .split('\n')
+  .filter((l) => /^\| (postgres|pglite) \|/.test(l) && (!measured.has(l.split('|')[1].trim()) || (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l))));
 const section = [
   SECTION,
   '',
@@ -251,7 +266,8 @@ const section = [
   'the engine": SIM status and network changes waiting in the event log, read by the `autoflow` consumer (rules loaded per',
   'batch by organisation and trigger, scope a set lookup, runs written with the cursor). "event → action done": from the',
   'commit of a SIM\'s change to its rule\'s tag written by the action runner (server/autoflow/actions.ts), at the default poll',
-  '(JOB_POLL_MS, 1 s) and at 100 ms. The scheduled evaluation runs every 5 minutes on one instance (a lease). The machine\'s',
+  '(JOB_POLL_MS, 1 s) and at 100 ms. The scheduled evaluation runs every 5 minutes (AUTOFLOW_SCHEDULE_SECONDS) on one instance (a lease),',
+  'one query per organisation, trigger kind and window; "one rule at a time" is the same pass with a query per rule. The machine\'s',
   '2 cores are shared with other work: upper bounds.',
   '',
   '| database | size | what | figure | beside |',

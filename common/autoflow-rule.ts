@@ -53,6 +53,10 @@ export const THROTTLE_KBPS = [128, 256] as const;
 /** At most this many actions in one rule (ours: one of each kind and a few repeats; docs/decisions.md). */
 export const MAX_ACTIONS = 10;
 
+/** What became of one action of a run (server/autoflow/actions.ts). */
+export const ACTION_OUTCOMES = ['pending', 'queued', 'sending', 'retrying', 'done', 'failed', 'skipped'] as const;
+export type ActionOutcome = (typeof ACTION_OUTCOMES)[number];
+
 /** A rule's status: deleted rules are kept (run history, change records) but never listed or run. */
 export const RULE_STATUSES = ['enabled', 'disabled', 'deleted'] as const;
 export type RuleStatus = (typeof RULE_STATUSES)[number];

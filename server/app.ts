@@ -209,7 +209,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       webhooks.start();
       autoflowConsumer = startConsumer(db, app.log, { name: AUTOFLOW_CONSUMER, handle: autoflowHandle, pollMs: config.jobPollMs, onCommitted: () => autoflowActions.wake() });
       autoflowActions.start(config.jobPollMs);
-      stopAutoflowSchedule = startAutoflowSchedule(db, app.log, { clock: config.clock, onFired: () => autoflowActions.wake() });
+      stopAutoflowSchedule = startAutoflowSchedule(db, app.log, { everyMs: config.autoflowScheduleSeconds * 1000, clock: config.clock, onFired: () => autoflowActions.wake() });
       liveConsumer = startConsumer(db, app.log, { name: LIVE_CONSUMER, handle: liveHandle, pollMs: config.jobPollMs });
     });
   }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ACTIVATION_ANSWER_MINUTES } from './network/activation.js';
+import { SCHEDULE_MINUTES } from './autoflow/schedule.js';
 import { parseDsn } from './public/error-sink.js';
 import { privateAllowanceOf, type PrivateAllowance } from './developer/ssrf.js';
 
@@ -21,6 +22,8 @@ export interface Config {
   orgCap: number;
   /** The most autoflow rules (not deleted) an organisation may have (SPEC.md section 5 leaves it open: docs/decisions.md). */
   autoflowMaxRules: number;
+  /** Seconds between two scheduled evaluations of the usage and time rules (AUTOFLOW_SCHEDULE_SECONDS, default 300). */
+  autoflowScheduleSeconds: number;
   seed: boolean;
   /** The network simulator's traffic (SIMULATOR=off switches it off; commands to the network are answered either way). */
   simulator: boolean;
@@ -98,6 +101,14 @@ const count = (value: string | undefined, fallback: number, name: string): numbe
   return n;
 };
 
+/** AUTOFLOW_SCHEDULE_SECONDS: a whole number of seconds, 1 to 86,400; unset is SCHEDULE_MINUTES (5 minutes). */
+function scheduleSeconds(value: string | undefined): number {
+  if (value === undefined || value === '') return SCHEDULE_MINUTES * 60;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400) throw new Error(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${value}"`);
+  return n;
+}
+
 /** TRUST_PROXY: a comma list of proxy addresses or CIDRs; empty or unset trusts none. */
 function trustProxyOf(value: string | undefined): false | string[] {
   const list = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -133,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accountCap: Number(env.ACCOUNT_CAP ?? 50),
     orgCap: Number(env.ORG_CAP ?? 20),
     autoflowMaxRules: Number(env.AUTOFLOW_MAX_RULES ?? 1000),
+    autoflowScheduleSeconds: scheduleSeconds(env.AUTOFLOW_SCHEDULE_SECONDS),
     seed: env.SEED !== 'false',
     simulator: env.SIMULATOR !== 'off',
     simulatorTickMs: Number(env.SIMULATOR_TICK_MS ?? 5000),

@@ -29,7 +29,8 @@ import type { NetworkAdapter, SimRef } from '../network/adapter.js';
 import { syncPolicies } from '../network/bundle-engine.js';
 import { sendSmsBatch } from '../sms/send.js';
 
-export type ActionOutcome = 'pending' | 'queued' | 'sending' | 'retrying' | 'done' | 'failed' | 'skipped';
+import type { ActionOutcome } from '../../common/autoflow-rule.js';
+export type { ActionOutcome };
 
 /** An action as the run history keeps it: the rule's action and what became of it. */
 export interface ActionState extends RuleAction {

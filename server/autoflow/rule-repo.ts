@@ -178,6 +178,11 @@ export async function ownIccids(q: Queryable, orgId: string, iccids: readonly st
 }
 
 /** Is the pool the organisation's? */
+/** The organisation's shared pools by name, for a pool scope to choose from. */
+export async function poolChoices(q: Queryable, orgId: string): Promise<Array<{ id: string; name: string }>> {
+  return (await q.query<{ id: string; name: string }>('SELECT id, name FROM shared_pools WHERE org_id = $1 ORDER BY name, id LIMIT 1000', [orgId])).rows;
+}
+
 export async function poolExists(q: Queryable, orgId: string, poolId: string): Promise<boolean> {
   return (await q.query('SELECT 1 FROM shared_pools WHERE org_id = $1 AND id = $2', [orgId, poolId])).rows.length > 0;
 }

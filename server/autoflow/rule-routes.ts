@@ -14,13 +14,14 @@
  * - POST   /auto_flow/cube/try_it_out/send        that body sent at once to the caller's webhook, with the answer
  * - GET    /auto_flow/cube/change_records         who changed what, before and after (the audit rows of the rules)
  * - GET    /auto_flow/cube/countries              the countries a country-change trigger may name, in the caller's language
+ * - GET    /auto_flow/cube/pools                  the organisation's shared pools a pool scope may name (id and name)
  *
  * Bodies are validated by common/autoflow-rule.ts's schema, then by rule-checks.ts and the organisation's facts.
  * Without the autoflow write right a write answers SPEC.md section 8's 400 "You do not have this permission, please
  * contact your admin!" (server/http/context.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import { AUTOFLOW_RULE_SCHEMA, ACTION_TYPES, TRIGGER_TYPES, type AutoflowRuleDocument } from '../../common/autoflow-rule.js';
+import { AUTOFLOW_RULE_SCHEMA, ACTION_OUTCOMES, ACTION_TYPES, TRIGGER_TYPES, type AutoflowRuleDocument } from '../../common/autoflow-rule.js';
 import { ISO_COUNTRIES } from '../../common/countries.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
@@ -34,7 +35,7 @@ import { badLines, checkDocument } from './rule-checks.js';
 import { listRuns, triggerActions } from './run-repo.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
 import { queueOnce } from '../developer/webhooks.js';
-import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolChoices, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
 
 const SUBJECT = 'autoflow-cube' as const;
 /** What a rule's change records call the entity (audit_log.entity). */
@@ -287,7 +288,14 @@ export const ruleRoutes = defineRoutes([
       querystring: {
         type: 'object',
         additionalProperties: false,
-        properties: { ...PAGING_PROPERTIES, status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] }, iccid: { type: 'string', minLength: 1, maxLength: 20 } },
+        properties: {
+          ...PAGING_PROPERTIES,
+          status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] },
+          iccid: { type: 'string', minLength: 1, maxLength: 20 },
+          // Runs with an action of this type and/or this outcome.
+          actionType: { type: 'string', enum: [...ACTION_TYPES] },
+          actionOutcome: { type: 'string', enum: [...ACTION_OUTCOMES] },
+        },
       },
       response: pageOf({
         type: 'object',
@@ -299,7 +307,7 @@ export const ruleRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       // A deleted rule's runs stay readable for their 30 days; another organisation's rule is not found.
       if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
-      return listRuns(req.server.db, auth.orgId, id, req.query as { page: number; pageSize: number; status?: string; iccid?: string });
+      return listRuns(req.server.db, auth.orgId, id, req.query as Parameters<typeof listRuns>[3]);
     },
   },
   {
@@ -450,5 +458,14 @@ export const ruleRoutes = defineRoutes([
       const collator = new Intl.Collator(req.lang);
       return [...ISO_COUNTRIES].map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
     },
+  },
+  {
+    service: 'rule',
+    method: 'GET',
+    path: '/auto_flow/cube/pools',
+    permission: { action: 'read', subject: SUBJECT },
+    schema: { response: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } } },
+    // The builder's pool scope is a choice among these (read with the autoflow right: a rule's author may not manage pools).
+    handler: async (req) => poolChoices(req.server.db, req.requireAuth().orgId),
   },
 ]);

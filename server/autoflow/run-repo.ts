@@ -40,18 +40,20 @@ export interface RunRecord {
   at: string;
 }
 
-/** One rule's runs (of the organisation), newest first, filtered by outcome and ICCID. */
+/** One rule's runs (of the organisation), newest first, filtered by outcome, ICCID and one action's type and outcome. */
 export async function listRuns(
   q: Queryable,
   orgId: string,
   ruleId: string,
-  query: { page: number; pageSize: number; status?: string; iccid?: string },
+  query: { page: number; pageSize: number; status?: string; iccid?: string; actionType?: string; actionOutcome?: string },
 ): Promise<{ items: RunRecord[]; total: number; page: number; pageSize: number }> {
-  const params: unknown[] = [orgId, ruleId, query.status ?? null, query.iccid ?? null];
-  const where = 'org_id = $1 AND rule_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR iccid = $4)';
+  const params: unknown[] = [orgId, ruleId, query.status ?? null, query.iccid ?? null, query.actionType ?? null, query.actionOutcome ?? null];
+  // An action filter: some action of the run has that type and/or that outcome (containment on the actions array).
+  const where = `org_id = $1 AND rule_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR iccid = $4)
+    AND (($5::text IS NULL AND $6::text IS NULL) OR actions @> jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('type', $5::text, 'outcome', $6::text))))`;
   const total = Number((await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM autoflow_runs WHERE ${where}`, params)).rows[0].n);
   const rows = await q.query<{ id: string; rule_id: string; iccid: string | null; trigger: string; status: string; detail: unknown; actions: unknown; at: Date }>(
-    `SELECT id::text AS id, rule_id, iccid, trigger, status, detail, actions, at FROM autoflow_runs WHERE ${where} ORDER BY at DESC, id DESC LIMIT $5 OFFSET $6`,
+    `SELECT id::text AS id, rule_id, iccid, trigger, status, detail, actions, at FROM autoflow_runs WHERE ${where} ORDER BY at DESC, id DESC LIMIT $7 OFFSET $8`,
     [...params, query.pageSize, (query.page - 1) * query.pageSize],
   );
   return {

@@ -2,8 +2,10 @@
  * The rule engine's scheduled side (issue 18): usage, SMS-count, expiry and no-connection triggers are conditions on a
  * SIM's state, not events, so a job evaluates them every few minutes over the rollups the network's writer keeps
  * (sims.cycle_usage_kb, usage_sim_hourly, usage_daily, bundle_orders.used_kb, sims.expires_at, sims.last_session_at),
- * never over CDRs. Each rule is one query: its condition and its scope in SQL, answered by the SIMs that meet it now,
- * each with a key (the cycle's start, the expiry date, the last session).
+ * never over CDRs. The rules are grouped by organisation and trigger kind (and window): one query per group reads the
+ * measure once for the organisation's SIMs and joins it to the group's rules, each with its threshold and its scope as a
+ * set (typed or uploaded ICCIDs, tags, product type, pool), answered by the rule and SIM pairs that meet it now, each
+ * with a key (the cycle's start, the expiry date, the last session).
  *
  * Once per crossing: a SIM that meets the condition is "tripped" (autoflow_trips) until it no longer does (the value
  * fell back, the cycle reset, the SIM connected) or its key changes (a new cycle, a new expiry date). A run is written
@@ -29,112 +31,169 @@ const KB_PER: Record<string, number> = { KB: 1, MB: 1024, GB: 1024 * 1024 };
 const epochMs = (col: string) => `coalesce((extract(epoch from ${col}) * 1000)::bigint::text, '')`;
 
 interface Met {
+  rule_id: string;
   sim_id: string;
   iccid: string;
   key: string;
   value: string | number | null;
 }
 
-/** The SQL predicate of a rule's scope on sims s, its parameters appended to params. */
-function scopeSql(scope: RuleScope, params: unknown[]): string {
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  switch (scope.type) {
-    case 'all':
-      return 'true';
-    case 'iccids':
-      return `s.iccid = ANY(${p(scope.iccids ?? [])}::text[])`;
-    case 'file':
-      return `s.iccid IN (SELECT unnest(items) FROM autoflow_scope_files WHERE token = ${p(scope.fileToken ?? '')})`;
-    case 'tags':
-      return `s.tags && ${p(scope.tags ?? [])}::text[]`;
-    case 'product_type':
-      return `s.product_type = ${p(scope.productType ?? '')}`;
-    case 'pool':
-      return `s.pool_id = ${p(scope.poolId ?? '')}`;
+/**
+ * What one trigger kind measures per SIM: `v` selects the SIMs of the organisation ($1) that may meet the least demanding
+ * rule of the group ($4) at the time ($2), with their scope facts (tags, product_type, pool_id), key, value and measures
+ * a and b; `cond` says whether the measure meets one rule r (r.n: the rule's threshold in the measure's unit).
+ */
+interface Measure {
+  v: string;
+  cond: string;
+  /** The group's bound: the least demanding rule's n (smallest for "at least" triggers, largest for expiry). */
+  bound: 'min' | 'max';
+}
+const SIM_COLS = 's.id AS sim_id, s.iccid, s.tags, s.product_type, s.pool_id';
+
+function measureOf(type: TriggerType, window: string): Measure | null {
+  switch (type) {
+    case 'data_usage':
+      return window === 'rolling_24h'
+        ? {
+            v: `SELECT ${SIM_COLS}, '' AS key, u.v AS value, u.v AS a, 0 AS b
+                  FROM (SELECT sim_id, sum(volume_kb) AS v FROM usage_sim_hourly
+                         WHERE org_id = $1 AND hour > $2::timestamptz - interval '24 hours' GROUP BY sim_id HAVING sum(volume_kb) >= $4::bigint) u
+                  JOIN sims s ON s.org_id = $1 AND s.id = u.sim_id`,
+            cond: 'v.a >= r.n',
+            bound: 'min',
+          }
+        : {
+            v: `SELECT ${SIM_COLS}, coalesce(s.cycle_start::text, '') AS key, s.cycle_usage_kb AS value, s.cycle_usage_kb AS a, 0 AS b
+                  FROM sims s WHERE s.org_id = $1 AND s.cycle_usage_kb >= $4::bigint`,
+            cond: 'v.a >= r.n',
+            bound: 'min',
+          };
+    case 'data_usage_percent':
+      // The bundles in use for data; the cycle's start is the key (a new cycle re-arms). Compared as 100 × used ≥ n × quota.
+      return {
+        v: `SELECT ${SIM_COLS}, coalesce(s.cycle_start::text, '') AS key, round(100.0 * b.used / b.quota, 1) AS value, b.used AS a, b.quota AS b
+              FROM (SELECT sim_id, sum(used_kb) AS used, sum(quota_kb) AS quota FROM bundle_orders
+                     WHERE org_id = $1 AND status = 'IN_USE' AND service_type <> 'sms' AND quota_kb > 0
+                     GROUP BY sim_id HAVING 100 * sum(used_kb) >= $4::bigint * sum(quota_kb)) b
+              JOIN sims s ON s.org_id = $1 AND s.id = b.sim_id`,
+        cond: '100 * v.a >= r.n * v.b',
+        bound: 'min',
+      };
+    case 'sms_mo':
+    case 'sms_mt': {
+      const col = type === 'sms_mo' ? 'sms_mo' : 'sms_mt';
+      // SMS are rolled up per SIM and UTC day: the cycle counts from its first day; "24 hours" are the UTC days the
+      // last 24 hours touch (today and yesterday; docs/decisions.md).
+      return window === 'rolling_24h'
+        ? {
+            v: `SELECT ${SIM_COLS}, '' AS key, d.v AS value, d.v AS a, 0 AS b
+                  FROM (SELECT sim_id, sum(${col}) AS v FROM usage_daily
+                         WHERE org_id = $1 AND day >= ($2::timestamptz - interval '24 hours')::date AND day <= $2::timestamptz::date
+                         GROUP BY sim_id HAVING sum(${col}) >= $4::bigint) d
+                  JOIN sims s ON s.org_id = $1 AND s.id = d.sim_id`,
+            cond: 'v.a >= r.n',
+            bound: 'min',
+          }
+        : {
+            v: `SELECT ${SIM_COLS}, coalesce(s.cycle_start::text, '') AS key, sum(d.${col}) AS value, sum(d.${col}) AS a, 0 AS b
+                  FROM usage_daily d JOIN sims s ON s.org_id = $1 AND s.id = d.sim_id
+                 WHERE d.org_id = $1 AND d.day >= coalesce(s.cycle_start, date_trunc('month', $2::timestamptz)::date) AND d.day <= $2::timestamptz::date
+                   AND d.day >= ($2::timestamptz - interval '400 days')::date
+                 GROUP BY s.id HAVING sum(d.${col}) >= $4::bigint`,
+            cond: 'v.a >= r.n',
+            bound: 'min',
+          };
+    }
+    case 'expiry_reminder':
+      // a: seconds left; a rule of n days meets an expiry within n days.
+      return {
+        v: `SELECT ${SIM_COLS}, ${epochMs('s.expires_at')} AS key, ceil(extract(epoch from s.expires_at - $2::timestamptz) / 86400) AS value,
+                   extract(epoch from s.expires_at - $2::timestamptz) AS a, 0 AS b
+              FROM sims s WHERE s.org_id = $1 AND s.expires_at > $2::timestamptz AND s.expires_at <= $2::timestamptz + make_interval(days => $4::int)
+               AND s.status IN ('pre_activated', 'active', 'paused')`,
+        cond: 'v.a <= r.n * 86400',
+        bound: 'max',
+      };
+    case 'no_connection':
+      // An active SIM not online whose last session began more than N hours ago; its next session re-arms it.
+      return {
+        v: `SELECT ${SIM_COLS}, ${epochMs('s.last_session_at')} AS key, floor(extract(epoch from $2::timestamptz - s.last_session_at) / 3600) AS value,
+                   extract(epoch from $2::timestamptz - s.last_session_at) AS a, 0 AS b
+              FROM sims s WHERE s.org_id = $1 AND s.status = 'active' AND s.connection_status <> 'online'
+               AND s.last_session_at < $2::timestamptz - make_interval(hours => $4::int)`,
+        cond: 'v.a > r.n * 3600',
+        bound: 'min',
+      };
+    default:
+      return null;
   }
 }
 
-/** The SIMs of the rule's scope meeting its condition at `now`, with their keys. */
-async function meeting(q: Queryable, rule: ActiveRule, now: Date): Promise<Met[]> {
-  const t = rule.trigger;
-  const params: unknown[] = [rule.orgId, now.toISOString()];
-  const scope = scopeSql(rule.scope, params);
-  const add = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  let sql: string;
+/** A rule's threshold in its measure's unit (KB for data, a percentage, a count, days, hours). */
+function thresholdOf(t: RuleTrigger): number {
   switch (t.type) {
-    case 'data_usage': {
-      const kb = add((t.threshold ?? 0) * (KB_PER[t.unit ?? 'KB'] ?? 1));
-      sql =
-        t.window === 'rolling_24h'
-          ? `SELECT s.id AS sim_id, s.iccid, '' AS key, u.v AS value
-               FROM (SELECT sim_id, sum(volume_kb) AS v FROM usage_sim_hourly
-                      WHERE org_id = $1 AND hour > $2::timestamptz - interval '24 hours' GROUP BY sim_id HAVING sum(volume_kb) >= ${kb}) u
-               JOIN sims s ON s.org_id = $1 AND s.id = u.sim_id WHERE ${scope}`
-          : `SELECT s.id AS sim_id, s.iccid, coalesce(s.cycle_start::text, '') AS key, s.cycle_usage_kb AS value
-               FROM sims s WHERE s.org_id = $1 AND s.cycle_usage_kb >= ${kb} AND ${scope}`;
-      break;
-    }
-    case 'data_usage_percent': {
-      const pct = add(t.percent ?? 100);
-      // The bundles in use for data; the cycle's start is the key (a new cycle re-arms).
-      sql = `SELECT s.id AS sim_id, s.iccid, coalesce(s.cycle_start::text, '') AS key, round(b.pct, 1) AS value
-               FROM (SELECT sim_id, 100.0 * sum(used_kb) / sum(quota_kb) AS pct FROM bundle_orders
-                      WHERE org_id = $1 AND status = 'IN_USE' AND service_type <> 'sms' AND quota_kb > 0
-                      GROUP BY sim_id HAVING 100 * sum(used_kb) >= ${pct} * sum(quota_kb)) b
-               JOIN sims s ON s.org_id = $1 AND s.id = b.sim_id WHERE ${scope}`;
-      break;
-    }
+    case 'data_usage':
+      return (t.threshold ?? 0) * (KB_PER[t.unit ?? 'KB'] ?? 1);
+    case 'data_usage_percent':
+      return t.percent ?? 100;
     case 'sms_mo':
-    case 'sms_mt': {
-      const col = t.type === 'sms_mo' ? 'sms_mo' : 'sms_mt';
-      const n = add(t.count ?? 1);
-      // SMS are rolled up per SIM and UTC day: the cycle counts from its first day; "24 hours" are the UTC days the
-      // last 24 hours touch (today and yesterday; docs/decisions.md).
-      sql =
-        t.window === 'rolling_24h'
-          ? `SELECT s.id AS sim_id, s.iccid, '' AS key, d.v AS value
-               FROM (SELECT sim_id, sum(${col}) AS v FROM usage_daily
-                      WHERE org_id = $1 AND day >= ($2::timestamptz - interval '24 hours')::date AND day <= $2::timestamptz::date
-                      GROUP BY sim_id HAVING sum(${col}) >= ${n}) d
-               JOIN sims s ON s.org_id = $1 AND s.id = d.sim_id WHERE ${scope}`
-          : `SELECT s.id AS sim_id, s.iccid, coalesce(s.cycle_start::text, '') AS key, sum(d.${col}) AS value
-               FROM usage_daily d JOIN sims s ON s.org_id = $1 AND s.id = d.sim_id
-              WHERE d.org_id = $1 AND d.day >= coalesce(s.cycle_start, date_trunc('month', $2::timestamptz)::date) AND d.day <= $2::timestamptz::date
-                AND d.day >= ($2::timestamptz - interval '400 days')::date AND ${scope}
-              GROUP BY s.id, s.iccid, s.cycle_start HAVING sum(d.${col}) >= ${n}`;
-      break;
-    }
-    case 'expiry_reminder': {
-      const days = add(t.days ?? 1);
-      sql = `SELECT s.id AS sim_id, s.iccid, ${epochMs('s.expires_at')} AS key, ceil(extract(epoch from s.expires_at - $2::timestamptz) / 86400) AS value
-               FROM sims s WHERE s.org_id = $1 AND s.expires_at > $2::timestamptz AND s.expires_at <= $2::timestamptz + make_interval(days => ${days})
-                AND s.status IN ('pre_activated', 'active', 'paused') AND ${scope}`;
-      break;
-    }
-    case 'no_connection': {
-      const hours = add(t.hours ?? 1);
-      // An active SIM not online whose last session began more than N hours ago; its next session re-arms it.
-      sql = `SELECT s.id AS sim_id, s.iccid, ${epochMs('s.last_session_at')} AS key, floor(extract(epoch from $2::timestamptz - s.last_session_at) / 3600) AS value
-               FROM sims s WHERE s.org_id = $1 AND s.status = 'active' AND s.connection_status <> 'online'
-                AND s.last_session_at < $2::timestamptz - make_interval(hours => ${hours}) AND ${scope}`;
-      break;
-    }
+    case 'sms_mt':
+      return t.count ?? 1;
+    case 'expiry_reminder':
+      return t.days ?? 1;
     default:
-      return [];
+      return t.hours ?? 1;
   }
-  // Every query is given the time ($2); one that does not use it still names its type.
-  if (!/\$2\b/.test(sql)) sql = `${sql} AND $2::timestamptz IS NOT NULL`;
-  return (await q.query<Met>(sql, params)).rows;
+}
+
+/**
+ * The SIMs meeting each rule of one group (one organisation, one trigger kind and window) at `now`: one query for the
+ * group. The measure is read once for the organisation's SIMs; scope membership is a join on a set (typed or uploaded
+ * ICCIDs, tags, product type, pool), never a scan per rule.
+ */
+async function meetingGroup(q: Queryable, orgId: string, rules: ActiveRule[], now: Date): Promise<Met[]> {
+  const t = rules[0].trigger;
+  const m = measureOf(t.type, t.window ?? 'cycle');
+  if (!m) return [];
+  const rs = rules.map((r) => ({
+    id: r.id,
+    n: thresholdOf(r.trigger),
+    st: r.scope.type,
+    iccids: r.scope.type === 'iccids' ? (r.scope.iccids ?? []) : [],
+    tags: r.scope.type === 'tags' ? (r.scope.tags ?? []) : [],
+    product_type: r.scope.type === 'product_type' ? (r.scope.productType ?? '') : null,
+    pool_id: r.scope.type === 'pool' ? (r.scope.poolId ?? '') : null,
+    file_token: r.scope.type === 'file' ? (r.scope.fileToken ?? '') : null,
+  }));
+  const bound = m.bound === 'min' ? Math.min(...rs.map((r) => r.n)) : Math.max(...rs.map((r) => r.n));
+  const cols = 'r.id AS rule_id, v.sim_id, v.iccid, v.key, v.value';
+  const sql = `
+    WITH r AS (SELECT * FROM jsonb_to_recordset($3::jsonb)
+                 AS r(id text, n numeric, st text, iccids text[], tags text[], product_type text, pool_id text, file_token text)
+                WHERE $2::timestamptz IS NOT NULL),
+         v AS MATERIALIZED (${m.v})
+    SELECT ${cols} FROM r JOIN v ON r.st = 'all' AND ${m.cond}
+    UNION ALL
+    SELECT ${cols} FROM r CROSS JOIN LATERAL unnest(r.iccids) AS i(iccid) JOIN v ON v.iccid = i.iccid
+     WHERE r.st = 'iccids' AND ${m.cond}
+    UNION ALL
+    SELECT ${cols} FROM r JOIN autoflow_scope_files f ON r.st = 'file' AND f.token = r.file_token
+      CROSS JOIN LATERAL unnest(f.items) AS i(iccid) JOIN v ON v.iccid = i.iccid
+     WHERE ${m.cond}
+    UNION ALL
+    SELECT DISTINCT ${cols} FROM (SELECT r.*, g.tag FROM r CROSS JOIN LATERAL unnest(r.tags) AS g(tag) WHERE r.st = 'tags') r
+      JOIN (SELECT v.*, vt.tag FROM v CROSS JOIN LATERAL unnest(v.tags) AS vt(tag)) v ON v.tag = r.tag
+     WHERE ${m.cond}
+    UNION ALL
+    SELECT ${cols} FROM r JOIN v ON r.st = 'product_type' AND v.product_type = r.product_type AND ${m.cond}
+    UNION ALL
+    SELECT ${cols} FROM r JOIN v ON r.st = 'pool' AND v.pool_id = r.pool_id AND ${m.cond}`;
+  return (await q.query<Met>(sql, [orgId, now.toISOString(), JSON.stringify(rs), bound])).rows;
 }
 
 /** The enabled rules in their active period with a scheduled trigger. */
-async function scheduledRules(q: Queryable, now: Date): Promise<ActiveRule[]> {
+export async function scheduledRules(q: Queryable, now: Date): Promise<ActiveRule[]> {
   const r = await q.query<{ id: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
     `SELECT id, name, org_id, trigger, condition, scope, actions FROM autoflow_rules
       WHERE trigger = ANY($1::text[]) AND status = 'enabled'
@@ -145,29 +204,52 @@ async function scheduledRules(q: Queryable, now: Date): Promise<ActiveRule[]> {
   return r.rows.map((row) => ({ id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions }));
 }
 
-/** Evaluate one rule in q's transaction: re-arm what no longer meets it, trip and fire what newly does. */
-export async function evaluateRule(q: Queryable, rule: ActiveRule, now: Date): Promise<{ fired: number; rearmed: number }> {
-  const met = await meeting(q, rule, now);
+/** What a firing of this trigger says about its condition. */
+function conditionOf(t: RuleTrigger): Record<string, unknown> {
+  switch (t.type) {
+    case 'data_usage':
+      return { threshold: t.threshold, unit: t.unit, window: t.window, valueUnit: 'KB' };
+    case 'data_usage_percent':
+      return { percent: t.percent };
+    case 'sms_mo':
+    case 'sms_mt':
+      return { count: t.count, window: t.window };
+    case 'expiry_reminder':
+      return { days: t.days };
+    default:
+      return { hours: t.hours };
+  }
+}
+
+/**
+ * Evaluate one group of rules (one organisation, one trigger kind and window) in q's transaction: re-arm what no longer
+ * meets its rule, trip and fire what newly does.
+ */
+export async function evaluateGroup(q: Queryable, orgId: string, rules: ActiveRule[], now: Date): Promise<{ fired: number; rearmed: number }> {
+  if (!rules.length) return { fired: 0, rearmed: 0 };
+  const met = await meetingGroup(q, orgId, rules, now);
   const rearmed = await q.query(
-    `DELETE FROM autoflow_trips t WHERE t.rule_id = $1
-        AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS m(sim_id, key) WHERE m.sim_id = t.sim_id AND m.key = t.key)`,
-    [rule.id, met.map((m) => m.sim_id), met.map((m) => m.key)],
+    `DELETE FROM autoflow_trips t WHERE t.rule_id = ANY($1::text[])
+        AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[], $4::text[]) AS m(rule_id, sim_id, key)
+                         WHERE m.rule_id = t.rule_id AND m.sim_id = t.sim_id AND m.key = t.key)`,
+    [rules.map((r) => r.id), met.map((m) => m.rule_id), met.map((m) => m.sim_id), met.map((m) => m.key)],
   );
   if (!met.length) return { fired: 0, rearmed: rearmed.rowCount };
-  const tripped = await q.query<{ sim_id: string }>(
+  const tripped = await q.query<{ rule_id: string; sim_id: string }>(
     `INSERT INTO autoflow_trips (org_id, rule_id, sim_id, key, tripped_at)
-     SELECT $1, $2, m.sim_id, m.key, $5 FROM unnest($3::text[], $4::text[]) AS m(sim_id, key)
-     ON CONFLICT (rule_id, sim_id) DO NOTHING RETURNING sim_id`,
-    [rule.orgId, rule.id, met.map((m) => m.sim_id), met.map((m) => m.key), now.toISOString()],
+     SELECT $1, m.rule_id, m.sim_id, m.key, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS m(rule_id, sim_id, key)
+     ON CONFLICT (rule_id, sim_id) DO NOTHING RETURNING rule_id, sim_id`,
+    [orgId, met.map((m) => m.rule_id), met.map((m) => m.sim_id), met.map((m) => m.key), now.toISOString()],
   );
   if (!tripped.rows.length) return { fired: 0, rearmed: rearmed.rowCount };
-  const fresh = new Set(tripped.rows.map((r) => r.sim_id));
-  const t = rule.trigger;
-  const threshold = t.type === 'data_usage' ? { threshold: t.threshold, unit: t.unit, window: t.window, valueUnit: 'KB' } : t.type === 'data_usage_percent' ? { percent: t.percent } : t.type === 'sms_mo' || t.type === 'sms_mt' ? { count: t.count, window: t.window } : t.type === 'expiry_reminder' ? { days: t.days } : { hours: t.hours };
+  const fresh = new Set(tripped.rows.map((r) => `${r.rule_id}|${r.sim_id}`));
+  const byId = new Map(rules.map((r) => [r.id, r]));
   const firings: Firing[] = met
-    .filter((m) => fresh.has(m.sim_id))
+    .filter((m) => fresh.has(`${m.rule_id}|${m.sim_id}`))
     .map((m) => {
-      const data = { iccid: m.iccid, value: m.value === null ? null : Number(m.value), ...threshold };
+      const rule = byId.get(m.rule_id)!;
+      const t = rule.trigger;
+      const data = { iccid: m.iccid, value: m.value === null ? null : Number(m.value), ...conditionOf(t) };
       return {
         rule,
         sim: { simId: m.sim_id, iccid: m.iccid },
@@ -181,23 +263,41 @@ export async function evaluateRule(q: Queryable, rule: ActiveRule, now: Date): P
       };
     });
   const fired = await writeRuns(q, firings);
-  if (USAGE_TRIGGERS.has(t.type)) {
-    await appendEvents(q, firings.map((f) => ({ orgId: rule.orgId, type: 'usage', subtype: 'threshold_crossed', subject: f.sim.iccid, at: now, data: { ruleId: rule.id, trigger: t.type, ...(f.event.data as Record<string, unknown>) } })));
+  if (USAGE_TRIGGERS.has(rules[0].trigger.type)) {
+    await appendEvents(q, firings.map((f) => ({ orgId, type: 'usage', subtype: 'threshold_crossed', subject: f.sim.iccid, at: now, data: { ruleId: f.rule.id, trigger: f.rule.trigger.type, ...(f.event.data as Record<string, unknown>) } })));
   }
   return { fired, rearmed: rearmed.rowCount };
 }
 
-/** One evaluation of every scheduled rule, each in its own transaction. Returns what it did. */
-export async function evaluateScheduled(db: Db, now: Date): Promise<{ rules: number; fired: number; rearmed: number }> {
+/** Evaluate one rule (a group of one) in q's transaction. */
+export async function evaluateRule(q: Queryable, rule: ActiveRule, now: Date): Promise<{ fired: number; rearmed: number }> {
+  return evaluateGroup(q, rule.orgId, [rule], now);
+}
+
+/** The groups one query each evaluates: the rules of one organisation, trigger kind and window. */
+export function groupRules(rules: ActiveRule[]): ActiveRule[][] {
+  const groups = new Map<string, ActiveRule[]>();
+  for (const r of rules) {
+    const key = `${r.orgId}|${r.trigger.type}|${r.trigger.window ?? ''}`;
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()];
+}
+
+/** One evaluation of every scheduled rule, one query and one transaction per group. Returns what it did. */
+export async function evaluateScheduled(db: Db, now: Date): Promise<{ rules: number; groups: number; fired: number; rearmed: number }> {
   const rules = await scheduledRules(db, now);
+  const groups = groupRules(rules);
   let fired = 0;
   let rearmed = 0;
-  for (const rule of rules) {
-    const r = await db.tx((q) => evaluateRule(q, rule, now));
+  for (const group of groups) {
+    const r = await db.tx((q) => evaluateGroup(q, group[0].orgId, group, now));
     fired += r.fired;
     rearmed += r.rearmed;
   }
-  return { rules: rules.length, fired, rearmed };
+  return { rules: rules.length, groups: groups.length, fired, rearmed };
 }
 
 const LEASE = 'scheduled';
@@ -238,12 +338,13 @@ export function startSchedule(db: Db, log: FastifyBaseLogger, opts: { everyMs?: 
       await finishSchedule(db, owner);
     }
   };
+  // Looked at often enough that an evaluation starts within a tenth of the interval of its time (at most every 30 s).
   const timer = setInterval(() => {
     if (running) return;
     running = tick()
       .catch((err) => log.error({ err }, 'autoflow scheduled evaluation failed'))
       .finally(() => (running = null));
-  }, opts.pollMs ?? 30_000);
+  }, opts.pollMs ?? Math.max(100, Math.min(30_000, Math.floor(everyMs / 10))));
   timer.unref();
   return async () => {
     clearInterval(timer);

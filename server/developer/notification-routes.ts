@@ -26,13 +26,15 @@ import { queueReplay, queueTest } from './webhooks.js';
 
 /** Every event a webhook can carry, by type (the event log's, 015_event_log.sql, and the test event). */
 export const EVENT_CATALOGUE: Record<string, string[]> = {
-  sim: ['status_change', 'imei_change', 'bundle_change', 'transfer', 'connection', 'tag_change', 'info_change'],
+  // network_change: the SIM registered on another network (server/network/reports.ts), what network and country rules match.
+  sim: ['status_change', 'imei_change', 'bundle_change', 'transfer', 'connection', 'tag_change', 'info_change', 'network_change'],
   sms: ['received', 'delivered', 'failed'],
   sms_schedule: ['run_finished'],
   task: ['finished'],
   autoflow: ['rule_fired'],
-  // Bundles that act (issue 19): cycles, allowances and their controls, coverage.
-  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage'],
+  // Bundles that act (issue 19): cycles, allowances and their controls, coverage; and a usage rule's threshold crossed
+  // (issue 18, server/autoflow/schedule.ts).
+  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'threshold_crossed'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);

@@ -340,6 +340,21 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(failed.actions[0].outcome).toBe('done');
     expect(failed.actions[1]).toMatchObject({ outcome: 'failed', reason: 'network', attempts: 3 });
     expect((await simRow(q)).status).toBe('active');
+
+    // The history filtered by one action's outcome (and type): only q's run has a failed suspend; both have a done SMS.
+    const history = async (query: string) => {
+      const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data.items as Array<{ iccid: string }>).map((r) => r.iccid).sort();
+    };
+    expect(await history('actionOutcome=failed')).toEqual([q.iccid]);
+    expect(await history('actionType=suspend&actionOutcome=failed')).toEqual([q.iccid]);
+    expect(await history('actionType=sms&actionOutcome=failed')).toEqual([]);
+    expect(await history('actionType=sms&actionOutcome=done')).toEqual([p.iccid, q.iccid].sort());
+    expect(await history('actionType=suspend')).toEqual([p.iccid, q.iccid].sort());
+    const bad = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?actionOutcome=exploded`, headers: { language: 'zh-CN' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('actionOutcome');
   });
 
   it('a job taken over after its runner stopped never sends or applies twice', async () => {
@@ -406,6 +421,53 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await claimSchedule(t.db, 'two', 0, 60)).toBe(true);
   });
 
+  it('one query evaluates an organisation\'s rules of a trigger kind: each rule its own threshold and scope (all, ICCIDs, file, tags, product type, pool)', async () => {
+    const GB = 1024 * 1024;
+    // SIMs of their own (the pool of SIMs with a number is for the actions that need one).
+    const [a, b, c, d, f] = (
+      await t.db.query<Sim>("SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND NOT (status = 'active' AND msisdn IS NOT NULL) AND pool_id IS NULL ORDER BY iccid DESC LIMIT 5")
+    ).rows;
+    expect(f).toBeDefined();
+    // A pool SIM of the demo (the pool scope) and an automotive one: no demo SIM is near 500 GB, only the ones used here.
+    const e = (await t.db.query<Sim & { pool_id: string }>("SELECT id, iccid, imsi, msisdn, pool_id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NOT NULL ORDER BY iccid LIMIT 1")).rows[0];
+    await t.db.query("UPDATE sims SET product_type = 'automotive' WHERE id = $1", [d.id]);
+    await t.db.query("UPDATE sims SET product_type = 'consumer' WHERE id = ANY($1::text[])", [[a.id, b.id, c.id, f.id, e.id]]);
+    await t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-t') WHERE id = ANY($1::text[])", [[a.id, c.id]]);
+    await t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-u') WHERE id = $1", [c.id]);
+    const sha = 'ab'.repeat(32);
+    await t.db.query("INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items) VALUES ('org-demo', 'grp-file-token', 'iccid', $1, 'scope.csv', $2)", [sha, [f.iccid, a.iccid]]);
+    // The cycle's rollup as the network's writer keeps it (these SIMs are not all active: set, not used).
+    for (const [s, gb] of [[a, 600], [b, 800], [c, 600], [d, 600], [e, 600], [f, 400]] as const) await t.db.query('UPDATE sims SET cycle_usage_kb = $2 WHERE id = $1', [s.id, gb * GB]);
+    const over = (gb: number) => ({ type: 'data_usage', threshold: gb, unit: 'GB', window: 'cycle' });
+    const create = async (name: string, trigger: Record<string, unknown>, scope: Record<string, unknown>) => {
+      const res = await call(t.app, admin, { method: 'POST', url: RULES, payload: { name, trigger, scope, actions: [{ type: 'tag', tag: 'hit' }], status: 'enabled' } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.id as string;
+    };
+    const ids = {
+      all: await create('Group all', over(500), { type: 'all' }),
+      iccids: await create('Group ICCIDs', over(700), { type: 'iccids', iccids: [a.iccid, b.iccid] }),
+      file: await create('Group file', over(300), { type: 'file', fileToken: 'grp-file-token', fileSha256: sha, fileName: 'scope.csv' }),
+      tags: await create('Group tags', over(500), { type: 'tags', tags: ['grp-t', 'grp-u'] }),
+      product: await create('Group product', over(500), { type: 'product_type', productType: 'automotive' }),
+      pool: await create('Group pool', over(500), { type: 'pool', poolId: e.pool_id }),
+    };
+    const fired = async (id: string) => (await runs(id)).map((r) => r.iccid).sort();
+    const r = await evaluate();
+    expect(r.groups).toBeLessThan(r.rules);
+    expect(await fired(ids.all)).toEqual([a, b, c, d, e].map((s) => s.iccid).sort());
+    expect(await fired(ids.iccids)).toEqual([b.iccid]);
+    expect(await fired(ids.file)).toEqual([a, f].map((s) => s.iccid).sort());
+    // c has both tags: one run.
+    expect(await fired(ids.tags)).toEqual([a, c].map((s) => s.iccid).sort());
+    expect(await fired(ids.product)).toEqual([d.iccid]);
+    expect(await fired(ids.pool)).toEqual([e.iccid]);
+    // Evaluated again: nothing new.
+    await evaluate();
+    expect((await runs(ids.all)).length).toBe(5);
+    await t.db.query("UPDATE autoflow_rules SET status = 'disabled' WHERE id = ANY($1::text[])", [Object.values(ids)]);
+  });
+
   it('GET /rules/{id}/trigger_actions answers the trigger and each action’s outcomes, and one run’s with runId', async () => {
     const id = (await t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Over 1 MB'")).rows[0].id;
     const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions` });
@@ -423,5 +485,17 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(one.run).toMatchObject({ id: runId, status: 'success' });
     expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=999999999` })).statusCode).toBe(404);
     expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=x` })).statusCode).toBe(400);
+  });
+});
+
+describe('AUTOFLOW_SCHEDULE_SECONDS', () => {
+  it('defaults to 5 minutes and takes whole seconds from 1 to 86,400, naming itself when refused', async () => {
+    const { loadConfig } = await import('../../server/config.js');
+    const at = (v?: string) => loadConfig({ AUTOFLOW_SCHEDULE_SECONDS: v } as NodeJS.ProcessEnv).autoflowScheduleSeconds;
+    expect(at()).toBe(300);
+    expect(at('')).toBe(300);
+    expect(at('1')).toBe(1);
+    expect(at('86400')).toBe(86_400);
+    for (const bad of ['0', '86401', '1.5', 'soon']) expect(() => at(bad)).toThrow(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${bad}"`);
   });
 });

@@ -358,6 +358,16 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(list.length).toBe(249);
       expect(list.find((c) => c.code === 'DE')?.name).toBe('德国');
     });
+
+    it('lists the organisation’s shared pools for a pool scope, and only its own', async () => {
+      const own = (await t.db.query<{ id: string; name: string }>("SELECT id, name FROM shared_pools WHERE org_id = 'org-demo' ORDER BY name, id")).rows;
+      expect(own.length).toBeGreaterThan(0);
+      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/pools' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toEqual(own);
+      const theirs = await call(t.app, await signIn(t.app, 'admin@other.example.com'), { method: 'GET', url: '/api/rule/auto_flow/cube/pools' });
+      expect((theirs.json().data as Array<{ id: string }>).some((p) => own.some((o) => o.id === p.id))).toBe(false);
+    });
   });
 
   describe('scope and IMEI files', () => {

@@ -277,6 +277,11 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim')).toMatchObject({ label: 'SIM', subtypes: expect.arrayContaining([{ subtype: 'status_change', label: 'Cambio de estado' }]) });
     // A scheduled SMS run's end (issue 17) is an event webhooks carry.
     expect(types.json().data.find((x: { type: string }) => x.type === 'sms_schedule')).toMatchObject({ label: 'SMS programado', subtypes: [{ subtype: 'run_finished', label: 'Ejecución finalizada' }] });
+    // A usage rule's crossing and a SIM's change of network (issue 18) too.
+    expect(types.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: 'Umbral superado' });
+    expect(types.json().data.find((x: { type: string }) => x.type === 'sim').subtypes).toContainEqual({ subtype: 'network_change', label: 'Cambio de red' });
+    const zh = await call(t.app, admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'zh-CN' } });
+    expect(zh.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: '超过阈值' });
   });
 
   it('an endpoint whose deliveries have all failed for 3 days is disabled and its owner told by mail', async () => {

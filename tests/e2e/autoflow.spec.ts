@@ -1,9 +1,10 @@
 /**
  * Automation rules as an admin meets them (issue 18), in English and in Chinese: a rule built on the canvas (data usage
- * above 50 MB in the cycle → suspend + webhook; the condition opened with the keyboard, its missing threshold shown on
- * its node, an action added as a node) and saved; a status-change rule tripped by suspending its SIM shows its run in
- * the history with the webhook's outcome; try-it-out shows the webhook body; an operator, who lacks the autoflow
- * resource, is told so in SPEC.md's words.
+ * above 50 MB in the cycle → suspend + webhook, on one SIM typed into the scope node; the condition opened with the
+ * keyboard, its missing threshold shown on its node, an action added as a node) and saved; the scheduled evaluation
+ * (every 2 s on the e2e servers: AUTOFLOW_SCHEDULE_SECONDS in e2e-env.ts) trips it on that SIM's cycle usage, the
+ * network suspends the SIM, and the run is in the history with each action's outcome; try-it-out shows the webhook body;
+ * an operator, who lacks the autoflow resource, is told so in SPEC.md's words.
  */
 import en from '../../src/locales/en-US.json' with { type: 'json' };
 import zh from '../../src/locales/zh-CN.json' with { type: 'json' };
@@ -38,7 +39,7 @@ async function signIn(page: Page, lang: string, email: string): Promise<void> {
 
 LANGS.forEach(({ lang, words, common }, index) => {
   const w = words.autoflow;
-  test(`${lang}: an admin builds a usage rule on the canvas, sees a tripped rule's run and the webhook body`, async ({ page, request }) => {
+  test(`${lang}: an admin builds a usage rule on the canvas, watches it trip on its SIM and sees the run and the webhook body`, async ({ page, request }) => {
     const api = await apiSession(request, ADMIN);
     const headers = api.as('DEMO');
     await signIn(page, lang, ADMIN);
@@ -49,6 +50,12 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await expect(page.getByRole('heading', { name: w.createTitle })).toBeVisible();
     // The builder is outside the menu: the automation item stays highlighted.
     await expect(page.locator('.ant-menu-item-selected')).toContainText(words.menu.autoflow);
+
+    // The SIM the rule watches: an active one already past 50 MB in its cycle (its usage as the network reported it; the
+    // e2e servers run no background traffic), one per language so the two runs do not meet.
+    const sims = await (await request.post('/api/main/sim/list/es', { headers, data: { status: 'active', pageSize: 20, sort: 'cycleUsageKb', order: 'desc' } })).json();
+    const over = (sims.data.items as Array<{ iccid: string; cycleUsageKb: number; poolId: string | null }>).filter((s) => s.cycleUsageKb > 50 * 1024 && !s.poolId);
+    const iccid = over[index].iccid;
 
     const name = `Usage over 50 MB ${lang}`;
     await page.getByLabel(w.fields.name, { exact: true }).fill(name);
@@ -72,6 +79,14 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await expect(condition).toContainText(over50);
     await expect(condition).not.toContainText(w.trigger.fields.threshold);
 
+    // The scope: the one SIM, typed in.
+    await node(page, w.node.scope).click();
+    const scope = page.getByRole('region', { name: w.node.scope });
+    await scope.getByLabel(w.scope.fields.type).click({ force: true });
+    await page.locator(`.ant-select-item-option[title="${w.scope.enum.type.iccids}"]`).click();
+    await scope.getByLabel(w.scope.fields.iccids).fill(iccid);
+    await scope.getByRole('button', { name: button(w.done) }).click();
+
     // Suspend is the first action; the webhook is added as a second node.
     await expect(node(page, w.node.actionN.replace('{{n}}', '1'))).toContainText(w.action.enum.type.suspend);
     await page.getByRole('button', { name: button(w.addAction) }).click();
@@ -83,33 +98,41 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await expect(row).toContainText(w.words.triggerLine.replace('{{name}}', w.trigger.enum.type.data_usage).replace('{{condition}}', over50));
     await expect(row).toContainText(w.action.enum.type.webhook);
 
-    // A status-change rule on one SIM, tripped by suspending that SIM: its run is in the history.
-    const sims = await (await request.post('/api/main/sim/list/es', { headers, data: { status: 'active', pageSize: 2, sort: 'iccid', order: 'asc' } })).json();
-    const iccid = sims.data.items[index].iccid as string;
-    const tripName = `Suspended ${lang}`;
-    const created = await request.post('/api/rule/auto_flow/cube/rules', {
-      headers,
-      data: { name: tripName, trigger: { type: 'status_change', from: 'active', to: 'paused' }, scope: { type: 'iccids', iccids: [iccid] }, actions: [{ type: 'webhook' }] },
-    });
-    expect(created.status()).toBe(200);
-    const ruleId = (await created.json()).data.id as string;
-    expect((await request.post('/api/main/sim/suspend', { headers, data: { iccids: [iccid] } })).status()).toBe(200);
-    await expect.poll(async () => (await (await request.get(`/api/rule/auto_flow/cube/rules/triggers/${ruleId}`, { headers })).json()).data.total, { timeout: 15_000 }).toBe(1);
-    expect((await request.post('/api/main/sim/resume', { headers, data: { iccids: [iccid] } })).status()).toBe(200);
+    // The scheduled evaluation trips it: the network suspends the SIM.
+    await expect
+      .poll(async () => (await (await request.post('/api/main/sim/list/es', { headers, data: { iccids: [iccid] } })).json()).data.items[0]?.status, { timeout: 30_000 })
+      .toBe('paused');
 
-    await page.goto(`/${lang}/autoflow`);
-    await page.getByRole('link', { name: tripName }).click();
-    await expect(page.getByRole('heading', { name: tripName })).toBeVisible();
+    // The run is in the history with each action's outcome.
+    await row.getByRole('link', { name }).click();
+    await expect(page.getByRole('heading', { name })).toBeVisible();
     const run = page.getByRole('tabpanel', { name: w.runs }).getByRole('row').filter({ hasText: iccid });
-    await expect(run).toContainText(w.trigger.enum.type.status_change);
+    // The suspend's outcome is written when the network has answered: the page's refresh shows it then.
+    await expect(async () => {
+      await page.getByRole('tabpanel', { name: w.runs }).getByRole('button', { name: button(w.refresh) }).click();
+      await expect(run).toContainText(`${w.action.enum.type.suspend}: ${w.outcome.done}`, { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(run).toContainText(w.trigger.enum.type.data_usage);
     await expect(run).toContainText(`${w.action.enum.type.webhook}: ${w.outcome.queued}`);
+    // Filtered by one action's outcome: a failed suspend finds none, a done one finds the run.
+    const runs = page.getByRole('tabpanel', { name: w.runs });
+    await runs.getByRole('combobox', { name: w.fields.actionOutcome }).click({ force: true });
+    await page.locator(`.ant-select-item-option[title="${w.outcome.failed}"]`).last().click();
+    await expect(run).toHaveCount(0);
+    await runs.getByRole('combobox', { name: w.fields.actionOutcome }).click({ force: true });
+    await page.locator(`.ant-select-item-option[title="${w.outcome.done}"]`).last().click();
+    await expect(run).toHaveCount(1);
+    // The change records: who made the rule and what it was.
+    await page.getByRole('tab', { name: w.changes }).click();
+    const change = page.getByRole('tabpanel', { name: w.changes }).getByRole('row').filter({ hasText: ADMIN });
+    await expect(change).toContainText(w.changeAction.create);
+    await expect(change).toContainText(w.changeValue.replace('{{field}}', w.fields.name).replace('{{value}}', name));
     await page.getByRole('tab', { name: w.simsInScope }).click();
     await expect(page.getByRole('tabpanel', { name: w.simsInScope }).getByRole('cell', { name: iccid })).toBeVisible();
+    // The SIM back as it was for the specs after this one (the rule stays tripped for this cycle: it does not fire again).
+    expect((await request.post('/api/main/sim/resume', { headers, data: { iccids: [iccid] } })).status()).toBe(200);
 
     // Try-it-out on the rule built on the canvas: the exact body its webhook action sends.
-    await page.getByRole('link', { name: w.backToList }).click();
-    await page.getByRole('link', { name }).click();
-    await expect(page.getByRole('heading', { name })).toBeVisible();
     await page.getByRole('tab', { name: w.tryItOut }).click();
     const body = page.getByRole('tabpanel', { name: w.tryItOut }).locator('pre');
     await expect(body).toContainText('"subtype": "rule_fired"');

@@ -40,6 +40,8 @@ export const SERVER_ENV: Record<string, string> = {
   NODE_ENV: 'test',
   JWT_SECRET: E2E_JWT_SECRET,
   LIVE_POLL_MS: '200',
+  // Usage and time rules are evaluated every 2 s instead of 5 minutes, so autoflow.spec.ts sees its rule trip.
+  AUTOFLOW_SCHEDULE_SECONDS: '2',
   ACTIVATION_ANSWER_MINUTES: '240',
   // The webhook spec's receiver listens on this machine's loopback: the name `localhost` may reach it, while a private
   // address written out (https://127.0.0.1/…) is still refused, as the webhook settings spec shows. Refused in production.

@@ -33,6 +33,18 @@ export interface Run {
   at: string;
 }
 
+/** Who changed a rule, how, and the rule's parts before and after (its audit rows). */
+export interface ChangeRecord {
+  id: string;
+  ruleId: string | null;
+  at: string;
+  action: string;
+  accountId: string | null;
+  accountEmail: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
 export interface ScopeSim {
   iccid: string;
   status: string;
@@ -75,11 +87,13 @@ export const autoflowApi = {
   },
   setStatus: (id: string, action: 'enable' | 'disable') => api<Rule>('PUT', `${R}/rules/${encodeURIComponent(id)}/${action}`),
   remove: (id: string) => api<{ id: string }>('DELETE', `${R}/rules/${encodeURIComponent(id)}`),
-  runs: (id: string, p: { page: number; pageSize: number; status?: string; iccid?: string }) => api<Page<Run>>('GET', `${R}/rules/triggers/${encodeURIComponent(id)}?${q(p)}`),
+  runs: (id: string, p: { page: number; pageSize: number; status?: string; iccid?: string; actionType?: string; actionOutcome?: string }) => api<Page<Run>>('GET', `${R}/rules/triggers/${encodeURIComponent(id)}?${q(p)}`),
   sims: (ruleId: string, p: { page: number; pageSize: number }) => api<Page<ScopeSim>>('GET', `${R}/sims?${q({ ruleId, ...p })}`),
   simsCsv: (ruleId: string) => download('GET', `${R}/sims/download?${q({ ruleId })}`),
   tryBody: (ruleId: string) => api<WebhookBody>('POST', `${R}/try_it_out/body`, { ruleId }),
   trySend: (ruleId: string) => api<{ body: WebhookBody; httpCode: number | null; error: string | null; delivered: boolean }>('POST', `${R}/try_it_out/send`, { ruleId }),
+  changes: (ruleId: string, p: { page: number; pageSize: number }) => api<Page<ChangeRecord>>('GET', `${R}/change_records?${q({ ruleId, ...p })}`),
+  pools: () => api<Array<{ id: string; name: string }>>('GET', `${R}/pools`),
   countries: () => api<Array<{ code: string; name: string }>>('GET', `${R}/countries`),
   validate: (kind: 'scope' | 'imei_change', file: File) => {
     const form = new FormData();

@@ -132,6 +132,27 @@ function CountriesWidget({ id, value, onChange, disabled, readonly }: WidgetProp
   );
 }
 
+/** The organisation's shared pools by name (the server's list): a pool scope names one of them. */
+function PoolWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
+  const { t } = useTranslation();
+  const [options, setOptions] = useState<Array<{ value: string; label: string }> | null>(null);
+  useEffect(() => void autoflowApi.pools().then((l) => setOptions(l.map((p) => ({ value: p.id, label: p.name }))), () => setOptions([])), []);
+  return (
+    <Select
+      id={id}
+      showSearch
+      optionFilterProp="label"
+      loading={options === null}
+      placeholder={t('autoflow.pickPool')}
+      notFoundContent={options === null ? undefined : t('autoflow.noPools')}
+      value={typeof value === 'string' && value ? value : undefined}
+      disabled={disabled || readonly}
+      options={options ?? (typeof value === 'string' && value ? [{ value, label: value }] : [])}
+      onChange={(v: string | undefined) => onChange(v || undefined)}
+    />
+  );
+}
+
 /** A time not earlier than now, in the browser's zone; sent as an ISO instant. */
 function DateTimeWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   return (
@@ -147,7 +168,7 @@ function DateTimeWidget({ id, value, onChange, disabled, readonly }: WidgetProps
   );
 }
 
-const WIDGETS = { lines: LinesWidget, countries: CountriesWidget, dateTime: DateTimeWidget };
+const WIDGETS = { lines: LinesWidget, countries: CountriesWidget, pool: PoolWidget, dateTime: DateTimeWidget };
 
 /** A file of ICCIDs (scope) or IMEIs (trigger) validated by the server; its template in two formats. */
 function ValidatedUpload({ kind, fileName, onValidated, error }: { kind: 'scope' | 'imei_change'; fileName?: string; onValidated: (f: { token: string; sha256: string; fileName: string; count: number }) => void; error?: string }) {
@@ -237,7 +258,7 @@ export function NodePanel({ node, doc, onChange, onClose, errors, readOnly }: Pa
         prefix: 'autoflow.scope',
         schema: subSchema(SCOPE_SCHEMA as unknown as Schema, doc.scope as unknown as Obj, keep),
         data: doc.scope as unknown as Obj,
-        ui: { iccids: { 'ui:widget': 'lines' }, fileToken: hidden, fileSha256: hidden, fileName: hidden, 'ui:order': keep },
+        ui: { iccids: { 'ui:widget': 'lines' }, poolId: { 'ui:widget': 'pool' }, fileToken: hidden, fileSha256: hidden, fileName: hidden, 'ui:order': keep },
         apply: (d: Obj) => ({ ...doc, scope: d.type === doc.scope.type ? (pick(d, SCOPE_FIELDS[doc.scope.type]) as unknown as RuleScope) : scopeOf(d.type as ScopeType) }),
       };
     }

@@ -6,6 +6,7 @@
  */
 import { DownloadOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Empty, Input, Select, Skeleton, Space, Table, Tabs, Tag, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -13,12 +14,13 @@ import { useTimeFormat } from '../../components/date-time';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { saveFile } from '../../providers/http';
 import { canWrite } from './access';
-import { autoflowApi, type ActionOutcome, type Page, type Rule, type Run, type ScopeSim, type WebhookBody } from './api';
+import { ACTION_OUTCOMES, ACTION_TYPES, type RuleAction, type RuleScope, type RuleTrigger } from '../../../common/autoflow-rule';
+import { autoflowApi, type ActionOutcome, type ChangeRecord, type Page, type Rule, type Run, type ScopeSim, type WebhookBody } from './api';
 import { useAutoflowTexts } from './texts';
 import { actionWords, scopeWords, triggerWords } from './words';
 
 const RUN_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const;
-const COLORS: Record<string, string> = { success: 'green', failed: 'red', pending: 'blue', queued: 'blue', skipped: 'default' };
+const COLORS: Record<string, string> = { success: 'green', done: 'green', failed: 'red', pending: 'blue', queued: 'blue', sending: 'blue', retrying: 'orange', skipped: 'default' };
 
 export function TriggerPage() {
   const [params] = useSearchParams();
@@ -95,6 +97,7 @@ function RuleHistory({ id }: { id: string }) {
             { key: 'runs', label: t('autoflow.runs'), children: <Runs rule={rule} /> },
             { key: 'sims', label: t('autoflow.simsInScope'), children: <Sims rule={rule} /> },
             { key: 'try', label: t('autoflow.tryItOut'), children: <TryItOut rule={rule} /> },
+            { key: 'changes', label: t('autoflow.changes'), children: <Changes rule={rule} /> },
           ]}
         />
       </Card>
@@ -102,8 +105,14 @@ function RuleHistory({ id }: { id: string }) {
   );
 }
 
-/** What the run was about: the event's subtype and its data in a line. */
-function eventLine(run: Run): string {
+/** What the run was about: the event's subtype and its data in a line (a scheduled crossing: what was measured). */
+function eventLine(t: TFunction, lang: string, run: Run): string {
+  const scheduled = (run.detail as { scheduled?: { value?: number | null; valueUnit?: string; percent?: number } } | null)?.scheduled;
+  if (scheduled) {
+    if (scheduled.value === undefined || scheduled.value === null) return '—';
+    const unit = scheduled.valueUnit ? ` ${scheduled.valueUnit}` : scheduled.percent !== undefined ? ' %' : '';
+    return t('autoflow.measured', { value: `${scheduled.value.toLocaleString(lang)}${unit}` });
+  }
   const e = run.detail?.event;
   if (!e) return '—';
   const data = Object.entries(e.data ?? {})
@@ -114,18 +123,25 @@ function eventLine(run: Run): string {
 }
 
 function Runs({ rule }: { rule: Rule }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const time = useTimeFormat();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [status, setStatus] = useState<string | undefined>();
+  const [actionType, setActionType] = useState<string | undefined>();
+  const [actionOutcome, setActionOutcome] = useState<string | undefined>();
   const [iccidText, setIccidText] = useState('');
   const iccid = useDebouncedValue(iccidText).trim();
   const [data, setData] = useState<Page<Run> | null>(null);
   const load = useCallback(
-    () => autoflowApi.runs(rule.id, { page, pageSize, status, iccid: /^\d{18,20}$/.test(iccid) ? iccid : undefined }).then(setData, () => setData({ items: [], total: 0 })),
-    [rule.id, page, pageSize, status, iccid],
+    () =>
+      autoflowApi
+        .runs(rule.id, { page, pageSize, status, actionType, actionOutcome, iccid: /^\d{18,20}$/.test(iccid) ? iccid : undefined })
+        .then(setData, () => setData({ items: [], total: 0 })),
+    [rule.id, page, pageSize, status, actionType, actionOutcome, iccid],
   );
+  // The rule's own kinds of action first; an action filter of a kind the rule does not have finds nothing.
+  const types = [...new Set([...rule.actions.map((a) => a.type), ...ACTION_TYPES])];
   useEffect(() => void load(), [load]);
   const outcomes = (run: Run) => {
     // Runs written before actions carried their own outcome name only their types: the run's outcome is theirs.
@@ -149,6 +165,8 @@ function Runs({ rule }: { rule: Rule }) {
     <>
       <Space style={{ marginBottom: 16 }} wrap>
         <Select allowClear placeholder={t('autoflow.fields.outcome')} aria-label={t('autoflow.fields.outcome')} style={{ width: 160 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={RUN_STATUSES.map((s) => ({ value: s, label: t(`autoflow.outcome.${s}`) }))} />
+        <Select allowClear placeholder={t('autoflow.fields.actionType')} aria-label={t('autoflow.fields.actionType')} style={{ width: 180 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={types.map((a) => ({ value: a, label: t(`autoflow.action.enum.type.${a}`) }))} />
+        <Select allowClear placeholder={t('autoflow.fields.actionOutcome')} aria-label={t('autoflow.fields.actionOutcome')} style={{ width: 180 }} value={actionOutcome} onChange={(v) => (setActionOutcome(v), setPage(1))} options={ACTION_OUTCOMES.map((o) => ({ value: o, label: t(`autoflow.outcome.${o}`) }))} />
         <Input.Search allowClear placeholder={t('autoflow.searchIccid')} aria-label={t('autoflow.searchIccid')} value={iccidText} maxLength={20} style={{ width: 260 }} onChange={(e) => (setIccidText(e.target.value), setPage(1))} />
         <Button onClick={() => void load()}>{t('autoflow.refresh')}</Button>
       </Space>
@@ -157,19 +175,85 @@ function Runs({ rule }: { rule: Rule }) {
         size="middle"
         loading={data === null}
         dataSource={data?.items ?? []}
-        scroll={{ x: 960 }}
+        scroll={{ x: 1160 }}
         locale={{ emptyText: <Empty description={t('autoflow.noRuns')} /> }}
         pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
         columns={[
           { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
           { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
-          { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 180, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
-          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, render: (_: unknown, r) => eventLine(r) },
+          { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 150, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
+          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, width: 200, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
           { title: t('autoflow.fields.outcome'), dataIndex: 'status', width: 110, render: (v: string) => <Tag color={COLORS[v]}>{t(`autoflow.outcome.${v}`, { defaultValue: v })}</Tag> },
           { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
         ]}
       />
     </>
+  );
+}
+
+/** A part of a rule in words, as the change records show it before and after. */
+function partWords(t: TFunction, lang: string, time: (v: string) => string, field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  switch (field) {
+    case 'trigger':
+      return triggerWords(t, lang, value as RuleTrigger);
+    case 'scope':
+      return scopeWords(t, lang, value as RuleScope);
+    case 'actions':
+      return (value as RuleAction[]).map((a) => actionWords(t, a)).join(' → ');
+    case 'status':
+      return t(`autoflow.status.${String(value)}`, { defaultValue: String(value) });
+    case 'activationAt':
+    case 'expiryAt':
+      return time(String(value));
+    default:
+      return String(value);
+  }
+}
+const CHANGE_FIELDS = ['name', 'status', 'trigger', 'scope', 'actions', 'activationAt', 'expiryAt'] as const;
+const fieldLabel = (t: TFunction, f: string) => (f === 'activationAt' || f === 'expiryAt' ? t(`autoflow.settings.fields.${f}`) : t(`autoflow.fields.${f}`));
+
+/** Who changed the rule, when, how, and each part that changed: before → after (a new rule's parts as they began). */
+function Changes({ rule }: { rule: Rule }) {
+  const { t, i18n } = useTranslation();
+  const time = useTimeFormat();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [data, setData] = useState<Page<ChangeRecord> | null>(null);
+  useEffect(() => void autoflowApi.changes(rule.id, { page, pageSize }).then(setData, () => setData({ items: [], total: 0 })), [rule.id, page, pageSize]);
+  const lines = (c: ChangeRecord) => {
+    const before = c.before ?? {};
+    const after = c.after ?? {};
+    const changed = CHANGE_FIELDS.filter((f) => (f in before || f in after) && JSON.stringify(before[f] ?? null) !== JSON.stringify(after[f] ?? null));
+    if (!changed.length) return '—';
+    return (
+      <ul style={{ margin: 0, paddingInlineStart: 16 }}>
+        {changed.map((f) => (
+          <li key={f}>
+            {c.action === 'create'
+              ? t('autoflow.changeValue', { field: fieldLabel(t, f), value: partWords(t, i18n.language, time, f, after[f]) })
+              : t('autoflow.changeLine', { field: fieldLabel(t, f), before: partWords(t, i18n.language, time, f, before[f]), after: partWords(t, i18n.language, time, f, after[f]) })}
+          </li>
+        ))}
+      </ul>
+    );
+  };
+  return (
+    <Table<ChangeRecord>
+      rowKey="id"
+      size="middle"
+      loading={data === null}
+      dataSource={data?.items ?? []}
+      scroll={{ x: 900 }}
+      locale={{ emptyText: <Empty description={t('autoflow.noChanges')} /> }}
+      pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+      columns={[
+        { title: t('autoflow.fields.changedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
+        { title: t('autoflow.fields.changedBy'), dataIndex: 'accountEmail', width: 220, render: (v: string | null) => v ?? '—' },
+        { title: t('autoflow.fields.changeKind'), dataIndex: 'action', width: 110, render: (v: string) => <Tag>{t(`autoflow.changeAction.${v}`, { defaultValue: v })}</Tag> },
+        { title: t('autoflow.fields.change'), key: 'change', render: (_: unknown, c) => lines(c) },
+      ]}
+    />
   );
 }
 
