@@ -3,7 +3,7 @@
  * notifications, by e-mail or by SMS (SPEC.md's SMS variant). Administrators only (the permission file's subscription).
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Checkbox, Form, Input, Modal, Select, Skeleton, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Empty, Form, Input, Modal, Select, Skeleton, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RECIPIENTS_MAX, type SubscriptionChannel } from '../../../common/subscriptions';
@@ -70,7 +70,7 @@ function Groups() {
       loading={!data}
       dataSource={rows}
       pagination={false}
-      locale={{ emptyText: t('calls.groups.empty') }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.groups.empty')} /> }}
       columns={[
         { key: 'name', title: t('calls.groups.name'), dataIndex: 'name' },
         { key: 'notifications', title: t('calls.groups.notifications'), render: (_, g) => g.notifications.map((k) => <Tag key={k}>{t(`calls.groups.kinds.${k}`)}</Tag>) },
@@ -100,11 +100,14 @@ function Groups() {
       <Typography.Title level={3}>{t('calls.groups.title')}</Typography.Title>
       <Card>
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
-          <Typography.Paragraph type="secondary" style={{ margin: 0 }}>{t('calls.groups.intro', { max: RECIPIENTS_MAX })}</Typography.Paragraph>
+          <Space style={{ justifyContent: 'space-between', width: '100%' }} wrap>
+            <Typography.Text type="secondary">{t('calls.groups.intro', { max: RECIPIENTS_MAX })}</Typography.Text>
+            {/* Outside the tab list: a button among the tabs is not a tab (it adds to the channel shown). */}
+            {ability.can('create', 'subscription') && <Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>{t('calls.groups.add')}</Button>}
+          </Space>
           <Tabs
             activeKey={channel}
             onChange={(k) => setChannel(k as SubscriptionChannel)}
-            tabBarExtraContent={ability.can('create', 'subscription') && <Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>{t('calls.groups.add')}</Button>}
             items={[
               { key: 'email', label: t('calls.groups.email'), children: table },
               { key: 'sms', label: t('calls.groups.sms'), children: <Space direction="vertical" style={{ width: '100%' }}><Alert type="info" showIcon message={t('calls.groups.smsNote')} />{table}</Space> },

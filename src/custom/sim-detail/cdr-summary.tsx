@@ -1,5 +1,5 @@
 /** One SIM's CDR summary of the last 31 days (GET /sum/{org}/stdcdrs/{iccid}): totals and its networks and radios. */
-import { Card, Col, Row, Statistic, Table } from 'antd';
+import { Card, Col, Empty, Row, Statistic, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../../common/limits';
@@ -43,7 +43,7 @@ export function CdrSummary({ iccid }: { iccid: string }) {
               rowKey={(r) => `${r.network}|${r.rat}`}
               pagination={false}
               dataSource={data.networks}
-              locale={{ emptyText: t('calls.sum.none') }}
+              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.sum.none')} /> }}
               title={() => t('calls.sum.networks')}
               columns={[
                 { key: 'network', title: t('calls.sum.network'), dataIndex: 'network' },

@@ -1,5 +1,5 @@
 /** A task's provider log (GET /rest/logs/provider/result/{id}): what the job worker and the network said while it ran. */
-import { Alert, Drawer, Skeleton, Table, Tag } from 'antd';
+import { Alert, Drawer, Empty, Skeleton, Table, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
@@ -34,7 +34,7 @@ export function ProviderLogDrawer({ task, onClose }: { task: { id: string; refer
             rowKey={(l, i) => `${l.at}-${i}`}
             pagination={false}
             dataSource={log.lines}
-            locale={{ emptyText: t('calls.log.empty') }}
+            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.log.empty')} /> }}
             columns={[
               { key: 'at', title: t('calls.log.at'), width: 170, render: (_, l) => <DateTime value={l.at} /> },
               { key: 'provider', title: t('calls.log.provider'), width: 130, render: (_, l) => <Tag color={LEVEL_COLORS[l.level]}>{t(`calls.log.${l.provider}`)}</Tag> },
