@@ -66,6 +66,8 @@ export class JobWorker {
     private readonly log: FastifyBaseLogger,
     /** How long a claimed task stays with a worker that stopped renewing it. */
     private readonly leaseSeconds = LEASE_SECONDS,
+    /** Called after a task's end is committed (the mailer sends the notices its end wrote). */
+    private readonly onFinished?: () => Promise<unknown>,
   ) {}
 
   /** Poll for work every pollMs; tests call runOnce() instead. */
@@ -196,5 +198,6 @@ export class JobWorker {
       }
       await publishLive(q, { type: 'task', orgId: task.org_id, accountId: task.account_id, data: { id: task.id, status, progress: 100 } });
     });
+    await this.onFinished?.().catch((err) => this.log.warn({ err, task: task.id }, 'after a task ended'));
   }
 }
