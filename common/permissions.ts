@@ -2,7 +2,8 @@
  * The auditors' file: every role's rights, one line per rule.
  *
  * Subjects are the feature keys of SPEC.md section 2 (plus our keys for the screens it leaves
- * unkeyed: "org" for orgs/orgscreate, "task" for taskcenter, "audit" for the audit trail;
+ * unkeyed: "org" for orgs/orgscreate, "task" for taskcenter, "audit" for the audit trail, "enterprise" for an
+ * organisation's settlement details and "subscription" for notification groups, both administrators' alone;
  * userDetail uses "account"). "manage" means every action, "all" every subject.
  * Conditions ({ role: 'superadmin' }, { level: 1 }) are matched against the record acted on.
  *
@@ -23,6 +24,10 @@ export const SUBJECTS = {
   org: ['read', 'create', 'update', 'rename', 'delete'],
   task: ['read'],
   audit: ['read'],
+  // An organisation's enterprise and settlement details (GET /enterprises/selectByOrgCode, PUT /enterprises).
+  enterprise: ['read', 'update'],
+  // Notification subscription groups (GET, POST, PUT /rest/subscribe/group).
+  subscription: ['read', 'create', 'update'],
 } as const;
 
 export type Subject = keyof typeof SUBJECTS | 'all';

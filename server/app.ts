@@ -178,7 +178,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     app.log,
   );
   app.decorate('network', network);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds);
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds, () => app.mailer.sendPendingNotices());
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
   // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.

@@ -35,6 +35,10 @@ import { scheduleRoutes } from './sms-schedules/schedule-routes.js';
 import { taskReportRoutes } from './sms-schedules/task-reports.js';
 import { ruleRoutes } from './autoflow/rule-routes.js';
 import { uploadRoutes as autoflowUploadRoutes } from './autoflow/upload-routes.js';
+import { cdrDetailRoutes } from './cdr/cdr-detail-routes.js';
+import { taskLogRoutes } from './job/task-log.js';
+import { subscriptionRoutes } from './job/subscriptions.js';
+import { enterpriseRoutes } from './main/enterprise-routes.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
@@ -59,6 +63,16 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),
   exportRoute('cdr_export', 'cdr', '/export/distributor/:id/cdrs'),
+  // Issue 20: one CDR, countries and areas, one SIM's summary, and SPEC.md's two-segment CDR exports (organisation,
+  // format): the ticked records, or every record of the filters (docs/decisions.md "The CDR calls' path segments").
+  ...cdrDetailRoutes,
+  exportRoute('cdr_export', 'cdr', '/export/distributor/:org/:format/cdrs', 'selected'),
+  exportRoute('cdr_export', 'cdr', '/export/all/distributor/:org/:format/cdrs', 'all'),
+  // Jobs: a task's provider log; notification subscription groups (e-mail and SMS).
+  ...taskLogRoutes,
+  ...subscriptionRoutes,
+  // An organisation's enterprise and settlement details.
+  ...enterpriseRoutes,
 ];
 
 /** The console's routes and the public API's, which publish some of them under /api/public/v1 (server/developer/public-api.ts). */

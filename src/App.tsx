@@ -38,6 +38,7 @@ const SimDetailPage = lazy(() => import('./resources/sim-detail-page').then((m) 
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const MessagePage = lazy(() => import('./custom/sms/message-page').then((m) => ({ default: m.MessagePage })));
+const NotificationGroupsPage = lazy(() => import('./custom/calls/notification-groups-page').then((m) => ({ default: m.NotificationGroupsPage })));
 const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ScheduleSmsPage = lazy(() => import('./custom/sms-schedules/schedule-page').then((m) => ({ default: m.ScheduleSmsPage })));
 const ScheduleFormPage = lazy(() => import('./custom/sms-schedules/schedule-form').then((m) => ({ default: m.ScheduleFormPage })));
@@ -157,6 +158,7 @@ const PAGES: Record<string, ReactNode> = {
   financeDetailsPage: <InvoiceDetailPage />,
   financeSimDetailsPage: <InvoiceSimDetailsPage />,
   developerView: <DeveloperPage />,
+  notifications: <NotificationGroupsPage />,
   message: <MessagePage />,
   scheduleSmsDetails: <ScheduleSmsPage />,
   scheduleSmsAdd: <ScheduleFormPage />,

@@ -119,4 +119,10 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
   }
   await member('acc-operator', 'org-demo-north', 'operator', false);
   await member('acc-other-admin', 'org-other', 'admin', true);
+  // The first-level organisations' enterprise and settlement details (issue 20); the sub-organisations have none yet.
+  await q.query(
+    `INSERT INTO enterprises (org_id, legal_name, tax_id, address, billing_email, phone, currency, invoice_type, credit_limit_minor, bank_name, iban, bic) VALUES
+       ('org-demo', 'Demo Logistics GmbH', 'DE123456789', 'Hafenstraße 1, 20457 Hamburg', 'billing@demo.example.com', '4940123456', 'EUR', 'post_payment', 500000, 'Demo Bank AG', 'DE89370400440532013000', 'COBADEFFXXX'),
+       ('org-other', 'Other Customer Ltd', 'GB987654321', '1 Example Street, London', 'billing@other.example.com', '442071234567', 'GBP', 'advance', NULL, 'Example Bank plc', 'GB29NWBK60161331926819', 'NWBKGB2L')`,
+  );
 }

@@ -13,6 +13,11 @@ export interface Mail {
 export interface Mailer {
   /** Record the mail in q's transaction; with SMTP it is also sent, after the row is written. */
   send(mail: Mail, q?: Queryable): Promise<void>;
+  /**
+   * Send the notices written straight into the outbox by another transaction (a task's end told to its subscription
+   * groups, server/job/subscriptions.ts), when SMTP is configured; without it they stay in the outbox to be read.
+   */
+  sendPendingNotices(): Promise<number>;
 }
 
 export function createMailer(db: Db, config: Config): Mailer {
@@ -31,6 +36,27 @@ export function createMailer(db: Db, config: Config): Mailer {
       } catch {
         /* kept unsent in the outbox */
       }
+    },
+    async sendPendingNotices() {
+      if (!transport) return 0;
+      // Claimed by marking them sent, so two instances never send one twice; one that fails is marked unsent again.
+      const rows = (
+        await db.query<{ id: string; to_address: string; subject: string; body: string }>(
+          `UPDATE outbox SET sent_at = now() WHERE id IN (
+             SELECT id FROM outbox WHERE sent_at IS NULL AND kind = 'notice' ORDER BY id LIMIT 50 FOR UPDATE SKIP LOCKED)
+           RETURNING id, to_address, subject, body`,
+        )
+      ).rows;
+      let sent = 0;
+      for (const r of rows) {
+        try {
+          await transport.sendMail({ from: config.mailFrom, to: r.to_address, subject: r.subject, text: r.body });
+          sent += 1;
+        } catch {
+          await db.query('UPDATE outbox SET sent_at = NULL WHERE id = $1', [r.id]);
+        }
+      }
+      return sent;
     },
   };
 }

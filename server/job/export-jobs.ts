@@ -15,7 +15,7 @@ import { readCursor } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { checkSpec, listPage, listSelect } from '../db/listing.js';
 import { listQueryOf, listSpecOf, snake } from '../db/resource-list.js';
-import { ApiError, notFound } from '../http/api-error.js';
+import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { consoleLabel } from '../http/labels.js';
 import { audit } from '../http/audit.js';
 import type { RouteDef, Service } from '../http/route.js';
@@ -40,26 +40,35 @@ function exportSpec(r: ResourceSchema) {
   return checkSpec({ ...base, filters: { ...base.filters, __selected: { kind: 'in', column: `t.${snake(r['x-admin'].key)}` } } });
 }
 
-/** The body of an export request: the list's filters (no paging), the format, and optionally the selected keys. */
-function exportBody(r: ResourceSchema) {
+/**
+ * The body of an export request: the list's filters (no paging), the format, and optionally the selected keys.
+ * mode 'selected' (the format in the path): the ticked rows, at least one; mode 'all': every row of the filters.
+ */
+function exportBody(r: ResourceSchema, mode: ExportMode = 'any') {
   const list = listQuerySchema(r) as { properties: Record<string, unknown>; required: string[] };
   const { page: _p, pageSize: _s, cursor: _c, ...filters } = list.properties;
   const key = r.properties[r['x-admin'].key];
+  // Rows ticked in the list; an empty list means the person ticked none.
+  const selected = { type: 'array', maxItems: LIMITS.exportMax, items: { type: 'string', maxLength: 40, ...(key.pattern ? { pattern: key.pattern } : {}) } };
+  if (mode === 'all') return { type: 'object', additionalProperties: false, required: list.required, properties: filters };
+  if (mode === 'selected') return { type: 'object', additionalProperties: false, required: ['selected', ...list.required], properties: { ...filters, selected } };
   return {
     type: 'object',
     additionalProperties: false,
     required: ['format', ...list.required],
-    properties: {
-      ...filters,
-      format: { type: 'string', enum: Object.keys(FORMATS) },
-      // Rows ticked in the list; an empty list means the person ticked none.
-      selected: { type: 'array', maxItems: LIMITS.exportMax, items: { type: 'string', maxLength: 40, ...(key.pattern ? { pattern: key.pattern } : {}) } },
-    },
+    properties: { ...filters, format: { type: 'string', enum: Object.keys(FORMATS) }, selected },
   };
 }
 
+/**
+ * How an export route takes its request: 'any' (the format and an optional selection in the body, the organisation
+ * as :id), or SPEC.md's two-segment paths /{org}/{format}/: 'selected' (the ticked rows) and 'all' (every row of the
+ * filters) (docs/decisions.md "The CDR calls' path segments").
+ */
+export type ExportMode = 'any' | 'selected' | 'all';
+
 /** The export request route: checked, counted, then a task for the worker. */
-export function exportRoute(kind: ExportKind, service: Service, path: string): RouteDef {
+export function exportRoute(kind: ExportKind, service: Service, path: string, mode: ExportMode = 'any'): RouteDef {
   const resource = EXPORTS[kind];
   const spec = exportSpec(resource);
   return {
@@ -69,14 +78,28 @@ export function exportRoute(kind: ExportKind, service: Service, path: string): R
     permission: { action: 'export', subject: resource['x-admin'].subject as Exclude<Subject, 'all'> },
     schema: {
       ...(path.includes(':id') ? { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } } } : {}),
-      body: exportBody(resource),
+      ...(mode !== 'any'
+        ? {
+            params: {
+              type: 'object',
+              required: ['org', 'format'],
+              additionalProperties: false,
+              // The format is checked by the handler, after the body: a wrong body is named before a wrong format.
+              properties: { org: { type: 'string', minLength: 1, maxLength: 40 }, format: { type: 'string', minLength: 1, maxLength: 10 } },
+            },
+          }
+        : {}),
+      body: exportBody(resource, mode),
       response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } },
     },
     handler: async (req: FastifyRequest) => {
       const auth = req.requireAuth();
-      const org = (req.params as { id?: string }).id;
+      const params = req.params as { id?: string; org?: string; format?: Format };
+      const org = params.id ?? params.org;
       if (org !== undefined && org !== auth.orgCode && org !== auth.orgId) throw notFound('organisation', org);
-      const { format, selected, ...query } = req.body as Record<string, unknown> & { format: Format; selected?: string[] };
+      const { format: bodyFormat, selected, ...query } = req.body as Record<string, unknown> & { format?: Format; selected?: string[] };
+      const format = (params.format ?? bodyFormat) as Format;
+      if (!Object.hasOwn(FORMATS, format)) throw invalid('format', 'enum', { values: Object.keys(FORMATS).join(', ') });
       if (selected && selected.length === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoneSelected');
       const q = listQueryOf(resource, { ...query, pageSize: 1 });
       if (selected) q.filters = { ...q.filters, __selected: selected };

@@ -9,6 +9,8 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { publishLive } from '../live/hub.js';
 import type { FileStore } from './storage.js';
+import { appendTaskLog } from './task-log.js';
+import { notifySubscribers } from './subscriptions.js';
 
 export const LEASE_SECONDS = 60;
 export const MAX_ATTEMPTS = 3;
@@ -64,6 +66,8 @@ export class JobWorker {
     private readonly log: FastifyBaseLogger,
     /** How long a claimed task stays with a worker that stopped renewing it. */
     private readonly leaseSeconds = LEASE_SECONDS,
+    /** Called after a task's end is committed (the mailer sends the notices its end wrote). */
+    private readonly onFinished?: () => Promise<unknown>,
   ) {}
 
   /** Poll for work every pollMs; tests call runOnce() instead. */
@@ -107,6 +111,12 @@ export class JobWorker {
     // Which instance holds which task, and from whom it took it over, can be followed in the logs.
     if (claimed.previous) this.log.warn({ worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts, from: claimed.previous }, 'task taken over after its lease ran out');
     else this.log.info({ worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts }, 'task claimed');
+    // The same in the task's provider log, which its owner reads in the task center.
+    await appendTaskLog(this.db, [{
+      orgId: claimed.org_id, taskId: claimed.id, provider: 'worker', level: claimed.previous ? 'warn' : 'info',
+      message: claimed.previous ? 'takenOver' : 'claimed', detail: { worker: this.id, attempt: claimed.attempts, ...(claimed.previous ? { from: claimed.previous } : {}) },
+      quietAfterWait: !claimed.previous,
+    }]);
     if (claimed.attempts > MAX_ATTEMPTS) {
       await this.finish(claimed, 'issues', { error: 'interrupted' }, null, `Stopped ${MAX_ATTEMPTS} times before it could finish`);
       return true;
@@ -162,7 +172,10 @@ export class JobWorker {
         WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING id`,
       [task.id, this.id, Math.max(0, laterMs) / 1000],
     );
-    if (r.rows.length) this.log.debug({ worker: this.id, task: task.id, laterMs }, 'task waits');
+    if (r.rows.length) {
+      this.log.debug({ worker: this.id, task: task.id, laterMs }, 'task waits');
+      await appendTaskLog(this.db, [{ orgId: task.org_id, taskId: task.id, provider: 'worker', message: 'waits', detail: { worker: this.id }, quietAfterWait: true }]);
+    }
   }
 
   private async finish(task: TaskRow, status: 'done' | 'issues', result: Record<string, unknown>, fileId: string | null, error: string | null): Promise<void> {
@@ -175,8 +188,16 @@ export class JobWorker {
       if (ended.rows.length) {
         this.log.info({ worker: this.id, task: task.id, status }, 'task finished');
         await this.handlers[task.kind]?.settle?.(q, task, { status, fileId, result });
+        const rows = typeof result.rows === 'number' ? result.rows : null;
+        await appendTaskLog(q, [{
+          orgId: task.org_id, taskId: task.id, provider: 'worker', level: status === 'done' ? 'info' : 'error',
+          message: status === 'done' ? 'finished' : 'finishedWithIssues', detail: { worker: this.id, ...(rows !== null ? { rows } : {}), ...(error ? { error } : {}) },
+        }]);
+        // Who subscribed to hear of it (GET/PUT/POST /rest/subscribe/group) is told in the same transaction.
+        await notifySubscribers(q, task, status);
       }
       await publishLive(q, { type: 'task', orgId: task.org_id, accountId: task.account_id, data: { id: task.id, status, progress: 100 } });
     });
+    await this.onFinished?.().catch((err) => this.log.warn({ err, task: task.id }, 'after a task ended'));
   }
 }

@@ -12,6 +12,7 @@ import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { audit } from '../http/audit.js';
 import { csvWriter } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
+import { appendTaskLog } from '../job/task-log.js';
 import type { NetworkAdapter, SimRef } from './adapter.js';
 import { defineCycles } from './bundle-engine.js';
 import { networkEvents, type SimEvent } from './sim-events.js';
@@ -74,6 +75,14 @@ export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<
       else release.push(a.sim);
     }
     const at = e.at.toISOString();
+    // The network's answer, in the task's provider log: how many became active, and why others were refused.
+    if (activate.length || release.length) {
+      const errors = answers.filter((a) => !a.ok).slice(0, 20).map((a) => ({ iccid: a.sim.iccid, error: a.error ?? 'refused' }));
+      await appendTaskLog(q, [{
+        orgId: answers[0].sim.orgId, taskId: e.taskId, provider: 'network', level: release.length ? 'warn' : 'info',
+        message: 'networkAnswered', detail: { activated: activate.length, refused: release.length, ...(errors.length ? { errors } : {}) },
+      }]);
+    }
     if (release.length) {
       await q.query(
         `UPDATE sims s SET operation = NULL, operation_task_id = NULL, operation_started_at = NULL, updated_at = now()
@@ -179,6 +188,7 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
             refused[a.iccid] = a.error ?? 'refused';
             refusedNow.push({ sim, ok: false, error: refused[a.iccid] });
           }
+          await appendTaskLog(db, [{ orgId: task.org_id, taskId: task.id, provider: 'network', message: 'sentToNetwork', detail: { sims: chunk.length } }]);
           await confirmActivations(db, { taskId: task.id, at: new Date(), answers: refusedNow });
           await progress(((i + chunk.length) / sims.length) * 95);
         }

@@ -11,7 +11,11 @@ import { api } from '../providers/http';
 import { callOf } from '../providers/data-provider';
 
 interface Props {
-  call: string;
+  /**
+   * The export call; or two calls with the format in their path (SPEC.md's CDR exports: every row of the filters,
+   * and the ticked ones).
+   */
+  call: string | { all: string; selected: string };
   /** The list's current filters as a request body. */
   filters: () => Record<string, unknown>;
   ticked: string[];
@@ -25,10 +29,12 @@ export function ExportButton({ call, filters, ticked, total }: Props) {
   const { lang } = useParams();
   const [busy, setBusy] = useState(false);
   const start = async (format: 'csv' | 'xlsx', selected: boolean) => {
-    const { method, url } = callOf(call);
+    const spec = typeof call === 'string' ? call : selected ? call.selected : call.all;
+    const { method, url } = callOf(spec);
+    const inPath = url.includes(':format');
     setBusy(true);
     try {
-      const r = await api<{ quantity: number }>(method, url, { ...filters(), format, ...(selected ? { selected: ticked } : {}) });
+      const r = await api<{ quantity: number }>(method, url.replace(':format', format), { ...filters(), ...(inPath ? {} : { format }), ...(selected ? { selected: ticked } : {}) });
       void message.success({
         content: (
           <span>

@@ -208,8 +208,9 @@ function ValueFilter({ id, label, type, optionsCall, value, onChange }: { id: st
   if (optionsCall) {
     // While loading, Refine's result holds an empty object, not the array.
     const values: unknown = result?.data;
-    const options = (Array.isArray(values) ? (values as string[]) : []).map((v) => ({ value: v, label: v }));
-    return <Select id={id} aria-label={label} allowClear showSearch placeholder={placeholder} value={value as string | undefined} style={{ minWidth: 200 }} popupMatchSelectWidth={false} onChange={(v) => onChange(v)} options={options} />;
+    // A call answers plain values (networks) or { value, label } pairs (countries named in the reader's language).
+    const options = (Array.isArray(values) ? (values as Array<string | { value: string; label: string }>) : []).map((v) => (typeof v === 'string' ? { value: v, label: v } : { value: v.value, label: v.label }));
+    return <Select id={id} aria-label={label} allowClear showSearch placeholder={placeholder} value={value as string | undefined} style={{ minWidth: 200 }} popupMatchSelectWidth={false} onChange={(v) => onChange(v)} options={options} optionFilterProp="label" />;
   }
   const apply = () => onChange(typed.trim() || undefined);
   return <Input id={id} aria-label={label} allowClear placeholder={placeholder} value={typed} style={{ width: 170 }} onChange={(e) => { setTyped(e.target.value); if (!e.target.value) onChange(undefined); }} onPressEnter={apply} onBlur={apply} />;

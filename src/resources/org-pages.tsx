@@ -1,7 +1,9 @@
 /** My organisations (orgs) and New organisation (orgscreate): the list and form of schemas/orgs.json. */
-import { DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import { BankOutlined, DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Skeleton, Space, Tag } from 'antd';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { defineAbilityFor } from '../../common/ability';
+import { useCallsTexts } from '../custom/calls/texts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
@@ -14,6 +16,16 @@ import { FieldsDialog } from './fields-dialog';
 import { ResourceCreatePage } from './resource-form-page';
 import { ResourceListPage } from './resource-list-page';
 
+const EnterpriseDrawer = lazy(() => import('../custom/calls/enterprise-drawer').then((m) => ({ default: m.EnterpriseDrawer })));
+/** Whether a role in an organisation may see its enterprise details (the permission file's "enterprise"). */
+const mayReadEnterprise = (role: string) => {
+  try {
+    return defineAbilityFor(role).can('read', 'enterprise');
+  } catch {
+    return false;
+  }
+};
+
 export function OrgsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -21,6 +33,9 @@ export function OrgsPage() {
   const { message, modal } = App.useApp();
   const canCreate = currentAbility().can('create', 'org');
   const [renaming, setRenaming] = useState<Org | null>(null);
+  const [enterprise, setEnterprise] = useState<Org | null>(null);
+  const closeEnterprise = useCallback(() => setEnterprise(null), []);
+  useCallsTexts();
   const [version, setVersion] = useState(0);
   const changed = () => {
     setVersion((v) => v + 1);
@@ -68,6 +83,11 @@ export function OrgsPage() {
           const org = row as Org;
           return (
             <Space size={4}>
+              {!org.pending_invitation && mayReadEnterprise(org.role) && (
+                <Button type="link" size="small" icon={<BankOutlined />} onClick={() => setEnterprise(org)}>
+                  {t('calls.enterprise.open')}
+                </Button>
+              )}
               {/* SPEC.md section 6: admin is any role containing "admin"; the server's 0131-0135 decide the rest. */}
               {isAdminRole(org.role) && (
                 <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(org)}>
@@ -89,6 +109,11 @@ export function OrgsPage() {
           </Button>
         )}
       />
+      {enterprise && (
+        <Suspense fallback={null}>
+          <EnterpriseDrawer org={enterprise} onClose={closeEnterprise} />
+        </Suspense>
+      )}
       {renaming && (
         // Rename: the name's own rules in the form; the server's codes 0131-0135 shown in the dialog.
         <FieldsDialog

@@ -68,7 +68,7 @@ interface ListProps {
   /** Values every row's cells may read (the invoice's currency for its lines). */
   cellContext?: Record<string, unknown>;
   /** The export call ("METHOD /api/…"), for a role that may export: rows can be ticked, and the list goes to the task center. */
-  exportCall?: string;
+  exportCall?: string | { all: string; selected: string };
   /** Buttons acting on the ticked rows (SIM actions); done() clears the ticks and fetches the list again. */
   selectionActions?: (ticked: string[], done: () => void) => ReactNode;
   /** A field's cell drawn by the page instead of from the schema (the organisations' Default with its Make default). */

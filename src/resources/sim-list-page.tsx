@@ -1,6 +1,6 @@
 import { BarChartOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { useRef } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
@@ -9,8 +9,20 @@ import type { Criteria } from './list-toolbar';
 import { ResourceListPage } from './resource-list-page';
 import { SimActions } from './sim-actions';
 import { SimUploadButtons } from './sim-upload-dialogs';
+import { useCallsTexts } from '../custom/calls/texts';
 
 const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', subject);
+const CdrDetailDrawer = lazy(() => import('../custom/cdr/cdr-detail-drawer').then((m) => ({ default: m.CdrDetailDrawer })));
+
+/** A record's Details: its session and cell in a drawer. */
+function CdrDetailsButton({ id, onOpen }: { id: string; onOpen: (id: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button type="link" size="small" onClick={() => onOpen(id)}>
+      {t('calls.details')}
+    </Button>
+  );
+}
 
 /** All SIMs (sim/simCard): the schema list of schemas/sims.json. */
 export function SimListPage() {
@@ -53,12 +65,16 @@ export function CdrListPage() {
   const navigate = useNavigate();
   const { lang } = useParams();
   const criteria = useRef<Criteria>({ filters: {} });
+  const [open, setOpen] = useState<string | null>(null);
+  useCallsTexts();
   return (
+    <>
     <ResourceListPage
       resource={RESOURCES.cdrs}
       title={t('menu.cdrCard')}
-      exportCall={mayExport('cdr') ? 'POST /api/cdr/export/distributor/:org/cdrs' : undefined}
+      exportCall={mayExport('cdr') ? { all: 'POST /api/cdr/export/all/distributor/:org/:format/cdrs', selected: 'POST /api/cdr/export/distributor/:org/:format/cdrs' } : undefined}
       onCriteria={(c) => (criteria.current = c)}
+      rowActions={(row) => <CdrDetailsButton id={String(row.id)} onOpen={setOpen} />}
       // The chart and back keeps this page as it was (SPEC.md section 2: kept alive only for that trip); the chart
       // shows what the list shows: the SIMs its ICCID search names, over the days of its window.
       extra={
@@ -67,5 +83,11 @@ export function CdrListPage() {
         </Button>
       }
     />
+    {open !== null && (
+      <Suspense fallback={null}>
+        <CdrDetailDrawer id={open} onClose={() => setOpen(null)} />
+      </Suspense>
+    )}
+    </>
   );
 }

@@ -10,7 +10,8 @@ import { signIn } from './helpers';
 const form = (page: Page) => page.locator('form');
 
 async function openAccounts(page: Page) {
-  // Accounts is the Settings group's one entry on this server, so it stands alone in the menu.
+  // Accounts sits in the Settings group beside Notifications.
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
   await page.getByRole('menuitem', { name: 'Accounts' }).click();
   await expect(page.getByRole('heading', { name: 'Accounts' })).toBeVisible();
 }

@@ -97,6 +97,8 @@ test('a role changed by an admin reaches the open console live: the menu follows
   try {
     expect((await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'admin' } })).status()).toBe(200);
     await expect(page.getByText('Your access was updated.')).toBeVisible({ timeout: 10_000 });
+    // Accounts comes in the Settings group (beside Notifications), both admins' screens.
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
     await expect(page.getByRole('menuitem', { name: 'Accounts' })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker);
   } finally {

@@ -5,8 +5,8 @@ import { signIn } from './helpers';
 const MENUS: Record<string, string[]> = {
   'user@demo.example.com': ['Dashboard', 'SIM', 'SMS', 'Call and data records', 'Task center'],
   'operator@demo.example.com': ['Dashboard', 'SIM', 'SMS', 'Call and data records', 'Task center'],
-  'admin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Accounts', 'Task center'],
-  'superadmin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Accounts', 'Task center'],
+  'admin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Settings', 'Task center'],
+  'superadmin@demo.example.com': ['Dashboard', 'SIM', 'Invoices', 'SMS', 'Automation rules', 'Call and data records', 'Developer', 'Settings', 'Task center'],
 };
 
 for (const [email, expected] of Object.entries(MENUS)) {

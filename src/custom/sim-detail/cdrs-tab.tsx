@@ -1,4 +1,4 @@
-/** A SIM's CDRs of the last 31 days (SPEC.md section 5's span), newest first, paged on the server. */
+/** A SIM's CDRs of the last 31 days (SPEC.md section 5's span): its summary, then the records newest first, paged on the server. */
 import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../../common/limits';
@@ -6,6 +6,7 @@ import { DateTime, formatDuration } from '../../components/date-time';
 import { formatKb } from '../../resources/cell';
 import { PagedTab } from './tab-frame';
 import { simQuery } from './use-sim-data';
+import { CdrSummary } from './cdr-summary';
 
 interface Cdr {
   id: string;
@@ -25,6 +26,7 @@ export function CdrsTab({ iccid }: { iccid: string }) {
   const days = LIMITS.cdrSummaryDays;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <CdrSummary iccid={iccid} />
       <Typography.Text type="secondary">{t('simDetail.cdrs.note', { days })}</Typography.Text>
       <PagedTab<Cdr>
         url={`/api/main/sim/cdrs?${simQuery(iccid)}`}

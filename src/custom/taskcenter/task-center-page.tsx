@@ -1,9 +1,9 @@
 /**
  * The task center (SPEC.md sections 2, 3 and 9): my long jobs of the last 7 days, newest first, with their progress
- * pushed live; leaving while a task is processing asks Leave or Stay.
+ * pushed live; each job's provider log in a drawer; leaving while a task is processing asks Leave or Stay.
  */
 import { useTable } from '@refinedev/antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ProfileOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Modal, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,8 @@ import { LIMITS } from '../../../common/limits';
 import { DateTime, formatDuration } from '../../components/date-time';
 import { api } from '../../providers/http';
 import { TASKS_RESOURCE, type TaskRow } from './tasks';
+import { ProviderLogDrawer } from './provider-log';
+import { useCallsTexts } from '../calls/texts';
 
 // Preset colours, not antd's status ones: a status tag writes #52c41a on #f6ffed (2.2:1); the presets' text is made
 // readable by the theme (src/providers/readable-theme.ts).
@@ -46,6 +48,8 @@ function DownloadReport({ taskId }: { taskId: string }) {
 export function TaskCenterPage() {
   const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<'all' | TaskRow['status']>('all');
+  const [logOf, setLogOf] = useState<TaskRow | null>(null);
+  const wordsReady = useCallsTexts();
   const { tableProps, tableQuery, setFilters } = useTable<TaskRow>({
     resource: TASKS_RESOURCE.name,
     meta: TASKS_RESOURCE.meta,
@@ -79,6 +83,15 @@ export function TaskCenterPage() {
     { title: t('tasks.end'), dataIndex: 'endedAt', key: 'endedAt', render: (v: string | null) => <DateTime value={v} /> },
     { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
     { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', ellipsis: true, width: 220, render: (v: string | null) => v ?? '—' },
+    {
+      title: wordsReady ? t('calls.log.open') : '',
+      key: 'log',
+      render: (_: unknown, row: TaskRow) => (
+        <Button type="link" size="small" icon={<ProfileOutlined />} onClick={() => setLogOf(row)} aria-label={`${t('calls.log.open')} ${row.referenceId}`}>
+          {t('calls.log.open')}
+        </Button>
+      ),
+    },
     {
       title: t('tasks.report'),
       dataIndex: 'hasReport',
@@ -121,6 +134,7 @@ export function TaskCenterPage() {
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tasks.empty', { days: LIMITS.taskListDays })} /> }}
         />
       </Card>
+      <ProviderLogDrawer task={logOf} onClose={() => setLogOf(null)} />
       <Modal
         open={blocker.state === 'blocked'}
         title={t('tasks.leaveTitle')}
