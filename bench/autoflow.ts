@@ -9,7 +9,7 @@
  *                                            default 20,000; BENCH_AUTOFLOW_LATENCY_EVENTS, default 200;
  *                                            BENCH_AUTOFLOW_PARTS=scheduled for the scheduled evaluation only)
  *
- * Writes its section, "Autoflow engine", into bench/results.md, keeping the others. Not a test.
+ * Writes its section, "Autoflow engine", into bench/results.md, keeping the others and the notes after its table. Not a test.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -23,9 +23,9 @@ import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
 import { newId } from '../server/db/ids.js';
 import { seedDemo } from '../server/db/seed.js';
 import { startConsumer } from '../server/events/event-log.js';
+import { mergeSection, sectionIn } from './autoflow-section.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 
-const SECTION = '## Autoflow engine';
 const EVENTS = Number(process.env.BENCH_AUTOFLOW_EVENTS ?? 20_000);
 const LATENCY_EVENTS = Number(process.env.BENCH_AUTOFLOW_LATENCY_EVENTS ?? 200);
 const RULES = 1000;
@@ -248,18 +248,11 @@ const rows: string[] = [];
 if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres', Number(process.env.BENCH_AUTOFLOW_SIMS ?? 1_000_000))));
 if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite', Number(process.env.BENCH_AUTOFLOW_PGLITE_SIMS ?? 1_000_000))));
 
-// Rows of a database this run did not measure stay from the last run (BENCH_DB=postgres, then pglite).
+// Rows of a database this run did not measure stay from the last run (BENCH_DB=postgres, then pglite); the notes after
+// the table stay as they were (bench/autoflow-section.ts).
 const file = 'bench/results.md';
 const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
-const oldSection = previous.includes(`\n${SECTION}\n`) ? previous.slice(previous.indexOf(`\n${SECTION}\n`) + 1).split('\n## ')[0] : '';
-// With BENCH_AUTOFLOW_PARTS=scheduled, a database's other rows stay from their last run too.
-const kept = oldSection
-  .split('\n')
-  .filter((l) => /^\| (postgres|pglite) \|/.test(l) && (!measured.has(l.split('|')[1].trim()) || (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l))));
-const section = [
-  SECTION,
-  '',
+const intro = [
   `Written by \`node --import tsx bench/autoflow.ts\` (BENCH_ONLY=autoflow) on ${new Date().toISOString().slice(0, 10)}. The scale organisation with ${n(RULES)} enabled`,
   'rules (status changes of every from/to pair, IMEI, network and country changes, data, SMS, expiry and no-connection rules;',
   'scoped to all SIMs, a tag, a product type or 1,000 typed ICCIDs; a tag action, a webhook for one in four). "events through',
@@ -269,20 +262,8 @@ const section = [
   '(JOB_POLL_MS, 1 s) and at 100 ms. The scheduled evaluation runs every 5 minutes (AUTOFLOW_SCHEDULE_SECONDS) on one instance (a lease),',
   'one query per organisation, trigger kind and window; "one rule at a time" is the same pass with a query per rule. The machine\'s',
   '2 cores are shared with other work: upper bounds.',
-  '',
-  '| database | size | what | figure | beside |',
-  '|---|---|---|---|---|',
-  ...kept,
-  ...rows,
-  '',
 ];
-const start = previous.indexOf(`\n${SECTION}\n`);
-let next: string;
-if (start < 0) next = `${previous.trimEnd()}\n\n${section.join('\n')}`;
-else {
-  const after = previous.indexOf('\n## ', start + SECTION.length + 1);
-  next = `${previous.slice(0, start + 1)}${section.join('\n')}${after < 0 ? '' : previous.slice(after)}`;
-}
+const next = mergeSection(previous, intro, rows, PARTS);
 fs.writeFileSync(file, next);
-console.log(section.join('\n'));
+console.log(sectionIn(next));
 process.exit(0);

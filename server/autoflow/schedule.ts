@@ -221,6 +221,18 @@ function conditionOf(t: RuleTrigger): Record<string, unknown> {
   }
 }
 
+/** Trip the rule and SIM pairs that meet their rule: the pairs this call inserted (a pair already tripped is not). */
+async function trip(q: Queryable, orgId: string, met: Met[], now: Date): Promise<Array<{ rule_id: string; sim_id: string }>> {
+  if (!met.length) return [];
+  const r = await q.query<{ rule_id: string; sim_id: string }>(
+    `INSERT INTO autoflow_trips (org_id, rule_id, sim_id, key, tripped_at)
+     SELECT $1, m.rule_id, m.sim_id, m.key, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS m(rule_id, sim_id, key)
+     ON CONFLICT (rule_id, sim_id) DO NOTHING RETURNING rule_id, sim_id`,
+    [orgId, met.map((m) => m.rule_id), met.map((m) => m.sim_id), met.map((m) => m.key), now.toISOString()],
+  );
+  return r.rows;
+}
+
 /**
  * Evaluate one group of rules (one organisation, one trigger kind and window) in q's transaction: re-arm what no longer
  * meets its rule, trip and fire what newly does.
@@ -235,14 +247,9 @@ export async function evaluateGroup(q: Queryable, orgId: string, rules: ActiveRu
     [rules.map((r) => r.id), met.map((m) => m.rule_id), met.map((m) => m.sim_id), met.map((m) => m.key)],
   );
   if (!met.length) return { fired: 0, rearmed: rearmed.rowCount };
-  const tripped = await q.query<{ rule_id: string; sim_id: string }>(
-    `INSERT INTO autoflow_trips (org_id, rule_id, sim_id, key, tripped_at)
-     SELECT $1, m.rule_id, m.sim_id, m.key, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS m(rule_id, sim_id, key)
-     ON CONFLICT (rule_id, sim_id) DO NOTHING RETURNING rule_id, sim_id`,
-    [orgId, met.map((m) => m.rule_id), met.map((m) => m.sim_id), met.map((m) => m.key), now.toISOString()],
-  );
-  if (!tripped.rows.length) return { fired: 0, rearmed: rearmed.rowCount };
-  const fresh = new Set(tripped.rows.map((r) => `${r.rule_id}|${r.sim_id}`));
+  const tripped = await trip(q, orgId, met, now);
+  if (!tripped.length) return { fired: 0, rearmed: rearmed.rowCount };
+  const fresh = new Set(tripped.map((r) => `${r.rule_id}|${r.sim_id}`));
   const byId = new Map(rules.map((r) => [r.id, r]));
   const firings: Firing[] = met
     .filter((m) => fresh.has(`${m.rule_id}|${m.sim_id}`))
@@ -298,6 +305,21 @@ export async function evaluateScheduled(db: Db, now: Date): Promise<{ rules: num
     rearmed += r.rearmed;
   }
   return { rules: rules.length, groups: groups.length, fired, rearmed };
+}
+
+/**
+ * Arm every scheduled rule as of `now` without firing it: the crossings met now are tripped (the same query and keys as
+ * an evaluation), and no run, event or action is written. For rules whose earlier evaluations a database never saw (the
+ * demo seed's rules have "run" for weeks: what they meet at seed time fired back then); a crossing after `now` fires as
+ * usual. Runs in q's transaction; returns the rules looked at and the trips written.
+ */
+export async function armScheduled(q: Queryable, now: Date): Promise<{ rules: number; armed: number }> {
+  const rules = await scheduledRules(q, now);
+  let armed = 0;
+  for (const group of groupRules(rules)) {
+    armed += (await trip(q, group[0].orgId, await meetingGroup(q, group[0].orgId, group, now), now)).length;
+  }
+  return { rules: rules.length, armed };
 }
 
 const LEASE = 'scheduled';

@@ -9,6 +9,7 @@ import { EXPORT_JOBS, EXPORTS, type ExportKind } from '../job/export-jobs.js';
 import { REPORT_CONTENT_TYPE, SCHEDULED_LANGUAGE, writeReport, type ReportKind } from '../job/report-jobs.js';
 import type { FileStore } from '../job/storage.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../network/activation.js';
+import { armScheduled } from '../autoflow/schedule.js';
 import { dueDateOf } from '../../common/billing.js';
 import { makeIccid, makeImei } from '../../common/iccid.js';
 import { allowanceKb, cycleEnd, cycleStart, overageControl, type OveragePolicy, type ResetCycle } from '../domain/bundle-cycle.js';
@@ -271,6 +272,7 @@ export async function seedFleet(q: Queryable, opts: { size: SeedSize; now?: Date
   await seedDeveloper(ctx);
   await seedInvoices(ctx);
   await seedReportsAndTasks(ctx);
+  await armAutoflow(ctx);
 }
 
 async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
@@ -627,6 +629,15 @@ async function seedAutoflow(ctx: Ctx): Promise<void> {
   }
   await insertRows(ctx.q, 'autoflow_rules', rules);
   await insertRows(ctx.q, 'autoflow_runs', runs);
+}
+
+/**
+ * The seeded rules have "run" for weeks (their run history says so): what their scheduled triggers meet at seed time
+ * fired back then. Armed, not fired, so the first evaluation after the seed fires only crossings that happen after it
+ * (without this a fresh start fired hundreds of runs, mails and suspensions). Last, over the finished rollups.
+ */
+async function armAutoflow(ctx: Ctx): Promise<void> {
+  await armScheduled(ctx.q, ctx.now);
 }
 
 async function seedSms(ctx: Ctx): Promise<void> {

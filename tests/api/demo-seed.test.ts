@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateScheduled } from '../../server/autoflow/schedule.js';
 import { DEMO_SIMS, SIM_STATUSES, type SeedSize } from '../../server/db/seed-fleet.js';
 import { allowanceKb, cycleStart, flowControlOf, overageControl, type OveragePolicy, type ResetCycle, type RuleControl } from '../../server/domain/bundle-cycle.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
@@ -202,5 +203,18 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
       const quota = checks.find((c) => c.key === 'quota')!;
       expect({ iccid, said: quota.message.match(/(\d+)\s?%/)?.[1] }).toEqual({ iccid, said: String(Math.round((used / limit) * 100)) });
     }
+  });
+
+  it('arms its enabled rules (issue 18): an evaluation at seed time fires nothing, so a fresh start suspends and mails no one', async () => {
+    // The seed's rules have run for weeks: what they meet at seed time is tripped, with the time of the seed.
+    const trips = (await t.db.query<{ n: string; at: Date | null }>('SELECT count(*)::text AS n, max(tripped_at) AS at FROM autoflow_trips')).rows[0];
+    if (size === 'demo') expect(Number(trips.n)).toBeGreaterThan(100);
+    expect(Number(trips.n)).toBeGreaterThan(0);
+    const runs = async () => Number((await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
+    const before = await runs();
+    expect(await evaluateScheduled(t.db, new Date(trips.at!))).toMatchObject({ fired: 0, rearmed: 0 });
+    expect(await runs()).toBe(before);
+    const statuses = (await t.db.query<{ id: string; status: string }>('SELECT id, status FROM sims ORDER BY id')).rows;
+    expect(statuses).toEqual(sims.map((s) => ({ id: s.id, status: s.status })));
   });
 });

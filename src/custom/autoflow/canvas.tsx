@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { AutoflowRuleDocument } from '../../../common/autoflow-rule';
 import './canvas.css';
 import type { FieldError, NodeKey } from './node-forms';
+import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, conditionWords, scopeWords, triggerName } from './words';
 
 type StepData = { kind: 'trigger' | 'scope' | 'condition' | 'action'; label: string; title: string; error?: string; first: boolean; last: boolean; open: boolean };
@@ -45,6 +46,7 @@ interface CanvasProps {
 function Flow({ doc, open, errors, onOpen }: CanvasProps) {
   const { t, i18n } = useTranslation();
   const { fitView } = useReactFlow();
+  const pools = usePoolNames(poolIdsOf([doc.scope]));
   const nodes = useMemo<StepNode[]>(() => {
     const step = (id: NodeKey, kind: StepData['kind'], label: string, title: string, x: number, y: number, edge: { first?: boolean; last?: boolean } = {}): StepNode => {
       const error = errors[id]?.[0]?.message;
@@ -65,11 +67,11 @@ function Flow({ doc, open, errors, onOpen }: CanvasProps) {
     const n = doc.actions.length;
     return [
       step('trigger', 'trigger', t('autoflow.node.trigger'), triggerName(t, doc.trigger.type), 0, 0, { first: true }),
-      step('scope', 'scope', t('autoflow.node.scope'), scopeWords(t, i18n.language, doc.scope), 0, ROW),
+      step('scope', 'scope', t('autoflow.node.scope'), scopeWords(t, i18n.language, doc.scope, pools), 0, ROW),
       step('condition', 'condition', t('autoflow.node.condition'), condition, 0, ROW * 2),
       ...doc.actions.map((a, i) => step(`action-${i}`, 'action', t('autoflow.node.actionN', { n: i + 1 }), actionWords(t, a), (i - (n - 1) / 2) * GAP, ROW * 3 + 20, { last: true })),
     ];
-  }, [doc, errors, open, t, i18n.language]);
+  }, [doc, errors, open, t, i18n.language, pools]);
   const edges = useMemo<Edge[]>(
     () => [
       { id: 'e-trigger-scope', source: 'trigger', target: 'scope' },

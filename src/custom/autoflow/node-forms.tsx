@@ -29,6 +29,7 @@ import {
 import { saveFile } from '../../providers/http';
 import { SchemaForm } from '../../resources/schema-form';
 import { autoflowApi } from './api';
+import { fetchPools } from './pool-names';
 
 /** A node of the canvas: its panel edits one part of the document. */
 export type NodeKey = 'trigger' | 'condition' | 'scope' | 'settings' | `action-${number}`;
@@ -136,7 +137,7 @@ function CountriesWidget({ id, value, onChange, disabled, readonly }: WidgetProp
 function PoolWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   const { t } = useTranslation();
   const [options, setOptions] = useState<Array<{ value: string; label: string }> | null>(null);
-  useEffect(() => void autoflowApi.pools().then((l) => setOptions(l.map((p) => ({ value: p.id, label: p.name }))), () => setOptions([])), []);
+  useEffect(() => void fetchPools().then((l) => setOptions(l.map((p) => ({ value: p.id, label: p.name }))), () => setOptions([])), []);
   return (
     <Select
       id={id}

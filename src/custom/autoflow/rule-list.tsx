@@ -15,6 +15,7 @@ import { canWrite } from './access';
 import { autoflowApi, type Page, type Rule } from './api';
 import { TEMPLATE_KEYS } from './templates';
 import { useAutoflowTexts } from './texts';
+import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, scopeWords, triggerWords } from './words';
 
 export function AutoflowPage() {
@@ -35,6 +36,7 @@ function RuleList() {
   const [actionType, setActionType] = useState<string | undefined>();
   const search = useDebouncedValue(name);
   const [data, setData] = useState<Page<Rule> | null>(null);
+  const pools = usePoolNames(poolIdsOf((data?.items ?? []).map((r) => r.scope)));
   const load = useCallback(
     () => autoflowApi.list({ page, pageSize, search: search.trim() || undefined, status, trigger, actionType }).then(setData, () => setData({ items: [], total: 0 })),
     [page, pageSize, search, status, trigger, actionType],
@@ -138,7 +140,7 @@ function RuleList() {
                 ),
             },
             { title: t('autoflow.fields.trigger'), key: 'trigger', width: 220, render: (_: unknown, r) => triggerWords(t, i18n.language, r.trigger) },
-            { title: t('autoflow.fields.scope'), key: 'scope', width: 130, render: (_: unknown, r) => scopeWords(t, i18n.language, r.scope) },
+            { title: t('autoflow.fields.scope'), key: 'scope', width: 130, render: (_: unknown, r) => scopeWords(t, i18n.language, r.scope, pools) },
             {
               title: t('autoflow.fields.actions'),
               key: 'actions',

@@ -17,6 +17,7 @@ import { canWrite } from './access';
 import { ACTION_OUTCOMES, ACTION_TYPES, type RuleAction, type RuleScope, type RuleTrigger } from '../../../common/autoflow-rule';
 import { autoflowApi, type ActionOutcome, type ChangeRecord, type Page, type Rule, type Run, type ScopeSim, type WebhookBody } from './api';
 import { useAutoflowTexts } from './texts';
+import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, scopeWords, triggerWords } from './words';
 
 const RUN_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const;
@@ -65,6 +66,7 @@ function RuleHistory({ id }: { id: string }) {
   const navigate = useNavigate();
   const [rule, setRule] = useState<Rule | null>(null);
   useEffect(() => void autoflowApi.detail(id).then(setRule, () => navigate(`/${lang}/autoflow`)), [id, lang, navigate]);
+  const pools = usePoolNames(poolIdsOf([rule?.scope]));
   if (!rule) return <Skeleton active />;
   return (
     <>
@@ -87,7 +89,7 @@ function RuleHistory({ id }: { id: string }) {
       <Card style={{ marginBottom: 16 }}>
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }}>
           <Descriptions.Item label={t('autoflow.fields.trigger')}>{triggerWords(t, i18n.language, rule.trigger)}</Descriptions.Item>
-          <Descriptions.Item label={t('autoflow.fields.scope')}>{scopeWords(t, i18n.language, rule.scope)}</Descriptions.Item>
+          <Descriptions.Item label={t('autoflow.fields.scope')}>{scopeWords(t, i18n.language, rule.scope, pools)}</Descriptions.Item>
           <Descriptions.Item label={t('autoflow.fields.actions')}>{rule.actions.map((a) => actionWords(t, a)).join(' → ')}</Descriptions.Item>
         </Descriptions>
       </Card>
@@ -192,13 +194,13 @@ function Runs({ rule }: { rule: Rule }) {
 }
 
 /** A part of a rule in words, as the change records show it before and after. */
-function partWords(t: TFunction, lang: string, time: (v: string) => string, field: string, value: unknown): string {
+function partWords(t: TFunction, lang: string, time: (v: string) => string, field: string, value: unknown, pools: ReadonlyMap<string, string>): string {
   if (value === null || value === undefined || value === '') return '—';
   switch (field) {
     case 'trigger':
       return triggerWords(t, lang, value as RuleTrigger);
     case 'scope':
-      return scopeWords(t, lang, value as RuleScope);
+      return scopeWords(t, lang, value as RuleScope, pools);
     case 'actions':
       return (value as RuleAction[]).map((a) => actionWords(t, a)).join(' → ');
     case 'status':
@@ -221,6 +223,7 @@ function Changes({ rule }: { rule: Rule }) {
   const [pageSize, setPageSize] = useState(20);
   const [data, setData] = useState<Page<ChangeRecord> | null>(null);
   useEffect(() => void autoflowApi.changes(rule.id, { page, pageSize }).then(setData, () => setData({ items: [], total: 0 })), [rule.id, page, pageSize]);
+  const pools = usePoolNames(poolIdsOf((data?.items ?? []).flatMap((c) => [c.before?.scope as RuleScope | undefined, c.after?.scope as RuleScope | undefined])));
   const lines = (c: ChangeRecord) => {
     const before = c.before ?? {};
     const after = c.after ?? {};
@@ -231,8 +234,8 @@ function Changes({ rule }: { rule: Rule }) {
         {changed.map((f) => (
           <li key={f}>
             {c.action === 'create'
-              ? t('autoflow.changeValue', { field: fieldLabel(t, f), value: partWords(t, i18n.language, time, f, after[f]) })
-              : t('autoflow.changeLine', { field: fieldLabel(t, f), before: partWords(t, i18n.language, time, f, before[f]), after: partWords(t, i18n.language, time, f, after[f]) })}
+              ? t('autoflow.changeValue', { field: fieldLabel(t, f), value: partWords(t, i18n.language, time, f, after[f], pools) })
+              : t('autoflow.changeLine', { field: fieldLabel(t, f), before: partWords(t, i18n.language, time, f, before[f], pools), after: partWords(t, i18n.language, time, f, after[f], pools) })}
           </li>
         ))}
       </ul>

@@ -38,7 +38,8 @@ export function triggerWords(t: TFunction, lang: string, tr: RuleTrigger): strin
   return t('autoflow.words.triggerLine', { name: triggerName(t, tr.type), condition: conditionWords(t, lang, tr) });
 }
 
-export function scopeWords(t: TFunction, lang: string, s: RuleScope): string {
+/** Which SIMs; a pool by its name when `pools` (id → name, pool-names.ts) knows it. */
+export function scopeWords(t: TFunction, lang: string, s: RuleScope, pools?: ReadonlyMap<string, string>): string {
   switch (s.type) {
     case 'iccids':
       return t('autoflow.words.iccids', { count: s.iccids?.length ?? 0, value: n(s.iccids?.length ?? 0, lang) });
@@ -48,8 +49,10 @@ export function scopeWords(t: TFunction, lang: string, s: RuleScope): string {
       return t('autoflow.words.tags', { list: (s.tags ?? []).join(', ') || '…' });
     case 'product_type':
       return s.productType ? t(`autoflow.scope.enum.productType.${s.productType}`) : '…';
-    case 'pool':
-      return t('autoflow.scope.enum.type.pool');
+    case 'pool': {
+      const name = s.poolId ? pools?.get(s.poolId) : undefined;
+      return name ? t('autoflow.words.pool', { name }) : t('autoflow.scope.enum.type.pool');
+    }
     default:
       return t('autoflow.scope.enum.type.all');
   }
