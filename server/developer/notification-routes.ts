@@ -33,6 +33,8 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   autoflow: ['rule_fired'],
   // Bundles that act (issue 19): cycles, allowances and their controls, coverage.
   usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage'],
+  // Invoices (issue 20): made by the monthly job, then their lifecycle.
+  invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);
