@@ -212,7 +212,7 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
       const { id } = req.params as { id: string };
       const body = req.body as { amount: number; paidOn: string; reference: string };
       const now = nowOf(req);
-      if (body.paidOn > now.toISOString().slice(0, 10)) throw invalid('paidOn', 'notFuture');
+      if (body.paidOn > now.toISOString().slice(0, 10)) throw invalid('paidOn', 'maximum', { limit: now.toISOString().slice(0, 10) });
       return req.server.db.tx(async (q) => {
         const inv = await lockInvoice(q, auth.orgId, id);
         if (inv.status !== 'published') throw wrongState(inv.status, 'settle');
