@@ -321,6 +321,40 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
   {
     service: 'customer',
     method: 'GET',
+    path: `${BASE}/:id/shared_pool/details`,
+    permission: { action: 'read', subject: 'customer-bill-cube' },
+    schema: {
+      params: pathParams('id'),
+      response: {
+        type: 'object',
+        properties: {
+          items: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { poolId: { type: 'string' }, name: { type: 'string' }, sku: { type: ['string', 'null'] }, sims: { type: ['integer', 'null'] }, usageKb: { type: ['number', 'null'] }, sizeKb: { type: ['number', 'null'] }, overageKb: { type: ['number', 'null'] } },
+            },
+          },
+        },
+      },
+    },
+    summary: 'The pools of the invoice\'s SIMs: their SIMs, usage, size and usage beyond it in the month.',
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const row = (
+        await req.server.db.query<{ items: unknown[] }>(
+          `SELECT CASE jsonb_typeof(pool_info) WHEN 'array' THEN pool_info WHEN 'object' THEN jsonb_build_array(pool_info) ELSE '[]'::jsonb END AS items FROM invoices WHERE org_id = $1 AND id = $2`,
+          [auth.orgId, id],
+        )
+      ).rows[0];
+      if (!row) throw notFound('invoice', id);
+      return { items: row.items };
+    },
+  },
+  {
+    service: 'customer',
+    method: 'GET',
     path: `${BASE}/:id/details/download`,
     permission: { action: 'export', subject: 'customer-bill-cube' },
     schema: { params: pathParams('id'), response: {} },

@@ -63,6 +63,24 @@ const LINES_SQL = `
    CROSS JOIN LATERAL (SELECT CASE WHEN b.billed AND NOT b.pooled AND NOT b.unlimited THEN greatest(0, coalesce(u.kb, 0) - b.allowance) ELSE 0 END::bigint AS kb) k
    CROSS JOIN LATERAL (SELECT k.kb, round(k.kb * $6::numeric / 1024)::bigint AS minor) o`;
 
+/**
+ * The pools of the invoice's SIMs (pool_info): per pool its SIMs on the invoice, their usage, the pool's size (SIMs
+ * times the pool's bundle, SPEC.md section 9) and the usage beyond it. Shown, not charged: the pool's overage is billed
+ * by the shared-pool engine (docs/decisions.md "Invoices made by the monthly job (issue 20)").
+ */
+const POOLS_SQL = `
+  UPDATE invoices i SET pool_info = coalesce((
+    SELECT jsonb_agg(jsonb_build_object('poolId', p.id, 'name', p.name, 'sku', p.bundle_sku, 'sims', x.sims, 'usageKb', x.usage_kb,
+                                        'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)) ORDER BY p.name, p.id)
+      FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
+              FROM invoice_lines l
+              JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
+                     WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
+                       AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
+             WHERE l.org_id = $1 AND l.invoice_id = $2 GROUP BY b.pool_id) x
+      JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1), '[]'::jsonb)
+   WHERE i.org_id = $1 AND i.id = $2`;
+
 /** The invoice's figures summed from its lines; the tax rounded once on the net. */
 const TOTALS_SQL = `
   UPDATE invoices i SET amount_excl_tax = s.net, tax_amount = round(s.net * i.tax_rate, 2), amount_incl_tax = s.net + round(s.net * i.tax_rate, 2),
@@ -115,6 +133,7 @@ async function makeInvoice(q: Queryable, orgId: string, cycle: string, now: Date
   const daysInMonth = Math.round((month.end.getTime() - month.start.getTime()) / DAY);
   const lines = await q.query(LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), daysInMonth, perMb]);
   if (!lines.rowCount && !correction) throw new NothingToBill();
+  await q.query(POOLS_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString()]);
   const t = (await q.query<{ total: string; sims: number }>(TOTALS_SQL, [orgId, id])).rows[0];
   const made: MadeInvoice = { id, billId, version, total: t.total, sims: t.sims };
   await appendEvents(q, [{ orgId, type: 'invoice', subtype: correction ? 'corrected' : 'created', subject: id, at: now, data: { billId, version, billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: org.currency ?? DEFAULT_PROFILE.currency, sims: t.sims, supersedes: correction?.supersedes ?? null } }]);

@@ -7,6 +7,7 @@ import { App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Space, 
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dueDateOf } from '../../common/billing';
+import { formatKb } from './cell';
 import { api } from '../providers/http';
 
 interface Version {
@@ -28,6 +29,14 @@ interface Settle {
   reference: string;
   recordedBy: string | null;
 }
+interface PoolLine {
+  poolId: string;
+  name: string;
+  sims: number | null;
+  usageKb: number | null;
+  sizeKb: number | null;
+  overageKb: number | null;
+}
 interface SkuLine {
   sku: string;
   sims: number;
@@ -46,23 +55,27 @@ function useMoney() {
 
 /** Versions, payments and the extract of the invoice at base (its API path); read again when round changes. */
 export function InvoiceHistory({ base, round, onOpen }: { base: string; round: number; onOpen: (id: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const money = useMoney();
+  const kb = (n: number | null) => (n === null ? '—' : formatKb(n, i18n.language));
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [settles, setSettles] = useState<{ items: Settle[]; paid: number; outstanding: number } | null>(null);
   const [extract, setExtract] = useState<SkuLine[] | null>(null);
+  const [pools, setPools] = useState<PoolLine[]>([]);
   useEffect(() => {
     let live = true;
     void Promise.all([
       api<{ items: Version[] }>('GET', `${base}/versions`, undefined, { quiet: true }),
       api<{ items: Settle[]; paid: number; outstanding: number }>('GET', `${base}/settles`, undefined, { quiet: true }),
       api<{ items: SkuLine[] }>('GET', `${base}/extract`, undefined, { quiet: true }),
+      api<{ items: PoolLine[] }>('GET', `${base}/shared_pool/details`, undefined, { quiet: true }),
     ]).then(
-      ([v, s, e]) => {
+      ([v, s, e, p]) => {
         if (!live) return;
         setVersions(v.items);
         setSettles(s);
         setExtract(e.items);
+        setPools(p.items);
       },
       () => undefined,
     );
@@ -144,6 +157,23 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
           ]}
         />
       </Card>
+      {pools.length > 0 && (
+        <Card size="small" title={t('invoiceActions.pools')}>
+          <Table<PoolLine>
+            size="small"
+            rowKey="poolId"
+            dataSource={pools}
+            pagination={false}
+            columns={[
+              { key: 'name', title: t('invoiceActions.pool'), dataIndex: 'name' },
+              { key: 'sims', title: t('invoiceActions.sims'), align: 'right', render: (_, p) => p.sims ?? '—' },
+              { key: 'usage', title: t('invoices.fields.usageKb'), align: 'right', render: (_, p) => kb(p.usageKb) },
+              { key: 'size', title: t('invoiceActions.poolSize'), align: 'right', render: (_, p) => kb(p.sizeKb) },
+              { key: 'overage', title: t('invoices.fields.overageQuantityKb'), align: 'right', render: (_, p) => kb(p.overageKb) },
+            ]}
+          />
+        </Card>
+      )}
     </Space>
   );
 }

@@ -200,7 +200,21 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(rows[0]).toBe('iccid,sku,bundleQuantity,bundlePrice,usageKb,overageKb,overageAmount,amount');
     expect(rows.length - 1).toBe(bySku.reduce((s, i) => s + i.sims, 0));
-    for (const url of [`${BILLS}/${demoInvoiceId}/preview/pdf`, `${BILLS}/${demoInvoiceId}/extract`, `${BILLS}/${demoInvoiceId}/details/download`, `${BILLS}/${demoInvoiceId}/versions`, `${BILLS}/${demoInvoiceId}/settles`]) {
+    // The pools of its SIMs: their SIMs and usage, from the CDRs directly.
+    const pools = (await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/shared_pool/details` })).json().data.items as Array<{ poolId: string; sims: number; usageKb: number; sizeKb: number; overageKb: number }>;
+    const { start } = monthOf(cycle);
+    const direct = (
+      await t.db.query<{ pool_id: string; sims: number; kb: string }>(
+        `SELECT b.pool_id, count(*)::int AS sims, coalesce(sum(c.kb), 0)::text AS kb
+           FROM (SELECT DISTINCT sim_id, pool_id FROM bundle_orders WHERE org_id = 'org-demo' AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at < $2 AND (expired_at IS NULL OR expired_at > $1)) b
+           LEFT JOIN (SELECT sim_id, sum(volume_kb) AS kb FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2 GROUP BY sim_id) c ON c.sim_id = b.sim_id
+          GROUP BY b.pool_id`,
+        [start, end],
+      )
+    ).rows;
+    expect(pools.map((p) => [p.poolId, p.sims, p.usageKb]).sort()).toEqual(direct.map((d) => [d.pool_id, d.sims, Number(d.kb)]).sort());
+    for (const p of pools) expect(p.overageKb).toBe(Math.max(0, p.usageKb - p.sizeKb));
+    for (const url of [`${BILLS}/${demoInvoiceId}/shared_pool/details`, `${BILLS}/${demoInvoiceId}/preview/pdf`, `${BILLS}/${demoInvoiceId}/extract`, `${BILLS}/${demoInvoiceId}/details/download`, `${BILLS}/${demoInvoiceId}/versions`, `${BILLS}/${demoInvoiceId}/settles`]) {
       expect((await call(t.app, user, { method: 'GET', url })).statusCode).toBe(403);
       expect((await call(t.app, other, { method: 'GET', url })).statusCode).toBe(404);
     }
