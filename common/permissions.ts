@@ -15,7 +15,7 @@ export const SUBJECTS = {
   sim: ['read', 'export', 'activate', 'suspend', 'resume', 'reset', 'transfer', 'uploadInfo', 'editInfo', 'sendSms'],
   'shared-pool-cube': ['read', 'update'],
   'sim-report-cube': ['read', 'create', 'update'],
-  'customer-bill-cube': ['read', 'export'],
+  'customer-bill-cube': ['read', 'export', 'publish', 'settle', 'correct'],
   'cube-schedule-sms': ['read', 'create', 'update', 'delete'],
   'autoflow-cube': ['read', 'create', 'update', 'delete'],
   cdr: ['read', 'export'],

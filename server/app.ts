@@ -42,6 +42,7 @@ import type { ResourceSchema } from '../common/resources.js';
 import { LiveHub } from './live/hub.js';
 import { activationJob } from './network/activation.js';
 import { startBundleJob } from './network/bundle-engine.js';
+import { startInvoiceJob } from './billing/invoice-job.js';
 import { networkReports } from './network/reports.js';
 import { SimulatedNetwork } from './network/simulator.js';
 import { smsExportJob } from './sms/sms-export.js';
@@ -191,6 +192,9 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // Bundles and cycles by time (issue 19): once across the instances that run jobs, under a lease.
   let stopBundleJob = async () => {};
   if (config.jobs) app.addHook('onReady', async () => void (stopBundleJob = startBundleJob(db, network, app.log, () => config.clock?.() ?? new Date())));
+  // Invoices of the closed month (issue 20): once across the instances that run jobs, under a lease; idempotent.
+  let stopInvoiceJob = async () => {};
+  if (config.jobs) app.addHook('onReady', async () => void (stopInvoiceJob = startInvoiceJob(db, app.log, () => config.clock?.() ?? new Date())));
   // Webhooks: the event log's `webhooks` consumer queues deliveries, the dispatcher sends them (instances with jobs).
   const webhooks = new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs });
   app.decorate('webhooks', webhooks);
@@ -223,6 +227,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     stopReports();
     await stopMaintenance();
     await stopBundleJob();
+    await stopInvoiceJob();
     await network.stop();
     await jobs.stop();
     await smsScheduler.stop();

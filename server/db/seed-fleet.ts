@@ -992,6 +992,18 @@ async function seedInvoices(ctx: Ctx): Promise<void> {
   }
   await insertRows(ctx.q, 'invoices', invoices);
   await insertRows(ctx.q, 'invoice_lines', lines);
+  // A paid invoice was paid by one payment (a settle) on the day it was paid; each organisation's billing profile
+  // (the monthly invoice job's currency, tax rate and bank, server/billing/invoice-job.ts).
+  await insertRows(ctx.q, 'invoice_settles', invoices.filter((i) => i.status === 'paid').map((i) => ({
+    org_id: i.org_id, invoice_id: i.id, amount: i.amount_incl_tax, currency: i.currency, paid_on: dateOnly(i.paid_at as Date), reference: `SEPA-${rng.digits(8)}`, recorded_at: i.paid_at,
+  })));
+  for (const f of FLEETS) {
+    await ctx.q.query(
+      `INSERT INTO billing_profiles (org_id, currency, tax_rate, overage_minor_per_mb, settlement_customer, bank_details, credit_limit) VALUES ($1, $2, $3, 2, $4, $5, 5000)
+       ON CONFLICT (org_id) DO UPDATE SET currency = EXCLUDED.currency, tax_rate = EXCLUDED.tax_rate, settlement_customer = EXCLUDED.settlement_customer, bank_details = EXCLUDED.bank_details, credit_limit = EXCLUDED.credit_limit`,
+      [f.org, f.currency, f.taxRate, f.org === 'org-other' ? 'Other Customer Ltd' : 'Demo Logistics GmbH', JSON.stringify({ bank: 'Demo Bank AG', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' })],
+    );
+  }
 }
 
 /**

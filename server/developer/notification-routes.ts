@@ -35,6 +35,8 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   // Bundles that act (issue 19): cycles, allowances and their controls, coverage; and a usage rule's threshold crossed
   // (issue 18, server/autoflow/schedule.ts).
   usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'threshold_crossed'],
+  // Invoices (issue 20): made by the monthly job, then their lifecycle.
+  invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);

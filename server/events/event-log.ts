@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 
-export type EventType = 'sim' | 'sms' | 'sms_schedule' | 'task' | 'pool' | 'usage' | 'autoflow' | 'org';
+export type EventType = 'sim' | 'sms' | 'sms_schedule' | 'task' | 'pool' | 'usage' | 'autoflow' | 'org' | 'invoice';
 
 export interface DomainEvent {
   /** The log's id: a consumer's idempotency key (webhooks send it as `webhook-id`). */

@@ -1,0 +1,221 @@
+/**
+ * The monthly invoice job (issue 20; docs/decisions.md "Invoices made by the monthly job (issue 20)").
+ *
+ * For each organisation with a bundle in use during the closed UTC month (SIM pages end the day at 23:59 UTC+0), one
+ * post-payment invoice, version 1, as a draft: a line per SIM from its bundle orders and the usage_daily rollup (never
+ * the raw CDRs), the totals summed from the lines in the database. Money is exact: numeric in SQL, each amount rounded
+ * once, half away from zero, to the minor unit (round(x, 2)); the tax is the invoice's net times its rate rounded the
+ * same way. The job runs under a lease (job_leases, as the bundle job) and every insert is guarded by the unique key
+ * (organisation, month, type, version): a second run or a second instance finds the invoice made and changes nothing.
+ * Each invoice made, and each later transition, is an event of type `invoice` in the event log, in its transaction.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { dueDateOf } from '../../common/billing.js';
+import type { Db, Queryable } from '../db/db.js';
+import { newId } from '../db/ids.js';
+import { appendEvents } from '../events/event-log.js';
+import { claimJob } from '../network/bundle-engine.js';
+
+const DAY = 86_400_000;
+/** Defaults for an organisation without a billing profile (050_invoice_job.sql). */
+const DEFAULT_PROFILE = { currency: 'EUR', taxRate: '0.19', overageMinorPerMb: 2 };
+
+/** The UTC month [start, end) before the one holding `now`, as YYYY-MM and its bounds. */
+export function closedMonthOf(now: Date): { cycle: string; start: Date; end: Date } {
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return { cycle: start.toISOString().slice(0, 7), start, end };
+}
+
+export function monthOf(cycle: string): { cycle: string; start: Date; end: Date } {
+  const [y, m] = cycle.split('-').map(Number);
+  return { cycle, start: new Date(Date.UTC(y, m - 1, 1)), end: new Date(Date.UTC(y, m, 1)) };
+}
+
+/** The bill id of an organisation's post-payment invoice of a month: INV-YYYYMM-<org code>, at most 40 characters. */
+export const billIdOf = (orgCode: string, cycle: string) => `INV-${cycle.replace('-', '')}-${orgCode.toUpperCase()}`.slice(0, 40);
+
+/**
+ * The bundles billed in a month, per SIM: every bundle order but test ones activated before the month's end and not
+ * ended before its start. A postpaid bundle's price is its monthly fee, charged once for each month it is in use (a
+ * prepaid one was paid when ordered: counted, priced 0). The month's allowance is the quota per cycle times the cycles
+ * of the month (a day's quota times the month's days, a month's once, a year's a twelfth); usage beyond it is overage,
+ * billed at the profile's price per MB when a bundle's overage policy bills it and the SIM is not in a pool (a pool's
+ * overage is the pool's). A quota-less bundle is unlimited.
+ */
+const LINES_SQL = `
+  INSERT INTO invoice_lines (org_id, invoice_id, sim_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount)
+  SELECT $1, $2, b.sim_id, b.iccid, b.sku, b.qty, b.bundle_minor / 100.0, coalesce(u.kb, 0), o.kb, o.minor / 100.0, (b.bundle_minor + o.minor) / 100.0
+    FROM (SELECT sim_id, min(iccid) AS iccid,
+                 (array_agg(sku ORDER BY type IN ('BEFORE_SUPPLEMENT', 'AFTER_FLOW'), activated_at, id))[1] AS sku,
+                 count(*)::int AS qty,
+                 sum(CASE WHEN payment_mode = 'postpaid' THEN round(coalesce(price, 0), 2) * 100 ELSE 0 END)::bigint AS bundle_minor,
+                 sum(CASE WHEN reset_cycle IN ('DAY', 'DAY_24H') THEN quota_kb * $5::int WHEN reset_cycle = 'YEAR_366D' THEN quota_kb / 12 ELSE quota_kb END) AS allowance,
+                 bool_or(quota_kb IS NULL) AS unlimited,
+                 bool_or(overage_policy LIKE 'billing%') AS billed,
+                 bool_or(pool_id IS NOT NULL) AS pooled
+            FROM bundle_orders
+           WHERE org_id = $1 AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
+             AND (expired_at IS NULL OR expired_at > $3::timestamptz)
+           GROUP BY sim_id) b
+    LEFT JOIN (SELECT sim_id, sum(volume_kb) AS kb FROM usage_daily
+                WHERE org_id = $1 AND day >= $3::timestamptz::date AND day < $4::timestamptz::date GROUP BY sim_id) u ON u.sim_id = b.sim_id
+   CROSS JOIN LATERAL (SELECT CASE WHEN b.billed AND NOT b.pooled AND NOT b.unlimited THEN greatest(0, coalesce(u.kb, 0) - b.allowance) ELSE 0 END::bigint AS kb) k
+   CROSS JOIN LATERAL (SELECT k.kb, round(k.kb * $6::numeric / 1024)::bigint AS minor) o`;
+
+/**
+ * The pools of the invoice's SIMs (pool_info): per pool its SIMs on the invoice, their usage, the pool's size (SIMs
+ * times the pool's bundle, SPEC.md section 9) and the usage beyond it. Shown, not charged: the pool's overage is billed
+ * by the shared-pool engine (docs/decisions.md "Invoices made by the monthly job (issue 20)").
+ */
+const POOLS_SQL = `
+  UPDATE invoices i SET pool_info = coalesce((
+    SELECT jsonb_agg(jsonb_build_object('poolId', p.id, 'name', p.name, 'sku', p.bundle_sku, 'sims', x.sims, 'usageKb', x.usage_kb,
+                                        'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)) ORDER BY p.name, p.id)
+      FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
+              FROM invoice_lines l
+              JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
+                     WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
+                       AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
+             WHERE l.org_id = $1 AND l.invoice_id = $2 GROUP BY b.pool_id) x
+      JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1), '[]'::jsonb)
+   WHERE i.org_id = $1 AND i.id = $2`;
+
+/** The invoice's figures summed from its lines; the tax rounded once on the net. */
+const TOTALS_SQL = `
+  UPDATE invoices i SET amount_excl_tax = s.net, tax_amount = round(s.net * i.tax_rate, 2), amount_incl_tax = s.net + round(s.net * i.tax_rate, 2),
+         bundle_quantity = s.qty, bundle_price = s.bundles, overage_quantity_kb = s.over_kb, overage_price = s.over, usage_kb = s.usage, sim_count = s.sims
+    FROM (SELECT coalesce(sum(amount), 0) AS net, coalesce(sum(bundle_quantity), 0)::int AS qty, coalesce(sum(amount - overage_amount), 0) AS bundles,
+                 coalesce(sum(overage_kb), 0)::bigint AS over_kb, coalesce(sum(overage_amount), 0) AS over, coalesce(sum(usage_kb), 0)::bigint AS usage, count(*)::int AS sims
+            FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2) s
+   WHERE i.org_id = $1 AND i.id = $2
+  RETURNING i.amount_incl_tax::text AS total, i.sim_count AS sims`;
+
+export interface MadeInvoice {
+  id: string;
+  billId: string;
+  version: number;
+  total: string;
+  sims: number;
+}
+
+class NothingToBill extends Error {}
+
+/**
+ * Make version `version` of an organisation's post-payment invoice of `cycle` in q's transaction, or nothing when that
+ * version exists already (undefined) or the organisation has no bundle in use that month (undefined, nothing written).
+ */
+async function makeInvoice(q: Queryable, orgId: string, cycle: string, now: Date, version: number, correction?: { supersedes: string; billId: string; reason: string | null }): Promise<MadeInvoice | undefined> {
+  const month = monthOf(cycle);
+  const org = (
+    await q.query<{ code: string; currency: string | null; tax_rate: string | null; per_mb: number | null; settlement_customer: string | null; bank_details: unknown; credit_limit: string | null }>(
+      `SELECT o.code, p.currency, p.tax_rate::text, p.overage_minor_per_mb AS per_mb, p.settlement_customer, p.bank_details, p.credit_limit::text
+         FROM organisations o LEFT JOIN billing_profiles p ON p.org_id = o.id WHERE o.id = $1`,
+      [orgId],
+    )
+  ).rows[0];
+  if (!org) return undefined;
+  const perMb = org.per_mb ?? DEFAULT_PROFILE.overageMinorPerMb;
+  const billId = correction?.billId ?? billIdOf(org.code, cycle);
+  const id = newId();
+  const day = now.toISOString().slice(0, 10);
+  const inserted = await q.query(
+    `INSERT INTO invoices (org_id, id, bill_id, status, type, cycle_start, cycle_end, billing_cycle, billing_date, due_date, currency,
+                           amount_excl_tax, tax_rate, tax_amount, amount_incl_tax, unit_price, settlement_customer, bank_details, credit_limit,
+                           sku, version, origin, supersedes, correction_reason, created_at, updated_at)
+     VALUES ($1, $2, $3, 'draft', 'post_payment', $4, $5, $6, $7, $8, $9, 0, $10, 0, 0, $11, $12, $13, $14, 'POSTPAID', $15, 'job', $16, $17, $18, $18)
+     ON CONFLICT (org_id, billing_cycle, type, version) DO NOTHING RETURNING id`,
+    [orgId, id, billId, month.start.toISOString().slice(0, 10), new Date(month.end.getTime() - DAY).toISOString().slice(0, 10), cycle, day, dueDateOf(now),
+     org.currency ?? DEFAULT_PROFILE.currency, org.tax_rate ?? DEFAULT_PROFILE.taxRate, perMb / 100, org.settlement_customer, JSON.stringify(org.bank_details ?? {}),
+     org.credit_limit, version, correction?.supersedes ?? null, correction?.reason ?? null, now.toISOString()],
+  );
+  if (!inserted.rowCount) return undefined;
+  const daysInMonth = Math.round((month.end.getTime() - month.start.getTime()) / DAY);
+  const lines = await q.query(LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), daysInMonth, perMb]);
+  if (!lines.rowCount && !correction) throw new NothingToBill();
+  await q.query(POOLS_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString()]);
+  const t = (await q.query<{ total: string; sims: number }>(TOTALS_SQL, [orgId, id])).rows[0];
+  const made: MadeInvoice = { id, billId, version, total: t.total, sims: t.sims };
+  await appendEvents(q, [{ orgId, type: 'invoice', subtype: correction ? 'corrected' : 'created', subject: id, at: now, data: { billId, version, billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: org.currency ?? DEFAULT_PROFILE.currency, sims: t.sims, supersedes: correction?.supersedes ?? null } }]);
+  return made;
+}
+
+/** One organisation's invoice of a month in its own transaction; undefined when made already or nothing to bill. */
+export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, now: Date): Promise<MadeInvoice | undefined> {
+  try {
+    return await db.tx((q) => makeInvoice(q, orgId, cycle, now, 1));
+  } catch (err) {
+    if (err instanceof NothingToBill) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * A correction: the current version of an invoice becomes obsolete and not current, and the next version is made
+ * again from the month's bundles and usage as they are now, as a draft (in q's transaction).
+ */
+export async function correctInvoice(q: Queryable, orgId: string, current: { id: string; billId: string; billingCycle: string; version: number }, reason: string | null, now: Date): Promise<MadeInvoice> {
+  await q.query(`UPDATE invoices SET status = 'obsolete', is_current = false, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, current.id, now.toISOString()]);
+  const made = await makeInvoice(q, orgId, current.billingCycle, now, current.version + 1, { supersedes: current.id, billId: current.billId, reason });
+  if (!made) throw new Error(`version ${current.version + 1} of invoice ${current.id} exists`);
+  await appendEvents(q, [{ orgId, type: 'invoice', subtype: 'obsoleted', subject: current.id, at: now, data: { version: current.version, supersededBy: made.id } }]);
+  return made;
+}
+
+export interface InvoiceJobSummary {
+  ran: boolean;
+  cycle: string;
+  made: MadeInvoice[];
+}
+
+/**
+ * One run at `now` by instance `owner`: nothing unless it holds the lease; then every organisation with a bundle in use
+ * in the closed month and no invoice of it yet gets one, each in its own transaction.
+ */
+export async function runInvoiceJob(db: Db, now: Date, owner: string, leaseSeconds = 600): Promise<InvoiceJobSummary> {
+  const { cycle, start, end } = closedMonthOf(now);
+  const s: InvoiceJobSummary = { ran: false, cycle, made: [] };
+  if (!(await claimJob(db, 'monthly_invoices', owner, leaseSeconds))) return s;
+  s.ran = true;
+  const orgs = (
+    await db.query<{ org_id: string }>(
+      `SELECT o.id AS org_id FROM organisations o
+        WHERE EXISTS (SELECT 1 FROM bundle_orders b WHERE b.org_id = o.id AND b.type <> 'BEFORE_TEST' AND b.activated_at IS NOT NULL
+                         AND b.activated_at < $2::timestamptz AND (b.expired_at IS NULL OR b.expired_at > $1::timestamptz))
+          AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.org_id = o.id AND i.billing_cycle = $3 AND i.type = 'post_payment')
+        ORDER BY o.id`,
+      [start.toISOString(), end.toISOString(), cycle],
+    )
+  ).rows;
+  for (const { org_id } of orgs) {
+    const made = await invoiceOrganisation(db, org_id, cycle, now);
+    if (made) s.made.push(made);
+  }
+  await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', ['monthly_invoices', now.toISOString(), owner]);
+  return s;
+}
+
+/** Run the invoice job every everyMs (an hour) on clock's time; returns the stop function. */
+export function startInvoiceJob(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 3_600_000): () => Promise<void> {
+  const owner = `${process.pid}-${newId(8)}`;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    running = runInvoiceJob(db, clock(), owner)
+      .then(
+        (s) => void (s.made.length && log.info({ cycle: s.cycle, invoices: s.made.length }, 'invoice job')),
+        (err) => log.error({ err }, 'invoice job'),
+      )
+      .finally(() => (running = null));
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+    await db.query('UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2', ['monthly_invoices', owner]).catch(() => undefined);
+  };
+}

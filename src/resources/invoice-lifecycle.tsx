@@ -1,0 +1,278 @@
+/**
+ * An invoice's lifecycle on its detail page (issue 20): its versions, its payments (settles) and its lines by SKU, and
+ * the dialogs of the actions the role may take (publish, correct, record a payment). The server decides what a state
+ * allows; the page offers only what the state and the role allow.
+ */
+import { App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { dueDateOf } from '../../common/billing';
+import { formatKb } from './cell';
+import { api } from '../providers/http';
+
+interface Version {
+  id: string;
+  billId: string;
+  version: number;
+  status: string;
+  isCurrent: boolean;
+  amountInclTax: number;
+  currency: string;
+  billingDate: string;
+  correctionReason: string | null;
+}
+interface Settle {
+  id: number;
+  amount: number;
+  currency: string;
+  paidOn: string;
+  reference: string;
+  recordedBy: string | null;
+}
+interface PoolLine {
+  poolId: string;
+  name: string;
+  sims: number | null;
+  usageKb: number | null;
+  sizeKb: number | null;
+  overageKb: number | null;
+}
+interface SkuLine {
+  sku: string;
+  sims: number;
+  bundleQuantity: number;
+  bundleAmount: number;
+  overageAmount: number;
+  amount: number;
+}
+
+const STATUS_COLORS: Record<string, string> = { draft: 'default', published: 'blue', paid: 'green', obsolete: 'red' };
+
+function useMoney() {
+  const { i18n } = useTranslation();
+  return (n: number, currency: string) => new Intl.NumberFormat(i18n.language, { style: 'currency', currency }).format(n);
+}
+
+/** Versions, payments and the extract of the invoice at base (its API path); read again when round changes. */
+export function InvoiceHistory({ base, round, onOpen }: { base: string; round: number; onOpen: (id: string) => void }) {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const kb = (n: number | null) => (n === null ? '—' : formatKb(n, i18n.language));
+  const [versions, setVersions] = useState<Version[] | null>(null);
+  const [settles, setSettles] = useState<{ items: Settle[]; paid: number; outstanding: number } | null>(null);
+  const [extract, setExtract] = useState<SkuLine[] | null>(null);
+  const [pools, setPools] = useState<PoolLine[]>([]);
+  useEffect(() => {
+    let live = true;
+    void Promise.all([
+      api<{ items: Version[] }>('GET', `${base}/versions`, undefined, { quiet: true }),
+      api<{ items: Settle[]; paid: number; outstanding: number }>('GET', `${base}/settles`, undefined, { quiet: true }),
+      api<{ items: SkuLine[] }>('GET', `${base}/extract`, undefined, { quiet: true }),
+      api<{ items: PoolLine[] }>('GET', `${base}/shared_pool/details`, undefined, { quiet: true }),
+    ]).then(
+      ([v, s, e, p]) => {
+        if (!live) return;
+        setVersions(v.items);
+        setSettles(s);
+        setExtract(e.items);
+        setPools(p.items);
+      },
+      () => undefined,
+    );
+    return () => void (live = false);
+  }, [base, round]);
+  const self = versions?.find((v) => base.endsWith(`/${encodeURIComponent(v.id)}`));
+  const currency = self?.currency ?? versions?.[0]?.currency ?? 'EUR';
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Card size="small" title={t('invoiceActions.versions')}>
+        <Table<Version>
+          size="small"
+          rowKey="id"
+          loading={!versions}
+          dataSource={versions ?? []}
+          pagination={false}
+          columns={[
+            {
+              key: 'version',
+              title: t('invoices.fields.version'),
+              render: (_, v) => (
+                <Space>
+                  <span>v{v.version}</span>
+                  {v.isCurrent && <Tag color="geekblue">{t('invoiceActions.current')}</Tag>}
+                </Space>
+              ),
+            },
+            { key: 'status', title: t('invoices.fields.status'), render: (_, v) => <Tag color={STATUS_COLORS[v.status]}>{t(`invoices.enum.status.${v.status}`)}</Tag> },
+            { key: 'amount', title: t('invoices.fields.amountInclTax'), align: 'right', render: (_, v) => money(v.amountInclTax, v.currency) },
+            { key: 'date', title: t('invoices.fields.billingDate'), dataIndex: 'billingDate' },
+            { key: 'reason', title: t('invoices.fields.correctionReason'), render: (_, v) => v.correctionReason ?? '—' },
+            {
+              key: 'open',
+              title: '',
+              render: (_, v) =>
+                v.id === self?.id ? null : (
+                  <Button type="link" size="small" onClick={() => onOpen(v.id)}>
+                    {t('invoiceActions.openVersion')} v{v.version}
+                  </Button>
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <Card
+        size="small"
+        title={t('invoiceActions.settles')}
+        extra={settles && self ? <Typography.Text type="secondary">{t('invoiceActions.paidSoFar', { paid: money(settles.paid, currency), total: money(self.amountInclTax, currency), outstanding: money(settles.outstanding, currency) })}</Typography.Text> : null}
+      >
+        <Table<Settle>
+          size="small"
+          rowKey="id"
+          loading={!settles}
+          dataSource={settles?.items ?? []}
+          pagination={false}
+          locale={{ emptyText: t('invoiceActions.noSettles') }}
+          columns={[
+            { key: 'paidOn', title: t('invoiceActions.paidOn'), dataIndex: 'paidOn' },
+            { key: 'reference', title: t('invoiceActions.reference'), dataIndex: 'reference' },
+            { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, s) => money(s.amount, s.currency) },
+            { key: 'by', title: '', render: (_, s) => <Typography.Text type="secondary">{s.recordedBy ?? ''}</Typography.Text> },
+          ]}
+        />
+      </Card>
+      <Card size="small" title={t('invoiceActions.extract')}>
+        <Table<SkuLine>
+          size="small"
+          rowKey="sku"
+          loading={!extract}
+          dataSource={extract ?? []}
+          pagination={false}
+          columns={[
+            { key: 'sku', title: t('invoices.fields.sku'), render: (_, l) => l.sku || '—' },
+            { key: 'sims', title: t('invoiceActions.sims'), dataIndex: 'sims', align: 'right' },
+            { key: 'qty', title: t('invoices.fields.bundleQuantity'), dataIndex: 'bundleQuantity', align: 'right' },
+            { key: 'bundle', title: t('invoices.fields.bundlePrice'), align: 'right', render: (_, l) => money(l.bundleAmount, currency) },
+            { key: 'overage', title: t('invoices.fields.overagePrice'), align: 'right', render: (_, l) => money(l.overageAmount, currency) },
+            { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, l) => money(l.amount, currency) },
+          ]}
+        />
+      </Card>
+      {pools.length > 0 && (
+        <Card size="small" title={t('invoiceActions.pools')}>
+          <Table<PoolLine>
+            size="small"
+            rowKey="poolId"
+            dataSource={pools}
+            pagination={false}
+            columns={[
+              { key: 'name', title: t('invoiceActions.pool'), dataIndex: 'name' },
+              { key: 'sims', title: t('invoiceActions.sims'), align: 'right', render: (_, p) => p.sims ?? '—' },
+              { key: 'usage', title: t('invoices.fields.usageKb'), align: 'right', render: (_, p) => kb(p.usageKb) },
+              { key: 'size', title: t('invoiceActions.poolSize'), align: 'right', render: (_, p) => kb(p.sizeKb) },
+              { key: 'overage', title: t('invoices.fields.overageQuantityKb'), align: 'right', render: (_, p) => kb(p.overageKb) },
+            ]}
+          />
+        </Card>
+      )}
+    </Space>
+  );
+}
+
+/** Publish a draft, after saying when it will be due. */
+export function PublishButton({ url, icon, onDone }: { url: string; icon: ReactNode; onDone: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Popconfirm
+      title={t('invoiceActions.publish')}
+      description={t('invoiceActions.publishConfirm', { due: dueDateOf(new Date()) })}
+      onConfirm={async () => {
+        setBusy(true);
+        try {
+          await api('POST', url);
+          void message.success(t('invoiceActions.published'));
+          onDone();
+        } catch {
+          // Shown by the HTTP helper.
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <Button icon={icon} loading={busy}>
+        {t('invoiceActions.publish')}
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** A correction: a reason, then the new version opens. */
+export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; url: string; onClose: () => void; onDone: (newId: string) => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ reason?: string }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const { reason } = await form.validateFields();
+    setBusy(true);
+    try {
+      const made = await api<{ id: string; version: number }>('POST', url, reason?.trim() ? { reason: reason.trim() } : {});
+      void message.success(t('invoiceActions.corrected', { version: made.version }));
+      form.resetFields();
+      onDone(made.id);
+    } catch {
+      // Shown by the HTTP helper.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open={open} title={t('invoiceActions.correctTitle')} okText={t('invoiceActions.correct')} confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} destroyOnHidden>
+      <Typography.Paragraph type="secondary">{t('invoiceActions.correctHelp')}</Typography.Paragraph>
+      <Form form={form} layout="vertical">
+        <Form.Item name="reason" label={t('invoiceActions.reason')} rules={[{ max: 200 }]}>
+          <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** Record a payment: amount (cents), the day it was paid (not later than today), the bank's reference. */
+export function SettleDialog({ open, url, currency, onClose, onDone }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ amount: number; paidOn: string; reference: string }>();
+  const [busy, setBusy] = useState(false);
+  const today = new Date().toISOString().slice(0, 10);
+  const submit = async () => {
+    const values = await form.validateFields();
+    setBusy(true);
+    try {
+      await api('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() });
+      void message.success(t('invoiceActions.settled'));
+      form.resetFields();
+      onDone();
+    } catch {
+      // Shown by the HTTP helper (it names the field and the rule).
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open={open} title={t('invoiceActions.settle')} okText={t('invoiceActions.settle')} confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} destroyOnHidden>
+      <Form form={form} layout="vertical" initialValues={{ paidOn: today }}>
+        <Form.Item name="amount" label={`${t('invoiceActions.amount')} (${currency})`} rules={[{ required: true }]}>
+          <InputNumber min={0.01} max={999_999_999_999} precision={2} step={0.01} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="paidOn" label={t('invoiceActions.paidOn')} rules={[{ required: true }]}>
+          <Input type="date" max={today} />
+        </Form.Item>
+        <Form.Item name="reference" label={t('invoiceActions.reference')} rules={[{ required: true, whitespace: true, max: 64 }]}>
+          <Input maxLength={64} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

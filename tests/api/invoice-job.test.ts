@@ -1,0 +1,299 @@
+/**
+ * The monthly invoice job and the invoice lifecycle (issue 20): a month's invoices against the usage computed directly
+ * from the CDRs and bundles (to the cent), re-runs and two instances, corrections as versions, publishing and its due
+ * date on both sides of the month end, settles, permissions and other organisations.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueDateOf } from '../../common/billing.js';
+import { invoiceOrganisation, monthOf, runInvoiceJob } from '../../server/billing/invoice-job.js';
+import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+
+const BILLS = '/api/customer/cube/v2/api/customer/bills';
+const DAY = 86_400_000;
+
+/** Half away from zero, for positive integers: round(n / d). */
+const roundDiv = (n: bigint, d: bigint): bigint => (2n * n + d) / (2n * d);
+/** "1.5000" as an integer number of 1/10^scale units. */
+const units = (text: string, scale: number): bigint => {
+  const [i, f = ''] = text.split('.');
+  return BigInt(i) * 10n ** BigInt(scale) + BigInt((f + '0'.repeat(scale)).slice(0, scale) || '0');
+};
+
+interface Expected {
+  lines: Map<string, { usageKb: bigint; overageKb: bigint; bundleCents: bigint; overageCents: bigint; qty: number }>;
+  net: bigint;
+  tax: bigint;
+}
+
+/**
+ * What org's invoice of the month must say, computed here from the raw CDRs and bundle orders (not the rollup) by the
+ * rule of docs/decisions.md "Invoices made by the monthly job (issue 20)", in integer cents.
+ */
+async function expected(t: TestApp, orgId: string, cycle: string): Promise<Expected> {
+  const { start, end } = monthOf(cycle);
+  const days = BigInt(Math.round((end.getTime() - start.getTime()) / DAY));
+  const bundles = (
+    await t.db.query<{ sim_id: string; type: string; payment_mode: string; price: string | null; quota_kb: string | null; reset_cycle: string; overage_policy: string; pool_id: string | null; activated_at: Date | null; expired_at: Date | null }>(
+      'SELECT sim_id, type, payment_mode, price::text, quota_kb::text, reset_cycle, overage_policy, pool_id, activated_at, expired_at FROM bundle_orders WHERE org_id = $1',
+      [orgId],
+    )
+  ).rows.filter((b) => b.type !== 'BEFORE_TEST' && b.activated_at && new Date(b.activated_at) < end && (!b.expired_at || new Date(b.expired_at) > start));
+  const usage = new Map(
+    (
+      await t.db.query<{ sim_id: string; kb: string }>('SELECT sim_id, sum(volume_kb)::text AS kb FROM cdrs WHERE org_id = $1 AND start_at >= $2 AND start_at < $3 GROUP BY sim_id', [orgId, start, end])
+    ).rows.map((r) => [r.sim_id, BigInt(r.kb)]),
+  );
+  const profile = (await t.db.query<{ per_mb: number; tax: string }>('SELECT overage_minor_per_mb AS per_mb, tax_rate::text AS tax FROM billing_profiles WHERE org_id = $1', [orgId])).rows[0];
+  const lines: Expected['lines'] = new Map();
+  for (const simId of new Set(bundles.map((b) => b.sim_id))) {
+    const mine = bundles.filter((b) => b.sim_id === simId);
+    const used = usage.get(simId) ?? 0n;
+    // A postpaid bundle's monthly fee, rounded to the cent; a prepaid one was paid when ordered.
+    const bundleCents = mine.reduce((sum, b) => sum + (b.payment_mode === 'postpaid' && b.price ? roundDiv(units(b.price, 4), 100n) : 0n), 0n);
+    const allowance = mine.reduce((sum, b) => sum + (b.quota_kb === null ? 0n : b.reset_cycle === 'DAY' || b.reset_cycle === 'DAY_24H' ? BigInt(b.quota_kb) * days : b.reset_cycle === 'YEAR_366D' ? BigInt(b.quota_kb) / 12n : BigInt(b.quota_kb)), 0n);
+    const billed = mine.some((b) => b.overage_policy.startsWith('billing')) && !mine.some((b) => b.pool_id) && !mine.some((b) => b.quota_kb === null);
+    const overageKb = billed && used > allowance ? used - allowance : 0n;
+    lines.set(simId, { usageKb: used, overageKb, bundleCents, overageCents: roundDiv(overageKb * BigInt(profile.per_mb), 1024n), qty: mine.length });
+  }
+  const net = [...lines.values()].reduce((s, l) => s + l.bundleCents + l.overageCents, 0n);
+  return { lines, net, tax: roundDiv(net * units(profile.tax, 4), 10_000n) };
+}
+
+const cents = (v: string | number) => units(typeof v === 'number' ? v.toFixed(2) : v, 2);
+
+describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let user: Session;
+  let operator: Session;
+  let other: Session;
+  let clock = new Date();
+  // The month of the seeded CDRs (the small seed has the last five days), closed at the start of the next.
+  const cycle = new Date().toISOString().slice(0, 7);
+  const { end } = monthOf(cycle);
+  const jobNow = new Date(end.getTime() + 3_600_000);
+  let demoInvoiceId = '';
+
+  beforeAll(async () => {
+    t = await buildTestApp({ kind, config: { clock: () => clock } });
+    admin = await signIn(t.app, DEMO.admin);
+    user = await signIn(t.app, DEMO.user);
+    operator = await signIn(t.app, DEMO.operator);
+    other = await signIn(t.app, 'admin@other.example.com');
+    // One SIM of org-demo whose bundles bill overage goes over its allowance by 100.25 MB (half a cent to round):
+    // a CDR and its rollup, as the network's writer records them.
+    const base = await expected(t, 'org-demo', cycle);
+    const sim = (
+      await t.db.query<{ sim_id: string; iccid: string }>(
+        `SELECT b.sim_id, min(b.iccid) AS iccid FROM bundle_orders b WHERE b.org_id = 'org-demo' AND b.type <> 'BEFORE_TEST' AND b.status = 'IN_USE' AND b.activated_at < $1
+          GROUP BY b.sim_id HAVING bool_and(b.overage_policy LIKE 'billing%') AND bool_and(b.pool_id IS NULL) AND bool_and(b.quota_kb IS NOT NULL) ORDER BY b.sim_id LIMIT 1`,
+        [end],
+      )
+    ).rows[0];
+    expect(sim).toBeDefined();
+    const allowanceLeft = (await expected(t, 'org-demo', cycle)).lines.get(sim.sim_id)!;
+    expect(allowanceLeft).toBeDefined();
+    const { start } = monthOf(cycle);
+    const allowance = await t.db.query<{ kb: string }>(
+      `SELECT sum(CASE WHEN reset_cycle IN ('DAY', 'DAY_24H') THEN quota_kb * $3 WHEN reset_cycle = 'YEAR_366D' THEN quota_kb / 12 ELSE quota_kb END)::text AS kb
+         FROM bundle_orders WHERE org_id = 'org-demo' AND sim_id = $1 AND type <> 'BEFORE_TEST' AND activated_at < $2 AND (expired_at IS NULL OR expired_at > $4)`,
+      [sim.sim_id, end, Math.round((end.getTime() - start.getTime()) / DAY), start],
+    );
+    const extra = BigInt(allowance.rows[0].kb) - allowanceLeft.usageKb + 102_656n;
+    const at = new Date(start.getTime() + DAY);
+    await t.db.query(
+      `INSERT INTO cdrs (org_id, sim_id, iccid, network, direction, volume_kb, start_at, end_at, duration_s) VALUES ('org-demo', $1, $2, 'Test', 'downlink', $3, $4, $4, 0)`,
+      [sim.sim_id, sim.iccid, extra.toString(), at],
+    );
+    await t.db.query(
+      `INSERT INTO usage_daily (org_id, sim_id, day, iccid, downlink_kb, volume_kb, cdr_count) VALUES ('org-demo', $1, $2::date, $3, $4, $4, 1)
+       ON CONFLICT (org_id, sim_id, day) DO UPDATE SET downlink_kb = usage_daily.downlink_kb + EXCLUDED.downlink_kb, volume_kb = usage_daily.volume_kb + EXCLUDED.volume_kb, cdr_count = usage_daily.cdr_count + 1`,
+      [sim.sim_id, at.toISOString().slice(0, 10), sim.iccid, extra.toString()],
+    );
+    expect(base.lines.size).toBeGreaterThan(0);
+  });
+  afterAll(() => t.close());
+
+  it('two instances at once make one invoice per organisation; the lease lets one run', async () => {
+    const [a, b] = await Promise.all([invoiceOrganisation(t.db, 'org-demo', cycle, jobNow), invoiceOrganisation(t.db, 'org-demo', cycle, jobNow)]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    demoInvoiceId = (a ?? b)!.id;
+    const [x, y] = await Promise.all([runInvoiceJob(t.db, jobNow, 'instance-a', 0), runInvoiceJob(t.db, jobNow, 'instance-b', 0)]);
+    expect([x.ran, y.ran].filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    expect(x.cycle).toBe(cycle);
+    const made = [...x.made, ...y.made];
+    expect(made.map((m) => m.billId)).not.toContain((a ?? b)!.billId);
+    const rows = (await t.db.query<{ org_id: string; n: number }>("SELECT org_id, count(*)::int AS n FROM invoices WHERE billing_cycle = $1 AND type = 'post_payment' GROUP BY org_id", [cycle])).rows;
+    expect(rows.length).toBe(made.length + 1);
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+    const events = (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE type = 'invoice' AND subtype = 'created'")).rows[0].n;
+    expect(events).toBe(rows.length);
+  });
+
+  it('re-running the job changes nothing', async () => {
+    const snapshot = async () =>
+      JSON.stringify(
+        (
+          await t.db.query(
+            `SELECT i.id, i.status, i.version, i.amount_incl_tax::text, i.updated_at, (SELECT count(*) FROM invoice_lines l WHERE l.invoice_id = i.id)::int AS lines
+               FROM invoices i ORDER BY i.id`,
+          )
+        ).rows,
+      ) + (await t.db.query("SELECT count(*)::int AS n FROM events WHERE type = 'invoice'")).rows[0].n;
+    const before = await snapshot();
+    const again = await runInvoiceJob(t.db, new Date(jobNow.getTime() + DAY), 'instance-c', 0);
+    expect(again.ran).toBe(true);
+    expect(again.made).toEqual([]);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it.each(['org-demo', 'org-other'])('%s\'s invoice matches the usage computed from its CDRs and bundles, to the cent', async (orgId) => {
+    const want = await expected(t, orgId, cycle);
+    const inv = (
+      await t.db.query<{ id: string; net: string; tax: string; total: string; status: string; version: number; sims: number; currency: string; due: string; billing: string }>(
+        `SELECT id, amount_excl_tax::text AS net, tax_amount::text AS tax, amount_incl_tax::text AS total, status, version, sim_count AS sims, currency,
+                due_date::text AS due, billing_date::text AS billing
+           FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = 'post_payment'`,
+        [orgId, cycle],
+      )
+    ).rows[0];
+    expect(inv).toBeDefined();
+    expect(inv.status).toBe('draft');
+    expect(inv.version).toBe(1);
+    expect(inv.currency).toBe(orgId === 'org-other' ? 'GBP' : 'EUR');
+    expect(inv.due).toBe(dueDateOf(jobNow));
+    expect(cents(inv.net)).toBe(want.net);
+    expect(cents(inv.tax)).toBe(want.tax);
+    expect(cents(inv.total)).toBe(want.net + want.tax);
+    expect(inv.sims).toBe(want.lines.size);
+    const lines = (
+      await t.db.query<{ sim_id: string; usage_kb: string; overage_kb: string; bundle_price: string; overage_amount: string; amount: string; bundle_quantity: number }>(
+        'SELECT sim_id, usage_kb::text, overage_kb::text, bundle_price::text, overage_amount::text, amount::text, bundle_quantity FROM invoice_lines WHERE invoice_id = $1',
+        [inv.id],
+      )
+    ).rows;
+    expect(lines.length).toBe(want.lines.size);
+    for (const l of lines) {
+      const w = want.lines.get(l.sim_id)!;
+      expect({ sim: l.sim_id, usage: BigInt(l.usage_kb), over: BigInt(l.overage_kb), bundle: units(l.bundle_price, 2), overage: units(l.overage_amount, 2), amount: units(l.amount, 2), qty: l.bundle_quantity })
+        .toEqual({ sim: l.sim_id, usage: w.usageKb, over: w.overageKb, bundle: w.bundleCents, overage: w.overageCents, amount: w.bundleCents + w.overageCents, qty: w.qty });
+    }
+    if (orgId === 'org-demo') {
+      // The SIM pushed over its allowance by 100.25 MB at 2 cents per MB: 200.5 cents, rounded half away from zero.
+      expect(lines.some((l) => l.overage_kb === '102656' && l.overage_amount.startsWith('2.01'))).toBe(true);
+    }
+  });
+
+  it('a draft previews as a PDF, shows its extract and its lines as CSV; a user and another organisation do not', async () => {
+    const preview = await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/preview/pdf` });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(preview.headers['content-disposition']).toMatch(/-preview\.pdf"$/);
+    const extract = await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/extract` });
+    expect(extract.statusCode).toBe(200);
+    const net = (await t.db.query<{ net: string }>('SELECT amount_excl_tax::text AS net FROM invoices WHERE id = $1', [demoInvoiceId])).rows[0].net;
+    const bySku = extract.json().data.items as Array<{ amount: number; sims: number }>;
+    expect(bySku.reduce((s, i) => s + cents(i.amount), 0n)).toBe(cents(net));
+    const csv = await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/details/download` });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(rows[0]).toBe('iccid,sku,bundleQuantity,bundlePrice,usageKb,overageKb,overageAmount,amount');
+    expect(rows.length - 1).toBe(bySku.reduce((s, i) => s + i.sims, 0));
+    // The pools of its SIMs: their SIMs and usage, from the CDRs directly.
+    const pools = (await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/shared_pool/details` })).json().data.items as Array<{ poolId: string; sims: number; usageKb: number; sizeKb: number; overageKb: number }>;
+    const { start } = monthOf(cycle);
+    const direct = (
+      await t.db.query<{ pool_id: string; sims: number; kb: string }>(
+        `SELECT b.pool_id, count(*)::int AS sims, coalesce(sum(c.kb), 0)::text AS kb
+           FROM (SELECT DISTINCT sim_id, pool_id FROM bundle_orders WHERE org_id = 'org-demo' AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at < $2 AND (expired_at IS NULL OR expired_at > $1)) b
+           LEFT JOIN (SELECT sim_id, sum(volume_kb) AS kb FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2 GROUP BY sim_id) c ON c.sim_id = b.sim_id
+          GROUP BY b.pool_id`,
+        [start, end],
+      )
+    ).rows;
+    expect(pools.map((p) => [p.poolId, p.sims, p.usageKb]).sort()).toEqual(direct.map((d) => [d.pool_id, d.sims, Number(d.kb)]).sort());
+    for (const p of pools) expect(p.overageKb).toBe(Math.max(0, p.usageKb - p.sizeKb));
+    for (const url of [`${BILLS}/${demoInvoiceId}/shared_pool/details`, `${BILLS}/${demoInvoiceId}/preview/pdf`, `${BILLS}/${demoInvoiceId}/extract`, `${BILLS}/${demoInvoiceId}/details/download`, `${BILLS}/${demoInvoiceId}/versions`, `${BILLS}/${demoInvoiceId}/settles`]) {
+      expect((await call(t.app, user, { method: 'GET', url })).statusCode).toBe(403);
+      expect((await call(t.app, other, { method: 'GET', url })).statusCode).toBe(404);
+    }
+  });
+
+  it('a correction makes version 2 as a draft, keeps version 1 obsolete and not current; every step an event', async () => {
+    expect((await call(t.app, operator, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: {} })).statusCode).toBe(403);
+    expect((await call(t.app, other, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: {} })).statusCode).toBe(404);
+    clock = new Date(end.getTime() + 2 * DAY);
+    const res = await call(t.app, admin, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: { reason: 'Late CDRs' } });
+    expect(res.statusCode).toBe(200);
+    const v2 = res.json().data;
+    expect(v2).toMatchObject({ version: 2, status: 'draft', isCurrent: true, correctionReason: 'Late CDRs', billingCycle: cycle });
+    const versions = (await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/versions` })).json().data.items;
+    expect(versions.map((v: { version: number; status: string; isCurrent: boolean }) => [v.version, v.status, v.isCurrent])).toEqual([[2, 'draft', true], [1, 'obsolete', false]]);
+    expect((await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/version` })).json().data).toMatchObject({ id: v2.id, version: 2 });
+    // The same usage makes the same amounts.
+    expect(versions[0].amountInclTax).toBe(versions[1].amountInclTax);
+    // An obsolete version is corrected no more, nor published.
+    expect((await call(t.app, admin, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: {} })).statusCode).toBe(409);
+    expect((await call(t.app, admin, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/publish` })).statusCode).toBe(409);
+    const events = (await t.db.query<{ subtype: string; subject: string }>("SELECT subtype, subject FROM events WHERE type = 'invoice' AND subtype IN ('corrected', 'obsoleted') ORDER BY id")).rows;
+    expect(events).toEqual([{ subtype: 'corrected', subject: v2.id }, { subtype: 'obsoleted', subject: demoInvoiceId }]);
+    demoInvoiceId = v2.id;
+  });
+
+  it('publishing sets the due date: 10 days after issue, or the month end when that is earlier', async () => {
+    // Day 21 of a 31-day month: ten days later is the 31st; day 22: the 1st of next month, so the month end.
+    expect(dueDateOf(new Date('2026-12-21T10:00:00Z'))).toBe('2026-12-31');
+    expect(dueDateOf(new Date('2026-12-22T10:00:00Z'))).toBe('2026-12-31');
+    expect(dueDateOf(new Date('2026-12-05T23:59:59Z'))).toBe('2026-12-15');
+    expect(dueDateOf(new Date('2026-02-19T00:00:00Z'))).toBe('2026-02-28');
+    expect(dueDateOf(new Date('2026-02-18T00:00:00Z'))).toBe('2026-02-28');
+    expect(dueDateOf(new Date('2026-02-17T00:00:00Z'))).toBe('2026-02-27');
+    expect((await call(t.app, user, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/publish` })).statusCode).toBe(403);
+    // Published late in its month: due at the month end.
+    clock = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0, 12) - 5 * DAY);
+    const res = await call(t.app, admin, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/publish` });
+    expect(res.statusCode).toBe(200);
+    const monthEnd = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+    expect(res.json().data).toMatchObject({ status: 'published', dueDate: monthEnd, billingDate: clock.toISOString().slice(0, 10) });
+    expect((await call(t.app, admin, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/publish` })).statusCode).toBe(409);
+    // Another organisation's draft, published early in its month: due ten days later.
+    const theirs = (await t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment'", [cycle])).rows[0].id;
+    expect((await call(t.app, admin, { method: 'POST', url: `${BILLS}/${theirs}/publish` })).statusCode).toBe(404);
+    clock = new Date(end.getTime() + 3 * DAY + 3_600_000);
+    const early = await call(t.app, other, { method: 'POST', url: `${BILLS}/${theirs}/publish` });
+    expect(early.json().data.dueDate).toBe(new Date(end.getTime() + 13 * DAY).toISOString().slice(0, 10));
+    expect((await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE type = 'invoice' AND subtype = 'published'")).rows[0].n).toBe(2);
+  });
+
+  it('payments are settles: part of the total keeps it published, the rest makes it paid; bad amounts are refused by field', async () => {
+    const inv = (await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/details` })).json().data as { amountInclTax: number; status: string };
+    const total = cents(inv.amountInclTax);
+    expect(total).toBeGreaterThan(2n);
+    const settle = (s: Session, payload: object) => call(t.app, s, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/settles`, payload });
+    const today = clock.toISOString().slice(0, 10);
+    expect((await settle(operator, { amount: 1, paidOn: today, reference: 'X' })).statusCode).toBe(403);
+    expect((await settle(other, { amount: 1, paidOn: today, reference: 'X' })).statusCode).toBe(404);
+    const tooMany = await settle(admin, { amount: 1.005, paidOn: today, reference: 'X' });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().status.message).toMatch(/amount/i);
+    expect((await settle(admin, { amount: 0, paidOn: today, reference: 'X' })).statusCode).toBe(400);
+    expect((await settle(admin, { amount: 0.01, paidOn: new Date(clock.getTime() + DAY).toISOString().slice(0, 10), reference: 'X' })).statusCode).toBe(400);
+    const over = await settle(admin, { amount: Number(total + 1n) / 100, paidOn: today, reference: 'X' });
+    expect(over.statusCode).toBe(400);
+    const first = await settle(admin, { amount: 0.01, paidOn: today, reference: 'SEPA-1' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toMatchObject({ paid: 0.01, invoice: { status: 'published' } });
+    const rest = await settle(admin, { amount: Number(total - 1n) / 100, paidOn: today, reference: 'SEPA-2' });
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json().data.invoice.status).toBe('paid');
+    expect(rest.json().data.outstanding).toBe(0);
+    const list = (await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/settles` })).json().data;
+    expect(list.items.map((s: { reference: string; recordedBy: string }) => [s.reference, s.recordedBy])).toEqual([['SEPA-1', DEMO.admin], ['SEPA-2', DEMO.admin]]);
+    expect((await settle(admin, { amount: 0.01, paidOn: today, reference: 'X' })).statusCode).toBe(409);
+    // A paid invoice is corrected no more.
+    expect((await call(t.app, admin, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: {} })).statusCode).toBe(409);
+    const subtypes = (await t.db.query<{ subtype: string }>("SELECT subtype FROM events WHERE type = 'invoice' AND subject = $1 ORDER BY id", [demoInvoiceId])).rows.map((r) => r.subtype);
+    expect(subtypes).toEqual(['corrected', 'published', 'settled', 'settled', 'paid']);
+  });
+});
