@@ -32,7 +32,9 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   task: ['finished'],
   autoflow: ['rule_fired'],
   // Bundles that act (issue 19): cycles, allowances and their controls, coverage.
-  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage'],
+  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'pool_stopped', 'pool_released'],
+  // Shared pools (issue 19): pool_events rows (035_pool_engine.sql) and settings changes.
+  pool: ['setup', 'sim_enrolment', 'sim_exit', 'limit_increase', 'limit_decrease', 'overage', 'overage_recovery', 'new_pool_launch', 'manage_sims_add', 'scheduled_scan', 'settings_change'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);
