@@ -31,7 +31,7 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
   afterAll(() => t.close());
 
   const get = (s: Session, url: string) => call(t.app, s, { method: 'GET', url: `/api/pool${url}` });
-  const put = (s: Session, payload: unknown, id = poolId) => call(t.app, s, { method: 'PUT', url: `/api/pool/shared_pool/cube/pools/${id}/settings`, payload });
+  const put = (s: Session, payload: unknown, id = poolId) => call(t.app, s, { method: 'PUT', url: `/api/pool/shared_pool/cube/pools/${id}/settings`, payload: payload as object });
 
   it('reads the settings; "10th" is shown as not supported', async () => {
     const res = await get(user, `/shared_pool/cube/pools/${poolId}/settings`);
