@@ -81,9 +81,9 @@ function inUnit(maxKb: number, lang: string) {
 
 const GRID = { left: 8, right: 16, top: 40, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' } as const;
 
-function ChartCard({ title, problem, loading, children, extra }: { title: string; problem: string | null; loading: boolean; children: React.ReactNode; extra?: React.ReactNode }) {
+function ChartCard({ title, problem, loading, children }: { title: string; problem: string | null; loading: boolean; children: React.ReactNode }) {
   return (
-    <Card size="small" title={title} extra={extra} style={{ height: '100%' }}>
+    <Card size="small" title={title} style={{ height: '100%' }}>
       {problem ? <Alert type="error" showIcon message={problem} /> : loading ? <Skeleton active /> : children}
     </Card>
   );
@@ -194,14 +194,16 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
           </ChartCard>
         </Col>
         <Col xs={24} xl={12}>
-          <ChartCard
-            title={t('poolDash.bar')}
-            problem={bars.problem}
-            loading={!bars.data}
-            extra={<Segmented size="small" value={by} onChange={(v) => setBy(v as 'day' | 'group')} options={[{ value: 'day', label: t('poolDash.byDay') }, { value: 'group', label: t('poolDash.byGroup') }]} />}
-          >
-            {bars.data && <Chart option={barOption(bars.data)} height={260} label={t('poolDash.bar')} />}
-          </ChartCard>
+          <Card size="small" title={t('poolDash.bar')} style={{ height: '100%' }}>
+            <Segmented
+              size="small"
+              style={{ marginBottom: 8 }}
+              value={by}
+              onChange={(v) => setBy(v as 'day' | 'group')}
+              options={[{ value: 'day', label: t('poolDash.byDay') }, { value: 'group', label: t('poolDash.byGroup') }]}
+            />
+            {bars.problem ? <Alert type="error" showIcon message={bars.problem} /> : bars.data ? <Chart option={barOption(bars.data)} height={228} label={t('poolDash.bar')} /> : <Skeleton active />}
+          </Card>
         </Col>
         <Col xs={24} xl={12}>
           <ChartCard title={t('poolDash.rank')} problem={rank.problem} loading={!rank.data}>
