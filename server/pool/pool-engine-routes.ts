@@ -346,7 +346,7 @@ export const poolEngineRoutes = defineRoutes([
       const { pageSize = 20, cursor } = req.query as { pageSize?: number; cursor?: string };
       const rows = (
         await req.server.db.query<{ iccid: string; status: string; joined_at: Date | null; kb: string | null; stopped: boolean; enrolled: boolean }>(
-          `SELECT s.iccid, s.status, m.joined_at, m.cycle_usage_kb AS kb, s.pool_stopped AS stopped, s.pool_enrolled AS enrolled
+          `SELECT s.iccid, s.status, m.joined_at, m.cycle_usage_kb AS kb, s.pool_stopped AS stopped, s.pool_enrolled_in IS NOT NULL AS enrolled
              FROM sims s LEFT JOIN pool_members m ON m.org_id = s.org_id AND m.pool_id = s.pool_id AND m.sim_id = s.id AND m.left_at IS NULL
             WHERE s.org_id = $1 AND s.pool_id = $2 AND ($3::text IS NULL OR s.iccid > $3) ORDER BY s.iccid LIMIT $4`,
           [orgId, p.id, cursor ?? null, pageSize + 1],

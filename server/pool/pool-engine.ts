@@ -95,9 +95,9 @@ export async function stopOverSims(q: Queryable, orgId: string, poolId: string, 
      stopped AS (
        UPDATE sims s SET pool_stopped = true, flow_control_policy = 'stop', policy_unsent = s.policy_unsent OR s.flow_control_policy <> 'stop',
               flow_control_at = CASE WHEN s.flow_control_policy <> 'stop' THEN $3::timestamptz ELSE s.flow_control_at END, updated_at = now()
-         FROM over o WHERE s.org_id = o.org_id AND s.id = o.id
+         FROM over o WHERE s.id = ANY (ARRAY(SELECT id FROM over)) AND s.org_id = o.org_id AND s.id = o.id
        RETURNING s.id, s.iccid, o.usage),
-     members AS (UPDATE pool_members m SET stopped = true FROM stopped x WHERE m.org_id = $1 AND m.pool_id = $2 AND m.sim_id = x.id AND m.left_at IS NULL),
+     members AS (UPDATE pool_members m SET stopped = true WHERE m.org_id = $1 AND m.pool_id = $2 AND m.left_at IS NULL AND m.sim_id = ANY (ARRAY(SELECT id FROM stopped))),
      logged AS (
        INSERT INTO events (org_id, type, subtype, subject, data, at)
        SELECT $1, 'usage', 'pool_stopped', iccid, jsonb_build_object('iccid', iccid, 'poolId', $2::text, 'usageKb', usage, 'reason', 'stop_overage_sims'), $3::timestamptz FROM stopped)
@@ -118,7 +118,7 @@ export async function releaseStopped(q: Queryable, orgId: string, poolId: string
         WHERE s.org_id = $1 AND s.pool_stopped AND ($5::text[] IS NULL OR s.id = ANY($5::text[]))
           AND (s.pool_id = $2 OR EXISTS (SELECT 1 FROM pool_members m WHERE m.org_id = $1 AND m.pool_id = $2 AND m.sim_id = s.id))
        RETURNING s.id, s.iccid),
-     members AS (UPDATE pool_members m SET stopped = false FROM released x WHERE m.org_id = $1 AND m.pool_id = $2 AND m.sim_id = x.id AND m.stopped),
+     members AS (UPDATE pool_members m SET stopped = false WHERE m.org_id = $1 AND m.pool_id = $2 AND m.stopped AND m.sim_id = ANY (ARRAY(SELECT id FROM released))),
      logged AS (
        INSERT INTO events (org_id, type, subtype, subject, data, at)
        SELECT $1, 'usage', 'pool_released', iccid, jsonb_build_object('iccid', iccid, 'poolId', $2::text, 'reason', $4::text), $3::timestamptz FROM released)
@@ -207,7 +207,7 @@ export async function moveMembers(q: Queryable, now: Date, opts: { optIn?: boole
            SELECT DISTINCT ON (s.org_id, s.id) s.org_id, s.id, p.id AS pool_id
              FROM shared_pools p
              JOIN bundle_orders b ON b.org_id = p.org_id AND b.sku = p.bundle_sku AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST'
-             JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id AND s.pool_id IS NULL AND NOT s.pool_enrolled AND s.status IN ('active', 'paused')
+             JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id AND s.pool_id IS NULL AND s.pool_enrolled_in IS NULL AND s.status IN ('active', 'paused')
             WHERE p.opt_in_mode = 'automatic' AND p.status = 'active'
             ORDER BY s.org_id, s.id, p.created_at, p.id LIMIT ${POOL_BATCH})
          UPDATE sims s SET pool_id = k.pool_id, updated_at = now() FROM pick k WHERE s.org_id = k.org_id AND s.id = k.id AND s.pool_id IS NULL`,
@@ -217,18 +217,18 @@ export async function moveMembers(q: Queryable, now: Date, opts: { optIn?: boole
   const exited = (
     await q.query<{ org_id: string; pool_id: string; id: string }>(
       `WITH out AS (
-         SELECT s.org_id, s.id, s.iccid, s.status, m.pool_id FROM sims s
-           JOIN pool_members m ON m.org_id = s.org_id AND m.sim_id = s.id AND m.left_at IS NULL
-          WHERE s.pool_enrolled AND (s.pool_id IS NULL OR s.status NOT IN ('active', 'paused') OR s.pool_id <> m.pool_id)
+         SELECT s.org_id, s.id, s.iccid, s.status, s.pool_enrolled_in AS pool_id, s.pool_id AS now_pool FROM sims s
+          WHERE s.pool_enrolled_in IS NOT NULL AND (s.pool_id IS DISTINCT FROM s.pool_enrolled_in OR s.status NOT IN ('active', 'paused'))
           ORDER BY s.org_id, s.id LIMIT ${POOL_BATCH} FOR UPDATE OF s SKIP LOCKED),
-       left_ AS (UPDATE pool_members m SET left_at = greatest($1::timestamptz, m.joined_at) FROM out o WHERE m.org_id = o.org_id AND m.pool_id = o.pool_id AND m.sim_id = o.id AND m.left_at IS NULL),
-       sims_ AS (UPDATE sims s SET pool_enrolled = false, updated_at = now() FROM out o WHERE s.org_id = o.org_id AND s.id = o.id),
+       left_ AS (UPDATE pool_members m SET left_at = greatest($1::timestamptz, m.joined_at) WHERE m.left_at IS NULL AND (m.org_id, m.sim_id) IN (SELECT org_id, id FROM out)
+                     AND m.sim_id = ANY (ARRAY(SELECT id FROM out))),
+       sims_ AS (UPDATE sims s SET pool_enrolled_in = NULL, updated_at = now() WHERE s.id = ANY (ARRAY(SELECT id FROM out)) AND (s.org_id, s.id) IN (SELECT org_id, id FROM out)),
        pending AS (
          UPDATE pool_events e SET state = 'modified', detail = e.detail || jsonb_build_object('exitedAt', $1::text)
            FROM out o WHERE e.org_id = o.org_id AND e.pool_id = o.pool_id AND e.state = 'created' AND e.type = 'sim_enrolment' AND e.detail->>'simId' = o.id),
        logged AS (
          INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, at)
-         SELECT org_id, pool_id, 'sim_exit', 'created', 1, jsonb_build_object('simId', id, 'iccid', iccid, 'reason', CASE WHEN status IN ('active', 'paused') THEN 'removed' ELSE status END), $1::timestamptz
+         SELECT org_id, pool_id, 'sim_exit', 'created', 1, jsonb_build_object('simId', id, 'iccid', iccid, 'reason', CASE WHEN status NOT IN ('active', 'paused') THEN status WHEN now_pool IS NULL THEN 'removed' ELSE 'moved' END), $1::timestamptz
            FROM out ORDER BY org_id, id)
        SELECT org_id, pool_id, id FROM out`,
       [at],
@@ -242,13 +242,13 @@ export async function moveMembers(q: Queryable, now: Date, opts: { optIn?: boole
     await q.query(
       `WITH inn AS (
          SELECT s.org_id, s.id, s.iccid, s.pool_id, s.activated_at FROM sims s
-          WHERE s.pool_id IS NOT NULL AND NOT s.pool_enrolled AND s.status IN ('active', 'paused')
+          WHERE s.pool_id IS NOT NULL AND s.pool_enrolled_in IS NULL AND s.status IN ('active', 'paused')
           ORDER BY s.org_id, s.id LIMIT ${POOL_BATCH} FOR UPDATE OF s SKIP LOCKED),
        joined AS (
          INSERT INTO pool_members (org_id, pool_id, sim_id, iccid, joined_at)
          SELECT org_id, pool_id, id, iccid, $1::timestamptz FROM inn
          ON CONFLICT (org_id, pool_id, sim_id) DO UPDATE SET joined_at = EXCLUDED.joined_at, left_at = NULL, cycle_usage_kb = 0, stopped = false),
-       sims_ AS (UPDATE sims s SET pool_enrolled = true, updated_at = now() FROM inn i WHERE s.org_id = i.org_id AND s.id = i.id),
+       sims_ AS (UPDATE sims s SET pool_enrolled_in = s.pool_id, updated_at = now() WHERE s.id = ANY (ARRAY(SELECT id FROM inn)) AND (s.org_id, s.id) IN (SELECT org_id, id FROM inn)),
        logged AS (
          INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, at)
          SELECT org_id, pool_id, 'sim_enrolment', 'created', 1, jsonb_build_object('simId', id, 'iccid', iccid, 'activatedAt', activated_at), $1::timestamptz

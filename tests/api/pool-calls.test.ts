@@ -113,7 +113,7 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
 
   it('shows one event with its history in the log; another organisation\'s is not found', async () => {
     // A SIM in service joins the pool: enrolled by the job (created), effected by the next day's recompute.
-    const sim = (await t.db.query<{ id: string }>(`SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND NOT pool_enrolled ORDER BY id LIMIT 1`)).rows[0];
+    const sim = (await t.db.query<{ id: string }>(`SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND pool_enrolled_in IS NULL ORDER BY id LIMIT 1`)).rows[0];
     await t.db.query('UPDATE sims SET pool_id = $2 WHERE id = $1', [sim.id, poolId]);
     await t.db.query(`DELETE FROM job_leases WHERE name = 'pool_engine'`);
     expect((await runPoolJob(t.db, t.app.network, new Date(), 'test')).enrolled).toBe(1);

@@ -52,7 +52,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     sims = (
       await t.db.query<SimRef>(
         `SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims
-          WHERE org_id = 'org-demo' AND status = 'active' AND operation IS NULL AND pool_id IS NULL AND NOT pool_enrolled ORDER BY id LIMIT 5`,
+          WHERE org_id = 'org-demo' AND status = 'active' AND operation IS NULL AND pool_id IS NULL AND pool_enrolled_in IS NULL ORDER BY id LIMIT 5`,
       )
     ).rows;
     expect(sims).toHaveLength(5);

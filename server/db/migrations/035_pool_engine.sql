@@ -2,24 +2,24 @@
 -- server/pool/pool-engine.ts, a job leased once across instances.
 --
 -- A SIM belongs to a pool when sims.pool_id names it (the pool's total SIMs); it is enrolled (counted in the pool's
--- size) while it has a current pool_members row, which sims.pool_enrolled mirrors so that the job finds the SIMs to
--- enrol or to let go through two small partial indexes instead of comparing a million rows each minute.
+-- size) while it has a current pool_members row, whose pool sims.pool_enrolled_in names, so that the job finds the SIMs
+-- to enrol or to let go (out of service, removed, or moved to another pool) through two small partial indexes instead of
+-- comparing a million rows each minute.
 
 -- The pool's "stop overage SIMs" is the data policy's fourth cause: it bars data like an attach out of coverage, so the
 -- network is told flow_control_of(coverage_barred OR pool_stopped, overage, rule). A cycle's rollover of the SIM's own
 -- bundle leaves it; the pool's next cycle releases it.
 ALTER TABLE sims
-  ADD COLUMN pool_enrolled boolean NOT NULL DEFAULT false,
+  ADD COLUMN pool_enrolled_in text,
   ADD COLUMN pool_stopped boolean NOT NULL DEFAULT false;
 ALTER TABLE sims DROP CONSTRAINT sims_flow_control_ck;
 ALTER TABLE sims ADD CONSTRAINT sims_flow_control_ck CHECK (flow_control_policy = flow_control_of(coverage_barred OR pool_stopped, overage_control, rule_control));
 
-UPDATE sims s SET pool_enrolled = true
- WHERE EXISTS (SELECT 1 FROM pool_members m WHERE m.org_id = s.org_id AND m.sim_id = s.id AND m.left_at IS NULL);
+UPDATE sims s SET pool_enrolled_in = m.pool_id FROM pool_members m WHERE m.org_id = s.org_id AND m.sim_id = s.id AND m.left_at IS NULL;
 
 -- SIMs of a pool in service that are not enrolled yet, and enrolled ones that left their pool or service.
-CREATE INDEX sims_pool_enrol_idx ON sims (org_id, pool_id) WHERE pool_id IS NOT NULL AND NOT pool_enrolled AND status IN ('active', 'paused');
-CREATE INDEX sims_pool_exit_idx ON sims (org_id, id) WHERE pool_enrolled AND (pool_id IS NULL OR status NOT IN ('active', 'paused'));
+CREATE INDEX sims_pool_enrol_idx ON sims (org_id, pool_id) WHERE pool_id IS NOT NULL AND pool_enrolled_in IS NULL AND status IN ('active', 'paused');
+CREATE INDEX sims_pool_exit_idx ON sims (org_id, id) WHERE pool_enrolled_in IS NOT NULL AND (pool_id IS DISTINCT FROM pool_enrolled_in OR status NOT IN ('active', 'paused'));
 CREATE INDEX sims_pool_stopped_idx ON sims (org_id, pool_id) WHERE pool_stopped;
 
 ALTER TABLE shared_pools
@@ -70,8 +70,8 @@ CREATE FUNCTION rebuild_pool_rollups(org text) RETURNS void LANGUAGE sql AS $$
     FROM shared_pools p WHERE p.id = m.pool_id AND m.left_at IS NULL AND (org IS NULL OR m.org_id = org);
   UPDATE shared_pools p SET usage_kb = coalesce((SELECT sum(cycle_usage_kb) FROM pool_members m WHERE m.org_id = p.org_id AND m.pool_id = p.id AND m.left_at IS NULL), 0)
    WHERE org IS NULL OR p.org_id = org;
-  UPDATE sims s SET pool_enrolled = EXISTS (SELECT 1 FROM pool_members m WHERE m.org_id = s.org_id AND m.sim_id = s.id AND m.left_at IS NULL)
-   WHERE (org IS NULL OR s.org_id = org) AND (s.pool_id IS NOT NULL OR s.pool_enrolled);
+  UPDATE sims s SET pool_enrolled_in = (SELECT m.pool_id FROM pool_members m WHERE m.org_id = s.org_id AND m.sim_id = s.id AND m.left_at IS NULL)
+   WHERE (org IS NULL OR s.org_id = org) AND (s.pool_id IS NOT NULL OR s.pool_enrolled_in IS NOT NULL);
 $$;
 SELECT rebuild_pool_rollups(NULL);
 
