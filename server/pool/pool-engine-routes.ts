@@ -195,6 +195,51 @@ export const poolEngineRoutes = defineRoutes([
   },
   {
     service: 'pool',
+    method: 'POST',
+    path: '/shared_pool/cube/pools/:id/sims',
+    permission: SETTINGS,
+    labels: LABELS,
+    schema: {
+      params: pathParams('id'),
+      body: {
+        type: 'object',
+        required: ['action', 'iccids'],
+        additionalProperties: false,
+        properties: {
+          action: { type: 'string', enum: ['add', 'remove'] },
+          iccids: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', pattern: '^89[0-9]{17,18}$', minLength: 19, maxLength: 20 } },
+        },
+      },
+      response: { type: 'object', properties: { changed: kb, unchanged: kb, inOtherPool: { type: 'array', items: str }, notFound: { type: 'array', items: str } } },
+    },
+    // Manage SIMs (SPEC.md section 3, "manage SIMs add"): SIMs of the organisation given to the pool or taken from it.
+    // The job enrols those in service and lets go those taken (sim_enrolment / sim_exit); an add is a
+    // `manage_sims_add` event (created, effected with the next daily recompute). A SIM of another pool is not moved.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const { action, iccids } = req.body as { action: 'add' | 'remove'; iccids: string[] };
+      return req.server.db.tx(async (q) => {
+        await poolOf(q, auth.orgId, id, true);
+        const sims = (await q.query<{ id: string; iccid: string; pool_id: string | null }>('SELECT id, iccid, pool_id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) FOR UPDATE', [auth.orgId, iccids])).rows;
+        const found = new Set(sims.map((x) => x.iccid));
+        const target = action === 'add' ? sims.filter((x) => x.pool_id === null) : sims.filter((x) => x.pool_id === id);
+        const inOtherPool = action === 'add' ? sims.filter((x) => x.pool_id !== null && x.pool_id !== id).map((x) => x.iccid) : [];
+        if (target.length) {
+          await q.query('UPDATE sims SET pool_id = $3, updated_at = now() WHERE org_id = $1 AND id = ANY($2::text[])', [auth.orgId, target.map((x) => x.id), action === 'add' ? id : null]);
+          if (action === 'add') {
+            await q.query(`INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, account_id) VALUES ($1, $2, 'manage_sims_add', 'created', $3, $4::jsonb, $5)`, [
+              auth.orgId, id, target.length, JSON.stringify({ iccids: target.slice(0, 100).map((x) => x.iccid) }), auth.accountId,
+            ]);
+          }
+          await audit(q, req, { action: action === 'add' ? 'pool_sims_add' : 'pool_sims_remove', entity: 'shared_pool', entityId: id, after: { iccids: target.map((x) => x.iccid) } });
+        }
+        return { changed: target.length, unchanged: sims.length - target.length - inOtherPool.length, inOtherPool, notFound: iccids.filter((x) => !found.has(x)) };
+      });
+    },
+  },
+  {
+    service: 'pool',
     method: 'GET',
     path: '/shared_pool/cube/events/:id/detail',
     permission: READ,

@@ -98,6 +98,28 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     for (const id of stopped) expect(t.app.network.dataPolicyOf(id)).toBe('none');
   });
 
+  it('lets an admin add SIMs to the pool and take them out; the job enrols and lets them go', async () => {
+    const manage = (s: Session, payload: unknown) => call(t.app, s, { method: 'POST', url: `/api/pool/shared_pool/cube/pools/${poolId}/sims`, payload: payload as object });
+    const free = (await t.db.query<{ id: string; iccid: string }>(`SELECT id, iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND operation IS NULL ORDER BY id DESC LIMIT 2`)).rows;
+    const member = (await t.db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE pool_id = $1 LIMIT 1', [poolId])).rows[0].iccid;
+    expect((await manage(user, { action: 'add', iccids: [free[0].iccid] })).statusCode).toBe(403);
+    expect((await manage(operator, { action: 'add', iccids: [free[0].iccid] })).statusCode).toBe(403);
+    expect((await manage(other, { action: 'add', iccids: [free[0].iccid] })).statusCode).toBe(404);
+    expect((await manage(admin, { action: 'add', iccids: [] })).statusCode).toBe(400);
+    expect((await manage(admin, { action: 'add', iccids: Array.from({ length: 1001 }, (_, i) => `8949${String(i).padStart(15, '0')}`) })).statusCode).toBe(400);
+    expect((await manage(admin, { action: 'join', iccids: [free[0].iccid] })).statusCode).toBe(400);
+    const added = await manage(admin, { action: 'add', iccids: [...free.map((f) => f.iccid), member, '8949000000000000000'] });
+    expect(added.json().data).toEqual({ changed: 2, unchanged: 1, inOtherPool: [], notFound: ['8949000000000000000'] });
+    await t.db.query(`DELETE FROM job_leases WHERE name = 'pool_engine'`);
+    expect((await runPoolJob(t.db, t.app.network, new Date(), 'test')).enrolled).toBe(2);
+    const removed = await manage(admin, { action: 'remove', iccids: [free[0].iccid] });
+    expect(removed.json().data.changed).toBe(1);
+    expect((await runPoolJob(t.db, t.app.network, new Date(), 'test')).exited).toBe(1);
+    const exit = (await t.db.query<{ state: string; detail: { reason: string } }>(`SELECT state, detail FROM pool_events WHERE pool_id = $1 AND type = 'sim_exit' AND detail->>'simId' = $2`, [poolId, free[0].id])).rows;
+    expect(exit).toMatchObject([{ state: 'created', detail: { reason: 'removed' } }]);
+    expect((await t.db.query(`SELECT 1 FROM pool_events WHERE pool_id = $1 AND type = 'manage_sims_add' AND state = 'created' AND sim_count = 2`, [poolId])).rows.length).toBe(1);
+  });
+
   it('finds pools by part of the name, by id, or by a SIM\'s ICCID; only the caller\'s', async () => {
     const byName = (await get(user, '/shared_pool/cube/pools/quick_search?keyword=fleet')).json().data;
     expect(byName.map((p: { id: string }) => p.id)).toContain(poolId);
