@@ -58,11 +58,11 @@ export async function recordPoolUsage(q: Queryable, sim: { orgId: string; simId:
     await q.query<{ newly: boolean; over: boolean; usage_kb: string; limit_kb: string; cycle_start: string; overage_policy: string; share: string }>(
       `WITH old AS (SELECT id, overage_cycle FROM shared_pools WHERE org_id = $1 AND id = $2 FOR UPDATE)
        UPDATE shared_pools p SET usage_kb = p.usage_kb + $3,
-              overage_cycle = CASE WHEN p.usage_kb + $3 > p.limit_kb THEN p.cycle_start ELSE p.overage_cycle END,
-              overage_at = CASE WHEN p.usage_kb + $3 > p.limit_kb AND p.overage_cycle IS DISTINCT FROM p.cycle_start THEN $4::timestamptz ELSE p.overage_at END,
+              overage_cycle = CASE WHEN p.usage_kb + $3 > p.limit_kb AND p.limit_computed_on IS NOT NULL THEN p.cycle_start ELSE p.overage_cycle END,
+              overage_at = CASE WHEN p.usage_kb + $3 > p.limit_kb AND p.limit_computed_on IS NOT NULL AND p.overage_cycle IS DISTINCT FROM p.cycle_start THEN $4::timestamptz ELSE p.overage_at END,
               updated_at = now()
          FROM old WHERE p.org_id = $1 AND p.id = old.id
-       RETURNING p.usage_kb > p.limit_kb AND old.overage_cycle IS DISTINCT FROM p.cycle_start AS newly, p.overage_cycle = p.cycle_start AS over,
+       RETURNING p.usage_kb > p.limit_kb AND p.limit_computed_on IS NOT NULL AND old.overage_cycle IS DISTINCT FROM p.cycle_start AS newly, p.overage_cycle = p.cycle_start AS over,
                  p.usage_kb, p.limit_kb, p.cycle_start::text, p.overage_policy,
                  pool_share_kb(p.activation_rule, p.base_bundle_kb, (SELECT activated_at FROM sims WHERE org_id = $1 AND id = $5), p.cycle_start, p.cycle_end) AS share`,
       [sim.orgId, poolId, kb, at.toISOString(), sim.simId],
@@ -303,7 +303,8 @@ export async function recomputeLimits(q: Queryable, now: Date): Promise<number> 
 
 /**
  * Overage from a limit lowered under the usage (a CDR's transaction marks the crossing it causes itself): once per
- * cycle. Then each pool in overage under "stop overage SIMs" stops the SIMs over their share.
+ * cycle; a pool whose size was never computed (new, before its first daily recompute) has no limit to pass yet. Then
+ * each pool in overage under "stop overage SIMs" stops the SIMs over their share.
  */
 export async function enforceOverage(db: Db, now: Date): Promise<{ overages: number; stopped: number }> {
   const at = now.toISOString();
@@ -311,7 +312,7 @@ export async function enforceOverage(db: Db, now: Date): Promise<{ overages: num
     await db.query(
       `WITH hit AS (
          UPDATE shared_pools SET overage_cycle = cycle_start, overage_at = $1::timestamptz, updated_at = now()
-          WHERE status = 'active' AND usage_kb > limit_kb AND overage_cycle IS DISTINCT FROM cycle_start
+          WHERE status = 'active' AND usage_kb > limit_kb AND limit_computed_on IS NOT NULL AND overage_cycle IS DISTINCT FROM cycle_start
          RETURNING org_id, id, usage_kb, limit_kb, cycle_start, overage_policy)
        INSERT INTO pool_events (org_id, pool_id, type, state, limit_kb, detail, at, effective_at)
        SELECT org_id, id, 'overage', 'effected', limit_kb,
