@@ -152,12 +152,13 @@ const rows: string[] = [];
 if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres', Number(process.env.BENCH_POOL_PG_SIMS ?? simsFor))));
 if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite', simsFor)));
 
-// Rows of a database this run did not measure stay from the last run.
+// Rows of a database and size this run did not measure stay from the last run.
 const file = 'bench/results.md';
 const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
+const keyOf = (l: string) => l.split('|').slice(1, 3).map((c) => c.trim()).join('|');
+const measured = new Set(rows.map(keyOf));
 const oldSection = previous.includes(`\n${SECTION}\n`) ? previous.slice(previous.indexOf(`\n${SECTION}\n`) + 1).split('\n## ')[0] : '';
-const kept = oldSection.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !measured.has(l.split('|')[1].trim()));
+const kept = oldSection.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !measured.has(keyOf(l)));
 const section = [
   SECTION,
   '',

@@ -214,26 +214,29 @@ export async function moveMembers(q: Queryable, now: Date, opts: { optIn?: boole
       )
     ).rowCount ?? 0;
   }
+  // The SIMs to let go, locked (one statement), then their rows changed through the list (a join the planner estimates
+  // as the list's length: index lookups, not a scan of a million members).
   const exited = (
-    await q.query<{ org_id: string; pool_id: string; id: string }>(
-      `WITH out AS (
-         SELECT s.org_id, s.id, s.iccid, s.status, s.pool_enrolled_in AS pool_id, s.pool_id AS now_pool FROM sims s
-          WHERE s.pool_enrolled_in IS NOT NULL AND (s.pool_id IS DISTINCT FROM s.pool_enrolled_in OR s.status NOT IN ('active', 'paused'))
-          ORDER BY s.org_id, s.id LIMIT ${POOL_BATCH} FOR UPDATE OF s SKIP LOCKED),
-       left_ AS (UPDATE pool_members m SET left_at = greatest($1::timestamptz, m.joined_at) WHERE m.left_at IS NULL AND (m.org_id, m.sim_id) IN (SELECT org_id, id FROM out)
-                     AND m.sim_id = ANY (ARRAY(SELECT id FROM out))),
-       sims_ AS (UPDATE sims s SET pool_enrolled_in = NULL, updated_at = now() WHERE s.id = ANY (ARRAY(SELECT id FROM out)) AND (s.org_id, s.id) IN (SELECT org_id, id FROM out)),
-       pending AS (
-         UPDATE pool_events e SET state = 'modified', detail = e.detail || jsonb_build_object('exitedAt', $1::text)
-           FROM out o WHERE e.org_id = o.org_id AND e.pool_id = o.pool_id AND e.state = 'created' AND e.type = 'sim_enrolment' AND e.detail->>'simId' = o.id),
-       logged AS (
-         INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, at)
-         SELECT org_id, pool_id, 'sim_exit', 'created', 1, jsonb_build_object('simId', id, 'iccid', iccid, 'reason', CASE WHEN status NOT IN ('active', 'paused') THEN status WHEN now_pool IS NULL THEN 'removed' ELSE 'moved' END), $1::timestamptz
-           FROM out ORDER BY org_id, id)
-       SELECT org_id, pool_id, id FROM out`,
-      [at],
+    await q.query<{ org_id: string; pool_id: string; id: string; iccid: string; status: string; now_pool: string | null }>(
+      `SELECT s.org_id, s.id, s.iccid, s.status, s.pool_enrolled_in AS pool_id, s.pool_id AS now_pool FROM sims s
+        WHERE s.pool_enrolled_in IS NOT NULL AND (s.pool_id IS DISTINCT FROM s.pool_enrolled_in OR s.status NOT IN ('active', 'paused'))
+        ORDER BY s.org_id, s.id LIMIT ${POOL_BATCH} FOR UPDATE OF s SKIP LOCKED`,
     )
   ).rows;
+  if (exited.length) {
+    await q.query(
+      `WITH out AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS x(org_id, id, iccid, status, pool_id, now_pool)),
+       left_ AS (UPDATE pool_members m SET left_at = greatest($1::timestamptz, m.joined_at) FROM out o WHERE m.org_id = o.org_id AND m.sim_id = o.id AND m.left_at IS NULL),
+       sims_ AS (UPDATE sims s SET pool_enrolled_in = NULL, updated_at = now() FROM out o WHERE s.org_id = o.org_id AND s.id = o.id),
+       pending AS (
+         UPDATE pool_events e SET state = 'modified', detail = e.detail || jsonb_build_object('exitedAt', $1::text)
+           FROM out o WHERE e.org_id = o.org_id AND e.pool_id = o.pool_id AND e.state = 'created' AND e.type = 'sim_enrolment' AND e.detail->>'simId' = o.id)
+       INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, at)
+       SELECT org_id, pool_id, 'sim_exit', 'created', 1, jsonb_build_object('simId', id, 'iccid', iccid, 'reason', CASE WHEN status NOT IN ('active', 'paused') THEN status WHEN now_pool IS NULL THEN 'removed' ELSE 'moved' END), $1::timestamptz
+         FROM out ORDER BY org_id, id`,
+      [at, ...(['org_id', 'id', 'iccid', 'status', 'pool_id', 'now_pool'] as const).map((k) => exited.map((r) => r[k]))],
+    );
+  }
   // Stopped SIMs that left are released (a pool's stop no longer applies to them).
   const byPool = new Map<string, { orgId: string; ids: string[] }>();
   for (const r of exited) byPool.set(r.pool_id, { orgId: r.org_id, ids: [...(byPool.get(r.pool_id)?.ids ?? []), r.id] });
