@@ -4,7 +4,7 @@
  *
  * BENCH_DB=pglite|postgres|both (default: both when PostgreSQL answers on 127.0.0.1:5432), BENCH_SIMS (default
  * 1,000,000), BENCH_CDRS (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite), BENCH_RUNS (default 20).
- * BENCH_ONLY=calls|smslist|jobs|snapshots|exports|transfer|activation|sms|cycles|throughput|lighthouse|webhooks|autoflow (comma-separated; default all) runs those parts only
+ * BENCH_ONLY=calls|smslist|jobs|snapshots|exports|transfer|activation|sms|cycles|throughput|lighthouse|webhooks|autoflow|pools (comma-separated; default all) runs those parts only
  * (smslist: BENCH_SMS sms_records in the scale organisation, default 10,000,000 on PostgreSQL, 1,000,000 on PGlite)
  * and merges its rows into bench/results.md, keeping the others. Run with node --expose-gc (npm run bench does) so
  * each export's peak RSS is measured from a collected heap.
@@ -412,7 +412,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
 }
 
 // Lighthouse, the webhooks and the autoflow bench need no scale database of this script (autoflow seeds its own).
-const ownParts = ['lighthouse', 'webhooks', 'autoflow'];
+const ownParts = ['lighthouse', 'webhooks', 'autoflow', 'pools'];
 const wanted = ONLY.size && [...ONLY].every((p) => ownParts.includes(p)) ? 'none' : (process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite'));
 const sims = Number(process.env.BENCH_SIMS ?? 1_000_000);
 const all: Row[] = [];
@@ -507,5 +507,7 @@ fs.writeFileSync('bench/results.md', lines.join('\n'));
 if (runs('webhooks')) spawnSync(process.execPath, ['--import', 'tsx', 'bench/webhooks.ts'], { stdio: 'inherit' });
 // The autoflow engine's part (bench/autoflow.ts) likewise.
 if (runs('autoflow')) spawnSync(process.execPath, ['--import', 'tsx', 'bench/autoflow.ts'], { stdio: 'inherit' });
+// The pool engine's part (bench/pools.ts, issue 19) likewise.
+if (runs('pools')) spawnSync(process.execPath, ['--import', 'tsx', 'bench/pools.ts'], { stdio: 'inherit' });
 console.log(lines.join('\n'));
 process.exit(0);

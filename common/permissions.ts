@@ -13,7 +13,7 @@ import type { Role } from './roles.js';
 
 export const SUBJECTS = {
   sim: ['read', 'export', 'activate', 'suspend', 'resume', 'reset', 'transfer', 'uploadInfo', 'editInfo', 'sendSms'],
-  'shared-pool-cube': ['read', 'update'],
+  'shared-pool-cube': ['read', 'update', 'settings'],
   'sim-report-cube': ['read', 'create', 'update'],
   'customer-bill-cube': ['read', 'export', 'publish', 'settle', 'correct'],
   'cube-schedule-sms': ['read', 'create', 'update', 'delete'],

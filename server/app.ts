@@ -43,6 +43,7 @@ import { LiveHub } from './live/hub.js';
 import { activationJob } from './network/activation.js';
 import { startBundleJob } from './network/bundle-engine.js';
 import { startInvoiceJob } from './billing/invoice-job.js';
+import { startPoolJob } from './pool/pool-engine.js';
 import { networkReports } from './network/reports.js';
 import { SimulatedNetwork } from './network/simulator.js';
 import { smsExportJob } from './sms/sms-export.js';
@@ -195,6 +196,9 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // Invoices of the closed month (issue 20): once across the instances that run jobs, under a lease; idempotent.
   let stopInvoiceJob = async () => {};
   if (config.jobs) app.addHook('onReady', async () => void (stopInvoiceJob = startInvoiceJob(db, app.log, () => config.clock?.() ?? new Date())));
+  // Shared pools (issue 19): cycles, enrolments and exits, the daily size, overage; once across instances, under a lease.
+  let stopPoolJob = async () => {};
+  if (config.jobs) app.addHook('onReady', async () => void (stopPoolJob = startPoolJob(db, network, app.log, () => config.clock?.() ?? new Date())));
   // Webhooks: the event log's `webhooks` consumer queues deliveries, the dispatcher sends them (instances with jobs).
   const webhooks = new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs });
   app.decorate('webhooks', webhooks);
@@ -228,6 +232,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     await stopMaintenance();
     await stopBundleJob();
     await stopInvoiceJob();
+    await stopPoolJob();
     await network.stop();
     await jobs.stop();
     await smsScheduler.stop();

@@ -12,6 +12,7 @@ import { taskRoutes } from './job/task-routes.js';
 import { simRoutes } from './main/sim-routes.js';
 import { cdrRoutes } from './cdr/cdr-routes.js';
 import { catalogRoute } from './main/schema-routes.js';
+import { poolEngineRoutes } from './pool/pool-engine-routes.js';
 import { poolRoutes } from './pool/pool-routes.js';
 import { billRoutes } from './billing/bill-routes.js';
 import { reportRoutes } from './main/report-routes.js';
@@ -40,7 +41,7 @@ import { taskLogRoutes } from './job/task-log.js';
 import { subscriptionRoutes } from './job/subscriptions.js';
 import { enterpriseRoutes } from './main/enterprise-routes.js';
 
-const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
+const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...poolEngineRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
   ...simDetailRoutes, ...simDiagnoseRoutes,
   // What a SIM's bundles do to it now: its data policy and why, its coverage (issue 19).

@@ -79,6 +79,7 @@ interface HeldSim {
   flow_control_policy: FlowControl;
   overage_control: FlowControl;
   coverage_barred: boolean;
+  pool_stopped: boolean;
   rule_control: RuleControl;
 }
 
@@ -214,7 +215,7 @@ export class ActionRunner {
         const step = await this.inTx(run, i, async (q, sim) => {
           const policy = `throttle_${a.speedKbps}` as RuleControl;
           if (sim.rule_control === policy) return { outcome: 'done', result: { already: true } };
-          const flow = flowControlOf(sim.coverage_barred, sim.overage_control, policy);
+          const flow = flowControlOf(sim.coverage_barred || sim.pool_stopped, sim.overage_control, policy);
           const changed = flow !== sim.flow_control_policy;
           await q.query(
             `UPDATE sims SET rule_control = $3, flow_control_policy = $4, policy_unsent = policy_unsent OR $5::boolean,
@@ -250,7 +251,7 @@ export class ActionRunner {
   private async inTx(run: ClaimedRun, i: number, fn: (q: Queryable, sim: HeldSim) => Promise<Step>): Promise<Step | 'applied'> {
     return this.db.tx(async (q) => {
       const sim = (
-        await q.query<HeldSim>('SELECT status, tags, flow_control_policy, overage_control, coverage_barred, rule_control FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [run.org_id, run.sim_id])
+        await q.query<HeldSim>('SELECT status, tags, flow_control_policy, overage_control, coverage_barred, pool_stopped, rule_control FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [run.org_id, run.sim_id])
       ).rows[0];
       if (!sim) return { outcome: 'failed', reason: 'simNotFound' } as Step;
       const step = await fn(q, sim);

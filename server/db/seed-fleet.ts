@@ -762,8 +762,8 @@ async function seedRollups(ctx: Ctx): Promise<void> {
     FROM (SELECT DISTINCT ON (sim_id) sim_id, start_at, kb FROM (SELECT sim_id, start_at, sum(volume_kb) AS kb FROM cdrs GROUP BY sim_id, start_at) x
           ORDER BY sim_id, start_at DESC) l
     WHERE s.id = l.sim_id`);
-  await q.query(`UPDATE pool_members m SET cycle_usage_kb = s.cycle_usage_kb FROM sims s WHERE m.sim_id = s.id`);
-  await q.query(`UPDATE shared_pools p SET usage_kb = coalesce((SELECT sum(cycle_usage_kb) FROM pool_members m WHERE m.pool_id = p.id AND m.left_at IS NULL), 0)`);
+  // The pools' cycle usage, daily rollups and enrolment flags from the SIMs' rollups (035_pool_engine.sql).
+  await q.query('SELECT rebuild_pool_rollups(NULL)');
 }
 
 /**

@@ -32,9 +32,11 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   sms_schedule: ['run_finished'],
   task: ['finished'],
   autoflow: ['rule_fired'],
-  // Bundles that act (issue 19): cycles, allowances and their controls, coverage; and a usage rule's threshold crossed
-  // (issue 18, server/autoflow/schedule.ts).
-  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'threshold_crossed'],
+  // Bundles that act (issue 19): cycles, allowances and their controls, coverage, a pool's stop; and a usage rule's
+  // threshold crossed (issue 18, server/autoflow/schedule.ts).
+  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'pool_stopped', 'pool_released', 'threshold_crossed'],
+  // Shared pools (issue 19): pool_events rows (035_pool_engine.sql) and settings changes.
+  pool: ['setup', 'sim_enrolment', 'sim_exit', 'limit_increase', 'limit_decrease', 'overage', 'overage_recovery', 'new_pool_launch', 'manage_sims_add', 'scheduled_scan', 'settings_change'],
   // Invoices (issue 20): made by the monthly job, then their lifecycle.
   invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted'],
   test: ['ping'],

@@ -78,6 +78,7 @@ interface OverageRow {
   overage_at: Date | null;
   overage_control: FlowControl;
   coverage_barred: boolean;
+  pool_stopped: boolean;
   flow_control_policy: FlowControl;
   rule_control: RuleControl;
   quota_kb: string | null;
@@ -96,7 +97,7 @@ interface OverageRow {
 export async function evaluateOverage(q: Queryable, sim: SimKey, at: Date): Promise<boolean> {
   const row = (
     await q.query<OverageRow>(
-      `SELECT s.org_id, s.id, s.iccid, s.cycle_usage_kb, s.cycle_limit_kb, s.cycle_started_at, s.overage_at, s.overage_control, s.coverage_barred, s.flow_control_policy, s.rule_control,
+      `SELECT s.org_id, s.id, s.iccid, s.cycle_usage_kb, s.cycle_limit_kb, s.cycle_started_at, s.overage_at, s.overage_control, s.coverage_barred, s.pool_stopped, s.flow_control_policy, s.rule_control,
               b.quota_kb, b.overage_policy, b.throttle_kbps, b.overage_threshold_kb
          FROM sims s
          LEFT JOIN LATERAL (
@@ -115,7 +116,7 @@ export async function evaluateOverage(q: Queryable, sim: SimKey, at: Date): Prom
     { limitKb: limit, overagePolicy: row.overage_policy ?? 'billing', throttleKbps: row.throttle_kbps, thresholdKb: threshold },
     usage,
   );
-  const flow = flowControlOf(row.coverage_barred, control, row.rule_control);
+  const flow = flowControlOf(row.coverage_barred || row.pool_stopped, control, row.rule_control);
   const newlyReached = reached && !row.overage_at;
   if (!newlyReached && control === row.overage_control) return false;
   const changed = flow !== row.flow_control_policy;
@@ -152,9 +153,9 @@ export async function rollCycles(q: Queryable, now: Date, opts: { limit?: number
      rolled AS (
        UPDATE sims s SET cycle_started_at = cycle_start_at(s.cycle_reset, s.cycle_anchor, $1::timestamptz), cycle_ends_at = cycle_end_at(s.cycle_reset, s.cycle_anchor, $1::timestamptz),
               cycle_start = (cycle_start_at(s.cycle_reset, s.cycle_anchor, $1::timestamptz) AT TIME ZONE 'UTC')::date, cycle_usage_kb = 0, overage_at = NULL, overage_control = 'none',
-              flow_control_policy = flow_control_of(s.coverage_barred, 'none', s.rule_control),
-              policy_unsent = s.policy_unsent OR s.flow_control_policy <> flow_control_of(s.coverage_barred, 'none', s.rule_control),
-              flow_control_at = CASE WHEN s.flow_control_policy <> flow_control_of(s.coverage_barred, 'none', s.rule_control) THEN cycle_start_at(s.cycle_reset, s.cycle_anchor, $1::timestamptz) ELSE s.flow_control_at END,
+              flow_control_policy = flow_control_of(s.coverage_barred OR s.pool_stopped, 'none', s.rule_control),
+              policy_unsent = s.policy_unsent OR s.flow_control_policy <> flow_control_of(s.coverage_barred OR s.pool_stopped, 'none', s.rule_control),
+              flow_control_at = CASE WHEN s.flow_control_policy <> flow_control_of(s.coverage_barred OR s.pool_stopped, 'none', s.rule_control) THEN cycle_start_at(s.cycle_reset, s.cycle_anchor, $1::timestamptz) ELSE s.flow_control_at END,
               updated_at = now()
          FROM due d WHERE s.id = d.id
        RETURNING s.org_id, s.id, s.iccid, s.cycle_started_at, s.cycle_ends_at, s.cycle_limit_kb, d.old_kb, d.old_start, d.old_control),
@@ -301,8 +302,8 @@ export async function endPeriods(q: Queryable, now: Date, limit = ROLL_BATCH): P
  */
 export async function applyCoverage(q: Queryable, sim: SimKey & { iccid: string }, country: string, at: Date): Promise<boolean> {
   const row = (
-    await q.query<{ out_of_coverage_at: Date | null; coverage_barred: boolean; overage_control: FlowControl; flow_control_policy: FlowControl; rule_control: RuleControl; policy: string | null; countries: string[] | null; bundle_id: string | null }>(
-      `SELECT s.out_of_coverage_at, s.coverage_barred, s.overage_control, s.flow_control_policy, s.rule_control, b.out_of_coverage AS policy, b.coverage_countries AS countries, b.id AS bundle_id
+    await q.query<{ out_of_coverage_at: Date | null; coverage_barred: boolean; pool_stopped: boolean; overage_control: FlowControl; flow_control_policy: FlowControl; rule_control: RuleControl; policy: string | null; countries: string[] | null; bundle_id: string | null }>(
+      `SELECT s.out_of_coverage_at, s.coverage_barred, s.pool_stopped, s.overage_control, s.flow_control_policy, s.rule_control, b.out_of_coverage AS policy, b.coverage_countries AS countries, b.id AS bundle_id
          FROM sims s
          LEFT JOIN LATERAL (SELECT id, out_of_coverage, coverage_countries FROM bundle_orders b
                              WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' ORDER BY b.activated_at, b.id LIMIT 1) b ON true
@@ -315,7 +316,7 @@ export async function applyCoverage(q: Queryable, sim: SimKey & { iccid: string 
   const wasOutside = row.out_of_coverage_at !== null;
   if (!outside && !wasOutside) return false;
   const barred = outside && row.policy === 'shut_down';
-  const flow = flowControlOf(barred, row.overage_control, row.rule_control);
+  const flow = flowControlOf(barred || row.pool_stopped, row.overage_control, row.rule_control);
   const changed = flow !== row.flow_control_policy;
   await q.query(
     `UPDATE sims SET out_of_coverage_at = CASE WHEN $3::boolean THEN coalesce(out_of_coverage_at, $4::timestamptz) END, out_of_coverage_country = CASE WHEN $3::boolean THEN $5 END,

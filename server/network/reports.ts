@@ -9,6 +9,7 @@ import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { confirmActivation, confirmActivations } from './activation.js';
 import type { Cdr, NetworkAdapter, NetworkName, NetworkReports } from './adapter.js';
 import { applyCoverage, evaluateOverage, rollCycles, syncPolicies } from './bundle-engine.js';
+import { recordPoolUsage } from '../pool/pool-engine.js';
 import { networkEvent } from './sim-events.js';
 
 const HOUR = 3_600_000;
@@ -107,10 +108,8 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<boolean> {
       [sim.orgId, sim.simId, kb, row.sub_status === 'active_test' || row.sub_status === 'test'],
     );
   }
-  if (row.pool_id) {
-    await q.query('UPDATE pool_members SET cycle_usage_kb = cycle_usage_kb + $4 WHERE org_id = $1 AND pool_id = $2 AND sim_id = $3 AND left_at IS NULL', [sim.orgId, row.pool_id, sim.simId, kb]);
-    await q.query('UPDATE shared_pools SET usage_kb = usage_kb + $3, updated_at = now() WHERE org_id = $1 AND id = $2', [sim.orgId, row.pool_id, kb]);
-  }
+  // The pool's cycle, its rollup, its overage and its stop (server/pool/pool-engine.ts).
+  const poolStopped = row.pool_id ? await recordPoolUsage(q, sim, row.pool_id, kb, day, cdr.end) : false;
   // Usage detected: an active-ready SIM goes live (or to test while its test allowance runs).
   const d = decide({ status: row.status, subStatus: row.sub_status, technology: row.technology, operation: row.operation, hasAvailableBundle: true, inTestPeriod: row.test_data_status === 'in_test' }, 'detectUsage');
   if (d.ok && d.changed) {
@@ -119,9 +118,9 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<boolean> {
   }
   // The allowance reached (or an earlier control to escalate): the overage policy decides.
   if (row.counted && row.cycle_limit_kb !== null && Number(row.cycle_usage_kb) >= Number(row.cycle_limit_kb) && row.overage_control !== 'stop') {
-    return evaluateOverage(q, { orgId: sim.orgId, simId: sim.simId }, cdr.end);
+    return (await evaluateOverage(q, { orgId: sim.orgId, simId: sim.simId }, cdr.end)) || poolStopped;
   }
-  return false;
+  return poolStopped;
 }
 
 /** Count an SMS in the rollups of its UTC day and hour. */

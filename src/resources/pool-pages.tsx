@@ -3,8 +3,8 @@
  * activity (SIMs that joined and left) and events, all from schemas/pools.json and its two nested lists.
  */
 import { EditOutlined } from '@ant-design/icons';
-import { Button, Card, Progress, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Card, Progress, Skeleton, Tabs, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
@@ -14,6 +14,10 @@ import { formatKb } from './cell';
 import { FieldsDialog } from './fields-dialog';
 import { ResourceListPage } from './resource-list-page';
 import { ResourceShowPage } from './resource-show-page';
+
+// The dashboard (with ECharts) and the settings come with the pool's page only when shown (issue 19).
+const PoolDashboard = lazy(() => import('../custom/pool/dashboard').then((m) => ({ default: m.PoolDashboard })));
+const PoolSettings = lazy(() => import('../custom/pool/settings').then((m) => ({ default: m.PoolSettings })));
 
 export function PoolsPage() {
   const { t } = useTranslation();
@@ -35,6 +39,8 @@ export function PoolDetailPage() {
   const { lang, id = '' } = useParams();
   const [renaming, setRenaming] = useState<Pool | null>(null);
   const [version, setVersion] = useState(0);
+  // The tab shown stays when the page draws again after a change.
+  const [tab, setTab] = useState('dashboard');
   const mayRename = currentAbility().can('update', 'shared-pool-cube');
   return (
     <>
@@ -67,7 +73,27 @@ export function PoolDetailPage() {
       >
         <Card size="small">
           <Tabs
+            activeKey={tab}
+            onChange={setTab}
             items={[
+              {
+                key: 'dashboard',
+                label: t('pools.dashboard'),
+                children: (
+                  <Suspense fallback={<Skeleton active />}>
+                    <PoolDashboard poolId={id} version={version} />
+                  </Suspense>
+                ),
+              },
+              {
+                key: 'settings',
+                label: t('pools.sections.settings'),
+                children: (
+                  <Suspense fallback={<Skeleton active />}>
+                    <PoolSettings poolId={id} onSaved={() => setVersion((v) => v + 1)} />
+                  </Suspense>
+                ),
+              },
               { key: 'activity', label: t('pools.activity'), children: <ResourceListPage resource={nested(RESOURCES.poolMembers, id)} title="" /> },
               { key: 'events', label: t('pools.events'), children: <ResourceListPage resource={nested(RESOURCES.poolEvents, id)} title="" /> },
             ]}

@@ -54,3 +54,64 @@ test('an organisation without pools has no Shared pools entry', async ({ page })
   await expect(page.getByRole('menuitem', { name: 'All SIMs' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Shared pools' })).toHaveCount(0);
 });
+
+test('the pool dashboard draws its four charts and the pool\'s SIMs; an admin changes the settings', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/sim/shared');
+  await page.getByRole('link', { name: 'EU Fleet Pool' }).click();
+  await expect(page.getByRole('tab', { name: 'Dashboard', selected: true })).toBeVisible();
+  // Each chart is drawn on its canvas once its call answered.
+  for (const chart of ['Usage now against the limit', 'Usage over the cycle', 'Usage per day or per SIM group', 'Top SIMs this cycle']) {
+    await expect(page.getByRole('img', { name: chart }).locator('canvas')).toBeVisible();
+  }
+  await page.getByText('Per SIM group', { exact: true }).click();
+  await expect(page.getByRole('img', { name: 'Usage per day or per SIM group' }).locator('canvas')).toBeVisible();
+  const members = page.getByRole('table', { name: 'SIMs of the pool' });
+  await expect(members.getByRole('row').nth(1)).toContainText(/89\d{17}/);
+  await expect(members.getByRole('row').nth(1)).toContainText(/Enrolled|Stopped for overage|Waiting for activation/);
+
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const panel = page.getByRole('tabpanel', { name: 'Settings' });
+  await expect(panel.getByRole('textbox', { name: 'Name' })).toHaveValue('EU Fleet Pool');
+  await panel.getByRole('radio', { name: 'Manual' }).check();
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Settings saved')).toBeVisible();
+  // The settings tab stays shown; the page's own settings section says the same after the change.
+  await expect(panel.getByRole('radio', { name: 'Manual' })).toBeChecked();
+  await expect(page.locator('.ant-descriptions').getByText('Manual', { exact: true })).toBeVisible();
+  // A name of spaces is refused in the form, and nothing is sent.
+  await panel.getByRole('textbox', { name: 'Name' }).fill('   ');
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await expect(panel.getByText('Enter a name')).toBeVisible();
+  await panel.getByRole('textbox', { name: 'Name' }).fill('EU Fleet Pool');
+  // Back to the seed's value for the specs that follow.
+  await panel.getByRole('radio', { name: 'Automatic' }).check();
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.locator('.ant-descriptions').getByText('Automatic', { exact: true })).toBeVisible();
+});
+
+test('a user reads the pool\'s settings but may not change them, in the console and at the server', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  await page.goto('/en-US/sim/shared');
+  await page.getByRole('link', { name: 'EU Fleet Pool' }).click();
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const panel = page.getByRole('tabpanel', { name: 'Settings' });
+  await expect(panel.getByText('Only an administrator can change these settings.')).toBeVisible();
+  await expect(panel.getByRole('radio', { name: 'No limit' })).toBeDisabled();
+  await expect(panel.getByRole('button', { name: 'Save settings' })).toHaveCount(0);
+  // The server refuses the change too (the console's hiding is a convenience).
+  const status = await page.evaluate(async () => {
+    const partner = localStorage.getItem('partnerCode') ?? '';
+    const id = location.pathname.split('/').pop();
+    const res = await fetch(`/api/pool/shared_pool/cube/pools/${id}/settings`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+        partnerCode: partner, tenantId: partner, timestamp: String(Date.now()), timezone: 'UTC', language: 'en-US',
+      },
+      body: '{"optInMode":"manual"}',
+    });
+    return res.status;
+  });
+  expect(status).toBe(403);
+});
