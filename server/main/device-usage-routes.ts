@@ -134,11 +134,13 @@ const SUMMARY = {
 /** Each product's coverage countries (or one row with no country when it lists none), with its SIMs in use. */
 function coverageRows(sku: string | undefined): { sql: string; params: unknown[] } {
   return {
-    sql: `WITH p AS (SELECT b.sku, min(b.name) AS name, min(b.out_of_coverage) AS policy, count(DISTINCT b.sim_id) FILTER (WHERE b.status = 'IN_USE')::int AS sims,
-                            (array_agg(b.coverage_countries ORDER BY b.ordered_at DESC))[1] AS countries
-                       FROM bundle_orders b WHERE b.org_id = $1 AND ($2::text IS NULL OR b.sku = $2) GROUP BY b.sku)
-          SELECT p.sku, p.name, c.country, p.policy, p.sims
-            FROM p LEFT JOIN LATERAL unnest(CASE WHEN cardinality(p.countries) = 0 THEN ARRAY[NULL::text] ELSE p.countries END) AS c(country) ON true
+    sql: `WITH p AS (SELECT b.sku, min(b.name) AS name, count(DISTINCT b.sim_id) FILTER (WHERE b.status = 'IN_USE')::int AS sims
+                       FROM bundle_orders b WHERE b.org_id = $1 AND ($2::text IS NULL OR b.sku = $2) GROUP BY b.sku),
+               -- A product's coverage and policy are those of its latest order.
+               l AS (SELECT DISTINCT ON (b.sku) b.sku, b.coverage_countries AS countries, b.out_of_coverage AS policy
+                       FROM bundle_orders b WHERE b.org_id = $1 AND ($2::text IS NULL OR b.sku = $2) ORDER BY b.sku, b.ordered_at DESC, b.id)
+          SELECT p.sku, p.name, c.country, l.policy, p.sims
+            FROM p JOIN l ON l.sku = p.sku LEFT JOIN LATERAL unnest(CASE WHEN cardinality(l.countries) = 0 THEN ARRAY[NULL::text] ELSE l.countries END) AS c(country) ON true
            ORDER BY p.sku, c.country`,
     params: [sku ?? null],
   };

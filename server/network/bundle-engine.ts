@@ -179,7 +179,7 @@ export async function rollCycles(q: Queryable, now: Date, opts: { limit?: number
 
 /**
  * Bundle status by time (SPEC.md section 4): bundles past their expiry EXPIRED at that instant; then each SIM in
- * service with no bundle in use starts its next pending one (ordered first), from when its previous one ended (or
+ * service with no bundle in use starts its next pending one (ordered first), from when its previous one ended or was cancelled (or
  * its order, or its activation, whichever is latest, and never after now), for a year (366 days for a YEAR_366D
  * bundle) unless its order says when it ends. Each change a SIM bundle event; the SIMs' cycles defined again.
  * `only` limits both steps to one SIM (its bundle in use was just cancelled).
@@ -208,7 +208,7 @@ export async function advanceBundles(q: Queryable, now: Date, limit = ROLL_BATCH
       `WITH waiting AS (
          SELECT DISTINCT ON (b.org_id, b.sim_id) b.id,
                 least($1::timestamptz, greatest(b.ordered_at, s.activated_at,
-                  (SELECT max(p.expired_at) FROM bundle_orders p WHERE p.org_id = b.org_id AND p.sim_id = b.sim_id AND p.status = 'EXPIRED' AND p.type <> 'BEFORE_TEST'))) AS start
+                  (SELECT max(p.expired_at) FROM bundle_orders p WHERE p.org_id = b.org_id AND p.sim_id = b.sim_id AND p.status IN ('EXPIRED', 'CANCELLED') AND p.type <> 'BEFORE_TEST'))) AS start
            FROM bundle_orders b JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id
           WHERE b.status = 'PENDING' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms' AND s.status IN ('active', 'paused')
             AND ($3::text IS NULL OR (b.org_id = $3 AND b.sim_id = $4))
