@@ -26,8 +26,8 @@ export interface DataPolicy {
   outOfCoverage: { country: string | null; since: string | null; policy: string | null; barred: boolean } | null;
 }
 
-// The notice's words come with the SIM page (src/components/page-texts.ts).
-const usePolicyTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }), 'dataPolicy.title.stop').useReady;
+// The notice's words, and those of the service, cycles and queue views, come with the SIM page (src/components/page-texts.ts).
+export const usePolicyTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }), 'dataPolicy.title.stop').useReady;
 
 export function DataPolicyNotice({ iccid }: { iccid: string }) {
   const { t, i18n: current } = useTranslation();
