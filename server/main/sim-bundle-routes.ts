@@ -3,8 +3,8 @@
  *
  * - GET /sim/bundle/overuse_policy/{iccid}: the data policy the network enforces now (none, throttled to 128 or
  *   256 kbps, stopped) and why: the cycle's allowance reached under the overage policy of the bundle that takes the
- *   overage (released when the cycle ends), or an attach outside the bundle's coverage under "shut down" (lifted back in
- *   coverage); with the cycle's usage, limit, overage and threshold. The SIM page shows it above the bundles.
+ *   overage (released when the cycle ends), an attach outside the bundle's coverage under "shut down" (lifted back in
+ *   coverage), or an automation rule's throttle (named, kept until lifted); with the cycle's usage, limit, overage and threshold. The SIM page shows it above the bundles.
  * - GET /sim/bundle/coverage/{iccid}: the countries the SIM's base bundle in use covers, its out-of-coverage policy,
  *   and whether the SIM is outside its coverage now (where, since when).
  *
@@ -54,6 +54,9 @@ interface PolicyRow {
   coverage_countries: string[] | null;
   base_policy: string | null;
   base_countries: string[] | null;
+  rule_control: string;
+  rule_name: string | null;
+  rule_at: Date | null;
 }
 
 const num = (v: string | null) => (v === null ? null : Number(v));
@@ -72,7 +75,8 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         properties: {
           iccid: { type: 'string' },
           control: { type: 'string', enum: ['none', 'throttle_128', 'throttle_256', 'stop'] },
-          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', null] },
+          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', 'rule', null] },
+          rule: { type: ['object', 'null'], properties: { name: STR, at: TIME } },
           since: TIME,
           releasedAt: TIME,
           cycleStart: TIME,
@@ -98,12 +102,14 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       const limit = r.cycle_started_at ? num(r.cycle_limit_kb) : null;
       const usage = Number(r.cycle_usage_kb);
       const control = r.flow_control_policy;
-      // The stronger cause is the one shown: a bar out of coverage beats an overage throttle.
-      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : 'overage';
+      // The cause in force is the one shown: a bar out of coverage beats an overage control, which beats an automation
+      // rule's throttle of the same or a lesser strength.
+      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : r.overage_control === control ? 'overage' : 'rule';
       return {
         iccid: r.iccid,
         control,
         reason,
+        rule: reason === 'rule' ? { name: r.rule_name, at: r.rule_at } : null,
         since: control === 'none' ? null : r.flow_control_at,
         // An overage control ends with the cycle; a coverage bar when the SIM attaches in a covered country.
         releasedAt: reason === 'overage' ? r.cycle_ends_at : null,
@@ -220,7 +226,7 @@ async function policyOf(req: FastifyRequest): Promise<PolicyRow> {
       `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
               s.cycle_usage_kb, s.cycle_limit_kb, s.out_of_coverage_at, s.out_of_coverage_country,
               coalesce(l.id, b.id) AS bundle_id, coalesce(l.name, b.name) AS bundle_name, l.quota_kb, l.overage_policy, l.throttle_kbps, l.overage_threshold_kb,
-              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries
+              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries, s.rule_control, ru.name AS rule_name, ru.at AS rule_at
          FROM sims s
          LEFT JOIN LATERAL (SELECT id, name, quota_kb, overage_policy, throttle_kbps, overage_threshold_kb FROM bundle_orders b
                              WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms'
@@ -228,6 +234,10 @@ async function policyOf(req: FastifyRequest): Promise<PolicyRow> {
          LEFT JOIN LATERAL (SELECT id, name, out_of_coverage, coverage_countries FROM bundle_orders b
                              WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST'
                              ORDER BY b.activated_at, b.id LIMIT 1) b ON true
+         -- The automation rule whose throttle holds: the last run on this SIM that throttled it.
+         LEFT JOIN LATERAL (SELECT r.name, x.at FROM autoflow_runs x JOIN autoflow_rules r ON r.id = x.rule_id
+                             WHERE s.rule_control <> 'none' AND x.org_id = s.org_id AND x.sim_id = s.id AND x.actions @> '[{"type": "throttle"}]'::jsonb
+                             ORDER BY x.at DESC, x.id DESC LIMIT 1) ru ON true
         WHERE s.org_id = $1 AND s.iccid = $2`,
       [auth.orgId, iccid],
     )

@@ -279,6 +279,12 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
     expect(again.json().status.message).toContain('CANCELLED');
   });
 
+  it('GET /sim/bundle/overuse_policy: a throttle held by an automation rule is told as the rule\'s, not as overage', async () => {
+    await t.db.query(`UPDATE sims SET rule_control = 'throttle_256', flow_control_policy = flow_control_of(coverage_barred, overage_control, 'throttle_256') WHERE id = $1`, [sim.simId]);
+    const r = data(await call(t.app, user, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${sim.iccid}` }));
+    expect(r).toMatchObject({ control: 'throttle_256', reason: 'rule', rule: { name: null }, releasedAt: null });
+  });
+
   /** The lines of a finished export's file. */
   async function fileOf(taskId: string, s: Session): Promise<string[]> {
     const token = await call(t.app, s, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${taskId}` });

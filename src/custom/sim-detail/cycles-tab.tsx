@@ -3,7 +3,7 @@
  * /device/cycle), exported through the task center (/device/cycle/export); a cycle opens onto its detail (GET
  * /sim/bundle/detail/{iccid}/{bundleId}/{cycle}): bounds, uplink and downlink, CDRs and radios.
  */
-import { Descriptions, Drawer, Empty, Space, Table, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
@@ -139,7 +139,9 @@ export function CyclesTab({ iccid }: { iccid: string }) {
                 title: t('simService.cycles.number'),
                 render: (_, c) => (
                   <Space>
-                    <a onClick={() => setOpen(c.number)}>{c.number}</a>
+                    <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setOpen(c.number)}>
+                      {c.number}
+                    </Button>
                     {c.current && <Tag color="processing">{t('simService.cycles.current')}</Tag>}
                   </Space>
                 ),
