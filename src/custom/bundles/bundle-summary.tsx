@@ -5,7 +5,7 @@
  * (/device/coverCountry/export). Its words come with it (./locales), not with the sign-in bundle.
  */
 import { DownOutlined, ExportOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { App, Button, Card, Dropdown, Empty, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Dropdown, Empty, Input, Select, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -76,7 +76,7 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
   return (
     <>
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
-        <Typography.Title level={4} style={{ margin: 0 }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
           {t('bundleSummary.title')}
         </Typography.Title>
         <Space wrap>
@@ -150,17 +150,6 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
             },
             { key: 'reset', title: t('bundleSummary.columns.resetCycle'), render: (_, p) => t(`bundleOrders.enum.resetCycle.${p.resetCycle}`) },
             { key: 'quota', title: t('bundleSummary.columns.quotaKb'), align: 'right', render: (_, p) => kb(p.quotaKb) },
-            {
-              key: 'policies',
-              title: t('bundleSummary.columns.policies'),
-              render: (_, p) => (
-                <Space size={[0, 4]} wrap style={{ maxWidth: 260 }}>
-                  {p.overagePolicies.map((o) => (
-                    <Tag key={o}>{t(`bundleOrders.enum.overagePolicy.${o}`)}</Tag>
-                  ))}
-                </Space>
-              ),
-            },
             { key: 'sims', title: t('bundleSummary.columns.sims'), align: 'right', render: (_, p) => n(p.sims) },
             { key: 'inUse', title: t('bundleSummary.columns.inUse'), align: 'right', render: (_, p) => n(p.inUse) },
             { key: 'pending', title: t('bundleSummary.columns.pending'), align: 'right', render: (_, p) => n(p.pending) },

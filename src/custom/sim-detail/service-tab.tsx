@@ -77,6 +77,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                   <Descriptions
                     size="small"
                     column={1}
+                    style={{ marginTop: 16 }}
                     title={t('simService.service.cycleOf', { number: s.cycle.number, bundle: s.cycle.bundleName })}
                     items={[
                       {
@@ -111,7 +112,9 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                     ]}
                   />
                 ) : (
-                  <Typography.Text type="secondary">{t('simService.service.noCycle')}</Typography.Text>
+                  <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
+                    {t('simService.service.noCycle')}
+                  </Typography.Paragraph>
                 )}
               </>
             )}
@@ -139,6 +142,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                 <Descriptions
                   size="small"
                   column={1}
+                  style={{ marginTop: 16 }}
                   title={t('simService.periods.preActivated')}
                   extra={running(d.preActivated.running)}
                   items={[
@@ -149,6 +153,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                 <Descriptions
                   size="small"
                   column={1}
+                  style={{ marginTop: 16, marginBottom: 8 }}
                   title={t('simService.periods.deactivated')}
                   items={[
                     { key: 'started', label: t('simService.periods.started'), children: <DateTime value={d.deactivated.at} /> },
