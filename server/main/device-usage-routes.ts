@@ -26,6 +26,7 @@ import { defineRoutes, type RouteDef } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
 import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
+import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 
 const sims = RESOURCES.sims;
 const NUM = { type: ['number', 'null'] } as const;
@@ -105,7 +106,8 @@ interface BundleFilter {
 /** One row per product (SKU) of the organisation's bundle orders (only those of `status` when given), biggest use first. */
 function bundleSummary(f: BundleFilter): { sql: string; params: unknown[] } {
   return {
-    sql: `SELECT b.sku, min(b.name) AS name, min(b.reset_cycle) AS "resetCycle", max(b.quota_kb)::float8 AS "quotaKb", min(b.out_of_coverage) AS "outOfCoverage",
+    sql: `SELECT b.sku, min(b.name) AS name, min(b.reset_cycle) AS "resetCycle", max(b.quota_kb)::float8 AS "quotaKb",
+                 (array_agg(b.out_of_coverage ORDER BY b.ordered_at DESC, b.id))[1] AS "outOfCoverage",
                  array_agg(DISTINCT b.overage_policy ORDER BY b.overage_policy) AS "overagePolicies",
                  count(DISTINCT b.sim_id)::int AS sims,
                  count(*) FILTER (WHERE b.status = 'IN_USE')::int AS "inUse", count(*) FILTER (WHERE b.status = 'PENDING')::int AS pending,
@@ -312,7 +314,7 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
     labels: LABELS,
     schema: {
       body: { type: 'object', additionalProperties: false, properties: { ...bundleFilter, ...PAGING_PROPERTIES } },
-      response: { type: 'object', properties: { items: { type: 'array', items: SUMMARY }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } } },
+      response: pageResponse(SUMMARY, PAGE_NUMBERS),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
