@@ -33,6 +33,23 @@ type Known = Pick<SimFacts, 'status' | 'subStatus' | 'technology'>;
  */
 const applies = (sim: Known | undefined, action: Action) => !sim || decide({ ...sim, operation: null, hasAvailableBundle: true, inTestPeriod: false }, action).ok;
 
+/** The SIMs refused (or that would be), each with the server's reason. */
+function Refusals({ rows, pageSize }: { rows: Result[]; pageSize: number }) {
+  const { t } = useTranslation();
+  return (
+    <Table
+      size="small"
+      rowKey="iccid"
+      pagination={{ pageSize }}
+      dataSource={rows}
+      columns={[
+        { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
+        { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
+      ]}
+    />
+  );
+}
+
 export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () => void; sim?: Known }) {
   const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
@@ -75,16 +92,7 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
           content: (
             <>
               {sent && <Typography.Paragraph>{sent}</Typography.Paragraph>}
-              <Table
-                size="small"
-                rowKey="iccid"
-                pagination={{ pageSize: 10 }}
-                dataSource={refused}
-                columns={[
-                  { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
-                  { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
-                ]}
-              />
+              <Refusals rows={refused} pageSize={10} />
             </>
           ),
         }).destroy;
@@ -118,16 +126,7 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
           {refused.length > 0 && (
             <div data-testid="activate-precheck">
               <Typography.Paragraph type="warning">{t('simActions.precheck', { refused: refused.length, count: new Set(ticked).size })}</Typography.Paragraph>
-              <Table
-                size="small"
-                rowKey="iccid"
-                pagination={{ pageSize: 5 }}
-                dataSource={refused}
-                columns={[
-                  { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
-                  { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
-                ]}
-              />
+              <Refusals rows={refused} pageSize={5} />
             </div>
           )}
         </>
