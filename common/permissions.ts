@@ -12,7 +12,7 @@
 import type { Role } from './roles.js';
 
 export const SUBJECTS = {
-  sim: ['read', 'export', 'activate', 'suspend', 'resume', 'reset', 'transfer', 'uploadInfo', 'editInfo', 'sendSms'],
+  sim: ['read', 'export', 'activate', 'suspend', 'resume', 'reset', 'transfer', 'uploadInfo', 'editInfo', 'sendSms', 'cancelBundle'],
   'shared-pool-cube': ['read', 'update', 'settings'],
   'sim-report-cube': ['read', 'create', 'update'],
   'customer-bill-cube': ['read', 'export', 'publish', 'settle', 'correct'],

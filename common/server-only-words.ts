@@ -3,4 +3,4 @@
  * console's language chunks leave them out (vite.config.ts, scripts/console-locales.ts), so the sign-in page does not
  * download them (issue 15's budget). tests/unit/i18n.test.ts checks that no console file uses one.
  */
-export const SERVER_ONLY_NAMESPACES = ['mail', 'pdf', 'diagnose', 'upload', 'areas', 'taskLog'] as const;
+export const SERVER_ONLY_NAMESPACES = ['mail', 'pdf', 'diagnose', 'upload', 'areas', 'taskLog', 'usageExport'] as const;

@@ -25,6 +25,7 @@ import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
 import { genericRoutes, loadResources } from './main/schema-routes.js';
 import { EXPORT_JOBS } from './job/export-jobs.js';
+import { DEVICE_EXPORT_JOBS } from './main/device-usage-routes.js';
 import { UPLOAD_JOBS } from './job/upload-jobs.js';
 import { REPORT_JOBS, startReportScheduler } from './job/report-jobs.js';
 import { startMaintenance } from './job/maintenance.js';
@@ -180,7 +181,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     app.log,
   );
   app.decorate('network', network);
-  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds, () => app.mailer.sendPendingNotices());
+  const jobs = new JobWorker(db, files, { ...EXPORT_JOBS, ...DEVICE_EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds, () => app.mailer.sendPendingNotices());
   app.decorate('jobs', jobs);
   if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
   // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.

@@ -23,6 +23,8 @@ import { simDetailRoutes } from './main/sim-detail-routes.js';
 import { simDiagnoseRoutes } from './main/sim-diagnose-routes.js';
 import { simBundleRoutes } from './main/sim-bundle-routes.js';
 import { deviceRoutes } from './main/device-routes.js';
+import { deviceUsageRoutes } from './main/device-usage-routes.js';
+import { simServiceRoutes } from './main/sim-service-routes.js';
 import { simUploadRoutes } from './main/sim-upload-routes.js';
 import { dashboardRoutes } from './main/dashboard-routes.js';
 import { heatmapRoutes } from './main/heatmap-routes.js';
@@ -46,8 +48,12 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   ...simDetailRoutes, ...simDiagnoseRoutes,
   // What a SIM's bundles do to it now: its data policy and why, its coverage (issue 19).
   ...simBundleRoutes,
+  // The SIM's service, periods, card and bundle queue; a bundle's cycle (issue 19).
+  ...simServiceRoutes,
   // The organisation's tags, and which organisation holds a SIM.
   ...deviceRoutes,
+  // Usage per cycle and per bundle, coverage, with their exports through the task center (issue 19).
+  ...deviceUsageRoutes,
   ...heatmapRoutes,
   // Developer: webhook settings and the notification log, API keys.
   ...notificationRoutes,

@@ -36,6 +36,7 @@ import { listRuns, triggerActions } from './run-repo.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
 import { queueOnce } from '../developer/webhooks.js';
 import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolChoices, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 
 const SUBJECT = 'autoflow-cube' as const;
 /** What a rule's change records call the entity (audit_log.entity). */
@@ -63,7 +64,7 @@ const ruleSchema = {
     updatedAt: { type: 'string' },
   },
 } as const;
-const pageOf = (items: object) => ({ type: 'object', properties: { items: { type: 'array', items }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } } });
+const pageOf = (items: object) => pageResponse(items, PAGE_NUMBERS);
 
 const updateBody = {
   ...AUTOFLOW_RULE_SCHEMA,

@@ -23,6 +23,7 @@ import { LOG_PAGE_FIELDS, logPage } from './log-page.js';
 import { newSecret } from './signing.js';
 import { checkTarget } from './ssrf.js';
 import { queueReplay, queueTest } from './webhooks.js';
+import { pageResponse } from '../http/page-response.js';
 
 /** Every event a webhook can carry, by type (the event log's, 015_event_log.sql, and the test event). */
 export const EVENT_CATALOGUE: Record<string, string[]> = {
@@ -245,7 +246,7 @@ export const notificationRoutes = defineRoutes([
           failed: { type: 'boolean' },
         },
       },
-      response: { type: 'object', properties: { items: { type: 'array', items: logSchema }, total: { type: 'integer' } } },
+      response: pageResponse(logSchema),
     },
     handler: async (req) => {
       const auth = req.requireAuth();

@@ -8,6 +8,7 @@ import { newSecret, sha256 } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { neverCached, sendStored } from './storage.js';
+import { pageResponse } from '../http/page-response.js';
 
 /** How long a one-time download link works. */
 const DOWNLOAD_MINUTES = 5;
@@ -57,7 +58,7 @@ export const taskRoutes = defineRoutes([
           status: { type: 'string', enum: [...TASK_STATUSES] },
         },
       },
-      response: { type: 'object', properties: { items: { type: 'array', items: taskItem }, total: { type: 'integer' }, processing: { type: 'integer' } } },
+      response: pageResponse(taskItem, { processing: { type: 'integer' } }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();

@@ -14,6 +14,7 @@ import { assertGrantable, assertSeatLeft } from '../identity/members.js';
 import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
 import { reachOver } from './account-reach.js';
+import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 
 
 const nullableString = { type: ['string', 'null'] } as const;
@@ -57,7 +58,7 @@ export const accountRoutes = defineRoutes([
         additionalProperties: false,
         properties: { ...PAGING_PROPERTIES, search: { type: 'string', maxLength: 254 } },
       },
-      response: { type: 'object', properties: { items: { type: 'array', items: accountSchema }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } } },
+      response: pageResponse(accountSchema, PAGE_NUMBERS),
     },
     // Only the current organisation's accounts: another code answers 404 (docs/decisions.md).
     handler: async (req) => {

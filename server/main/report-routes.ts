@@ -12,6 +12,7 @@ import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { queueReportTask, type ReportKind } from '../job/report-jobs.js';
+import { pageResponse } from '../http/page-response.js';
 
 const columns = RESOURCES.reportColumns;
 const columnItem = { type: 'object', properties: { columnKey: { type: 'string' }, enabled: { type: 'boolean' }, position: { type: 'integer' }, updatedAt: { type: 'string' } } };
@@ -99,7 +100,7 @@ export const reportRoutes = defineRoutes([
     method: 'POST',
     path: '/report/config/list',
     permission: { action: 'read', subject: 'sim-report-cube' },
-    schema: { response: { type: 'object', properties: { items: { type: 'array', items: columnItem }, total: { type: 'integer' } } } },
+    schema: { response: pageResponse(columnItem) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const items = (await req.server.db.query(PREFS, [auth.orgId])).rows;
@@ -127,7 +128,7 @@ export const reportRoutes = defineRoutes([
           },
         },
       },
-      response: { type: 'object', properties: { items: { type: 'array', items: columnItem }, total: { type: 'integer' } } },
+      response: pageResponse(columnItem),
     },
     handler: async (req) => {
       const auth = req.requireAuth();

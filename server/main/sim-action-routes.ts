@@ -34,6 +34,11 @@ async function lockSims(q: Queryable, orgId: string, iccids: string[]): Promise<
   // lock re-reads the locked row but sees other tables as they were when it began, so a slot's task committed by the
   // request it waited for would look absent and the slot free.
   await q.query('SELECT s.id FROM sims s WHERE s.org_id = $1 AND s.iccid = ANY($2::text[]) ORDER BY s.id FOR UPDATE', [orgId, iccids]);
+  return simFacts(q, orgId, iccids);
+}
+
+/** The facts of the organisation's SIMs among iccids, as the lifecycle rules read them. */
+async function simFacts(q: Queryable, orgId: string, iccids: string[]): Promise<Map<string, SimRow>> {
   const rows = (
     await q.query<SimRow>(
       `SELECT s.id, s.iccid, s.imsi, s.msisdn, s.status, s.sub_status AS "subStatus", s.technology,
@@ -98,6 +103,16 @@ const resultSchema = {
 
 const refOf = (orgId: string, s: SimRow): SimRef => ({ orgId, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn });
 
+/** The ICCIDs of an action's body: the schema bounds what is parsed; the count rules are checked on the distinct ones. */
+const ICCIDS_BODY = { type: 'object', required: ['iccids'], additionalProperties: false, properties: { iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } } };
+
+function distinctIccids(body: unknown): string[] {
+  const iccids = [...new Set((body as { iccids: string[] }).iccids)];
+  if (iccids.length === 0) throw new ApiError(400, CODES.validation, {}, 'errors.sim.noneSelected');
+  if (iccids.length > LIMITS.activationBatch) throw new ApiError(400, CODES.validation, { max: LIMITS.activationBatch }, 'errors.sim.tooMany');
+  return iccids;
+}
+
 function actionRoute(action: PersonAction, path: string): RouteDef {
   return {
     service: 'main',
@@ -107,14 +122,12 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
     schema: {
       // The count limits are checked in the handler, with SPEC.md's own words ("select at least one SIM", "more than 1000"),
       // on the distinct ICCIDs; the schema only bounds what is parsed at all.
-      body: { type: 'object', required: ['iccids'], additionalProperties: false, properties: { iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } } },
+      body: ICCIDS_BODY,
       response: resultSchema,
     },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const iccids = [...new Set((req.body as { iccids: string[] }).iccids)];
-      if (iccids.length === 0) throw new ApiError(400, CODES.validation, {}, 'errors.sim.noneSelected');
-      if (iccids.length > LIMITS.activationBatch) throw new ApiError(400, CODES.validation, { max: LIMITS.activationBatch }, 'errors.sim.tooMany');
+      const iccids = distinctIccids(req.body);
       const { db, network } = req.server;
       // Decide on the locked rows and take the slot of each accepted SIM, so a second request waits its turn.
       const first = await db.tx(async (q) => {
@@ -187,6 +200,29 @@ const refusals = (results: Map<string, SimResult>) => [...results.values()].filt
 
 export const simActionRoutes = defineRoutes([
   actionRoute('activate', '/sim/active'),
+  {
+    // POST /sim/preActiveValidated (issue 19; docs/decisions.md "The last bundle calls (issue 19)"): would these SIMs be
+    // activated? The activate rules of SPEC.md section 4 asked SIM by SIM without taking anything, so the activate
+    // dialog can say which will be refused and why before anyone confirms. Nothing is written.
+    service: 'main',
+    method: 'POST',
+    path: '/sim/preActiveValidated',
+    permission: { action: 'activate', subject: 'sim' },
+    schema: { body: ICCIDS_BODY, response: resultSchema },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const iccids = distinctIccids(req.body);
+      const sims = await simFacts(req.server.db, auth.orgId, iccids);
+      const list = iccids.map((iccid): SimResult => {
+        const sim = sims.get(iccid);
+        if (!sim) return refused(req.lang, iccid, 'notExist');
+        const d = decide(sim, 'activate');
+        return d.ok ? { iccid, ok: true, status: sim.status, subStatus: sim.subStatus } : refused(req.lang, iccid, d.refusal);
+      });
+      const n = list.filter((r) => r.ok).length;
+      return { results: list, accepted: n, refused: list.length - n };
+    },
+  },
   actionRoute('suspend', '/sim/suspend'),
   actionRoute('resume', '/sim/resume'),
   actionRoute('reset', '/device/reset'),

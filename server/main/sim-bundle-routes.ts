@@ -3,17 +3,25 @@
  *
  * - GET /sim/bundle/overuse_policy/{iccid}: the data policy the network enforces now (none, throttled to 128 or
  *   256 kbps, stopped) and why: the cycle's allowance reached under the overage policy of the bundle that takes the
- *   overage (released when the cycle ends), or an attach outside the bundle's coverage under "shut down" (lifted back in
- *   coverage); with the cycle's usage, limit, overage and threshold. The SIM page shows it above the bundles.
+ *   overage (released when the cycle ends), an attach outside the bundle's coverage under "shut down" (lifted back in
+ *   coverage), or an automation rule's throttle (named, kept until lifted); with the cycle's usage, limit, overage and threshold. The SIM page shows it above the bundles.
  * - GET /sim/bundle/coverage/{iccid}: the countries the SIM's base bundle in use covers, its out-of-coverage policy,
  *   and whether the SIM is outside its coverage now (where, since when).
  *
+ * - POST /sim/bundle/cancel {iccid, bundleId}: an admin cancels a pending or in-use bundle (docs/decisions.md "The last
+ *   bundle calls (issue 19)"): CANCELLED from now, a bundle_change event in the same transaction; a cancelled bundle in
+ *   use hands over to the next in the queue at once, and the SIM's cycle and data policy are decided again.
+ *
  * {id} is the SIM's ICCID, as on every other call of the SIM page; another organisation's SIM answers 404.
  */
+import type { FastifyRequest } from 'fastify';
+import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { notFound } from '../http/api-error.js';
+import { ApiError, notFound } from '../http/api-error.js';
+import { audit } from '../http/audit.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { advanceBundles } from '../network/bundle-engine.js';
 
 const ICCID = RESOURCES.sims.properties.iccid;
 const TIME = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -46,6 +54,9 @@ interface PolicyRow {
   coverage_countries: string[] | null;
   base_policy: string | null;
   base_countries: string[] | null;
+  rule_control: string;
+  rule_name: string | null;
+  rule_at: Date | null;
 }
 
 const num = (v: string | null) => (v === null ? null : Number(v));
@@ -64,7 +75,8 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         properties: {
           iccid: { type: 'string' },
           control: { type: 'string', enum: ['none', 'throttle_128', 'throttle_256', 'stop'] },
-          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', null] },
+          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', 'rule', null] },
+          rule: { type: ['object', 'null'], properties: { name: STR, at: TIME } },
           since: TIME,
           releasedAt: TIME,
           cycleStart: TIME,
@@ -86,19 +98,18 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       },
     },
     handler: async (req) => {
-      const auth = req.requireAuth();
-      const { id: iccid } = req.params as { id: string };
-      const r = await loadPolicy(req.server.db, auth.orgId, iccid);
-      if (!r) throw notFound('sim', iccid);
+      const r = await policyOf(req);
       const limit = r.cycle_started_at ? num(r.cycle_limit_kb) : null;
       const usage = Number(r.cycle_usage_kb);
       const control = r.flow_control_policy;
-      // The stronger cause is the one shown: a bar out of coverage beats an overage throttle.
-      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : 'overage';
+      // The cause in force is the one shown: a bar out of coverage beats an overage control, which beats an automation
+      // rule's throttle of the same or a lesser strength.
+      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : r.overage_control === control ? 'overage' : 'rule';
       return {
         iccid: r.iccid,
         control,
         reason,
+        rule: reason === 'rule' ? { name: r.rule_name, at: r.rule_at } : null,
         since: control === 'none' ? null : r.flow_control_at,
         // An overage control ends with the cycle; a coverage bar when the SIM attaches in a covered country.
         releasedAt: reason === 'overage' ? r.cycle_ends_at : null,
@@ -142,10 +153,7 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       },
     },
     handler: async (req) => {
-      const auth = req.requireAuth();
-      const { id: iccid } = req.params as { id: string };
-      const r = await loadPolicy(req.server.db, auth.orgId, iccid);
-      if (!r) throw notFound('sim', iccid);
+      const r = await policyOf(req);
       const countries = [...(r.base_countries ?? [])].sort();
       return {
         iccid: r.iccid,
@@ -162,16 +170,63 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       };
     },
   },
+  {
+    service: 'main',
+    method: 'POST',
+    path: '/sim/bundle/cancel',
+    permission: { action: 'cancelBundle', subject: 'sim' },
+    labels: LABELS,
+    schema: {
+      body: { type: 'object', required: ['iccid', 'bundleId'], additionalProperties: false, properties: { iccid: ICCID, bundleId: { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$', maxLength: 22 } } },
+      response: { type: 'object', properties: { bundleId: { type: 'string' }, from: { type: 'string' }, status: { type: 'string' }, next: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } } } },
+    },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { iccid, bundleId } = req.body as { iccid: string; bundleId: string };
+      const { db } = req.server;
+      const result = await db.tx(async (q) => {
+        const sim = (await q.query<{ id: string }>('SELECT id FROM sims WHERE org_id = $1 AND iccid = $2 FOR UPDATE', [auth.orgId, iccid])).rows[0];
+        if (!sim) throw notFound('sim', iccid);
+        const b = (await q.query<{ status: string; name: string }>('SELECT status, name FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND id = $3 FOR UPDATE', [auth.orgId, sim.id, bundleId])).rows[0];
+        if (!b) throw notFound('record', bundleId);
+        // An ended bundle stays as it ended.
+        if (b.status !== 'PENDING' && b.status !== 'IN_USE') throw new ApiError(409, CODES.conflict, { status: b.status }, 'errors.bundleNotCancellable');
+        const now = new Date();
+        await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $4, cancelled_by = $5 WHERE org_id = $1 AND sim_id = $2 AND id = $3`, [auth.orgId, sim.id, bundleId, now.toISOString(), auth.accountId]);
+        await q.query(
+          `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source, at) VALUES ($1, $2, $3, 'bundle_change', $4, $5, 'console', $6)`,
+          [auth.orgId, sim.id, iccid, JSON.stringify({ bundleId, name: b.name, from: b.status, to: 'CANCELLED', reason: 'cancelled' }), auth.accountId, now.toISOString()],
+        );
+        // The next bundle in the queue takes over from now; the cycle and the overage policy follow the bundles in use.
+        if (b.status === 'IN_USE') await advanceBundles(q, now, 1, { orgId: auth.orgId, simId: sim.id });
+        const next = (
+          await q.query<{ id: string; name: string }>(
+            `SELECT id, name FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' AND type <> 'BEFORE_TEST' AND service_type <> 'sms' ORDER BY activated_at, id LIMIT 1`,
+            [auth.orgId, sim.id],
+          )
+        ).rows[0];
+        await audit(q, req, { action: 'cancelBundle', entity: 'bundle_order', entityId: bundleId, before: { status: b.status }, after: { status: 'CANCELLED', next: next?.id ?? null } });
+        return { bundleId, from: b.status, status: 'CANCELLED', next: b.status === 'IN_USE' ? (next ?? null) : null };
+      });
+      // The network hears of a changed data policy on the bundle job's next run (its outbox, policy_unsent).
+      return result;
+    },
+  },
 ]);
 
-/** The SIM's policy columns, the bundle that takes its overage (the last in use) and its base bundle's coverage. */
-async function loadPolicy(db: { query: <T>(sql: string, params: unknown[]) => Promise<{ rows: T[] }> }, orgId: string, iccid: string): Promise<PolicyRow | undefined> {
-  return (
-    await db.query<PolicyRow>(
+/**
+ * The caller's SIM (path {id}, an ICCID): its policy columns, the bundle that takes its overage (the last in use) and its
+ * base bundle's coverage; 404 for a missing SIM or another organisation's.
+ */
+async function policyOf(req: FastifyRequest): Promise<PolicyRow> {
+  const auth = req.requireAuth();
+  const { id: iccid } = req.params as { id: string };
+  const row = (
+    await req.server.db.query<PolicyRow>(
       `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
               s.cycle_usage_kb, s.cycle_limit_kb, s.out_of_coverage_at, s.out_of_coverage_country,
               coalesce(l.id, b.id) AS bundle_id, coalesce(l.name, b.name) AS bundle_name, l.quota_kb, l.overage_policy, l.throttle_kbps, l.overage_threshold_kb,
-              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries
+              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries, s.rule_control, ru.name AS rule_name, ru.at AS rule_at
          FROM sims s
          LEFT JOIN LATERAL (SELECT id, name, quota_kb, overage_policy, throttle_kbps, overage_threshold_kb FROM bundle_orders b
                              WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms'
@@ -179,8 +234,14 @@ async function loadPolicy(db: { query: <T>(sql: string, params: unknown[]) => Pr
          LEFT JOIN LATERAL (SELECT id, name, out_of_coverage, coverage_countries FROM bundle_orders b
                              WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST'
                              ORDER BY b.activated_at, b.id LIMIT 1) b ON true
+         -- The automation rule whose throttle holds: the last run on this SIM that throttled it.
+         LEFT JOIN LATERAL (SELECT r.name, x.at FROM autoflow_runs x JOIN autoflow_rules r ON r.id = x.rule_id
+                             WHERE s.rule_control <> 'none' AND x.org_id = s.org_id AND x.sim_id = s.id AND x.actions @> '[{"type": "throttle"}]'::jsonb
+                             ORDER BY x.at DESC, x.id DESC LIMIT 1) ru ON true
         WHERE s.org_id = $1 AND s.iccid = $2`,
-      [orgId, iccid],
+      [auth.orgId, iccid],
     )
   ).rows[0];
+  if (!row) throw notFound('sim', iccid);
+  return row;
 }

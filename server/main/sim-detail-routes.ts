@@ -13,6 +13,7 @@ import { notFound } from '../http/api-error.js';
 import { consoleLabel, fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
+import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 
 const sims = RESOURCES.sims;
 const bundleOrders = RESOURCES.bundleOrders;
@@ -32,10 +33,7 @@ export function simQuery(extra: Record<string, object> = {}): object {
 }
 
 /** A page of rows with its total. */
-const paged = (item: object) => ({
-  type: 'object',
-  properties: { items: { type: 'array', items: item }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } },
-});
+const paged = (item: object) => pageResponse(item, PAGE_NUMBERS);
 
 export interface SimRow {
   id: string;

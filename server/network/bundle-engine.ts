@@ -180,16 +180,18 @@ export async function rollCycles(q: Queryable, now: Date, opts: { limit?: number
 
 /**
  * Bundle status by time (SPEC.md section 4): bundles past their expiry EXPIRED at that instant; then each SIM in
- * service with no bundle in use starts its next pending one (ordered first), from when its previous one ended (or
+ * service with no bundle in use starts its next pending one (ordered first), from when its previous one ended or was cancelled (or
  * its order, or its activation, whichever is latest, and never after now), for a year (366 days for a YEAR_366D
  * bundle) unless its order says when it ends. Each change a SIM bundle event; the SIMs' cycles defined again.
+ * `only` limits both steps to one SIM (its bundle in use was just cancelled).
  */
-export async function advanceBundles(q: Queryable, now: Date, limit = ROLL_BATCH): Promise<{ expired: number; started: number }> {
+export async function advanceBundles(q: Queryable, now: Date, limit = ROLL_BATCH, only?: SimKey): Promise<{ expired: number; started: number }> {
   const at = now.toISOString();
   const expired = (
     await q.query<{ org_id: string; sim_id: string }>(
       `WITH due AS (
          SELECT id, status AS old_status FROM bundle_orders WHERE status IN ('PENDING', 'IN_USE') AND expected_expire_at <= $1::timestamptz
+            AND ($3::text IS NULL OR (org_id = $3 AND sim_id = $4))
           ORDER BY expected_expire_at, id LIMIT $2 FOR UPDATE SKIP LOCKED),
        ended AS (
          UPDATE bundle_orders b SET status = 'EXPIRED', expired_at = b.expected_expire_at FROM due d WHERE b.id = d.id
@@ -199,7 +201,7 @@ export async function advanceBundles(q: Queryable, now: Date, limit = ROLL_BATCH
          SELECT org_id, sim_id, iccid, 'bundle_change', jsonb_build_object('bundleId', id, 'name', name, 'from', old_status, 'to', 'EXPIRED', 'reason', 'expiry'), 'system', expired_at
            FROM ended ORDER BY expired_at, id)
        SELECT DISTINCT org_id, sim_id FROM ended`,
-      [at, limit],
+      [at, limit, only?.orgId ?? null, only?.simId ?? null],
     )
   ).rows;
   const started = (
@@ -207,9 +209,10 @@ export async function advanceBundles(q: Queryable, now: Date, limit = ROLL_BATCH
       `WITH waiting AS (
          SELECT DISTINCT ON (b.org_id, b.sim_id) b.id,
                 least($1::timestamptz, greatest(b.ordered_at, s.activated_at,
-                  (SELECT max(p.expired_at) FROM bundle_orders p WHERE p.org_id = b.org_id AND p.sim_id = b.sim_id AND p.status = 'EXPIRED' AND p.type <> 'BEFORE_TEST'))) AS start
+                  (SELECT max(p.expired_at) FROM bundle_orders p WHERE p.org_id = b.org_id AND p.sim_id = b.sim_id AND p.status IN ('EXPIRED', 'CANCELLED') AND p.type <> 'BEFORE_TEST'))) AS start
            FROM bundle_orders b JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id
           WHERE b.status = 'PENDING' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms' AND s.status IN ('active', 'paused')
+            AND ($3::text IS NULL OR (b.org_id = $3 AND b.sim_id = $4))
             AND NOT EXISTS (SELECT 1 FROM bundle_orders u WHERE u.org_id = b.org_id AND u.sim_id = b.sim_id AND u.status = 'IN_USE' AND u.type <> 'BEFORE_TEST' AND u.service_type <> 'sms')
           ORDER BY b.org_id, b.sim_id, b.ordered_at, b.id LIMIT $2),
        begun AS (
@@ -222,10 +225,12 @@ export async function advanceBundles(q: Queryable, now: Date, limit = ROLL_BATCH
          SELECT org_id, sim_id, iccid, 'bundle_change', jsonb_build_object('bundleId', id, 'name', name, 'from', 'PENDING', 'to', 'IN_USE', 'reason', 'next_in_queue'), 'system', activated_at
            FROM begun ORDER BY activated_at, id)
        SELECT org_id, sim_id FROM begun`,
-      [at, limit],
+      [at, limit, only?.orgId ?? null, only?.simId ?? null],
     )
   ).rows;
   const touched = new Map<string, SimKey>();
+  // A SIM asked for is defined again even when nothing started (its bundle in use was cancelled).
+  if (only) touched.set(only.simId, only);
   for (const r of [...expired, ...started]) touched.set(r.sim_id, { orgId: r.org_id, simId: r.sim_id });
   await defineCycles(q, [...touched.values()], now);
   return { expired: expired.length, started: started.length };

@@ -18,6 +18,7 @@ import { nextOccurrences } from './recurrence.js';
 import { templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
 import { readForm, requireFile } from '../main/sim-upload-routes.js';
 import { readTargetFile } from './targets-file.js';
+import { pageResponse } from '../http/page-response.js';
 
 const KEY = 'cube-schedule-sms' as const;
 const ID = { type: 'string', minLength: 1, maxLength: 40 } as const;
@@ -158,7 +159,7 @@ export const scheduleRoutes = defineRoutes([
         additionalProperties: false,
         properties: { ...PAGING_PROPERTIES, name: { type: 'string', maxLength: LIMITS.scheduledSmsName.max }, status: { type: 'string', enum: ['enabled', 'disabled'] }, mode: { type: 'string', enum: ['once', 'repeated'] } },
       },
-      response: { type: 'object', properties: { items: { type: 'array', items: scheduleItem }, total: { type: 'integer' } } },
+      response: pageResponse(scheduleItem),
     },
     handler: async (req) => {
       const auth = req.requireAuth();

@@ -1,7 +1,8 @@
 /**
  * SIM actions on the ticked SIMs (SPEC.md section 8): activate, suspend, resume and reset, each shown only to the
  * roles that may use it, each confirmed, and answered SIM by SIM (what was done, what was refused and why). An
- * activation is sent to the network as a task: the answer says so and leads to the task center. From the list, the
+ * activation is first checked (POST /sim/preActiveValidated: the SIMs it would refuse, and why, shown in the
+ * confirmation), then sent to the network as a task: the answer says so and leads to the task center. From the list, the
  * ticked SIMs can also be sent an SMS (All SMS's send form, opened with them).
  */
 import { useInvalidate } from '@refinedev/core';
@@ -31,6 +32,23 @@ type Known = Pick<SimFacts, 'status' | 'subStatus' | 'technology'>;
  * page cannot know — a bundle, a request in progress — taken as allowing; the server still answers for those).
  */
 const applies = (sim: Known | undefined, action: Action) => !sim || decide({ ...sim, operation: null, hasAvailableBundle: true, inTestPeriod: false }, action).ok;
+
+/** The SIMs refused (or that would be), each with the server's reason. */
+function Refusals({ rows, pageSize }: { rows: Result[]; pageSize: number }) {
+  const { t } = useTranslation();
+  return (
+    <Table
+      size="small"
+      rowKey="iccid"
+      pagination={{ pageSize }}
+      dataSource={rows}
+      columns={[
+        { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
+        { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
+      ]}
+    />
+  );
+}
 
 export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () => void; sim?: Known }) {
   const { t, i18n } = useTranslation();
@@ -74,16 +92,7 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
           content: (
             <>
               {sent && <Typography.Paragraph>{sent}</Typography.Paragraph>}
-              <Table
-                size="small"
-                rowKey="iccid"
-                pagination={{ pageSize: 10 }}
-                dataSource={refused}
-                columns={[
-                  { title: 'ICCID', dataIndex: 'iccid', key: 'iccid' },
-                  { title: t('simActions.reason'), dataIndex: 'message', key: 'message' },
-                ]}
-              />
+              <Refusals rows={refused} pageSize={10} />
             </>
           ),
         }).destroy;
@@ -95,19 +104,43 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
       setBusy(null);
     }
   };
-  const ask = (action: Action) =>
+  const ask = async (action: Action) => {
+    // Before an activation is confirmed, the server says which SIMs its rules would refuse and why (nothing is taken).
+    let refused: Result[] = [];
+    if (action === 'activate') {
+      setBusy(action);
+      try {
+        refused = (await api<{ results: Result[] }>('POST', '/api/main/sim/preActiveValidated', { iccids: ticked }, { quiet: true })).results.filter((x) => !x.ok);
+      } catch {
+        // Without the check the confirmation is asked as before; the activation answers SIM by SIM anyway.
+      } finally {
+        setBusy(null);
+      }
+    }
     modal.confirm({
       title: t('simActions.confirmTitle', { action: t(`simActions.${action}`), count: ticked.length, n }),
-      content: <Typography.Paragraph>{t(`simActions.confirm.${action}`)}</Typography.Paragraph>,
+      width: refused.length ? 720 : undefined,
+      content: (
+        <>
+          <Typography.Paragraph>{t(`simActions.confirm.${action}`)}</Typography.Paragraph>
+          {refused.length > 0 && (
+            <div data-testid="activate-precheck">
+              <Typography.Paragraph type="warning">{t('simActions.precheck', { refused: refused.length, count: new Set(ticked).size })}</Typography.Paragraph>
+              <Refusals rows={refused} pageSize={5} />
+            </div>
+          )}
+        </>
+      ),
       okText: t(`simActions.${action}`),
       okButtonProps: { danger: action === 'suspend' },
       onOk: () => run(action),
     });
+  };
   const disabled = ticked.length === 0 || ticked.length > LIMITS.activationBatch;
   return (
     <Space wrap>
       {allowed.map((a) => (
-        <Button key={a} disabled={disabled} loading={busy === a} onClick={() => ask(a)} title={ticked.length > LIMITS.activationBatch ? t('simActions.tooMany', { max: LIMITS.activationBatch }) : undefined}>
+        <Button key={a} disabled={disabled} loading={busy === a} onClick={() => void ask(a)} title={ticked.length > LIMITS.activationBatch ? t('simActions.tooMany', { max: LIMITS.activationBatch }) : undefined}>
           {t(`simActions.${a}`)}
         </Button>
       ))}

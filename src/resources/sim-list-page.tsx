@@ -1,8 +1,8 @@
-import { BarChartOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
+import { AppstoreOutlined, BarChartOutlined } from '@ant-design/icons';
+import { Button, Skeleton } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
 import { currentAbility } from '../shell/ability';
 import type { Criteria } from './list-toolbar';
@@ -40,10 +40,43 @@ export function SimListPage() {
   );
 }
 
-/** Bundle order records (sim/service): the schema list of schemas/bundle-orders.json. */
+const BundleSummary = lazy(() => import('../custom/bundles/bundle-summary').then((m) => ({ default: m.BundleSummary })));
+
+/**
+ * Bundle order records (sim/service): the schema list of schemas/bundle-orders.json, or (&view=bundles) the same orders
+ * by product with their use (issue 19, src/custom/bundles).
+ */
 export function BundleOrdersPage() {
   const { t } = useTranslation();
-  return <ResourceListPage resource={RESOURCES.bundleOrders} title={t('menu.service')} exportCall={mayExport('sim') ? 'POST /api/main/sim/service/list/export' : undefined} />;
+  const [params, setParams] = useSearchParams();
+  const view = (v: 'bundles' | null) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (v) next.set('view', v);
+        else next.delete('view');
+        return next;
+      },
+      { replace: true },
+    );
+  if (params.get('view') === 'bundles')
+    return (
+      <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+        <BundleSummary onOrders={() => view(null)} />
+      </Suspense>
+    );
+  return (
+    <ResourceListPage
+      resource={RESOURCES.bundleOrders}
+      title={t('menu.service')}
+      exportCall={mayExport('sim') ? 'POST /api/main/sim/service/list/export' : undefined}
+      extra={
+        <Button icon={<AppstoreOutlined />} onClick={() => view('bundles')}>
+          {t('bundleOrders.byBundle')}
+        </Button>
+      }
+    />
+  );
 }
 
 /** The chart's address for the list's criteria: its ICCID search and the UTC days of its window. */

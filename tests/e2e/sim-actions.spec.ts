@@ -39,6 +39,10 @@ test('an admin activating SIMs that may not be activated sees each refusal with 
   const row = await findSim(page, iccid);
   await row.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Activate' }).click();
+  // The confirmation already says which SIMs would be refused and why (POST /sim/preActiveValidated).
+  const precheck = page.getByTestId('activate-precheck');
+  await expect(precheck).toContainText('1 of 1 SIMs cannot be activated');
+  await expect(precheck.getByRole('row').filter({ hasText: iccid })).toContainText('Only pre-activated SIMs can be activated.');
   await page.getByRole('dialog').getByRole('button', { name: 'Activate' }).click();
   const result = page.getByRole('dialog', { name: '0 sent, 1 refused' });
   await expect(result).toBeVisible();

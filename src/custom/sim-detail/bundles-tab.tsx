@@ -7,6 +7,7 @@ import { Descriptions, Empty, Progress, Space, Table, Tag, Typography } from 'an
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
 import { formatKb } from '../../resources/cell';
+import { BundleQueue } from './bundle-queue';
 import { TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
 
@@ -111,6 +112,8 @@ export function BundlesTab({ iccid }: { iccid: string }) {
   return (
     <TabFrame state={state}>
       {({ items }) => (
+        <>
+        <BundleQueue iccid={iccid} changed={state.reload} />
         <Table<BundleOrder>
           rowKey="id"
           size="small"
@@ -174,6 +177,7 @@ export function BundlesTab({ iccid }: { iccid: string }) {
             },
           ]}
         />
+        </>
       )}
     </TabFrame>
   );

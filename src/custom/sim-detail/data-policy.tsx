@@ -1,7 +1,8 @@
 /**
  * Above a SIM's tabs (issue 19): what its bundles do to its data now and why, from GET /sim/bundle/overuse_policy:
- * stopped or slowed when the cycle's allowance was reached (until the next cycle) or when it attached outside its
- * bundle's coverage (until it attaches in a covered country), or its overage billed. Nothing when none applies. Its
+ * stopped or slowed when the cycle's allowance was reached (until the next cycle), when it attached outside its
+ * bundle's coverage (until it attaches in a covered country) or by an automation rule's throttle (named), or its
+ * overage billed. Nothing when none applies. Its
  * words come with the SIM page (./policy-locales), not with the sign-in bundle.
  */
 import { Alert } from 'antd';
@@ -14,7 +15,8 @@ import { useSimData } from './use-sim-data';
 export interface DataPolicy {
   iccid: string;
   control: 'none' | 'throttle_128' | 'throttle_256' | 'stop';
-  reason: 'overage' | 'out_of_coverage' | null;
+  reason: 'overage' | 'out_of_coverage' | 'rule' | null;
+  rule: { name: string | null; at: string | null } | null;
   since: string | null;
   releasedAt: string | null;
   cycleEnd: string | null;
@@ -26,8 +28,8 @@ export interface DataPolicy {
   outOfCoverage: { country: string | null; since: string | null; policy: string | null; barred: boolean } | null;
 }
 
-// The notice's words come with the SIM page (src/components/page-texts.ts).
-const usePolicyTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }), 'dataPolicy.title.stop').useReady;
+// The notice's words, and those of the service, cycles and queue views, come with the SIM page (src/components/page-texts.ts).
+export const usePolicyTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }), 'dataPolicy.title.stop').useReady;
 
 export function DataPolicyNotice({ iccid }: { iccid: string }) {
   const { t, i18n: current } = useTranslation();
@@ -46,6 +48,12 @@ export function DataPolicyNotice({ iccid }: { iccid: string }) {
       type: 'error',
       title: t('dataPolicy.title.stop'),
       text: `${t('dataPolicy.why.coverage', { country: country(p.outOfCoverage?.country ?? null), since: time(p.outOfCoverage?.since) })} ${t('dataPolicy.until.coverage')}`,
+    };
+  } else if (p.reason === 'rule') {
+    notice = {
+      type: 'warning',
+      title: t('dataPolicy.title.throttle', { speed: p.control.replace(/\D/g, '') }),
+      text: `${t('dataPolicy.why.rule', { rule: p.rule?.name ?? t('dataPolicy.someRule'), since: time(p.since) })} ${t('dataPolicy.until.rule')}`,
     };
   } else if (p.reason === 'overage') {
     notice = {

@@ -8,20 +8,25 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { BundlesTab } from './bundles-tab';
-import { DataPolicyNotice } from './data-policy';
+import { DataPolicyNotice, usePolicyTexts } from './data-policy';
 import { CdrsTab } from './cdrs-tab';
+import { CyclesTab } from './cycles-tab';
 import { ConnectionTab } from './connection-tab';
 import { DiagnoseTab } from './diagnose-tab';
 import { EventsTab } from './events-tab';
+import { ServiceTab } from './service-tab';
 import { SmsTab } from './sms-tab';
 
 const UsageTab = lazy(() => import('./usage-tab').then((m) => ({ default: m.UsageTab })));
 
-export const SIM_TABS = ['basic', 'connection', 'bundles', 'usage', 'events', 'diagnose', 'cdrs', 'sms'] as const;
+export const SIM_TABS = ['basic', 'service', 'connection', 'bundles', 'cycles', 'usage', 'events', 'diagnose', 'cdrs', 'sms'] as const;
+/** Tabs added with issue 19, whose names come with the SIM page's own words (./policy-locales). */
+const PAGE_WORDED = new Set<SimTab>(['service', 'cycles']);
 export type SimTab = (typeof SIM_TABS)[number];
 
 export function SimTabs({ iccid, basic }: { iccid: string; basic: ReactNode }) {
   const { t } = useTranslation();
+  const worded = usePolicyTexts();
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const active: SimTab = (SIM_TABS as readonly string[]).includes(asked ?? '') ? (asked as SimTab) : 'basic';
@@ -37,8 +42,10 @@ export function SimTabs({ iccid, basic }: { iccid: string; basic: ReactNode }) {
     );
   const content: Record<SimTab, ReactNode> = {
     basic,
+    service: <ServiceTab iccid={iccid} />,
     connection: <ConnectionTab iccid={iccid} />,
     bundles: <BundlesTab iccid={iccid} />,
+    cycles: <CyclesTab iccid={iccid} />,
     usage: (
       <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
         <UsageTab iccid={iccid} />
@@ -52,7 +59,7 @@ export function SimTabs({ iccid, basic }: { iccid: string; basic: ReactNode }) {
   return (
     <>
       <DataPolicyNotice iccid={iccid} />
-      <Tabs activeKey={active} onChange={open} items={SIM_TABS.map((key) => ({ key, label: t(`simDetail.tabs.${key}`), children: content[key] }))} />
+      <Tabs activeKey={active} onChange={open} items={SIM_TABS.map((key) => ({ key, label: PAGE_WORDED.has(key) ? (worded ? t(`simService.tabs.${key}`) : '…') : t(`simDetail.tabs.${key}`), children: content[key] }))} />
     </>
   );
 }
