@@ -24,8 +24,8 @@ describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
   });
 
   it.each([
-    ['pageSize=0', 'pageSize: must be at least 1'],
-    ['pageSize=101', 'pageSize: must be at most 100'],
+    ['pageSize=0', 'Page size: must be at least 1'],
+    ['pageSize=101', 'Page size: must be at most 100'],
     ['page=0', 'page: must be at least 1'],
     ['page=abc', 'page: must be integer'],
     ['sort=email', 'sort: is not an accepted field'],

@@ -193,7 +193,7 @@ describe('console HTTP helper', () => {
     expect(page.data[0].status).toBe('processing');
     const one = await dataProvider.getOne({ resource: 'tasks', id: page.data[0].id as string, meta });
     expect(one.data.id).toBe(page.data[0].id);
-    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({ statusCode: 400, message: 'pageSize: must be at most 100' });
+    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({ statusCode: 400, message: 'Page size: must be at most 100' });
   });
 
   it('the live provider delivers the server’s events to listeners of their type', async () => {

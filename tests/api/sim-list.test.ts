@@ -73,8 +73,8 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
 
   it.each([
     [{ status: 'sleeping' }, 'Lifecycle status: must be one of: inactive, pre_activated, active, paused, expired, terminated'],
-    [{ pageSize: 0 }, 'pageSize: must be at least 1'],
-    [{ pageSize: 101 }, 'pageSize: must be at most 100'],
+    [{ pageSize: 0 }, 'Page size: must be at least 1'],
+    [{ pageSize: 101 }, 'Page size: must be at most 100'],
     [{ sort: 'imsi' }, 'sort: must be one of: iccid, deviceName, status, activatedAt, lastSessionAt, cycleUsageKb, expiresAt'],
     [{ page: '2' }, 'page: must be integer'],
     [{ owner: 'me' }, 'owner: is not an accepted field'],
