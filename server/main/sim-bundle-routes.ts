@@ -55,6 +55,10 @@ interface PolicyRow {
   base_policy: string | null;
   base_countries: string[] | null;
   rule_control: string;
+  pool_stopped: boolean;
+  pool_id: string | null;
+  pool_name: string | null;
+  pool_cycle_end: string | null;
   rule_name: string | null;
   rule_at: Date | null;
 }
@@ -75,8 +79,9 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         properties: {
           iccid: { type: 'string' },
           control: { type: 'string', enum: ['none', 'throttle_128', 'throttle_256', 'stop'] },
-          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', 'rule', null] },
+          reason: { type: ['string', 'null'], enum: ['overage', 'out_of_coverage', 'pool', 'rule', null] },
           rule: { type: ['object', 'null'], properties: { name: STR, at: TIME } },
+          pool: { type: ['object', 'null'], properties: { id: STR, name: STR, cycleEnd: STR } },
           since: TIME,
           releasedAt: TIME,
           cycleStart: TIME,
@@ -102,14 +107,16 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       const limit = r.cycle_started_at ? num(r.cycle_limit_kb) : null;
       const usage = Number(r.cycle_usage_kb);
       const control = r.flow_control_policy;
-      // The cause in force is the one shown: a bar out of coverage beats an overage control, which beats an automation
-      // rule's throttle of the same or a lesser strength.
-      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : r.overage_control === control ? 'overage' : 'rule';
+      // The cause in force is the one shown: a bar out of coverage, then a shared pool's stop (both bar data), then an
+      // overage control, which beats an automation rule's throttle of the same or a lesser strength.
+      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : r.pool_stopped ? 'pool' : r.overage_control === control ? 'overage' : 'rule';
       return {
         iccid: r.iccid,
         control,
         reason,
         rule: reason === 'rule' ? { name: r.rule_name, at: r.rule_at } : null,
+        // A pool's stop ends when the pool's next cycle starts (server/pool/pool-engine.ts).
+        pool: reason === 'pool' ? { id: r.pool_id, name: r.pool_name, cycleEnd: r.pool_cycle_end } : null,
         since: control === 'none' ? null : r.flow_control_at,
         // An overage control ends with the cycle; a coverage bar when the SIM attaches in a covered country.
         releasedAt: reason === 'overage' ? r.cycle_ends_at : null,
@@ -226,8 +233,10 @@ async function policyOf(req: FastifyRequest): Promise<PolicyRow> {
       `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
               s.cycle_usage_kb, s.cycle_limit_kb, s.out_of_coverage_at, s.out_of_coverage_country,
               coalesce(l.id, b.id) AS bundle_id, coalesce(l.name, b.name) AS bundle_name, l.quota_kb, l.overage_policy, l.throttle_kbps, l.overage_threshold_kb,
-              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries, s.rule_control, ru.name AS rule_name, ru.at AS rule_at
+              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries, s.rule_control, ru.name AS rule_name, ru.at AS rule_at,
+              s.pool_stopped, s.pool_id, sp.name AS pool_name, sp.cycle_end::text AS pool_cycle_end
          FROM sims s
+         LEFT JOIN shared_pools sp ON s.pool_stopped AND sp.org_id = s.org_id AND sp.id = s.pool_id
          LEFT JOIN LATERAL (SELECT id, name, quota_kb, overage_policy, throttle_kbps, overage_threshold_kb FROM bundle_orders b
                              WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms'
                              ORDER BY b.activated_at DESC NULLS LAST, b.id DESC LIMIT 1) l ON true

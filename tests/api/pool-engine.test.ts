@@ -13,7 +13,7 @@ import { defineCycles, syncPolicies } from '../../server/network/bundle-engine.j
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
 import { runPoolJob } from '../../server/pool/pool-engine.js';
-import { buildTestApp, DB_KINDS, type TestApp } from '../helper.js';
+import { buildTestApp, call, DB_KINDS, DEMO, signIn, type TestApp } from '../helper.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -80,6 +80,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     const firstEvent = Number((await one<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM events')).id);
     const active = new Set(ids.slice(0, 4));
     let released = false;
+    let told = false;
     for (let now = T0.getTime(); now <= END; now += 6 * HOUR) {
       const at = new Date(now);
       // Day 3: the fifth SIM is activated (the network's answer); day 5: the fourth is terminated.
@@ -121,6 +122,13 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
         const share = BASE_KB;
         expect({ sim: m.sim_id, at, stopped: m.pool_stopped }).toEqual({ sim: m.sim_id, at, stopped: over && Number(m.usage) > share });
         expect(net.dataPolicyOf(m.sim_id)).toBe(m.pool_stopped ? 'stop' : 'none');
+        if (m.pool_stopped && !told) {
+          // The SIM page says why: the pool, and until when (its next cycle).
+          told = true;
+          const iccid = sims.find((x) => x.simId === m.sim_id)!.iccid;
+          const res = await call(t.app, await signIn(t.app, DEMO.admin), { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${iccid}` });
+          expect(res.json().data).toMatchObject({ control: 'stop', reason: 'pool', pool: { id: poolId, name: 'Engine Test Pool', cycleEnd: pool.cycle_start === CYCLE ? NEXT : expect.any(String) }, rule: null });
+        }
       }
       if (pool.cycle_start === NEXT && !released) {
         // Recovery: the first step of the next cycle finds every SIM released.
@@ -129,6 +137,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
       }
     }
     expect(released).toBe(true);
+    expect(told).toBe(true);
 
     const events = (
       await t.db.query<{ type: string; state: string; sim_count: number | null; limit_kb: string | null; detail: Record<string, unknown>; at: Date }>(

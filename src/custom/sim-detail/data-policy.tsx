@@ -1,7 +1,8 @@
 /**
  * Above a SIM's tabs (issue 19): what its bundles do to its data now and why, from GET /sim/bundle/overuse_policy:
  * stopped or slowed when the cycle's allowance was reached (until the next cycle), when it attached outside its
- * bundle's coverage (until it attaches in a covered country) or by an automation rule's throttle (named), or its
+ * bundle's coverage (until it attaches in a covered country), by its shared pool's stop (until the pool's next cycle)
+ * or by an automation rule's throttle (named), or its
  * overage billed. Nothing when none applies. Its
  * words come with the SIM page (./policy-locales), not with the sign-in bundle.
  */
@@ -15,8 +16,9 @@ import { useSimData } from './use-sim-data';
 export interface DataPolicy {
   iccid: string;
   control: 'none' | 'throttle_128' | 'throttle_256' | 'stop';
-  reason: 'overage' | 'out_of_coverage' | 'rule' | null;
+  reason: 'overage' | 'out_of_coverage' | 'pool' | 'rule' | null;
   rule: { name: string | null; at: string | null } | null;
+  pool: { id: string | null; name: string | null; cycleEnd: string | null } | null;
   since: string | null;
   releasedAt: string | null;
   cycleEnd: string | null;
@@ -39,6 +41,8 @@ export function DataPolicyNotice({ iccid }: { iccid: string }) {
   const p = state.data;
   if (!ready || !p) return null;
   const kb = (v: number | null) => (v === null ? '—' : formatKb(v, current.language));
+  // A pool's cycle ends on a UTC calendar date (its next cycle starts at 00:00 UTC that day).
+  const date = (day: string) => new Intl.DateTimeFormat(current.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
   const country = (code: string | null) => (code ? (new Intl.DisplayNames([current.language], { type: 'region' }).of(code) ?? code) : '—');
   const policy = p.overagePolicy ? t(`bundleOrders.enum.overagePolicy.${p.overagePolicy}`) : '—';
   const words = { limit: kb(p.limitKb), usage: kb(p.usageKb), overage: kb(p.overageKb), policy, reached: time(p.allowanceReachedAt), date: time(p.releasedAt ?? p.cycleEnd) };
@@ -48,6 +52,12 @@ export function DataPolicyNotice({ iccid }: { iccid: string }) {
       type: 'error',
       title: t('dataPolicy.title.stop'),
       text: `${t('dataPolicy.why.coverage', { country: country(p.outOfCoverage?.country ?? null), since: time(p.outOfCoverage?.since) })} ${t('dataPolicy.until.coverage')}`,
+    };
+  } else if (p.reason === 'pool') {
+    notice = {
+      type: 'error',
+      title: t('dataPolicy.title.stop'),
+      text: `${t('dataPolicy.why.pool', { pool: p.pool?.name ?? t('dataPolicy.somePool'), since: time(p.since) })} ${t('dataPolicy.until.pool', { date: p.pool?.cycleEnd ? date(p.pool.cycleEnd) : '—' })}`,
     };
   } else if (p.reason === 'rule') {
     notice = {
