@@ -19,8 +19,8 @@ import { CONSUMER, handleEvents } from '../server/autoflow/engine.js';
 import { evaluateRule, evaluateScheduled, groupRules, scheduledRules } from '../server/autoflow/schedule.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
-import { newId } from '../server/db/ids.js';
+import { migrate, type Db } from '../server/db/db.js';
+import { openBenchDb as openDb } from './bench-db.js';
 import { seedDemo } from '../server/db/seed.js';
 import { startConsumer } from '../server/events/event-log.js';
 import { mergeSection, sectionIn } from './autoflow-section.js';
@@ -37,24 +37,6 @@ const pct = (xs: number[], p: number) => {
 };
 const n = (x: number) => x.toLocaleString('en-US');
 
-async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const db = await openPglite('memory://');
-    return { db, drop: () => db.close() };
-  }
-  const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `bench_${newId(8).toLowerCase()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
-  return {
-    db,
-    drop: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
 
 /**
  * 1,000 enabled rules in the scale organisation, as a large customer might have them: status changes (every from/to

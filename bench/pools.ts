@@ -14,8 +14,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
-import { newId } from '../server/db/ids.js';
+import { migrate } from '../server/db/db.js';
+import { openBenchDb as openDb } from './bench-db.js';
 import { seedDemo } from '../server/db/seed.js';
 import { moveMembers, recomputeLimits, stopOverSims, POOL_BATCH } from '../server/pool/pool-engine.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
@@ -24,24 +24,6 @@ const SECTION = '## Pool engine';
 const n = (x: number) => x.toLocaleString('en-US');
 const POOL = 'POOLSCALE00000000001';
 
-async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const db = await openPglite('memory://');
-    return { db, drop: () => db.close() };
-  }
-  const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `bench_${newId(8).toLowerCase()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
-  return {
-    db,
-    drop: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
 
 async function once(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();

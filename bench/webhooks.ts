@@ -19,8 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { importPKCS8, SignJWT } from 'jose';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
-import { newId } from '../server/db/ids.js';
+import { migrate } from '../server/db/db.js';
+import { openBenchDb as openDb } from './bench-db.js';
 import { seedDemo } from '../server/db/seed.js';
 import { appendEvents, startConsumer } from '../server/events/event-log.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
@@ -46,24 +46,6 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * p) - 1))];
 };
 
-async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const db = await openPglite('memory://');
-    return { db, drop: () => db.close() };
-  }
-  const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `bench_${newId(8).toLowerCase()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
-  return {
-    db,
-    drop: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
 
 async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
   const { db, drop } = await openDb(kind);
