@@ -101,9 +101,17 @@ export interface Lease {
  * first time starts at the log's present: it reads what is appended from now on, not the history before it existed.
  */
 export async function claimConsumer(db: Db, consumer: string, owner: string, leaseSeconds: number): Promise<Lease | null> {
+  // The present is the oldest transaction still running on the server (its events, and later ones, are to come), unless
+  // this log already holds committed events past it: on a PostgreSQL server shared with other databases, one long
+  // transaction elsewhere holds that xmin back, and the events committed here since would be replayed as "new". Those
+  // are skipped: the cursor starts at the last event written. (A transaction of this database still running with a
+  // smaller id than that event is skipped with them: a consumer starts at a moment, not in the middle of one.)
   await db.query(
     `INSERT INTO event_consumers (name, position_txid, position_id)
-     VALUES ($1, pg_snapshot_xmin(pg_current_snapshot()), 0) ON CONFLICT (name) DO NOTHING`,
+     SELECT $1, CASE WHEN last.txid >= x.xmin THEN last.txid ELSE x.xmin END, CASE WHEN last.txid >= x.xmin THEN last.id ELSE 0 END
+       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) x
+       LEFT JOIN LATERAL (SELECT txid, id FROM events ORDER BY txid DESC, id DESC LIMIT 1) last ON true
+     ON CONFLICT (name) DO NOTHING`,
     [consumer],
   );
   const r = await db.query<{ txid: string; id: string }>(

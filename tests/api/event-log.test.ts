@@ -18,7 +18,7 @@ import {
   type Cursor,
   type DomainEvent,
 } from '../../server/events/event-log.js';
-import { buildTestApp, call, DB_KINDS, DEMO, freshDb, signIn, type Session, type TestApp } from '../helper.js';
+import { buildTestApp, call, createPostgresDatabase, DB_KINDS, DEMO, freshDb, signIn, type Session, type TestApp } from '../helper.js';
 
 // On PostgreSQL an event is readable once every older writing transaction of the server has ended, and in a full run
 // other files' seeds on the same server are such transactions (docs/decisions.md, "The event log"): waits are long.
@@ -240,6 +240,28 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
   });
 
   if (kind === 'postgres') {
+    it('a consumer made while another database holds a transaction open starts after the events committed here', async () => {
+      const { db, drop } = await freshDb('postgres');
+      const other = await createPostgresDatabase();
+      const elsewhere = new pg.Client({ connectionString: other.url });
+      await elsewhere.connect();
+      try {
+        // A transaction of another database on the same server holds the server's oldest running transaction back.
+        await elsewhere.query('BEGIN');
+        await elsewhere.query('SELECT pg_current_xact_id()');
+        await appendEvents(db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject: 'before' }]);
+        const lease = (await claimConsumer(db, consumer(), 'a', 30))!;
+        await elsewhere.query('COMMIT');
+        await appendEvents(db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject: 'after' }]);
+        // 'before' was committed when the consumer was made: it is history, not news.
+        await expect.poll(async () => (await readEvents(db, lease.cursor, 10)).events.map((e) => e.subject), { timeout: 180_000 }).toEqual(['after']);
+      } finally {
+        await elsewhere.end();
+        await drop();
+        await other.drop();
+      }
+    });
+
     it('an event of a transaction still open is not read past: a later commit cannot make a consumer skip it', async () => {
       const { db, url, drop } = await freshDb('postgres');
       const lease = (await claimConsumer(db, consumer(), 'a', 30))!;
