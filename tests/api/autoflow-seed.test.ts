@@ -49,8 +49,10 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
         [DEMO_RULE_ID],
       )
     ).rows;
-    expect(armed.length).toBeGreaterThan(0);
     for (const a of armed) expect(a.key).toBe(a.cycle_start);
+    // Exactly the SIMs over the threshold at seed time. This small seed has few or none, depending on when it is seeded
+    // (its usage is laid out back from now, its cycles are calendar months): demo-seed.test.ts holds the full demo seed
+    // to more than 100 armed crossings.
     const over = await count("sims WHERE org_id = 'org-demo' AND cycle_usage_kb >= $1", [THRESHOLD_KB]);
     expect(armed).toHaveLength(over);
 
