@@ -29,13 +29,14 @@ interface Settle {
   reference: string;
   recordedBy: string | null;
 }
+/** A pool's line of an invoice: the job writes every figure; a seeded invoice names the pool only. */
 interface PoolLine {
   poolId: string;
   name: string;
-  sims: number | null;
-  usageKb: number | null;
-  sizeKb: number | null;
-  overageKb: number | null;
+  sims?: number | null;
+  usageKb?: number | null;
+  sizeKb?: number | null;
+  overageKb?: number | null;
 }
 interface SkuLine {
   sku: string;
@@ -57,7 +58,8 @@ function useMoney() {
 export function InvoiceHistory({ base, round, onOpen }: { base: string; round: number; onOpen: (id: string) => void }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
-  const kb = (n: number | null) => (n === null ? '—' : formatKb(n, i18n.language));
+  // A seeded invoice's pool details carry the pool's name only: a missing figure is shown as missing, not NaN.
+  const kb = (n: number | null | undefined) => (n === null || n === undefined ? '—' : formatKb(n, i18n.language));
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [settles, setSettles] = useState<{ items: Settle[]; paid: number; outstanding: number } | null>(null);
   const [extract, setExtract] = useState<SkuLine[] | null>(null);
