@@ -3,7 +3,7 @@
  * the dialogs of the actions the role may take (publish, correct, record a payment). The server decides what a state
  * allows; the page offers only what the state and the role allow.
  */
-import { App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dueDateOf } from '../../common/billing';
@@ -133,7 +133,7 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
           loading={!settles}
           dataSource={settles?.items ?? []}
           pagination={false}
-          locale={{ emptyText: t('invoiceActions.noSettles') }}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('invoiceActions.noSettles')} /> }}
           columns={[
             { key: 'paidOn', title: t('invoiceActions.paidOn'), dataIndex: 'paidOn' },
             { key: 'reference', title: t('invoiceActions.reference'), dataIndex: 'reference' },

@@ -1,6 +1,6 @@
 /** My organisations (orgs) and New organisation (orgscreate): the list and form of schemas/orgs.json. */
 import { BankOutlined, DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Skeleton, Space, Tag } from 'antd';
+import { Alert, App, Button, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { defineAbilityFor } from '../../common/ability';
 import { useCallsTexts } from '../custom/calls/texts';
@@ -84,9 +84,10 @@ export function OrgsPage() {
           return (
             <Space size={4}>
               {!org.pending_invitation && mayReadEnterprise(org.role) && (
-                <Button type="link" size="small" icon={<BankOutlined />} onClick={() => setEnterprise(org)}>
-                  {t('calls.enterprise.open')}
-                </Button>
+                // An icon with its name as a tooltip: with its words the actions pushed the list's columns off a 1280 screen.
+                <Tooltip title={t('calls.enterprise.open')}>
+                  <Button type="link" size="small" icon={<BankOutlined />} aria-label={t('calls.enterprise.open')} onClick={() => setEnterprise(org)} />
+                </Tooltip>
               )}
               {/* SPEC.md section 6: admin is any role containing "admin"; the server's 0131-0135 decide the rest. */}
               {isAdminRole(org.role) && (

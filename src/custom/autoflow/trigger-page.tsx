@@ -7,7 +7,7 @@
 import { DownloadOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Empty, Input, Select, Skeleton, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTimeFormat } from '../../components/date-time';
@@ -19,6 +19,22 @@ import { autoflowApi, type ActionOutcome, type ChangeRecord, type Page, type Rul
 import { useAutoflowTexts } from './texts';
 import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, scopeWords, triggerWords } from './words';
+
+/**
+ * A table that scrolls sideways is a region the keyboard can reach (axe: scrollable-region-focusable): its rows hold
+ * no link or button to focus. antd renders the scroller itself, so it is named and made focusable after each render.
+ */
+function useFocusableScroll(label: string) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const el of ref.current?.querySelectorAll<HTMLElement>('.ant-table-content') ?? []) {
+      el.tabIndex = 0;
+      el.setAttribute('role', 'region');
+      el.setAttribute('aria-label', label);
+    }
+  });
+  return ref;
+}
 
 const RUN_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const;
 const COLORS: Record<string, string> = { success: 'green', done: 'green', failed: 'red', pending: 'blue', queued: 'blue', sending: 'blue', retrying: 'orange', skipped: 'default' };
@@ -127,6 +143,7 @@ function eventLine(t: TFunction, lang: string, run: Run): string {
 function Runs({ rule }: { rule: Rule }) {
   const { t, i18n } = useTranslation();
   const time = useTimeFormat();
+  const runsScroll = useFocusableScroll(t('autoflow.runs'));
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [status, setStatus] = useState<string | undefined>();
@@ -172,6 +189,7 @@ function Runs({ rule }: { rule: Rule }) {
         <Input.Search allowClear placeholder={t('autoflow.searchIccid')} aria-label={t('autoflow.searchIccid')} value={iccidText} maxLength={20} style={{ width: 260 }} onChange={(e) => (setIccidText(e.target.value), setPage(1))} />
         <Button onClick={() => void load()}>{t('autoflow.refresh')}</Button>
       </Space>
+      <div ref={runsScroll}>
       <Table<Run>
         rowKey="id"
         size="middle"
@@ -189,6 +207,7 @@ function Runs({ rule }: { rule: Rule }) {
           { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
         ]}
       />
+      </div>
     </>
   );
 }
@@ -219,6 +238,7 @@ const fieldLabel = (t: TFunction, f: string) => (f === 'activationAt' || f === '
 function Changes({ rule }: { rule: Rule }) {
   const { t, i18n } = useTranslation();
   const time = useTimeFormat();
+  const changesScroll = useFocusableScroll(t('autoflow.changes'));
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [data, setData] = useState<Page<ChangeRecord> | null>(null);
@@ -242,6 +262,7 @@ function Changes({ rule }: { rule: Rule }) {
     );
   };
   return (
+    <div ref={changesScroll}>
     <Table<ChangeRecord>
       rowKey="id"
       size="middle"
@@ -257,6 +278,7 @@ function Changes({ rule }: { rule: Rule }) {
         { title: t('autoflow.fields.change'), key: 'change', render: (_: unknown, c) => lines(c) },
       ]}
     />
+    </div>
   );
 }
 
