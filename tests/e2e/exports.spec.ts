@@ -18,7 +18,9 @@ test('an admin exports two ticked SIMs; the task center shows the task done and 
   await page.getByText('Open the task center').click();
 
   const task = page.getByRole('row').filter({ hasText: 'CSV · 2' }).first();
-  await expect(task).toContainText('Done', { timeout: 15_000 });
+  // A fresh e2e server's first pool-job pass holds its PGlite database for a while (issue 19's notes: the pool job is
+  // slow on PGlite, not yet explained); the export waits behind it.
+  await expect(task).toContainText('Done', { timeout: 60_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('button', { name: 'Download' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^sims-.*\.csv$/);
   const text = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
