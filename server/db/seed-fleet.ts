@@ -14,12 +14,12 @@ import { dueDateOf } from '../../common/billing.js';
 import { makeIccid, makeImei } from '../../common/iccid.js';
 import { allowanceKb, cycleEnd, cycleStart, overageControl, type OveragePolicy, type ResetCycle } from '../domain/bundle-cycle.js';
 import { Rng } from '../domain/rng.js';
+import { SIM_STATUSES, type SimStatus } from '../../common/lifecycle.js';
 import { nextOccurrence, previousOccurrences, type Recurrence } from '../sms-schedules/recurrence.js';
 
 export type SeedSize = 'small' | 'demo';
 
-export const SIM_STATUSES = ['inactive', 'pre_activated', 'active', 'paused', 'expired', 'terminated'] as const;
-export type SimStatus = (typeof SIM_STATUSES)[number];
+export { SIM_STATUSES, type SimStatus };
 export const SIM_TECHNOLOGIES = ['OTA', 'OTA_BIP', 'ONE_IMSI', 'MULTI_IMSI'] as const;
 export type SimTechnology = (typeof SIM_TECHNOLOGIES)[number];
 
