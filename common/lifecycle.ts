@@ -4,11 +4,13 @@
  * the facts, ask decide(), and write what it answers (the SIM row, a sim_events row, the audit trail).
  */
 
+/** The SIM statuses, declared here only: schemas/sims.json's enums must equal these (tests/unit/sim-statuses.test.ts). */
 export const SIM_STATUSES = ['inactive', 'pre_activated', 'active', 'paused', 'expired', 'terminated'] as const;
 export type SimStatus = (typeof SIM_STATUSES)[number];
 
 /** The finer view: inactive; pre-activated in its test or quiet period; active ready, in test or live. */
-export type SubStatus = 'inactive' | 'test' | 'quiet' | 'active_ready' | 'active_test' | 'active_live' | 'paused' | 'expired' | 'terminated';
+export const SUB_STATUSES = ['inactive', 'test', 'quiet', 'active_ready', 'active_test', 'active_live', 'paused', 'expired', 'terminated'] as const;
+export type SubStatus = (typeof SUB_STATUSES)[number];
 
 /**
  * Actions a person asks for (activate, suspend, resume, reset) and the ones the system takes: pre-activation at

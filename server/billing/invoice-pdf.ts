@@ -1,8 +1,8 @@
 /**
  * An invoice as a PDF (pdf-lib): header, parties, the billing period and dates, the amounts, the SIM lines (paged)
  * and the bank details, in the caller's language with Unicode fonts (server/pdf/pdf-text.ts). Labels come from
- * common/locales ("pdf.") and, for the status, from the console's own words (src/locales, invoices.enum.status), so
- * the PDF says "Published" where the console does.
+ * common/locales ("pdf.") and, for the status, from the words it shares with the console (common/locales,
+ * invoices.enum.status), so the PDF says "Published" where the console does.
  */
 import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { translate } from '../../common/i18n.js';

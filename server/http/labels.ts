@@ -1,13 +1,15 @@
 /**
- * The console's labels of a resource's fields (src/locales/<lang>.json, <i18n>.fields.<field>), so that the server
- * names a field in its messages the way the page does ("Device name: must be at most 40 characters").
+ * The labels the server shares with the console (common/locales/<lang>.json): a resource's fields and enum values
+ * (<i18n>.fields.<field>, <i18n>.enum.<field>.<value>) and the few other words its files and messages print, so that the
+ * server names a field the way the page does ("Device name: must be at most 40 characters"). The server never reads
+ * the console's own src/locales (tests/unit/rooms.test.ts).
  */
 import type { Language } from '../../common/limits.js';
 import type { ResourceSchema } from '../../common/resources.js';
-import enUS from '../../src/locales/en-US.json' with { type: 'json' };
-import esES from '../../src/locales/es-ES.json' with { type: 'json' };
-import zhCN from '../../src/locales/zh-CN.json' with { type: 'json' };
-import zhTW from '../../src/locales/zh-TW.json' with { type: 'json' };
+import enUS from '../../common/locales/en-US.json' with { type: 'json' };
+import esES from '../../common/locales/es-ES.json' with { type: 'json' };
+import zhCN from '../../common/locales/zh-CN.json' with { type: 'json' };
+import zhTW from '../../common/locales/zh-TW.json' with { type: 'json' };
 
 export const CONSOLE_LABELS: Record<Language, Record<string, unknown>> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-TW': zhTW, 'es-ES': esES };
 

@@ -8,7 +8,7 @@ import { currentAbility } from '../shell/ability';
 import type { Criteria } from './list-toolbar';
 import { ResourceListPage } from './resource-list-page';
 import { SimActions } from './sim-actions';
-import { SimUploadButtons } from './sim-upload-dialogs';
+import { SimUploadButtons } from './sim-upload-buttons';
 import { useCallsTexts } from '../custom/calls/texts';
 
 const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', subject);

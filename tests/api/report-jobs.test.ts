@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBounds, periodOf, REPORT_KINDS, scheduleReports } from '../../server/job/report-jobs.js';
 import { buildTestApp, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
 import { DEMO_REPORT_ID } from '../../server/db/seed-fleet.js';
-import esES from '../../src/locales/es-ES.json' with { type: 'json' };
+import esES from '../../common/locales/es-ES.json' with { type: 'json' };
 
 const ES_DEVICE_NAME = esES.reportColumns.enum.columnKey.device_name;
 

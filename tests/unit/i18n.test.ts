@@ -63,7 +63,8 @@ describe('words only the server uses', () => {
 });
 
 describe('every resource schema has its labels', () => {
-  const en = load('src/locales', 'en-US');
+  // Their labels are in common/locales: the server names fields and values with them too (server/http/labels.ts).
+  const en = load('common/locales', 'en-US');
   it.each(Object.values(RESOURCES).map((r) => [r.$id, r] as const))('%s: each field and each enum value', (_id, r) => {
     const prefix = r['x-admin'].i18n;
     const missing: string[] = [];

@@ -1,0 +1,11 @@
+/** Uploads (SPEC.md section 5): one file of at most 1 MB per request; a larger one is refused by name (app/error-handler.ts). */
+import fp from 'fastify-plugin';
+import multipart from '@fastify/multipart';
+import { LIMITS } from '../../../common/limits.js';
+
+export default fp(
+  async (app) => {
+    await app.register(multipart, { limits: { fileSize: LIMITS.uploadBytes, files: 1, fields: 50, fieldSize: LIMITS.uploadBytes } });
+  },
+  { name: 'uploads' },
+);
