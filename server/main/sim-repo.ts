@@ -114,3 +114,38 @@ export async function editSimField(q: Queryable, e: { orgId: string; simId: stri
     e.accountId,
   ]);
 }
+
+/** The tags the organisation's SIMs carry (those starting with prefix, when given), each with how many SIMs carry it. */
+export async function tagCounts(q: Queryable, orgId: string, prefix: string | null) {
+  return (
+    await q.query<{ tag: string; sims: number }>(
+      `SELECT t AS tag, count(*)::int AS sims FROM sims s, unnest(s.tags) AS t
+        WHERE s.org_id = $1 AND cardinality(s.tags) > 0 AND ($2::text IS NULL OR starts_with(t, $2)) GROUP BY t ORDER BY t LIMIT 1000`,
+      [orgId, prefix],
+    )
+  ).rows;
+}
+
+/** The organisation holding a SIM: the caller's own or one of its direct sub-organisations; undefined otherwise. */
+export async function holderOfSim(q: Queryable, orgId: string, iccid: string) {
+  return (
+    await q.query<{ iccid: string; code: string; name: string; current: boolean }>(
+      `SELECT s.iccid, o.code, o.name, o.id = $1 AS current FROM sims s JOIN organisations o ON o.id = s.org_id
+        WHERE s.iccid = $2 AND (o.id = $1 OR o.parent_id = $1)`,
+      [orgId, iccid],
+    )
+  ).rows[0];
+}
+
+/** The networks and radios a SIM was seen on in its sessions of the last 3 months, most recent first. */
+export async function cellsSeen(q: Queryable, sim: { orgId: string; id: string }) {
+  return (
+    await q.query(
+      `SELECT detail->>'network' AS network, detail->>'rat' AS rat, min(at) AS "firstSeen", max(at) AS "lastSeen",
+              count(*) FILTER (WHERE detail->>'session' IS NULL)::int AS attaches, count(*) FILTER (WHERE detail->>'session' = 'opened')::int AS sessions
+         FROM sim_events WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail ? 'network' AND at >= now() - interval '3 months'
+        GROUP BY 1, 2 ORDER BY max(at) DESC LIMIT 100`,
+      [sim.orgId, sim.id],
+    )
+  ).rows;
+}
