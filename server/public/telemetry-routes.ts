@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerOf } from '../http/context.js';
 import { defineRoutes } from '../http/route.js';
+import { insertErrorReport, insertPageView, reportingOrg } from './telemetry-repo.js';
 
 /** Telemetry bodies are a path or a message and a little detail: 16 KB is plenty, and refused beyond (413). */
 export const TELEMETRY_BODY_LIMIT = 16 * 1024;
@@ -27,20 +28,7 @@ async function reporterOf(req: FastifyRequest): Promise<Reporter | null> {
   const v = await req.server.tokens.verify(token, true);
   if (!v.ok) return null;
   const partnerCode = typeof req.headers.partnercode === 'string' && req.headers.partnercode ? req.headers.partnercode.slice(0, 40) : null;
-  const r = await req.server.db.query<{ org_id: string | null; code: string | null }>(
-    `SELECT m.org_id, m.code
-       FROM accounts a
-       JOIN sessions s ON s.id = $2 AND s.account_id = a.id AND s.revoked_at IS NULL
-       LEFT JOIN LATERAL (
-         SELECT m.org_id, o.code FROM memberships m JOIN organisations o ON o.id = m.org_id
-          WHERE m.account_id = a.id AND m.status = 'active'
-          ORDER BY (o.code = $3::text) DESC NULLS LAST, m.is_default DESC, o.level, o.code
-          LIMIT 1
-       ) m ON true
-      WHERE a.id = $1 AND a.status = 'active'`,
-    [v.claims.sub, v.claims.sid, partnerCode],
-  );
-  const row = r.rows[0];
+  const row = await reportingOrg(req.server.db, v.claims.sub, v.claims.sid, partnerCode);
   return row ? { accountId: v.claims.sub, orgId: row.org_id, orgCode: row.code } : null;
 }
 
@@ -64,13 +52,7 @@ export const telemetryRoutes = defineRoutes([
     handler: async (req) => {
       const body = req.body as { path: string; referrer?: string };
       const who = await reporterOf(req);
-      await req.server.db.query('INSERT INTO page_views (account_id, org_id, path, language, referrer) VALUES ($1, $2, $3, $4, $5)', [
-        who?.accountId ?? null,
-        who?.orgId ?? null,
-        body.path,
-        req.lang,
-        body.referrer ?? null,
-      ]);
+      await insertPageView(req.server.db, { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null }, { path: body.path, language: req.lang, referrer: body.referrer ?? null });
       return null;
     },
   },
@@ -99,14 +81,7 @@ export const telemetryRoutes = defineRoutes([
     handler: async (req) => {
       const body = req.body as { message: string; url?: string; status?: number; detail?: object };
       const who = await reporterOf(req);
-      await req.server.db.query('INSERT INTO error_reports (account_id, org_id, message, url, status, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
-        who?.accountId ?? null,
-        who?.orgId ?? null,
-        body.message,
-        body.url ?? null,
-        body.status ?? null,
-        body.detail ? JSON.stringify(body.detail) : null,
-      ]);
+      await insertErrorReport(req.server.db, { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null }, { message: body.message, url: body.url ?? null, status: body.status ?? null, detail: body.detail ?? null });
       // Stored first; the outside service is told without making the console wait.
       void req.server.errorSink.send({ message: body.message, url: body.url, status: body.status, accountId: who?.accountId ?? null, orgCode: who?.orgCode ?? null, requestId: req.id });
       return null;
