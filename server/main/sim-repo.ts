@@ -3,9 +3,11 @@
  * rows, the operation slot a SIM holds while the network carries an action out, the activation task, the change and
  * its event, and the edits of a SIM's device name, notes and tags. Every query names the organisation first.
  */
+import { LIMITS } from '../../common/limits.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import type { Queryable } from '../db/db.js';
 import { selectOf, snake } from '../db/resource-list.js';
+import type { DiagnoseFacts } from '../domain/diagnose.js';
 import type { SimAction, SimFacts } from '../domain/lifecycle.js';
 
 /** A SIM as an action decides on it. */
@@ -146,6 +148,31 @@ export async function cellsSeen(q: Queryable, sim: { orgId: string; id: string }
          FROM sim_events WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail ? 'network' AND at >= now() - interval '3 months'
         GROUP BY 1, 2 ORDER BY max(at) DESC LIMIT 100`,
       [sim.orgId, sim.id],
+    )
+  ).rows;
+}
+
+/** What the diagnosis of a SIM reads of it, with the windows of a recent session and location; undefined for no such SIM. */
+export async function diagnoseFacts(q: Queryable, orgId: string, iccid: string) {
+  return (
+    await q.query<Omit<DiagnoseFacts, 'bundles'> & { id: string; imsi: string | null; msisdn: string | null; network: string | null; deviceName: string | null; now: Date; sessionSince: Date; locationSince: Date }>(
+      `SELECT id, imsi, msisdn, network, device_name AS "deviceName", status, sub_status AS "subStatus", imei,
+              last_session_at AS "lastSessionAt", location_at AS "locationAt", operation, operation_started_at AS "operationStartedAt",
+              flow_control_policy AS "flowControlPolicy", now() AS now,
+              now() - make_interval(months => $3) AS "sessionSince", now() - make_interval(hours => $4) AS "locationSince"
+         FROM sims WHERE org_id = $1 AND iccid = $2`,
+      [orgId, iccid, LIMITS.lastSessionMonths, LIMITS.locationHours],
+    )
+  ).rows[0];
+}
+
+/** A SIM's pending and in-use bundles as the diagnosis reads them. */
+export async function diagnoseBundles(q: Queryable, orgId: string, simId: string) {
+  return (
+    await q.query<DiagnoseFacts['bundles'][number]>(
+      `SELECT status, quota_kb::float8 AS "quotaKb", used_kb::float8 AS "usedKb", overage_policy AS "overagePolicy"
+         FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status IN ('PENDING', 'IN_USE')`,
+      [orgId, simId],
     )
   ).rows;
 }
