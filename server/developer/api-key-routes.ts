@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { CODES } from '../../common/errors.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
+import { pageResponse } from '../http/page-response.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { apiKeysOf, apiLogPage, deleteApiKey, insertApiKey, lockApiKeys } from './developer-repo.js';
 import { LOG_PAGE_FIELDS } from './log-page.js';
@@ -98,32 +99,23 @@ export const apiKeyRoutes = defineRoutes([
           traceId: { type: 'string', minLength: 1, maxLength: 64 },
         },
       },
-      response: {
+      response: pageResponse({
         type: 'object',
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                apiKeyId: { type: ['string', 'null'] },
-                ip: { type: ['string', 'null'] },
-                traceId: { type: 'string' },
-                at: { type: 'string' },
-                httpCode: { type: 'integer' },
-                method: { type: 'string' },
-                path: { type: 'string' },
-                headers: {},
-                body: { type: ['string', 'null'] },
-                response: { type: ['string', 'null'] },
-                durationMs: { type: ['integer', 'null'] },
-              },
-            },
-          },
-          total: { type: 'integer' },
+          id: { type: 'string' },
+          apiKeyId: { type: ['string', 'null'] },
+          ip: { type: ['string', 'null'] },
+          traceId: { type: 'string' },
+          at: { type: 'string' },
+          httpCode: { type: 'integer' },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          headers: {},
+          body: { type: ['string', 'null'] },
+          response: { type: ['string', 'null'] },
+          durationMs: { type: ['integer', 'null'] },
         },
-      },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();

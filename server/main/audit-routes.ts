@@ -1,5 +1,6 @@
 /** The audit trail, read by admins of the current organisation (the console page comes later). */
 import { PAGING_PROPERTIES } from '../../common/limits.js';
+import { pageResponse } from '../http/page-response.js';
 import { defineRoutes } from '../http/route.js';
 import { auditPage, type AuditAsk } from './audit-repo.js';
 
@@ -20,22 +21,13 @@ export const auditRoutes = defineRoutes([
           to: { type: 'string', format: 'date-time' },
         },
       },
-      response: {
+      response: pageResponse({
         type: 'object',
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' }, at: { type: 'string' }, accountId: { type: ['string', 'null'] }, email: { type: ['string', 'null'] }, action: { type: 'string' },
-                entity: { type: 'string' }, entityId: { type: ['string', 'null'] }, before: {}, after: {}, requestId: { type: ['string', 'null'] },
-              },
-            },
-          },
-          total: { type: 'integer' },
+          id: { type: 'string' }, at: { type: 'string' }, accountId: { type: ['string', 'null'] }, email: { type: ['string', 'null'] }, action: { type: 'string' },
+          entity: { type: 'string' }, entityId: { type: ['string', 'null'] }, before: {}, after: {}, requestId: { type: ['string', 'null'] },
         },
-      },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();

@@ -333,31 +333,22 @@ export const scheduleRoutes = defineRoutes([
           status: { type: 'string', enum: ['pending', 'sent', 'delivered', 'failed'] },
         },
       },
-      response: {
+      response: pageResponse({
         type: 'object',
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                runId: { type: ['string', 'null'] },
-                iccid: { type: 'string' },
-                msisdn: { type: ['string', 'null'] },
-                content: { type: 'string' },
-                smsType: { type: 'string' },
-                status: { type: 'string' },
-                error: { type: ['string', 'null'] },
-                createdAt: { type: 'string' },
-                sentAt: { type: ['string', 'null'] },
-                deliveredAt: { type: ['string', 'null'] },
-              },
-            },
-          },
-          total: { type: 'integer' },
+          id: { type: 'string' },
+          runId: { type: ['string', 'null'] },
+          iccid: { type: 'string' },
+          msisdn: { type: ['string', 'null'] },
+          content: { type: 'string' },
+          smsType: { type: 'string' },
+          status: { type: 'string' },
+          error: { type: ['string', 'null'] },
+          createdAt: { type: 'string' },
+          sentAt: { type: ['string', 'null'] },
+          deliveredAt: { type: ['string', 'null'] },
         },
-      },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -375,26 +366,17 @@ export const scheduleRoutes = defineRoutes([
     permission: { action: 'read', subject: KEY },
     schema: {
       body: { type: 'object', additionalProperties: false, required: ['id'], properties: { ...PAGING_PROPERTIES, id: ID } },
-      response: {
+      response: pageResponse({
         type: 'object',
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                at: { type: 'string' },
-                action: { type: 'string' },
-                actor: { type: ['string', 'null'] },
-                actorEmail: { type: ['string', 'null'] },
-                changes: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, before: {}, after: {} } } },
-              },
-            },
-          },
-          total: { type: 'integer' },
+          id: { type: 'string' },
+          at: { type: 'string' },
+          action: { type: 'string' },
+          actor: { type: ['string', 'null'] },
+          actorEmail: { type: ['string', 'null'] },
+          changes: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, before: {}, after: {} } } },
         },
-      },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
