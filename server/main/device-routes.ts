@@ -14,7 +14,7 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
-import { simOf, simQuery } from './sim-detail-routes.js';
+import { simOf, simQuery, simRead } from './sim-detail-routes.js';
 import { cellsSeen, holderOfSim, tagCounts } from './sim-repo.js';
 
 const sims = RESOURCES.sims;
@@ -36,24 +36,21 @@ export const deviceRoutes: RouteDef[] = defineRoutes([
       return { items: await tagCounts(req.server.db, auth.orgId, prefix ?? null) };
     },
   },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/belong_org/:iccid',
-    permission: { action: 'read', subject: 'sim' },
-    labels: fieldLabels(sims),
-    schema: {
+  simRead(
+    '/sim/belong_org/:iccid',
+    {
       params: { type: 'object', required: ['iccid'], additionalProperties: false, properties: { iccid: sims.properties.iccid } },
       response: { type: 'object', properties: { iccid: { type: 'string' }, orgCode: { type: 'string' }, orgName: { type: 'string' }, current: { type: 'boolean' } } },
     },
-    handler: async (req) => {
+    async (req) => {
       const auth = req.requireAuth();
       const { iccid } = req.params as { iccid: string };
       const row = await holderOfSim(req.server.db, auth.orgId, iccid);
       if (!row) throw notFound('sim', iccid);
       return { iccid: row.iccid, orgCode: row.code, orgName: row.name, current: row.current };
     },
-  },
+    fieldLabels(sims),
+  ),
   {
     service: 'cdr',
     method: 'GET',

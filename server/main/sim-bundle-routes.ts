@@ -22,6 +22,7 @@ import { audit } from '../http/audit.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { advanceBundles } from '../network/bundle-engine.js';
+import { simRead } from './sim-detail-routes.js';
 import { baseBundleOf, cancelBundle, lockBundle, lockSimByIccid, policyByIccid, type PolicyRow } from './sim-bundle-repo.js';
 
 const ICCID = RESOURCES.sims.properties.iccid;
@@ -35,13 +36,9 @@ const params = { type: 'object', required: ['id'], additionalProperties: false, 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
 export const simBundleRoutes: RouteDef[] = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle/overuse_policy/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  simRead(
+    '/sim/bundle/overuse_policy/:id',
+    {
       params,
       response: {
         type: 'object',
@@ -71,7 +68,7 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const r = await policyOf(req);
       const limit = r.cycle_started_at ? num(r.cycle_limit_kb) : null;
       const usage = Number(r.cycle_usage_kb);
@@ -103,14 +100,11 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         outOfCoverage: r.out_of_coverage_at ? { country: r.out_of_coverage_country, since: r.out_of_coverage_at, policy: r.base_policy, barred: r.coverage_barred } : null,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle/coverage/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  simRead(
+    '/sim/bundle/coverage/:id',
+    {
       params,
       response: {
         type: 'object',
@@ -128,7 +122,7 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const r = await policyOf(req);
       const countries = [...(r.base_countries ?? [])].sort();
       return {
@@ -145,7 +139,8 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         barred: r.coverage_barred,
       };
     },
-  },
+    LABELS,
+  ),
   {
     service: 'main',
     method: 'POST',

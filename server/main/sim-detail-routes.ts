@@ -44,6 +44,11 @@ export async function simOf(req: FastifyRequest, q: Queryable = req.server.db): 
   return row;
 }
 
+/** A read call of one SIM of the caller's organisation (the SIM page's calls): GET, the `read sim` right, the field labels. */
+export function simRead(path: string, schema: RouteDef['schema'], handler: RouteDef['handler'], labels: RouteDef['labels'] = LABELS): RouteDef {
+  return { service: 'main', method: 'GET', path, permission: { action: 'read', subject: 'sim' }, labels, schema, handler };
+}
+
 /** The page a paged tab asks for. */
 const pageAsk = (req: FastifyRequest): PageAsk => {
   const { page = 1, pageSize = 20 } = req.query as { page?: number; pageSize?: number };
@@ -78,25 +83,14 @@ const csvCell = (v: string | null) => {
 
 /** A SIM's events, newest first and paged: all of them, or only its status changes. */
 function eventList(path: string, statusChangesOnly: boolean): RouteDef {
-  return {
-    service: 'main',
-    method: 'GET',
-    path,
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) },
-    handler: async (req) => eventPage(req.server.db, await simOf(req), pageAsk(req), statusChangesOnly),
-  };
+  return simRead(path, { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) }, async (req) => eventPage(req.server.db, await simOf(req), pageAsk(req), statusChangesOnly));
 }
 
 export const simDetailRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/connection',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  // SPEC.md section 9: the last session is shown when it is within 3 months, the location within 48 hours.
+  simRead(
+    '/sim/connection',
+    {
       querystring: simQuery(),
       response: {
         type: 'object',
@@ -121,8 +115,7 @@ export const simDetailRoutes = defineRoutes([
         },
       },
     },
-    // SPEC.md section 9: the last session is shown when it is within 3 months, the location within 48 hours.
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
       const r = await connectionOf(req.server.db, sim);
       const located = r.lat !== null && r.lon !== null && r.locationAt !== null;
@@ -138,43 +131,32 @@ export const simDetailRoutes = defineRoutes([
         checkedAt: r.checkedAt,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/connection/status',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  ),
+  // Only the status, for a refresh button: no geocoding, one indexed row.
+  simRead(
+    '/sim/connection/status',
+    {
       querystring: simQuery(),
       response: { type: 'object', properties: { iccid: { type: 'string' }, connectionStatus: { type: 'string' }, checkedAt: { type: 'string', format: 'date-time' } } },
     },
-    // Only the status, for a refresh button: no geocoding, one indexed row.
-    handler: async (req) => connectionStatusOf(req.server.db, await simOf(req)),
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    async (req) => connectionStatusOf(req.server.db, await simOf(req)),
+  ),
+  // A SIM holds a handful of orders over its life: all of them, newest first.
+  simRead(
+    '/sim/bundle',
+    {
       querystring: simQuery(),
       response: {
         type: 'object',
         properties: { items: { type: 'array', items: { type: 'object', properties: { ...bundleOrders.properties, overageThresholdKb: NUM } } } },
       },
     },
-    // A SIM holds a handful of orders over its life: all of them, newest first.
-    handler: async (req) => ({ items: await bundleOrdersOf(req.server.db, await simOf(req)) }),
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/usage',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    async (req) => ({ items: await bundleOrdersOf(req.server.db, await simOf(req)) }),
+  ),
+  // The last 30 UTC days, 12 calendar months or 5 years up to today (UTC), each bucket a sum of daily rollup rows.
+  simRead(
+    '/sim/usage',
+    {
       querystring: simQuery({ cycle: { type: 'string', enum: Object.keys(USAGE_CYCLES), default: 'day' } }),
       response: {
         type: 'object',
@@ -185,15 +167,14 @@ export const simDetailRoutes = defineRoutes([
         },
       },
     },
-    // The last 30 UTC days, 12 calendar months or 5 years up to today (UTC), each bucket a sum of daily rollup rows.
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
       const cycle = ((req.query as { cycle?: UsageCycle }).cycle ?? 'day') as UsageCycle;
       const rows = await usageBuckets(req.server.db, sim, cycle);
       const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb') => rows.reduce((a, row) => a + Number(row[k]), 0);
       return { cycle, buckets: rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb') } };
     },
-  },
+  ),
   eventList('/sim/event', false),
   eventList('/sim/statusTrace', true),
   {
@@ -222,13 +203,10 @@ export const simDetailRoutes = defineRoutes([
         .send(csv);
     },
   },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/cdrs',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  // The last 31 days (SPEC.md section 5's CDR span), so at most two monthly partitions are read, newest first.
+  simRead(
+    '/sim/cdrs',
+    {
       querystring: simQuery(PAGING_PROPERTIES),
       response: paged({
         type: 'object',
@@ -238,16 +216,11 @@ export const simDetailRoutes = defineRoutes([
         },
       }),
     },
-    // The last 31 days (SPEC.md section 5's CDR span), so at most two monthly partitions are read, newest first.
-    handler: async (req) => cdrPage(req.server.db, await simOf(req), pageAsk(req)),
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/sms',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    async (req) => cdrPage(req.server.db, await simOf(req), pageAsk(req)),
+  ),
+  simRead(
+    '/sim/sms',
+    {
       querystring: simQuery(PAGING_PROPERTIES),
       response: paged({
         type: 'object',
@@ -257,7 +230,7 @@ export const simDetailRoutes = defineRoutes([
         },
       }),
     },
-    handler: async (req) => smsPage(req.server.db, await simOf(req), pageAsk(req)),
-  },
+    async (req) => smsPage(req.server.db, await simOf(req), pageAsk(req)),
+  ),
 ]);
 

@@ -19,7 +19,7 @@ import { invalid, notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { bundleCycle, bundleOfSim, bundleQueueOf, cardOf, periodsOf, serviceOf } from './sim-detail-repo.js';
-import { simOf, simQuery } from './sim-detail-routes.js';
+import { simOf, simQuery, simRead } from './sim-detail-routes.js';
 
 const sims = RESOURCES.sims;
 const ICCID = sims.properties.iccid;
@@ -45,13 +45,9 @@ const BUNDLE = {
 };
 
 export const simServiceRoutes: RouteDef[] = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/service',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  simRead(
+    '/sim/service',
+    {
       querystring: simQuery(),
       response: {
         type: 'object',
@@ -76,7 +72,7 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
       const r = await serviceOf(req.server.db, sim);
       const cycle =
@@ -91,14 +87,13 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         next: r.nextId ? { id: r.nextId, name: r.nextName } : null, cycle, control: r.control, expiresAt: r.expiresAt,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/details',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  // A running period ends by time (and the test period also when its allowance is used up): the bundle job then
+  // makes the SIM active (server/network/bundle-engine.ts endPeriods).
+  simRead(
+    '/sim/details',
+    {
       querystring: simQuery(),
       response: {
         type: 'object',
@@ -117,9 +112,7 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    // A running period ends by time (and the test period also when its allowance is used up): the bundle job then
-    // makes the SIM active (server/network/bundle-engine.ts endPeriods).
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
       const r = await periodsOf(req.server.db, sim);
       const inTest = r.sub_status === 'test' || r.sub_status === 'active_test';
@@ -133,14 +126,11 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         deactivated: { at: r.deactivated_at, periodDays: r.deactivated_period_days, retainedUntil: r.retained_until },
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/spec/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  simRead(
+    '/sim/spec/:id',
+    {
       params: byIccid,
       response: {
         type: 'object',
@@ -150,7 +140,7 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const sim = await cardOf(req.server.db, await simOf(req));
       const facts = {
         status: sim.status, subStatus: sim.sub_status, technology: sim.technology, operation: sim.operation, inTestPeriod: sim.in_test, hasAvailableBundle: sim.has_bundle,
@@ -163,14 +153,14 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         activatable: d.ok, activateRefusal: d.ok ? null : d.refusal,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/getAllPackageService/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  // The data queue (what takes over when the base bundle ends) is that of the bundle job (advanceBundles): pending
+  // data bundles by order time, each starting when the one before it is expected to end. An SMS-only or test
+  // bundle waits outside that queue, so it has no expected start.
+  simRead(
+    '/sim/getAllPackageService/:id',
+    {
       params: byIccid,
       response: {
         type: 'object',
@@ -182,10 +172,7 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    // The data queue (what takes over when the base bundle ends) is that of the bundle job (advanceBundles): pending
-    // data bundles by order time, each starting when the one before it is expected to end. An SMS-only or test
-    // bundle waits outside that queue, so it has no expected start.
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
       const rows = await bundleQueueOf(req.server.db, sim);
       const inUse = rows.filter((b) => b.status === 'IN_USE');
@@ -207,14 +194,11 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
       const ended = rows.filter((b) => b.status === 'EXPIRED' || b.status === 'CANCELLED').sort((a, b) => +(b.expiredAt ?? 0) - +(a.expiredAt ?? 0));
       return { iccid: sim.iccid, inUse: inUse.map((b) => ({ ...b, base: b === base })), pending, ended };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle/detail/:iccid/:bundleId/:cycle',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  simRead(
+    '/sim/bundle/detail/:iccid/:bundleId/:cycle',
+    {
       params: {
         type: 'object', required: ['iccid', 'bundleId', 'cycle'], additionalProperties: false,
         properties: { iccid: ICCID, bundleId: BUNDLE_ID, cycle: { type: 'integer', minimum: 1, maximum: 100_000 } },
@@ -235,7 +219,7 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const { bundleId, cycle } = req.params as { iccid: string; bundleId: string; cycle: number };
       const { db } = req.server;
       const sim = await simOf(req);
@@ -252,5 +236,6 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         cycle: { number: cycle, ...c, overageKb: c.limitKb === null ? null : Math.max(0, c.usageKb - c.limitKb) },
       };
     },
-  },
+    LABELS,
+  ),
 ]);
