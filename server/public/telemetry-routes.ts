@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { bearerOf } from '../http/context.js';
-import { defineRoutes } from '../http/route.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
 import { insertErrorReport, insertPageView, reportingOrg } from './telemetry-repo.js';
 
 /** Telemetry bodies are a path or a message and a little detail: 16 KB is plenty, and refused beyond (413). */
@@ -32,53 +32,42 @@ async function reporterOf(req: FastifyRequest): Promise<Reporter | null> {
   return row ? { accountId: v.claims.sub, orgId: row.org_id, orgCode: row.code } : null;
 }
 
+/** A telemetry call: public, limited per client address, its body small (TELEMETRY_BODY_LIMIT) and answered with nothing. */
+function telemetryRoute(path: string, body: object, handler: RouteDef['handler']): RouteDef {
+  return { service: 'public', method: 'POST', path, permission: 'public', rateLimit: 'telemetry', bodyLimit: TELEMETRY_BODY_LIMIT, schema: { body, response: {} }, handler };
+}
+
 export const telemetryRoutes = defineRoutes([
-  {
-    service: 'public',
-    method: 'POST',
-    path: '/analytics/pageview',
-    permission: 'public',
-    rateLimit: 'telemetry',
-    bodyLimit: TELEMETRY_BODY_LIMIT,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['path'],
-        additionalProperties: false,
-        properties: { path: { type: 'string', minLength: 1, maxLength: 500 }, referrer: { type: 'string', maxLength: 500 } },
-      },
-      response: {},
+  telemetryRoute(
+    '/analytics/pageview',
+    {
+      type: 'object',
+      required: ['path'],
+      additionalProperties: false,
+      properties: { path: { type: 'string', minLength: 1, maxLength: 500 }, referrer: { type: 'string', maxLength: 500 } },
     },
-    handler: async (req) => {
+    async (req) => {
       const body = req.body as { path: string; referrer?: string };
       const who = await reporterOf(req);
       await insertPageView(req.server.db, { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null }, { path: body.path, language: req.lang, referrer: body.referrer ?? null });
       return null;
     },
-  },
-  {
-    service: 'public',
-    method: 'POST',
-    path: '/errors',
-    permission: 'public',
-    rateLimit: 'telemetry',
-    bodyLimit: TELEMETRY_BODY_LIMIT,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['message'],
-        additionalProperties: false,
-        properties: {
-          message: { type: 'string', minLength: 1, maxLength: 2000 },
-          url: { type: 'string', maxLength: 1000 },
-          status: { type: 'integer', minimum: 0, maximum: 999 },
-          detail: { type: 'object', maxProperties: 30 },
-        },
+  ),
+  // The console reports 500s here (SPEC.md section 8); with SENTRY_DSN they also go to that service.
+  telemetryRoute(
+    '/errors',
+    {
+      type: 'object',
+      required: ['message'],
+      additionalProperties: false,
+      properties: {
+        message: { type: 'string', minLength: 1, maxLength: 2000 },
+        url: { type: 'string', maxLength: 1000 },
+        status: { type: 'integer', minimum: 0, maximum: 999 },
+        detail: { type: 'object', maxProperties: 30 },
       },
-      response: {},
     },
-    // The console reports 500s here (SPEC.md section 8); with SENTRY_DSN they also go to that service.
-    handler: async (req) => {
+    async (req) => {
       const body = req.body as { message: string; url?: string; status?: number; detail?: object };
       const who = await reporterOf(req);
       await insertErrorReport(req.server.db, { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null }, { message: body.message, url: body.url ?? null, status: body.status ?? null, detail: body.detail ?? null });
@@ -86,5 +75,5 @@ export const telemetryRoutes = defineRoutes([
       void req.server.errorSink.send({ message: body.message, url: body.url, status: body.status, accountId: who?.accountId ?? null, orgCode: who?.orgCode ?? null, requestId: req.id });
       return null;
     },
-  },
+  ),
 ]);

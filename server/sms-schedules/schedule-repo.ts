@@ -3,6 +3,7 @@
  * their runs, the messages each run sent, and their operation log. Every query names the organisation first.
  */
 import type { Queryable } from '../db/db.js';
+import type { ScheduleValues } from './schedule-rules.js';
 import type { ScheduleRow } from './scheduler.js';
 
 /** A stored schedule with its timestamps and who made it. */
@@ -42,25 +43,8 @@ export async function schedulePage(q: Queryable, orgId: string, f: { page: numbe
   return { rows, total };
 }
 
-/** What a schedule stores, checked (server/sms-schedules/schedule-rules.ts). */
-export interface ScheduleValuesRow {
-  name: string;
-  content: string;
-  smsType: string;
-  mode: string;
-  weekdays: number[];
-  sendTime: string;
-  timezone: string;
-  startAt: Date;
-  endAt: Date | null;
-  neverEnds: boolean;
-  iccids: string[];
-  emailNotify: boolean;
-  notifyEmails: string[];
-}
-
 /** A new schedule, enabled, with its first run. */
-export async function insertSchedule(q: Queryable, orgId: string, id: string, v: ScheduleValuesRow, nextRunAt: string | null, createdBy: string): Promise<void> {
+export async function insertSchedule(q: Queryable, orgId: string, id: string, v: ScheduleValues, nextRunAt: string | null, createdBy: string): Promise<void> {
   await q.query(
     `INSERT INTO sms_schedules (org_id, id, name, content, sms_type, mode, weekdays, send_time, timezone, start_at, end_at, never_ends,
                                 target_iccids, email_notify, notify_emails, status, next_run_at, created_by)
@@ -71,7 +55,7 @@ export async function insertSchedule(q: Queryable, orgId: string, id: string, v:
 }
 
 /** Replace what a schedule stores, with its next run. */
-export async function updateSchedule(q: Queryable, orgId: string, id: string, v: ScheduleValuesRow, nextRunAt: string | null): Promise<void> {
+export async function updateSchedule(q: Queryable, orgId: string, id: string, v: ScheduleValues, nextRunAt: string | null): Promise<void> {
   await q.query(
     `UPDATE sms_schedules SET name = $3, content = $4, sms_type = $5, mode = $6, weekdays = $7, send_time = $8, timezone = $9, start_at = $10, end_at = $11,
             never_ends = $12, target_iccids = $13, email_notify = $14, notify_emails = $15, next_run_at = $16, updated_at = now()
