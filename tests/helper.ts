@@ -83,8 +83,17 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
+/** How a test app is built: the database kind, config overrides, fixture routes, the seed. */
+export interface BuildOptions {
+  kind?: DbKind;
+  config?: Partial<Config>;
+  routes?: RouteDef[];
+  seed?: boolean;
+  seedSize?: SeedSize;
+}
+
 /** Build the real app on a fresh database seeded with the small demo data set (or the full one: seedSize 'demo'). */
-export async function buildTestApp(opts: { kind?: DbKind; config?: Partial<Config>; routes?: RouteDef[]; seed?: boolean; seedSize?: SeedSize } = {}): Promise<TestApp> {
+export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
   const { db, drop } = await freshDb(opts.kind ?? 'pglite');
   const config = loadConfig({ VERIFICATION_CODE: TEST_CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
     // Stored files (exports) of this app only; the database itself is in memory or its own PostgreSQL database.
@@ -137,6 +146,20 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
     partnerCode,
     headers: sessionHeaders(body.data.user.token, partnerCode),
   };
+}
+
+/**
+ * The app of a test file and its sessions: build it (buildTestApp's options) and sign in each account named, one
+ * after the other, under the name the file calls its session. What every API test file's beforeAll did by hand:
+ *   beforeAll(async () => {
+ *     ({ t, admin, other } = await appSignedIn({ kind }, { admin: DEMO.admin, other: 'admin@other.example.com' }));
+ *   });
+ */
+export async function appSignedIn<K extends string>(opts: BuildOptions, who: Record<K, string>): Promise<{ t: TestApp } & Record<K, Session>> {
+  const t = await buildTestApp(opts);
+  const sessions = {} as Record<K, Session>;
+  for (const [name, email] of Object.entries(who) as Array<[K, string]>) sessions[name] = await signIn(t.app, email);
+  return { t, ...sessions };
 }
 
 /** The headers every call carries (SPEC.md section 7). */

@@ -18,14 +18,13 @@ import { AREAS, COUNTRY_AREA } from '../../common/country-areas.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { cdrOf, countriesSeen, positionBefore, sessionClosedAfter, sessionOpenedBefore, sessionTotals, simDailyTotals, simIdOf, simNetworkTotals } from './cdr-repo.js';
 
 const cdrs = RESOURCES.cdrs;
 const DAY = { type: 'string', format: 'date' } as const;
 const ICCID = { type: 'string', pattern: '^89[0-9]{17,18}$' } as const;
 const totals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, volumeKb: { type: 'number' }, cdrCount: { type: 'integer' } };
 
-const CDR_SELECT = `c.id::text AS id, c.iccid, c.imsi, c.network, c.mcc_mnc AS "mccMnc", c.country, c.plan_code AS "planCode", c.direction,
-  c.rat, c.volume_kb::float8 AS "volumeKb", c.start_at AS "startAt", c.end_at AS "endAt", c.duration_s AS "durationS", c.sim_id`;
 
 const cdrProps = Object.fromEntries(Object.entries(cdrs.properties).map(([k, v]) => [k, { type: (v as { type: unknown }).type }]));
 
@@ -74,49 +73,20 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
       const { db } = req.server;
-      const row = (await db.query<Record<string, unknown> & { sim_id: string; startAt: Date; endAt: Date }>(`SELECT ${CDR_SELECT} FROM cdrs c WHERE c.org_id = $1 AND c.id = $2::bigint`, [auth.orgId, id])).rows[0];
+      const row = await cdrOf(db, auth.orgId, id);
       if (!row) throw notFound('record', id);
       const { sim_id: simId, ...cdr } = row;
       // The network's session that holds the record: the last opening at or before its start (within SPEC.md's 3
       // months of session data) and the first closing after that opening.
-      const opened = (
-        await db.query<{ at: Date; apn: string | null; ip: string | null }>(
-          `SELECT at, detail->>'apn' AS apn, detail->>'ip' AS ip FROM sim_events
-            WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail->>'session' = 'opened' AND at <= $3 AND at >= $3::timestamptz - interval '3 months'
-            ORDER BY at DESC LIMIT 1`,
-          [auth.orgId, simId, row.startAt],
-        )
-      ).rows[0];
-      const closed = opened
-        ? (
-            await db.query<{ at: Date }>(
-              `SELECT at FROM sim_events WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail->>'session' = 'closed' AND at >= $3 ORDER BY at LIMIT 1`,
-              [auth.orgId, simId, opened.at],
-            )
-          ).rows[0]
-        : undefined;
+      const opened = await sessionOpenedBefore(db, auth.orgId, simId, row.startAt);
+      const closed = opened ? await sessionClosedAfter(db, auth.orgId, simId, opened.at) : undefined;
       // A session closed before the record ended is not its session: the record describes its own.
       const network = opened && (!closed || closed.at >= row.endAt);
       const startedAt = network ? opened.at : row.startAt;
       const endedAt = network ? (closed?.at ?? null) : row.endAt;
-      const sums = (
-        await db.query<{ uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
-          `SELECT coalesce(sum(volume_kb) FILTER (WHERE direction = 'uplink'), 0)::float8 AS "uplinkKb",
-                  coalesce(sum(volume_kb) FILTER (WHERE direction = 'downlink'), 0)::float8 AS "downlinkKb",
-                  coalesce(sum(volume_kb), 0)::float8 AS "volumeKb", count(*)::int AS "cdrCount"
-             FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3 AND start_at <= coalesce($4::timestamptz, now()) AND end_at <= coalesce($4::timestamptz, 'infinity')`,
-          [auth.orgId, simId, startedAt, endedAt],
-        )
-      ).rows[0];
+      const sums = await sessionTotals(db, auth.orgId, simId, startedAt, endedAt);
       // Where the SIM was: its last position at or before the record's start, no older than 48 hours.
-      const located = (
-        await db.query<{ lat: number; lon: number; at: Date }>(
-          `SELECT (detail->>'lat')::float8 AS lat, (detail->>'lon')::float8 AS lon, at FROM sim_events
-            WHERE org_id = $1 AND sim_id = $2 AND type = 'location' AND at <= $3 AND at >= $3::timestamptz - interval '48 hours'
-            ORDER BY at DESC LIMIT 1`,
-          [auth.orgId, simId, row.startAt],
-        )
-      ).rows[0];
+      const located = await positionBefore(db, auth.orgId, simId, row.startAt);
       const country = (cdr.country as string | null) ?? null;
       return {
         cdr,
@@ -145,14 +115,7 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
       const auth = req.requireAuth();
       const { area } = req.query as { area?: string };
       // The countries of the networks the organisation's SIMs were last seen on (one pass over its SIMs, not its CDRs).
-      const seen = new Set(
-        (
-          await req.server.db.query<{ country: string }>(
-            `SELECT DISTINCT substring(network FROM ' ([A-Z]{2}) [0-9]{3}-[0-9]{2,3}$') AS country FROM sims WHERE org_id = $1 AND network IS NOT NULL LIMIT 500`,
-            [auth.orgId],
-          )
-        ).rows.map((r) => r.country),
-      );
+      const seen = new Set(await countriesSeen(req.server.db, auth.orgId));
       const names = new Intl.DisplayNames([req.lang], { type: 'region' });
       const collator = new Intl.Collator(req.lang);
       const items = [...COUNTRY_AREA]
@@ -197,29 +160,12 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
       if (days < 1) throw invalid('to', 'notBefore');
       if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
       const { db } = req.server;
-      const sim = (await db.query<{ id: string }>('SELECT id FROM sims WHERE org_id = $1 AND iccid = $2', [auth.orgId, iccid])).rows[0];
-      if (!sim) throw notFound('sim', iccid);
-      const [perDay, networks] = await Promise.all([
-        db.query<{ day: string; uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
-          `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, coalesce(u.uplink_kb, 0)::float8 AS "uplinkKb", coalesce(u.downlink_kb, 0)::float8 AS "downlinkKb",
-                  coalesce(u.volume_kb, 0)::float8 AS "volumeKb", coalesce(u.cdr_count, 0)::int AS "cdrCount"
-             FROM generate_series($3::date, $4::date, interval '1 day') AS d(day)
-             LEFT JOIN usage_daily u ON u.org_id = $1 AND u.sim_id = $2 AND u.day = d.day::date
-            ORDER BY d.day`,
-          [auth.orgId, sim.id, from, to],
-        ),
-        db.query<{ network: string; rat: string; uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
-          `SELECT network, rat, coalesce(sum(volume_kb) FILTER (WHERE direction = 'uplink'), 0)::float8 AS "uplinkKb",
-                  coalesce(sum(volume_kb) FILTER (WHERE direction = 'downlink'), 0)::float8 AS "downlinkKb",
-                  sum(volume_kb)::float8 AS "volumeKb", count(*)::int AS "cdrCount"
-             FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3::date AT TIME ZONE 'UTC' AND start_at < ($4::date + 1) AT TIME ZONE 'UTC'
-            GROUP BY network, rat ORDER BY sum(volume_kb) DESC, network, rat LIMIT 50`,
-          [auth.orgId, sim.id, from, to],
-        ),
-      ]);
-      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => perDay.rows.reduce((a, r) => a + Number(r[k]), 0);
+      const simId = await simIdOf(db, auth.orgId, iccid);
+      if (!simId) throw notFound('sim', iccid);
+      const [perDay, networks] = await Promise.all([simDailyTotals(db, auth.orgId, simId, from, to), simNetworkTotals(db, auth.orgId, simId, from, to)]);
+      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => perDay.reduce((a, r) => a + Number(r[k]), 0);
       return {
-        iccid, from, to, days: perDay.rows, networks: networks.rows,
+        iccid, from, to, days: perDay, networks,
         total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') },
       };
     },

@@ -8,6 +8,7 @@ import { LIMITS } from '../../common/limits.js';
 import { listRoute } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { dailyTotals, networksSeen } from './cdr-repo.js';
 
 const DAY = { type: 'string', format: 'date' } as const;
 const totals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, volumeKb: { type: 'number' }, cdrCount: { type: 'integer' } };
@@ -23,11 +24,7 @@ export const cdrRoutes = defineRoutes([
     schema: { response: { type: 'array', items: { type: 'string' } } },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const r = await req.server.db.query<{ network: string }>(
-        'SELECT network FROM sims WHERE org_id = $1 AND network IS NOT NULL GROUP BY network ORDER BY network LIMIT 500',
-        [auth.orgId],
-      );
-      return r.rows.map((row) => row.network);
+      return networksSeen(req.server.db, auth.orgId);
     },
   },
   {
@@ -60,27 +57,9 @@ export const cdrRoutes = defineRoutes([
       const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
       if (days < 1) throw invalid('to', 'notBefore');
       if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
-      // The organisation's hourly rollup answers 31 days in 744 rows; the SIMs an ICCID or its trailing digits name are
-      // found through the reversed-ICCID index (as the list's suffix search), their daily rollups by key.
-      const rows = await req.server.db.query<{ day: string; uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }>(
-        iccid
-          ? `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
-                    coalesce(sum(u.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(u.downlink_kb), 0)::float8 AS "downlinkKb",
-                    coalesce(sum(u.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(u.cdr_count), 0)::int AS "cdrCount"
-               FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
-               LEFT JOIN usage_daily u ON u.org_id = $1 AND u.day = d.day::date
-                    AND u.sim_id IN (SELECT id FROM sims WHERE org_id = $1 AND reverse(iccid) LIKE reverse($4) || '%')
-              GROUP BY d.day ORDER BY d.day`
-          : `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
-                    coalesce(sum(h.uplink_kb), 0)::float8 AS "uplinkKb", coalesce(sum(h.downlink_kb), 0)::float8 AS "downlinkKb",
-                    coalesce(sum(h.volume_kb), 0)::float8 AS "volumeKb", coalesce(sum(h.cdr_count), 0)::int AS "cdrCount"
-               FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
-               LEFT JOIN usage_hourly h ON h.org_id = $1 AND h.hour >= d.day AT TIME ZONE 'UTC' AND h.hour < (d.day + interval '1 day') AT TIME ZONE 'UTC'
-              GROUP BY d.day ORDER BY d.day`,
-        iccid ? [auth.orgId, from, to, iccid] : [auth.orgId, from, to],
-      );
-      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => rows.rows.reduce((a, r) => a + Number(r[k]), 0);
-      return { days: rows.rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') } };
+      const rows = await dailyTotals(req.server.db, auth.orgId, from, to, iccid);
+      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => rows.reduce((a, r) => a + Number(r[k]), 0);
+      return { days: rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') } };
     },
   },
 ]);

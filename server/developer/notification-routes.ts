@@ -13,13 +13,13 @@
  */
 import { translate } from '../../common/i18n.js';
 import type { Queryable } from '../db/db.js';
-import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { CODES } from '../../common/errors.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import type { FastifyRequest } from 'fastify';
-import { LOG_PAGE_FIELDS, logPage } from './log-page.js';
+import { lockOwnNotificationKey, notificationKeyOf, notificationLogPage, rotateNotificationSecret, setWebhookStatus, setWebhookUrl, type NotificationKeyRow } from './developer-repo.js';
+import { LOG_PAGE_FIELDS } from './log-page.js';
 import { newSecret } from './signing.js';
 import { checkTarget } from './ssrf.js';
 import { queueReplay, queueTest } from './webhooks.js';
@@ -84,20 +84,11 @@ const logSchema = {
   },
 };
 
-const KEY_COLUMNS = `id, key_id AS "keyId", account_id AS "accountId", secret, previous_until AS "previousSecretUntil", webhook_url AS "webhookUrl",
-  status, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
-
-interface KeyRow {
-  id: string;
-  accountId: string;
-  webhookUrl: string | null;
-  status: string;
-}
 
 /** The caller's own key by its id; another developer's key, or another organisation's, is not found. */
-async function ownKey(req: FastifyRequest, q: Queryable, id: string): Promise<KeyRow> {
+async function ownKey(req: FastifyRequest, q: Queryable, id: string): Promise<NotificationKeyRow> {
   const auth = req.requireAuth();
-  const row = (await q.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM notification_keys WHERE org_id = $1 AND id = $2 AND account_id = $3 FOR UPDATE`, [auth.orgId, id, auth.accountId])).rows[0];
+  const row = await lockOwnNotificationKey(q, auth.orgId, auth.accountId, id);
   if (!row) throw notFound('notificationKey', id);
   return row;
 }
@@ -123,12 +114,7 @@ export const notificationRoutes = defineRoutes([
       // One's own key only: a secret is its owner's.
       if (id !== auth.accountId) throw notFound('account', id);
       return req.server.db.tx(async (q) => {
-        await q.query(
-          `INSERT INTO notification_keys (org_id, id, account_id, key_id, secret) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (org_id, account_id) DO NOTHING`,
-          [auth.orgId, newId(), auth.accountId, newId(24), newSecret()],
-        );
-        return (await q.query(`SELECT ${KEY_COLUMNS} FROM notification_keys WHERE org_id = $1 AND account_id = $2`, [auth.orgId, auth.accountId])).rows[0];
+        return notificationKeyOf(q, auth.orgId, auth.accountId, newSecret());
       });
     },
   },
@@ -142,13 +128,9 @@ export const notificationRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       return req.server.db.tx(async (q) => {
         await ownKey(req, q, id);
-        const r = await q.query(
-          `UPDATE notification_keys SET previous_secret = secret, previous_until = now() + make_interval(hours => $2), secret = $3, updated_at = now()
-            WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
-          [id, ROTATION_OVERLAP_HOURS, newSecret()],
-        );
+        const rotated = await rotateNotificationSecret(q, id, ROTATION_OVERLAP_HOURS, newSecret());
         await audit(q, req, { action: 'rotate_secret', entity: 'notification_key', entityId: id });
-        return r.rows[0];
+        return rotated;
       });
     },
   },
@@ -168,13 +150,9 @@ export const notificationRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         const key = await ownKey(req, q, id);
         if (status === 'enabled' && !key.webhookUrl) throw invalid('webhookUrl', 'required');
-        const r = await q.query(
-          `UPDATE notification_keys SET status = $2, disabled_reason = NULL, failing_since = CASE WHEN $2 = 'enabled' THEN NULL ELSE failing_since END, updated_at = now()
-            WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
-          [id, status],
-        );
+        const updated = await setWebhookStatus(q, id, status);
         await audit(q, req, { action: 'webhook_status', entity: 'notification_key', entityId: id, before: { status: key.status }, after: { status } });
-        return r.rows[0];
+        return updated;
       });
     },
   },
@@ -193,9 +171,9 @@ export const notificationRoutes = defineRoutes([
       const url = await checkedUrl(req, (req.body as { webhookUrl: string }).webhookUrl.trim());
       return req.server.db.tx(async (q) => {
         const key = await ownKey(req, q, id);
-        const r = await q.query(`UPDATE notification_keys SET webhook_url = $2, failing_since = NULL, updated_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id, url]);
+        const updated = await setWebhookUrl(q, id, url);
         await audit(q, req, { action: 'webhook_url', entity: 'notification_key', entityId: id, before: { webhookUrl: key.webhookUrl }, after: { webhookUrl: url } });
-        return r.rows[0];
+        return updated;
       });
     },
   },
@@ -251,19 +229,7 @@ export const notificationRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const b = (req.body ?? {}) as { page?: number; pageSize?: number; from?: string; to?: string; eventType?: string; subtype?: string; httpCode?: number; failed?: boolean };
-      return logPage(req.server.db, auth.orgId, b, {
-        table: 'notification_logs',
-        columns: `id::text, notification_key_id AS "notificationKeyId", url, event_type AS "eventType", subtype, payload, sent_at AS "sentAt",
-                  http_code AS "httpCode", response, error, attempt, message_id AS "messageId", duration_ms AS "durationMs"`,
-        time: 'sent_at',
-        where: [
-          '($4::text IS NULL OR event_type = $4)',
-          '($5::text IS NULL OR subtype = $5)',
-          '($6::int IS NULL OR http_code = $6)',
-          '($7::boolean IS NULL OR (http_code IS NOT NULL AND http_code BETWEEN 200 AND 299) <> $7)',
-        ],
-        params: [b.eventType ?? null, b.subtype ?? null, b.httpCode ?? null, b.failed ?? null],
-      });
+      return notificationLogPage(req.server.db, auth.orgId, b);
     },
   },
   {

@@ -10,6 +10,7 @@ import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { assertGrantable, assertSeatLeft, memberRole, removeMember } from './members.js';
 import { hashPassword } from './passwords.js';
+import { acceptOwnInvitation, accountByEmail, activateInvitedMembership, activeOrgIdByCode, completeInvitedAccount, deleteInvitation, insertInvitation, insertInvitedAccount, invitationOfNewAccount, renameAccount, setDefaultOrg } from './invite-repo.js';
 import { membershipsOf, rolesOf, sessionPayload, startSession } from './sessions.js';
 
 /** How long an invitation link stays valid. */
@@ -42,19 +43,16 @@ export const inviteRoutes = defineRoutes([
       const role = assertGrantable(auth, body.role);
       const mail = body.email.trim().toLowerCase();
       return req.server.db.tx(async (q) => {
-        let account = (await q.query<{ id: string; locale: Language }>('SELECT id, locale FROM accounts WHERE email = $1', [mail])).rows[0];
+        let account = await accountByEmail(q, mail);
         if (account && (await memberRole(q, auth.orgId, account.id))) throw new ApiError(400, CODES.alreadyMember);
         await assertSeatLeft(q, req, auth);
         if (!account) {
           account = { id: newId(), locale: body.locale ?? req.lang };
           const [first, last] = [body.firstName?.trim() || mail.split('@')[0].slice(0, 30), body.lastName?.trim() || '-'];
-          await q.query('INSERT INTO accounts (id, email, first_name, last_name, locale) VALUES ($1, $2, $3, $4, $5)', [account.id, mail, first, last, account.locale]);
+          await insertInvitedAccount(q, { id: account.id, email: mail, firstName: first, lastName: last, locale: account.locale });
         }
         const secret = newSecret();
-        await q.query(
-          "INSERT INTO memberships (account_id, org_id, role, status, invited_by, invite_token_hash, invited_at) VALUES ($1, $2, $3, 'pending', $4, $5, now())",
-          [account.id, auth.orgId, role, auth.accountId, sha256(secret)],
-        );
+        await insertInvitation(q, { accountId: account.id, orgId: auth.orgId, role, invitedBy: auth.accountId, tokenHash: sha256(secret) });
         const link = `/${account.locale}/invite?token=${secret}`;
         await req.server.mailer.send(
           { to: mail, kind: 'invitation', subject: translate(account.locale, 'mail.inviteSubject'), text: translate(account.locale, 'mail.inviteBody', { org: auth.orgCode, role, link, days: INVITE_TTL_DAYS }) },
@@ -75,16 +73,7 @@ export const inviteRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { token: secret } = req.body as { token: string };
       return req.server.db.tx(async (q) => {
-        const m = (
-          await q.query<{ org_id: string; role: string; code: string }>(
-            `UPDATE memberships m SET status = 'active', accepted_at = now(), invite_token_hash = NULL
-               FROM organisations o
-              WHERE o.id = m.org_id AND m.invite_token_hash = $1 AND m.account_id = $2 AND m.status = 'pending'
-                AND m.invited_at > now() - make_interval(days => $3)
-              RETURNING m.org_id, m.role, o.code`,
-            [sha256(secret), auth.accountId, INVITE_TTL_DAYS],
-          )
-        ).rows[0];
+        const m = await acceptOwnInvitation(q, sha256(secret), auth.accountId, INVITE_TTL_DAYS);
         if (!m) throw new ApiError(400, CODES.invitationNotFound);
         await audit(q, req, { action: 'acceptInvite', entity: 'membership', entityId: auth.accountId, orgId: m.org_id, before: { status: 'pending' }, after: { status: 'active' } });
         return { email: auth.email, role: m.role, orgCode: m.code, status: 'active' };
@@ -106,26 +95,10 @@ export const inviteRoutes = defineRoutes([
       if (!isValidPassword(body.password)) throw invalid('password', 'password');
       const hash = await hashPassword(body.password);
       return req.server.db.tx(async (q) => {
-        const m = (
-          await q.query<{ account_id: string; org_id: string }>(
-            `SELECT m.account_id, m.org_id FROM memberships m JOIN accounts a ON a.id = m.account_id
-              WHERE m.invite_token_hash = $1 AND m.status = 'pending' AND a.password_hash IS NULL
-                AND m.invited_at > now() - make_interval(days => $2)`,
-            [sha256(body.token), INVITE_TTL_DAYS],
-          )
-        ).rows[0];
+        const m = await invitationOfNewAccount(q, sha256(body.token), INVITE_TTL_DAYS);
         if (!m) throw new ApiError(400, CODES.invitationNotFound);
-        await q.query(
-          `UPDATE accounts SET password_hash = $2, password_changed_at = now(), first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name),
-                  logins_count = logins_count + 1, last_sign_in_at = now(), updated_at = now() WHERE id = $1`,
-          [m.account_id, hash, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null],
-        );
-        const hasDefault = await q.query('SELECT 1 FROM memberships WHERE account_id = $1 AND is_default', [m.account_id]);
-        await q.query("UPDATE memberships SET status = 'active', accepted_at = now(), invite_token_hash = NULL, is_default = $3 WHERE account_id = $1 AND org_id = $2", [
-          m.account_id,
-          m.org_id,
-          hasDefault.rows.length === 0,
-        ]);
+        await completeInvitedAccount(q, m.account_id, hash, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null);
+        await activateInvitedMembership(q, m.account_id, m.org_id);
         const accessToken = await startSession(req.server, q, reply, m.account_id);
         await audit(q, req, { action: 'acceptInvite', entity: 'membership', entityId: m.account_id, accountId: m.account_id, orgId: m.org_id, before: { status: 'pending' }, after: { status: 'active' } });
         return sessionPayload(q, m.account_id, accessToken);
@@ -143,13 +116,8 @@ export const inviteRoutes = defineRoutes([
       const auth = req.requireAuth();
       const mail = (req.query as { email: string }).email.trim().toLowerCase();
       await req.server.db.tx(async (q) => {
-        const gone = await q.query<{ account_id: string; role: string }>(
-          `DELETE FROM memberships m USING accounts a WHERE a.id = m.account_id AND a.email = $1 AND m.org_id = $2 AND m.status = 'pending' RETURNING m.account_id, m.role`,
-          [mail, auth.orgId],
-        );
-        const row = gone.rows[0];
+        const row = await deleteInvitation(q, mail, auth.orgId);
         if (!row) throw new ApiError(400, CODES.invitationNotFound);
-        await q.query('DELETE FROM accounts a WHERE a.id = $1 AND a.password_hash IS NULL AND NOT EXISTS (SELECT 1 FROM memberships WHERE account_id = a.id)', [row.account_id]);
         await audit(q, req, { action: 'revokeInvite', entity: 'membership', entityId: row.account_id, before: { email: mail, role: row.role, status: 'pending' } });
       });
       return null;
@@ -210,12 +178,10 @@ export const inviteRoutes = defineRoutes([
       const { a, b } = req.params as { a: string; b: string };
       if (a !== auth.accountId) throw new ApiError(403, CODES.permissionDenied);
       await req.server.db.tx(async (q) => {
-        const org = (await q.query<{ id: string }>("SELECT o.id FROM organisations o JOIN memberships m ON m.org_id = o.id WHERE m.account_id = $1 AND m.status = 'active' AND o.code = $2", [a, b])).rows[0];
-        if (!org) throw notFound('organisation', b);
-        const before = (await q.query<{ code: string }>('SELECT o.code FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.account_id = $1 AND m.is_default', [a])).rows[0];
-        await q.query('UPDATE memberships SET is_default = false WHERE account_id = $1 AND is_default', [a]);
-        await q.query('UPDATE memberships SET is_default = true WHERE account_id = $1 AND org_id = $2', [a, org.id]);
-        await audit(q, req, { action: 'setDefaultOrg', entity: 'account', entityId: a, before: { defaultOrg: before?.code ?? null }, after: { defaultOrg: b } });
+        const orgId = await activeOrgIdByCode(q, a, b);
+        if (!orgId) throw notFound('organisation', b);
+        const before = await setDefaultOrg(q, a, orgId);
+        await audit(q, req, { action: 'setDefaultOrg', entity: 'account', entityId: a, before: { defaultOrg: before }, after: { defaultOrg: b } });
       });
       return { defaultOrg: b };
     },
@@ -234,13 +200,9 @@ export const inviteRoutes = defineRoutes([
       const auth = req.requireAuth();
       const body = req.body as { firstName?: string; lastName?: string };
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<{ first_name: string; last_name: string }>('SELECT first_name, last_name FROM accounts WHERE id = $1', [auth.accountId])).rows[0];
-        const r = await q.query<{ first_name: string; last_name: string }>(
-          'UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), updated_at = now() WHERE id = $1 RETURNING first_name, last_name',
-          [auth.accountId, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null],
-        );
-        await audit(q, req, { action: 'rename', entity: 'account', entityId: auth.accountId, before, after: r.rows[0] });
-        return { name: `${r.rows[0].first_name} ${r.rows[0].last_name}` };
+        const { before, after } = await renameAccount(q, auth.accountId, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null);
+        await audit(q, req, { action: 'rename', entity: 'account', entityId: auth.accountId, before, after });
+        return { name: `${after.first_name} ${after.last_name}` };
       });
     },
   },

@@ -4,12 +4,13 @@ import { rulesFor } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, isValidPassword, LIMITS } from '../../common/limits.js';
-import { newId, sha256 } from '../db/ids.js';
+import { sha256 } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { bearerOf } from '../http/context.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { checkChallenge, createChallenge } from './captcha.js';
+import { accountForSignIn, activeAccountByEmail, activeRoleIn, countResetAttempt, countSignIn, openResetCode, openSessionOwner, passwordHashOf, recentResetCount, replaceResetCode, sessionOfRefreshHash, setPasswordHash, useResetCode } from './identity-repo.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
 import { assertMayTry, clearFailures, recordFailure } from './sign-in-throttle.js';
 import { REFRESH_COOKIE, clearRefreshCookie, revokeAllSessions, revokeSession, rotateRefresh, sessionPayload, startSession } from './sessions.js';
@@ -71,7 +72,7 @@ export const identityRoutes = defineRoutes([
       const mail = normalise(body.username);
       await assertMayTry(req, reply, mail);
       if (!(await checkChallenge(db, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
-      const account = (await db.query<{ id: string; password_hash: string | null; status: string }>('SELECT id, password_hash, status FROM accounts WHERE email = $1', [mail])).rows[0];
+      const account = await accountForSignIn(db, mail);
       // Unknown e-mail and wrong password answer alike and take alike long.
       const ok = await verifyPassword(body.password, account?.password_hash ?? DUMMY_HASH);
       if (!account || !ok) {
@@ -81,7 +82,7 @@ export const identityRoutes = defineRoutes([
       if (account.status !== 'active') throw new ApiError(400, CODES.accountDisabled);
       return db.tx(async (q) => {
         const token = await startSession(req.server, q, reply, account.id);
-        await q.query('UPDATE accounts SET logins_count = logins_count + 1, last_sign_in_at = now() WHERE id = $1', [account.id]);
+        await countSignIn(q, account.id);
         await clearFailures(q, mail, req.ip);
         const payload = await sessionPayload(q, account.id, token);
         await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: payload.user.logins_count } });
@@ -125,14 +126,14 @@ export const identityRoutes = defineRoutes([
         const sessions = new Set<string>();
         if (verified?.ok) sessions.add(verified.claims.sid);
         if (secret) {
-          const r = await q.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE token_hash = $1', [sha256(secret)]);
-          if (r.rows[0]) sessions.add(r.rows[0].family_id);
+          const family = await sessionOfRefreshHash(q, sha256(secret));
+          if (family) sessions.add(family);
         }
         for (const sid of sessions) {
-          const owner = (await q.query<{ account_id: string }>('SELECT account_id FROM sessions WHERE id = $1 AND revoked_at IS NULL', [sid])).rows[0];
+          const owner = await openSessionOwner(q, sid);
           if (!owner) continue;
           await revokeSession(q, sid, 'signed out');
-          await audit(q, req, { action: 'signOut', entity: 'session', entityId: sid, accountId: owner.account_id, orgId: null });
+          await audit(q, req, { action: 'signOut', entity: 'session', entityId: sid, accountId: owner, orgId: null });
         }
       });
       clearRefreshCookie(reply);
@@ -152,12 +153,11 @@ export const identityRoutes = defineRoutes([
       const auth = req.requireAuth();
       const body = req.body as { oldPassword: string; password: string };
       const { db } = req.server;
-      const row = (await db.query<{ password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = $1', [auth.accountId])).rows[0];
-      if (!(await verifyPassword(body.oldPassword, row?.password_hash))) throw new ApiError(400, CODES.oldPasswordWrong);
+      if (!(await verifyPassword(body.oldPassword, await passwordHashOf(db, auth.accountId)))) throw new ApiError(400, CODES.oldPasswordWrong);
       if (!isValidPassword(body.password)) throw invalid('password', 'password');
       const hash = await hashPassword(body.password);
       await db.tx(async (q) => {
-        await q.query('UPDATE accounts SET password_hash = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [auth.accountId, hash]);
+        await setPasswordHash(q, auth.accountId, hash);
         // SPEC.md: after a change the session is cleared and the user signs in again; every session ends.
         await revokeAllSessions(q, auth.accountId, 'password changed');
         await audit(q, req, { action: 'changePassword', entity: 'account', entityId: auth.accountId, before: { password: 'old' }, after: { password: 'new' } });
@@ -181,14 +181,12 @@ export const identityRoutes = defineRoutes([
       const { db, config, mailer } = req.server;
       if (!(await checkChallenge(db, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
       const mail = normalise(body.username);
-      const account = (await db.query<{ id: string; locale: 'en-US' }>("SELECT id, locale FROM accounts WHERE email = $1 AND status = 'active'", [mail])).rows[0];
+      const account = await activeAccountByEmail(db, mail);
       if (!account) return null;
-      const recent = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM password_resets WHERE account_id = $1 AND created_at > now() - interval '1 hour'", [account.id]);
-      if (recent.rows[0].n >= 5) return null;
+      if ((await recentResetCount(db, account.id)) >= 5) return null;
       const resetCode = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
       await db.tx(async (q) => {
-        await q.query('UPDATE password_resets SET used_at = now() WHERE account_id = $1 AND used_at IS NULL', [account.id]);
-        await q.query('INSERT INTO password_resets (id, account_id, code_hash, expires_at) VALUES ($1, $2, $3, $4)', [newId(), account.id, sha256(resetCode), new Date(Date.now() + RESET_CODE_TTL_MS)]);
+        await replaceResetCode(q, account.id, sha256(resetCode), new Date(Date.now() + RESET_CODE_TTL_MS));
         await mailer.send(
           { to: mail, kind: 'password-reset', subject: translate(account.locale, 'mail.resetSubject'), text: translate(account.locale, 'mail.resetBody', { code: resetCode, minutes: 15 }) },
           q,
@@ -213,23 +211,16 @@ export const identityRoutes = defineRoutes([
       if (!isValidPassword(body.password)) throw invalid('password', 'password');
       const { db } = req.server;
       const mail = normalise(body.username);
-      const reset = (
-        await db.query<{ id: string; account_id: string; code_hash: string; attempts: number }>(
-          `SELECT r.id, r.account_id, r.code_hash, r.attempts FROM password_resets r JOIN accounts a ON a.id = r.account_id
-            WHERE a.email = $1 AND a.status = 'active' AND r.used_at IS NULL AND r.expires_at > now()
-            ORDER BY r.created_at DESC LIMIT 1`,
-          [mail],
-        )
-      ).rows[0];
+      const reset = await openResetCode(db, mail);
       if (!reset || reset.attempts >= RESET_CODE_ATTEMPTS) throw new ApiError(400, CODES.resetCodeInvalid);
       if (reset.code_hash !== sha256(body.code.trim())) {
-        await db.query('UPDATE password_resets SET attempts = attempts + 1 WHERE id = $1', [reset.id]);
+        await countResetAttempt(db, reset.id);
         throw new ApiError(400, CODES.resetCodeInvalid);
       }
       const hash = await hashPassword(body.password);
       await db.tx(async (q) => {
-        await q.query('UPDATE password_resets SET used_at = now() WHERE id = $1', [reset.id]);
-        await q.query('UPDATE accounts SET password_hash = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [reset.account_id, hash]);
+        await useResetCode(q, reset.id);
+        await setPasswordHash(q, reset.account_id, hash);
         await revokeAllSessions(q, reset.account_id, 'password reset');
         await audit(q, req, { action: 'resetPassword', entity: 'account', entityId: reset.account_id, accountId: reset.account_id, orgId: null });
       });
@@ -250,9 +241,9 @@ export const identityRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
       if (id !== auth.accountId) req.authorize('read', 'account');
-      const m = (await req.server.db.query<{ role: string }>("SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [id, auth.orgId])).rows[0];
-      if (!m) throw notFound('membership', id);
-      return { role: m.role, partner_code: auth.orgCode, permissions: rulesFor(m.role) };
+      const role = await activeRoleIn(req.server.db, id, auth.orgId);
+      if (!role) throw notFound('membership', id);
+      return { role, partner_code: auth.orgCode, permissions: rulesFor(role) };
     },
   },
 ]);

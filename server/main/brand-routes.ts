@@ -1,6 +1,7 @@
 /** Branding (SPEC.md section 1): the brand of the page host, loaded before sign-in. */
 import { notFound } from '../http/api-error.js';
 import { defineRoutes } from '../http/route.js';
+import { brandOfHost } from './brand-repo.js';
 
 export const brandRoutes = defineRoutes([
   {
@@ -25,11 +26,7 @@ export const brandRoutes = defineRoutes([
     handler: async (req) => {
       const raw = (req.query as { url: string }).url.trim().toLowerCase();
       const host = raw.replace(/^[a-z]+:\/\//, '').split('/')[0].replace(/:\d+$/, '');
-      const r = await req.server.db.query<{ partner_code: string; variant: string; reports_enabled: boolean; theme: unknown }>(
-        'SELECT partner_code, variant, reports_enabled, theme FROM brands WHERE host = $1 OR is_default ORDER BY host = $1 DESC NULLS LAST LIMIT 1',
-        [host],
-      );
-      const b = r.rows[0];
+      const b = await brandOfHost(req.server.db, host);
       if (!b) throw notFound('brand', host);
       return { partnerCode: b.partner_code, variant: b.variant, reportsEnabled: b.reports_enabled, theme: b.theme };
     },

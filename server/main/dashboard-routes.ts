@@ -9,6 +9,7 @@ import { DASHBOARD_OFFSET_MS, DASHBOARD_VIEWS, DEFAULT_DASHBOARD_VIEW, expiringS
 import { LIMITS } from '../../common/limits.js';
 import { SIM_STATUSES } from '../domain/lifecycle.js';
 import type { Queryable } from '../db/db.js';
+import { deviceNames, expiringSimCount, onlineSimCount, simTotals, statusCounts, topTenUsers, usageBetween, usagePerSpan } from './dashboard-repo.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 
 export const VIEWS = DASHBOARD_VIEWS;
@@ -68,15 +69,7 @@ export const viewQuery = {
 
 /** The organisation's usage per bucket, summed from its UTC hours. */
 async function usageSeries(q: Queryable, orgId: string, buckets: Bucket[]) {
-  const r = await q.query<{ i: number; up: string; down: string; vol: string; mo: string; mt: string }>(
-    `SELECT b.i, coalesce(sum(h.uplink_kb), 0) AS up, coalesce(sum(h.downlink_kb), 0) AS down, coalesce(sum(h.volume_kb), 0) AS vol,
-            coalesce(sum(h.sms_mo), 0) AS mo, coalesce(sum(h.sms_mt), 0) AS mt
-       FROM unnest($2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS b(s, e, i)
-       LEFT JOIN usage_hourly h ON h.org_id = $1 AND h.hour >= b.s AND h.hour < b.e
-      GROUP BY b.i ORDER BY b.i`,
-    [orgId, buckets.map((b) => b.start.toISOString()), buckets.map((b) => b.end.toISOString())],
-  );
-  return r.rows.map((row, i) => ({
+  return (await usagePerSpan(q, orgId, buckets)).map((row, i) => ({
     label: buckets[i].label,
     start: buckets[i].start.toISOString(),
     uplinkKb: Number(row.up),
@@ -87,31 +80,15 @@ async function usageSeries(q: Queryable, orgId: string, buckets: Bucket[]) {
   }));
 }
 
-async function usageBetween(q: Queryable, orgId: string, start: Date, end: Date) {
-  const r = await q.query<{ vol: string; mo: string; mt: string }>(
-    `SELECT coalesce(sum(volume_kb), 0) AS vol, coalesce(sum(sms_mo), 0) AS mo, coalesce(sum(sms_mt), 0) AS mt
-       FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3`,
-    [orgId, start.toISOString(), end.toISOString()],
-  );
-  return { volumeKb: Number(r.rows[0].vol), sms: Number(r.rows[0].mo) + Number(r.rows[0].mt) };
-}
+/** The UTC+8 months of a half year's buckets, as their first days. */
+export const monthsOf = (buckets: Bucket[]) => ({ firstMonth: `${buckets[0].label}-01`, lastMonth: `${buckets.at(-1)!.label}-01` });
+/** From the first bucket's start to the last one's end. */
+export const spanOf = (buckets: Bucket[]) => ({ start: buckets[0].start, end: buckets.at(-1)!.end });
 
 /** The 10 SIMs that used most in the view: hours for the day and the week, UTC+8 months for the half year. */
 async function topTen(q: Queryable, orgId: string, view: View, now: Date): Promise<Array<{ simId: string; iccid: string; volumeKb: number }>> {
   const buckets = bucketsOf(view, now);
-  const rows =
-    view === '6months'
-      ? await q.query<{ sim_id: string; iccid: string; kb: string }>(
-          `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_monthly
-            WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
-          [orgId, buckets[0].label + '-01', buckets.at(-1)!.label + '-01'],
-        )
-      : await q.query<{ sim_id: string; iccid: string; kb: string }>(
-          `SELECT sim_id, min(iccid) AS iccid, sum(volume_kb) AS kb FROM usage_sim_hourly
-            WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
-          [orgId, buckets[0].start.toISOString(), buckets.at(-1)!.end.toISOString()],
-        );
-  return rows.rows.map((r) => ({ simId: r.sim_id, iccid: r.iccid, volumeKb: Number(r.kb) }));
+  return topTenUsers(q, orgId, view === '6months' ? monthsOf(buckets) : spanOf(buckets));
 }
 
 const num = { type: 'number' } as const;
@@ -145,27 +122,20 @@ const routes: RouteDef[] = [
       const now = nowOf(req);
       const buckets = bucketsOf(view, now);
       const db = req.server.db;
-      const counts = await db.query<{ total: string; active: string }>(
-        `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n) FILTER (WHERE status = 'active'), 0) AS active FROM sim_status_counts WHERE org_id = $1`,
-        [auth.orgId],
-      );
-      // Kept by triggers on sims (010_online_counts.sql): one row, not a count of the online SIMs.
-      const online = await db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_online_counts WHERE org_id = $1', [auth.orgId]);
+      const counts = await simTotals(db, auth.orgId);
+      const online = await onlineSimCount(db, auth.orgId);
       // Expiring soon (SPEC.md section 9): the expiry falls on a dashboard day from today to today + 45, inclusive.
       const soon = expiringSoonWindow(now);
-      const expiring = await db.query<{ n: string }>(
-        `SELECT count(*) AS n FROM sims WHERE org_id = $1 AND status IN ('active', 'paused') AND expires_at >= $2 AND expires_at < $3`,
-        [auth.orgId, soon.from.toISOString(), soon.to.toISOString()],
-      );
+      const expiring = await expiringSimCount(db, auth.orgId, soon.from, soon.to);
       const current = await usageBetween(db, auth.orgId, buckets[0].start, buckets.at(-1)!.end);
       const prev = previousOf(view, buckets);
       const previous = await usageBetween(db, auth.orgId, prev.start, prev.end);
       return {
         view,
-        totalSims: Number(counts.rows[0].total),
-        activeSims: Number(counts.rows[0].active),
-        onlineSims: Number(online.rows[0].n),
-        expiringSoon: Number(expiring.rows[0].n),
+        totalSims: counts.total,
+        activeSims: counts.active,
+        onlineSims: online,
+        expiringSoon: expiring,
         expiringSoonDays: LIMITS.expiringSoonDays,
         usageKb: current.volumeKb,
         previousUsageKb: previous.volumeKb,
@@ -209,11 +179,7 @@ const routes: RouteDef[] = [
       const db = req.server.db;
       const figures = await req.server.dashboardSnapshots.figures(auth.orgId, 'rank', view, nowOf(req), (now) => topTen(db, auth.orgId, view, now));
       // The device name as the SIM has it now (a snapshot keeps the SIMs, not their names), for SIMs still here.
-      const names = await db.query<{ id: string; device_name: string | null }>(
-        'SELECT id, device_name FROM sims WHERE org_id = $1 AND id = ANY($2::text[])',
-        [auth.orgId, figures.body.map((r) => r.simId)],
-      );
-      const byId = new Map(names.rows.map((n) => [n.id, n.device_name]));
+      const byId = await deviceNames(db, auth.orgId, figures.body.map((r) => r.simId));
       return {
         view,
         asOf: figures.asOf.toISOString(),
@@ -233,8 +199,7 @@ const routes: RouteDef[] = [
     },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const r = await req.server.db.query<{ status: string; n: string }>('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [auth.orgId]);
-      const by = new Map(r.rows.map((x) => [x.status, Number(x.n)]));
+      const by = await statusCounts(req.server.db, auth.orgId);
       return { items: SIM_STATUSES.map((status) => ({ status, count: by.get(status) ?? 0 })) };
     },
   },

@@ -14,7 +14,8 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
-import { simOf, simQuery } from './sim-detail-routes.js';
+import { simOf, simQuery, simRead } from './sim-detail-routes.js';
+import { cellsSeen, holderOfSim, tagCounts } from './sim-repo.js';
 
 const sims = RESOURCES.sims;
 
@@ -32,37 +33,24 @@ export const deviceRoutes: RouteDef[] = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { prefix } = (req.body ?? {}) as { prefix?: string };
-      const r = await req.server.db.query<{ tag: string; sims: number }>(
-        `SELECT t AS tag, count(*)::int AS sims FROM sims s, unnest(s.tags) AS t
-          WHERE s.org_id = $1 AND cardinality(s.tags) > 0 AND ($2::text IS NULL OR starts_with(t, $2)) GROUP BY t ORDER BY t LIMIT 1000`,
-        [auth.orgId, prefix ?? null],
-      );
-      return { items: r.rows };
+      return { items: await tagCounts(req.server.db, auth.orgId, prefix ?? null) };
     },
   },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/belong_org/:iccid',
-    permission: { action: 'read', subject: 'sim' },
-    labels: fieldLabels(sims),
-    schema: {
+  simRead(
+    '/sim/belong_org/:iccid',
+    {
       params: { type: 'object', required: ['iccid'], additionalProperties: false, properties: { iccid: sims.properties.iccid } },
       response: { type: 'object', properties: { iccid: { type: 'string' }, orgCode: { type: 'string' }, orgName: { type: 'string' }, current: { type: 'boolean' } } },
     },
-    handler: async (req) => {
+    async (req) => {
       const auth = req.requireAuth();
       const { iccid } = req.params as { iccid: string };
-      const r = await req.server.db.query<{ iccid: string; code: string; name: string; current: boolean }>(
-        `SELECT s.iccid, o.code, o.name, o.id = $1 AS current FROM sims s JOIN organisations o ON o.id = s.org_id
-          WHERE s.iccid = $2 AND (o.id = $1 OR o.parent_id = $1)`,
-        [auth.orgId, iccid],
-      );
-      const row = r.rows[0];
+      const row = await holderOfSim(req.server.db, auth.orgId, iccid);
       if (!row) throw notFound('sim', iccid);
       return { iccid: row.iccid, orgCode: row.code, orgName: row.name, current: row.current };
     },
-  },
+    fieldLabels(sims),
+  ),
   {
     service: 'cdr',
     method: 'GET',
@@ -89,14 +77,7 @@ export const deviceRoutes: RouteDef[] = defineRoutes([
     },
     handler: async (req) => {
       const sim = await simOf(req);
-      const r = await req.server.db.query(
-        `SELECT detail->>'network' AS network, detail->>'rat' AS rat, min(at) AS "firstSeen", max(at) AS "lastSeen",
-                count(*) FILTER (WHERE detail->>'session' IS NULL)::int AS attaches, count(*) FILTER (WHERE detail->>'session' = 'opened')::int AS sessions
-           FROM sim_events WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail ? 'network' AND at >= now() - interval '3 months'
-          GROUP BY 1, 2 ORDER BY max(at) DESC LIMIT 100`,
-        [sim.orgId, sim.id],
-      );
-      return { items: r.rows };
+      return { items: await cellsSeen(req.server.db, sim) };
     },
   },
 ]);

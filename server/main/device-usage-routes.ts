@@ -17,7 +17,7 @@ import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { LIMITS, PAGING_PROPERTIES, type Language } from '../../common/limits.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { readCursor, type Queryable } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
@@ -27,6 +27,8 @@ import { publishLive } from '../live/hub.js';
 import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
+import { insertTask } from '../job/task-repo.js';
+import { bundleSummary, bundleSummaryPage, countRows, coverageRows, cycleBundleOf, cycleRows, cyclesOf, eachBatch, simIdByIccid, type BundleFilter, type CycleBundle, type RowQuery } from './device-usage-repo.js';
 
 const sims = RESOURCES.sims;
 const NUM = { type: ['number', 'null'] } as const;
@@ -47,82 +49,22 @@ interface CycleBody {
   bundleId?: string;
 }
 
-interface CycleBundle {
-  org_id: string;
-  sim_id: string;
-  iccid: string;
-  id: string;
-  name: string;
-  reset_cycle: string;
-  cycles: number;
-}
-
 /**
  * The SIM's bundle whose cycles are asked for: the one named (any of its data bundles that has started), else the one
  * whose cycle it counts now, else its data bundle activated last; null when it has none. 404 for another
  * organisation's SIM or another SIM's bundle.
  */
 async function cycleBundle(q: Queryable, orgId: string, { iccid, bundleId }: CycleBody): Promise<CycleBundle | null> {
-  const sim = (await q.query<{ id: string }>('SELECT id FROM sims WHERE org_id = $1 AND iccid = $2', [orgId, iccid])).rows[0];
-  if (!sim) throw notFound('sim', iccid);
-  const b = (
-    await q.query<CycleBundle>(
-      `SELECT b.org_id, b.sim_id, b.iccid, b.id, b.name, b.reset_cycle,
-              CASE WHEN b.activated_at IS NULL THEN 0 ELSE cycle_number(b.reset_cycle, b.activated_at, greatest(b.activated_at, least(now(), coalesce(b.expired_at, now())) - interval '1 microsecond')) END AS cycles
-         FROM bundle_orders b
-        WHERE b.org_id = $1 AND b.sim_id = $2 AND b.service_type <> 'sms' AND ($3::text IS NULL OR b.id = $3)
-        ORDER BY (b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST') DESC, CASE WHEN b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' THEN b.activated_at END, b.activated_at DESC NULLS LAST, b.id
-        LIMIT 1`,
-      [orgId, sim.id, bundleId ?? null],
-    )
-  ).rows[0];
+  const simId = await simIdByIccid(q, orgId, iccid);
+  if (!simId) throw notFound('sim', iccid);
+  const b = await cycleBundleOf(q, orgId, simId, bundleId ?? null);
   if (!b && bundleId) throw notFound('record', bundleId);
   return b ?? null;
 }
 
-/** Cycles `from` down to `to` of a bundle (numbers, newest first) with the SIM's CDRs summed in each. */
-const CYCLE_ROWS = `
-  SELECT b.iccid, b.name AS bundle, n AS number, cycle_nth_start(b.reset_cycle, b.activated_at, n) AS start, cycle_nth_start(b.reset_cycle, b.activated_at, n + 1) AS "end",
-         (b.status = 'IN_USE' AND now() >= cycle_nth_start(b.reset_cycle, b.activated_at, n) AND now() < cycle_nth_start(b.reset_cycle, b.activated_at, n + 1)) AS current,
-         coalesce(u.kb, 0)::float8 AS "usageKb",
-         (CASE WHEN s.cycle_started_at = cycle_nth_start(b.reset_cycle, b.activated_at, n) THEN s.cycle_limit_kb ELSE b.quota_kb END)::float8 AS "limitKb"
-    FROM bundle_orders b JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id
-    CROSS JOIN LATERAL generate_series($4::int, $5::int, -1) AS n
-    LEFT JOIN LATERAL (SELECT sum(c.volume_kb) AS kb FROM cdrs c WHERE c.org_id = b.org_id AND c.sim_id = b.sim_id
-                         AND c.start_at >= cycle_nth_start(b.reset_cycle, b.activated_at, n) AND c.start_at < cycle_nth_start(b.reset_cycle, b.activated_at, n + 1)) u ON true
-   WHERE b.org_id = $1 AND b.sim_id = $2 AND b.id = $3
-   ORDER BY n DESC`;
-
 const overageOf = (r: { usageKb: number; limitKb: number | null }) => (r.limitKb === null ? null : Math.max(0, r.usageKb - r.limitKb));
 
-// ---------------------------------------------------------------------------------------------------------------
 // The organisation's bundles by product.
-
-interface BundleFilter {
-  status?: string;
-  search?: string;
-}
-
-/** One row per product (SKU) of the organisation's bundle orders (only those of `status` when given), biggest use first. */
-function bundleSummary(f: BundleFilter): { sql: string; params: unknown[] } {
-  return {
-    sql: `SELECT b.sku, min(b.name) AS name, min(b.reset_cycle) AS "resetCycle", max(b.quota_kb)::float8 AS "quotaKb",
-                 (array_agg(b.out_of_coverage ORDER BY b.ordered_at DESC, b.id))[1] AS "outOfCoverage",
-                 array_agg(DISTINCT b.overage_policy ORDER BY b.overage_policy) AS "overagePolicies",
-                 count(DISTINCT b.sim_id)::int AS sims,
-                 count(*) FILTER (WHERE b.status = 'IN_USE')::int AS "inUse", count(*) FILTER (WHERE b.status = 'PENDING')::int AS pending,
-                 count(*) FILTER (WHERE b.status = 'EXPIRED')::int AS expired, count(*) FILTER (WHERE b.status = 'CANCELLED')::int AS cancelled,
-                 coalesce(sum(b.used_kb) FILTER (WHERE b.status = 'IN_USE'), 0)::float8 AS "cycleUsedKb",
-                 count(DISTINCT b.sim_id) FILTER (WHERE b.status = 'IN_USE' AND s.overage_at IS NOT NULL)::int AS "overAllowance",
-                 count(DISTINCT b.sim_id) FILTER (WHERE b.status = 'IN_USE' AND s.flow_control_policy <> 'none')::int AS controlled
-            FROM bundle_orders b JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id
-           WHERE b.org_id = $1 AND ($2::text IS NULL OR b.status = $2)
-             AND ($3::text IS NULL OR b.sku ILIKE '%' || $3 || '%' OR b.name ILIKE '%' || $3 || '%')
-           GROUP BY b.sku`,
-    params: [f.status ?? null, f.search?.replace(/[\\%_]/g, '\\$&') ?? null],
-  };
-}
-const BUNDLE_ORDER = `ORDER BY "inUse" DESC, sims DESC, sku`;
 
 const SUMMARY = {
   type: 'object',
@@ -132,21 +74,6 @@ const SUMMARY = {
     expired: { type: 'integer' }, cancelled: { type: 'integer' }, cycleUsedKb: { type: 'number' }, overAllowance: { type: 'integer' }, controlled: { type: 'integer' },
   },
 };
-
-/** Each product's coverage countries (or one row with no country when it lists none), with its SIMs in use. */
-function coverageRows(sku: string | undefined): { sql: string; params: unknown[] } {
-  return {
-    sql: `WITH p AS (SELECT b.sku, min(b.name) AS name, count(DISTINCT b.sim_id) FILTER (WHERE b.status = 'IN_USE')::int AS sims
-                       FROM bundle_orders b WHERE b.org_id = $1 AND ($2::text IS NULL OR b.sku = $2) GROUP BY b.sku),
-               -- A product's coverage and policy are those of its latest order.
-               l AS (SELECT DISTINCT ON (b.sku) b.sku, b.coverage_countries AS countries, b.out_of_coverage AS policy
-                       FROM bundle_orders b WHERE b.org_id = $1 AND ($2::text IS NULL OR b.sku = $2) ORDER BY b.sku, b.ordered_at DESC, b.id)
-          SELECT p.sku, p.name, c.country, l.policy, p.sims
-            FROM p JOIN l ON l.sku = p.sku LEFT JOIN LATERAL unnest(CASE WHEN cardinality(l.countries) = 0 THEN ARRAY[NULL::text] ELSE l.countries END) AS c(country) ON true
-           ORDER BY p.sku, c.country`,
-    params: [sku ?? null],
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Exports: the task, then the job.
@@ -162,9 +89,7 @@ async function queueExport(req: FastifyRequest, kind: DeviceExport, count: numbe
   const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
   const format = payload.format as Format;
   await req.server.db.tx(async (tx) => {
-    await tx.query(`INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-      auth.orgId, taskId, auth.accountId, referenceId, kind, count, format.toUpperCase(), JSON.stringify({ ...payload, lang: req.lang }),
-    ]);
+    await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind, quantity: count, remark: format.toUpperCase(), payload: { ...payload, lang: req.lang } });
     await audit(tx, req, { action: 'export', entity, entityId: taskId, after: { format, quantity: count } });
     await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   });
@@ -175,7 +100,7 @@ async function queueExport(req: FastifyRequest, kind: DeviceExport, count: numbe
 function tableJob(
   file: string,
   columns: readonly string[],
-  query: (db: Queryable, orgId: string, payload: Record<string, unknown>) => Promise<{ sql: string; params: unknown[] }> | { sql: string; params: unknown[] },
+  query: (db: Queryable, orgId: string, payload: Record<string, unknown>) => Promise<RowQuery> | RowQuery,
   cells: (row: Record<string, unknown>, lang: Language) => Cell[],
 ): JobHandler {
   return async ({ store, db, task, progress }) => {
@@ -187,9 +112,8 @@ function tableJob(
     const key = `${folder}/${name}`;
     const writer = payload.format === 'xlsx' ? xlsxWriter(store.draft(key)) : csvWriter(store.draft(key));
     await writer.header(columns.map((c) => translate(payload.lang, `usageExport.columns.${c}`)));
-    const { sql, params } = await query(db, task.org_id, payload);
     let written = 0;
-    await readCursor<Record<string, unknown>>(db, sql, params, 1000, async (rows) => {
+    await eachBatch(db, await query(db, task.org_id, payload), 1000, async (rows) => {
       await writer.rows(rows.map((r) => cells(r, payload.lang)));
       written += rows.length;
       await progress(task.quantity ? (written / task.quantity) * 100 : 50);
@@ -214,26 +138,20 @@ export const DEVICE_EXPORT_JOBS: Record<DeviceExport, JobHandler> = {
       // The SIM's cycles as they are when the job runs (a new cycle may have begun since the request).
       const b = await cycleBundle(db, orgId, p as unknown as CycleBody);
       if (!b) throw new Error('the SIM has no data bundle any more');
-      return { sql: CYCLE_ROWS, params: [orgId, b.sim_id, b.id, b.cycles, 1] };
+      return cycleRows(orgId, b, b.cycles, 1);
     },
     (r) => [String(r.iccid), String(r.bundle), Number(r.number), iso(r.start), iso(r.end), Number(r.usageKb), r.limitKb === null ? null : Number(r.limitKb), overageOf(r as never)],
   ),
   device_bundle_export: tableJob(
     'bundles',
     BUNDLE_COLUMNS,
-    (_db, orgId, p) => {
-      const q = bundleSummary(p as BundleFilter);
-      return { sql: `${q.sql} ${BUNDLE_ORDER}`, params: [orgId, ...q.params] };
-    },
+    (_db, orgId, p) => bundleSummary(orgId, p as BundleFilter),
     (r, lang) => BUNDLE_COLUMNS.map((c) => (c === 'resetCycle' ? enumWord(lang, 'resetCycle', r[c]) : (r[c] as Cell))),
   ),
   coverage_export: tableJob(
     'coverage',
     COVERAGE_COLUMNS,
-    (_db, orgId, p) => {
-      const q = coverageRows((p as { sku?: string }).sku);
-      return { sql: q.sql, params: [orgId, ...q.params] };
-    },
+    (_db, orgId, p) => coverageRows(orgId, (p as { sku?: string }).sku),
     (r, lang) => {
       const country = r.country as string | null;
       const name = country ? (new Intl.DisplayNames([lang], { type: 'region' }).of(country) ?? country) : translate(lang, 'usageExport.everywhere');
@@ -288,7 +206,7 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
       if (!b || b.cycles === 0) return { iccid: body.iccid, bundleId: b?.id ?? null, bundleName: b?.name ?? null, resetCycle: b?.reset_cycle ?? null, items: [], total: 0, page, pageSize };
       const from = b.cycles - (page - 1) * pageSize;
       const to = Math.max(1, from - pageSize + 1);
-      const rows = from < 1 ? [] : (await req.server.db.query<{ usageKb: number; limitKb: number | null }>(CYCLE_ROWS, [auth.orgId, b.sim_id, b.id, from, to])).rows;
+      const rows = from < 1 ? [] : await cyclesOf(req.server.db, auth.orgId, b, from, to);
       return { iccid: b.iccid, bundleId: b.id, bundleName: b.name, resetCycle: b.reset_cycle, items: rows.map((r) => ({ ...r, overageKb: overageOf(r) })), total: b.cycles, page, pageSize };
     },
   },
@@ -321,13 +239,7 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
       const body = (req.body ?? {}) as BundleFilter & { page?: number; pageSize?: number };
       const page = body.page ?? 1;
       const pageSize = body.pageSize ?? 20;
-      const q = bundleSummary(body);
-      const r = await req.server.db.query<Record<string, unknown> & { total: number }>(
-        `SELECT x.*, count(*) OVER ()::int AS total FROM (${q.sql}) x ${BUNDLE_ORDER} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-        [auth.orgId, ...q.params],
-      );
-      const total = r.rows[0]?.total ?? (page > 1 ? (await req.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${q.sql}) x`, [auth.orgId, ...q.params])).rows[0].n : 0);
-      return { items: r.rows, total, page, pageSize };
+      return { ...(await bundleSummaryPage(req.server.db, auth.orgId, body, page, pageSize)), page, pageSize };
     },
   },
   {
@@ -340,8 +252,7 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as BundleFilter & { format: Format };
-      const q = bundleSummary(body);
-      const n = (await req.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${q.sql}) x`, [auth.orgId, ...q.params])).rows[0].n;
+      const n = await countRows(req.server.db, bundleSummary(auth.orgId, body));
       return queueExport(req, 'device_bundle_export', n, { status: body.status, search: body.search, format: body.format }, 'bundle_order');
     },
   },
@@ -355,8 +266,7 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { sku?: string; format: Format };
-      const q = coverageRows(body.sku);
-      const n = (await req.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${q.sql}) x`, [auth.orgId, ...q.params])).rows[0].n;
+      const n = await countRows(req.server.db, coverageRows(auth.orgId, body.sku));
       return queueExport(req, 'coverage_export', n, { sku: body.sku, format: body.format }, 'bundle_order');
     },
   },

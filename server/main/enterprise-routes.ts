@@ -15,7 +15,8 @@ import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { appendEvents } from '../events/event-log.js';
-import { memberOrg, type OrgRow } from './org-repo.js';
+import { enterpriseOf, memberRoleIn, saveEnterprise } from './enterprise-repo.js';
+import { lockOrg, memberOrg, type OrgRow } from './org-repo.js';
 
 // Optional fields take null (cleared); string rules apply only to strings.
 const FIELDS = {
@@ -42,21 +43,19 @@ const ENTERPRISE = {
   },
 } as const;
 
-const COLUMNS = `legal_name AS "legalName", tax_id AS "taxId", address, billing_email AS "billingEmail", phone, currency, invoice_type AS "invoiceType",
-  credit_limit_minor::float8 AS "creditLimitMinor", bank_name AS "bankName", iban, bic, updated_at AS "updatedAt"`;
 
 /** The organisation (one the caller is an active member of) and what the caller's role there may do with its details. */
 async function orgFor(q: Queryable, accountId: string, code: string, action: 'read' | 'update'): Promise<{ org: OrgRow; canEdit: boolean }> {
   const org = await memberOrg(q, accountId, code);
   if (!org) throw notFound('organisation', code);
-  const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [accountId, org.id])).rows[0].role;
+  const role = await memberRoleIn(q, accountId, org.id);
   const ability = defineAbilityFor(role);
   if (!ability.can(action, 'enterprise')) throw new ApiError(403, CODES.permissionDenied);
   return { org, canEdit: ability.can('update', 'enterprise') };
 }
 
 async function detailsOf(q: Queryable, org: OrgRow, canEdit: boolean): Promise<Record<string, unknown> & { currency: string; invoiceType: string }> {
-  const row = (await q.query<Record<string, unknown>>(`SELECT ${COLUMNS} FROM enterprises WHERE org_id = $1`, [org.id])).rows[0];
+  const row = await enterpriseOf(q, org.id);
   const base = { orgCode: org.code, orgName: org.name, settlement: org.settlement, canEdit };
   if (row) return { ...base, saved: true, ...(row as { currency: string; invoiceType: string }) };
   return {
@@ -117,22 +116,19 @@ export const enterpriseRoutes: RouteDef[] = defineRoutes([
       if (typeof body.iban === 'string' && !ibanOk(body.iban)) throw invalid('iban', 'iban');
       return req.server.db.tx(async (q) => {
         const { org, canEdit } = await orgFor(q, auth.accountId, body.orgCode, 'update');
-        await q.query('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', [org.id]);
-        const before = (await q.query<Record<string, unknown>>(`SELECT ${COLUMNS} FROM enterprises WHERE org_id = $1`, [org.id])).rows[0] ?? null;
+        await lockOrg(q, org.id);
+        const before = (await enterpriseOf(q, org.id)) ?? null;
         // A settlement customer's legal name is what its invoices were issued to: it stays (0133).
         if (org.settlement && before && before.legalName !== legalName) throw new ApiError(400, CODES.orgSettlementName);
-        const values = [
-          org.id, legalName, trim(body.taxId), trim(body.address), typeof body.billingEmail === 'string' ? body.billingEmail.trim().toLowerCase() : null,
-          trim(body.phone), body.currency, body.invoiceType, body.creditLimitMinor ?? null, trim(body.bankName), body.iban ?? null, body.bic ?? null, auth.accountId,
-        ];
-        await q.query(
-          `INSERT INTO enterprises (org_id, legal_name, tax_id, address, billing_email, phone, currency, invoice_type, credit_limit_minor, bank_name, iban, bic, updated_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-           ON CONFLICT (org_id) DO UPDATE SET legal_name = EXCLUDED.legal_name, tax_id = EXCLUDED.tax_id, address = EXCLUDED.address,
-             billing_email = EXCLUDED.billing_email, phone = EXCLUDED.phone, currency = EXCLUDED.currency, invoice_type = EXCLUDED.invoice_type,
-             credit_limit_minor = EXCLUDED.credit_limit_minor, bank_name = EXCLUDED.bank_name, iban = EXCLUDED.iban, bic = EXCLUDED.bic,
-             updated_by = EXCLUDED.updated_by, updated_at = now()`,
-          values,
+        await saveEnterprise(
+          q,
+          org.id,
+          {
+            legalName, taxId: trim(body.taxId), address: trim(body.address), billingEmail: typeof body.billingEmail === 'string' ? body.billingEmail.trim().toLowerCase() : null,
+            phone: trim(body.phone), currency: body.currency, invoiceType: body.invoiceType, creditLimitMinor: body.creditLimitMinor ?? null, bankName: trim(body.bankName),
+            iban: body.iban ?? null, bic: body.bic ?? null,
+          },
+          auth.accountId,
         );
         const after = await detailsOf(q, org, canEdit);
         await audit(q, req, { action: 'update', entity: 'enterprise', entityId: org.id, before, after });

@@ -9,7 +9,8 @@
 import type { Queryable } from '../db/db.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
-import { bucketsOf, nowOf, viewQuery, type View } from './dashboard-routes.js';
+import { locatedCells } from './dashboard-repo.js';
+import { bucketsOf, monthsOf, nowOf, spanOf, viewQuery, type View } from './dashboard-routes.js';
 import { simCountOf } from './dashboard-snapshots.js';
 
 /** The finest cell, in degrees: about 55 km north to south, fine enough to tell a country's regions apart. */
@@ -31,24 +32,8 @@ interface Cell {
 async function cellsOf(q: Queryable, orgId: string, view: View, now: Date): Promise<Cell[]> {
   const buckets = bucketsOf(view, now);
   // Hours for the day and the week; UTC+8 months (their first day) for the half year, as the dashboard's rank does.
-  const usage =
-    view === '6months'
-      ? { sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id',
-          params: [buckets[0].label + '-01', buckets.at(-1)!.label + '-01'] }
-      : { sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id',
-          params: [buckets[0].start.toISOString(), buckets.at(-1)!.end.toISOString()] };
-  // Usage counts for the SIMs the organisation holds now, at the place they were last seen; a SIM transferred away
-  // takes its place with it, and its usage while it was here is no longer on this organisation's map.
-  const r = await q.query<{ y: number; x: number; n: string; kb: string; lat: number; lon: number }>(
-    `WITH u AS (${usage.sql})
-     SELECT floor(s.lat / $4)::int AS y, floor(s.lon / $4)::int AS x, count(*) AS n, coalesce(sum(u.kb), 0) AS kb,
-            avg(s.lat)::float8 AS lat, avg(s.lon)::float8 AS lon
-       FROM sims s LEFT JOIN u ON u.sim_id = s.id
-      WHERE s.org_id = $1 AND s.lat IS NOT NULL
-      GROUP BY 1, 2`,
-    [orgId, ...usage.params, CELL_DEG],
-  );
-  return r.rows.map((c) => ({ y: c.y, x: c.x, sims: Number(c.n), usageKb: Number(c.kb), lat: c.lat, lon: c.lon }));
+  const rows = await locatedCells(q, orgId, view === '6months' ? monthsOf(buckets) : spanOf(buckets), CELL_DEG);
+  return rows.map((c) => ({ y: c.y, x: c.x, sims: Number(c.n), usageKb: Number(c.kb), lat: c.lat, lon: c.lon }));
 }
 
 /** Merge cells into cells `factor` times as wide, until there are at most MAX_CELLS; returns the cells and their size. */

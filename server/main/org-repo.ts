@@ -74,3 +74,8 @@ export async function childOrg(q: Queryable, parentId: string, idOrCode: string)
 export async function childOrgs(q: Queryable, parentId: string): Promise<OrgRow[]> {
   return (await q.query<OrgRow>('SELECT * FROM organisations WHERE parent_id = $1 ORDER BY name, id', [parentId])).rows;
 }
+
+/** Set an organisation's SMS quota. */
+export async function setSmsQuota(q: Queryable, orgId: string, smsQuota: number): Promise<void> {
+  await q.query('UPDATE organisations SET sms_quota = $2, updated_at = now() WHERE id = $1', [orgId, smsQuota]);
+}

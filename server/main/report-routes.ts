@@ -5,7 +5,6 @@
  */
 import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { newId } from '../db/ids.js';
 import { listRoute } from '../db/resource-list.js';
 import { neverCached, sendStored } from '../job/storage.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
@@ -13,10 +12,10 @@ import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { queueReportTask, type ReportKind } from '../job/report-jobs.js';
 import { pageResponse } from '../http/page-response.js';
+import { claimReport, hasReportConfig, reportPreferences, reportWithFile, setReportColumn } from './report-repo.js';
 
 const columns = RESOURCES.reportColumns;
 const columnItem = { type: 'object', properties: { columnKey: { type: 'string' }, enabled: { type: 'boolean' }, position: { type: 'integer' }, updatedAt: { type: 'string' } } };
-const PREFS = `SELECT column_key AS "columnKey", enabled, position, updated_at AS "updatedAt" FROM report_preferences WHERE org_id = $1 ORDER BY position, column_key`;
 
 export const reportRoutes = defineRoutes([
   // Whether the organisation has report preferences (SPEC.md: status.success and a boolean).
@@ -30,7 +29,7 @@ export const reportRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
       if (id !== auth.orgCode && id !== auth.orgId) throw notFound('organisation', id);
-      return (await req.server.db.query('SELECT 1 FROM report_preferences WHERE org_id = $1 LIMIT 1', [auth.orgId])).rows.length > 0;
+      return hasReportConfig(req.server.db, auth.orgId);
     },
   },
   // The organisation's reports, newest first.
@@ -48,12 +47,7 @@ export const reportRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { org, id } = req.params as { org: string; id: string };
       if (org !== auth.orgCode && org !== auth.orgId) throw notFound('organisation', org);
-      const r = (
-        await req.server.db.query<{ status: string; storage_key: string | null; name: string; content_type: string; size_bytes: string }>(
-          `SELECT r.status, f.storage_key, f.name, f.content_type, f.size_bytes FROM reports r LEFT JOIN files f ON f.id = r.file_id WHERE r.org_id = $1 AND r.id = $2`,
-          [auth.orgId, id],
-        )
-      ).rows[0];
+      const r = await reportWithFile(req.server.db, auth.orgId, id);
       if (!r) throw notFound('report', id);
       if (r.status === 'pending') throw new ApiError(409, CODES.conflict, {}, 'errors.reportBusy');
       if (r.status === 'failed') throw new ApiError(409, CODES.conflict, {}, 'errors.reportFailed');
@@ -79,14 +73,7 @@ export const reportRoutes = defineRoutes([
       const { report, period } = req.body as { report: ReportKind; period: string };
       return req.server.db.tx(async (q) => {
         // A report being made is not started twice; otherwise the row goes back to pending until its task ends.
-        const row = (
-          await q.query<{ id: string; status: string }>(
-            `INSERT INTO reports (org_id, id, report, period, status) VALUES ($1, $2, $3, $4, 'pending')
-             ON CONFLICT (org_id, report, period) DO UPDATE SET status = 'pending', updated_at = now() WHERE reports.status <> 'pending'
-             RETURNING id, status`,
-            [auth.orgId, newId(), report, period],
-          )
-        ).rows[0];
+        const row = await claimReport(q, auth.orgId, report, period);
         if (!row) throw new ApiError(409, CODES.conflict, {}, 'errors.reportBusy');
         const taskId = await queueReportTask(q, { orgId: auth.orgId, reportId: row.id, report, period, accountId: auth.accountId, lang: req.lang });
         await audit(q, req, { action: 'create', entity: 'reports', entityId: row.id, after: { report, period } });
@@ -103,7 +90,7 @@ export const reportRoutes = defineRoutes([
     schema: { response: pageResponse(columnItem) },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const items = (await req.server.db.query(PREFS, [auth.orgId])).rows;
+      const items = await reportPreferences(req.server.db, auth.orgId);
       return { items, total: items.length };
     },
   },
@@ -134,7 +121,7 @@ export const reportRoutes = defineRoutes([
       const auth = req.requireAuth();
       const changes = (req.body as { columns: Array<{ columnKey: string; enabled: boolean }> }).columns;
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<{ columnKey: string; enabled: boolean }>(`${PREFS} FOR UPDATE`, [auth.orgId])).rows;
+        const before = await reportPreferences(q, auth.orgId, true);
         const known = new Set(before.map((c) => c.columnKey));
         const unknown = changes.find((c) => !known.has(c.columnKey));
         if (unknown) throw invalid('columns', 'enum', { values: [...known].join(', ') });
@@ -142,10 +129,10 @@ export const reportRoutes = defineRoutes([
         for (const c of changes) after.set(c.columnKey, c.enabled);
         if (![...after.values()].some(Boolean)) throw invalid('columns', 'oneEnabled');
         for (const c of changes) {
-          await q.query('UPDATE report_preferences SET enabled = $3, updated_by = $4, updated_at = now() WHERE org_id = $1 AND column_key = $2', [auth.orgId, c.columnKey, c.enabled, auth.accountId]);
+          await setReportColumn(q, auth.orgId, c.columnKey, c.enabled, auth.accountId);
         }
         await audit(q, req, { action: 'update', entity: 'report_preferences', entityId: auth.orgId, before: Object.fromEntries(before.map((c) => [c.columnKey, c.enabled])), after: Object.fromEntries(after) });
-        const items = (await q.query(PREFS, [auth.orgId])).rows;
+        const items = await reportPreferences(q, auth.orgId);
         return { items, total: items.length };
       });
     },

@@ -10,65 +10,16 @@
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { LIMITS, type Language } from '../../common/limits.js';
-import type { Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
-import { decide, type Refusal, type SimAction, type SimFacts } from '../domain/lifecycle.js';
+import { decide, type Refusal, type SimAction } from '../domain/lifecycle.js';
 import { ApiError } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
 import type { CommandAnswer, SimRef } from '../network/adapter.js';
+import { applyChange, insertActivationTask, lockSims, releaseSlot, simFacts, takeSlots, type SimRow } from './sim-repo.js';
 
 type PersonAction = Extract<SimAction, 'activate' | 'suspend' | 'resume' | 'reset'>;
-
-interface SimRow extends SimFacts {
-  id: string;
-  iccid: string;
-  imsi: string | null;
-  msisdn: string | null;
-}
-
-/** The facts of the organisation's SIMs among iccids, locked for this transaction. */
-async function lockSims(q: Queryable, orgId: string, iccids: string[]): Promise<Map<string, SimRow>> {
-  // Lock first, then read the facts in a statement of its own: under READ COMMITTED a statement that waited for a
-  // lock re-reads the locked row but sees other tables as they were when it began, so a slot's task committed by the
-  // request it waited for would look absent and the slot free.
-  await q.query('SELECT s.id FROM sims s WHERE s.org_id = $1 AND s.iccid = ANY($2::text[]) ORDER BY s.id FOR UPDATE', [orgId, iccids]);
-  return simFacts(q, orgId, iccids);
-}
-
-/** The facts of the organisation's SIMs among iccids, as the lifecycle rules read them. */
-async function simFacts(q: Queryable, orgId: string, iccids: string[]): Promise<Map<string, SimRow>> {
-  const rows = (
-    await q.query<SimRow>(
-      `SELECT s.id, s.iccid, s.imsi, s.msisdn, s.status, s.sub_status AS "subStatus", s.technology,
-              -- A slot whose task has ended, or a task-less one left by a request that died half-way, is free again.
-              CASE WHEN s.operation_task_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = s.operation_task_id AND t.status = 'processing') THEN NULL
-                   WHEN s.operation_task_id IS NULL AND s.operation_started_at < now() - interval '5 minutes' THEN NULL
-                   ELSE s.operation END AS operation,
-              (s.test_data_status = 'in_test') AS "inTestPeriod",
-              EXISTS (SELECT 1 FROM bundle_orders b WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status IN ('PENDING', 'IN_USE')) AS "hasAvailableBundle"
-         FROM sims s WHERE s.org_id = $1 AND s.iccid = ANY($2::text[]) ORDER BY s.id`,
-      [orgId, iccids],
-    )
-  ).rows;
-  return new Map(rows.map((r) => [r.iccid, r]));
-}
-
-/** Write a decided change: the SIM's state, its event, nothing else. */
-async function applyChange(q: Queryable, orgId: string, sim: SimRow, action: SimAction, to: { status: string; subStatus: string }, who: { accountId: string | null; source: string }): Promise<void> {
-  await q.query(
-    `UPDATE sims SET status = $3, sub_status = $4, updated_at = now(),
-            activated_at = CASE WHEN $5 = 'activate' THEN now() ELSE activated_at END
-      WHERE org_id = $1 AND id = $2`,
-    [orgId, sim.id, to.status, to.subStatus, action],
-  );
-  await q.query(
-    `INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, detail, account_id, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [orgId, sim.id, sim.iccid, action === 'reset' ? 'session' : 'status_change', sim.status, to.status, JSON.stringify({ action, fromSub: sim.subStatus, toSub: to.subStatus }), who.accountId, who.source],
-  );
-}
 
 export interface SimResult {
   iccid: string;
@@ -144,17 +95,11 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
         const taskId = action === 'activate' && accepted.length ? newId() : null;
         const referenceId = taskId ? `ACT-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}` : null;
         if (accepted.length) {
-          await q.query(
-            'UPDATE sims SET operation = $3, operation_task_id = $4, operation_started_at = now(), updated_at = now() WHERE org_id = $1 AND id = ANY($2::text[])',
-            [auth.orgId, accepted.map((s) => s.id), action, taskId],
-          );
+          await takeSlots(q, auth.orgId, accepted.map((s) => s.id), action, taskId);
         }
         if (taskId) {
           const remark = accepted.length === 1 ? accepted[0].iccid : `${accepted[0].iccid} … ${accepted[accepted.length - 1].iccid}`;
-          await q.query(
-            `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sim_activate', $5, $6, $7)`,
-            [auth.orgId, taskId, auth.accountId, referenceId, accepted.length, remark, JSON.stringify({ iccids: accepted.map((s) => s.iccid), lang: req.lang })],
-          );
+          await insertActivationTask(q, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, remark, iccids: accepted.map((s) => s.iccid), lang: req.lang });
           await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
           for (const s of accepted) results.set(s.iccid, { iccid: s.iccid, ok: true, taskId });
           await audit(q, req, { action, entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, after: { taskId, accepted: accepted.map((s) => s.iccid), refused: refusals(results) } });
@@ -176,7 +121,7 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
           for (const prior of accepted) {
             const sim = now.get(prior.iccid);
             const d = sim && ok.has(prior.iccid) ? decide({ ...sim, operation: null }, action) : null;
-            await q.query('UPDATE sims SET operation = NULL, operation_task_id = NULL, operation_started_at = NULL WHERE org_id = $1 AND id = $2 AND operation = $3', [auth.orgId, prior.id, action]);
+            await releaseSlot(q, auth.orgId, prior.id, action);
             if (!sim || !d?.ok) {
               results.set(prior.iccid, refused(req.lang, prior.iccid, 'inProcess'));
               continue;

@@ -22,6 +22,8 @@ import { audit } from '../http/audit.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { advanceBundles } from '../network/bundle-engine.js';
+import { simRead } from './sim-detail-routes.js';
+import { baseBundleOf, cancelBundle, lockBundle, lockSimByIccid, policyByIccid, type PolicyRow } from './sim-bundle-repo.js';
 
 const ICCID = RESOURCES.sims.properties.iccid;
 const TIME = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -31,48 +33,12 @@ const STR = { type: ['string', 'null'] } as const;
 const LABELS: RouteDef['labels'] = Object.fromEntries(Object.entries(fieldLabels(RESOURCES.sims)).map(([lang, l]) => [lang, { ...l, id: l.iccid ?? 'ICCID' }]));
 const params = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ICCID } };
 
-interface PolicyRow {
-  iccid: string;
-  flow_control_policy: string;
-  overage_control: string;
-  coverage_barred: boolean;
-  flow_control_at: Date | null;
-  overage_at: Date | null;
-  cycle_started_at: Date | null;
-  cycle_ends_at: Date | null;
-  cycle_usage_kb: string;
-  cycle_limit_kb: string | null;
-  out_of_coverage_at: Date | null;
-  out_of_coverage_country: string | null;
-  bundle_id: string | null;
-  bundle_name: string | null;
-  quota_kb: string | null;
-  overage_policy: string | null;
-  throttle_kbps: number | null;
-  overage_threshold_kb: string | null;
-  out_of_coverage: string | null;
-  coverage_countries: string[] | null;
-  base_policy: string | null;
-  base_countries: string[] | null;
-  rule_control: string;
-  pool_stopped: boolean;
-  pool_id: string | null;
-  pool_name: string | null;
-  pool_cycle_end: string | null;
-  rule_name: string | null;
-  rule_at: Date | null;
-}
-
 const num = (v: string | null) => (v === null ? null : Number(v));
 
 export const simBundleRoutes: RouteDef[] = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle/overuse_policy/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  simRead(
+    '/sim/bundle/overuse_policy/:id',
+    {
       params,
       response: {
         type: 'object',
@@ -102,7 +68,7 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const r = await policyOf(req);
       const limit = r.cycle_started_at ? num(r.cycle_limit_kb) : null;
       const usage = Number(r.cycle_usage_kb);
@@ -134,14 +100,11 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         outOfCoverage: r.out_of_coverage_at ? { country: r.out_of_coverage_country, since: r.out_of_coverage_at, policy: r.base_policy, barred: r.coverage_barred } : null,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle/coverage/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  simRead(
+    '/sim/bundle/coverage/:id',
+    {
       params,
       response: {
         type: 'object',
@@ -159,7 +122,7 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const r = await policyOf(req);
       const countries = [...(r.base_countries ?? [])].sort();
       return {
@@ -176,7 +139,8 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         barred: r.coverage_barred,
       };
     },
-  },
+    LABELS,
+  ),
   {
     service: 'main',
     method: 'POST',
@@ -192,26 +156,17 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       const { iccid, bundleId } = req.body as { iccid: string; bundleId: string };
       const { db } = req.server;
       const result = await db.tx(async (q) => {
-        const sim = (await q.query<{ id: string }>('SELECT id FROM sims WHERE org_id = $1 AND iccid = $2 FOR UPDATE', [auth.orgId, iccid])).rows[0];
-        if (!sim) throw notFound('sim', iccid);
-        const b = (await q.query<{ status: string; name: string }>('SELECT status, name FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND id = $3 FOR UPDATE', [auth.orgId, sim.id, bundleId])).rows[0];
+        const simId = await lockSimByIccid(q, auth.orgId, iccid);
+        if (!simId) throw notFound('sim', iccid);
+        const b = await lockBundle(q, auth.orgId, simId, bundleId);
         if (!b) throw notFound('record', bundleId);
         // An ended bundle stays as it ended.
         if (b.status !== 'PENDING' && b.status !== 'IN_USE') throw new ApiError(409, CODES.conflict, { status: b.status }, 'errors.bundleNotCancellable');
         const now = new Date();
-        await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $4, cancelled_by = $5 WHERE org_id = $1 AND sim_id = $2 AND id = $3`, [auth.orgId, sim.id, bundleId, now.toISOString(), auth.accountId]);
-        await q.query(
-          `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source, at) VALUES ($1, $2, $3, 'bundle_change', $4, $5, 'console', $6)`,
-          [auth.orgId, sim.id, iccid, JSON.stringify({ bundleId, name: b.name, from: b.status, to: 'CANCELLED', reason: 'cancelled' }), auth.accountId, now.toISOString()],
-        );
+        await cancelBundle(q, { orgId: auth.orgId, simId, iccid, bundleId, name: b.name, from: b.status, accountId: auth.accountId, at: now });
         // The next bundle in the queue takes over from now; the cycle and the overage policy follow the bundles in use.
-        if (b.status === 'IN_USE') await advanceBundles(q, now, 1, { orgId: auth.orgId, simId: sim.id });
-        const next = (
-          await q.query<{ id: string; name: string }>(
-            `SELECT id, name FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' AND type <> 'BEFORE_TEST' AND service_type <> 'sms' ORDER BY activated_at, id LIMIT 1`,
-            [auth.orgId, sim.id],
-          )
-        ).rows[0];
+        if (b.status === 'IN_USE') await advanceBundles(q, now, 1, { orgId: auth.orgId, simId });
+        const next = await baseBundleOf(q, auth.orgId, simId);
         await audit(q, req, { action: 'cancelBundle', entity: 'bundle_order', entityId: bundleId, before: { status: b.status }, after: { status: 'CANCELLED', next: next?.id ?? null } });
         return { bundleId, from: b.status, status: 'CANCELLED', next: b.status === 'IN_USE' ? (next ?? null) : null };
       });
@@ -221,36 +176,11 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
   },
 ]);
 
-/**
- * The caller's SIM (path {id}, an ICCID): its policy columns, the bundle that takes its overage (the last in use) and its
- * base bundle's coverage; 404 for a missing SIM or another organisation's.
- */
+/** The caller's SIM (path {id}, an ICCID) with its policy; 404 for a missing SIM or another organisation's. */
 async function policyOf(req: FastifyRequest): Promise<PolicyRow> {
   const auth = req.requireAuth();
   const { id: iccid } = req.params as { id: string };
-  const row = (
-    await req.server.db.query<PolicyRow>(
-      `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
-              s.cycle_usage_kb, s.cycle_limit_kb, s.out_of_coverage_at, s.out_of_coverage_country,
-              coalesce(l.id, b.id) AS bundle_id, coalesce(l.name, b.name) AS bundle_name, l.quota_kb, l.overage_policy, l.throttle_kbps, l.overage_threshold_kb,
-              b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries, s.rule_control, ru.name AS rule_name, ru.at AS rule_at,
-              s.pool_stopped, s.pool_id, sp.name AS pool_name, sp.cycle_end::text AS pool_cycle_end
-         FROM sims s
-         LEFT JOIN shared_pools sp ON s.pool_stopped AND sp.org_id = s.org_id AND sp.id = s.pool_id
-         LEFT JOIN LATERAL (SELECT id, name, quota_kb, overage_policy, throttle_kbps, overage_threshold_kb FROM bundle_orders b
-                             WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms'
-                             ORDER BY b.activated_at DESC NULLS LAST, b.id DESC LIMIT 1) l ON true
-         LEFT JOIN LATERAL (SELECT id, name, out_of_coverage, coverage_countries FROM bundle_orders b
-                             WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST'
-                             ORDER BY b.activated_at, b.id LIMIT 1) b ON true
-         -- The automation rule whose throttle holds: the last run on this SIM that throttled it.
-         LEFT JOIN LATERAL (SELECT r.name, x.at FROM autoflow_runs x JOIN autoflow_rules r ON r.id = x.rule_id
-                             WHERE s.rule_control <> 'none' AND x.org_id = s.org_id AND x.sim_id = s.id AND x.actions @> '[{"type": "throttle"}]'::jsonb
-                             ORDER BY x.at DESC, x.id DESC LIMIT 1) ru ON true
-        WHERE s.org_id = $1 AND s.iccid = $2`,
-      [auth.orgId, iccid],
-    )
-  ).rows[0];
+  const row = await policyByIccid(req.server.db, auth.orgId, iccid);
   if (!row) throw notFound('sim', iccid);
   return row;
 }

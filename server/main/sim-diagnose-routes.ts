@@ -4,13 +4,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { translate } from '../../common/i18n.js';
-import { LIMITS, type Language } from '../../common/limits.js';
+import type { Language } from '../../common/limits.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { diagnose, overall, type Check, type DiagnoseFacts } from '../domain/diagnose.js';
 import { notFound } from '../http/api-error.js';
 import { consoleLabel, fieldLabels } from '../http/labels.js';
 import { defineRoutes } from '../http/route.js';
 import { diagnosePdf } from './diagnose-pdf.js';
+import { diagnoseBundles, diagnoseFacts } from './sim-repo.js';
 
 const sims = RESOURCES.sims;
 const params = { type: 'object', required: ['iccid'], additionalProperties: false, properties: { iccid: sims.properties.iccid } };
@@ -29,24 +30,9 @@ async function gather(req: FastifyRequest): Promise<Gathered> {
   const auth = req.requireAuth();
   const { iccid } = req.params as { iccid: string };
   const { db } = req.server;
-  const sim = (
-    await db.query<Omit<DiagnoseFacts, 'bundles'> & { id: string; imsi: string | null; msisdn: string | null; network: string | null; deviceName: string | null; now: Date; sessionSince: Date; locationSince: Date }>(
-      `SELECT id, imsi, msisdn, network, device_name AS "deviceName", status, sub_status AS "subStatus", imei,
-              last_session_at AS "lastSessionAt", location_at AS "locationAt", operation, operation_started_at AS "operationStartedAt",
-              flow_control_policy AS "flowControlPolicy", now() AS now,
-              now() - make_interval(months => $3) AS "sessionSince", now() - make_interval(hours => $4) AS "locationSince"
-         FROM sims WHERE org_id = $1 AND iccid = $2`,
-      [auth.orgId, iccid, LIMITS.lastSessionMonths, LIMITS.locationHours],
-    )
-  ).rows[0];
+  const sim = await diagnoseFacts(db, auth.orgId, iccid);
   if (!sim) throw notFound('sim', iccid);
-  const bundles = (
-    await db.query<DiagnoseFacts['bundles'][number]>(
-      `SELECT status, quota_kb::float8 AS "quotaKb", used_kb::float8 AS "usedKb", overage_policy AS "overagePolicy"
-         FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status IN ('PENDING', 'IN_USE')`,
-      [auth.orgId, sim.id],
-    )
-  ).rows;
+  const bundles = await diagnoseBundles(db, auth.orgId, sim.id);
   const date = (v: Date | string | null) => (v === null ? null : new Date(v));
   const facts: DiagnoseFacts = {
     ...sim,

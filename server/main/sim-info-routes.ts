@@ -5,14 +5,13 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { fieldsSchema } from '../../common/resources.js';
-import { selectOf, snake } from '../db/resource-list.js';
 import { notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { editSimField, lockSimField, simRecord, simRecordByIccid } from './sim-repo.js';
 
 const sims = RESOURCES.sims;
-const SELECT = selectOf(sims);
 const simSchema = { type: 'object', properties: sims.properties };
 const iccid = sims.properties.iccid;
 
@@ -32,15 +31,11 @@ function editRoute(path: string, field: 'deviceName' | 'notes' | 'tags'): RouteD
       if (typeof value === 'string') value = value.trim() || null;
       if (Array.isArray(value)) value = [...new Set(value.map((v: string) => v.trim()).filter(Boolean))];
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<{ id: string; value: unknown }>(`SELECT id, ${snake(field)} AS value FROM sims WHERE org_id = $1 AND iccid = $2 FOR UPDATE`, [auth.orgId, values.iccid])).rows[0];
+        const before = await lockSimField(q, auth.orgId, values.iccid, field);
         if (!before) throw notFound('sim', values.iccid);
-        await q.query(`UPDATE sims SET ${snake(field)} = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [auth.orgId, before.id, value]);
-        await q.query(
-          `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source) VALUES ($1, $2, $3, $4, $5, $6, 'console')`,
-          [auth.orgId, before.id, values.iccid, field === 'tags' ? 'tag_change' : 'info_change', JSON.stringify({ field, before: before.value, after: value }), auth.accountId],
-        );
+        await editSimField(q, { orgId: auth.orgId, simId: before.id, iccid: values.iccid, field, before: before.value, value, accountId: auth.accountId });
         await audit(q, req, { action: 'update', entity: 'sim', entityId: values.iccid, before: { [field]: before.value }, after: { [field]: value } });
-        return (await q.query(`${SELECT} WHERE t.org_id = $1 AND t.id = $2`, [auth.orgId, before.id])).rows[0];
+        return simRecord(q, auth.orgId, before.id);
       });
     },
   };
@@ -57,7 +52,7 @@ export const simInfoRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { iccid } = req.query as { iccid: string };
-      const row = (await req.server.db.query(`${SELECT} WHERE t.org_id = $1 AND t.iccid = $2`, [auth.orgId, iccid])).rows[0];
+      const row = await simRecordByIccid(req.server.db, auth.orgId, iccid);
       if (!row) throw notFound('sim', iccid);
       return row;
     },

@@ -13,13 +13,13 @@
  * - GET /sim/bundle/detail/{iccid}/{bundleId}/{cycle}: one bundle and one of its cycles (numbered from 1, the cycle its
  *   activation falls in): bounds, usage (the sum of the SIM's CDRs that started in it), limit, overage, by radio.
  */
-import type { FastifyRequest } from 'fastify';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
-import { simQuery } from './sim-detail-routes.js';
+import { bundleCycle, bundleOfSim, bundleQueueOf, cardOf, periodsOf, serviceOf } from './sim-detail-repo.js';
+import { simOf, simQuery, simRead } from './sim-detail-routes.js';
 
 const sims = RESOURCES.sims;
 const ICCID = sims.properties.iccid;
@@ -32,20 +32,6 @@ const BUNDLE_ID = { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$', maxLength: 
 const LABELS: RouteDef['labels'] = Object.fromEntries(Object.entries(fieldLabels(sims)).map(([lang, l]) => [lang, { ...l, id: l.iccid ?? 'ICCID' }]));
 const byIccid = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ICCID } };
 
-interface Sim {
-  org_id: string;
-  id: string;
-  iccid: string;
-}
-
-/** The caller's SIM by ICCID (query ?iccid= or path {id}); 404 for a missing one or another organisation's. */
-async function simOf(req: FastifyRequest, select = ''): Promise<Sim & Record<string, unknown>> {
-  const auth = req.requireAuth();
-  const iccid = ((req.query as { iccid?: string }).iccid ?? (req.params as { id?: string }).id) as string;
-  const row = (await req.server.db.query<Sim & Record<string, unknown>>(`SELECT s.org_id, s.id, s.iccid${select} FROM sims s WHERE s.org_id = $1 AND s.iccid = $2`, [auth.orgId, iccid])).rows[0];
-  if (!row) throw notFound('sim', iccid);
-  return row;
-}
 
 /** A bundle as the queue and the detail show it. */
 const BUNDLE = {
@@ -57,20 +43,11 @@ const BUNDLE = {
     cancelled: { type: 'boolean' },
   },
 };
-const BUNDLE_SELECT = `b.id, b.name, b.sku, b.type, b.service_type AS "serviceType", b.status, b.payment_mode AS "paymentMode", b.quota_kb::float8 AS "quotaKb",
-  b.used_kb::float8 AS "usedKb", b.reset_cycle AS "resetCycle", b.overage_policy AS "overagePolicy", b.throttle_kbps AS "throttleKbps", b.out_of_coverage AS "outOfCoverage",
-  b.ordered_at AS "orderedAt", b.activated_at AS "activatedAt", b.expected_expire_at AS "expectedExpireAt", b.expired_at AS "expiredAt", b.status = 'CANCELLED' AS cancelled`;
-/** The bundle whose cycle the SIM counts: the first in use by activation, the test bundle and SMS-only ones aside (026_bundle_engine.sql). */
-const BASE_IN_USE = `b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.service_type <> 'sms'`;
 
 export const simServiceRoutes: RouteDef[] = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/service',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+  simRead(
+    '/sim/service',
+    {
       querystring: simQuery(),
       response: {
         type: 'object',
@@ -95,30 +72,9 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
-      const r = (
-        await req.server.db.query<{
-          iccid: string; status: string; subStatus: string; data: boolean; sms: boolean; inUse: number; pending: number; nextId: string | null; nextName: string | null;
-          baseId: string | null; baseName: string | null; resetCycle: string | null; number: number | null; start: Date | null; end: Date | null; usageKb: number; limitKb: number | null;
-          control: string; expiresAt: Date | null;
-        }>(
-          `SELECT s.iccid, s.status, s.sub_status AS "subStatus", s.flow_control_policy AS control, s.expires_at AS "expiresAt",
-                  coalesce(bool_or(b.service_type IN ('data', 'data_sms')) FILTER (WHERE b.status = 'IN_USE'), false) AS data,
-                  coalesce(bool_or(b.service_type IN ('sms', 'data_sms')) FILTER (WHERE b.status = 'IN_USE'), false) AS sms,
-                  count(b.id) FILTER (WHERE b.status = 'IN_USE')::int AS "inUse", count(b.id) FILTER (WHERE b.status = 'PENDING')::int AS pending,
-                  n.id AS "nextId", n.name AS "nextName", base.id AS "baseId", base.name AS "baseName", s.cycle_reset AS "resetCycle",
-                  CASE WHEN s.cycle_started_at IS NOT NULL THEN cycle_number(s.cycle_reset, s.cycle_anchor, s.cycle_started_at) END AS number,
-                  s.cycle_started_at AS start, s.cycle_ends_at AS "end", s.cycle_usage_kb::float8 AS "usageKb", s.cycle_limit_kb::float8 AS "limitKb"
-             FROM sims s
-             LEFT JOIN bundle_orders b ON b.org_id = s.org_id AND b.sim_id = s.id
-             LEFT JOIN LATERAL (SELECT id, name FROM bundle_orders p WHERE p.org_id = s.org_id AND p.sim_id = s.id AND p.status = 'PENDING' ORDER BY p.ordered_at, p.id LIMIT 1) n ON true
-             LEFT JOIN LATERAL (SELECT id, name FROM bundle_orders b WHERE b.org_id = s.org_id AND b.sim_id = s.id AND ${BASE_IN_USE} ORDER BY b.activated_at, b.id LIMIT 1) base ON true
-            WHERE s.org_id = $1 AND s.id = $2
-            GROUP BY s.org_id, s.id, n.id, n.name, base.id, base.name`,
-          [sim.org_id, sim.id],
-        )
-      ).rows[0];
+      const r = await serviceOf(req.server.db, sim);
       const cycle =
         r.start && r.baseId
           ? {
@@ -131,14 +87,13 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         next: r.nextId ? { id: r.nextId, name: r.nextName } : null, cycle, control: r.control, expiresAt: r.expiresAt,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/details',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  // A running period ends by time (and the test period also when its allowance is used up): the bundle job then
+  // makes the SIM active (server/network/bundle-engine.ts endPeriods).
+  simRead(
+    '/sim/details',
+    {
       querystring: simQuery(),
       response: {
         type: 'object',
@@ -157,23 +112,9 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    // A running period ends by time (and the test period also when its allowance is used up): the bundle job then
-    // makes the SIM active (server/network/bundle-engine.ts endPeriods).
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
-      const r = (
-        await req.server.db.query<Record<string, unknown> & { sub_status: string }>(
-          `SELECT s.iccid, s.status, s.sub_status, s.activated_at, s.expires_at, s.test_data_status, s.test_data_kb::float8 AS test_data_kb, s.test_period_days, s.test_started_at,
-                  s.test_started_at + make_interval(days => s.test_period_days) AS test_ends_at, tb.used_kb::float8 AS test_used_kb, tb.quota_kb::float8 AS test_quota_kb,
-                  s.pre_activated_at, s.pre_activated_period_days, s.pre_activated_at + make_interval(days => s.pre_activated_period_days) AS pre_ends_at,
-                  s.deactivated_at, s.deactivated_period_days, s.deactivated_at + make_interval(days => s.deactivated_period_days) AS retained_until
-             FROM sims s
-             LEFT JOIN LATERAL (SELECT used_kb, quota_kb FROM bundle_orders b WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.type = 'BEFORE_TEST'
-                                 ORDER BY (b.status = 'IN_USE') DESC, b.ordered_at DESC LIMIT 1) tb ON true
-            WHERE s.org_id = $1 AND s.id = $2`,
-          [sim.org_id, sim.id],
-        )
-      ).rows[0];
+      const r = await periodsOf(req.server.db, sim);
       const inTest = r.sub_status === 'test' || r.sub_status === 'active_test';
       return {
         iccid: r.iccid, status: r.status, subStatus: r.sub_status, activatedAt: r.activated_at, expiresAt: r.expires_at,
@@ -185,14 +126,11 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         deactivated: { at: r.deactivated_at, periodDays: r.deactivated_period_days, retainedUntil: r.retained_until },
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/spec/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  simRead(
+    '/sim/spec/:id',
+    {
       params: byIccid,
       response: {
         type: 'object',
@@ -202,13 +140,8 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
-      const sim = await simOf(
-        req,
-        `, s.imsi, s.msisdn, s.imei, s.technology, s.product_type, s.batch_no, s.delivery_note, to_char(s.shipment_date, 'YYYY-MM-DD') AS shipment_date, s.status, s.sub_status,
-           s.operation, s.test_data_status = 'in_test' AS in_test,
-           EXISTS (SELECT 1 FROM bundle_orders b WHERE b.org_id = s.org_id AND b.sim_id = s.id AND b.status IN ('PENDING', 'IN_USE')) AS has_bundle`,
-      );
+    async (req) => {
+      const sim = await cardOf(req.server.db, await simOf(req));
       const facts = {
         status: sim.status, subStatus: sim.sub_status, technology: sim.technology, operation: sim.operation, inTestPeriod: sim.in_test, hasAvailableBundle: sim.has_bundle,
       } as SimFacts;
@@ -220,14 +153,14 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         activatable: d.ok, activateRefusal: d.ok ? null : d.refusal,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/getAllPackageService/:id',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  // The data queue (what takes over when the base bundle ends) is that of the bundle job (advanceBundles): pending
+  // data bundles by order time, each starting when the one before it is expected to end. An SMS-only or test
+  // bundle waits outside that queue, so it has no expected start.
+  simRead(
+    '/sim/getAllPackageService/:id',
+    {
       params: byIccid,
       response: {
         type: 'object',
@@ -239,18 +172,9 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    // The data queue (what takes over when the base bundle ends) is that of the bundle job (advanceBundles): pending
-    // data bundles by order time, each starting when the one before it is expected to end. An SMS-only or test
-    // bundle waits outside that queue, so it has no expected start.
-    handler: async (req) => {
+    async (req) => {
       const sim = await simOf(req);
-      const rows = (
-        await req.server.db.query<Record<string, unknown> & { status: string; type: string; serviceType: string; expectedExpireAt: Date | null; activatedAt: Date | null; id: string }>(
-          `SELECT ${BUNDLE_SELECT} FROM bundle_orders b WHERE b.org_id = $1 AND b.sim_id = $2
-            ORDER BY CASE b.status WHEN 'IN_USE' THEN 0 WHEN 'PENDING' THEN 1 ELSE 2 END, b.activated_at NULLS LAST, b.ordered_at, b.id LIMIT 500`,
-          [sim.org_id, sim.id],
-        )
-      ).rows;
+      const rows = await bundleQueueOf(req.server.db, sim);
       const inUse = rows.filter((b) => b.status === 'IN_USE');
       const dataQueue = (b: { type: string; serviceType: string }) => b.type !== 'BEFORE_TEST' && b.serviceType !== 'sms';
       const base = inUse.find(dataQueue);
@@ -270,14 +194,11 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
       const ended = rows.filter((b) => b.status === 'EXPIRED' || b.status === 'CANCELLED').sort((a, b) => +(b.expiredAt ?? 0) - +(a.expiredAt ?? 0));
       return { iccid: sim.iccid, inUse: inUse.map((b) => ({ ...b, base: b === base })), pending, ended };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/bundle/detail/:iccid/:bundleId/:cycle',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    schema: {
+    LABELS,
+  ),
+  simRead(
+    '/sim/bundle/detail/:iccid/:bundleId/:cycle',
+    {
       params: {
         type: 'object', required: ['iccid', 'bundleId', 'cycle'], additionalProperties: false,
         properties: { iccid: ICCID, bundleId: BUNDLE_ID, cycle: { type: 'integer', minimum: 1, maximum: 100_000 } },
@@ -298,46 +219,23 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         },
       },
     },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const { iccid, bundleId, cycle } = req.params as { iccid: string; bundleId: string; cycle: number };
+    async (req) => {
+      const { bundleId, cycle } = req.params as { iccid: string; bundleId: string; cycle: number };
       const { db } = req.server;
-      const sim = (await db.query<Sim>('SELECT org_id, id, iccid FROM sims WHERE org_id = $1 AND iccid = $2', [auth.orgId, iccid])).rows[0];
-      if (!sim) throw notFound('sim', iccid);
-      const b = (
-        await db.query<Record<string, unknown> & { cycles: number | null; activatedAt: Date | null }>(
-          `SELECT ${BUNDLE_SELECT}, b.coverage_countries AS "coverageCountries", b.overage_threshold_kb::float8 AS "overageThresholdKb",
-                  CASE WHEN b.activated_at IS NOT NULL THEN cycle_number(b.reset_cycle, b.activated_at, greatest(b.activated_at, least(now(), coalesce(b.expired_at, now())) - interval '1 microsecond')) END AS cycles
-             FROM bundle_orders b WHERE b.org_id = $1 AND b.sim_id = $2 AND b.id = $3`,
-          [sim.org_id, sim.id, bundleId],
-        )
-      ).rows[0];
+      const sim = await simOf(req);
+      const b = await bundleOfSim(db, sim, bundleId);
       // Another SIM's bundle is as missing as one that does not exist.
       if (!b) throw notFound('record', bundleId);
       const cycles = b.cycles ?? 0;
       // A pending bundle has no cycle yet; past the last one is refused naming the bound.
       if (cycle > cycles) throw invalid('cycle', 'maximum', { limit: cycles });
-      const c = (
-        await db.query<{ start: Date; end: Date; current: boolean; usageKb: number; uplinkKb: number; downlinkKb: number; cdrs: number; limitKb: number | null; byRat: Array<{ rat: string; volumeKb: number }> }>(
-          `WITH c AS (SELECT cycle_nth_start(b.reset_cycle, b.activated_at, $4) AS start, cycle_nth_start(b.reset_cycle, b.activated_at, $4 + 1) AS "end", b.quota_kb, b.status,
-                             s.cycle_started_at, s.cycle_limit_kb
-                        FROM bundle_orders b JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id WHERE b.org_id = $1 AND b.sim_id = $2 AND b.id = $3),
-                u AS (SELECT x.rat, sum(x.volume_kb) AS kb, sum(x.volume_kb) FILTER (WHERE x.direction = 'uplink') AS up, count(*) AS n
-                        FROM c, cdrs x WHERE x.org_id = $1 AND x.sim_id = $2 AND x.start_at >= c.start AND x.start_at < c."end" GROUP BY x.rat)
-           SELECT c.start, c."end", (c.status = 'IN_USE' AND now() >= c.start AND now() < c."end") AS current,
-                  coalesce((SELECT sum(kb) FROM u), 0)::float8 AS "usageKb", coalesce((SELECT sum(up) FROM u), 0)::float8 AS "uplinkKb",
-                  coalesce((SELECT sum(kb) - sum(coalesce(up, 0)) FROM u), 0)::float8 AS "downlinkKb", coalesce((SELECT sum(n) FROM u), 0)::int AS cdrs,
-                  (CASE WHEN c.cycle_started_at = c.start THEN c.cycle_limit_kb ELSE c.quota_kb END)::float8 AS "limitKb",
-                  coalesce((SELECT json_agg(json_build_object('rat', rat, 'volumeKb', kb::float8) ORDER BY kb DESC, rat) FROM u), '[]'::json) AS "byRat"
-             FROM c`,
-          [sim.org_id, sim.id, bundleId, cycle],
-        )
-      ).rows[0];
+      const c = await bundleCycle(db, sim, bundleId, cycle);
       return {
         iccid: sim.iccid,
         bundle: { ...b, cycles },
         cycle: { number: cycle, ...c, overageKb: c.limitKb === null ? null : Math.max(0, c.usageKb - c.limitKb) },
       };
     },
-  },
+    LABELS,
+  ),
 ]);

@@ -7,7 +7,7 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
-import { childOrg, childOrgs, lockOrg, memberOrg, type OrgRow } from './org-repo.js';
+import { childOrg, childOrgs, lockOrg, memberOrg, setSmsQuota, type OrgRow } from './org-repo.js';
 
 const quotaItem = {
   type: 'object',
@@ -76,7 +76,7 @@ export const smsQuotaRoutes = defineRoutes([
         const child = await childOrg(q, current.id, body.id);
         if (!child) throw notFound('organisation', body.id);
         if (body.smsQuota > current.sms_quota) throw invalid('smsQuota', 'maximum', { limit: current.sms_quota });
-        await q.query('UPDATE organisations SET sms_quota = $2, updated_at = now() WHERE id = $1', [child.id, body.smsQuota]);
+        await setSmsQuota(q, child.id, body.smsQuota);
         await audit(q, req, { action: 'setSmsQuota', entity: 'organisation', entityId: child.id, before: { smsQuota: child.sms_quota }, after: { smsQuota: body.smsQuota } });
         return itemOf({ ...child, sms_quota: body.smsQuota }, current);
       });

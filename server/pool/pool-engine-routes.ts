@@ -14,6 +14,7 @@ import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
 import { syncPolicies } from '../network/bundle-engine.js';
 import type { Queryable } from '../db/db.js';
 import { releaseStopped, stopOverSims } from './pool-engine.js';
+import { cycleDays, dashboardPoolRow, insertManageSimsAdd, lastThirtyDays, lockSimsForPool, poolEvent, poolEventHistory, poolNameTaken, poolSettings, poolSimCount, poolSims, savePoolSettings, searchPools, setSimsPool, shareBands, stoppedSimCount, usageRank, type PoolRow } from './pool-repo.js';
 
 const READ = { action: 'read', subject: 'shared-pool-cube' } as const;
 const SETTINGS = { action: 'settings', subject: 'shared-pool-cube' } as const;
@@ -57,24 +58,8 @@ const SETTINGS_BODY = {
   },
 };
 
-interface PoolRow {
-  id: string;
-  name: string;
-  overage_policy: 'no_limit' | 'stop_overage_sims';
-  opt_in_mode: 'automatic' | 'manual';
-  activation_rule: string;
-  updated_at: Date;
-  overage_cycle: string | null;
-  cycle_start: string;
-}
-
 async function poolOf(q: Queryable, orgId: string, id: string, lock = false): Promise<PoolRow> {
-  const row = (
-    await q.query<PoolRow>(
-      `SELECT id, name, overage_policy, opt_in_mode, activation_rule, updated_at, overage_cycle::text, cycle_start::text FROM shared_pools WHERE org_id = $1 AND id = $2 ${lock ? 'FOR UPDATE' : ''}`,
-      [orgId, id],
-    )
-  ).rows[0];
+  const row = await poolSettings(q, orgId, id, lock);
   if (!row) throw notFound('pool', id);
   return row;
 }
@@ -89,14 +74,7 @@ const settingsOf = (p: PoolRow) => ({
 async function dashboardPool(req: FastifyRequest) {
   const auth = req.requireAuth();
   const { poolId } = req.query as { poolId: string };
-  const p = (
-    await req.server.db.query<{ id: string; name: string; usage_kb: string; limit_kb: string; activated_sims: number; total_sims: number; cycle_start: string; cycle_end: string;
-      overage_cycle: string | null; overage_at: Date | null; overage_policy: string; base_bundle_kb: string; activation_rule: string; updated_at: Date }>(
-      `SELECT id, name, usage_kb, limit_kb, activated_sims, total_sims, cycle_start::text, cycle_end::text, overage_cycle::text, overage_at, overage_policy, base_bundle_kb,
-              activation_rule, updated_at FROM shared_pools WHERE org_id = $1 AND id = $2`,
-      [auth.orgId, poolId],
-    )
-  ).rows[0];
+  const p = await dashboardPoolRow(req.server.db, auth.orgId, poolId);
   if (!p) throw notFound('pool', poolId);
   return { orgId: auth.orgId, p };
 }
@@ -121,16 +99,7 @@ export const poolEngineRoutes = defineRoutes([
       const auth = req.requireAuth();
       const keyword = (req.query as { keyword: string }).keyword.trim();
       const like = `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const rows = (
-        await req.server.db.query<{ id: string; name: string; status: string; matched_iccid: string | null }>(
-          `(SELECT id, name, status, NULL::text AS matched_iccid, 0 AS o FROM shared_pools WHERE org_id = $1 AND (lower(name) LIKE $2 OR id = $3) ORDER BY lower(name), id LIMIT 10)
-           UNION ALL
-           (SELECT p.id, p.name, p.status, s.iccid, 1 FROM sims s JOIN shared_pools p ON p.org_id = s.org_id AND p.id = s.pool_id
-             WHERE s.org_id = $1 AND s.iccid = $3 LIMIT 1)
-           ORDER BY o LIMIT 10`,
-          [auth.orgId, like, keyword],
-        )
-      ).rows;
+      const rows = await searchPools(req.server.db, auth.orgId, like, keyword);
       return rows.map((r) => ({ id: r.id, name: r.name, status: r.status, matchedIccid: r.matched_iccid }));
     },
   },
@@ -159,10 +128,7 @@ export const poolEngineRoutes = defineRoutes([
       const { after, touched } = await req.server.db.tx(async (q) => {
         const before = await poolOf(q, auth.orgId, id, true);
         const next = { name: body.name?.trim() ?? before.name, overagePolicy: body.overagePolicy ?? before.overage_policy, optInMode: body.optInMode ?? before.opt_in_mode };
-        if (next.name.toLowerCase() !== before.name.toLowerCase()) {
-          const taken = await q.query('SELECT 1 FROM shared_pools WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [auth.orgId, next.name, id]);
-          if (taken.rows.length) throw invalid('name', 'unique');
-        }
+        if (next.name.toLowerCase() !== before.name.toLowerCase() && (await poolNameTaken(q, auth.orgId, next.name, id))) throw invalid('name', 'unique');
         const changes = (
           [
             ['name', before.name, next.name],
@@ -171,7 +137,7 @@ export const poolEngineRoutes = defineRoutes([
           ] as const
         ).filter(([, from, to]) => from !== to);
         if (!changes.length) return { after: before, touched: 0 };
-        await q.query('UPDATE shared_pools SET name = $3, overage_policy = $4, opt_in_mode = $5, updated_at = now() WHERE org_id = $1 AND id = $2', [auth.orgId, id, next.name, next.overagePolicy, next.optInMode]);
+        await savePoolSettings(q, auth.orgId, id, next);
         await appendEvents(
           q,
           changes.map(([field, from, to]) => ({ orgId: auth.orgId, type: 'pool' as const, subtype: 'settings_change', subject: id, data: { poolId: id, field, from, to, accountId: auth.accountId }, at: now })),
@@ -221,17 +187,13 @@ export const poolEngineRoutes = defineRoutes([
       const { action, iccids } = req.body as { action: 'add' | 'remove'; iccids: string[] };
       return req.server.db.tx(async (q) => {
         await poolOf(q, auth.orgId, id, true);
-        const sims = (await q.query<{ id: string; iccid: string; pool_id: string | null }>('SELECT id, iccid, pool_id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) FOR UPDATE', [auth.orgId, iccids])).rows;
+        const sims = await lockSimsForPool(q, auth.orgId, iccids);
         const found = new Set(sims.map((x) => x.iccid));
         const target = action === 'add' ? sims.filter((x) => x.pool_id === null) : sims.filter((x) => x.pool_id === id);
         const inOtherPool = action === 'add' ? sims.filter((x) => x.pool_id !== null && x.pool_id !== id).map((x) => x.iccid) : [];
         if (target.length) {
-          await q.query('UPDATE sims SET pool_id = $3, updated_at = now() WHERE org_id = $1 AND id = ANY($2::text[])', [auth.orgId, target.map((x) => x.id), action === 'add' ? id : null]);
-          if (action === 'add') {
-            await q.query(`INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, account_id) VALUES ($1, $2, 'manage_sims_add', 'created', $3, $4::jsonb, $5)`, [
-              auth.orgId, id, target.length, JSON.stringify({ iccids: target.slice(0, 100).map((x) => x.iccid) }), auth.accountId,
-            ]);
-          }
+          await setSimsPool(q, auth.orgId, target.map((x) => x.id), action === 'add' ? id : null);
+          if (action === 'add') await insertManageSimsAdd(q, auth.orgId, id, target.map((x) => x.iccid), auth.accountId);
           await audit(q, req, { action: action === 'add' ? 'pool_sims_add' : 'pool_sims_remove', entity: 'shared_pool', entityId: id, after: { iccids: target.map((x) => x.iccid) } });
         }
         return { changed: target.length, unchanged: sims.length - target.length - inOtherPool.length, inOtherPool, notFound: iccids.filter((x) => !found.has(x)) };
@@ -258,22 +220,9 @@ export const poolEngineRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
-      const e = (
-        await req.server.db.query<{ id: string; pool_id: string; pool_name: string; type: string; state: string; sim_count: number | null; limit_kb: string | null; detail: Record<string, unknown>;
-          email: string | null; at: Date; effective_at: Date | null }>(
-          `SELECT e.id::text, e.pool_id, p.name AS pool_name, e.type, e.state, e.sim_count, e.limit_kb, e.detail, a.email, e.at, e.effective_at
-             FROM pool_events e JOIN shared_pools p ON p.org_id = e.org_id AND p.id = e.pool_id LEFT JOIN accounts a ON a.id = e.account_id
-            WHERE e.org_id = $1 AND e.id = $2::bigint`,
-          [auth.orgId, id],
-        )
-      ).rows[0];
+      const e = await poolEvent(req.server.db, auth.orgId, id);
       if (!e) throw notFound('record', id);
-      const history = (
-        await req.server.db.query<{ state: string; at: Date }>(
-          `SELECT data->>'state' AS state, at FROM events WHERE org_id = $1 AND type = 'pool' AND subject = $2 AND data->>'eventId' = $3 ORDER BY id`,
-          [auth.orgId, e.pool_id, e.id],
-        )
-      ).rows;
+      const history = await poolEventHistory(req.server.db, auth.orgId, e.pool_id, e.id);
       return {
         id: e.id, poolId: e.pool_id, poolName: e.pool_name, type: e.type, state: e.state, simCount: e.sim_count, limitKb: e.limit_kb === null ? null : Number(e.limit_kb), detail: e.detail,
         accountEmail: e.email, at: new Date(e.at).toISOString(), effectiveAt: e.effective_at ? new Date(e.effective_at).toISOString() : null,
@@ -294,7 +243,7 @@ export const poolEngineRoutes = defineRoutes([
     // The pool's usage now against its limit (both kept as usage arrives and by the daily recompute).
     async (req) => {
       const { orgId, p } = await dashboardPool(req);
-      const stopped = (await req.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sims WHERE org_id = $1 AND pool_id = $2 AND pool_stopped', [orgId, p.id])).rows[0].n;
+      const stopped = await stoppedSimCount(req.server.db, orgId, p.id);
       const usage = Number(p.usage_kb);
       const limit = Number(p.limit_kb);
       return {
@@ -312,14 +261,7 @@ export const poolEngineRoutes = defineRoutes([
     // Usage over the cycle: each UTC day of it so far, with the running total against the limit.
     async (req) => {
       const { orgId, p } = await dashboardPool(req);
-      const rows = (
-        await req.server.db.query<{ day: string; kb: string }>(
-          `SELECT d::date::text AS day, coalesce(u.volume_kb, 0) AS kb
-             FROM generate_series($3::date, least($4::date - 1, greatest($3::date, (now() AT TIME ZONE 'UTC')::date)), interval '1 day') d
-             LEFT JOIN pool_usage_daily u ON u.org_id = $1 AND u.pool_id = $2 AND u.day = d::date ORDER BY d`,
-          [orgId, p.id, p.cycle_start, p.cycle_end],
-        )
-      ).rows;
+      const rows = await cycleDays(req.server.db, orgId, p);
       let sum = 0;
       return { cycleStart: p.cycle_start, cycleEnd: p.cycle_end, limitKb: Number(p.limit_kb), points: rows.map((r) => ({ day: r.day, usageKb: Number(r.kb), cumulativeKb: (sum += Number(r.kb)) })) };
     },
@@ -334,24 +276,10 @@ export const poolEngineRoutes = defineRoutes([
       const { orgId, p } = await dashboardPool(req);
       const by = (req.query as { by?: 'day' | 'group' }).by ?? 'day';
       if (by === 'day') {
-        const rows = (
-          await req.server.db.query<{ day: string; kb: string; sims: number }>(
-            `SELECT d::date::text AS day, coalesce(u.volume_kb, 0) AS kb, coalesce(u.sims, 0) AS sims
-               FROM generate_series((now() AT TIME ZONE 'UTC')::date - 29, (now() AT TIME ZONE 'UTC')::date, interval '1 day') d
-               LEFT JOIN pool_usage_daily u ON u.org_id = $1 AND u.pool_id = $2 AND u.day = d::date ORDER BY d`,
-            [orgId, p.id],
-          )
-        ).rows;
+        const rows = await lastThirtyDays(req.server.db, orgId, p.id);
         return { by, bars: rows.map((r) => ({ key: r.day, usageKb: Number(r.kb), sims: r.sims })) };
       }
-      const rows = (
-        await req.server.db.query<{ band: string; kb: string; sims: number }>(
-          `SELECT CASE WHEN m.cycle_usage_kb = 0 THEN 'none' WHEN m.cycle_usage_kb * 2 < $3::bigint THEN 'under_half'
-                       WHEN m.cycle_usage_kb <= $3::bigint THEN 'under_share' ELSE 'over_share' END AS band, sum(m.cycle_usage_kb) AS kb, count(*)::int AS sims
-             FROM pool_members m WHERE m.org_id = $1 AND m.pool_id = $2 AND m.left_at IS NULL GROUP BY 1`,
-          [orgId, p.id, p.base_bundle_kb],
-        )
-      ).rows;
+      const rows = await shareBands(req.server.db, orgId, p);
       return { by, bars: ['none', 'under_half', 'under_share', 'over_share'].map((key) => ({ key, usageKb: Number(rows.find((r) => r.band === key)?.kb ?? 0), sims: rows.find((r) => r.band === key)?.sims ?? 0 })) };
     },
   ),
@@ -363,14 +291,7 @@ export const poolEngineRoutes = defineRoutes([
     async (req) => {
       const { orgId, p } = await dashboardPool(req);
       const top = (req.query as { top?: number }).top ?? 10;
-      const rows = (
-        await req.server.db.query<{ iccid: string; kb: string; stopped: boolean; status: string; share: string }>(
-          `SELECT m.iccid, m.cycle_usage_kb AS kb, s.pool_stopped AS stopped, s.status, pool_share_kb($4, $5::bigint, s.activated_at, $6::date, $7::date) AS share
-             FROM pool_members m JOIN sims s ON s.org_id = m.org_id AND s.id = m.sim_id
-            WHERE m.org_id = $1 AND m.pool_id = $2 AND m.left_at IS NULL ORDER BY m.cycle_usage_kb DESC, m.sim_id LIMIT $3`,
-          [orgId, p.id, top, p.activation_rule, p.base_bundle_kb, p.cycle_start, p.cycle_end],
-        )
-      ).rows;
+      const rows = await usageRank(req.server.db, orgId, p, top);
       return rows.map((r) => ({ iccid: r.iccid, usageKb: Number(r.kb), sharePercent: Number(r.share) > 0 ? Math.round((Number(r.kb) / Number(r.share)) * 1000) / 10 : 0, stopped: r.stopped, status: r.status }));
     },
   ),
@@ -389,15 +310,8 @@ export const poolEngineRoutes = defineRoutes([
     async (req) => {
       const { orgId, p } = await dashboardPool(req);
       const { pageSize = 20, cursor } = req.query as { pageSize?: number; cursor?: string };
-      const rows = (
-        await req.server.db.query<{ iccid: string; status: string; joined_at: Date | null; kb: string | null; stopped: boolean; enrolled: boolean }>(
-          `SELECT s.iccid, s.status, m.joined_at, m.cycle_usage_kb AS kb, s.pool_stopped AS stopped, s.pool_enrolled_in IS NOT NULL AS enrolled
-             FROM sims s LEFT JOIN pool_members m ON m.org_id = s.org_id AND m.pool_id = s.pool_id AND m.sim_id = s.id AND m.left_at IS NULL
-            WHERE s.org_id = $1 AND s.pool_id = $2 AND ($3::text IS NULL OR s.iccid > $3) ORDER BY s.iccid LIMIT $4`,
-          [orgId, p.id, cursor ?? null, pageSize + 1],
-        )
-      ).rows;
-      const total = (await req.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sims WHERE org_id = $1 AND pool_id = $2', [orgId, p.id])).rows[0].n;
+      const rows = await poolSims(req.server.db, orgId, p.id, cursor ?? null, pageSize + 1);
+      const total = await poolSimCount(req.server.db, orgId, p.id);
       const page = rows.slice(0, pageSize);
       return {
         items: page.map((r) => ({ iccid: r.iccid, status: r.status, joinedAt: r.joined_at ? new Date(r.joined_at).toISOString() : '', usageKb: Number(r.kb ?? 0), stopped: r.stopped, enrolled: r.enrolled })),

@@ -5,13 +5,13 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { fieldsSchema } from '../../common/resources.js';
-import { listRoute, selectOf, showRoute } from '../db/resource-list.js';
+import { listRoute, showRoute } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { lockPoolName, poolNameTaken, poolRecord, renamePool } from './pool-repo.js';
 
 const pools = RESOURCES.pools;
-const SELECT = selectOf(pools);
 const poolSchema = { type: 'object', properties: pools.properties };
 const POOL = { table: 'shared_pools', column: 'pool_id' };
 
@@ -35,13 +35,12 @@ export const poolRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       const name = (req.body as { name: string }).name.trim();
       return req.server.db.tx(async (q) => {
-        const before = (await q.query<{ name: string }>('SELECT name FROM shared_pools WHERE org_id = $1 AND id = $2 FOR UPDATE', [auth.orgId, id])).rows[0];
+        const before = await lockPoolName(q, auth.orgId, id);
         if (!before) throw notFound('pool', id);
-        const taken = await q.query('SELECT 1 FROM shared_pools WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [auth.orgId, name, id]);
-        if (taken.rows.length) throw invalid('name', 'unique');
-        await q.query('UPDATE shared_pools SET name = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [auth.orgId, id, name]);
+        if (await poolNameTaken(q, auth.orgId, name, id)) throw invalid('name', 'unique');
+        await renamePool(q, auth.orgId, id, name);
         await audit(q, req, { action: 'rename', entity: 'shared_pool', entityId: id, before, after: { name } });
-        return (await q.query(`${SELECT} WHERE t.org_id = $1 AND t.id = $2`, [auth.orgId, id])).rows[0];
+        return poolRecord(q, auth.orgId, id);
       });
     },
   },

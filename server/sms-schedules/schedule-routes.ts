@@ -18,6 +18,7 @@ import { nextOccurrences } from './recurrence.js';
 import { templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
 import { readForm, requireFile } from '../main/sim-upload-routes.js';
 import { readTargetFile } from './targets-file.js';
+import { deleteSchedule, insertSchedule, scheduleExists, scheduleLog, scheduleMessages, scheduleOf, schedulePage, scheduleRuns, setScheduleStatus, updateSchedule, type ScheduleRecord } from './schedule-repo.js';
 import { pageResponse } from '../http/page-response.js';
 
 const KEY = 'cube-schedule-sms' as const;
@@ -71,7 +72,7 @@ const scheduleItem = {
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
-type Row = ScheduleRow & { created_at: Date | string; updated_at: Date | string; last_run_at: Date | string | null; creator?: string | null };
+type Row = ScheduleRecord;
 
 /** A stored schedule as the API shows it; `locked`: a once-only schedule executing, which cannot be edited or deleted. */
 function itemOf(r: Row) {
@@ -109,14 +110,12 @@ const auditShape = (r: Row) => {
   return { ...rest, iccids: r.target_iccids };
 };
 
-const SELECT = `SELECT s.*, nullif(trim(a.first_name || ' ' || a.last_name), '') AS creator
-                  FROM sms_schedules s LEFT JOIN accounts a ON a.id = s.created_by`;
 
 const now = (req: FastifyRequest) => req.server.config.clock?.() ?? new Date();
 
 /** The schedule of the organisation, locked for a change; 404 when it is not the organisation's. */
 async function lockSchedule(q: Queryable, orgId: string, id: string): Promise<Row> {
-  const r = (await q.query<Row>(`${SELECT} WHERE s.org_id = $1 AND s.id = $2 FOR UPDATE OF s`, [orgId, id])).rows[0];
+  const r = await scheduleOf(q, orgId, id, true);
   if (!r) throw notFound('scheduledSms', id);
   return r;
 }
@@ -166,23 +165,7 @@ export const scheduleRoutes = defineRoutes([
       const b = (req.body ?? {}) as { page?: number; pageSize?: number; name?: string; status?: string; mode?: string };
       const page = b.page ?? 1;
       const size = b.pageSize ?? 20;
-      const where = ['s.org_id = $1'];
-      const params: unknown[] = [auth.orgId];
-      if (b.name?.trim()) {
-        params.push(`%${b.name.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-        where.push(`s.name ILIKE $${params.length}`);
-      }
-      if (b.status) {
-        params.push(b.status);
-        where.push(`s.status = $${params.length}`);
-      }
-      if (b.mode) {
-        params.push(b.mode);
-        where.push(`s.mode = $${params.length}`);
-      }
-      const { db } = req.server;
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sms_schedules s WHERE ${where.join(' AND ')}`, params)).rows[0].n;
-      const rows = (await db.query<Row>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.created_at DESC, s.id LIMIT ${size} OFFSET ${(page - 1) * size}`, params)).rows;
+      const { rows, total } = await schedulePage(req.server.db, auth.orgId, { page, pageSize: size, name: b.name, status: b.status, mode: b.mode });
       return { items: rows.map(itemOf), total };
     },
   },
@@ -213,14 +196,8 @@ export const scheduleRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         await checkTargets(q, auth.orgId, v.iccids);
         const id = newId();
-        await q.query(
-          `INSERT INTO sms_schedules (org_id, id, name, content, sms_type, mode, weekdays, send_time, timezone, start_at, end_at, never_ends,
-                                      target_iccids, email_notify, notify_emails, status, next_run_at, created_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'enabled', $16, $17)`,
-          [auth.orgId, id, v.name, v.content, v.smsType, v.mode, v.weekdays, v.sendTime, v.timezone, v.startAt.toISOString(), v.endAt?.toISOString() ?? null, v.neverEnds,
-            v.iccids, v.emailNotify, v.notifyEmails, nextRunOf(stored(v), true, at), auth.accountId],
-        );
-        const row = (await q.query<Row>(`${SELECT} WHERE s.org_id = $1 AND s.id = $2`, [auth.orgId, id])).rows[0];
+        await insertSchedule(q, auth.orgId, id, v, nextRunOf(stored(v), true, at), auth.accountId);
+        const row = (await scheduleOf(q, auth.orgId, id))!;
         await audit(q, req, { action: 'create', entity: 'sms_schedule', entityId: id, after: auditShape(row) });
         return itemOf(row);
       });
@@ -241,14 +218,8 @@ export const scheduleRoutes = defineRoutes([
         if (isLocked(before)) throw inProgress();
         const v = checkSchedule(input, at);
         await checkTargets(q, auth.orgId, v.iccids);
-        await q.query(
-          `UPDATE sms_schedules SET name = $3, content = $4, sms_type = $5, mode = $6, weekdays = $7, send_time = $8, timezone = $9, start_at = $10, end_at = $11,
-                  never_ends = $12, target_iccids = $13, email_notify = $14, notify_emails = $15, next_run_at = $16, updated_at = now()
-            WHERE org_id = $1 AND id = $2`,
-          [auth.orgId, id, v.name, v.content, v.smsType, v.mode, v.weekdays, v.sendTime, v.timezone, v.startAt.toISOString(), v.endAt?.toISOString() ?? null, v.neverEnds,
-            v.iccids, v.emailNotify, v.notifyEmails, nextRunOf(stored(v), before.status === 'enabled', at)],
-        );
-        const row = (await q.query<Row>(`${SELECT} WHERE s.org_id = $1 AND s.id = $2`, [auth.orgId, id])).rows[0];
+        await updateSchedule(q, auth.orgId, id, v, nextRunOf(stored(v), before.status === 'enabled', at));
+        const row = (await scheduleOf(q, auth.orgId, id))!;
         await audit(q, req, { action: 'update', entity: 'sms_schedule', entityId: id, before: auditShape(before), after: auditShape(row) });
         return itemOf(row);
       });
@@ -271,8 +242,8 @@ export const scheduleRoutes = defineRoutes([
         if (isLocked(before)) throw inProgress();
         if (before.status === status) return itemOf(before);
         // Enabled again: from now on; the occurrences while it was disabled are not runs at all.
-        await q.query(`UPDATE sms_schedules SET status = $3, next_run_at = $4, updated_at = now() WHERE org_id = $1 AND id = $2`, [auth.orgId, id, status, nextRunOf(before, status === 'enabled', now(req))]);
-        const row = (await q.query<Row>(`${SELECT} WHERE s.org_id = $1 AND s.id = $2`, [auth.orgId, id])).rows[0];
+        await setScheduleStatus(q, auth.orgId, id, status, nextRunOf(before, status === 'enabled', now(req)));
+        const row = (await scheduleOf(q, auth.orgId, id))!;
         await audit(q, req, { action: status === 'enabled' ? 'enable' : 'disable', entity: 'sms_schedule', entityId: id, before: { status: before.status }, after: { status } });
         return itemOf(row);
       });
@@ -290,7 +261,7 @@ export const scheduleRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         const before = await lockSchedule(q, auth.orgId, id);
         if (isLocked(before)) throw inProgress();
-        await q.query('DELETE FROM sms_schedules WHERE org_id = $1 AND id = $2', [auth.orgId, id]);
+        await deleteSchedule(q, auth.orgId, id);
         await audit(q, req, { action: 'delete', entity: 'sms_schedule', entityId: id, before: auditShape(before) });
         return { id };
       });
@@ -332,15 +303,9 @@ export const scheduleRoutes = defineRoutes([
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
       const { db } = req.server;
-      const row = (await db.query<Row>(`${SELECT} WHERE s.org_id = $1 AND s.id = $2`, [auth.orgId, id])).rows[0];
+      const row = await scheduleOf(db, auth.orgId, id);
       if (!row) throw notFound('scheduledSms', id);
-      const runs = (
-        await db.query<{ id: string; occurrence_at: Date; at: Date; ended_at: Date | null; status: string; targets: number; sent: number; failed: number }>(
-          `SELECT id::text AS id, occurrence_at, at, ended_at, status, targets, sent, failed FROM sms_schedule_runs
-            WHERE org_id = $1 AND schedule_id = $2 ORDER BY occurrence_at DESC LIMIT 100`,
-          [auth.orgId, id],
-        )
-      ).rows;
+      const runs = await scheduleRuns(db, auth.orgId, id);
       // The coming occurrences, so a person sees the times (and a daylight-saving change) before they happen.
       const upcoming = row.status === 'enabled' && row.next_run_at ? [iso(row.next_run_at)!, ...nextOccurrences(recurrenceOf(row), new Date(iso(row.next_run_at)!), 4).map((d) => d.toISOString())] : [];
       return {
@@ -368,58 +333,29 @@ export const scheduleRoutes = defineRoutes([
           status: { type: 'string', enum: ['pending', 'sent', 'delivered', 'failed'] },
         },
       },
-      response: {
+      response: pageResponse({
         type: 'object',
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                runId: { type: ['string', 'null'] },
-                iccid: { type: 'string' },
-                msisdn: { type: ['string', 'null'] },
-                content: { type: 'string' },
-                smsType: { type: 'string' },
-                status: { type: 'string' },
-                error: { type: ['string', 'null'] },
-                createdAt: { type: 'string' },
-                sentAt: { type: ['string', 'null'] },
-                deliveredAt: { type: ['string', 'null'] },
-              },
-            },
-          },
-          total: { type: 'integer' },
+          id: { type: 'string' },
+          runId: { type: ['string', 'null'] },
+          iccid: { type: 'string' },
+          msisdn: { type: ['string', 'null'] },
+          content: { type: 'string' },
+          smsType: { type: 'string' },
+          status: { type: 'string' },
+          error: { type: ['string', 'null'] },
+          createdAt: { type: 'string' },
+          sentAt: { type: ['string', 'null'] },
+          deliveredAt: { type: ['string', 'null'] },
         },
-      },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
       const b = req.body as { taskId: string; runId?: string; status?: string; page?: number; pageSize?: number };
       const { db } = req.server;
-      const exists = await db.query('SELECT 1 FROM sms_schedules WHERE org_id = $1 AND id = $2', [auth.orgId, b.taskId]);
-      if (!exists.rows.length) throw notFound('scheduledSms', b.taskId);
-      const where = [`org_id = $1`, `schedule_id = $2`, `direction = 'MT'`];
-      const params: unknown[] = [auth.orgId, b.taskId];
-      if (b.runId) {
-        params.push(b.runId);
-        where.push(`run_id = $${params.length}::bigint`);
-      }
-      if (b.status) {
-        params.push(b.status);
-        where.push(`status = $${params.length}`);
-      }
-      const page = b.page ?? 1;
-      const size = b.pageSize ?? 20;
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sms_records WHERE ${where.join(' AND ')}`, params)).rows[0].n;
-      const rows = (
-        await db.query<Record<string, unknown>>(
-          `SELECT id, run_id::text AS "runId", iccid, msisdn, content, sms_type AS "smsType", status, error, created_at AS "createdAt", sent_at AS "sentAt", delivered_at AS "deliveredAt"
-             FROM sms_records WHERE ${where.join(' AND ')} ORDER BY created_at DESC, iccid LIMIT ${size} OFFSET ${(page - 1) * size}`,
-          params,
-        )
-      ).rows;
+      if (!(await scheduleExists(db, auth.orgId, b.taskId))) throw notFound('scheduledSms', b.taskId);
+      const { rows, total } = await scheduleMessages(db, auth.orgId, { scheduleId: b.taskId, runId: b.runId, status: b.status, page: b.page ?? 1, pageSize: b.pageSize ?? 20 });
       return { items: rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), sentAt: iso(r.sentAt), deliveredAt: iso(r.deliveredAt) })), total };
     },
   },
@@ -430,43 +366,24 @@ export const scheduleRoutes = defineRoutes([
     permission: { action: 'read', subject: KEY },
     schema: {
       body: { type: 'object', additionalProperties: false, required: ['id'], properties: { ...PAGING_PROPERTIES, id: ID } },
-      response: {
+      response: pageResponse({
         type: 'object',
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                at: { type: 'string' },
-                action: { type: 'string' },
-                actor: { type: ['string', 'null'] },
-                actorEmail: { type: ['string', 'null'] },
-                changes: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, before: {}, after: {} } } },
-              },
-            },
-          },
-          total: { type: 'integer' },
+          id: { type: 'string' },
+          at: { type: 'string' },
+          action: { type: 'string' },
+          actor: { type: ['string', 'null'] },
+          actorEmail: { type: ['string', 'null'] },
+          changes: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, before: {}, after: {} } } },
         },
-      },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
       const b = req.body as { id: string; page?: number; pageSize?: number };
       const page = b.page ?? 1;
       const size = b.pageSize ?? 20;
-      const { db } = req.server;
-      const params = [auth.orgId, b.id];
-      const where = `l.org_id = $1 AND l.entity = 'sms_schedule' AND l.entity_id = $2`;
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log l WHERE ${where}`, params)).rows[0].n;
-      const rows = (
-        await db.query<{ id: string; at: Date; action: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; actor: string | null; email: string | null }>(
-          `SELECT l.id::text AS id, l.at, l.action, l.before, l.after, nullif(trim(a.first_name || ' ' || a.last_name), '') AS actor, a.email
-             FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id WHERE ${where} ORDER BY l.at DESC, l.id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-          params,
-        )
-      ).rows;
+      const { rows, total } = await scheduleLog(req.server.db, auth.orgId, b.id, page, size);
       return { items: rows.map((r) => ({ id: r.id, at: iso(r.at)!, action: r.action, actor: r.actor, actorEmail: r.email, changes: changesOf(r.before, r.after) })), total };
     },
   },

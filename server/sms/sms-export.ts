@@ -9,7 +9,8 @@ import { listSelect } from '../db/listing.js';
 import { consoleLabel } from '../http/labels.js';
 import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
-import { SMS_LIST_SPEC, smsFilters, type SmsListBody } from './sms-routes.js';
+import { SMS_LIST_SPEC } from './sms-repo.js';
+import { smsFilters, type SmsListBody } from './sms-routes.js';
 
 const COLUMNS = ['createdAt', 'iccid', 'msisdn', 'direction', 'content', 'smsType', 'status', 'error', 'deliveredAt', 'accountName', 'scheduleName', 'replyToId', 'id'] as const;
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;

@@ -9,64 +9,20 @@ import { CODES } from '../../common/errors.js';
 import { LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
 import { checkMsisdn } from '../../common/msisdn.js';
 import { SMS_TYPES, type SmsType } from '../../common/sms.js';
-import { checkSpec, listPage, type ListSpec } from '../db/listing.js';
+import { listPage } from '../db/listing.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
+import { insertTask } from '../job/task-repo.js';
 import { smsQuotaOf } from './quota.js';
+import { repliesTo, simsByMsisdn, SMS_LIST_SPEC, smsRecordHead, SORTABLE, type SmsRow as Row } from './sms-repo.js';
 import { refusalMessage, sendSmsBatch, type SmsSendResult } from './send.js';
 
 export const SMS_DIRECTIONS = ['MT', 'MO'] as const;
 export const SMS_STATUSES = ['pending', 'sent', 'delivered', 'failed', 'received'] as const;
-const SORTABLE = ['createdAt', 'iccid', 'msisdn', 'direction', 'status'] as const;
-
-/**
- * The first message of a thread: one that answers nothing, or answers a message more than 24 hours older (SPEC.md
- * section 9: replies are shown within 24 hours; a later answer stands on its own).
- */
-const THREAD_HEAD = `m.reply_to_id IS NULL OR NOT EXISTS (SELECT 1 FROM sms_records p WHERE p.org_id = m.org_id AND p.id = m.reply_to_id
-  AND m.created_at <= p.created_at + make_interval(hours => ${LIMITS.replyWindowHours}))`;
-
-const COLUMNS: Record<string, string> = {
-  id: 'm.id',
-  createdAt: 'm.created_at',
-  iccid: 'm.iccid',
-  msisdn: 'm.msisdn',
-  direction: 'm.direction',
-  content: 'm.content',
-  smsType: 'm.sms_type',
-  status: 'm.status',
-  error: 'm.error',
-  sentAt: 'm.sent_at',
-  deliveredAt: 'm.delivered_at',
-  replyToId: 'm.reply_to_id',
-  accountId: 'm.account_id',
-  accountName: `nullif(trim(coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, '')), '')`,
-  scheduleId: 'm.schedule_id',
-  scheduleName: 'sc.name',
-};
-
-/** The All SMS list: the organisation's thread heads, filtered and sorted in SQL (server/db/listing.ts). */
-export const SMS_LIST_SPEC: ListSpec = checkSpec({
-  from: 'sms_records m LEFT JOIN accounts a ON a.id = m.account_id LEFT JOIN sms_schedules sc ON sc.id = m.schedule_id',
-  orgColumn: 'm.org_id',
-  idColumn: 'm.id',
-  columns: COLUMNS,
-  sortable: [...SORTABLE],
-  filters: {
-    direction: { kind: 'eq', column: 'm.direction' },
-    status: { kind: 'eq', column: 'm.status' },
-    createdAt: { kind: 'range', column: 'm.created_at' },
-    iccidSuffix: { kind: 'suffix', column: 'm.iccid' },
-    msisdnSuffix: { kind: 'suffix', column: 'm.msisdn' },
-    content: { kind: 'substring', column: 'm.content' },
-  },
-  defaultSort: { field: 'createdAt', order: 'desc' },
-  where: THREAD_HEAD,
-});
 
 const TIME = { type: ['string', 'null'], format: 'date-time' };
 const STR = { type: ['string', 'null'] };
@@ -113,8 +69,6 @@ export function smsFilters(body: SmsListBody): Record<string, unknown> {
   };
 }
 
-type Row = Record<string, unknown> & { id: string };
-
 /** How deep a thread is followed: a reply to a reply to a reply… (each within 24 hours of what it answers). */
 const THREAD_DEPTH = 4;
 
@@ -125,18 +79,11 @@ const THREAD_DEPTH = 4;
 async function threadsOf(req: FastifyRequest, orgId: string, heads: string[]): Promise<Map<string, Row[]>> {
   const by = new Map<string, Row[]>();
   const headOf = new Map(heads.map((id) => [id, id]));
-  const select = Object.entries(COLUMNS).map(([f, e]) => `${e} AS "${f}"`).join(', ');
   let parents = heads;
   for (let depth = 0; depth < THREAD_DEPTH && parents.length; depth++) {
-    const rows = await req.server.db.query<Row>(
-      `SELECT ${select} FROM sms_records m JOIN sms_records p ON p.id = m.reply_to_id AND p.org_id = m.org_id
-         LEFT JOIN accounts a ON a.id = m.account_id LEFT JOIN sms_schedules sc ON sc.id = m.schedule_id
-        WHERE m.org_id = $1 AND m.reply_to_id = ANY($2::text[]) AND m.created_at <= p.created_at + make_interval(hours => $3)
-        ORDER BY m.created_at, m.id LIMIT 1000`,
-      [orgId, parents, LIMITS.replyWindowHours],
-    );
+    const rows = await repliesTo(req.server.db, orgId, parents);
     parents = [];
-    for (const r of rows.rows) {
+    for (const r of rows) {
       const head = headOf.get(String(r.replyToId));
       if (!head || headOf.has(r.id)) continue;
       headOf.set(r.id, head);
@@ -271,7 +218,7 @@ export const smsRoutes = defineRoutes([
       // Numbers name the organisation's SIMs; one that names none is refused on its own.
       const byMsisdn = new Map(
         msisdns.length
-          ? (await db.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sims WHERE org_id = $1 AND msisdn = ANY($2::text[])', [auth.orgId, msisdns])).rows.map((r) => [r.msisdn, r.iccid])
+          ? (await simsByMsisdn(db, auth.orgId, msisdns)).map((r) => [r.msisdn, r.iccid])
           : [],
       );
       const iccids = [...new Set([...input.iccids, ...msisdns.map((m) => byMsisdn.get(m)).filter((i): i is string => !!i)])];
@@ -310,7 +257,7 @@ export const smsRoutes = defineRoutes([
       const auth = req.requireAuth();
       const body = req.body as { id: string; smsType?: SmsType; content: string };
       const { db, network } = req.server;
-      const mo = (await db.query<{ iccid: string; direction: string }>('SELECT iccid, direction FROM sms_records WHERE org_id = $1 AND id = $2', [auth.orgId, body.id])).rows[0];
+      const mo = await smsRecordHead(db, auth.orgId, body.id);
       if (!mo) throw notFound('sms', body.id);
       if (mo.direction !== 'MO') throw new ApiError(400, CODES.validation, { field: 'id' }, 'errors.sms.replyNotMo', { field: 'id', rule: 'replyNotMo' });
       const sent = await sendSmsBatch(db, network, { orgId: auth.orgId, accountId: auth.accountId, replyToId: body.id, iccids: [mo.iccid], content: body.content, smsType: body.smsType ?? 'text', lang: req.lang });
@@ -380,10 +327,7 @@ export const smsRoutes = defineRoutes([
       const taskId = newId();
       const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
       await req.server.db.tx(async (tx) => {
-        await tx.query(
-          `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sms_export', $5, $6, $7)`,
-          [auth.orgId, taskId, auth.accountId, referenceId, count.total, format.toUpperCase(), JSON.stringify({ query, format, lang: req.lang })],
-        );
+        await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind: 'sms_export', quantity: count.total, remark: format.toUpperCase(), payload: { query, format, lang: req.lang } });
         await audit(tx, req, { action: 'export', entity: 'sms', entityId: taskId, after: { format, quantity: count.total } });
         await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
       });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidPassword } from '../../common/limits.js';
 import { generatePassword } from '../../common/passwords.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 describe('the generated password', () => {
   it('is 11 characters plus a symbol and passes the rule', () => {
@@ -18,8 +18,7 @@ describe.each(DB_KINDS)('account administration on %s', (kind) => {
   let t: TestApp;
   let admin: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind }, { admin: DEMO.admin }));
   });
   afterAll(() => t.close());
 

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
   let t: TestApp;
   let admin: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, other } = await appSignedIn({ kind }, { admin: DEMO.admin, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 

@@ -5,14 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_TASK_ID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {
   let t: TestApp;
   let admin: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind }, { admin: DEMO.admin }));
   });
   afterAll(() => t.close());
 

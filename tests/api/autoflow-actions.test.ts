@@ -12,7 +12,7 @@ import { startConsumer } from '../../server/events/event-log.js';
 import type { CommandAnswer, NetworkAdapter, NetworkName, SimRef } from '../../server/network/adapter.js';
 import { networkReports } from '../../server/network/reports.js';
 import { sendSmsBatch } from '../../server/sms/send.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 const RULES = '/api/rule/auto_flow/cube/rules';
@@ -65,8 +65,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   const take = () => pool.shift()!;
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { webhookAllowPrivate: true } });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.admin }));
     // The demo's own rules stay out of the way: every rule here names its SIMs.
     await t.db.query("UPDATE autoflow_rules SET status = 'disabled' WHERE status = 'enabled'");
     await t.db.query("UPDATE organisations SET sms_quota = sms_used + 1000 WHERE id = 'org-demo'");

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 const RULES = '/api/rule/auto_flow/cube/rules';
@@ -25,9 +25,7 @@ describe.each(DB_KINDS)('autoflow engine on %s', (kind) => {
   let other: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { webhookAllowPrivate: true } });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
+    ({ t, admin, operator } = await appSignedIn({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.admin, operator: DEMO.operator }));
     consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
     // The first claim places the consumer at the log's present.
     await consumer.poke();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { luhnCheckDigit, makeIccid } from '../../common/iccid.js';
 import { DEMO_POOL_ID, DEMO_RULE_ID, DEMO_RULE_NAME } from '../../server/db/seed-fleet.js';
-import { buildTestApp, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
 
 const RULES = '/api/rule/auto_flow/cube/rules';
 type Doc = Record<string, unknown>;
@@ -30,10 +30,7 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
   let foreign: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
+    ({ t, admin, operator, user } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user }));
     own = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 5")).rows.map((r) => r.iccid);
     foreign = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-other' ORDER BY iccid LIMIT 1")).rows[0].iccid;
   });

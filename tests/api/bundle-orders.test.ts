@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('bundle order records (POST /sim/service/list) on %s', (kind) => {
   let t: TestApp;
@@ -7,9 +7,7 @@ describe.each(DB_KINDS)('bundle order records (POST /sim/service/list) on %s', (
   let other: Session;
   let mine: Array<{ id: string; iccid: string; status: string; ordered_at: Date }>;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind }, { user: DEMO.user, other: 'admin@other.example.com' }));
     mine = (await t.db.query<(typeof mine)[number]>("SELECT id, iccid, status, ordered_at FROM bundle_orders WHERE org_id = 'org-demo' ORDER BY ordered_at DESC, id DESC")).rows;
   });
   afterAll(() => t.close());

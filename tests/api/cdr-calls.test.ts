@@ -1,6 +1,6 @@
 /** Issue 20's CDR calls: one CDR with its session and cell, countries and areas, one SIM's summary, the two-segment exports. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -13,9 +13,7 @@ describe.each(DB_KINDS)('the CDR calls of issue 20 on %s', (kind) => {
   let latest: number;
   let cdr: { id: string; iccid: string; sim_id: string; start_at: Date; end_at: Date; volume_kb: number };
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind }, { user: DEMO.user, other: 'admin@other.example.com' }));
     latest = (await t.db.query<{ at: Date }>("SELECT max(start_at) AS at FROM cdrs WHERE org_id = 'org-demo'")).rows[0].at.getTime();
     cdr = (await t.db.query<typeof cdr>("SELECT id::text, iccid, sim_id, start_at, end_at, volume_kb::float8 AS volume_kb FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 1")).rows[0];
   });

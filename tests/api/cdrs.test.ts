@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -11,9 +11,7 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
   let other: Session;
   let latest: number;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind }, { user: DEMO.user, other: 'admin@other.example.com' }));
     latest = (await t.db.query<{ at: Date }>("SELECT max(start_at) AS at FROM cdrs WHERE org_id = 'org-demo'")).rows[0].at.getTime();
   });
   afterAll(() => t.close());

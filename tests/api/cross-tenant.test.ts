@@ -11,7 +11,7 @@ import type { Db } from '../../server/db/db.js';
 import { loadConfig } from '../../server/config.js';
 import { fullPath, type RouteDef } from '../../server/http/route.js';
 import { ALL_ROUTES } from '../../server/routes.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const OTHER_ADMIN = 'admin@other.example.com';
 const INVITE = '/api/identity/info/cube/invites';
@@ -32,8 +32,7 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
   let t: TestApp;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    other = await signIn(t.app, OTHER_ADMIN);
+    ({ t, other } = await appSignedIn({ kind }, { other: OTHER_ADMIN }));
   });
   afterAll(() => t.close());
 
@@ -122,9 +121,7 @@ describe.each(DB_KINDS)('organisation names on %s', (kind) => {
   let other: Session;
   let demoAdmin: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    other = await signIn(t.app, OTHER_ADMIN);
-    demoAdmin = await signIn(t.app, DEMO.admin);
+    ({ t, other, demoAdmin } = await appSignedIn({ kind }, { other: OTHER_ADMIN, demoAdmin: DEMO.admin }));
   });
   afterAll(() => t.close());
 

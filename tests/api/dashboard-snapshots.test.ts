@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordUsage } from '../../server/network/reports.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const START = new Date('2026-11-20T12:00:00Z');
 const TTL = 300;
@@ -18,9 +18,7 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
   let now = START;
   let demoSims = 0;
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { clock: () => now, dashboardSnapshotSeconds: TTL } });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind, config: { clock: () => now, dashboardSnapshotSeconds: TTL } }, { user: DEMO.user, other: 'admin@other.example.com' }));
     demoSims = Number((await t.db.query<{ n: string }>("SELECT count(*) AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
   });
   afterAll(() => t.close());

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketsOf, VIEWS, type View } from '../../server/main/dashboard-routes.js';
 import { recordUsage } from '../../server/network/reports.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 /** 20:00 in UTC+8 on 20 November 2026. */
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -18,9 +18,7 @@ describe.each(DB_KINDS)('dashboard on %s', (kind) => {
   let user: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { clock: () => NOW } });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind, config: { clock: () => NOW } }, { user: DEMO.user, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 

@@ -12,7 +12,7 @@ import { evaluateScheduled } from '../../server/autoflow/schedule.js';
 import { DEMO_SIMS, SIM_STATUSES, type SeedSize } from '../../server/db/seed-fleet.js';
 import { allowanceKb, cycleStart, flowControlOf, overageControl, type OveragePolicy, type ResetCycle, type RuleControl } from '../../server/domain/bundle-cycle.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const SIZES: SeedSize[] = ['small', 'demo'];
 const SEED_MS = 15 * 60_000;
@@ -42,8 +42,7 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
   let bundles: Bundle[];
   let sims: Array<{ id: string; org_id: string; iccid: string; status: string; cycle_start: string | null; cycle_usage_kb: string; cycle_limit_kb: string | null }>;
   beforeAll(async () => {
-    t = await buildTestApp({ kind, seedSize: size });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind, seedSize: size }, { admin: DEMO.admin }));
     now = new Date((await t.db.query<{ now: Date }>('SELECT now() AS now')).rows[0].now);
     bundles = (
       await t.db.query<Bundle>(

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { networkReports } from '../../server/network/reports.js';
 import { networkNamed } from '../../server/network/simulator.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('device calls on %s', (kind) => {
   let t: TestApp;
@@ -17,8 +17,7 @@ describe.each(DB_KINDS)('device calls on %s', (kind) => {
   const iccidOf = async (org: string) => (await t.db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY iccid LIMIT 1', [org])).rows[0].iccid;
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
+    ({ t, user } = await appSignedIn({ kind }, { user: DEMO.user }));
   });
   afterAll(() => t.close());
 

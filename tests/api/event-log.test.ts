@@ -18,7 +18,7 @@ import {
   type Cursor,
   type DomainEvent,
 } from '../../server/events/event-log.js';
-import { buildTestApp, call, createPostgresDatabase, DB_KINDS, DEMO, freshDb, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, createPostgresDatabase, DB_KINDS, DEMO, freshDb, type Session, type TestApp } from '../helper.js';
 
 // On PostgreSQL an event is readable once every older writing transaction of the server has ended, and in a full run
 // other files' seeds on the same server are such transactions (docs/decisions.md, "The event log"): waits are long.
@@ -30,8 +30,7 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
   let t: TestApp;
   let operator: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    operator = await signIn(t.app, DEMO.operator);
+    ({ t, operator } = await appSignedIn({ kind }, { operator: DEMO.operator }));
   });
   afterAll(() => t.close());
 

@@ -5,7 +5,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaleSeed, SCALE_ORG } from '../../bench/scale-seed.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const SIM_EXPORT = '/api/main/sim/list/export/task';
 
@@ -17,9 +17,7 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
   let admin: Session;
   let user: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    user = await signIn(t.app, DEMO.user);
+    ({ t, admin, user } = await appSignedIn({ kind }, { admin: DEMO.admin, user: DEMO.user }));
   });
   afterAll(() => t.close());
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketsOf, VIEWS, type View } from '../../server/main/dashboard-routes.js';
 import { CELL_DEG, coarsen } from '../../server/main/heatmap-routes.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const NOW = new Date();
 
@@ -41,9 +41,7 @@ describe.each(DB_KINDS)('heatmap on %s', (kind) => {
   let user: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { clock: () => NOW } });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind, config: { clock: () => NOW } }, { user: DEMO.user, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 

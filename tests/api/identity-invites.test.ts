@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const INVITE = '/api/identity/info/cube/invites';
 
@@ -7,8 +7,7 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
   let t: TestApp;
   let admin: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind }, { admin: DEMO.admin }));
   });
   afterAll(() => t.close());
 

@@ -4,15 +4,14 @@
  * a missing call, and the export of ticked CDRs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
   let t: TestApp;
   let admin: Session;
   let iccid: string;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind }, { admin: DEMO.admin }));
     iccid = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 1")).rows[0].iccid;
   });
   afterAll(() => t.close());

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueDateOf } from '../../common/billing.js';
 import { invoiceOrganisation, monthOf, runInvoiceJob } from '../../server/billing/invoice-job.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 const DAY = 86_400_000;
@@ -75,11 +75,7 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
   let demoInvoiceId = '';
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { clock: () => clock } });
-    admin = await signIn(t.app, DEMO.admin);
-    user = await signIn(t.app, DEMO.user);
-    operator = await signIn(t.app, DEMO.operator);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, user, operator, other } = await appSignedIn({ kind, config: { clock: () => clock } }, { admin: DEMO.admin, user: DEMO.user, operator: DEMO.operator, other: 'admin@other.example.com' }));
     // One SIM of org-demo whose bundles bill overage goes over its allowance by 100.25 MB (half a cent to round):
     // a CDR and its rollup, as the network's writer records them.
     const base = await expected(t, 'org-demo', cycle);

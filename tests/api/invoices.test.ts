@@ -7,7 +7,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueDateOf } from '../../common/billing.js';
 import type { Language } from '../../common/limits.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
@@ -33,10 +33,7 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
   let other: Session;
   let invoiceId: string;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' }));
     invoiceId = (await t.db.query<{ id: string }>("SELECT i.id FROM invoices i WHERE org_id = 'org-demo' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id) ORDER BY billing_date DESC LIMIT 1")).rows[0].id;
   });
   afterAll(() => t.close());

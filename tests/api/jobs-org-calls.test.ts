@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('job and organisation calls of issue 20 on %s', (kind) => {
   let t: TestApp;
@@ -13,11 +13,7 @@ describe.each(DB_KINDS)('job and organisation calls of issue 20 on %s', (kind) =
   let user: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, operator, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
   const runJobs = async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { luhnCheckDigit } from '../../common/iccid.js';
 import { newId } from '../../server/db/ids.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const ONLINE = "connection_status IN ('online', 'connected')";
 
@@ -21,8 +21,7 @@ describe.each(DB_KINDS)('online counts on %s', (kind) => {
   let t: TestApp;
   let user: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
+    ({ t, user } = await appSignedIn({ kind }, { user: DEMO.user }));
   });
   afterAll(() => t.close());
 

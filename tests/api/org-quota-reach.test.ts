@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over shared accounts on %s', (kind) => {
   let t: TestApp;
@@ -8,10 +8,7 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
   let other: Session;
   let cap: number;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, operator, other } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, other: 'admin@other.example.com' }));
     cap = (await t.db.query<{ sms_quota: number }>("SELECT sms_quota FROM organisations WHERE id = 'org-demo'")).rows[0].sms_quota;
   });
   afterAll(() => t.close());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, sessionHeaders, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('organisations on %s', (kind) => {
   let t: TestApp;
@@ -7,10 +7,7 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
   let superadmin: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    superadmin = await signIn(t.app, DEMO.superadmin);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, superadmin, other } = await appSignedIn({ kind }, { admin: DEMO.admin, superadmin: DEMO.superadmin, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 
@@ -125,10 +122,7 @@ describe.each(DB_KINDS)('deleting an organisation on %s', (kind) => {
   let user: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPoolJob } from '../../server/pool/pool-engine.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
   let t: TestApp;
@@ -14,11 +14,7 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
   let other: Session;
   let poolId: string;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, operator, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' }));
     poolId = (await t.db.query<{ id: string }>("SELECT id FROM shared_pools WHERE org_id = 'org-demo' AND name = 'EU Fleet Pool'")).rows[0].id;
     await t.db.query(
       `INSERT INTO shared_pools (org_id, id, name, bundle_name, bundle_sku, base_bundle_kb, cycle_start, cycle_end, effective_from)

@@ -1,6 +1,6 @@
 /** Shared pools (data-pool API): list, detail, activity, events and rename, for the current organisation only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('shared pools on %s', (kind) => {
   let t: TestApp;
@@ -10,11 +10,7 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
   let other: Session;
   let poolId: string;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, operator, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' }));
     poolId = (await t.db.query<{ id: string }>("SELECT id FROM shared_pools WHERE org_id = 'org-demo' ORDER BY created_at LIMIT 1")).rows[0].id;
   });
   afterAll(() => t.close());

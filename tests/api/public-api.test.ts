@@ -9,7 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIMS, OTHER_SIM_ICCID } from '../../server/db/seed-fleet.js';
 import { API_KEYS_PER_DEVELOPER } from '../../server/developer/api-key-routes.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signApiToken, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, buildTestApp, call, DB_KINDS, DEMO, signApiToken, signIn, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('public API on %s', (kind) => {
   let t: TestApp;
@@ -17,8 +17,7 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
   let key: { id: string; keyId: string; privateKey: string };
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { rateLimits: { api: 1000, signIn: 1000, captcha: 1000, passwordReset: 1000, telemetry: 1000 } } });
-    admin = await signIn(t.app, DEMO.admin);
+    ({ t, admin } = await appSignedIn({ kind, config: { rateLimits: { api: 1000, signIn: 1000, captcha: 1000, passwordReset: 1000, telemetry: 1000 } } }, { admin: DEMO.admin }));
   });
   afterAll(() => t.close());
 

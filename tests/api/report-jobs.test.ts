@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBounds, periodOf, REPORT_KINDS, scheduleReports } from '../../server/job/report-jobs.js';
-import { buildTestApp, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, sessionHeaders, type Session, type TestApp } from '../helper.js';
 import { DEMO_REPORT_ID } from '../../server/db/seed-fleet.js';
 import esES from '../../common/locales/es-ES.json' with { type: 'json' };
 
@@ -49,10 +49,7 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
   // The seed's month (UTC+8), whose rollups the small seed filled; a report of it on request covers it so far.
   const period = periodOf(new Date());
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 

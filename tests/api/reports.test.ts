@@ -1,6 +1,6 @@
 /** Reports: the organisation's list and its preference columns, enabled or disabled, at least one kept. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('reports on %s', (kind) => {
   let t: TestApp;
@@ -8,10 +8,7 @@ describe.each(DB_KINDS)('reports on %s', (kind) => {
   let user: Session;
   let other: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, admin, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' }));
   });
   afterAll(() => t.close());
 

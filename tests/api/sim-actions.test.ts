@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIMS, OTHER_SIM_ICCID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
   let t: TestApp;
@@ -13,10 +13,7 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
   let operator: Session;
   let user: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
+    ({ t, admin, operator, user } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user }));
   });
   afterAll(() => t.close());
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeIccid } from '../../common/iccid.js';
 import { DEMO_SIMS, OTHER_SIM_ICCID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
 import { MAX_PLACE_DISTANCE_KM, reverseGeocode } from '../../server/geo/reverse-geocoder.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const GETS = [
   '/sim/connection?iccid=',
@@ -46,8 +46,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
   const one = async <T>(sql: string, params: unknown[] = []) => (await t.db.query<T & Record<string, unknown>>(sql, params)).rows[0];
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
+    ({ t, user } = await appSignedIn({ kind }, { user: DEMO.user }));
   });
   afterAll(() => t.close());
 

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pruneSimHourly, SIM_HOURLY_KEEP_DAYS, startMaintenance } from '../../server/job/maintenance.js';
 import { bucketsOf } from '../../server/main/dashboard-routes.js';
 import { recordUsage } from '../../server/network/reports.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 /** 20:00 in UTC+8 on 20 November 2026. */
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -18,8 +18,7 @@ describe.each(DB_KINDS)('pruning usage_sim_hourly on %s', (kind) => {
   let t: TestApp;
   let user: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { clock: () => NOW } });
-    user = await signIn(t.app, DEMO.user);
+    ({ t, user } = await appSignedIn({ kind, config: { clock: () => NOW } }, { user: DEMO.user }));
   });
   afterAll(() => t.close());
 

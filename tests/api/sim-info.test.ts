@@ -1,7 +1,7 @@
 /** One SIM's basic information and an admin's edits: device name 40, notes 140, 10 tags of 10, both sides of each. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SIMS, OTHER_SIM_ICCID } from '../../server/db/seed-fleet.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('SIM information on %s', (kind) => {
   let t: TestApp;
@@ -9,9 +9,7 @@ describe.each(DB_KINDS)('SIM information on %s', (kind) => {
   let operator: Session;
   const iccid = DEMO_SIMS.active;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
+    ({ t, admin, operator } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator }));
   });
   afterAll(() => t.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
   let t: TestApp;
@@ -7,9 +7,7 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
   let other: Session;
   let mine: Array<{ iccid: string; device_name: string | null; status: string }>;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, user, other } = await appSignedIn({ kind }, { user: DEMO.user, other: 'admin@other.example.com' }));
     mine = (await t.db.query<(typeof mine)[number]>("SELECT iccid, device_name, status FROM sims WHERE org_id = 'org-demo' ORDER BY iccid")).rows;
   });
   afterAll(() => t.close());

@@ -13,7 +13,7 @@ import { scaleSeed, SCALE_ORG } from '../../bench/scale-seed.js';
 import { makeIccid } from '../../common/iccid.js';
 import { OTHER_SIM_ICCID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
 import { xlsxWriter } from '../../server/job/table-writers.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const MB = 1024 * 1024;
 
@@ -50,10 +50,7 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
   let operator: Session;
   let user: Session;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
+    ({ t, admin, operator, user } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user }));
   });
   afterAll(() => t.close());
 

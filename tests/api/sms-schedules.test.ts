@@ -13,7 +13,7 @@ import type { Db, Queryable } from '../../server/db/db.js';
 import { EXECUTING_SCHEDULE_ID } from '../../server/db/seed-fleet.js';
 import type { NetworkAdapter } from '../../server/network/adapter.js';
 import { GRACE_MS, SmsScheduler } from '../../server/sms-schedules/scheduler.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -76,10 +76,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     )).rows;
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    admin = await signIn(t.app, DEMO.admin);
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
+    ({ t, admin, operator, user } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user }));
     mine = Array.from({ length: 1000 }, (_, i) => makeIccid('894909', 700_000 + i, 20));
     // Copies of an active SIM of org-demo with their own ids, ICCIDs and numbers.
     await t.db.query(

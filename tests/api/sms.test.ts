@@ -13,7 +13,7 @@ import { newId } from '../../server/db/ids.js';
 import { smsQuotaOf } from '../../server/sms/quota.js';
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork } from '../../server/network/simulator.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, buildTestApp, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 describe('SMS content rules', () => {
   it('takes text up to 140 characters and refuses 141', () => {
@@ -166,10 +166,7 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
   const network = () => new SimulatedNetwork(t.db, networkReports(t.db), { enabled: true, seed: 'sms', simsPerTick: 1000, moReplyChance: 1 });
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    operator = await signIn(t.app, DEMO.operator);
-    user = await signIn(t.app, DEMO.user);
-    other = await signIn(t.app, 'admin@other.example.com');
+    ({ t, operator, user, other } = await appSignedIn({ kind }, { operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' }));
     await setQuota(100_000);
   });
   afterAll(() => t.close());

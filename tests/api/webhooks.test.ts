@@ -13,7 +13,7 @@ import { appendEvents, startConsumer } from '../../server/events/event-log.js';
 import { checkTarget } from '../../server/developer/ssrf.js';
 import { CONSUMER, queueDeliveries, RETRY_AFTER_MS, WebhookDispatcher } from '../../server/developer/webhooks.js';
 import { httpsReceiver } from '../test-tls.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { appSignedIn, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 // On PostgreSQL an event is readable once every older writing transaction of the server has ended, and in a full run
 // other files' seeds on the same server are such transactions (docs/decisions.md, "The event log"): waits are long.
@@ -31,9 +31,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
   let key: { id: string; secret: string };
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { webhookAllowPrivate: true } });
-    admin = await signIn(t.app, DEMO.superadmin);
-    operator = await signIn(t.app, DEMO.operator);
+    ({ t, admin, operator } = await appSignedIn({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.superadmin, operator: DEMO.operator }));
     rx = await httpsReceiver();
     // The consumer the server runs when jobs are on, driven by hand; it starts at the log's present.
     consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs: 3_600_000 });

@@ -1,0 +1,94 @@
+/**
+ * SQL stays in repositories (docs/STYLE: "SQL stays in repositories"; issue 21 "The house"): no route file
+ * (server/**\/*-routes.ts, server/**\/routes.ts) runs a query or holds a statement; its handlers call named functions of
+ * the feature's repository (server/<feature>/*-repo.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Route files whose SQL has not moved yet: each one is another helper's or still unassigned on branch i21-sql.
+ * TEMPORARY: the lead empties this list at merge time, when those branches have moved their SQL out.
+ */
+const PENDING = new Set([
+  'server/billing/bill-routes.ts', // i20-inv
+  'server/main/schema-routes.ts', // i21-schema
+  'server/main/org-routes.ts', // i21-perms
+  'server/main/sim-upload-routes.ts', // i21-perms
+  'server/main/account-routes.ts', // i21-perms
+]);
+
+/** What a route file must not hold: a call that runs SQL, or a statement's keywords. */
+const SQL_SHAPES: Array<[string, RegExp]> = [
+  ['a query call', /\.(query|exec)\s*(<[^()]*>)?\s*\(/],
+  ['a cursor', /\b(readCursor|copyOut)\s*\(|\.cursor\s*(<[^()]*>)?\s*\(/],
+  ['SELECT', /\bSELECT\b/],
+  ['INSERT INTO', /\bINSERT\s+INTO\b/],
+  ['UPDATE … SET', /\bUPDATE\s+\w+(\s+\w+)?\s+SET\b/],
+  ['DELETE FROM', /\bDELETE\s+FROM\b/],
+  ['a row lock', /\bFOR\s+(UPDATE|SHARE)\b/],
+  ['a WHERE clause', /\bWHERE\b/],
+  ['a parameter in a condition', /\$\d+(::\w+)?\s+(IS\s+NULL|=)|=\s*\$\d+\b/],
+];
+
+/** Every route file under server/, as a path from the repository's root. */
+function routeFiles(): string[] {
+  return (fs.readdirSync(path.join(ROOT, 'server'), { recursive: true }) as string[])
+    .map((f) => path.join('server', f).split(path.sep).join('/'))
+    .filter((f) => /(^|\/)([a-z0-9-]+-)?routes\.ts$/.test(f))
+    .sort();
+}
+
+/** The SQL shapes a source holds, each with its first line (comments aside: they may name a statement). */
+export function sqlIn(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const lines = code.split('\n');
+  const found: string[] = [];
+  for (const [name, shape] of SQL_SHAPES) {
+    const at = lines.findIndex((l) => shape.test(l));
+    if (at >= 0) found.push(`${name} (line ${at + 1})`);
+  }
+  return found;
+}
+
+describe('route files hold no SQL', () => {
+  const files = routeFiles();
+
+  it('finds the route files', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(files).toContain('server/identity/routes.ts');
+  });
+
+  it.each(files.filter((f) => !PENDING.has(f)))('%s calls its repository instead of running SQL', (file) => {
+    expect(sqlIn(fs.readFileSync(path.join(ROOT, file), 'utf8'))).toEqual([]);
+  });
+
+  it('the pending list names only route files that exist and still hold SQL (so it can only shrink)', () => {
+    for (const file of PENDING) {
+      expect(files).toContain(file);
+      expect(sqlIn(fs.readFileSync(path.join(ROOT, file), 'utf8')), file).not.toEqual([]);
+    }
+  });
+
+  it.each([
+    ['a query call', "const r = await req.server.db.query<{ n: number }>('SELECT 1', []);"],
+    ['a transaction query', 'await q.query(sql, params);'],
+    ['an UPDATE in a template', 'const s = `UPDATE sims SET status = $2 WHERE id = $1`;'],
+    ['a condition fragment', "where: ['($4::int IS NULL OR http_code = $4)'],"],
+    ['a cursor', 'await readCursor(db, sql, params, 1000, onRows);'],
+  ])('sees %s', (_name, line) => {
+    expect(sqlIn(line)).not.toEqual([]);
+  });
+
+  it.each([
+    ['an HTTP method', "method: 'DELETE',"],
+    ['a comment naming a statement', '// a SELECT … FOR UPDATE in the repository locks the row'],
+    ['a repository call', 'const sim = await simByIccid(q, auth.orgId, iccid);'],
+    ['a querystring schema', 'schema: { querystring: simQuery() },'],
+  ])('passes %s', (_name, line) => {
+    expect(sqlIn(line)).toEqual([]);
+  });
+});
