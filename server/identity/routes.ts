@@ -1,6 +1,6 @@
 /** The identity service (SPEC.md section 7, "Identity"): sign-in, session fetch, sign-out, passwords. */
 import crypto from 'node:crypto';
-import { rulesFor } from '../../common/ability.js';
+import { asRole } from '../../common/roles.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, isValidPassword, LIMITS } from '../../common/limits.js';
@@ -83,7 +83,7 @@ export const identityRoutes = defineRoutes([
         const token = await startSession(req.server, q, reply, account.id);
         await q.query('UPDATE accounts SET logins_count = logins_count + 1, last_sign_in_at = now() WHERE id = $1', [account.id]);
         await clearFailures(q, mail, req.ip);
-        const payload = await sessionPayload(q, account.id, token);
+        const payload = await sessionPayload(q, account.id, token, req.server.resources);
         await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: payload.user.logins_count } });
         return payload;
       });
@@ -106,7 +106,7 @@ export const identityRoutes = defineRoutes([
         clearRefreshCookie(reply);
         throw new ApiError(401, CODES.refreshTokenError);
       }
-      return sessionPayload(req.server.db, result.accountId, result.token);
+      return sessionPayload(req.server.db, result.accountId, result.token, req.server.resources);
     },
   },
   {
@@ -252,7 +252,7 @@ export const identityRoutes = defineRoutes([
       if (id !== auth.accountId) req.authorize('read', 'account');
       const m = (await req.server.db.query<{ role: string }>("SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [id, auth.orgId])).rows[0];
       if (!m) throw notFound('membership', id);
-      return { role: m.role, partner_code: auth.orgCode, permissions: rulesFor(m.role) };
+      return { role: m.role, partner_code: auth.orgCode, permissions: id === auth.accountId ? auth.rules : req.server.rulesFor({ role: asRole(m.role), orgId: auth.orgId }) };
     },
   },
 ]);
