@@ -18,6 +18,12 @@ const CASES: Case[] = [
   ['user', 'read', 'account', null, false],
   ['user', 'read', 'autoflow-cube', null, false],
   ['user', 'read', 'customer-bill-cube', null, false],
+  // Not in SPEC.md section 6's user row, kept on purpose (docs/decisions.md).
+  ['user', 'export', 'sim', null, true],
+  ['user', 'export', 'cdr', null, true],
+  ['user', 'read', 'shared-pool-cube', null, true],
+  ['user', 'update', 'shared-pool-cube', null, false],
+  ['user', 'settings', 'shared-pool-cube', null, false],
   ['operator', 'suspend', 'sim', null, true],
   ['operator', 'resume', 'sim', null, true],
   ['operator', 'reset', 'sim', null, true],
