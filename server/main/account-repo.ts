@@ -73,9 +73,9 @@ export async function setStatus(q: Queryable, accountId: string, status: string)
 }
 
 /** A member's address and language, for mailing them (null for anyone else). */
-export async function mailTarget(q: Queryable, orgId: string, accountId: string): Promise<{ email: string; locale: Language; pendingInvite: boolean } | null> {
-  const r = await q.query<{ email: string; locale: Language; pendingInvite: boolean }>(
-    `SELECT a.email, a.locale, ${PENDING} AS "pendingInvite" FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = $1 AND a.id = $2`,
+export async function mailTarget(q: Queryable, orgId: string, accountId: string): Promise<{ email: string; locale: Language } | null> {
+  const r = await q.query<{ email: string; locale: Language }>(
+    'SELECT a.email, a.locale FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = $1 AND a.id = $2',
     [orgId, accountId],
   );
   return r.rows[0] ?? null;
