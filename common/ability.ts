@@ -1,38 +1,44 @@
 /** The one CASL ability builder, used by every server route and by the console. */
-import { createMongoAbility, AbilityBuilder, type MongoAbility, type RawRuleOf } from '@casl/ability';
-import { PERMISSIONS, SUBJECTS, type Action, type Subject } from './permissions.js';
+import { createMongoAbility, AbilityBuilder, subject as tag, type MongoAbility, type RawRuleOf, type MongoQuery } from '@casl/ability';
+import { PERMISSIONS, RECORD_RULES, SUBJECTS, type Action, type Caller, type Conditions, type Subject } from './permissions.js';
 import { asRole, type Role } from './roles.js';
 
-export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
+/** A subject the file names, or one a resource schema declares (x-admin.subject). */
+export type AnySubject = Subject | (string & Record<never, never>);
+export type AppAbility = MongoAbility<[Action | (string & Record<never, never>), AnySubject | Record<string, unknown>], MongoQuery>;
 export type AppRule = RawRuleOf<AppAbility>;
 
 /**
- * Rights that resource schemas declare on subjects of their own (x-admin.permissions), role by role. The server
- * registers them once at start (registerSchemaRights); the auditors' file stays common/permissions.ts, which a schema
- * cannot change, and docs/permissions.md lists both.
+ * The rights a resource schema declares on a subject of its own (x-admin.permissions), role by role: the schema
+ * resources themselves are passed (the server's app.resources), so their rights come in as data, never registered.
  */
-const schemaRights = new Map<string, Partial<Record<Role, readonly string[]>>>();
-
-export function registerSchemaRights(resources: Array<{ 'x-admin': { subject: string; permissions?: Partial<Record<Role, readonly string[]>> } }>): void {
-  for (const r of resources) if (r['x-admin'].permissions) schemaRights.set(r['x-admin'].subject, r['x-admin'].permissions);
+export interface SchemaRights {
+  'x-admin': { subject: string; permissions?: Partial<Record<Role, readonly string[]>> };
 }
 
-/** The raw rules of a role, as the server sends them to the console. */
-export function rulesFor(role: Role | string): AppRule[] {
-  const checked = asRole(role);
-  const define = PERMISSIONS[checked];
+/** A caller from a role alone (the generated docs, the console's per-organisation questions). */
+const callerOf = (who: Caller | Role | string): Caller => (typeof who === 'string' ? { role: asRole(who) } : { ...who, role: asRole(who.role) });
+
+/** The raw rules of a caller (or of a bare role), as the server sends them to the console. */
+export function rulesFor(who: Caller | Role | string, schemas: readonly SchemaRights[] = []): AppRule[] {
+  const caller = callerOf(who);
   const builder = new AbilityBuilder<AppAbility>(createMongoAbility);
-  const can = (a: Action | Action[], s: Subject | Subject[], c?: Record<string, unknown>) => builder.can(a as never, s as never, c as never);
-  const cannot = (a: Action | Action[], s: Subject | Subject[], c?: Record<string, unknown>) => builder.cannot(a as never, s as never, c as never);
-  define(can as never, cannot as never);
+  const can = (a: Action | Action[], s: Subject | Subject[], f?: Conditions | string[], c?: Conditions) =>
+    Array.isArray(f) ? builder.can(a, s, f, c) : builder.can(a, s, f);
+  const cannot = (a: Action | Action[], s: Subject | Subject[], f?: Conditions | string[], c?: Conditions) =>
+    Array.isArray(f) ? builder.cannot(a, s, f, c) : builder.cannot(a, s, f);
+  PERMISSIONS[caller.role](can, cannot, caller);
+  RECORD_RULES(can, cannot, caller);
   // A schema's subject is not in the file: "manage all" already covers it, so only its own rights decide. Its rules
   // come last and the role's wider rules for it are cancelled first.
-  for (const [subject, perRole] of schemaRights) {
-    builder.cannot('manage' as never, subject as never);
-    const actions = perRole[checked] ?? [];
-    if (actions.length) builder.can(actions as never, subject as never);
+  for (const s of schemas) {
+    const { subject, permissions } = s['x-admin'];
+    if (!permissions) continue;
+    builder.cannot('manage', subject);
+    const actions = permissions[caller.role] ?? [];
+    if (actions.length) builder.can([...actions], subject);
   }
-  return builder.rules as AppRule[];
+  return builder.rules;
 }
 
 /** An ability from raw rules (the console receives rules from the server). */
@@ -40,14 +46,14 @@ export function abilityFromRules(rules: AppRule[]): AppAbility {
   return createMongoAbility<AppAbility>(rules);
 }
 
-/** The ability of a role. */
-export function defineAbilityFor(role: Role | string): AppAbility {
-  return abilityFromRules(rulesFor(role));
+/** The ability of a caller (or of a bare role), with the schema resources' declared rights. */
+export function defineAbilityFor(who: Caller | Role | string, schemas: readonly SchemaRights[] = []): AppAbility {
+  return abilityFromRules(rulesFor(who, schemas));
 }
 
-/** Tag a plain record with its subject type so that conditions apply to it. */
+/** Tag a record with its subject type so that conditions apply to it (CASL's subject()). */
 export function subjectOf(type: Exclude<Subject, 'all'>, record: Record<string, unknown>): Record<string, unknown> {
-  return { ...record, __caslSubjectType__: type };
+  return tag(type, { ...record });
 }
 
 /** Every (subject, action) pair the file knows, for the matrix and the generated docs. */

@@ -4,12 +4,12 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { defineAbilityFor, subjectOf, type AppAbility } from '../../common/ability.js';
+import { defineAbilityFor, rulesFor, subjectOf, type AppAbility, type AppRule } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { pickLanguage, type Language } from '../../common/limits.js';
-import type { Action, Subject } from '../../common/permissions.js';
+import { REASONS, type Action, type Caller, type Reason, type Subject } from '../../common/permissions.js';
 import { asRole, type Role } from '../../common/roles.js';
-import { ApiError } from './api-error.js';
+import { ApiError, invalid } from './api-error.js';
 import type { Permission, RouteDef } from './route.js';
 import { isPublicApi, verifyApiToken } from '../developer/public-api.js';
 
@@ -21,7 +21,10 @@ export interface AuthContext {
   orgCode: string;
   orgLevel: number;
   role: Role;
-  oversight: boolean;
+  /** What the permission file's conditions read about the caller (role, memberships, oversight). */
+  caller: Caller;
+  /** The caller's rules (the file's and the schema resources'), as the console receives them. */
+  rules: AppRule[];
   ability: AppAbility;
 }
 
@@ -31,8 +34,15 @@ declare module 'fastify' {
     auth: AuthContext | null;
     /** The signed-in context; throws 401 when there is none. */
     requireAuth(): AuthContext;
-    /** Throws 403 "Permission denied" unless the current role may do action on subject (optionally a record). */
-    authorize(action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>): void;
+    /**
+     * Throws unless the caller may do action on subject (optionally a record, optionally one of its fields): 403
+     * "Permission denied", or the refusal the permission file names for the condition that refused.
+     */
+    authorize(action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string): void;
+  }
+  interface FastifyInstance {
+    /** The rules of a caller (or a bare role) with the loaded schema resources' declared rights. */
+    rulesFor(who: Caller | Role): AppRule[];
   }
   interface FastifyContextConfig {
     permission?: Permission;
@@ -55,11 +65,17 @@ export default fp(async (app) => {
     if (!this.auth) throw new ApiError(401, CODES.unauthenticated);
     return this.auth;
   });
-  app.decorateRequest('authorize', function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>) {
-    const auth = this.requireAuth();
-    const target = record ? subjectOf(subject, record) : subject;
-    if (!auth.ability.can(action, target as never)) throw refusalOf(action, subject);
+  // app.resources is decorated once the schemas are loaded, after this plugin: it is read at call time.
+  app.decorate('rulesFor', (who: Caller | Role) => rulesFor(who, app.resources ?? []));
+  app.decorateRequest('authorize', function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string) {
+    assertCan(this.requireAuth().ability, action, subject, record, field);
   });
+  /** The caller's context: its rules and ability are built once, here. */
+  const contextOf = (base: Omit<AuthContext, 'caller' | 'rules' | 'ability'>, oversight: boolean, memberships: Caller['memberships']): AuthContext => {
+    const caller: Caller = { role: base.role, orgId: base.orgId, oversight, memberships: (memberships ?? []).map((m) => ({ orgId: m.orgId, role: asRole(m.role) })) };
+    const rules = app.rulesFor(caller);
+    return { ...base, caller, rules, ability: defineAbilityFor(caller, app.resources ?? []) };
+  };
 
   app.addHook('onRequest', async (req) => {
     req.lang = pickLanguage(headerOf(req, 'language') ?? req.headers['accept-language']?.split(',')[0]);
@@ -90,8 +106,9 @@ export default fp(async (app) => {
     const key = await verifyApiToken(app.db, bearerOf(req));
     req.apiKey = key;
     const member = (
-      await app.db.query<{ email: string; oversight: boolean; code: string; level: number; role: string }>(
-        `SELECT a.email, a.oversight, o.code, o.level, m.role
+      await app.db.query<{ email: string; oversight: boolean; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
+        `SELECT a.email, a.oversight, o.code, o.level, m.role,
+                (SELECT coalesce(json_agg(json_build_object('orgId', mm.org_id, 'role', mm.role)), '[]') FROM memberships mm WHERE mm.account_id = a.id AND mm.status = 'active') AS memberships
            FROM accounts a JOIN memberships m ON m.account_id = a.id AND m.org_id = $2 AND m.status = 'active'
            JOIN organisations o ON o.id = m.org_id
           WHERE a.id = $1 AND a.status = 'active'`,
@@ -103,17 +120,8 @@ export default fp(async (app) => {
     const named = headerOf(req, 'partnercode');
     if (named && named !== member.code) throw new ApiError(403, CODES.permissionDenied);
     const role = asRole(member.role);
-    return {
-      accountId: key.accountId,
-      email: member.email,
-      sessionId: `api-key:${key.id}`,
-      orgId: key.orgId,
-      orgCode: member.code,
-      orgLevel: member.level,
-      role,
-      oversight: member.oversight || role === 'superadmin',
-      ability: defineAbilityFor(role),
-    };
+    const base = { accountId: key.accountId, email: member.email, sessionId: `api-key:${key.id}`, orgId: key.orgId, orgCode: member.code, orgLevel: member.level, role };
+    return contextOf(base, member.oversight, member.memberships);
   }
 
   async function authenticate(req: FastifyRequest): Promise<AuthContext> {
@@ -132,8 +140,9 @@ export default fp(async (app) => {
     // The account, its session and its membership (of partnerCode's organisation, else its default) in one query:
     // every signed-in call makes it, so it is one round trip to the database, not two.
     const row = (
-      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; revoked: boolean | null; org_id: string | null; code: string; level: number; role: string }>(
-        `SELECT a.id, a.email, a.status, a.oversight, s.revoked_at IS NOT NULL AS revoked, m.org_id, m.code, m.level, m.role
+      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; revoked: boolean | null; org_id: string | null; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
+        `SELECT a.id, a.email, a.status, a.oversight, s.revoked_at IS NOT NULL AS revoked, m.org_id, m.code, m.level, m.role,
+                (SELECT coalesce(json_agg(json_build_object('orgId', mm.org_id, 'role', mm.role)), '[]') FROM memberships mm WHERE mm.account_id = a.id AND mm.status = 'active') AS memberships
            FROM accounts a
            JOIN sessions s ON s.account_id = a.id AND s.id = $2
            LEFT JOIN LATERAL (
@@ -158,25 +167,32 @@ export default fp(async (app) => {
       throw new ApiError(403, CODES.permissionDenied);
     }
     const role = asRole(membership.role);
-    return {
-      accountId: account.id,
-      email: account.email,
-      sessionId: sid,
-      orgId: membership.org_id,
-      orgCode: membership.code,
-      orgLevel: membership.level,
-      role,
-      oversight: account.oversight || role === 'superadmin',
-      ability: defineAbilityFor(role),
-    };
+    const base = { accountId: account.id, email: account.email, sessionId: sid, orgId: membership.org_id, orgCode: membership.code, orgLevel: membership.level, role };
+    return contextOf(base, account.oversight, account.memberships);
   }
 });
 
+/** Throw the refusal unless the ability allows action on subject (a record of it, one of its fields). */
+export function assertCan(ability: AppAbility, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string): void {
+  if (!record) {
+    if (!ability.can(action, subject)) throw refusalOf(action, subject);
+    return;
+  }
+  const target = subjectOf(subject, record);
+  if (!ability.can(action, target, field)) throw refusalOf(action, subject, ability.relevantRuleFor(action, target, field)?.reason as Reason | undefined);
+}
+
 /**
- * The answer to a right that is missing: 403 "Permission denied", except a write of autoflow rules, which SPEC.md
- * section 8 answers with a 400 "You do not have this permission, please contact your admin!".
+ * The answer to a right that is missing: the refusal the permission file names for the condition that refused (its
+ * REASONS), else 403 "Permission denied", except a write of autoflow rules, which SPEC.md section 8 answers with a
+ * 400 "You do not have this permission, please contact your admin!".
  */
-export function refusalOf(action: Action, subject: Exclude<Subject, 'all'>): ApiError {
+export function refusalOf(action: Action, subject: Exclude<Subject, 'all'>, reason?: Reason): ApiError {
+  if (reason) {
+    const r: { code: keyof typeof CODES; messageKey?: string; field?: string; rule?: string } = REASONS[reason];
+    if (r.field && r.rule) return invalid(r.field, r.rule);
+    return new ApiError(403, CODES[r.code], {}, r.messageKey);
+  }
   if (subject === 'autoflow-cube' && action !== 'read') return new ApiError(400, CODES.autoflowWriteMissing);
   return new ApiError(403, CODES.permissionDenied);
 }

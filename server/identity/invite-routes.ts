@@ -1,5 +1,4 @@
 /** Invitations (SPEC.md section 7, Identity): invite, accept, sign in from an invitation, revoke, remove members. */
-import { rulesFor } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, isValidPassword, LIMITS, type Language } from '../../common/limits.js';
@@ -101,7 +100,7 @@ export const inviteRoutes = defineRoutes([
         await activateInvitedMembership(q, m.account_id, m.org_id);
         const accessToken = await startSession(req.server, q, reply, m.account_id);
         await audit(q, req, { action: 'acceptInvite', entity: 'membership', entityId: m.account_id, accountId: m.account_id, orgId: m.org_id, before: { status: 'pending' }, after: { status: 'active' } });
-        return sessionPayload(q, m.account_id, accessToken);
+        return sessionPayload(q, m.account_id, accessToken, req.server.resources);
       });
     },
   },
@@ -221,7 +220,7 @@ export const inviteRoutes = defineRoutes([
     // or lost membership, or an organisation switch).
     handler: async (req) => {
       const auth = req.requireAuth();
-      return { role: auth.role, partner_code: auth.orgCode, permissions: rulesFor(auth.role), roles: rolesOf(await membershipsOf(req.server.db, auth.accountId)) };
+      return { role: auth.role, partner_code: auth.orgCode, permissions: auth.rules, roles: rolesOf(await membershipsOf(req.server.db, auth.accountId)) };
     },
   },
 ]);

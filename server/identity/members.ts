@@ -1,18 +1,23 @@
 /** Shared checks for adding people to an organisation (invitations, direct creation). */
 import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
-import { asRole, roleRank, type Role } from '../../common/roles.js';
+import { asRole, type Role } from '../../common/roles.js';
 import type { Queryable } from '../db/db.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import type { AuthContext } from '../http/context.js';
-import { memberOrg, seatsOf } from '../main/org-repo.js';
+import { assertCan, type AuthContext } from '../http/context.js';
+import { memberOrg, memberRole, removeMembership, seatsOf } from '../main/org-repo.js';
 import { revokeAllSessions } from './sessions.js';
 
-/** Refuse a role above the caller's own (an admin cannot make a superadmin). */
-export function assertGrantable(auth: AuthContext, role: string): Role {
+export { memberRole };
+
+/**
+ * Refuse a role the caller may not give (common/permissions.ts: none above one's own), for a new account or
+ * invitation (create) or a member's new role (updateAccess).
+ */
+export function assertGrantable(auth: AuthContext, role: string, action: 'create' | 'updateAccess' = 'create'): Role {
   const r = asRole(role);
-  if (roleRank(r) > roleRank(auth.role)) throw new ApiError(403, CODES.permissionDenied);
+  assertCan(auth.ability, action, 'account', { role: r });
   return r;
 }
 
@@ -21,12 +26,6 @@ export async function assertSeatLeft(q: Queryable, req: FastifyRequest, auth: Au
   const org = (await memberOrg(q, auth.accountId, auth.orgId))!;
   const seats = await seatsOf(q, org, req.server.config);
   if (seats.accountsLeft <= 0) throw new ApiError(400, CODES.maxAccounts);
-}
-
-/** The member's role in the current organisation, or null. */
-export async function memberRole(q: Queryable, orgId: string, accountId: string): Promise<{ role: string; status: string } | null> {
-  const r = await q.query<{ role: string; status: string }>('SELECT role, status FROM memberships WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
-  return r.rows[0] ?? null;
 }
 
 /**
@@ -40,8 +39,7 @@ export async function removeMember(q: Queryable, req: FastifyRequest, accountId:
   if (m.role === 'superadmin') throw new ApiError(403, CODES.superadminCannotBeRemoved);
   req.authorize('delete', 'account', { role: m.role });
   if (accountId === auth.accountId) throw new ApiError(400, CODES.orgInsufficientPermission);
-  await q.query('DELETE FROM memberships WHERE org_id = $1 AND account_id = $2', [auth.orgId, accountId]);
-  const left = await q.query('SELECT 1 FROM memberships WHERE account_id = $1', [accountId]);
-  if (left.rows.length === 0) await revokeAllSessions(q, accountId, 'removed from last organisation');
+  const { belongsSomewhere } = await removeMembership(q, auth.orgId, accountId);
+  if (!belongsSomewhere) await revokeAllSessions(q, accountId, 'removed from last organisation');
   await audit(q, req, { action: 'removeMember', entity: 'membership', entityId: accountId, before: { role: m.role, status: m.status } });
 }

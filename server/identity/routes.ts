@@ -1,6 +1,6 @@
 /** The identity service (SPEC.md section 7, "Identity"): sign-in, session fetch, sign-out, passwords. */
 import crypto from 'node:crypto';
-import { rulesFor } from '../../common/ability.js';
+import { asRole } from '../../common/roles.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, isValidPassword, LIMITS } from '../../common/limits.js';
@@ -84,7 +84,7 @@ export const identityRoutes = defineRoutes([
         const token = await startSession(req.server, q, reply, account.id);
         await countSignIn(q, account.id);
         await clearFailures(q, mail, req.ip);
-        const payload = await sessionPayload(q, account.id, token);
+        const payload = await sessionPayload(q, account.id, token, req.server.resources);
         await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: payload.user.logins_count } });
         return payload;
       });
@@ -107,7 +107,7 @@ export const identityRoutes = defineRoutes([
         clearRefreshCookie(reply);
         throw new ApiError(401, CODES.refreshTokenError);
       }
-      return sessionPayload(req.server.db, result.accountId, result.token);
+      return sessionPayload(req.server.db, result.accountId, result.token, req.server.resources);
     },
   },
   {
@@ -243,7 +243,7 @@ export const identityRoutes = defineRoutes([
       if (id !== auth.accountId) req.authorize('read', 'account');
       const role = await activeRoleIn(req.server.db, id, auth.orgId);
       if (!role) throw notFound('membership', id);
-      return { role, partner_code: auth.orgCode, permissions: rulesFor(role) };
+      return { role, partner_code: auth.orgCode, permissions: id === auth.accountId ? auth.rules : req.server.rulesFor({ role: asRole(role), orgId: auth.orgId }) };
     },
   },
 ]);

@@ -1,6 +1,7 @@
 /** Sessions: the answer of sign-in and of the session fetch, refresh-token rotation, revocation. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { rulesFor } from '../../common/ability.js';
+import { rulesFor, type SchemaRights } from '../../common/ability.js';
+import { asRole } from '../../common/roles.js';
 import { CODES } from '../../common/errors.js';
 import type { Queryable } from '../db/db.js';
 import { newId, newSecret, sha256 } from '../db/ids.js';
@@ -10,6 +11,7 @@ export const REFRESH_COOKIE = 'refresh_token';
 const COOKIE_PATH = '/api/identity';
 
 export interface MembershipRow {
+  org_id: string;
   code: string;
   name: string;
   role: string;
@@ -20,7 +22,7 @@ export interface MembershipRow {
 /** The memberships of an account, default first. */
 export async function membershipsOf(q: Queryable, accountId: string): Promise<MembershipRow[]> {
   const r = await q.query<MembershipRow>(
-    `SELECT o.code, o.name, m.role, m.is_default, m.status
+    `SELECT m.org_id, o.code, o.name, m.role, m.is_default, m.status
        FROM memberships m JOIN organisations o ON o.id = m.org_id
       WHERE m.account_id = $1
       ORDER BY m.status = 'active' DESC, m.is_default DESC, o.level, o.name`,
@@ -29,11 +31,14 @@ export async function membershipsOf(q: Queryable, accountId: string): Promise<Me
   return r.rows;
 }
 
-/** The session answer of SPEC.md section 7: user, customData.partner_code, permissions, roles. */
-export async function sessionPayload(q: Queryable, accountId: string, token: string) {
+/**
+ * The session answer of SPEC.md section 7: user, customData.partner_code, permissions, roles. The permissions are the
+ * rules of the account in its default organisation, with the rights the schema resources declare (app.resources).
+ */
+export async function sessionPayload(q: Queryable, accountId: string, token: string, schemas: readonly SchemaRights[]) {
   const account = (
-    await q.query<{ id: string; email: string; first_name: string; last_name: string; logins_count: number; locale: string }>(
-      'SELECT id, email, first_name, last_name, logins_count, locale FROM accounts WHERE id = $1',
+    await q.query<{ id: string; email: string; first_name: string; last_name: string; logins_count: number; locale: string; oversight: boolean }>(
+      'SELECT id, email, first_name, last_name, logins_count, locale, oversight FROM accounts WHERE id = $1',
       [accountId],
     )
   ).rows[0];
@@ -50,14 +55,22 @@ export async function sessionPayload(q: Queryable, accountId: string, token: str
       locale: account.locale,
     },
     customData: { partner_code: current.code },
-    permissions: rulesFor(current.role),
+    permissions: rulesFor(
+      {
+        role: asRole(current.role),
+        orgId: current.org_id,
+        oversight: account.oversight,
+        memberships: memberships.filter((m) => m.status === 'active').map((m) => ({ orgId: m.org_id, role: asRole(m.role) })),
+      },
+      schemas,
+    ),
     roles: rolesOf(memberships),
   };
 }
 
 /** The organisation list of a session answer (SPEC.md section 3: name, code, role, pending_invitation, default). */
 export const rolesOf = (memberships: MembershipRow[]) =>
-  memberships.map((m) => ({ code: m.code, name: m.name, role: m.role, default: m.is_default, pending_invitation: m.status === 'pending' }));
+  memberships.map((m) => ({ id: m.org_id, code: m.code, name: m.name, role: m.role, default: m.is_default, pending_invitation: m.status === 'pending' }));
 
 /** Start a session: its row, a refresh token in the cookie, and the access token. */
 export async function startSession(app: FastifyInstance, q: Queryable, reply: FastifyReply, accountId: string): Promise<string> {

@@ -79,3 +79,78 @@ export async function childOrgs(q: Queryable, parentId: string): Promise<OrgRow[
 export async function setSmsQuota(q: Queryable, orgId: string, smsQuota: number): Promise<void> {
   await q.query('UPDATE organisations SET sms_quota = $2, updated_at = now() WHERE id = $1', [orgId, smsQuota]);
 }
+
+/** One row of the organisation list of an account (GET /orgs): every membership, pending ones included. */
+export async function orgsOfAccount(q: Queryable, accountId: string) {
+  const r = await q.query(
+    `SELECT o.id, o.code, o.name, o.country, o.level, p.code AS "parentCode", o.sms_quota AS "smsQuota",
+            m.role, m.is_default AS default, m.status = 'pending' AS pending_invitation
+       FROM memberships m JOIN organisations o ON o.id = m.org_id LEFT JOIN organisations p ON p.id = o.parent_id
+      WHERE m.account_id = $1 ORDER BY o.level, o.name`,
+    [accountId],
+  );
+  return r.rows;
+}
+
+/** Whether a name is taken in a customer's tree (case-insensitive), by another organisation than exceptId. */
+export async function nameTaken(q: Queryable, rootId: string, name: string, exceptId: string | null = null): Promise<boolean> {
+  const r = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2) AND ($3::text IS NULL OR id <> $3)', [rootId, name, exceptId]);
+  return r.rows.length > 0;
+}
+
+/** Insert an organisation (the caller maps a unique violation to "name taken"). */
+export async function insertOrg(
+  q: Queryable,
+  o: { id: string; code: string; name: string; country: string; parent_id: string; level: number; brand_id: string; sms_quota: number },
+): Promise<void> {
+  await q.query('INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+    o.id, o.code, o.name, o.country, o.parent_id, o.level, o.brand_id, o.sms_quota,
+  ]);
+}
+
+/** Active memberships in an organisation, added as they are; one that exists already is left alone. */
+export async function addActiveMembers(q: Queryable, orgId: string, members: Array<{ accountId: string; role: string }>): Promise<void> {
+  for (const m of members) {
+    await q.query("INSERT INTO memberships (account_id, org_id, role, status, accepted_at) VALUES ($1, $2, $3, 'active', now()) ON CONFLICT DO NOTHING", [m.accountId, orgId, m.role]);
+  }
+}
+
+/** The active members of an organisation with their role and their account's oversight privilege. */
+export async function activeMembersWithOversight(q: Queryable, orgId: string): Promise<Array<{ accountId: string; role: string; oversight: boolean }>> {
+  const r = await q.query<{ accountId: string; role: string; oversight: boolean }>(
+    `SELECT m.account_id AS "accountId", m.role, a.oversight
+       FROM memberships m JOIN accounts a ON a.id = m.account_id
+      WHERE m.org_id = $1 AND m.status = 'active'`,
+    [orgId],
+  );
+  return r.rows;
+}
+
+/** Change an organisation's name and country. */
+export async function updateOrg(q: Queryable, orgId: string, name: string, country: string): Promise<void> {
+  await q.query('UPDATE organisations SET name = $2, country = $3, updated_at = now() WHERE id = $1', [orgId, name, country]);
+}
+
+/** Delete an organisation; the database refuses (23503) while any row of its own holds it. */
+export async function deleteOrg(q: Queryable, orgId: string): Promise<void> {
+  await q.query('DELETE FROM organisations WHERE id = $1', [orgId]);
+}
+
+/** The id of an organisation named by id or code, or null (whoever's it is: callers judge the caller's rights on it). */
+export async function orgIdOf(q: Queryable, idOrCode: string): Promise<string | null> {
+  const r = await q.query<{ id: string }>('SELECT id FROM organisations WHERE id = $1 OR code = $1', [idOrCode]);
+  return r.rows[0]?.id ?? null;
+}
+
+/** A member's role and membership state in an organisation, or null. */
+export async function memberRole(q: Queryable, orgId: string, accountId: string): Promise<{ role: string; status: string } | null> {
+  const r = await q.query<{ role: string; status: string }>('SELECT role, status FROM memberships WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
+  return r.rows[0] ?? null;
+}
+
+/** Remove a membership; answers whether the account still belongs to any organisation. */
+export async function removeMembership(q: Queryable, orgId: string, accountId: string): Promise<{ belongsSomewhere: boolean }> {
+  await q.query('DELETE FROM memberships WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
+  const left = await q.query('SELECT 1 FROM memberships WHERE account_id = $1 LIMIT 1', [accountId]);
+  return { belongsSomewhere: left.rows.length > 0 };
+}

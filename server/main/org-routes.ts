@@ -1,5 +1,6 @@
 /** Organisations (SPEC.md section 7, "Organisations and users"): my organisations, create, rename, seats. */
-import { defineAbilityFor, subjectOf } from '../../common/ability.js';
+import { defineAbilityFor } from '../../common/ability.js';
+import { asRole } from '../../common/roles.js';
 import { CODES } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
@@ -7,7 +8,7 @@ import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
 import { isIsoCountry } from '../../common/countries.js';
-import { lockOrg, memberOrg, rootOf, seatsOf } from './org-repo.js';
+import { activeMembersWithOversight, addActiveMembers, deleteOrg, insertOrg, lockOrg, memberOrg, nameTaken, orgsOfAccount, rootOf, seatsOf, updateOrg } from './org-repo.js';
 import { smsQuotaRoutes } from './sms-quota-routes.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { createBodySchema } from '../../common/resources.js';
@@ -49,14 +50,7 @@ export const orgRoutes = defineRoutes([
     schema: { response: { type: 'array', items: orgSchema } },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const r = await req.server.db.query(
-        `SELECT o.id, o.code, o.name, o.country, o.level, p.code AS "parentCode", o.sms_quota AS "smsQuota",
-                m.role, m.is_default AS default, m.status = 'pending' AS pending_invitation
-           FROM memberships m JOIN organisations o ON o.id = m.org_id LEFT JOIN organisations p ON p.id = o.parent_id
-          WHERE m.account_id = $1 ORDER BY o.level, o.name`,
-        [auth.accountId],
-      );
-      return r.rows;
+      return orgsOfAccount(req.server.db, auth.accountId);
     },
   },
   {
@@ -70,7 +64,7 @@ export const orgRoutes = defineRoutes([
       response: orgSchema,
     },
     // A sub-organisation of the current one. Its creator becomes admin, and so does every account of the
-    // first-level organisation that holds the oversight privilege (superadmins hold it inherently).
+    // first-level organisation that may oversee (common/permissions.ts: the oversight privilege, or superadmin).
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { name: string; country: string; smsQuota: number };
@@ -85,31 +79,24 @@ export const orgRoutes = defineRoutes([
         if (seats.orgsLeft <= 0) throw new ApiError(400, CODES.maxOrganisations);
         // Names are unique in the customer's own tree only (another customer's names are none of the caller's
         // business); the unique index on (root_id, lower(name)) settles two creations at once.
-        const exists = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2)', [parent.root_id, name]);
-        if (exists.rows.length) throw new ApiError(400, CODES.orgNameExists);
+        if (await nameTaken(q, parent.root_id, name)) throw new ApiError(400, CODES.orgNameExists);
         const id = newId();
         const code = `${parent.code.slice(0, 20)}-${newId(6).toUpperCase()}`;
         const org = { id, code, name, country: body.country, parent_id: parent.id, level: parent.level + 1, brand_id: parent.brand_id, sms_quota: body.smsQuota };
         try {
-          await q.query(
-            'INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-            [id, code, name, body.country, parent.id, org.level, parent.brand_id, body.smsQuota],
-          );
+          await insertOrg(q, org);
         } catch (err) {
           if (isUniqueViolation(err)) throw new ApiError(400, CODES.orgNameExists);
           throw err;
         }
         const creatorRole = auth.role === 'superadmin' ? 'superadmin' : 'admin';
-        await q.query("INSERT INTO memberships (account_id, org_id, role, status, accepted_at) VALUES ($1, $2, $3, 'active', now())", [auth.accountId, id, creatorRole]);
-        const root = await rootOf(q, parent.id);
-        await q.query(
-          `INSERT INTO memberships (account_id, org_id, role, status, accepted_at)
-           SELECT m.account_id, $2, CASE WHEN m.role = 'superadmin' THEN 'superadmin' ELSE 'admin' END, 'active', now()
-             FROM memberships m JOIN accounts a ON a.id = m.account_id
-            WHERE m.org_id = $1 AND m.status = 'active' AND (a.oversight OR m.role = 'superadmin') AND m.account_id <> $3
-           ON CONFLICT DO NOTHING`,
-          [root, id, auth.accountId],
+        const overseers = (await activeMembersWithOversight(q, await rootOf(q, parent.id))).filter(
+          (m) => m.accountId !== auth.accountId && defineAbilityFor({ role: asRole(m.role), oversight: m.oversight }).can('oversee', 'org'),
         );
+        await addActiveMembers(q, id, [
+          { accountId: auth.accountId, role: creatorRole },
+          ...overseers.map((m) => ({ accountId: m.accountId, role: m.role === 'superadmin' ? 'superadmin' : 'admin' })),
+        ]);
         await audit(q, req, { action: 'create', entity: 'organisation', entityId: id, after: org });
         return { id, code, name, country: body.country, level: org.level, parentCode: parent.code, smsQuota: body.smsQuota, role: creatorRole, default: false, pending_invitation: false };
       });
@@ -125,8 +112,9 @@ export const orgRoutes = defineRoutes([
       body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { name: orgName, country } },
       response: orgSchema,
     },
-    // Rename or update an organisation I administer, with the codes of SPEC.md section 8: 0134 not its admin,
-    // 0131 a first-level name needs a superadmin, 0133 a settlement customer keeps its name, 0135 the name is taken.
+    // Rename or update an organisation I administer, with the codes of SPEC.md section 8: 0134 not its admin and
+    // 0131 a first-level name needs its superadmin (both conditions of common/permissions.ts), 0133 a settlement
+    // customer keeps its name, 0135 the name is taken.
     // An organisation I am no member of answers 404, like one that does not exist.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -138,19 +126,18 @@ export const orgRoutes = defineRoutes([
         const org = await memberOrg(q, auth.accountId, id);
         if (!org) throw notFound('organisation', id);
         await lockOrg(q, org.id);
-        const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
-        const ability = defineAbilityFor(role);
-        if (!ability.can('update', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgInsufficientPermission);
+        const record = { id: org.id, level: org.level };
+        req.authorize('update', 'org', record);
         const renamed = name !== undefined && name !== org.name;
         if (renamed) {
-          if (!ability.can('rename', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgFirstLevelPermission);
+          req.authorize('rename', 'org', record);
           if (org.settlement) throw new ApiError(400, CODES.orgSettlementName);
-          const taken = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2) AND id <> $3', [org.root_id, name, org.id]);
-          if (taken.rows.length) throw new ApiError(400, CODES.orgNameExists);
+          if (await nameTaken(q, org.root_id, name, org.id)) throw new ApiError(400, CODES.orgNameExists);
         }
         const after = { name: name ?? org.name, country: body.country ?? org.country };
+        const role = auth.caller.memberships?.find((m) => m.orgId === org.id)?.role;
         try {
-          await q.query('UPDATE organisations SET name = $2, country = $3, updated_at = now() WHERE id = $1', [org.id, after.name, after.country]);
+          await updateOrg(q, org.id, after.name, after.country);
         } catch (err) {
           if (isUniqueViolation(err)) throw new ApiError(400, CODES.orgNameExists);
           throw err;
@@ -167,7 +154,8 @@ export const orgRoutes = defineRoutes([
     permission: { action: 'delete', subject: 'org' },
     schema: { params: pathParams('id'), response: {} },
     // Delete an organisation I administer that holds nothing: no sub-organisation, SIM, record, invoice, task or
-    // file (the database refuses any such row), and not the one I am working in. First-level ones stay (0131).
+    // file (the database refuses any such row), and not the one I am working in. First-level ones stay (0131, a
+    // condition of common/permissions.ts).
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
@@ -175,12 +163,10 @@ export const orgRoutes = defineRoutes([
         const org = await memberOrg(q, auth.accountId, id);
         if (!org) throw notFound('organisation', id);
         await lockOrg(q, org.id);
-        const role = (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [auth.accountId, org.id])).rows[0].role;
-        if (!defineAbilityFor(role).can('delete', subjectOf('org', { level: org.level }) as never)) throw new ApiError(403, CODES.orgInsufficientPermission);
-        if (org.level === 1) throw new ApiError(403, CODES.orgFirstLevelPermission, {}, 'errors.orgFirstLevelDelete');
+        req.authorize('delete', 'org', { id: org.id, level: org.level });
         if (org.id === auth.orgId) throw new ApiError(400, CODES.orgCannotDelete);
         try {
-          await q.query('DELETE FROM organisations WHERE id = $1', [org.id]);
+          await deleteOrg(q, org.id);
         } catch (err) {
           // A row of the organisation's own (SIMs, CDRs, invoices, a sub-organisation, …) holds it: condition not met.
           if ((err as { code?: string }).code === '23503') throw new ApiError(400, CODES.orgCannotDelete);

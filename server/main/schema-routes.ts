@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { registerSchemaRights } from '../../common/ability.js';
 import type { Subject } from '../../common/permissions.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { defineResource, formBodySchema, type ResourceSchema } from '../../common/resources.js';
@@ -34,7 +33,6 @@ export function loadResources(dir?: string): ResourceSchema[] {
       all.push(r);
     }
   }
-  registerSchemaRights(all);
   return all;
 }
 
@@ -124,6 +122,6 @@ export const catalogRoute: RouteDef = {
   schema: { response: { type: 'object', properties: { items: { type: 'array', items: {} } } } },
   handler: async (req) => {
     const auth = req.requireAuth();
-    return { items: req.server.resources.filter((r) => r['x-admin'].menu && auth.ability.can('read', r['x-admin'].subject as never)) };
+    return { items: req.server.resources.filter((r) => r['x-admin'].menu && auth.ability.can('read', r['x-admin'].subject)) };
   },
 };

@@ -14,6 +14,8 @@ import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
+import { orgIdOf } from './org-repo.js';
+import { insertUploadTask } from './upload-repo.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
 import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from '../job/upload-jobs.js';
 
@@ -39,18 +41,15 @@ export const requireFile = (form: Awaited<ReturnType<typeof readForm>>) => {
   return form.file;
 };
 
-/** The receiving organisation (its id or code): another one where the person is an active admin (SPEC.md section 5). */
+/**
+ * The receiving organisation (its id or code): common/permissions.ts allows another one where the person is an active
+ * admin (SPEC.md section 5); any other, someone else's or none, is refused alike.
+ */
 async function receivingOrg(req: FastifyRequest, idOrCode: string | undefined): Promise<string> {
-  const auth = req.requireAuth();
   if (!idOrCode) throw invalid('targetOrgId', 'required');
-  const r = await req.server.db.query<{ id: string }>(
-    `SELECT o.id FROM memberships m JOIN organisations o ON o.id = m.org_id
-      WHERE m.account_id = $1 AND (o.id = $2 OR o.code = $2) AND m.status = 'active' AND m.role IN ('admin', 'superadmin')`,
-    [auth.accountId, idOrCode],
-  );
-  const id = r.rows[0]?.id;
-  if (!id || id === auth.orgId) throw invalid('targetOrgId', 'receivingOrg');
-  return id;
+  const id = await orgIdOf(req.server.db, idOrCode);
+  req.authorize('transfer', 'sim', { receivingOrgId: id });
+  return id!;
 }
 
 /** The path's organisation must be the current one (an id or a code). */
@@ -83,16 +82,10 @@ async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_uplo
   const referenceId = `${kind === 'sim_transfer' ? 'TRF' : 'UPL'}-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
   const ext = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() as UploadType;
   await req.server.db.tx(async (q) => {
-    const fileId = newId();
-    await q.query(
-      `INSERT INTO files (org_id, id, account_id, kind, storage_key, name, content_type, size_bytes, expires_at)
-       VALUES ($1, $2, $3, 'upload', $4, $5, $6, $7, now() + interval '7 days')`,
-      [auth.orgId, fileId, auth.accountId, key, file.name, UPLOAD_TYPES[ext], size],
-    );
-    await q.query(
-      `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [auth.orgId, taskId, auth.accountId, referenceId, kind, rows, file.name, JSON.stringify({ ...payload, fileKey: key, fileId, fileName: file.name, lang: req.lang })],
-    );
+    await insertUploadTask(q, {
+      orgId: auth.orgId, taskId, accountId: auth.accountId, referenceId, kind, quantity: rows, storageKey: key, fileName: file.name, contentType: UPLOAD_TYPES[ext], size,
+      payload: { ...payload, lang: req.lang },
+    });
     await audit(q, req, { action: kind === 'sim_transfer' ? 'transfer' : 'uploadInfo', entity: 'sim', entityId: taskId, after: { file: file.name, rows, ...after } });
     await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   });

@@ -6,7 +6,7 @@ export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource, action, params }) => {
     const subject = (params?.resource?.meta?.subject as string | undefined) ?? resource ?? '';
     const verb = action === 'list' || action === 'show' ? 'read' : action === 'edit' ? 'update' : action;
-    return { can: currentAbility().can(verb as never, subject as never) };
+    return { can: currentAbility().can(verb, subject) };
   },
   options: { buttons: { enableAccessControl: true, hideIfUnauthorized: true } },
 };

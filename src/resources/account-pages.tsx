@@ -34,7 +34,9 @@ function grantableRoles(): Role[] {
 /** Some fields of a record (each wizard step's form holds its own fields only). */
 const only = (data: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.filter((f) => data[f] !== undefined).map((f) => [f, data[f]]));
 
-const may = (action: string, account?: { role: unknown }) => currentAbility().can(action as never, (account ? subjectOf('account', { role: account.role }) : 'account') as never);
+// An account's record as the permission file's conditions read it (its role; an invitee is not a member yet).
+const may = (action: string, account?: { role: unknown; pendingInvite?: boolean }) =>
+  account ? currentAbility().can(action, subjectOf('account', { role: account.role, pendingInvite: account.pendingInvite ?? false })) : currentAbility().can(action, 'account');
 
 export function AccountsPage() {
   const { t } = useTranslation();

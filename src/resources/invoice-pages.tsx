@@ -43,7 +43,7 @@ export function InvoiceDetailPage() {
   const [round, setRound] = useState(0);
   const ready = useInvoiceTexts();
   const ability = currentAbility();
-  const may = (action: string) => ability.can(action as never, 'customer-bill-cube' as never);
+  const may = (action: string) => ability.can(action, 'customer-bill-cube');
   const fetchFile = async (key: string, url: string, name: string) => {
     setBusy(key);
     try {

@@ -2,12 +2,11 @@
 import { BankOutlined, DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { defineAbilityFor } from '../../common/ability';
+import { defineAbilityFor, subjectOf } from '../../common/ability';
 import { useCallsTexts } from '../custom/calls/texts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../common/resource-registry';
-import { isAdminRole } from '../../common/roles';
 import { api } from '../providers/http';
 import { store } from '../providers/session-store';
 import { currentAbility } from '../shell/ability';
@@ -31,7 +30,8 @@ export function OrgsPage() {
   const navigate = useNavigate();
   const { lang } = useParams();
   const { message, modal } = App.useApp();
-  const canCreate = currentAbility().can('create', 'org');
+  const ability = currentAbility();
+  const canCreate = ability.can('create', 'org');
   const [renaming, setRenaming] = useState<Org | null>(null);
   const [enterprise, setEnterprise] = useState<Org | null>(null);
   const closeEnterprise = useCallback(() => setEnterprise(null), []);
@@ -89,14 +89,14 @@ export function OrgsPage() {
                   <Button type="link" size="small" icon={<BankOutlined />} aria-label={t('calls.enterprise.open')} onClick={() => setEnterprise(org)} />
                 </Tooltip>
               )}
-              {/* SPEC.md section 6: admin is any role containing "admin"; the server's 0131-0135 decide the rest. */}
-              {isAdminRole(org.role) && (
+              {/* The permission file's conditions (an organisation one administers); the server's 0131-0135 decide the rest. */}
+              {!org.pending_invitation && ability.can('update', subjectOf('org', { id: org.id, level: org.level })) && (
                 <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setRenaming(org)}>
                   {t('orgs.rename')}
                 </Button>
               )}
               {/* A sub-organisation one administers, other than the one in use; the server says if it still holds data. */}
-              {isAdminRole(org.role) && org.level > 1 && org.code !== store.get('partnerCode') && (
+              {ability.can('delete', subjectOf('org', { id: org.id, level: org.level })) && org.code !== store.get('partnerCode') && (
                 <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(org)}>
                   {t('orgs.delete')}
                 </Button>
@@ -134,7 +134,7 @@ export function OrgsPage() {
   );
 }
 
-type Org = Record<string, unknown> & { code: string; name: string; role: string; level: number; default: boolean; pending_invitation: boolean };
+type Org = Record<string, unknown> & { id: string; code: string; name: string; role: string; level: number; default: boolean; pending_invitation: boolean };
 
 interface Seats {
   smsQuota: number;

@@ -27,7 +27,7 @@ export function SchemaResourcePage({ page }: { page: Page }) {
   if (!resource) return <Navigate to="/" replace />;
   const admin = resource['x-admin'];
   const ability = currentAbility();
-  const may = (action: 'read' | 'create' | 'update') => ability.can(action, admin.subject as never);
+  const may = (action: 'read' | 'create' | 'update') => ability.can(action, admin.subject);
   const has = { list: true, show: Boolean(admin.show), create: Boolean(admin.create), edit: Boolean(admin.edit) };
   if (!has[page]) return <Result status="404" title={t('resources.notFound')} />;
   if (!may(ACTION[page])) return <Navigate to="/" replace />;

@@ -5,12 +5,13 @@
 import { Alert, Checkbox, Form, Modal, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdminRole } from '../../common/roles';
+import { subjectOf } from '../../common/ability';
 import { upload, type HttpError } from '../providers/http';
 import { store } from '../providers/session-store';
+import { currentAbility } from '../shell/ability';
 import { FileField, PreviewView, TemplateButton, useChecked, useTaskStarted } from './sim-upload-parts';
 
-type Membership = { code: string; name: string; role: string; pending_invitation: boolean };
+type Membership = { id: string; code: string; name: string; role: string; pending_invitation: boolean };
 function membershipsOf(): Membership[] {
   try {
     return JSON.parse(store.get('roles') ?? '[]') as Membership[];
@@ -23,7 +24,9 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation();
   const current = store.get('partnerCode');
   const currentName = store.get('enterpriseName') ?? current ?? '';
-  const targets = membershipsOf().filter((r) => r.code !== current && !r.pending_invitation && isAdminRole(r.role));
+  // The permission file's condition on a transfer: another organisation the person administers.
+  const ability = currentAbility();
+  const targets = membershipsOf().filter((r) => !r.pending_invitation && ability.can('transfer', subjectOf('sim', { receivingOrgId: r.id })));
   const [target, setTarget] = useState<string | undefined>();
   const [ack, setAck] = useState(false);
   const [busy, setBusy] = useState(false);

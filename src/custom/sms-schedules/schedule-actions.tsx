@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { currentAbility } from '../../shell/ability';
 import { schedulesApi, type Schedule } from './api';
 
-const can = (action: 'update' | 'delete' | 'create') => currentAbility().can(action, 'cube-schedule-sms' as never);
+const can = (action: 'update' | 'delete' | 'create') => currentAbility().can(action, 'cube-schedule-sms');
 
 /** Whether the signed-in role manages schedules (operators, admins, superadmins). */
 export const canManage = () => can('update');
