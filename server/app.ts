@@ -23,7 +23,7 @@ import { registerRoutes, type RouteDef } from './http/route.js';
 import { TokenService } from './identity/tokens.js';
 import { createMailer, type Mailer } from './identity/mailer.js';
 import { ALL_ROUTES } from './routes.js';
-import { genericRoutes, loadResources } from './main/schema-routes.js';
+import { startSchemaResources } from './main/schema-routes.js';
 import { EXPORT_JOBS } from './job/export-jobs.js';
 import { DEVICE_EXPORT_JOBS } from './main/device-usage-routes.js';
 import { UPLOAD_JOBS } from './job/upload-jobs.js';
@@ -312,9 +312,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     }
   });
   // Resources of SCHEMAS_DIR join schemas/; those stored generically get their calls answered from their table.
-  const resources = loadResources(config.schemasDir);
+  const { resources, routes: generic } = await startSchemaResources(db, config.schemasDir, app.log);
   app.decorate('resources', resources);
-  const generic = resources.filter((r) => r['x-admin'].storage === 'generic').flatMap(genericRoutes);
   const all = [...ALL_ROUTES, ...generic, ...routes];
   app.decorate('routeDefs', all);
   registerRoutes(app, all);

@@ -1,9 +1,8 @@
 /**
- * Prepares an e2e database in DATA_DIR: the product's migrations and demo seed (with the files it lists), and with
- * `--fixture` the table of the made-up resource tests/fixtures/schemas/gateways.json, which the product does not ship.
+ * Prepares an e2e database in DATA_DIR: the product's migrations and demo seed (with the files it lists). The tables of
+ * SCHEMAS_DIR's resources (tests/fixtures/schemas/) are derived by the server at its start.
  * The seeded folder is the template every Playwright worker copies for its own server (tests/e2e/fixtures.ts).
  */
-import fs from 'node:fs';
 import { loadConfig } from '../../server/config.js';
 import { migrate, openDb } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
@@ -13,5 +12,4 @@ const config = loadConfig();
 const db = await openDb(config);
 await migrate(db);
 await seedDemo(db, { files: filesIn(config.dataDir) });
-if (process.argv.includes('--fixture')) await db.exec(fs.readFileSync('tests/fixtures/gateways.sql', 'utf8'));
 await db.close();
