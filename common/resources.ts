@@ -167,7 +167,8 @@ export function defineResource(schema: unknown, file?: string): ResourceSchema {
 /** A property's schema without null, for a filter value. */
 function nonNull(p: JsonSchema): JsonSchema {
   const type = Array.isArray(p.type) ? p.type.filter((t) => t !== 'null') : p.type;
-  const { format: _f, ...rest } = p;
+  // A filter has no default value (ajv would fill one in and filter by it).
+  const { format: _f, default: _d, ...rest } = p;
   return { ...rest, type: Array.isArray(type) && type.length === 1 ? type[0] : type };
 }
 
@@ -231,7 +232,10 @@ export function fieldsSchema(r: ResourceSchema, fields: string[], optional: stri
 export function formBodySchema(r: ResourceSchema, kind: 'create' | 'edit'): FormBody {
   const form = r['x-admin'][kind];
   if (!form) throw new Error(`schemas/${r.$id}.json has no x-admin.${kind}`);
-  return fieldsSchema(r, form.fields, form.optional);
+  const body = fieldsSchema(r, form.fields, form.optional);
+  if (kind === 'create') return body;
+  // An edit changes what it names: a field's default value would otherwise overwrite what is stored.
+  return { ...body, properties: Object.fromEntries(Object.entries(body.properties).map(([f, { default: _d, ...p }]) => [f, p])) };
 }
 
 /** The body a create call accepts. */

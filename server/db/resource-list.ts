@@ -14,6 +14,8 @@ import { checkSpec, listPage, type ListQuery, type ListSpec } from './listing.js
 type SubjectName = Exclude<Subject, 'all'>;
 
 export const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A pattern that admits digits alone ("^89[0-9]{17,18}$"). */
+const DIGITS_ONLY = /^\^?(?:\[[0-9]-[0-9]\]|\\d|[0-9]|\{\d+(?:,\d*)?\}|[+*?])+\$?$/;
 /** A field's column in the table aliased t, always quoted (a field named `default` is a column like any other). */
 export const col = (field: string) => `t."${snake(field)}"`;
 /** A table name, quoted (schema loading has checked it is a plain SQL identifier). */
@@ -72,8 +74,8 @@ export function listQueryOf(r: ResourceSchema, body: Record<string, unknown>): L
   if (search) {
     const value = search.value.trim();
     const pattern = r.properties[search.field].pattern;
-    // Digits-only fields (ICCID, IMEI, MSISDN) are searched by digits: a letter can never match.
-    if (pattern && !/^\d+$/.test(value)) throw invalid('search.value', 'digits');
+    // Digits-only fields (ICCID, IMEI, MSISDN: a pattern of digits alone) are searched by digits: a letter never matches.
+    if (pattern && DIGITS_ONLY.test(pattern) && !/^\d+$/.test(value)) throw invalid('search.value', 'digits');
     filters[`${search.field}Suffix`] = value;
   }
   if (l.bulk && body[l.bulk.param]) filters[l.bulk.param] = body[l.bulk.param];
