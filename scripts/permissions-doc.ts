@@ -5,6 +5,7 @@
 import { defineAbilityFor, rulesFor, subjectOf } from '../common/ability.js';
 import { SUBJECTS, type Action, type Subject } from '../common/permissions.js';
 import { ROLES } from '../common/roles.js';
+import type { ResourceSchema } from '../common/resources.js';
 import type { RouteDef } from '../server/http/route.js';
 import { fullPath } from '../server/http/route.js';
 
@@ -56,7 +57,7 @@ export function cell(role: string, action: Action, subject: Subj): string {
 }
 
 /** The markdown of docs/permissions.md for the given routes (server/routes.ts ALL_ROUTES). */
-export function permissionsMarkdown(routes: RouteDef[]): string {
+export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchema[] = []): string {
   const lines = [
     '# Permissions',
     '',
@@ -95,6 +96,22 @@ export function permissionsMarkdown(routes: RouteDef[]): string {
     'schemas in `schemas/` declare none; those of a deployment\'s `SCHEMAS_DIR` are in that folder\'s files, checked at',
     'start (`tests/fixtures/schemas/gateways.json` is the example: operators read, admins read, create and update).',
     '',
+    ...schemaRightsLines(resources, routes),
   );
   return lines.join('\n');
+}
+
+/** The rights of the schemas that declare their own (SCHEMAS_DIR at generation time), with their routes. */
+function schemaRightsLines(resources: ResourceSchema[], routes: RouteDef[]): string[] {
+  const declaring = resources.filter((r) => r['x-admin'].permissions);
+  if (!declaring.length) return ['No schema of this generation declares rights (it ran without `SCHEMAS_DIR`).', ''];
+  const lines = [`| subject | action | ${ROLES.join(' | ')} | routes |`, `|---|---|${ROLES.map(() => '---').join('|')}|---|`];
+  for (const r of declaring) {
+    const subject = r['x-admin'].subject;
+    for (const action of ['read', 'create', 'update', 'delete'] as const) {
+      const guarded = routes.filter((x) => typeof x.permission === 'object' && x.permission.subject === subject && x.permission.action === action).map((x) => `\`${x.method} ${fullPath(x)}\``);
+      lines.push(`| ${subject} | ${action} | ${ROLES.map((role) => (defineAbilityFor(role).can(action as never, subject as never) ? '✓' : '✗')).join(' | ')} | ${guarded.join('<br>') || '—'} |`);
+    }
+  }
+  return [...lines, ''];
 }
