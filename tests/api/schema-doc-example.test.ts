@@ -9,20 +9,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../../common/resources.js';
 import { applySchemaTables, derivedDdl } from '../../server/main/schema-tables.js';
+import { apnExample } from '../doc-example.js';
 import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
-const DOC = fs.readFileSync(path.resolve(__dirname, '../../docs/schemas.md'), 'utf8');
-/** The fenced blocks of the doc's APN section, by language. */
-function exampleBlocks(): { json: string; sql: string } {
-  const section = DOC.slice(DOC.indexOf('### Worked example: APN profiles'));
-  const block = (lang: string) => {
-    const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(section);
-    if (!m) throw new Error(`docs/schemas.md: the APN example has no ${lang} block`);
-    return m[1];
-  };
-  return { json: block('json'), sql: block('sql') };
-}
-const { json: SCHEMA_TEXT, sql: TABLE_SQL } = exampleBlocks();
+const { json: SCHEMA_TEXT, sql: TABLE_SQL } = apnExample();
 const SCHEMA = JSON.parse(SCHEMA_TEXT);
 const BASE = '/api/main/resources/apn-profiles';
 const good = { name: 'Fleet internet', apn: 'iot.example.com', authType: 'pap', username: 'fleet', ipType: 'ipv4', default: true };
