@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { FIXTURE_DATA_DIR, FIXTURE_PORT, SERVER_ENV } from './tests/e2e/e2e-env';
+import { FIXTURE_DATA_DIR, FIXTURE_PORT, FIXTURE_SCHEMAS_DIR, SERVER_ENV } from './tests/e2e/e2e-env';
 
 /**
  * One real server per worker (tests/e2e/fixtures.ts), each on its own copy of the demo database seeded once by the
@@ -27,15 +27,15 @@ export default defineConfig({
   },
   webServer: [
     {
-      // The fixture proof of docs/schemas.md: the server with SCHEMAS_DIR, on a database to which the made-up resource's
-      // table is added; also the dashboard of a large fleet (DASHBOARD_LIVE_SIMS=0: every organisation's top 10 and
+      // The fixture proof of docs/schemas.md: the server with SCHEMAS_DIR (the made-up gateways and the doc's APN
+      // example, whose tables the server derives at start); also the dashboard of a large fleet (DASHBOARD_LIVE_SIMS=0: every organisation's top 10 and
       // heatmap are snapshots). One for the run: the specs that use it (test.use({ baseURL: FIXTURE_BASE })) read
       // different data.
       command: `rm -rf ${FIXTURE_DATA_DIR} && tsx tests/e2e/seed-db.ts --fixture && tsx server/main.ts`,
       url: `http://localhost:${FIXTURE_PORT}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,
-      env: { ...SERVER_ENV, PORT: String(FIXTURE_PORT), DATA_DIR: FIXTURE_DATA_DIR, SCHEMAS_DIR: 'tests/fixtures/schemas', DASHBOARD_LIVE_SIMS: '0' },
+      env: { ...SERVER_ENV, PORT: String(FIXTURE_PORT), DATA_DIR: FIXTURE_DATA_DIR, SCHEMAS_DIR: FIXTURE_SCHEMAS_DIR, DASHBOARD_LIVE_SIMS: '0' },
     },
   ],
 });

@@ -12,6 +12,8 @@ export const CODES = {
   permissionDenied: 'CB-00-0403',
   notFound: 'CB-00-0404',
   conflict: 'CB-00-0409',
+  /** A record other rows still refer to (a foreign key): not deleted. */
+  recordInUse: 'CB-00-0419',
   tooManyRequests: 'CB-00-0429',
   internal: 'CB-00-0500',
   sessionExpired: '0502',

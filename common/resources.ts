@@ -35,8 +35,6 @@ export interface ResourceList {
 export interface ResourceForm {
   /** "METHOD /api/service/path" of SPEC.md section 7. */
   call: string;
-  /** The SPEC.md section 2 screen of the form (a resource with a menu place has none). */
-  screen?: string;
   /** The fields a person fills, in order; all required unless named in optional. */
   fields: string[];
   optional?: string[];
@@ -67,8 +65,6 @@ export interface ResourceAdmin {
    * common/permissions.ts does not know: a schema never widens the auditors' file.
    */
   permissions?: Partial<Record<Role, SchemaAction[]>>;
-  /** The SPEC.md section 2 screen it fills, or the resource's own name for a resource with a menu place. */
-  screen: string;
   /** A place in the side menu: generic pages at /{lang}/r/<resource> (list, create, show/:id, edit/:id). */
   menu?: { group: MenuGroup };
   /** "generic": the server stores it in table and answers its calls itself (docs/schemas.md). */
@@ -78,6 +74,8 @@ export interface ResourceAdmin {
   /** Prefix of its translation keys: <i18n>.fields.<field>, <i18n>.enum.<field>.<value>. */
   i18n: string;
   table: string;
+  /** Values unique within an organisation, each a field or several (a generic resource's derived table declares them). */
+  unique?: Array<string | string[]>;
   /** The field that names a row in calls and links. */
   key: string;
   list: ResourceList;
@@ -92,14 +90,20 @@ export interface ResourceSchema extends JsonSchema {
   'x-admin': ResourceAdmin;
 }
 
+/** Top-level keywords of rules across fields, which the engine does not honour and so refuses. */
+export const UNSUPPORTED_TOP_LEVEL = ['if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not', 'dependentRequired', 'dependentSchemas', 'dependencies'] as const;
+
 /** Check a resource schema's x-admin against its own fields; a wrong name fails loudly when it is loaded. */
-export function defineResource(schema: unknown): ResourceSchema {
+export function defineResource(schema: unknown, file?: string): ResourceSchema {
   const r = schema as ResourceSchema;
   const fail = (what: string) => {
-    throw new Error(`schemas/${r.$id ?? '?'}.json: ${what}`);
+    throw new Error(`${file ?? `schemas/${r.$id ?? '?'}.json`}: ${what}`);
   };
   const admin = r['x-admin'];
   if (!admin) fail('has no x-admin');
+  // Rules across fields are not derived into the forms and lists: refused rather than silently dropped.
+  for (const k of UNSUPPORTED_TOP_LEVEL) if (k in r) fail(`the top-level "${k}" is not supported (rules across fields reach neither the forms nor the API); put each rule on its field`);
+  if (admin.menu && !admin.translations) fail('x-admin.translations is required for a resource with a menu place (en-US at least)');
   if (admin.permissions) {
     if (admin.subject in SUBJECTS || admin.subject === 'all') fail(`x-admin.permissions may only declare a subject of its own; "${admin.subject}" is in common/permissions.ts`);
     for (const [role, actions] of Object.entries(admin.permissions)) {
@@ -129,6 +133,7 @@ export function defineResource(schema: unknown): ResourceSchema {
     if (!r.properties?.[f]) fail(`${where} names "${f}", which is not a property`);
   };
   known(admin.key, 'x-admin.key');
+  for (const u of admin.unique ?? []) for (const f of ([] as string[]).concat(u)) known(f, 'x-admin.unique');
   const l = admin.list;
   for (const f of l.columns) known(f, 'x-admin.list.columns');
   for (const f of l.defaultColumns ?? []) if (!l.columns.includes(f)) fail(`x-admin.list.defaultColumns names "${f}", which is not in columns`);
@@ -162,7 +167,8 @@ export function defineResource(schema: unknown): ResourceSchema {
 /** A property's schema without null, for a filter value. */
 function nonNull(p: JsonSchema): JsonSchema {
   const type = Array.isArray(p.type) ? p.type.filter((t) => t !== 'null') : p.type;
-  const { format: _f, ...rest } = p;
+  // A filter has no default value (ajv would fill one in and filter by it).
+  const { format: _f, default: _d, ...rest } = p;
   return { ...rest, type: Array.isArray(type) && type.length === 1 ? type[0] : type };
 }
 
@@ -226,7 +232,10 @@ export function fieldsSchema(r: ResourceSchema, fields: string[], optional: stri
 export function formBodySchema(r: ResourceSchema, kind: 'create' | 'edit'): FormBody {
   const form = r['x-admin'][kind];
   if (!form) throw new Error(`schemas/${r.$id}.json has no x-admin.${kind}`);
-  return fieldsSchema(r, form.fields, form.optional);
+  const body = fieldsSchema(r, form.fields, form.optional);
+  if (kind === 'create') return body;
+  // An edit changes what it names: a field's default value would otherwise overwrite what is stored.
+  return { ...body, properties: Object.fromEntries(Object.entries(body.properties).map(([f, { default: _d, ...p }]) => [f, p])) };
 }
 
 /** The body a create call accepts. */

@@ -2,12 +2,17 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ALL_ROUTES } from '../server/routes.js';
+import { genericRoutes, loadResources } from '../server/main/schema-routes.js';
 import { permissionsMarkdown } from './permissions-doc.js';
 
 export const PERMISSIONS_DOC = 'docs/permissions.md';
 
-/** The markdown docs/permissions.md should hold for the routes registered today. */
-export const generatePermissionsDoc = (): string => permissionsMarkdown(ALL_ROUTES);
+/** The markdown docs/permissions.md should hold for the routes registered today: schemas/ and SCHEMAS_DIR included. */
+export const generatePermissionsDoc = (schemasDir = process.env.SCHEMAS_DIR): string => {
+  const resources = loadResources(schemasDir);
+  const generic = resources.filter((r) => r['x-admin'].storage === 'generic').flatMap(genericRoutes);
+  return permissionsMarkdown([...ALL_ROUTES, ...generic], resources);
+};
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const md = generatePermissionsDoc();

@@ -5,6 +5,7 @@
 import { defineAbilityFor, type SchemaRights } from '../common/ability.js';
 import { REASONS, SUBJECTS, type Action, type Reason, type Subject } from '../common/permissions.js';
 import { ROLES, type Role } from '../common/roles.js';
+import type { ResourceSchema } from '../common/resources.js';
 import type { RouteDef } from '../server/http/route.js';
 import { fullPath } from '../server/http/route.js';
 
@@ -41,7 +42,7 @@ export function cell(role: Role, action: Action, subject: Subj, schemas: readonl
 }
 
 /** The markdown of docs/permissions.md for the given routes (server/routes.ts ALL_ROUTES). */
-export function permissionsMarkdown(routes: RouteDef[]): string {
+export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchema[] = []): string {
   const lines = [
     '# Permissions',
     '',
@@ -65,7 +66,7 @@ export function permissionsMarkdown(routes: RouteDef[]): string {
       const guarded = routes
         .filter((r) => typeof r.permission === 'object' && r.permission.subject === subject && r.permission.action === action)
         .map((r) => `\`${r.method} ${fullPath(r)}\``);
-      lines.push(`| ${subject} | ${action} | ${ROLES.map((role) => cell(role, action, subject)).join(' | ')} | ${guarded.join('<br>') || '—'} |`);
+      lines.push(`| ${subject} | ${action} | ${ROLES.map((role) => cell(role, action, subject, resources)).join(' | ')} | ${guarded.join('<br>') || '—'} |`);
     }
   }
   const open = routes.filter((r) => typeof r.permission !== 'object');
@@ -80,6 +81,22 @@ export function permissionsMarkdown(routes: RouteDef[]): string {
     'schemas in `schemas/` declare none; those of a deployment\'s `SCHEMAS_DIR` are in that folder\'s files, checked at',
     'start (`tests/fixtures/schemas/gateways.json` is the example: operators read, admins read, create and update).',
     '',
+    ...schemaRightsLines(resources, routes),
   );
   return lines.join('\n');
+}
+
+/** The rights of the schemas that declare their own (SCHEMAS_DIR at generation time), with their routes. */
+function schemaRightsLines(resources: ResourceSchema[], routes: RouteDef[]): string[] {
+  const declaring = resources.filter((r) => r['x-admin'].permissions);
+  if (!declaring.length) return ['No schema of this generation declares rights (it ran without `SCHEMAS_DIR`).', ''];
+  const lines = [`| subject | action | ${ROLES.join(' | ')} | routes |`, `|---|---|${ROLES.map(() => '---').join('|')}|---|`];
+  for (const r of declaring) {
+    const subject = r['x-admin'].subject;
+    for (const action of ['read', 'create', 'update', 'delete'] as const) {
+      const guarded = routes.filter((x) => typeof x.permission === 'object' && x.permission.subject === subject && x.permission.action === action).map((x) => `\`${x.method} ${fullPath(x)}\``);
+      lines.push(`| ${subject} | ${action} | ${ROLES.map((role) => (defineAbilityFor(role, resources).can(action, subject) ? '✓' : '✗')).join(' | ')} | ${guarded.join('<br>') || '—'} |`);
+    }
+  }
+  return [...lines, ''];
 }

@@ -14,20 +14,26 @@ import { checkSpec, listPage, type ListQuery, type ListSpec } from './listing.js
 type SubjectName = Exclude<Subject, 'all'>;
 
 export const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A pattern that admits digits alone ("^89[0-9]{17,18}$"). */
+const DIGITS_ONLY = /^\^?(?:\[[0-9]-[0-9]\]|\\d|[0-9]|\{\d+(?:,\d*)?\}|[+*?])+\$?$/;
+/** A field's column in the table aliased t, always quoted (a field named `default` is a column like any other). */
+export const col = (field: string) => `t."${snake(field)}"`;
+/** A table name, quoted (schema loading has checked it is a plain SQL identifier). */
+export const tableOf = (r: ResourceSchema) => `"${r['x-admin'].table}"`;
 const typesOf = (p: { type?: string | string[] }) => ([] as string[]).concat(p.type ?? []);
 
 /** A field's column in the resource's table aliased t. */
 export function columnOf(r: ResourceSchema, f: string): string {
   // 64-bit counters arrive as text from the driver: read them as numbers (volumes in KB stay far below 2^53).
-  if (typesOf(r.properties[f]).includes('integer') || typesOf(r.properties[f]).includes('number')) return `t.${snake(f)}::float8`;
+  if (typesOf(r.properties[f]).includes('integer') || typesOf(r.properties[f]).includes('number')) return `${col(f)}::float8`;
   // A calendar date stays the date it is (a driver would make it a midnight in some time zone).
-  if (r.properties[f].format === 'date') return `t.${snake(f)}::text`;
-  return `t.${snake(f)}`;
+  if (r.properties[f].format === 'date') return `${col(f)}::text`;
+  return col(f);
 }
 
 /** SELECT of every field of a resource from its table aliased t, each column named as its field. */
 export function selectOf(r: ResourceSchema): string {
-  return `SELECT ${Object.keys(r.properties).map((f) => `${columnOf(r, f)} AS "${f}"`).join(', ')} FROM ${r['x-admin'].table} t`;
+  return `SELECT ${Object.keys(r.properties).map((f) => `${columnOf(r, f)} AS "${f}"`).join(', ')} FROM ${tableOf(r)} t`;
 }
 
 /** The list spec of a resource, its table aliased as t. */
@@ -37,12 +43,12 @@ export function listSpecOf(r: ResourceSchema): ListSpec {
   const column = (f: string) => columnOf(r, f);
   const fields = [...new Set([admin.key, ...l.columns, ...l.sortable, l.defaultSort.field])];
   const filters: ListSpec['filters'] = {};
-  for (const f of l.filters) filters[f] = { kind: typesOf(r.properties[f]).includes('array') ? 'contains' : 'eq', column: `t.${snake(f)}` };
-  for (const f of l.ranges ?? []) filters[f] = { kind: 'range', column: `t.${snake(f)}` };
-  for (const f of l.search ?? []) filters[`${f}Suffix`] = { kind: r.properties[f].pattern ? 'suffix' : 'suffixCi', column: `t.${snake(f)}` };
-  if (l.bulk) filters[l.bulk.param] = { kind: 'in', column: `t.${snake(l.bulk.field)}` };
+  for (const f of l.filters) filters[f] = { kind: typesOf(r.properties[f]).includes('array') ? 'contains' : 'eq', column: col(f) };
+  for (const f of l.ranges ?? []) filters[f] = { kind: 'range', column: col(f) };
+  for (const f of l.search ?? []) filters[`${f}Suffix`] = { kind: r.properties[f].pattern ? 'suffix' : 'suffixCi', column: col(f) };
+  if (l.bulk) filters[l.bulk.param] = { kind: 'in', column: col(l.bulk.field) };
   return checkSpec({
-    from: `${admin.table} t`,
+    from: `${tableOf(r)} t`,
     orgColumn: 't.org_id',
     idColumn: 't.id',
     columns: Object.fromEntries(fields.map((f) => [f, column(f)])),
@@ -68,8 +74,8 @@ export function listQueryOf(r: ResourceSchema, body: Record<string, unknown>): L
   if (search) {
     const value = search.value.trim();
     const pattern = r.properties[search.field].pattern;
-    // Digits-only fields (ICCID, IMEI, MSISDN) are searched by digits: a letter can never match.
-    if (pattern && !/^\d+$/.test(value)) throw invalid('search.value', 'digits');
+    // Digits-only fields (ICCID, IMEI, MSISDN: a pattern of digits alone) are searched by digits: a letter never matches.
+    if (pattern && DIGITS_ONLY.test(pattern) && !/^\d+$/.test(value)) throw invalid('search.value', 'digits');
     filters[`${search.field}Suffix`] = value;
   }
   if (l.bulk && body[l.bulk.param]) filters[l.bulk.param] = body[l.bulk.param];
@@ -147,7 +153,7 @@ export function routeOf(call: string): Pick<RouteDef, 'method' | 'service' | 'pa
 
 /** One record of a resource by its key, in the organisation; undefined for any other. */
 export async function recordOf(q: Queryable, r: ResourceSchema, orgId: string, key: string): Promise<Record<string, unknown> | undefined> {
-  return (await q.query(`${selectOf(r)} WHERE t.org_id = $1 AND t.${snake(r['x-admin'].key)}::text = $2`, [orgId, key])).rows[0];
+  return (await q.query(`${selectOf(r)} WHERE t.org_id = $1 AND ${col(r['x-admin'].key)}::text = $2`, [orgId, key])).rows[0];
 }
 
 /** The detail route of a resource schema (x-admin.show.call, :id its key): another organisation's record is 404. */

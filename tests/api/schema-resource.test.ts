@@ -1,6 +1,6 @@
 /**
  * The fixture proof of docs/schemas.md on the server: a made-up resource (tests/fixtures/schemas/gateways.json) with a
- * table this test creates gets its list, show, create and edit calls, its rules and its rights from the schema alone.
+ * table derived from it at start gets its list, show, create and edit calls, its rules and its rights from the schema alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,6 @@ import { loadResources } from '../../server/main/schema-routes.js';
 import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
-const TABLE_SQL = fs.readFileSync(path.join(FIXTURES, 'gateways.sql'), 'utf8');
 const BASE = '/api/main/resources/gateways';
 const good = { serial: 'GW-000001', name: 'Dock gate', kind: 'outdoor', ports: 8, site: 'Hamburg dock 4' };
 
@@ -19,7 +18,6 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
   const s = {} as Record<'user' | 'operator' | 'admin' | 'superadmin' | 'other', Session>;
   beforeAll(async () => {
     t = await buildTestApp({ kind, config: { schemasDir: path.join(FIXTURES, 'schemas') } });
-    await t.db.exec(TABLE_SQL);
     for (const role of ['user', 'operator', 'admin', 'superadmin'] as const) s[role] = await signIn(t.app, DEMO[role]);
     s.other = await signIn(t.app, 'admin@other.example.com');
   });
@@ -144,8 +142,23 @@ describe('a schema that breaks the format stops the start with its file and its 
     ['a language the console lacks', { ...admin, translations: { 'fr-FR': {} } }, 'names "fr-FR"'],
     ['a label missing in one language', { ...admin, translations: { ...admin.translations, 'es-ES': { ...admin.translations['es-ES'], enum: { kind: { indoor: 'Interior' } } } } }, 'x-admin.translations.es-ES lacks enum.kind.outdoor'],
     ['a built-in resource\'s name', { ...admin, resource: 'sims', subject: 'sims-again' }, 'already exists'],
+    ['a misspelt key', { ...(({ storage: _s, ...rest }) => rest)(admin), stroage: 'generic' }, 'x-admin has the unknown key "stroage"'],
+    ['a misspelt list key', { ...admin, list: { ...admin.list, sortabel: ['name'] } }, 'x-admin.list has the unknown key "sortabel"'],
+    ['a table that is not a plain SQL name', { ...admin, table: 'gateways; DROP TABLE sims' }, 'must be a plain SQL identifier'],
+    ['a menu place without translations', (({ translations: _t, ...rest }) => rest)(admin), 'x-admin.translations is required for a resource with a menu place'],
   ])('%s', (_n, xAdmin, message) => {
-    expect(() => loadResources(write({ ...base, 'x-admin': xAdmin }))).toThrow(message);
+    const dir = write({ ...base, 'x-admin': xAdmin });
+    // The file's real path leads the message.
+    expect(() => loadResources(dir)).toThrow(new RegExp(`^${path.join(dir, 'bad.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    expect(() => loadResources(dir)).toThrow(message);
+  });
+  it.each(['if', 'allOf', 'dependentRequired'])('a top-level "%s", which the forms would drop', (k) => {
+    const dir = write({ ...base, [k]: k === 'dependentRequired' ? { site: ['ports'] } : k === 'if' ? { required: ['site'] } : [{ required: ['site'] }] });
+    expect(() => loadResources(dir)).toThrow(`${path.join(dir, 'bad.json')}: the top-level "${k}" is not supported`);
+  });
+  it('a field whose column is not a plain SQL name', () => {
+    const dir = write({ ...base, properties: { ...base.properties, 'bad-name': { type: 'string' } }, 'x-admin': { ...admin, translations: undefined, menu: undefined } });
+    expect(() => loadResources(dir)).toThrow('the field "bad-name" makes the column "bad-name", not a plain SQL identifier');
   });
   it('a file that is not JSON', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-'));

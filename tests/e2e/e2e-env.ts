@@ -14,6 +14,8 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 /** The demo database seeded once per run; each worker copies it, so no worker waits for its own seed. */
 export const TEMPLATE_DIR = `${DATA_DIR}-template`;
 export const FIXTURE_DATA_DIR = `${DATA_DIR}-fixture`;
+/** The fixture server's SCHEMAS_DIR: tests/fixtures/schemas and docs/schemas.md's APN example, written by seed-db.ts --fixture. */
+export const FIXTURE_SCHEMAS_DIR = `${DATA_DIR}-fixture-schemas`;
 export const workerDataDir = (parallelIndex: number) => `${DATA_DIR}-w${parallelIndex}`;
 
 // Every spec drives its server from 127.0.0.1, loading the sign-in page (a challenge each time) and signing in far more

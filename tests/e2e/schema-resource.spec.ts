@@ -88,7 +88,8 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
 
 test('an operator, whom the schema lets read, sees list and detail without create or edit', async ({ page }) => {
   await signIn(page, 'operator@demo.example.com');
-  // The operator's menu has no Settings group (accounts are admins'): the entry stands alone.
+  // The operator's Settings group holds the resources schemas add (gateways and the doc's APN profiles).
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
   await page.getByRole('menuitem', { name: 'Field gateways' }).click();
   await expect(page.getByRole('row', { name: /GW-000777/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New Field gateway' })).toHaveCount(0);

@@ -1,10 +1,15 @@
-/** Schema loading: the resource schemas of schemas/ joined by those of SCHEMAS_DIR, as app.resources. */
+/**
+ * Schema loading: the resource schemas of schemas/ joined by those of SCHEMAS_DIR, as app.resources, with the tables
+ * of those stored generically created or widened (server/main/schema-tables.ts) and their routes, as app.schemaRoutes.
+ */
 import fp from 'fastify-plugin';
-import { loadResources } from '../../main/schema-routes.js';
+import { startSchemaResources } from '../../main/schema-routes.js';
 
 export default fp(
   async (app) => {
-    app.decorate('resources', loadResources(app.config.schemasDir));
+    const { resources, routes } = await startSchemaResources(app.db, app.config.schemasDir, app.log);
+    app.decorate('resources', resources);
+    app.decorate('schemaRoutes', routes);
   },
   { name: 'resources', dependencies: ['services'] },
 );

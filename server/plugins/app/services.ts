@@ -40,6 +40,8 @@ declare module 'fastify' {
     routeDefs: RouteDef[];
     /** Every resource schema: schemas/ and SCHEMAS_DIR. */
     resources: ResourceSchema[];
+    /** The generic list, show, create, edit and delete routes of the schema resources stored in their own table. */
+    schemaRoutes: RouteDef[];
     /** Stored files' bytes (exports, reports). */
     files: FileStore;
     /** The job worker of this instance. */

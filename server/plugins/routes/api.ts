@@ -5,12 +5,10 @@
 import fp from 'fastify-plugin';
 import { registerRoutes, type RouteDef } from '../../http/route.js';
 import { ALL_ROUTES } from '../../routes.js';
-import { genericRoutes } from '../../main/schema-routes.js';
 
 export default fp<{ routes: RouteDef[] }>(
   async (app, { routes }) => {
-    const generic = app.resources.filter((r) => r['x-admin'].storage === 'generic').flatMap(genericRoutes);
-    const all = [...ALL_ROUTES, ...generic, ...routes];
+    const all = [...ALL_ROUTES, ...app.schemaRoutes, ...routes];
     app.decorate('routeDefs', all);
     registerRoutes(app, all);
   },

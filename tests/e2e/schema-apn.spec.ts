@@ -1,0 +1,107 @@
+/**
+ * docs/schemas.md's worked example in the browser: the APN profile, copied from the doc into the fixture server's
+ * SCHEMAS_DIR (tests/e2e/seed-db.ts), with no TypeScript and no table of ours. An admin creates, edits and deletes
+ * profiles (one from its page, several ticked in the list, each after a confirmation naming them), in en-US and zh-CN.
+ */
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { FIXTURE_BASE, signIn } from './helpers';
+
+test.use({ baseURL: FIXTURE_BASE });
+
+const form = (page: Page) => page.locator('form');
+
+/** Fill the create form; the field named "default" is a switch or tick box like any boolean. */
+async function create(page: Page, lang: string, labels: { new: string; name: string; apn: string; create: string }, name: string, apn: string) {
+  await page.goto(`/${lang}/r/apn-profiles`);
+  await page.getByRole('button', { name: labels.new }).click();
+  await form(page).getByLabel(labels.name, { exact: true }).fill(name);
+  await form(page).getByLabel(labels.apn, { exact: true }).fill(apn);
+  await page.getByRole('button', { name: labels.create }).click();
+}
+
+test('en-US: an admin creates, edits and deletes APN profiles, one and several, each after a confirmation', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  const labels = { new: 'New APN profile', name: 'Name', apn: 'APN', create: 'Create' };
+  // The schema's pattern holds in the form: upper case is no APN.
+  await create(page, 'en-US', labels, 'Fleet internet', 'Internet');
+  await expect(page.getByText('has the wrong format')).toBeVisible();
+  await form(page).getByLabel('APN', { exact: true }).fill('iot.example.com');
+  await page.getByRole('combobox', { name: 'Authentication' }).click({ force: true });
+  await page.getByTitle('PAP').click();
+  await page.getByRole('combobox', { name: 'IP type' }).click({ force: true });
+  await page.getByTitle('IPv4', { exact: true }).click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/r\/apn-profiles\/show\/[0-9A-Za-z]{20}$/);
+  await expect(page.getByText('iot.example.com')).toBeVisible();
+
+  // Edit, the field named default included.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await form(page).getByLabel('Name', { exact: true }).fill('Fleet internet EU');
+  await form(page).getByLabel('Default', { exact: true }).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Fleet internet EU', { exact: true })).toBeVisible();
+
+  // Delete from its page: the confirmation names it; Cancel keeps it.
+  await page.getByRole('button', { name: 'Delete Fleet internet EU' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Delete APN profile “Fleet internet EU”?');
+  await expect(dialog).toContainText('This cannot be undone.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Fleet internet EU', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Fleet internet EU' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page).toHaveURL(/\/r\/apn-profiles$/);
+  await expect(page.getByRole('row', { name: /Fleet internet EU/ })).toHaveCount(0);
+
+  // Several at once from the list.
+  for (const [name, apn] of [['Bulk one', 'one.example'], ['Bulk two', 'two.example']]) {
+    await page.goto('/en-US/r/apn-profiles/create');
+    await form(page).getByLabel('Name', { exact: true }).fill(name);
+    await form(page).getByLabel('APN', { exact: true }).fill(apn);
+    await page.getByRole('combobox', { name: 'Authentication' }).click({ force: true });
+    await page.getByTitle('None').click();
+    await page.getByRole('combobox', { name: 'IP type' }).click({ force: true });
+    await page.getByTitle('IPv6', { exact: true }).click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page).toHaveURL(/\/show\//);
+  }
+  await page.goto('/en-US/r/apn-profiles');
+  await page.getByRole('checkbox', { name: /Bulk one/ }).check();
+  await page.getByRole('checkbox', { name: /Bulk two/ }).check();
+  await page.getByRole('button', { name: 'Delete 2 ticked' }).click();
+  const bulk = page.getByRole('dialog');
+  await expect(bulk).toContainText('Delete these 2 APN profiles?');
+  await expect(bulk.getByRole('listitem')).toHaveText(['Bulk one', 'Bulk two']);
+  await bulk.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('row', { name: /Bulk one|Bulk two/ })).toHaveCount(0);
+});
+
+// antd spaces out a button's two Chinese characters ("创 建"), and an icon adds its name before: matched either way.
+const zh = (word: string) => new RegExp(`${[...word].join('\\s*')}$`);
+
+test('zh-CN: the same pages and confirmation in Chinese', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/zh-CN/r/apn-profiles/create');
+  await expect(page.getByRole('heading', { name: /APN 配置/ })).toBeVisible();
+  await form(page).getByLabel('名称', { exact: true }).fill('车队专网');
+  await form(page).getByLabel('APN', { exact: true }).fill('fleet.cn');
+  await page.getByRole('combobox', { name: '认证方式' }).click({ force: true });
+  await page.getByTitle('CHAP').click();
+  await page.getByRole('combobox', { name: 'IP 类型' }).click({ force: true });
+  await page.getByTitle('IPv4 和 IPv6').click();
+  await page.getByRole('button', { name: zh('创建') }).click();
+  await expect(page).toHaveURL(/\/zh-CN\/r\/apn-profiles\/show\//);
+  await expect(page.getByText('接入点')).toBeVisible();
+  await page.getByRole('button', { name: zh('编辑') }).click();
+  await form(page).getByLabel('名称', { exact: true }).fill('车队专网二');
+  await page.getByRole('button', { name: zh('保存') }).click();
+  await expect(page.getByText('车队专网二', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: '删除 车队专网二' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('删除APN 配置“车队专网二”？');
+  await dialog.getByRole('button', { name: zh('删除') }).click();
+  await expect(page).toHaveURL(/\/zh-CN\/r\/apn-profiles$/);
+  await expect(page.getByRole('row', { name: /车队专网二/ })).toHaveCount(0);
+});
