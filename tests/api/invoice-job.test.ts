@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueDateOf } from '../../common/billing.js';
 import { invoiceOrganisation, monthOf, runInvoiceJob } from '../../server/billing/invoice-job.js';
+import { newId } from '../../server/db/ids.js';
 import { buildTestApp, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
@@ -182,6 +183,48 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
       // The SIM pushed over its allowance by 100.25 MB at 2 cents per MB: 200.5 cents, rounded half away from zero.
       expect(lines.some((l) => l.overage_kb === '102656' && l.overage_amount.startsWith('2.01'))).toBe(true);
     }
+  });
+
+  it('lines are written in batches: a half-made invoice is invisible, a live run is not taken over, a dead one is resumed to the same cent', async () => {
+    const key = "org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment'";
+    const before = (await t.db.query<{ id: string; total: string; bill_id: string }>(`SELECT id, amount_incl_tax::text AS total, bill_id FROM invoices WHERE ${key}`, [cycle])).rows[0];
+    const linesOf = async (id: string) =>
+      (await t.db.query<{ l: string }>("SELECT sim_id || ':' || usage_kb || ':' || overage_kb || ':' || amount AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id", [id])).rows.map((r) => r.l);
+    const want = await linesOf(before.id);
+    expect(want.length).toBeGreaterThan(4);
+    // An instance died after writing the first half of the lines: its run holds them under an id no invoice has yet.
+    const mid = (await t.db.query<{ sim_id: string }>('SELECT sim_id FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id OFFSET $2 LIMIT 1', [before.id, Math.floor(want.length / 2)])).rows[0].sim_id;
+    const half = newId();
+    await t.db.query(
+      `INSERT INTO invoice_lines (org_id, invoice_id, sim_id, iccid, sku, usage_kb, overage_kb, amount) SELECT 'org-other', $2, sim_id, iccid, 'X', 1, 0, 0.01 FROM invoice_lines WHERE invoice_id = $3 AND sim_id <= $1`,
+      [mid, half, before.id],
+    );
+    await t.db.query(`DELETE FROM invoices WHERE ${key}`, [cycle]);
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM invoice_lines WHERE invoice_id = $1', [before.id])).rows[0].n).toBe(0);
+    await t.db.query(
+      `INSERT INTO invoice_runs (org_id, billing_cycle, type, version, invoice_id, owner, last_sim_id, lines, started_at, beat_at) VALUES ('org-other', $1, 'post_payment', 1, $4, 'dead', $2, 1, $3, $3)`,
+      [cycle, mid, jobNow, half],
+    );
+    const listed = await call(t.app, other, { method: 'POST', url: BILLS, payload: { page: 1, pageSize: 100 } });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().data.items.map((i: { billId: string }) => i.billId)).not.toContain(before.bill_id);
+    // Its heartbeat is fresh: another instance leaves it alone.
+    expect(await invoiceOrganisation(t.db, 'org-other', cycle, jobNow, 'live', 2, 600_000)).toBeUndefined();
+    expect((await t.db.query(`SELECT 1 FROM invoices WHERE ${key}`, [cycle])).rowCount).toBe(0);
+    // Ten minutes without a beat: taken over, resumed after its last SIM in batches of two, and finished.
+    const later = new Date(jobNow.getTime() + 600_001);
+    const made = await invoiceOrganisation(t.db, 'org-other', cycle, later, 'heir', 2, 600_000);
+    expect(made).toMatchObject({ id: half, billId: before.bill_id, version: 1 });
+    expect((await t.db.query('SELECT 1 FROM invoice_runs')).rowCount).toBe(0);
+    // The dead instance's half is kept as it wrote it (here marked 0.01 a line), the rest written by the heir.
+    const got = await linesOf(half);
+    expect(got.length).toBe(want.length);
+    expect(got.slice(want.findIndex((l) => l.startsWith(`${mid}:`)) + 1)).toEqual(want.slice(want.findIndex((l) => l.startsWith(`${mid}:`)) + 1));
+    // Made again in full, in batches of three, it is the same invoice to the cent.
+    await t.db.query(`DELETE FROM invoices WHERE ${key}`, [cycle]);
+    const again = await invoiceOrganisation(t.db, 'org-other', cycle, jobNow, 'again', 3);
+    expect(again?.total).toBe(before.total);
+    expect(await linesOf(again!.id)).toEqual(want);
   });
 
   it('a draft previews as a PDF, shows its extract and its lines as CSV; a user and another organisation do not', async () => {
