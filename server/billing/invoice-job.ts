@@ -73,21 +73,37 @@ const BATCH_END_SQL = `
      ORDER BY sim_id LIMIT $5) s`;
 
 /**
- * The pools of the invoice's SIMs (pool_info): per pool its SIMs on the invoice, their usage, the pool's size (SIMs
- * times the pool's bundle, SPEC.md section 9) and the usage beyond it. Shown, not charged: the pool's overage is billed
- * by the shared-pool engine (docs/decisions.md "Invoices made by the monthly job (issue 20)").
+ * The pools of the invoice's SIMs: per pool its SIMs on the invoice, their usage, the pool's size (SIMs times the
+ * pool's bundle, SPEC.md section 9) and the usage beyond it, charged at the profile's price per MB, rounded once to the
+ * cent as a SIM's overage is: one pool line each (no SIM, bundle quantity 0: its SIMs' bundles are on their own lines).
  */
+const POOL_LINES_SQL = `
+  INSERT INTO invoice_lines (org_id, invoice_id, sim_id, pool_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount)
+  SELECT $1, $2, NULL, p.id, '', p.bundle_sku, 0, 0, x.usage_kb, o.kb, o.minor / 100.0, o.minor / 100.0
+    FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
+            FROM invoice_lines l
+            JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
+                   WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
+                     AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
+           WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id) x
+    JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
+   CROSS JOIN LATERAL (SELECT greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)::bigint AS kb) k
+   CROSS JOIN LATERAL (SELECT k.kb, round(k.kb * $5::numeric / 1024)::bigint AS minor) o`;
+
+/** The invoice's pool_info: per pool its SIMs, usage, size and overage, and the amount of its pool line. */
 const POOLS_SQL = `
   UPDATE invoices i SET pool_info = coalesce((
     SELECT jsonb_agg(jsonb_build_object('poolId', p.id, 'name', p.name, 'sku', p.bundle_sku, 'sims', x.sims, 'usageKb', x.usage_kb,
-                                        'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)) ORDER BY p.name, p.id)
+                                        'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb),
+                                        'overageAmount', pl.amount) ORDER BY p.name, p.id)
       FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
               FROM invoice_lines l
               JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
                      WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
                        AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
-             WHERE l.org_id = $1 AND l.invoice_id = $2 GROUP BY b.pool_id) x
-      JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1), '[]'::jsonb)
+             WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id) x
+      JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
+      LEFT JOIN invoice_lines pl ON pl.org_id = $1 AND pl.invoice_id = $2 AND pl.pool_id = p.id), '[]'::jsonb)
    WHERE i.org_id = $1 AND i.id = $2`;
 
 /** The invoice's figures summed from its lines; the tax rounded once on the net. */
@@ -95,7 +111,7 @@ const TOTALS_SQL = `
   UPDATE invoices i SET amount_excl_tax = s.net, tax_amount = round(s.net * i.tax_rate, 2), amount_incl_tax = s.net + round(s.net * i.tax_rate, 2),
          bundle_quantity = s.qty, bundle_price = s.bundles, overage_quantity_kb = s.over_kb, overage_price = s.over, usage_kb = s.usage, sim_count = s.sims
     FROM (SELECT coalesce(sum(amount), 0) AS net, coalesce(sum(bundle_quantity), 0)::int AS qty, coalesce(sum(amount - overage_amount), 0) AS bundles,
-                 coalesce(sum(overage_kb), 0)::bigint AS over_kb, coalesce(sum(overage_amount), 0) AS over, coalesce(sum(usage_kb), 0)::bigint AS usage, count(*)::int AS sims
+                 coalesce(sum(overage_kb), 0)::bigint AS over_kb, coalesce(sum(overage_amount), 0) AS over, coalesce(sum(usage_kb) FILTER (WHERE sim_id IS NOT NULL), 0)::bigint AS usage, count(sim_id)::int AS sims
             FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2) s
    WHERE i.org_id = $1 AND i.id = $2
   RETURNING i.amount_incl_tax::text AS total, i.sim_count AS sims`;
@@ -165,6 +181,7 @@ async function finishInvoice(q: Queryable, orgId: string, p: Profile, id: string
      p.currency, p.taxRate, p.perMb / 100, p.settlementCustomer, JSON.stringify(p.bankDetails), p.creditLimit, version, correction?.supersedes ?? null, correction?.reason ?? null, now.toISOString()],
   );
   if (!inserted.rowCount) return undefined;
+  await q.query(POOL_LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), p.perMb]);
   await q.query(POOLS_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString()]);
   const t = (await q.query<{ total: string; sims: number }>(TOTALS_SQL, [orgId, id])).rows[0];
   const made: MadeInvoice = { id, billId, version, total: t.total, sims: t.sims };

@@ -33,3 +33,7 @@ BEGIN
 END $$;
 CREATE TRIGGER invoices_delete_lines AFTER DELETE ON invoices FOR EACH ROW EXECUTE FUNCTION invoice_lines_cascade();
 CREATE INDEX invoice_lines_org_invoice_sim_idx ON invoice_lines (org_id, invoice_id, sim_id);
+
+-- A pool's overage is charged on the invoice as a pool line (docs/decisions.md "Pool overage charged as a pool line
+-- (issue 20)"): no SIM, the pool it charges, its usage and the overage beyond the pool's size.
+ALTER TABLE invoice_lines ADD COLUMN pool_id text;
