@@ -139,9 +139,9 @@ async function settlesOf(q: Queryable, orgId: string, id: string) {
   return { items, paid: sums.paid, outstanding: Math.max(0, sums.due) };
 }
 
-/** Lines grouped by SKU: the invoice's extract. */
-const EXTRACT_SQL = `SELECT coalesce(sku, '') AS sku, count(*)::int AS sims, sum(bundle_quantity)::int AS "bundleQuantity", sum(amount - overage_amount)::float8 AS "bundleAmount",
-                            sum(usage_kb)::float8 AS "usageKb", sum(overage_kb)::float8 AS "overageKb", sum(overage_amount)::float8 AS "overageAmount", sum(amount)::float8 AS amount
+/** Lines grouped by SKU: the invoice's extract. A pool line adds its overage to its SKU; its usage is its SIMs' (counted already). */
+const EXTRACT_SQL = `SELECT coalesce(sku, '') AS sku, count(sim_id)::int AS sims, sum(bundle_quantity)::int AS "bundleQuantity", sum(amount - overage_amount)::float8 AS "bundleAmount",
+                            coalesce(sum(usage_kb) FILTER (WHERE pool_id IS NULL), 0)::float8 AS "usageKb", sum(overage_kb)::float8 AS "overageKb", sum(overage_amount)::float8 AS "overageAmount", sum(amount)::float8 AS amount
                        FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 GROUP BY 1 ORDER BY 1`;
 
 const csvCell = (v: unknown) => {
@@ -332,13 +332,13 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
             type: 'array',
             items: {
               type: 'object',
-              properties: { poolId: { type: 'string' }, name: { type: 'string' }, sku: { type: ['string', 'null'] }, sims: { type: ['integer', 'null'] }, usageKb: { type: ['number', 'null'] }, sizeKb: { type: ['number', 'null'] }, overageKb: { type: ['number', 'null'] } },
+              properties: { poolId: { type: 'string' }, name: { type: 'string' }, sku: { type: ['string', 'null'] }, sims: { type: ['integer', 'null'] }, usageKb: { type: ['number', 'null'] }, sizeKb: { type: ['number', 'null'] }, overageKb: { type: ['number', 'null'] }, overageAmount: { type: ['number', 'null'] } },
             },
           },
         },
       },
     },
-    summary: 'The pools of the invoice\'s SIMs: their SIMs, usage, size and usage beyond it in the month.',
+    summary: 'The pools of the invoice\'s SIMs: their SIMs, usage, size, usage beyond it in the month and what that overage was charged.',
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };

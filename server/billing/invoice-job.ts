@@ -56,29 +56,54 @@ const LINES_SQL = `
                  bool_or(pool_id IS NOT NULL) AS pooled
             FROM bundle_orders
            WHERE org_id = $1 AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
-             AND (expired_at IS NULL OR expired_at > $3::timestamptz)
+             AND (expired_at IS NULL OR expired_at > $3::timestamptz) AND ($7::text IS NULL OR sim_id > $7) AND ($8::text IS NULL OR sim_id <= $8)
            GROUP BY sim_id) b
     LEFT JOIN (SELECT sim_id, sum(volume_kb) AS kb FROM usage_daily
-                WHERE org_id = $1 AND day >= $3::timestamptz::date AND day < $4::timestamptz::date GROUP BY sim_id) u ON u.sim_id = b.sim_id
+                WHERE org_id = $1 AND day >= $3::timestamptz::date AND day < $4::timestamptz::date AND ($7::text IS NULL OR sim_id > $7) AND ($8::text IS NULL OR sim_id <= $8)
+                GROUP BY sim_id) u ON u.sim_id = b.sim_id
    CROSS JOIN LATERAL (SELECT CASE WHEN b.billed AND NOT b.pooled AND NOT b.unlimited THEN greatest(0, coalesce(u.kb, 0) - b.allowance) ELSE 0 END::bigint AS kb) k
    CROSS JOIN LATERAL (SELECT k.kb, round(k.kb * $6::numeric / 1024)::bigint AS minor) o`;
 
+/** The last SIM of the next batch of at most $5 SIMs after $4 with a bundle billed in the month (NULL: none left). */
+const BATCH_END_SQL = `
+  SELECT max(sim_id) AS hi FROM (
+    SELECT DISTINCT sim_id FROM bundle_orders
+     WHERE org_id = $1 AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $3::timestamptz
+       AND (expired_at IS NULL OR expired_at > $2::timestamptz) AND ($4::text IS NULL OR sim_id > $4)
+     ORDER BY sim_id LIMIT $5) s`;
+
 /**
- * The pools of the invoice's SIMs (pool_info): per pool its SIMs on the invoice, their usage, the pool's size (SIMs
- * times the pool's bundle, SPEC.md section 9) and the usage beyond it. Shown, not charged: the pool's overage is billed
- * by the shared-pool engine (docs/decisions.md "Invoices made by the monthly job (issue 20)").
+ * The pools of the invoice's SIMs: per pool its SIMs on the invoice, their usage, the pool's size (SIMs times the
+ * pool's bundle, SPEC.md section 9) and the usage beyond it, charged at the profile's price per MB, rounded once to the
+ * cent as a SIM's overage is: one pool line each (no SIM, bundle quantity 0: its SIMs' bundles are on their own lines).
  */
+const POOL_LINES_SQL = `
+  INSERT INTO invoice_lines (org_id, invoice_id, sim_id, pool_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount)
+  SELECT $1, $2, NULL, p.id, '', p.bundle_sku, 0, 0, x.usage_kb, o.kb, o.minor / 100.0, o.minor / 100.0
+    FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
+            FROM invoice_lines l
+            JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
+                   WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
+                     AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
+           WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id) x
+    JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
+   CROSS JOIN LATERAL (SELECT greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)::bigint AS kb) k
+   CROSS JOIN LATERAL (SELECT k.kb, round(k.kb * $5::numeric / 1024)::bigint AS minor) o`;
+
+/** The invoice's pool_info: per pool its SIMs, usage, size and overage, and the amount of its pool line. */
 const POOLS_SQL = `
   UPDATE invoices i SET pool_info = coalesce((
     SELECT jsonb_agg(jsonb_build_object('poolId', p.id, 'name', p.name, 'sku', p.bundle_sku, 'sims', x.sims, 'usageKb', x.usage_kb,
-                                        'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)) ORDER BY p.name, p.id)
+                                        'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb),
+                                        'overageAmount', pl.amount) ORDER BY p.name, p.id)
       FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
               FROM invoice_lines l
               JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
                      WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
                        AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
-             WHERE l.org_id = $1 AND l.invoice_id = $2 GROUP BY b.pool_id) x
-      JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1), '[]'::jsonb)
+             WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id) x
+      JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
+      LEFT JOIN invoice_lines pl ON pl.org_id = $1 AND pl.invoice_id = $2 AND pl.pool_id = p.id), '[]'::jsonb)
    WHERE i.org_id = $1 AND i.id = $2`;
 
 /** The invoice's figures summed from its lines; the tax rounded once on the net. */
@@ -86,7 +111,7 @@ const TOTALS_SQL = `
   UPDATE invoices i SET amount_excl_tax = s.net, tax_amount = round(s.net * i.tax_rate, 2), amount_incl_tax = s.net + round(s.net * i.tax_rate, 2),
          bundle_quantity = s.qty, bundle_price = s.bundles, overage_quantity_kb = s.over_kb, overage_price = s.over, usage_kb = s.usage, sim_count = s.sims
     FROM (SELECT coalesce(sum(amount), 0) AS net, coalesce(sum(bundle_quantity), 0)::int AS qty, coalesce(sum(amount - overage_amount), 0) AS bundles,
-                 coalesce(sum(overage_kb), 0)::bigint AS over_kb, coalesce(sum(overage_amount), 0) AS over, coalesce(sum(usage_kb), 0)::bigint AS usage, count(*)::int AS sims
+                 coalesce(sum(overage_kb), 0)::bigint AS over_kb, coalesce(sum(overage_amount), 0) AS over, coalesce(sum(usage_kb) FILTER (WHERE sim_id IS NOT NULL), 0)::bigint AS usage, count(sim_id)::int AS sims
             FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2) s
    WHERE i.org_id = $1 AND i.id = $2
   RETURNING i.amount_incl_tax::text AS total, i.sim_count AS sims`;
@@ -99,14 +124,17 @@ export interface MadeInvoice {
   sims: number;
 }
 
-class NothingToBill extends Error {}
+interface Profile {
+  code: string;
+  currency: string;
+  taxRate: string;
+  perMb: number;
+  settlementCustomer: string | null;
+  bankDetails: unknown;
+  creditLimit: string | null;
+}
 
-/**
- * Make version `version` of an organisation's post-payment invoice of `cycle` in q's transaction, or nothing when that
- * version exists already (undefined) or the organisation has no bundle in use that month (undefined, nothing written).
- */
-async function makeInvoice(q: Queryable, orgId: string, cycle: string, now: Date, version: number, correction?: { supersedes: string; billId: string; reason: string | null }): Promise<MadeInvoice | undefined> {
-  const month = monthOf(cycle);
+async function profileOf(q: Queryable, orgId: string): Promise<Profile | undefined> {
   const org = (
     await q.query<{ code: string; currency: string | null; tax_rate: string | null; per_mb: number | null; settlement_customer: string | null; bank_details: unknown; credit_limit: string | null }>(
       `SELECT o.code, p.currency, p.tax_rate::text, p.overage_minor_per_mb AS per_mb, p.settlement_customer, p.bank_details, p.credit_limit::text
@@ -115,9 +143,33 @@ async function makeInvoice(q: Queryable, orgId: string, cycle: string, now: Date
     )
   ).rows[0];
   if (!org) return undefined;
-  const perMb = org.per_mb ?? DEFAULT_PROFILE.overageMinorPerMb;
-  const billId = correction?.billId ?? billIdOf(org.code, cycle);
-  const id = newId();
+  return {
+    code: org.code,
+    currency: org.currency ?? DEFAULT_PROFILE.currency,
+    taxRate: org.tax_rate ?? DEFAULT_PROFILE.taxRate,
+    perMb: org.per_mb ?? DEFAULT_PROFILE.overageMinorPerMb,
+    settlementCustomer: org.settlement_customer,
+    bankDetails: org.bank_details ?? {},
+    creditLimit: org.credit_limit,
+  };
+}
+
+const daysOf = (month: { start: Date; end: Date }) => Math.round((month.end.getTime() - month.start.getTime()) / DAY);
+
+/** Lines of the SIMs in (lo, hi] (all when both are null) under invoice id, in q's transaction; the number written. */
+async function writeLines(q: Queryable, orgId: string, id: string, cycle: string, perMb: number, lo: string | null, hi: string | null): Promise<number> {
+  const month = monthOf(cycle);
+  const r = await q.query(LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), daysOf(month), perMb, lo, hi]);
+  return r.rowCount ?? 0;
+}
+
+/**
+ * The invoice row over lines already written, its pools and totals from them, and its event, in q's transaction;
+ * undefined when that key's invoice exists already.
+ */
+async function finishInvoice(q: Queryable, orgId: string, p: Profile, id: string, cycle: string, now: Date, version: number, correction?: { supersedes: string; billId: string; reason: string | null }): Promise<MadeInvoice | undefined> {
+  const month = monthOf(cycle);
+  const billId = correction?.billId ?? billIdOf(p.code, cycle);
   const day = now.toISOString().slice(0, 10);
   const inserted = await q.query(
     `INSERT INTO invoices (org_id, id, bill_id, status, type, cycle_start, cycle_end, billing_cycle, billing_date, due_date, currency,
@@ -126,26 +178,83 @@ async function makeInvoice(q: Queryable, orgId: string, cycle: string, now: Date
      VALUES ($1, $2, $3, 'draft', 'post_payment', $4, $5, $6, $7, $8, $9, 0, $10, 0, 0, $11, $12, $13, $14, 'POSTPAID', $15, 'job', $16, $17, $18, $18)
      ON CONFLICT (org_id, billing_cycle, type, version) DO NOTHING RETURNING id`,
     [orgId, id, billId, month.start.toISOString().slice(0, 10), new Date(month.end.getTime() - DAY).toISOString().slice(0, 10), cycle, day, dueDateOf(now),
-     org.currency ?? DEFAULT_PROFILE.currency, org.tax_rate ?? DEFAULT_PROFILE.taxRate, perMb / 100, org.settlement_customer, JSON.stringify(org.bank_details ?? {}),
-     org.credit_limit, version, correction?.supersedes ?? null, correction?.reason ?? null, now.toISOString()],
+     p.currency, p.taxRate, p.perMb / 100, p.settlementCustomer, JSON.stringify(p.bankDetails), p.creditLimit, version, correction?.supersedes ?? null, correction?.reason ?? null, now.toISOString()],
   );
   if (!inserted.rowCount) return undefined;
-  const daysInMonth = Math.round((month.end.getTime() - month.start.getTime()) / DAY);
-  const lines = await q.query(LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), daysInMonth, perMb]);
-  if (!lines.rowCount && !correction) throw new NothingToBill();
+  await q.query(POOL_LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), p.perMb]);
   await q.query(POOLS_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString()]);
   const t = (await q.query<{ total: string; sims: number }>(TOTALS_SQL, [orgId, id])).rows[0];
   const made: MadeInvoice = { id, billId, version, total: t.total, sims: t.sims };
-  await appendEvents(q, [{ orgId, type: 'invoice', subtype: correction ? 'corrected' : 'created', subject: id, at: now, data: { billId, version, billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: org.currency ?? DEFAULT_PROFILE.currency, sims: t.sims, supersedes: correction?.supersedes ?? null } }]);
+  await appendEvents(q, [{ orgId, type: 'invoice', subtype: correction ? 'corrected' : 'created', subject: id, at: now, data: { billId, version, billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: p.currency, sims: t.sims, supersedes: correction?.supersedes ?? null } }]);
   return made;
 }
 
-/** One organisation's invoice of a month in its own transaction; undefined when made already or nothing to bill. */
-export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, now: Date): Promise<MadeInvoice | undefined> {
+/** SIMs per batch of lines: each batch is one short transaction (bench/results.md "Monthly invoice job"). */
+export const LINE_BATCH = 10_000;
+
+class LostRun extends Error {}
+
+/**
+ * One organisation's post-payment invoice of a month (version 1), or undefined when it is made already, another
+ * instance is making it, or the organisation has nothing to bill. The lines are written in batches of `batch` SIMs,
+ * each in its own transaction; the invoice row appears only in the last one, so a half-made invoice is never seen
+ * (migration 060). A run left by a dead instance (no heartbeat for `staleMs`) is taken over and resumed.
+ */
+export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, now: Date, owner = `${process.pid}-${newId(8)}`, batch = LINE_BATCH, staleMs = 600_000): Promise<MadeInvoice | undefined> {
+  const month = monthOf(cycle);
+  const key = [orgId, cycle, 'post_payment', 1];
+  const made = await db.query(`SELECT 1 FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, key);
+  if (made.rowCount) return undefined;
+  // Claim the run: a new one, or one whose owner stopped beating.
+  await db.query(
+    `INSERT INTO invoice_runs (org_id, billing_cycle, type, version, invoice_id, owner, started_at, beat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT DO NOTHING`,
+    [...key, newId(), owner, now.toISOString()],
+  );
+  const run = (
+    await db.query<{ invoice_id: string; last_sim_id: string | null }>(
+      `UPDATE invoice_runs SET owner = $5, beat_at = $6
+        WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND (owner = $5 OR beat_at < $7::timestamptz)
+        RETURNING invoice_id, last_sim_id`,
+      [...key, owner, now.toISOString(), new Date(now.getTime() - staleMs).toISOString()],
+    )
+  ).rows[0];
+  if (!run) return undefined;
+  const p = await profileOf(db, orgId);
+  if (!p) return undefined;
+  let lo = run.last_sim_id;
   try {
-    return await db.tx((q) => makeInvoice(q, orgId, cycle, now, 1));
+    for (;;) {
+      const hi = (await db.query<{ hi: string | null }>(BATCH_END_SQL, [orgId, month.start.toISOString(), month.end.toISOString(), lo, batch])).rows[0].hi;
+      if (hi === null) break;
+      await db.tx(async (q) => {
+        // The owner and the position checked and moved under the run's row lock: a taken-over run stops here.
+        const moved = await q.query(
+          `UPDATE invoice_runs SET last_sim_id = $7, beat_at = $8 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5
+              AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING 1`,
+          [...key, owner, lo, hi, now.toISOString()],
+        );
+        if (!moved.rowCount) throw new LostRun();
+        const n = await writeLines(q, orgId, run.invoice_id, cycle, p.perMb, lo, hi);
+        await q.query(`UPDATE invoice_runs SET lines = lines + $5 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, [...key, n]);
+      });
+      lo = hi;
+    }
+    return await db.tx(async (q) => {
+      const mine = (
+        await q.query<{ lines: string }>(
+          `DELETE FROM invoice_runs WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5 AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING lines::text`,
+          [...key, owner, lo],
+        )
+      ).rows[0];
+      if (!mine) throw new LostRun();
+      // Nothing to bill: no invoice, and the run is gone so that a later month's bundles can still be billed.
+      if (mine.lines === '0') return undefined;
+      const done = await finishInvoice(q, orgId, p, run.invoice_id, cycle, now, 1);
+      if (!done) await q.query('DELETE FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2', [orgId, run.invoice_id]);
+      return done;
+    });
   } catch (err) {
-    if (err instanceof NothingToBill) return undefined;
+    if (err instanceof LostRun) return undefined;
     throw err;
   }
 }
@@ -156,7 +265,11 @@ export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, 
  */
 export async function correctInvoice(q: Queryable, orgId: string, current: { id: string; billId: string; billingCycle: string; version: number }, reason: string | null, now: Date): Promise<MadeInvoice> {
   await q.query(`UPDATE invoices SET status = 'obsolete', is_current = false, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, current.id, now.toISOString()]);
-  const made = await makeInvoice(q, orgId, current.billingCycle, now, current.version + 1, { supersedes: current.id, billId: current.billId, reason });
+  const p = await profileOf(q, orgId);
+  if (!p) throw new Error(`organisation ${orgId} not found`);
+  const id = newId();
+  await writeLines(q, orgId, id, current.billingCycle, p.perMb, null, null);
+  const made = await finishInvoice(q, orgId, p, id, current.billingCycle, now, current.version + 1, { supersedes: current.id, billId: current.billId, reason });
   if (!made) throw new Error(`version ${current.version + 1} of invoice ${current.id} exists`);
   await appendEvents(q, [{ orgId, type: 'invoice', subtype: 'obsoleted', subject: current.id, at: now, data: { version: current.version, supersededBy: made.id } }]);
   return made;
@@ -188,7 +301,7 @@ export async function runInvoiceJob(db: Db, now: Date, owner: string, leaseSecon
     )
   ).rows;
   for (const { org_id } of orgs) {
-    const made = await invoiceOrganisation(db, org_id, cycle, now);
+    const made = await invoiceOrganisation(db, org_id, cycle, now, owner, LINE_BATCH, leaseSeconds * 1000);
     if (made) s.made.push(made);
   }
   await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', ['monthly_invoices', now.toISOString(), owner]);

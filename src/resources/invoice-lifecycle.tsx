@@ -37,6 +37,7 @@ interface PoolLine {
   usageKb?: number | null;
   sizeKb?: number | null;
   overageKb?: number | null;
+  overageAmount?: number | null;
 }
 interface SkuLine {
   sku: string;
@@ -172,6 +173,7 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
               { key: 'usage', title: t('invoices.fields.usageKb'), align: 'right', render: (_, p) => kb(p.usageKb) },
               { key: 'size', title: t('invoiceActions.poolSize'), align: 'right', render: (_, p) => kb(p.sizeKb) },
               { key: 'overage', title: t('invoices.fields.overageQuantityKb'), align: 'right', render: (_, p) => kb(p.overageKb) },
+              { key: 'charged', title: t('invoices.fields.overagePrice'), align: 'right', render: (_, p) => (p.overageAmount == null ? '—' : money(Number(p.overageAmount), currency)) },
             ]}
           />
         </Card>

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueDateOf } from '../../common/billing.js';
 import { invoiceOrganisation, monthOf, runInvoiceJob } from '../../server/billing/invoice-job.js';
+import { newId } from '../../server/db/ids.js';
 import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
@@ -21,6 +22,7 @@ const units = (text: string, scale: number): bigint => {
 
 interface Expected {
   lines: Map<string, { usageKb: bigint; overageKb: bigint; bundleCents: bigint; overageCents: bigint; qty: number }>;
+  pools: Map<string, { sims: bigint; usageKb: bigint; overageKb: bigint; cents: bigint }>;
   net: bigint;
   tax: bigint;
 }
@@ -55,8 +57,29 @@ async function expected(t: TestApp, orgId: string, cycle: string): Promise<Expec
     const overageKb = billed && used > allowance ? used - allowance : 0n;
     lines.set(simId, { usageKb: used, overageKb, bundleCents, overageCents: roundDiv(overageKb * BigInt(profile.per_mb), 1024n), qty: mine.length });
   }
-  const net = [...lines.values()].reduce((s, l) => s + l.bundleCents + l.overageCents, 0n);
-  return { lines, net, tax: roundDiv(net * units(profile.tax, 4), 10_000n) };
+  // A pool line per pool of the invoice's SIMs (each SIM in the pool of its latest pooled bundle): the usage beyond
+  // the pool's size (its SIMs times the pool's bundle) at the same price per MB.
+  const pooled = (
+    await t.db.query<{ sim_id: string; pool_id: string; activated_at: Date; id: string }>('SELECT sim_id, pool_id, activated_at, id FROM bundle_orders WHERE org_id = $1 AND pool_id IS NOT NULL', [orgId])
+  ).rows.filter((b) => bundles.some((x) => x.sim_id === b.sim_id && x.pool_id === b.pool_id && x.activated_at?.getTime() === b.activated_at.getTime()));
+  const poolOf = new Map<string, string>();
+  for (const b of pooled.sort((x, y) => y.activated_at.getTime() - x.activated_at.getTime() || (x.id < y.id ? -1 : 1))) if (!poolOf.has(b.sim_id)) poolOf.set(b.sim_id, b.pool_id);
+  const sizes = new Map((await t.db.query<{ id: string; kb: string }>('SELECT id, base_bundle_kb::text AS kb FROM shared_pools WHERE org_id = $1', [orgId])).rows.map((r) => [r.id, BigInt(r.kb)]));
+  const pools: Expected['pools'] = new Map();
+  for (const [simId, poolId] of poolOf) {
+    if (!sizes.has(poolId)) continue;
+    const p = pools.get(poolId) ?? { sims: 0n, usageKb: 0n, overageKb: 0n, cents: 0n };
+    p.sims += 1n;
+    p.usageKb += usage.get(simId) ?? 0n;
+    pools.set(poolId, p);
+  }
+  for (const [poolId, p] of pools) {
+    const size = p.sims * sizes.get(poolId)!;
+    p.overageKb = p.usageKb > size ? p.usageKb - size : 0n;
+    p.cents = roundDiv(p.overageKb * BigInt(profile.per_mb), 1024n);
+  }
+  const net = [...lines.values()].reduce((s, l) => s + l.bundleCents + l.overageCents, 0n) + [...pools.values()].reduce((s, p) => s + p.cents, 0n);
+  return { lines, pools, net, tax: roundDiv(net * units(profile.tax, 4), 10_000n) };
 }
 
 const cents = (v: string | number) => units(typeof v === 'number' ? v.toFixed(2) : v, 2);
@@ -107,6 +130,25 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
       [sim.sim_id, at.toISOString().slice(0, 10), sim.iccid, extra.toString()],
     );
     expect(base.lines.size).toBeGreaterThan(0);
+    // One pool of org-demo goes over its size by 50.1 MB (a fraction of a cent to round): a CDR on one of its SIMs.
+    const pools = (await expected(t, 'org-demo', cycle)).pools;
+    const [poolId, pool] = [...pools.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))[0] ?? [];
+    expect(poolId).toBeDefined();
+    const size = BigInt((await t.db.query<{ kb: string }>('SELECT base_bundle_kb::text AS kb FROM shared_pools WHERE id = $1', [poolId])).rows[0].kb) * pool.sims;
+    const member = (
+      await t.db.query<{ sim_id: string; iccid: string }>("SELECT sim_id, iccid FROM bundle_orders WHERE org_id = 'org-demo' AND pool_id = $1 AND activated_at < $2 ORDER BY sim_id LIMIT 1", [poolId, end])
+    ).rows[0];
+    const over = size - pool.usageKb + 51_302n;
+    await t.db.query(
+      `INSERT INTO cdrs (org_id, sim_id, iccid, network, direction, volume_kb, start_at, end_at, duration_s) VALUES ('org-demo', $1, $2, 'Test', 'downlink', $3, $4, $4, 0)`,
+      [member.sim_id, member.iccid, over.toString(), at],
+    );
+    await t.db.query(
+      `INSERT INTO usage_daily (org_id, sim_id, day, iccid, downlink_kb, volume_kb, cdr_count) VALUES ('org-demo', $1, $2::date, $3, $4, $4, 1)
+       ON CONFLICT (org_id, sim_id, day) DO UPDATE SET downlink_kb = usage_daily.downlink_kb + EXCLUDED.downlink_kb, volume_kb = usage_daily.volume_kb + EXCLUDED.volume_kb, cdr_count = usage_daily.cdr_count + 1`,
+      [member.sim_id, at.toISOString().slice(0, 10), member.iccid, over.toString()],
+    );
+    expect((await expected(t, 'org-demo', cycle)).pools.get(poolId)!.overageKb).toBe(51_302n);
   });
   afterAll(() => t.close());
 
@@ -164,7 +206,7 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(inv.sims).toBe(want.lines.size);
     const lines = (
       await t.db.query<{ sim_id: string; usage_kb: string; overage_kb: string; bundle_price: string; overage_amount: string; amount: string; bundle_quantity: number }>(
-        'SELECT sim_id, usage_kb::text, overage_kb::text, bundle_price::text, overage_amount::text, amount::text, bundle_quantity FROM invoice_lines WHERE invoice_id = $1',
+        'SELECT sim_id, usage_kb::text, overage_kb::text, bundle_price::text, overage_amount::text, amount::text, bundle_quantity FROM invoice_lines WHERE invoice_id = $1 AND sim_id IS NOT NULL',
         [inv.id],
       )
     ).rows;
@@ -178,6 +220,64 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
       // The SIM pushed over its allowance by 100.25 MB at 2 cents per MB: 200.5 cents, rounded half away from zero.
       expect(lines.some((l) => l.overage_kb === '102656' && l.overage_amount.startsWith('2.01'))).toBe(true);
     }
+    // A pool line per pool: its SIMs' usage, the overage beyond its size and its price, in the total.
+    const poolLines = (
+      await t.db.query<{ pool_id: string; usage_kb: string; overage_kb: string; amount: string }>(
+        'SELECT pool_id, usage_kb::text, overage_kb::text, amount::text FROM invoice_lines WHERE invoice_id = $1 AND pool_id IS NOT NULL ORDER BY pool_id',
+        [inv.id],
+      )
+    ).rows;
+    expect(poolLines.map((l) => [l.pool_id, BigInt(l.usage_kb), BigInt(l.overage_kb), units(l.amount, 2)])).toEqual(
+      [...want.pools.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, p]) => [id, p.usageKb, p.overageKb, p.cents]),
+    );
+    if (orgId === 'org-demo') {
+      // 50.1 MB (51,302 kB) over at 2 cents per MB: 100.2 cents, charged 1.00.
+      expect(poolLines.some((l) => l.overage_kb === '51302' && l.amount.startsWith('1.00'))).toBe(true);
+      const info = (await t.db.query<{ pool_info: { overageKb: number; overageAmount: number }[] }>('SELECT pool_info FROM invoices WHERE id = $1', [inv.id])).rows[0].pool_info;
+      expect(info.some((p) => p.overageKb === 51_302 && Number(p.overageAmount) === 1)).toBe(true);
+    }
+  });
+
+  it('lines are written in batches: a half-made invoice is invisible, a live run is not taken over, a dead one is resumed to the same cent', async () => {
+    const key = "org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment'";
+    const before = (await t.db.query<{ id: string; total: string; bill_id: string }>(`SELECT id, amount_incl_tax::text AS total, bill_id FROM invoices WHERE ${key}`, [cycle])).rows[0];
+    const linesOf = async (id: string) =>
+      (await t.db.query<{ l: string }>("SELECT sim_id || ':' || usage_kb || ':' || overage_kb || ':' || amount AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id", [id])).rows.map((r) => r.l);
+    const want = await linesOf(before.id);
+    expect(want.length).toBeGreaterThan(4);
+    // An instance died after writing the first half of the lines: its run holds them under an id no invoice has yet.
+    const mid = (await t.db.query<{ sim_id: string }>('SELECT sim_id FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id OFFSET $2 LIMIT 1', [before.id, Math.floor(want.length / 2)])).rows[0].sim_id;
+    const half = newId();
+    await t.db.query(
+      `INSERT INTO invoice_lines (org_id, invoice_id, sim_id, iccid, sku, usage_kb, overage_kb, amount) SELECT 'org-other', $2, sim_id, iccid, 'X', 1, 0, 0.01 FROM invoice_lines WHERE invoice_id = $3 AND sim_id <= $1`,
+      [mid, half, before.id],
+    );
+    await t.db.query(`DELETE FROM invoices WHERE ${key}`, [cycle]);
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM invoice_lines WHERE invoice_id = $1', [before.id])).rows[0].n).toBe(0);
+    await t.db.query(
+      `INSERT INTO invoice_runs (org_id, billing_cycle, type, version, invoice_id, owner, last_sim_id, lines, started_at, beat_at) VALUES ('org-other', $1, 'post_payment', 1, $4, 'dead', $2, 1, $3, $3)`,
+      [cycle, mid, jobNow, half],
+    );
+    const listed = await call(t.app, other, { method: 'POST', url: BILLS, payload: { page: 1, pageSize: 100 } });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().data.items.map((i: { billId: string }) => i.billId)).not.toContain(before.bill_id);
+    // Its heartbeat is fresh: another instance leaves it alone.
+    expect(await invoiceOrganisation(t.db, 'org-other', cycle, jobNow, 'live', 2, 600_000)).toBeUndefined();
+    expect((await t.db.query(`SELECT 1 FROM invoices WHERE ${key}`, [cycle])).rowCount).toBe(0);
+    // Ten minutes without a beat: taken over, resumed after its last SIM in batches of two, and finished.
+    const later = new Date(jobNow.getTime() + 600_001);
+    const made = await invoiceOrganisation(t.db, 'org-other', cycle, later, 'heir', 2, 600_000);
+    expect(made).toMatchObject({ id: half, billId: before.bill_id, version: 1 });
+    expect((await t.db.query('SELECT 1 FROM invoice_runs')).rowCount).toBe(0);
+    // The dead instance's half is kept as it wrote it (here marked 0.01 a line), the rest written by the heir.
+    const got = await linesOf(half);
+    expect(got.length).toBe(want.length);
+    expect(got.slice(want.findIndex((l) => l.startsWith(`${mid}:`)) + 1)).toEqual(want.slice(want.findIndex((l) => l.startsWith(`${mid}:`)) + 1));
+    // Made again in full, in batches of three, it is the same invoice to the cent.
+    await t.db.query(`DELETE FROM invoices WHERE ${key}`, [cycle]);
+    const again = await invoiceOrganisation(t.db, 'org-other', cycle, jobNow, 'again', 3);
+    expect(again?.total).toBe(before.total);
+    expect(await linesOf(again!.id)).toEqual(want);
   });
 
   it('a draft previews as a PDF, shows its extract and its lines as CSV; a user and another organisation do not', async () => {
@@ -195,7 +295,10 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(rows[0]).toBe('iccid,sku,bundleQuantity,bundlePrice,usageKb,overageKb,overageAmount,amount');
-    expect(rows.length - 1).toBe(bySku.reduce((s, i) => s + i.sims, 0));
+    // A line per SIM and one per pool.
+    const poolLines = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM invoice_lines WHERE invoice_id = $1 AND pool_id IS NOT NULL', [demoInvoiceId])).rows[0].n;
+    expect(poolLines).toBeGreaterThan(0);
+    expect(rows.length - 1).toBe(bySku.reduce((s, i) => s + i.sims, 0) + poolLines);
     // The pools of its SIMs: their SIMs and usage, from the CDRs directly.
     const pools = (await call(t.app, admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/shared_pool/details` })).json().data.items as Array<{ poolId: string; sims: number; usageKb: number; sizeKb: number; overageKb: number }>;
     const { start } = monthOf(cycle);
