@@ -65,9 +65,10 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
     const sqlMs = await once(() =>
       db.query(
         `UPDATE shared_pools p SET total_sims = t.total, activated_sims = a.activated, limit_kb = a.lim
-           FROM (SELECT count(*) AS activated, sum(pool_share_kb(p.activation_rule, p.base_bundle_kb, s.activated_at, p.cycle_start, p.cycle_end)) AS lim
+           FROM (SELECT count(*) FILTER (WHERE s.pool_id = p.id AND s.status IN ('active', 'paused')) AS activated,
+                        sum(pool_share_kb(p.activation_rule, p.base_bundle_kb, s.activated_at, p.cycle_start, p.cycle_end)) FILTER (WHERE s.pool_id = p.id AND s.status IN ('active', 'paused')) AS lim
                    FROM shared_pools p JOIN pool_members m ON m.org_id = p.org_id AND m.pool_id = p.id AND m.left_at IS NULL
-                   JOIN sims s ON s.org_id = m.org_id AND s.id = m.sim_id AND s.status IN ('active', 'paused') WHERE p.id = $1) a,
+                   JOIN sims s ON s.org_id = m.org_id AND s.id = m.sim_id WHERE p.id = $1) a,
                 (SELECT count(*) AS total FROM sims WHERE org_id = $2 AND pool_id = $1) t
           WHERE p.id = $1`,
         [POOL, SCALE_ORG.id],

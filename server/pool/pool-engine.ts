@@ -275,11 +275,12 @@ export async function recomputeLimits(q: Queryable, now: Date): Promise<number> 
        SELECT org_id, id, limit_kb AS old_limit, activation_rule, base_bundle_kb, cycle_start, cycle_end FROM shared_pools
         WHERE status = 'active' AND limit_computed_on IS DISTINCT FROM $1::date ORDER BY id FOR UPDATE SKIP LOCKED),
      agg AS (
-       SELECT d.id, count(s.id) AS activated,
-              coalesce(sum(pool_share_kb(d.activation_rule, d.base_bundle_kb, s.activated_at, d.cycle_start, d.cycle_end)), 0) AS lim
+       SELECT d.id, count(s.id) FILTER (WHERE s.pool_id = d.id AND s.status IN ('active', 'paused')) AS activated,
+              coalesce(sum(pool_share_kb(d.activation_rule, d.base_bundle_kb, s.activated_at, d.cycle_start, d.cycle_end))
+                         FILTER (WHERE s.pool_id = d.id AND s.status IN ('active', 'paused')), 0) AS lim
          FROM due d
          LEFT JOIN pool_members m ON m.org_id = d.org_id AND m.pool_id = d.id AND m.left_at IS NULL
-         LEFT JOIN sims s ON s.org_id = m.org_id AND s.id = m.sim_id AND s.pool_id = d.id AND s.status IN ('active', 'paused')
+         LEFT JOIN sims s ON s.org_id = m.org_id AND s.id = m.sim_id
         GROUP BY d.id),
      tot AS (SELECT d.id, (SELECT count(*) FROM sims s WHERE s.org_id = d.org_id AND s.pool_id = d.id) AS total FROM due d),
      upd AS (
