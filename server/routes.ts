@@ -2,32 +2,32 @@
 import type { RouteDef } from './http/route.js';
 import { identityRoutes } from './identity/routes.js';
 import { inviteRoutes } from './identity/invite-routes.js';
-import { orgRoutes } from './main/org-routes.js';
-import { auditRoutes } from './main/audit-routes.js';
-import { accountRoutes } from './main/account-routes.js';
-import { brandRoutes } from './main/brand-routes.js';
+import { orgRoutes } from './org/org-routes.js';
+import { auditRoutes } from './audit/audit-routes.js';
+import { accountRoutes } from './org/account-routes.js';
+import { brandRoutes } from './brand/brand-routes.js';
 import { telemetryRoutes } from './public/telemetry-routes.js';
 import { sseRoutes } from './live/sse-routes.js';
 import { taskRoutes } from './job/task-routes.js';
-import { simRoutes } from './main/sim-routes.js';
+import { simRoutes } from './sim/sim-routes.js';
 import { cdrRoutes } from './cdr/cdr-routes.js';
 import { catalogRoute } from './main/schema-routes.js';
 import { poolEngineRoutes } from './pool/pool-engine-routes.js';
 import { poolRoutes } from './pool/pool-routes.js';
 import { billRoutes } from './billing/bill-routes.js';
-import { reportRoutes } from './main/report-routes.js';
+import { reportRoutes } from './report/report-routes.js';
 import { exportRoute } from './job/export-jobs.js';
-import { simActionRoutes } from './main/sim-action-routes.js';
-import { simInfoRoutes } from './main/sim-info-routes.js';
-import { simDetailRoutes } from './main/sim-detail-routes.js';
-import { simDiagnoseRoutes } from './main/sim-diagnose-routes.js';
-import { simBundleRoutes } from './main/sim-bundle-routes.js';
-import { deviceRoutes } from './main/device-routes.js';
-import { deviceUsageRoutes } from './main/device-usage-routes.js';
-import { simServiceRoutes } from './main/sim-service-routes.js';
-import { simUploadRoutes } from './main/sim-upload-routes.js';
-import { dashboardRoutes } from './main/dashboard-routes.js';
-import { heatmapRoutes } from './main/heatmap-routes.js';
+import { simActionRoutes } from './sim/sim-action-routes.js';
+import { simInfoRoutes } from './sim/sim-info-routes.js';
+import { simDetailRoutes } from './sim/sim-detail-routes.js';
+import { simDiagnoseRoutes } from './sim/sim-diagnose-routes.js';
+import { simBundleRoutes } from './sim/sim-bundle-routes.js';
+import { deviceRoutes } from './sim/device-routes.js';
+import { deviceUsageRoutes } from './sim/device-usage-routes.js';
+import { simServiceRoutes } from './sim/sim-service-routes.js';
+import { simUploadRoutes } from './sim/sim-upload-routes.js';
+import { dashboardRoutes } from './dashboard/dashboard-routes.js';
+import { heatmapRoutes } from './dashboard/heatmap-routes.js';
 import { notificationRoutes } from './developer/notification-routes.js';
 import { apiKeyRoutes } from './developer/api-key-routes.js';
 import { publicRoutes } from './developer/public-api.js';
@@ -41,7 +41,7 @@ import { uploadRoutes as autoflowUploadRoutes } from './autoflow/upload-routes.j
 import { cdrDetailRoutes } from './cdr/cdr-detail-routes.js';
 import { taskLogRoutes } from './job/task-log.js';
 import { subscriptionRoutes } from './job/subscriptions.js';
-import { enterpriseRoutes } from './main/enterprise-routes.js';
+import { enterpriseRoutes } from './org/enterprise-routes.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...poolEngineRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.

@@ -6,7 +6,7 @@ import type { Queryable } from '../db/db.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import type { AuthContext } from '../http/context.js';
-import { memberOrg, seatsOf } from '../main/org-repo.js';
+import { memberOrg, seatsOf } from '../org/org-repo.js';
 import { revokeAllSessions } from './sessions.js';
 
 /** Refuse a role above the caller's own (an admin cannot make a superadmin). */

@@ -16,9 +16,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const PENDING = new Set([
   'server/billing/bill-routes.ts', // i20-inv
   'server/main/schema-routes.ts', // i21-schema
-  'server/main/org-routes.ts', // i21-perms
-  'server/main/sim-upload-routes.ts', // i21-perms
-  'server/main/account-routes.ts', // i21-perms
+  'server/org/org-routes.ts', // i21-perms
+  'server/sim/sim-upload-routes.ts', // i21-perms
+  'server/org/account-routes.ts', // i21-perms
 ]);
 
 /** What a route file must not hold: a call that runs SQL, or a statement's keywords. */
