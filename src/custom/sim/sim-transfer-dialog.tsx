@@ -5,9 +5,9 @@
 import { Alert, Checkbox, Form, Modal, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdminRole } from '../../common/roles';
-import { upload, type HttpError } from '../providers/http';
-import { store } from '../providers/session-store';
+import { isAdminRole } from '../../../common/roles';
+import { upload, type HttpError } from '../../providers/http';
+import { store } from '../../providers/session-store';
 import { FileField, PreviewView, TemplateButton, useChecked, useTaskStarted } from './sim-upload-parts';
 
 type Membership = { code: string; name: string; role: string; pending_invitation: boolean };
