@@ -30,7 +30,7 @@ import { smsFilters } from '../server/sms/sms-routes.js';
 import { rollCycles, ROLL_BATCH } from '../server/network/bundle-engine.js';
 import { makeIccid } from '../common/iccid.js';
 import { readUpload } from '../server/job/sheet-files.js';
-import { bucketsOf, type View } from '../server/main/dashboard-routes.js';
+import { bucketsOf, type View } from '../server/dashboard/dashboard-routes.js';
 import { xlsxWriter } from '../server/job/table-writers.js';
 import { lighthouseSection } from './lighthouse.js';
 import { loadApi, loadDirect, THROUGHPUT_HEAD, throughputLine, type ThroughputRow } from './throughput.js';

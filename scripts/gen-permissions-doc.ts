@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ALL_ROUTES } from '../server/routes.js';
-import { genericRoutes, loadResources } from '../server/main/schema-routes.js';
+import { genericRoutes, loadResources } from '../server/schema/schema-routes.js';
 import { permissionsMarkdown } from './permissions-doc.js';
 
 export const PERMISSIONS_DOC = 'docs/permissions.md';

@@ -5,8 +5,8 @@
  */
 import { loadConfig } from '../server/config.js';
 import { migrate, openDb } from '../server/db/db.js';
-import { loadResources, tablePlansOf } from '../server/main/schema-routes.js';
-import { applySchemaTables } from '../server/main/schema-tables.js';
+import { loadResources, tablePlansOf } from '../server/schema/schema-routes.js';
+import { applySchemaTables } from '../server/schema/schema-tables.js';
 
 const config = loadConfig();
 if (!config.databaseUrl) {

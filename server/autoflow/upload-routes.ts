@@ -16,7 +16,7 @@ import { newId } from '../db/ids.js';
 import { invalid } from '../http/api-error.js';
 import { defineRoutes } from '../http/route.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type SheetRow, type UploadType } from '../job/sheet-files.js';
-import { readForm, requireFile } from '../main/sim-upload-routes.js';
+import { readForm, requireFile } from '../sim/sim-upload-routes.js';
 import { badLines, type Line } from './rule-checks.js';
 import { ownIccids, saveScopeFile, type UploadKind } from './rule-repo.js';
 

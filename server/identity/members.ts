@@ -6,7 +6,7 @@ import type { Queryable } from '../db/db.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { assertCan, type AuthContext } from '../http/context.js';
-import { memberOrg, memberRole, removeMembership, seatsOf } from '../main/org-repo.js';
+import { memberOrg, memberRole, removeMembership, seatsOf } from '../org/org-repo.js';
 import { revokeAllSessions } from './sessions.js';
 
 export { memberRole };

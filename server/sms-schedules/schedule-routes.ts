@@ -16,7 +16,7 @@ import { checkSchedule, checkTargets, type ScheduleInput, type ScheduleValues } 
 import { firstOccurrence, recurrenceOf, type ScheduleRow } from './scheduler.js';
 import { nextOccurrences } from './recurrence.js';
 import { templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
-import { readForm, requireFile } from '../main/sim-upload-routes.js';
+import { readForm, requireFile } from '../sim/sim-upload-routes.js';
 import { readTargetFile } from './targets-file.js';
 import { deleteSchedule, insertSchedule, scheduleExists, scheduleLog, scheduleMessages, scheduleOf, schedulePage, scheduleRuns, setScheduleStatus, updateSchedule, type ScheduleRecord } from './schedule-repo.js';
 import { pageResponse } from '../http/page-response.js';

@@ -1,5 +1,5 @@
 /**
- * Large organisations' top 10 and heatmap as snapshots (server/main/dashboard-snapshots.ts): an organisation above
+ * Large organisations' top 10 and heatmap as snapshots (server/dashboard/dashboard-snapshots.ts): an organisation above
  * DASHBOARD_LIVE_SIMS reads the stored figures with their time, a stale snapshot is answered at once and computed
  * again in the background by one claimant, and an organisation at or under the limit is computed for each call. The
  * limit is set around the demo organisation's size, so the boundary is tested on both sides; the clock is moved by hand.

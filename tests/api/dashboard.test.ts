@@ -5,7 +5,7 @@
  * Usage is written by the network's own writer (recordUsage), so the rollups are tested as they are kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsOf, VIEWS, type View } from '../../server/main/dashboard-routes.js';
+import { bucketsOf, VIEWS, type View } from '../../server/dashboard/dashboard-routes.js';
 import { recordUsage } from '../../server/network/reports.js';
 import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 

@@ -4,8 +4,8 @@
  * maximum, nothing of another organisation, and a view that changes usage but not where SIMs are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsOf, VIEWS, type View } from '../../server/main/dashboard-routes.js';
-import { CELL_DEG, coarsen } from '../../server/main/heatmap-routes.js';
+import { bucketsOf, VIEWS, type View } from '../../server/dashboard/dashboard-routes.js';
+import { CELL_DEG, coarsen } from '../../server/dashboard/heatmap-routes.js';
 import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 
 const NOW = new Date();

@@ -10,7 +10,7 @@ import { translate } from '../../common/i18n.js';
 import { refusalOf } from '../../server/http/context.js';
 import { fullPath, registerRoutes, type RouteDef } from '../../server/http/route.js';
 import path from 'node:path';
-import { genericRoutes, loadResources } from '../../server/main/schema-routes.js';
+import { genericRoutes, loadResources } from '../../server/schema/schema-routes.js';
 import { ALL_ROUTES as BUILT_IN_ROUTES } from '../../server/routes.js';
 import { buildTestApp, call, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fullPath } from '../../server/http/route.js';
-import { genericRoutes, loadResources } from '../../server/main/schema-routes.js';
+import { genericRoutes, loadResources } from '../../server/schema/schema-routes.js';
 import { ALL_ROUTES } from '../../server/routes.js';
 
 const SCHEMAS_DIR = process.env.SCHEMAS_DIR ?? path.resolve(__dirname, '../fixtures/schemas');

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../../common/resources.js';
-import { applySchemaTables, derivedDdl } from '../../server/main/schema-tables.js';
+import { applySchemaTables, derivedDdl } from '../../server/schema/schema-tables.js';
 import { apnExample } from '../doc-example.js';
 import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 

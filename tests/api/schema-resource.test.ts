@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadResources } from '../../server/main/schema-routes.js';
+import { loadResources } from '../../server/schema/schema-routes.js';
 import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');

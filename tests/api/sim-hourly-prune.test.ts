@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { pruneSimHourly, SIM_HOURLY_KEEP_DAYS, startMaintenance } from '../../server/job/maintenance.js';
-import { bucketsOf } from '../../server/main/dashboard-routes.js';
+import { bucketsOf } from '../../server/dashboard/dashboard-routes.js';
 import { recordUsage } from '../../server/network/reports.js';
 import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
 

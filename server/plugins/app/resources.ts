@@ -1,9 +1,9 @@
 /**
  * Schema loading: the resource schemas of schemas/ joined by those of SCHEMAS_DIR, as app.resources, with the tables
- * of those stored generically created or widened (server/main/schema-tables.ts) and their routes, as app.schemaRoutes.
+ * of those stored generically created or widened (server/schema/schema-tables.ts) and their routes, as app.schemaRoutes.
  */
 import fp from 'fastify-plugin';
-import { startSchemaResources } from '../../main/schema-routes.js';
+import { startSchemaResources } from '../../schema/schema-routes.js';
 
 export default fp(
   async (app) => {

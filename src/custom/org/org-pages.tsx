@@ -2,20 +2,20 @@
 import { BankOutlined, DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { defineAbilityFor, subjectOf } from '../../common/ability';
-import { useCallsTexts } from '../custom/calls/texts';
+import { defineAbilityFor, subjectOf } from '../../../common/ability';
+import { useCallsTexts } from '../calls/texts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { RESOURCES } from '../../common/resource-registry';
-import { api } from '../providers/http';
-import { store } from '../providers/session-store';
-import { currentAbility } from '../shell/ability';
-import { refreshRights } from '../shell/rights';
-import { FieldsDialog } from './fields-dialog';
-import { ResourceCreatePage } from './resource-form-page';
-import { ResourceListPage } from './resource-list-page';
+import { RESOURCES } from '../../../common/resource-registry';
+import { api } from '../../providers/http';
+import { store } from '../../providers/session-store';
+import { currentAbility } from '../../shell/ability';
+import { refreshRights } from '../../shell/rights';
+import { FieldsDialog } from '../../resources/fields-dialog';
+import { ResourceCreatePage } from '../../resources/resource-form-page';
+import { ResourceListPage } from '../../resources/resource-list-page';
 
-const EnterpriseDrawer = lazy(() => import('../custom/calls/enterprise-drawer').then((m) => ({ default: m.EnterpriseDrawer })));
+const EnterpriseDrawer = lazy(() => import('../calls/enterprise-drawer').then((m) => ({ default: m.EnterpriseDrawer })));
 /** Whether a role in an organisation may see its enterprise details (the permission file's "enterprise"). */
 const mayReadEnterprise = (role: string) => {
   try {

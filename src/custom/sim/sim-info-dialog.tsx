@@ -5,8 +5,8 @@
 import { Form, Modal, Radio, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { upload, type HttpError } from '../providers/http';
-import { store } from '../providers/session-store';
+import { upload, type HttpError } from '../../providers/http';
+import { store } from '../../providers/session-store';
 import { FileField, PreviewView, TemplateButton, useChecked, useTaskStarted } from './sim-upload-parts';
 
 const INFO_TYPES = ['deviceName', 'notes', 'tags'] as const;

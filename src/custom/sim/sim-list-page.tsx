@@ -3,16 +3,16 @@ import { Button, Skeleton } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { RESOURCES } from '../../common/resource-registry';
-import { currentAbility } from '../shell/ability';
-import type { Criteria } from './list-toolbar';
-import { ResourceListPage } from './resource-list-page';
+import { RESOURCES } from '../../../common/resource-registry';
+import { currentAbility } from '../../shell/ability';
+import type { Criteria } from '../../resources/list-toolbar';
+import { ResourceListPage } from '../../resources/resource-list-page';
 import { SimActions } from './sim-actions';
 import { SimUploadButtons } from './sim-upload-buttons';
-import { useCallsTexts } from '../custom/calls/texts';
+import { useCallsTexts } from '../calls/texts';
 
 const mayExport = (subject: 'sim' | 'cdr') => currentAbility().can('export', subject);
-const CdrDetailDrawer = lazy(() => import('../custom/cdr/cdr-detail-drawer').then((m) => ({ default: m.CdrDetailDrawer })));
+const CdrDetailDrawer = lazy(() => import('../cdr/cdr-detail-drawer').then((m) => ({ default: m.CdrDetailDrawer })));
 
 /** A record's Details: its session and cell in a drawer. */
 function CdrDetailsButton({ id, onOpen }: { id: string; onOpen: (id: string) => void }) {
@@ -40,7 +40,7 @@ export function SimListPage() {
   );
 }
 
-const BundleSummary = lazy(() => import('../custom/bundles/bundle-summary').then((m) => ({ default: m.BundleSummary })));
+const BundleSummary = lazy(() => import('../bundles/bundle-summary').then((m) => ({ default: m.BundleSummary })));
 
 /**
  * Bundle order records (sim/service): the schema list of schemas/bundle-orders.json, or (&view=bundles) the same orders

@@ -9,7 +9,7 @@ import { CloudUploadOutlined, SwapOutlined } from '@ant-design/icons';
 import { App, Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentAbility } from '../shell/ability';
+import { currentAbility } from '../../shell/ability';
 import { InfoDialog } from './sim-info-dialog';
 import { TransferDialog } from './sim-transfer-dialog';
 

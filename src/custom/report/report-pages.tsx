@@ -7,12 +7,12 @@ import { DownloadOutlined, ReloadOutlined, SyncOutlined } from '@ant-design/icon
 import { App, Button, Card, List, Skeleton, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RESOURCES } from '../../common/resource-registry';
-import { api, download, saveFile } from '../providers/http';
-import { subscribeLive } from '../providers/live';
-import { store } from '../providers/session-store';
-import { currentAbility } from '../shell/ability';
-import { ResourceListPage } from './resource-list-page';
+import { RESOURCES } from '../../../common/resource-registry';
+import { api, download, saveFile } from '../../providers/http';
+import { subscribeLive } from '../../providers/live';
+import { store } from '../../providers/session-store';
+import { currentAbility } from '../../shell/ability';
+import { ResourceListPage } from '../../resources/resource-list-page';
 
 interface Column {
   columnKey: string;

@@ -8,18 +8,18 @@ import { App, Button, Modal, Space, Steps, Switch, Tooltip, Typography } from 'a
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { subjectOf } from '../../common/ability';
-import { RESOURCES } from '../../common/resource-registry';
-import { fieldsSchema } from '../../common/resources';
-import { ROLES, roleRank, type Role } from '../../common/roles';
-import { api, type HttpError } from '../providers/http';
-import { currentRole, store } from '../providers/session-store';
-import { currentAbility } from '../shell/ability';
+import { subjectOf } from '../../../common/ability';
+import { RESOURCES } from '../../../common/resource-registry';
+import { fieldsSchema } from '../../../common/resources';
+import { ROLES, roleRank, type Role } from '../../../common/roles';
+import { api, type HttpError } from '../../providers/http';
+import { currentRole, store } from '../../providers/session-store';
+import { currentAbility } from '../../shell/ability';
 import { AccountSeats } from './account-seats';
-import { ResourceCreatePage, ResourceEditPage } from './resource-form-page';
-import { ResourceListPage } from './resource-list-page';
-import { ResourceShowPage } from './resource-show-page';
-import { SchemaForm } from './schema-form';
+import { ResourceCreatePage, ResourceEditPage } from '../../resources/resource-form-page';
+import { ResourceListPage } from '../../resources/resource-list-page';
+import { ResourceShowPage } from '../../resources/resource-show-page';
+import { SchemaForm } from '../../resources/schema-form';
 
 const accounts = RESOURCES.accounts;
 // An invitee's names are null until the invitation is accepted (the server shows only the invitation).

@@ -8,13 +8,13 @@ import { Alert, Button, Skeleton, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { RESOURCES } from '../../common/resource-registry';
-import { pageTexts } from '../components/page-texts';
-import { download, saveFile } from '../providers/http';
-import { currentAbility } from '../shell/ability';
+import { RESOURCES } from '../../../common/resource-registry';
+import { pageTexts } from '../../components/page-texts';
+import { download, saveFile } from '../../providers/http';
+import { currentAbility } from '../../shell/ability';
 import { CorrectDialog, InvoiceHistory, PublishButton, SettleDialog } from './invoice-lifecycle';
-import { ResourceListPage } from './resource-list-page';
-import { ResourceShowPage } from './resource-show-page';
+import { ResourceListPage } from '../../resources/resource-list-page';
+import { ResourceShowPage } from '../../resources/resource-show-page';
 
 /** The invoice pages' own words (versions, payments, actions), fetched with the pages (src/components/page-texts.ts). */
 const useInvoiceTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./invoice-locales/*.json', { import: 'default' }), 'invoiceActions.publish').useReady;

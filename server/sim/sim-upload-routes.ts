@@ -14,7 +14,7 @@ import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
 import { publishLive } from '../live/hub.js';
-import { orgIdOf } from './org-repo.js';
+import { orgIdOf } from '../org/org-repo.js';
 import { insertUploadTask } from './upload-repo.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
 import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from '../job/upload-jobs.js';

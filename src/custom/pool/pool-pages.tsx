@@ -7,17 +7,17 @@ import { Button, Card, Progress, Skeleton, Tabs, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { RESOURCES } from '../../common/resource-registry';
-import type { ResourceSchema } from '../../common/resources';
-import { currentAbility } from '../shell/ability';
-import { formatKb } from './cell';
-import { FieldsDialog } from './fields-dialog';
-import { ResourceListPage } from './resource-list-page';
-import { ResourceShowPage } from './resource-show-page';
+import { RESOURCES } from '../../../common/resource-registry';
+import type { ResourceSchema } from '../../../common/resources';
+import { currentAbility } from '../../shell/ability';
+import { formatKb } from '../../resources/cell';
+import { FieldsDialog } from '../../resources/fields-dialog';
+import { ResourceListPage } from '../../resources/resource-list-page';
+import { ResourceShowPage } from '../../resources/resource-show-page';
 
 // The dashboard (with ECharts) and the settings come with the pool's page only when shown (issue 19).
-const PoolDashboard = lazy(() => import('../custom/pool/dashboard').then((m) => ({ default: m.PoolDashboard })));
-const PoolSettings = lazy(() => import('../custom/pool/settings').then((m) => ({ default: m.PoolSettings })));
+const PoolDashboard = lazy(() => import('./dashboard').then((m) => ({ default: m.PoolDashboard })));
+const PoolSettings = lazy(() => import('./settings').then((m) => ({ default: m.PoolSettings })));
 
 export function PoolsPage() {
   const { t } = useTranslation();

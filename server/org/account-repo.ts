@@ -1,4 +1,4 @@
-/** SQL for the accounts of an organisation (server/main/account-routes.ts), always scoped by the organisation. */
+/** SQL for the accounts of an organisation (server/org/account-routes.ts), always scoped by the organisation. */
 import type { Language } from '../../common/limits.js';
 import { asRole, roleRank, type Role } from '../../common/roles.js';
 import type { Queryable } from '../db/db.js';

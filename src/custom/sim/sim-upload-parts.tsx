@@ -8,8 +8,8 @@ import { Alert, App, Button, Dropdown, Form, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { LIMITS } from '../../common/limits';
-import { download, saveFile, upload, type HttpError } from '../providers/http';
+import { LIMITS } from '../../../common/limits';
+import { download, saveFile, upload, type HttpError } from '../../providers/http';
 
 const TYPES = ['xlsx', 'xls', 'csv'] as const;
 

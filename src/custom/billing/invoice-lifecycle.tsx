@@ -6,9 +6,9 @@
 import { App, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dueDateOf } from '../../common/billing';
-import { formatKb } from './cell';
-import { api } from '../providers/http';
+import { dueDateOf } from '../../../common/billing';
+import { formatKb } from '../../resources/cell';
+import { api } from '../../providers/http';
 
 interface Version {
   id: string;

@@ -6,8 +6,8 @@
 import { Alert, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../providers/http';
-import { store } from '../providers/session-store';
+import { api } from '../../providers/http';
+import { store } from '../../providers/session-store';
 
 interface Seats {
   accountCap: number;

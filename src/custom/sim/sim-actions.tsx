@@ -10,10 +10,10 @@ import { App, Button, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { LIMITS } from '../../common/limits';
-import { api } from '../providers/http';
-import { currentAbility } from '../shell/ability';
-import { decide, type SimFacts } from '../../common/lifecycle';
+import { LIMITS } from '../../../common/limits';
+import { api } from '../../providers/http';
+import { currentAbility } from '../../shell/ability';
+import { decide, type SimFacts } from '../../../common/lifecycle';
 
 type Action = 'activate' | 'suspend' | 'resume' | 'reset';
 const CALLS: Record<Action, string> = { activate: '/api/main/sim/active', suspend: '/api/main/sim/suspend', resume: '/api/main/sim/resume', reset: '/api/main/device/reset' };

@@ -8,12 +8,12 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { RESOURCES } from '../../common/resource-registry';
-import { SimTabs } from '../custom/sim-detail/sim-tabs';
-import { currentAbility } from '../shell/ability';
-import { FieldsDialog } from './fields-dialog';
-import { ResourceShowPage } from './resource-show-page';
-import { SimActions } from './sim-actions';
+import { RESOURCES } from '../../../common/resource-registry';
+import { SimTabs } from './sim-tabs';
+import { currentAbility } from '../../shell/ability';
+import { FieldsDialog } from '../../resources/fields-dialog';
+import { ResourceShowPage } from '../../resources/resource-show-page';
+import { SimActions } from '../sim/sim-actions';
 
 const EDITS = [
   { field: 'deviceName', call: 'POST /api/main/sim/deviceName', label: 'sims.editDevice' },

@@ -5,10 +5,10 @@
 import { Alert, Checkbox, Form, Modal, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { subjectOf } from '../../common/ability';
-import { upload, type HttpError } from '../providers/http';
-import { store } from '../providers/session-store';
-import { currentAbility } from '../shell/ability';
+import { subjectOf } from '../../../common/ability';
+import { upload, type HttpError } from '../../providers/http';
+import { store } from '../../providers/session-store';
+import { currentAbility } from '../../shell/ability';
 import { FileField, PreviewView, TemplateButton, useChecked, useTaskStarted } from './sim-upload-parts';
 
 type Membership = { id: string; code: string; name: string; role: string; pending_invitation: boolean };
