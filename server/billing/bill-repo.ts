@@ -1,0 +1,148 @@
+/**
+ * The SQL of the invoice routes (bill-routes.ts; issue 21 "no route file contains SQL"): an invoice locked for a
+ * transition, its PDF and CSV rows, its payments, versions, extract and pools. Every query names the organisation
+ * first, so another organisation's invoice is never found.
+ */
+import { RESOURCES } from '../../common/resource-registry.js';
+import type { Queryable } from '../db/db.js';
+import { selectOf } from '../db/resource-list.js';
+import type { InvoiceForPdf } from './invoice-pdf.js';
+
+/** What a transition (publish, settle, correct) reads of an invoice. */
+export interface InvoiceState {
+  id: string;
+  billId: string;
+  status: 'draft' | 'published' | 'obsolete' | 'paid';
+  type: string;
+  version: number;
+  billingCycle: string;
+  currency: string;
+  total: string;
+  isCurrent: boolean;
+}
+
+/** The invoice of this organisation, locked for a transition in q's transaction; undefined for any other. */
+export async function lockedInvoice(q: Queryable, orgId: string, id: string): Promise<InvoiceState | undefined> {
+  return (
+    await q.query<InvoiceState>(
+      `SELECT id, bill_id AS "billId", status, type, version, billing_cycle AS "billingCycle", currency, amount_incl_tax::text AS total, is_current AS "isCurrent"
+         FROM invoices WHERE org_id = $1 AND id = $2 FOR UPDATE`,
+      [orgId, id],
+    )
+  ).rows[0];
+}
+
+const PDF_SELECT = selectOf(RESOURCES.invoices).replace(' FROM invoices t', ', t.bank_details AS "bankDetails", o.name AS "orgName" FROM invoices t JOIN organisations o ON o.id = t.org_id');
+
+/** The invoice as its PDF prints it, its lines not yet read (pdfLines); undefined for another organisation's. */
+export async function invoiceForPdf(q: Queryable, orgId: string, id: string): Promise<InvoiceForPdf | undefined> {
+  return (await q.query<Omit<InvoiceForPdf, 'lines' | 'orgName'>>(`${PDF_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id])).rows[0] as InvoiceForPdf | undefined;
+}
+
+/** The invoice's SIM lines as its PDF lists them, by ICCID. */
+export async function pdfLines(q: Queryable, orgId: string, id: string): Promise<InvoiceForPdf['lines']> {
+  return (
+    await q.query<InvoiceForPdf['lines'][number]>(
+      'SELECT iccid, sku, usage_kb::float8 AS "usageKb", amount::float8 AS amount FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 ORDER BY iccid',
+      [orgId, id],
+    )
+  ).rows;
+}
+
+/** The payments recorded for the invoice, oldest first, with what they sum to and what is still due (never below 0). */
+export async function settlesOf(q: Queryable, orgId: string, id: string) {
+  const items = (
+    await q.query<{ amount: number }>(
+      `SELECT s.id::int AS id, s.amount::float8 AS amount, s.currency, s.paid_on::text AS "paidOn", s.reference, a.email AS "recordedBy", s.recorded_at AS "recordedAt"
+         FROM invoice_settles s LEFT JOIN accounts a ON a.id = s.recorded_by WHERE s.org_id = $1 AND s.invoice_id = $2 ORDER BY s.recorded_at, s.id`,
+      [orgId, id],
+    )
+  ).rows;
+  const sums = (
+    await q.query<{ paid: number; due: number }>(
+      `SELECT coalesce((SELECT sum(amount) FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2), 0)::float8 AS paid,
+              (i.amount_incl_tax - coalesce((SELECT sum(amount) FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2), 0))::float8 AS due
+         FROM invoices i WHERE i.org_id = $1 AND i.id = $2`,
+      [orgId, id],
+    )
+  ).rows[0];
+  return { items, paid: sums.paid, outstanding: Math.max(0, sums.due) };
+}
+
+/** Whether any payment is recorded for the invoice (a paid-into invoice is not corrected). */
+export async function hasSettles(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 LIMIT 1', [orgId, id])).rows.length > 0;
+}
+
+/** A draft issued: published on `day`, due on `due`. */
+export async function publishInvoice(q: Queryable, orgId: string, id: string, now: Date, day: string, due: string): Promise<void> {
+  await q.query(`UPDATE invoices SET status = 'published', issued_at = $3, billing_date = $4, due_date = $5, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, id, now.toISOString(), day, due]);
+}
+
+/** A payment recorded, its amount in cents (stored as a numeric of the currency). */
+export async function addSettle(
+  q: Queryable,
+  s: { orgId: string; invoiceId: string; cents: number; currency: string; paidOn: string; reference: string; recordedBy: string; at: Date },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, recorded_by, recorded_at) VALUES ($1, $2, $3::numeric / 100, $4, $5, $6, $7, $8)`,
+    [s.orgId, s.invoiceId, s.cents, s.currency, s.paidOn, s.reference, s.recordedBy, s.at.toISOString()],
+  );
+}
+
+/** The invoice paid in full. */
+export async function markPaid(q: Queryable, orgId: string, id: string, now: Date): Promise<void> {
+  await q.query(`UPDATE invoices SET status = 'paid', paid_at = $3, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, id, now.toISOString()]);
+}
+
+const VERSIONS_SQL = `SELECT v.id, v.bill_id AS "billId", v.version, v.status, v.is_current AS "isCurrent", v.amount_incl_tax::float8 AS "amountInclTax", v.currency,
+                             v.billing_date::text AS "billingDate", v.correction_reason AS "correctionReason", v.created_at AS "createdAt"
+                        FROM invoices v JOIN invoices i ON i.org_id = v.org_id AND i.bill_id = v.bill_id
+                       WHERE i.org_id = $1 AND i.id = $2`;
+
+/** The current version of the invoice's bill; undefined for another organisation's invoice. */
+export async function currentVersion(q: Queryable, orgId: string, id: string): Promise<Record<string, unknown> | undefined> {
+  return (await q.query(`${VERSIONS_SQL} AND v.is_current`, [orgId, id])).rows[0];
+}
+
+/** Every version of the invoice's bill, newest first; none for another organisation's invoice. */
+export async function versionsOf(q: Queryable, orgId: string, id: string): Promise<Array<Record<string, unknown>>> {
+  return (await q.query(`${VERSIONS_SQL} ORDER BY v.version DESC`, [orgId, id])).rows;
+}
+
+/** Lines grouped by SKU: the invoice's extract. A pool line adds its overage to its SKU; its usage is its SIMs' (counted already). */
+export async function extractOf(q: Queryable, orgId: string, id: string): Promise<Array<Record<string, unknown>>> {
+  return (
+    await q.query(
+      `SELECT coalesce(sku, '') AS sku, count(sim_id)::int AS sims, sum(bundle_quantity)::int AS "bundleQuantity", sum(amount - overage_amount)::float8 AS "bundleAmount",
+              coalesce(sum(usage_kb) FILTER (WHERE pool_id IS NULL), 0)::float8 AS "usageKb", sum(overage_kb)::float8 AS "overageKb", sum(overage_amount)::float8 AS "overageAmount", sum(amount)::float8 AS amount
+         FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 GROUP BY 1 ORDER BY 1`,
+      [orgId, id],
+    )
+  ).rows;
+}
+
+/** The invoice's pool details as a list (one pool stored as an object, none as anything else); undefined for another organisation's invoice. */
+export async function poolDetailsOf(q: Queryable, orgId: string, id: string): Promise<unknown[] | undefined> {
+  return (
+    await q.query<{ items: unknown[] }>(
+      `SELECT CASE jsonb_typeof(pool_info) WHEN 'array' THEN pool_info WHEN 'object' THEN jsonb_build_array(pool_info) ELSE '[]'::jsonb END AS items FROM invoices WHERE org_id = $1 AND id = $2`,
+      [orgId, id],
+    )
+  ).rows[0]?.items;
+}
+
+/** What names the invoice's files: its bill id and version; undefined for another organisation's invoice. */
+export async function invoiceName(q: Queryable, orgId: string, id: string): Promise<{ bill_id: string; version: number } | undefined> {
+  return (await q.query<{ bill_id: string; version: number }>('SELECT bill_id, version FROM invoices WHERE org_id = $1 AND id = $2', [orgId, id])).rows[0];
+}
+
+/** The invoice's SIM lines as its CSV writes them, column by column in this order, by ICCID. */
+export async function csvLines(q: Queryable, orgId: string, id: string): Promise<Array<Record<string, unknown>>> {
+  return (
+    await q.query<Record<string, unknown>>(
+      `SELECT iccid, sku, bundle_quantity, bundle_price::text, usage_kb, overage_kb, overage_amount::text, amount::text FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 ORDER BY iccid, id`,
+      [orgId, id],
+    )
+  ).rows;
+}
