@@ -73,6 +73,17 @@ const BATCH_END_SQL = `
      ORDER BY sim_id LIMIT $5) s`;
 
 /**
+ * Per pool of the invoice's SIM lines (each SIM in the pool of its latest bundle of the month): its SIMs on the invoice
+ * and their usage. Parameters: $1 organisation, $2 invoice, $3 and $4 the month's bounds.
+ */
+const POOL_USAGE = `(SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
+     FROM invoice_lines l
+     JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
+            WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
+              AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
+    WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id)`;
+
+/**
  * The pools of the invoice's SIMs: per pool its SIMs on the invoice, their usage, the pool's size (SIMs times the
  * pool's bundle, SPEC.md section 9) and the usage beyond it, charged at the profile's price per MB, rounded once to the
  * cent as a SIM's overage is: one pool line each (no SIM, bundle quantity 0: its SIMs' bundles are on their own lines).
@@ -80,12 +91,7 @@ const BATCH_END_SQL = `
 const POOL_LINES_SQL = `
   INSERT INTO invoice_lines (org_id, invoice_id, sim_id, pool_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount)
   SELECT $1, $2, NULL, p.id, '', p.bundle_sku, 0, 0, x.usage_kb, o.kb, o.minor / 100.0, o.minor / 100.0
-    FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
-            FROM invoice_lines l
-            JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
-                   WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
-                     AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
-           WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id) x
+    FROM ${POOL_USAGE} x
     JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
    CROSS JOIN LATERAL (SELECT greatest(0, x.usage_kb - x.sims * p.base_bundle_kb)::bigint AS kb) k
    CROSS JOIN LATERAL (SELECT k.kb, round(k.kb * $5::numeric / 1024)::bigint AS minor) o`;
@@ -96,12 +102,7 @@ const POOLS_SQL = `
     SELECT jsonb_agg(jsonb_build_object('poolId', p.id, 'name', p.name, 'sku', p.bundle_sku, 'sims', x.sims, 'usageKb', x.usage_kb,
                                         'sizeKb', x.sims * p.base_bundle_kb, 'overageKb', greatest(0, x.usage_kb - x.sims * p.base_bundle_kb),
                                         'overageAmount', pl.amount) ORDER BY p.name, p.id)
-      FROM (SELECT b.pool_id, count(*)::bigint AS sims, sum(l.usage_kb)::bigint AS usage_kb
-              FROM invoice_lines l
-              JOIN (SELECT DISTINCT ON (sim_id) sim_id, pool_id FROM bundle_orders
-                     WHERE org_id = $1 AND pool_id IS NOT NULL AND type <> 'BEFORE_TEST' AND activated_at IS NOT NULL AND activated_at < $4::timestamptz
-                       AND (expired_at IS NULL OR expired_at > $3::timestamptz) ORDER BY sim_id, activated_at DESC, id) b ON b.sim_id = l.sim_id
-             WHERE l.org_id = $1 AND l.invoice_id = $2 AND l.sim_id IS NOT NULL GROUP BY b.pool_id) x
+      FROM ${POOL_USAGE} x
       JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
       LEFT JOIN invoice_lines pl ON pl.org_id = $1 AND pl.invoice_id = $2 AND pl.pool_id = p.id), '[]'::jsonb)
    WHERE i.org_id = $1 AND i.id = $2`;
