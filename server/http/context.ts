@@ -4,7 +4,7 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { defineAbilityFor, rulesFor, subjectOf, type AppAbility, type AppRule } from '../../common/ability.js';
+import { abilityFromRules, rulesFor, subjectOf, type AppAbility, type AppRule } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { pickLanguage, type Language } from '../../common/limits.js';
 import { REASONS, type Action, type Caller, type Reason, type Subject } from '../../common/permissions.js';
@@ -74,7 +74,7 @@ export default fp(async (app) => {
   const contextOf = (base: Omit<AuthContext, 'caller' | 'rules' | 'ability'>, oversight: boolean, memberships: Caller['memberships']): AuthContext => {
     const caller: Caller = { role: base.role, orgId: base.orgId, oversight, memberships: (memberships ?? []).map((m) => ({ orgId: m.orgId, role: asRole(m.role) })) };
     const rules = app.rulesFor(caller);
-    return { ...base, caller, rules, ability: defineAbilityFor(caller, app.resources ?? []) };
+    return { ...base, caller, rules, ability: abilityFromRules(rules) };
   };
 
   app.addHook('onRequest', async (req) => {
