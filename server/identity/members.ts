@@ -9,8 +9,6 @@ import { assertCan, type AuthContext } from '../http/context.js';
 import { memberOrg, memberRole, removeMembership, seatsOf } from '../org/org-repo.js';
 import { revokeAllSessions } from './sessions.js';
 
-export { memberRole };
-
 /**
  * Refuse a role the caller may not give (common/permissions.ts: none above one's own), for a new account or
  * invitation (create) or a member's new role (updateAccess).

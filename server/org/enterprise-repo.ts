@@ -4,11 +4,6 @@ import type { Queryable } from '../db/db.js';
 const COLUMNS = `legal_name AS "legalName", tax_id AS "taxId", address, billing_email AS "billingEmail", phone, currency, invoice_type AS "invoiceType",
   credit_limit_minor::float8 AS "creditLimitMinor", bank_name AS "bankName", iban, bic, updated_at AS "updatedAt"`;
 
-/** The role of a member of an organisation (the caller has been found a member already). */
-export async function memberRoleIn(q: Queryable, accountId: string, orgId: string): Promise<string> {
-  return (await q.query<{ role: string }>('SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2', [accountId, orgId])).rows[0].role;
-}
-
 /** An organisation's saved details; undefined when none are saved. */
 export async function enterpriseOf(q: Queryable, orgId: string): Promise<Record<string, unknown> | undefined> {
   return (await q.query<Record<string, unknown>>(`SELECT ${COLUMNS} FROM enterprises WHERE org_id = $1`, [orgId])).rows[0];

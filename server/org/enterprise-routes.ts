@@ -15,8 +15,8 @@ import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { appendEvents } from '../events/event-log.js';
-import { enterpriseOf, memberRoleIn, saveEnterprise } from './enterprise-repo.js';
-import { lockOrg, memberOrg, type OrgRow } from './org-repo.js';
+import { enterpriseOf, saveEnterprise } from './enterprise-repo.js';
+import { lockOrg, memberOrg, memberRole, type OrgRow } from './org-repo.js';
 
 // Optional fields take null (cleared); string rules apply only to strings.
 const FIELDS = {
@@ -43,12 +43,11 @@ const ENTERPRISE = {
   },
 } as const;
 
-
 /** The organisation (one the caller is an active member of) and what the caller's role there may do with its details. */
 async function orgFor(q: Queryable, accountId: string, code: string, action: 'read' | 'update'): Promise<{ org: OrgRow; canEdit: boolean }> {
   const org = await memberOrg(q, accountId, code);
   if (!org) throw notFound('organisation', code);
-  const role = await memberRoleIn(q, accountId, org.id);
+  const role = (await memberRole(q, org.id, accountId))!.role;
   const ability = defineAbilityFor(role);
   if (!ability.can(action, 'enterprise')) throw new ApiError(403, CODES.permissionDenied);
   return { org, canEdit: ability.can('update', 'enterprise') };
