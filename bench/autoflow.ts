@@ -12,7 +12,6 @@
  * Writes its section, "Autoflow engine", into bench/results.md, keeping the others and the notes after its table. Not a test.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ActionRunner } from '../server/autoflow/actions.js';
 import { CONSUMER, handleEvents } from '../server/autoflow/engine.js';
@@ -20,12 +19,13 @@ import { evaluateRule, evaluateScheduled, groupRules, scheduledRules } from '../
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { migrate, type Db } from '../server/db/db.js';
-import { openBenchDb as openDb } from './bench-db.js';
+import { benchDatabases, openBenchDb as openDb } from './bench-db.js';
 import { seedDemo } from '../server/db/seed.js';
 import { startConsumer } from '../server/events/event-log.js';
-import { mergeSection, sectionIn } from './autoflow-section.js';
+import { writeSection } from './results-file.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 
+const SECTION = '## Autoflow engine';
 const EVENTS = Number(process.env.BENCH_AUTOFLOW_EVENTS ?? 20_000);
 const LATENCY_EVENTS = Number(process.env.BENCH_AUTOFLOW_LATENCY_EVENTS ?? 200);
 const RULES = 1000;
@@ -220,20 +220,11 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
   return rows;
 }
 
-const pgAnswers = () =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(5432, '127.0.0.1');
-    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
-  });
-const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
 const rows: string[] = [];
-if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres', Number(process.env.BENCH_AUTOFLOW_SIMS ?? 1_000_000))));
-if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite', Number(process.env.BENCH_AUTOFLOW_PGLITE_SIMS ?? 1_000_000))));
+for (const kind of await benchDatabases()) {
+  rows.push(...(await benchOne(kind, Number((kind === 'postgres' ? process.env.BENCH_AUTOFLOW_SIMS : process.env.BENCH_AUTOFLOW_PGLITE_SIMS) ?? 1_000_000))));
+}
 
-// Rows of a database this run did not measure stay from the last run (BENCH_DB=postgres, then pglite); the notes after
-// the table stay as they were (bench/autoflow-section.ts).
-const file = 'bench/results.md';
-const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
 const intro = [
   `Written by \`node --import tsx bench/autoflow.ts\` (BENCH_ONLY=autoflow) on ${new Date().toISOString().slice(0, 10)}. The scale organisation with ${n(RULES)} enabled`,
   'rules (status changes of every from/to pair, IMEI, network and country changes, data, SMS, expiry and no-connection rules;',
@@ -245,7 +236,9 @@ const intro = [
   'one query per organisation, trigger kind and window; "one rule at a time" is the same pass with a query per rule. The machine\'s',
   '2 cores are shared with other work: upper bounds.',
 ];
-const next = mergeSection(previous, intro, rows, PARTS);
-fs.writeFileSync(file, next);
-console.log(sectionIn(next));
+// Rows of a database this run did not measure stay from the last run (BENCH_DB=postgres, then pglite), and with
+// BENCH_AUTOFLOW_PARTS=scheduled a measured database's rows of the other parts.
+const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
+const kept = (l: string) => !measured.has(l.split('|')[1].trim()) || (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l));
+writeSection({ title: SECTION, intro, table: ['| database | size | what | figure | beside |', '|---|---|---|---|---|'], rows: (old) => [...old.filter(kept), ...rows] });
 process.exit(0);

@@ -1,6 +1,7 @@
 /**
- * The monthly invoice job (issue 20) for one organisation of N SIMs, beside the bare SQL of its aggregate (the same
- * bundle and usage_daily read, summed, nothing written). Each SIM has a monthly postpaid bundle (a fifth of them on a
+ * The monthly invoice job (issue 20) for one organisation of N SIMs, and a correction of the invoice it made (version
+ * 2, in the same batches), beside the bare SQL of their aggregate (the same bundle and usage_daily read, summed, nothing
+ * written). Each SIM has a monthly postpaid bundle (a fifth of them on a
  * daily quota, every seventh billing overage) and a UTC day of usage in each of five days of the closed month.
  *
  *   npx tsx bench/invoices.ts                      PGlite, 100,000 SIMs
@@ -10,27 +11,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { invoiceOrganisation, LINE_BATCH, monthOf } from '../server/billing/invoice-job.js';
-import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
-import { newId } from '../server/db/ids.js';
+import { correctBill } from '../server/billing/invoice-lifecycle.js';
+import { migrate, type Db } from '../server/db/db.js';
+import { openBenchDb } from './bench-db.js';
 
 const kind = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
 const sims = Number(process.env.BENCH_SIMS ?? 100_000);
 const ORG = 'org-bench-inv';
 
-let db: Db;
-let drop = async () => undefined as void;
-if (kind === 'pglite') db = await openPglite('memory://');
-else {
-  const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `bench_inv_${newId(8).toLowerCase()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  db = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
-  drop = async () => {
-    await db.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.close();
-  };
-}
+const { db, drop } = await openBenchDb(kind);
 
 try {
   await migrate(db);
@@ -97,8 +86,22 @@ try {
   const t3 = performance.now();
   const again = await invoiceOrganisation(db, ORG, cycle, new Date(end.getTime() + 7_200_000));
   const againMs = performance.now() - t3;
+  const jobTxs = txs;
+  const jobLongest = longest;
+
+  // A correction of that invoice (version 2, the same usage): its lines in the job's batches, the old version obsoleted
+  // in the last short transaction.
+  txs = 0;
+  longest = 0;
+  const t4 = performance.now();
+  const v2 = await correctBill(db, ORG, made!.id, 'bench', new Date(end.getTime() + 10_800_000));
+  const correctMs = performance.now() - t4;
+  console.log(`${kind}: correction ${correctMs.toFixed(0)} ms in ${txs} transactions, the longest ${longest.toFixed(0)} ms (version ${v2?.version}, ${v2?.sims} lines, total ${v2?.total}${v2?.total === made?.total ? ', the same as version 1' : ', NOT the total of version 1'})`);
+  console.log(`| ${kind} | ${sims.toLocaleString('en-US')} SIMs, ${(sims * 5).toLocaleString('en-US')} usage days | correction of that invoice (version 2: ${v2?.sims.toLocaleString('en-US')} lines in batches of ${LINE_BATCH.toLocaleString('en-US')} SIMs, then version 1 obsoleted; ${txs} transactions, the longest ${longest.toFixed(0)} ms) | ${correctMs.toFixed(0)} | the bare aggregate of the same read | ${bareMs.toFixed(0)} | ${(correctMs / bareMs).toFixed(1)} | total ${v2?.total === made?.total ? 'equal to version 1' : 'DIFFERS'} |`);
+  txs = jobTxs;
+  longest = jobLongest;
   console.log(`${kind}: job ${jobMs.toFixed(0)} ms in ${txs} transactions, the longest ${longest.toFixed(0)} ms (${made?.sims} lines, total ${made?.total}); bare aggregate ${bareMs.toFixed(0)} ms (${bare.lines} SIMs); re-run ${againMs.toFixed(0)} ms (${again ? 'made again!' : 'nothing made'})`);
   console.log(`| ${kind} | ${sims.toLocaleString('en-US')} SIMs, ${(sims * 5).toLocaleString('en-US')} usage days | monthly invoice of one organisation (job: ${made?.sims.toLocaleString('en-US')} lines in batches of ${LINE_BATCH.toLocaleString('en-US')} SIMs, totals, event; ${txs} transactions, the longest ${longest.toFixed(0)} ms) | ${jobMs.toFixed(0)} | the bare aggregate of the same read | ${bareMs.toFixed(0)} | ${(jobMs / bareMs).toFixed(1)} | re-run ${againMs.toFixed(0)} ms, nothing made |`);
 } finally {
-  await (kind === 'pglite' ? db.close() : drop());
+  await drop();
 }

@@ -11,11 +11,10 @@
  * BENCH_DB=pglite|postgres|both (default both when PostgreSQL answers), BENCH_POOL_SIMS (default 1,000,000),
  * BENCH_POOL_PG_SIMS (default BENCH_POOL_SIMS).
  */
-import fs from 'node:fs';
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../server/db/db.js';
-import { openBenchDb as openDb } from './bench-db.js';
+import { benchDatabases, openBenchDb as openDb } from './bench-db.js';
+import { writeSection } from './results-file.js';
 import { seedDemo } from '../server/db/seed.js';
 import { moveMembers, recomputeLimits, stopOverSims, POOL_BATCH } from '../server/pool/pool-engine.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
@@ -124,45 +123,22 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
   return rows;
 }
 
-const pgAnswers = () =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(5432, '127.0.0.1');
-    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
-  });
-const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
 const simsFor = Number(process.env.BENCH_POOL_SIMS ?? 1_000_000);
 const rows: string[] = [];
-if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres', Number(process.env.BENCH_POOL_PG_SIMS ?? simsFor))));
-if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite', simsFor)));
+for (const kind of await benchDatabases()) rows.push(...(await benchOne(kind, kind === 'postgres' ? Number(process.env.BENCH_POOL_PG_SIMS ?? simsFor) : simsFor)));
 
 // Rows of a database and size this run did not measure stay from the last run.
-const file = 'bench/results.md';
-const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
 const keyOf = (l: string) => l.split('|').slice(1, 3).map((c) => c.trim()).join('|');
 const measured = new Set(rows.map(keyOf));
-const oldSection = previous.includes(`\n${SECTION}\n`) ? previous.slice(previous.indexOf(`\n${SECTION}\n`) + 1).split('\n## ')[0] : '';
-const kept = oldSection.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !measured.has(keyOf(l)));
-const section = [
-  SECTION,
-  '',
-  `Written by \`node --import tsx bench/pools.ts\` (BENCH_ONLY=pools) on ${new Date().toISOString().slice(0, 10)}. One shared pool holding every SIM of the`,
-  'scale organisation (80 % in service and enrolled, pro-rata shares of 200 MB), run as the pool job runs it',
-  '(server/pool/pool-engine.ts), each step in its own transaction, beside the bare SQL of the same change (no events, no',
-  'outbox). Timed once each; the machine\'s 2 cores are shared with other work: upper bounds.',
-  '',
-  '| database | size | what | figure | beside |',
-  '|---|---|---|---|---|',
-  ...kept,
-  ...rows,
-  '',
-];
-const start = previous.indexOf(`\n${SECTION}\n`);
-let next: string;
-if (start < 0) next = `${previous.trimEnd()}\n\n${section.join('\n')}`;
-else {
-  const after = previous.indexOf('\n## ', start + SECTION.length + 1);
-  next = `${previous.slice(0, start + 1)}${section.join('\n')}${after < 0 ? '' : previous.slice(after)}`;
-}
-fs.writeFileSync(file, next);
-console.log(section.join('\n'));
+writeSection({
+  title: SECTION,
+  intro: [
+    `Written by \`node --import tsx bench/pools.ts\` (BENCH_ONLY=pools) on ${new Date().toISOString().slice(0, 10)}. One shared pool holding every SIM of the`,
+    'scale organisation (80 % in service and enrolled, pro-rata shares of 200 MB), run as the pool job runs it',
+    '(server/pool/pool-engine.ts), each step in its own transaction, beside the bare SQL of the same change (no events, no',
+    'outbox). Timed once each; the machine\'s 2 cores are shared with other work: upper bounds.',
+  ],
+  table: ['| database | size | what | figure | beside |', '|---|---|---|---|---|'],
+  rows: (old) => [...old.filter((l) => !measured.has(keyOf(l))), ...rows],
+});
 process.exit(0);

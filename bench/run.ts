@@ -12,17 +12,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
+import { migrate, openPostgres } from '../server/db/db.js';
 import { newId } from '../server/db/ids.js';
 import { listPage } from '../server/db/listing.js';
 import { listQueryOf, listSpecOf, snake } from '../server/db/resource-list.js';
 import { seedDemo } from '../server/db/seed.js';
 import { RESOURCES } from '../common/resource-registry.js';
+import { benchDatabases, openBenchDb } from './bench-db.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 import { smsSeed } from './sms-seed.js';
 import { SMS_LIST_SPEC } from '../server/sms/sms-repo.js';
@@ -57,12 +57,6 @@ async function peakRss(fn: () => Promise<unknown>): Promise<number> {
   return Math.max(peak, process.memoryUsage.rss()) - start;
 }
 const CODE = '246810';
-
-const pgAnswers = () =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(5432, '127.0.0.1');
-    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
-  });
 
 async function time(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   await fn(); // warm
@@ -99,23 +93,7 @@ interface Row {
 }
 
 async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number, smsCount: number): Promise<Row[]> {
-  let db: Db;
-  let drop = async () => undefined as void;
-  let url = '';
-  if (kind === 'pglite') {
-    db = await openPglite('memory://');
-  } else {
-    const admin = await openPostgres('postgres://postgres@127.0.0.1:5432/postgres');
-    const name = `bench_${newId(8).toLowerCase()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    url = `postgres://postgres@127.0.0.1:5432/${name}`;
-    db = await openPostgres(url);
-    drop = async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    };
-  }
+  const { db, url, drop } = await openBenchDb(kind);
   try {
     await migrate(db);
     await seedDemo(db, { size: 'small' });
@@ -414,11 +392,13 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
 
 // Lighthouse, the webhooks and the autoflow bench need no scale database of this script (autoflow seeds its own).
 const ownParts = ['lighthouse', 'webhooks', 'autoflow', 'pools'];
-const wanted = ONLY.size && [...ONLY].every((p) => ownParts.includes(p)) ? 'none' : (process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite'));
+const kinds = ONLY.size && [...ONLY].every((p) => ownParts.includes(p)) ? [] : await benchDatabases();
 const sims = Number(process.env.BENCH_SIMS ?? 1_000_000);
 const all: Row[] = [];
-if (wanted === 'postgres' || wanted === 'both') all.push(...(await benchOne('postgres', sims, Number(process.env.BENCH_CDRS ?? 10_000_000), Number(process.env.BENCH_SMS ?? 10_000_000))));
-if (wanted === 'pglite' || wanted === 'both') all.push(...(await benchOne('pglite', sims, Number(process.env.BENCH_CDRS ?? 1_000_000), Number(process.env.BENCH_SMS ?? 1_000_000))));
+for (const kind of kinds) {
+  const [cdrs, sms] = kind === 'postgres' ? [process.env.BENCH_CDRS ?? 10_000_000, process.env.BENCH_SMS ?? 10_000_000] : [process.env.BENCH_CDRS ?? 1_000_000, process.env.BENCH_SMS ?? 1_000_000];
+  all.push(...(await benchOne(kind, sims, Number(cdrs), Number(sms))));
+}
 
 const f = (n: number) => n.toFixed(1);
 const JOBS_HEAD = ['| database | size | work | ms | limit | limit ms | x limit | peak RSS over start |', '|---|---|---|---:|---|---:|---:|---:|'];

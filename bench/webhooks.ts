@@ -12,7 +12,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,7 +19,8 @@ import { importPKCS8, SignJWT } from 'jose';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/db.js';
-import { openBenchDb as openDb } from './bench-db.js';
+import { benchDatabases, openBenchDb as openDb } from './bench-db.js';
+import { writeSection } from './results-file.js';
 import { seedDemo } from '../server/db/seed.js';
 import { appendEvents, startConsumer } from '../server/events/event-log.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
@@ -138,39 +138,19 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
   return rows;
 }
 
-const pgAnswers = () =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(5432, '127.0.0.1');
-    s.on('connect', () => (s.end(), resolve(true))).on('error', () => resolve(false));
-  });
-const wanted = process.env.BENCH_DB ?? ((await pgAnswers()) ? 'both' : 'pglite');
 const rows: string[] = [];
-if (wanted === 'postgres' || wanted === 'both') rows.push(...(await benchOne('postgres')));
-if (wanted === 'pglite' || wanted === 'both') rows.push(...(await benchOne('pglite')));
+for (const kind of await benchDatabases()) rows.push(...(await benchOne(kind)));
 
-const section = [
-  SECTION,
-  '',
-  `Written by \`node --import tsx bench/webhooks.ts\` on ${new Date().toISOString().slice(0, 10)}, on the demo seed. "event → receiver" is`,
-  'milliseconds from the commit of an event to its first byte at a local HTTPS receiver (through the event log, the',
-  '`webhooks` consumer, the delivery table and one dispatcher), at the server\'s default poll (JOB_POLL_MS, 1 s) and at 100 ms;',
-  'events are appended one transaction each, as changes happen. The public API rows time the same SIM list call with the',
-  'console\'s token and with an API key\'s JWT signed for each call (the key looked up, RS256 verified, the call logged).',
-  '',
-  '| database | size | what | p50 ms | p95 ms | rate / ratio |',
-  '|---|---|---|---:|---:|---|',
-  ...rows,
-  '',
-];
-const file = 'bench/results.md';
-const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const start = previous.indexOf(`\n${SECTION}\n`);
-let next: string;
-if (start < 0) next = `${previous.trimEnd()}\n\n${section.join('\n')}`;
-else {
-  const after = previous.indexOf('\n## ', start + SECTION.length + 1);
-  next = `${previous.slice(0, start + 1)}${section.join('\n')}${after < 0 ? '' : previous.slice(after)}`;
-}
-fs.writeFileSync(file, next);
-console.log(section.join('\n'));
+writeSection({
+  title: SECTION,
+  intro: [
+    `Written by \`node --import tsx bench/webhooks.ts\` on ${new Date().toISOString().slice(0, 10)}, on the demo seed. "event → receiver" is`,
+    'milliseconds from the commit of an event to its first byte at a local HTTPS receiver (through the event log, the',
+    '`webhooks` consumer, the delivery table and one dispatcher), at the server\'s default poll (JOB_POLL_MS, 1 s) and at 100 ms;',
+    'events are appended one transaction each, as changes happen. The public API rows time the same SIM list call with the',
+    'console\'s token and with an API key\'s JWT signed for each call (the key looked up, RS256 verified, the call logged).',
+  ],
+  table: ['| database | size | what | p50 ms | p95 ms | rate / ratio |', '|---|---|---|---:|---:|---|'],
+  rows: () => rows,
+});
 process.exit(0);

@@ -107,13 +107,24 @@ export const TRIGGER_SCHEMA = {
   ],
 } as const;
 
+/**
+ * An object whose `type`, one of `types`, decides which of its other properties it requires (`requires`, by type; a
+ * type not named there requires none).
+ */
+function byType<P extends Record<string, unknown>>(types: readonly string[], properties: P, requires: Record<string, readonly string[]>) {
+  return {
+    type: 'object',
+    required: ['type'],
+    additionalProperties: false,
+    properties: { type: { type: 'string', enum: types }, ...properties },
+    allOf: Object.entries(requires).map(([value, required]) => when('type', value, { required })),
+  } as const;
+}
+
 /** Which SIMs the rule watches; a file's ICCIDs are validated first (a token bound to the file's SHA-256). */
-export const SCOPE_SCHEMA = {
-  type: 'object',
-  required: ['type'],
-  additionalProperties: false,
-  properties: {
-    type: { type: 'string', enum: SCOPE_TYPES },
+export const SCOPE_SCHEMA = byType(
+  SCOPE_TYPES,
+  {
     iccids: { type: 'array', minItems: 1, maxItems: LIMITS.autoflowManualIccids, items: ICCID },
     fileToken: { type: 'string', minLength: 1, maxLength: 64 },
     fileSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
@@ -121,35 +132,21 @@ export const SCOPE_SCHEMA = {
     tags: { type: 'array', minItems: 1, maxItems: LIMITS.tags.count, uniqueItems: true, items: TAG },
     productType: { type: 'string', enum: PRODUCT_TYPES },
     poolId: ID,
-  },
-  allOf: [
-    when('type', 'iccids', { required: ['iccids'] }),
-    when('type', 'file', { required: ['fileToken', 'fileSha256'] }),
-    when('type', 'tags', { required: ['tags'] }),
-    when('type', 'product_type', { required: ['productType'] }),
-    when('type', 'pool', { required: ['poolId'] }),
-  ],
-} as const;
+  } as const,
+  { iccids: ['iccids'], file: ['fileToken', 'fileSha256'], tags: ['tags'], product_type: ['productType'], pool: ['poolId'] },
+);
 
 /** One action; its type decides which other field it needs. */
-export const ACTION_SCHEMA = {
-  type: 'object',
-  required: ['type'],
-  additionalProperties: false,
-  properties: {
-    type: { type: 'string', enum: ACTION_TYPES },
+export const ACTION_SCHEMA = byType(
+  ACTION_TYPES,
+  {
     speedKbps: { type: 'integer', enum: THROTTLE_KBPS },
     tag: TAG,
     text: { type: 'string', minLength: 1, maxLength: LIMITS.smsText },
     emails: { type: 'array', minItems: 1, maxItems: LIMITS.emailsPerGroup, uniqueItems: true, items: { type: 'string', maxLength: LIMITS.email, pattern: EMAIL_PATTERN, 'x-rule': 'email' } },
-  },
-  allOf: [
-    when('type', 'throttle', { required: ['speedKbps'] }),
-    when('type', 'tag', { required: ['tag'] }),
-    when('type', 'sms', { required: ['text'] }),
-    when('type', 'email', { required: ['emails'] }),
-  ],
-} as const;
+  } as const,
+  { throttle: ['speedKbps'], tag: ['tag'], sms: ['text'], email: ['emails'] },
+);
 
 /** The rule document: what create takes, what update takes beside the rule's id, what detail answers (with more). */
 export const AUTOFLOW_RULE_SCHEMA = {
@@ -210,6 +207,27 @@ export interface AutoflowRuleDocument {
   activationAt?: string | null;
   expiryAt?: string | null;
   status?: 'enabled' | 'disabled';
+}
+
+/** Who changed a rule, how, and the rule's parts before and after (its audit rows), as the change records call answers. */
+export interface ChangeRecord {
+  id: string;
+  ruleId: string | null;
+  at: string;
+  action: string;
+  accountId: string | null;
+  accountEmail: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** A SIM in a rule's scope, as the scope preview answers it. */
+export interface ScopeSim {
+  iccid: string;
+  status: string;
+  productType: string;
+  tags: string[];
+  poolId: string | null;
 }
 
 /** The condition fields each trigger type uses (besides its type): what the builder shows and what a save keeps. */

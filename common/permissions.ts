@@ -6,7 +6,7 @@
  * organisation's settlement details and "subscription" for notification groups, both administrators' alone;
  * userDetail uses "account"). "manage" means every action, "all" every subject.
  * Conditions are matched against the record acted on (an account { role, orgIds, pendingInvite }, an organisation
- * { id, level }, a SIM transfer { receivingOrgId }); those that depend on the caller read the caller's memberships.
+ * { id, level }, a SIM transfer { receivingOrgId }, an organisation's pools { orgId }); those that depend on the caller read the caller's memberships.
  * Each condition is named by a REASONS entry: the words docs/permissions.md shows and the refusal the server answers.
  *
  * docs/permissions.md is generated from this file (npm run docs:permissions) and a test keeps it in sync.
@@ -18,7 +18,10 @@ export const SUBJECTS = {
   sim: ['read', 'export', 'activate', 'suspend', 'resume', 'reset', 'transfer', 'uploadInfo', 'editInfo', 'sendSms', 'cancelBundle'],
   'shared-pool-cube': ['read', 'update', 'settings'],
   'sim-report-cube': ['read', 'create', 'update'],
-  'customer-bill-cube': ['read', 'export', 'publish', 'settle', 'correct'],
+  // generate: run the invoice job for a closed month of the caller's organisation, from the console.
+  // credit: issue a credit note; deposit: request a predeposit; settlement: edit a draft's settlement details and the
+  // organisation's billing profile (issue 20). Administrators' alone, as all of finance.
+  'customer-bill-cube': ['read', 'export', 'publish', 'settle', 'correct', 'generate', 'credit', 'deposit', 'settlement'],
   'cube-schedule-sms': ['read', 'create', 'update', 'delete'],
   'autoflow-cube': ['read', 'create', 'update', 'delete'],
   cdr: ['read', 'export'],
@@ -63,6 +66,7 @@ export const REASONS = {
   firstLevelDelete: { words: 'a first-level organisation', code: 'orgFirstLevelPermission', messageKey: 'errors.orgFirstLevelDelete' },
   receivingOrg: { words: 'a receiving organisation that is the current one or one the caller does not administer', code: 'validation', field: 'targetOrgId', rule: 'receivingOrg' },
   noOversight: { words: 'a caller without the oversight privilege', code: 'permissionDenied' },
+  notMember: { words: 'an organisation the caller is not a member of (answered as not found)', code: 'notFound' },
 } as const satisfies Record<string, { words: string; code: keyof typeof CODES; messageKey?: string; field?: string; rule?: string }>;
 export type Reason = keyof typeof REASONS;
 
@@ -97,6 +101,16 @@ const superadmin: Define = (can, cannot) => {
 /** Role by role, the rules. An unknown role has no entry and fails loudly in defineAbilityFor. */
 export const PERMISSIONS: Record<Role, Define> = { user, operator, admin, superadmin };
 
+/**
+ * What belongs to an account itself, shared by all its organisations: these actions, and the update of these fields.
+ * RECORD_RULES refuses them unless the caller has the right in every organisation of the account; the account list
+ * asks the same rules about each row (server/org/account-routes.ts) so the console can say so before a refusal.
+ */
+export const ACCOUNT_WIDE: { readonly actions: Action[]; readonly fields: string[] } = {
+  actions: ['changeStatus', 'resetPassword', 'grantOversight'],
+  fields: ['firstName', 'lastName', 'locale'],
+};
+
 /** Rights that change with the record, the same for every role; they come after the role's rules and win over them. */
 export const RECORD_RULES: Define = (can, cannot, caller) => {
   const mine = caller.memberships ?? [];
@@ -108,8 +122,7 @@ export const RECORD_RULES: Define = (can, cannot, caller) => {
   if (above.length) cannot(['create', 'updateAccess'], 'account', { role: { $in: above } }).because('roleAboveOwn');
   // Names, language, status, password and oversight belong to the account, shared by all its organisations: changing
   // them needs the right in every one (a superadmin account's, superadmin there), and an invitee's are not ours yet.
-  const wide: Action[] = ['changeStatus', 'resetPassword', 'grantOversight'];
-  const profile = ['firstName', 'lastName', 'locale'];
+  const { actions: wide, fields: profile } = ACCOUNT_WIDE;
   cannot(wide, 'account', { orgIds: { $elemMatch: { $nin: administered } } }).because('accountElsewhere');
   cannot('update', 'account', profile, { orgIds: { $elemMatch: { $nin: administered } } }).because('accountElsewhere');
   // (An admin is refused a superadmin account by the role's own rules, above.)
@@ -126,6 +139,9 @@ export const RECORD_RULES: Define = (can, cannot, caller) => {
   cannot(['update', 'rename', 'delete'], 'org', { id: { $nin: administered } }).because('notOrgAdmin');
   // SIMs go to another organisation the caller administers (SPEC.md section 5).
   cannot('transfer', 'sim', { receivingOrgId: { $nin: administered.filter((id) => id !== caller.orgId) } }).because('receivingOrg');
+  // An organisation's pools (GET /shared_pool/cube/dashboard/{id}/pools) are read in an organisation the caller is
+  // an active member of; every role reads pools, so membership is the whole condition.
+  cannot('read', 'shared-pool-cube', { orgId: { $nin: mine.map((m) => m.orgId) } }).because('notMember');
   // Oversight: held by the accounts given the privilege, and by every superadmin without asking.
   if (caller.oversight || caller.role === 'superadmin') can('oversee', 'org');
   else cannot('oversee', 'org').because('noOversight');

@@ -4,8 +4,5 @@
  * call is neither a route nor listed here; `npx tsx scripts/spec-calls.ts` also names entries a route now answers.
  */
 export const SPEC_CALL_EXCEPTIONS: Record<string, string> = {
-  // Listed among the shared-pool calls as "/{id}/pools" without saying whose id: every pool list the console needs
-  // (an organisation's pools, a rule's pool choice) is answered by /shared_pool/cube/dashboard/pools and
-  // /auto_flow/cube/pools for the organisation the caller works in (docs/decisions.md).
-  'GET /:p/pools': 'SPEC names it without saying whose id it takes; the organisation’s pools are answered by /shared_pool/cube/dashboard/pools.',
+  // None since GET /shared_pool/cube/dashboard/{id}/pools answers an organisation's pools (docs/decisions.md).
 };

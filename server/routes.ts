@@ -15,6 +15,8 @@ import { catalogRoute } from './schema/schema-routes.js';
 import { poolEngineRoutes } from './pool/pool-engine-routes.js';
 import { poolRoutes } from './pool/pool-routes.js';
 import { billRoutes } from './billing/bill-routes.js';
+import { invoiceTaskRoutes } from './billing/invoice-task-routes.js';
+import { billTypeRoutes } from './billing/bill-types-routes.js';
 import { reportRoutes } from './report/report-routes.js';
 import { exportRoute } from './job/export-jobs.js';
 import { simActionRoutes } from './sim/sim-action-routes.js';
@@ -43,7 +45,7 @@ import { taskLogRoutes } from './job/task-log.js';
 import { subscriptionRoutes } from './job/subscriptions.js';
 import { enterpriseRoutes } from './org/enterprise-routes.js';
 
-const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...poolEngineRoutes, ...billRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
+const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...poolEngineRoutes, ...billRoutes, ...invoiceTaskRoutes, ...billTypeRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
   ...simDetailRoutes, ...simDiagnoseRoutes,
   // What a SIM's bundles do to it now: its data policy and why, its coverage (issue 19).

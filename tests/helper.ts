@@ -16,6 +16,7 @@ import type { SeedSize } from '../server/db/seed-fleet.js';
 import { filesIn } from '../server/job/storage.js';
 import type { RouteDef } from '../server/http/route.js';
 import { importPKCS8, SignJWT } from 'jose';
+import { afterAll, beforeAll } from 'vitest';
 import { newKeyPair } from '../server/developer/api-key-routes.js';
 
 export const TEST_CODE = '246810';
@@ -148,18 +149,25 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
   };
 }
 
+/** A suite's app and its sessions (by the names the suite calls them), filled in by signedInSuite's beforeAll. */
+export type SignedInSuite<K extends string> = { t: TestApp } & Record<K, Session>;
+
 /**
- * The app of a test file and its sessions: build it (buildTestApp's options) and sign in each account named, one
- * after the other, under the name the file calls its session. What every API test file's beforeAll did by hand:
- *   beforeAll(async () => {
- *     ({ t, admin, other } = await appSignedIn({ kind }, { admin: DEMO.admin, other: 'admin@other.example.com' }));
- *   });
+ * The prologue of a test suite: registers the beforeAll that builds the app (a database kind, or buildTestApp's
+ * options) and signs in each account named, one after the other, under the name the suite calls its session, and the
+ * afterAll that closes the app; returns the object the tests read once beforeAll has run:
+ *   const suite = signedInSuite(kind, { admin: DEMO.admin, other: 'admin@other.example.com' });
+ *   it('…', async () => { const res = await call(suite.t.app, suite.admin, { … }); });
+ * A beforeAll the suite registers after this call runs once the app is built, an afterAll before the app is closed.
  */
-export async function appSignedIn<K extends string>(opts: BuildOptions, who: Record<K, string>): Promise<{ t: TestApp } & Record<K, Session>> {
-  const t = await buildTestApp(opts);
-  const sessions = {} as Record<K, Session>;
-  for (const [name, email] of Object.entries(who) as Array<[K, string]>) sessions[name] = await signIn(t.app, email);
-  return { t, ...sessions };
+export function signedInSuite<K extends string = never>(opts: DbKind | BuildOptions, who: Record<K, string> = {} as Record<K, string>): SignedInSuite<K> {
+  const suite = {} as SignedInSuite<K>;
+  beforeAll(async () => {
+    suite.t = await buildTestApp(typeof opts === 'string' ? { kind: opts } : opts);
+    for (const [name, email] of Object.entries(who) as Array<[K, string]>) (suite as Record<K, Session>)[name] = await signIn(suite.t.app, email);
+  });
+  afterAll(() => suite.t?.close());
+  return suite;
 }
 
 /** The headers every call carries (SPEC.md section 7). */
@@ -223,6 +231,12 @@ export async function signApiToken(keyId: string, privateKeyPem: string, claims:
     .setIssuedAt(iat)
     .setExpirationTime(claims.exp ?? iat + 60)
     .sign(await importPKCS8(privateKeyPem, 'RS256'));
+}
+
+/** What a call answered, in one object to compare: its status code, the envelope's message and the field it names (if any). */
+export function answerOf(res: LightMyRequestResponse): { statusCode: number; message?: string; field?: string } {
+  const body = res.json();
+  return { statusCode: res.statusCode, message: body.status?.message, field: body.data?.field };
 }
 
 /** Count rows of a table (to assert that a refused call changed nothing). */

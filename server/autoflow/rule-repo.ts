@@ -2,8 +2,9 @@
  * The SQL of autoflow rules (SPEC.md sections 3 and 7; issue 18): a rule is a row whose trigger, condition, scope and
  * ordered actions together are the document of common/autoflow-rule.ts. Every query names the organisation first.
  */
-import { conditionOf, type AutoflowRuleDocument, type RuleStatus } from '../../common/autoflow-rule.js';
+import { conditionOf, type AutoflowRuleDocument, type ChangeRecord, type RuleStatus, type ScopeSim } from '../../common/autoflow-rule.js';
 import type { Queryable } from '../db/db.js';
+import { whereOf } from '../db/listing.js';
 
 /** A rule as the API answers it: the document plus who made it, its status and its runs. */
 export interface RuleRecord extends Omit<AutoflowRuleDocument, 'status'> {
@@ -74,27 +75,22 @@ export interface RuleListQuery {
   actionType?: string;
 }
 
+/** The rule list's filters (server/db/listing.ts): a part of the name, the status, the trigger; never a deleted rule. */
+const RULE_FILTERS = {
+  orgColumn: 'r.org_id',
+  where: `r.status <> 'deleted'`,
+  filters: { name: { kind: 'substring', column: 'r.name' }, status: { kind: 'eq', column: 'r.status' }, trigger: { kind: 'eq', column: 'r.trigger' } },
+} as const;
+
 /** One page of the organisation's rules that are not deleted, newest first, with the total. */
 export async function listRules(q: Queryable, orgId: string, query: RuleListQuery): Promise<{ items: RuleRecord[]; total: number; page: number; pageSize: number }> {
-  const params: unknown[] = [orgId];
-  const where = [`r.org_id = $1`, `r.status <> 'deleted'`];
-  if (query.search) {
-    params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`r.name ILIKE $${params.length}`);
-  }
-  if (query.status) {
-    params.push(query.status);
-    where.push(`r.status = $${params.length}`);
-  }
-  if (query.trigger) {
-    params.push(query.trigger);
-    where.push(`r.trigger = $${params.length}`);
-  }
+  const where = whereOf(RULE_FILTERS, orgId, { name: query.search, status: query.status, trigger: query.trigger });
+  const params = where.params;
   if (query.actionType) {
     params.push(JSON.stringify([{ type: query.actionType }]));
-    where.push(`r.actions @> $${params.length}::jsonb`);
+    where.sql += ` AND r.actions @> $${params.length}::jsonb`;
   }
-  const sqlWhere = where.join(' AND ');
+  const sqlWhere = where.sql;
   const total = Number((await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM autoflow_rules r WHERE ${sqlWhere}`, params)).rows[0].n);
   params.push(query.pageSize, (query.page - 1) * query.pageSize);
   const rows = await q.query<RuleRow>(
@@ -203,23 +199,12 @@ export async function saveScopeFile(q: Queryable, orgId: string, f: { token: str
   );
 }
 
-export interface ChangeRecord {
-  id: string;
-  ruleId: string | null;
-  at: string;
-  action: string;
-  accountId: string | null;
-  accountEmail: string | null;
-  before: unknown;
-  after: unknown;
-}
-
 /** The change records of the organisation's rules (one rule's when ruleId is given), newest first. */
 export async function changeRecords(q: Queryable, orgId: string, query: { ruleId?: string; page: number; pageSize: number }): Promise<{ items: ChangeRecord[]; total: number; page: number; pageSize: number }> {
   const params: unknown[] = [orgId, query.ruleId ?? null];
   const where = `l.org_id = $1 AND l.entity = 'autoflow_rule' AND ($2::text IS NULL OR l.entity_id = $2)`;
   const total = Number((await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_log l WHERE ${where}`, params)).rows[0].n);
-  const rows = await q.query<{ id: string; rule_id: string | null; at: Date; action: string; account_id: string | null; email: string | null; before: unknown; after: unknown }>(
+  const rows = await q.query<{ id: string; rule_id: string | null; at: Date; action: string; account_id: string | null; email: string | null; before: ChangeRecord['before']; after: ChangeRecord['after'] }>(
     `SELECT l.id::text AS id, l.entity_id AS rule_id, l.at, l.action, l.account_id, a.email, l.before, l.after
        FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id
       WHERE ${where} ORDER BY l.at DESC, l.id DESC LIMIT $3 OFFSET $4`,
@@ -249,14 +234,6 @@ function scopeWhere(scope: AutoflowRuleDocument['scope'], from: number): { sql: 
     case 'pool':
       return { sql: `s.pool_id = $${from}`, params: [scope.poolId ?? ''] };
   }
-}
-
-export interface ScopeSim {
-  iccid: string;
-  status: string;
-  productType: string;
-  tags: string[];
-  poolId: string | null;
 }
 
 /** A page of the SIMs of the organisation in a rule's scope, by ICCID; the total is counted up to `cap`. */

@@ -25,12 +25,13 @@ import { AUTOFLOW_RULE_SCHEMA, ACTION_OUTCOMES, ACTION_TYPES, TRIGGER_TYPES, typ
 import { ISO_COUNTRIES } from '../../common/countries.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
-import { LANGUAGES, LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
+import { LANGUAGES, LIMITS } from '../../common/limits.js';
 import type { Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, ID_PARAMS, ID_TEXT, idsIn, NULLABLE_TEXT, obj, pagedQuery, subjectRoutes, typed } from '../http/shapes.js';
 import { badLines, checkDocument } from './rule-checks.js';
 import { listRuns, triggerActions } from './run-repo.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
@@ -43,33 +44,19 @@ const SUBJECT = 'autoflow-cube' as const;
 export const AUDIT_ENTITY = 'autoflow_rule';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
-const ruleSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    trigger: anyObject,
-    scope: anyObject,
-    actions: { type: 'array', items: anyObject },
-    status: { type: 'string' },
-    activationAt: { type: ['string', 'null'] },
-    expiryAt: { type: ['string', 'null'] },
-    origin: { type: 'string' },
-    createdBy: { type: ['string', 'null'] },
-    creatorEmail: { type: ['string', 'null'] },
-    updatedBy: { type: ['string', 'null'] },
-    lastRunAt: { type: ['string', 'null'] },
-    runCount: { type: 'integer' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-} as const;
+const ruleSchema = typed({
+  id: 'string', name: 'string', trigger: anyObject, scope: anyObject, actions: arrayOf(anyObject), status: 'string',
+  activationAt: NULLABLE_TEXT, expiryAt: NULLABLE_TEXT, origin: 'string', createdBy: NULLABLE_TEXT, creatorEmail: NULLABLE_TEXT,
+  updatedBy: NULLABLE_TEXT, lastRunAt: NULLABLE_TEXT, runCount: 'integer', createdAt: 'string', updatedAt: 'string',
+});
 const pageOf = (items: object) => pageResponse(items, PAGE_NUMBERS);
+/** Counts by name (an outcome's, a status's). */
+const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } };
 
 const updateBody = {
   ...AUTOFLOW_RULE_SCHEMA,
   required: ['id', ...AUTOFLOW_RULE_SCHEMA.required],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, ...AUTOFLOW_RULE_SCHEMA.properties },
+  properties: { id: ID_TEXT, ...AUTOFLOW_RULE_SCHEMA.properties },
 };
 
 /** Field labels for the document's nested paths (trigger.threshold reads "Threshold"), in every language. */
@@ -144,8 +131,8 @@ async function tryItOutBody(req: FastifyRequest, ruleId: string) {
   const now = new Date();
   return ruleFiredBody(ruleFiredData(rule, iccid, sampleEvent(rule.trigger, iccid, now), null), now);
 }
-const tryBody = { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ruleId: { type: 'string', minLength: 1, maxLength: 40 } } };
-const bodySchema = { type: 'object', properties: { type: { type: 'string' }, subtype: { type: 'string' }, timestamp: { type: 'string' }, data: anyObject } };
+const RULE_ID = idsIn('ruleId');
+const bodySchema = typed({ type: 'string', subtype: 'string', timestamp: 'string', data: anyObject });
 
 /** Where a rule was made: the public API, a template (the scene header), or the console. */
 function originOf(req: FastifyRequest): string {
@@ -159,24 +146,20 @@ async function requireRule(q: Queryable, orgId: string, id: string, forUpdate = 
   return rule;
 }
 
+const route = subjectRoutes('rule', SUBJECT);
+/** Create or update: the rule document as JSON or in the multipart field "rule", its nested fields labelled (LABELS). */
+const documentRoute = (method: 'POST' | 'PUT', action: 'create' | 'update', body: object, handler: RouteDef['handler']) =>
+  route(method, '/auto_flow/cube/rules', action, { multipartJson: 'rule', labels: LABELS, schema: { body, response: ruleSchema }, handler });
+
 export const ruleRoutes = defineRoutes([
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/rules',
-    permission: { action: 'read', subject: SUBJECT },
+  route('GET', '/auto_flow/cube/rules', 'read', {
     schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...PAGING_PROPERTIES,
-          search: { type: 'string', maxLength: LIMITS.autoflowName.max },
-          status: { type: 'string', enum: ['enabled', 'disabled'] },
-          trigger: { type: 'string', enum: TRIGGER_TYPES },
-          actionType: { type: 'string', enum: ACTION_TYPES },
-        },
-      },
+      querystring: pagedQuery({
+        search: { type: 'string', maxLength: LIMITS.autoflowName.max },
+        status: { type: 'string', enum: ['enabled', 'disabled'] },
+        trigger: { type: 'string', enum: TRIGGER_TYPES },
+        actionType: { type: 'string', enum: ACTION_TYPES },
+      }),
       response: pageOf(ruleSchema),
     },
     handler: async (req) => {
@@ -184,69 +167,43 @@ export const ruleRoutes = defineRoutes([
       const query = req.query as RuleListQuery;
       return listRules(req.server.db, auth.orgId, { ...query, search: query.search?.trim() || undefined });
     },
-  },
-  {
-    service: 'rule',
-    method: 'POST',
-    path: '/auto_flow/cube/rules',
-    permission: { action: 'create', subject: SUBJECT },
-    multipartJson: 'rule',
-    labels: LABELS,
-    schema: { body: AUTOFLOW_RULE_SCHEMA, response: ruleSchema },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const doc = tidy(req.body as AutoflowRuleDocument);
-      checkDocument(doc, new Date());
-      return req.server.db.tx(async (q) => {
-        const count = await countRulesLocked(q, auth.orgId);
-        const limit = req.server.config.autoflowMaxRules;
-        if (count >= limit) throw new ApiError(400, CODES.maxAutoflows, { limit }, 'errors.maxAutoflows', { limit });
-        if (await nameTaken(q, auth.orgId, doc.name, null)) throw nameExists();
-        await checkFacts(q, auth.orgId, doc);
-        const rule = await insertRule(q, auth.orgId, newId(), auth.accountId, doc, originOf(req));
-        await audit(q, req, { action: 'create', entity: AUDIT_ENTITY, entityId: rule.id, after: recordOf(rule) });
-        return rule;
-      });
-    },
-  },
-  {
-    service: 'rule',
-    method: 'PUT',
-    path: '/auto_flow/cube/rules',
-    permission: { action: 'update', subject: SUBJECT },
-    multipartJson: 'rule',
-    labels: LABELS,
-    schema: { body: updateBody, response: ruleSchema },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const { id, ...rest } = req.body as AutoflowRuleDocument & { id: string };
-      const doc = tidy(rest);
-      return req.server.db.tx(async (q) => {
-        const before = await requireRule(q, auth.orgId, id, true);
-        checkDocument(doc, new Date(), before);
-        if (await nameTaken(q, auth.orgId, doc.name, id)) throw nameExists();
-        await checkFacts(q, auth.orgId, doc);
-        const rule = await updateRule(q, auth.orgId, id, auth.accountId, doc);
-        await audit(q, req, { action: 'update', entity: AUDIT_ENTITY, entityId: id, before: recordOf(before), after: recordOf(rule) });
-        return rule;
-      });
-    },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/rules/:id/detail',
-    permission: { action: 'read', subject: SUBJECT },
-    schema: { params: pathParams('id'), response: ruleSchema },
+  }),
+  documentRoute('POST', 'create', AUTOFLOW_RULE_SCHEMA, async (req) => {
+    const auth = req.requireAuth();
+    const doc = tidy(req.body as AutoflowRuleDocument);
+    checkDocument(doc, new Date());
+    return req.server.db.tx(async (q) => {
+      const count = await countRulesLocked(q, auth.orgId);
+      const limit = req.server.config.autoflowMaxRules;
+      if (count >= limit) throw new ApiError(400, CODES.maxAutoflows, { limit }, 'errors.maxAutoflows', { limit });
+      if (await nameTaken(q, auth.orgId, doc.name, null)) throw nameExists();
+      await checkFacts(q, auth.orgId, doc);
+      const rule = await insertRule(q, auth.orgId, newId(), auth.accountId, doc, originOf(req));
+      await audit(q, req, { action: 'create', entity: AUDIT_ENTITY, entityId: rule.id, after: recordOf(rule) });
+      return rule;
+    });
+  }),
+  documentRoute('PUT', 'update', updateBody, async (req) => {
+    const auth = req.requireAuth();
+    const { id, ...rest } = req.body as AutoflowRuleDocument & { id: string };
+    const doc = tidy(rest);
+    return req.server.db.tx(async (q) => {
+      const before = await requireRule(q, auth.orgId, id, true);
+      checkDocument(doc, new Date(), before);
+      if (await nameTaken(q, auth.orgId, doc.name, id)) throw nameExists();
+      await checkFacts(q, auth.orgId, doc);
+      const rule = await updateRule(q, auth.orgId, id, auth.accountId, doc);
+      await audit(q, req, { action: 'update', entity: AUDIT_ENTITY, entityId: id, before: recordOf(before), after: recordOf(rule) });
+      return rule;
+    });
+  }),
+  route('GET', '/auto_flow/cube/rules/:id/detail', 'read', {
+    schema: { params: ID_PARAMS, response: ruleSchema },
     handler: async (req) => requireRule(req.server.db, req.requireAuth().orgId, (req.params as { id: string }).id),
-  },
-  {
-    service: 'rule',
-    method: 'PUT',
-    path: '/auto_flow/cube/rules/:id/:action',
-    permission: { action: 'update', subject: SUBJECT },
+  }),
+  route('PUT', '/auto_flow/cube/rules/:id/:action', 'update', {
     schema: {
-      params: { type: 'object', required: ['id', 'action'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, action: { type: 'string', enum: ['enable', 'disable'] } } },
+      params: obj({ id: ID_TEXT, action: { type: 'string', enum: ['enable', 'disable'] } }, ['id', 'action']),
       response: ruleSchema,
     },
     handler: async (req) => {
@@ -261,13 +218,9 @@ export const ruleRoutes = defineRoutes([
         return requireRule(q, auth.orgId, id);
       });
     },
-  },
-  {
-    service: 'rule',
-    method: 'DELETE',
-    path: '/auto_flow/cube/rules/:id',
-    permission: { action: 'delete', subject: SUBJECT },
-    schema: { params: pathParams('id'), response: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' } } } },
+  }),
+  route('DELETE', '/auto_flow/cube/rules/:id', 'delete', {
+    schema: { params: ID_PARAMS, response: typed({ id: 'string', status: 'string' }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
@@ -278,30 +231,18 @@ export const ruleRoutes = defineRoutes([
         return { id, status: 'deleted' };
       });
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/rules/triggers/:id',
-    permission: { action: 'read', subject: SUBJECT },
+  }),
+  route('GET', '/auto_flow/cube/rules/triggers/:id', 'read', {
     schema: {
-      params: pathParams('id'),
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...PAGING_PROPERTIES,
-          status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] },
-          iccid: { type: 'string', minLength: 1, maxLength: 20 },
-          // Runs with an action of this type and/or this outcome.
-          actionType: { type: 'string', enum: [...ACTION_TYPES] },
-          actionOutcome: { type: 'string', enum: [...ACTION_OUTCOMES] },
-        },
-      },
-      response: pageOf({
-        type: 'object',
-        properties: { id: { type: 'string' }, ruleId: { type: 'string' }, iccid: { type: ['string', 'null'] }, trigger: { type: 'string' }, status: { type: 'string' }, detail: {}, actions: {}, at: { type: 'string' } },
+      params: ID_PARAMS,
+      querystring: pagedQuery({
+        status: { type: 'string', enum: ['pending', 'success', 'failed', 'skipped'] },
+        iccid: { type: 'string', minLength: 1, maxLength: 20 },
+        // Runs with an action of this type and/or this outcome.
+        actionType: { type: 'string', enum: [...ACTION_TYPES] },
+        actionOutcome: { type: 'string', enum: [...ACTION_OUTCOMES] },
       }),
+      response: pageOf(typed({ id: 'string', ruleId: 'string', iccid: NULLABLE_TEXT, trigger: 'string', status: 'string', detail: {}, actions: {}, at: 'string' })),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -310,34 +251,18 @@ export const ruleRoutes = defineRoutes([
       if (!(await ruleEverExisted(req.server.db, auth.orgId, id))) throw notFound('autoflowRule', id);
       return listRuns(req.server.db, auth.orgId, id, req.query as Parameters<typeof listRuns>[3]);
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/rules/:id/trigger_actions',
-    permission: { action: 'read', subject: SUBJECT },
+  }),
+  route('GET', '/auto_flow/cube/rules/:id/trigger_actions', 'read', {
     schema: {
-      params: pathParams('id'),
-      querystring: { type: 'object', additionalProperties: false, properties: { runId: { type: 'string', pattern: '^[0-9]{1,18}$' } } },
-      response: {
-        type: 'object',
-        properties: {
-          ruleId: { type: 'string' },
-          trigger: anyObject,
-          actions: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                index: { type: 'integer' }, type: { type: 'string' }, params: anyObject,
-                outcomes: { type: 'object', additionalProperties: { type: 'integer' } }, lastAt: { type: ['string', 'null'] },
-              },
-            },
-          },
-          runs: { type: 'object', additionalProperties: { type: 'integer' } },
-          run: { type: ['object', 'null'], properties: { id: { type: 'string' }, iccid: { type: ['string', 'null'] }, status: { type: 'string' }, at: { type: 'string' }, actions: {} } },
-        },
-      },
+      params: ID_PARAMS,
+      querystring: obj({ runId: { type: 'string', pattern: '^[0-9]{1,18}$' } }),
+      response: typed({
+        ruleId: 'string',
+        trigger: anyObject,
+        actions: arrayOf(typed({ index: 'integer', type: 'string', params: anyObject, outcomes: COUNTS, lastAt: NULLABLE_TEXT })),
+        runs: COUNTS,
+        run: { ...typed({ id: 'string', iccid: NULLABLE_TEXT, status: 'string', at: 'string', actions: {} }), type: ['object', 'null'] },
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -348,15 +273,11 @@ export const ruleRoutes = defineRoutes([
       if (runId && !answer.run) throw notFound('autoflowRun', runId);
       return answer;
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/sims',
-    permission: { action: 'read', subject: SUBJECT },
+  }),
+  route('GET', '/auto_flow/cube/sims', 'read', {
     schema: {
-      querystring: { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ...PAGING_PROPERTIES, ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
-      response: pageOf({ type: 'object', properties: { iccid: { type: 'string' }, status: { type: 'string' }, productType: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, poolId: { type: ['string', 'null'] } } }),
+      querystring: pagedQuery({ ruleId: ID_TEXT }, ['ruleId']),
+      response: pageOf(typed({ iccid: 'string', status: 'string', productType: 'string', tags: arrayOf({ type: 'string' }), poolId: NULLABLE_TEXT })),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -364,17 +285,10 @@ export const ruleRoutes = defineRoutes([
       const rule = await requireRule(req.server.db, auth.orgId, ruleId);
       return { ...(await simsInScope(req.server.db, auth.orgId, rule.scope, { limit: pageSize, offset: (page - 1) * pageSize })), page, pageSize };
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/sims/download',
-    permission: { action: 'read', subject: SUBJECT },
+  }),
+  route('GET', '/auto_flow/cube/sims/download', 'read', {
     raw: true,
-    schema: {
-      querystring: { type: 'object', required: ['ruleId'], additionalProperties: false, properties: { ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
-      response: {},
-    },
+    schema: { querystring: RULE_ID, response: {} },
     handler: async (req, reply) => {
       const auth = req.requireAuth();
       const rule = await requireRule(req.server.db, auth.orgId, (req.query as { ruleId: string }).ruleId);
@@ -393,26 +307,15 @@ export const ruleRoutes = defineRoutes([
         .header('cache-control', 'no-store')
         .send(`\uFEFF${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`);
     },
-  },
-  {
-    service: 'rule',
-    method: 'POST',
-    path: '/auto_flow/cube/try_it_out/body',
-    permission: { action: 'read', subject: SUBJECT },
-    schema: { body: tryBody, response: bodySchema },
+  }),
+  route('POST', '/auto_flow/cube/try_it_out/body', 'read', {
+    schema: { body: RULE_ID, response: bodySchema },
     handler: async (req) => tryItOutBody(req, (req.body as { ruleId: string }).ruleId),
-  },
-  {
-    service: 'rule',
-    method: 'POST',
-    path: '/auto_flow/cube/try_it_out/send',
-    permission: { action: 'update', subject: SUBJECT },
+  }),
+  route('POST', '/auto_flow/cube/try_it_out/send', 'update', {
     schema: {
-      body: tryBody,
-      response: {
-        type: 'object',
-        properties: { body: bodySchema, logId: { type: 'string' }, httpCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, delivered: { type: 'boolean' } },
-      },
+      body: RULE_ID,
+      response: typed({ body: bodySchema, logId: 'string', httpCode: ['integer', 'null'], error: NULLABLE_TEXT, delivered: 'boolean' }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -424,49 +327,25 @@ export const ruleRoutes = defineRoutes([
       if (!result) throw new ApiError(409, CODES.conflict);
       return { body, ...result };
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/change_records',
-    permission: { action: 'read', subject: SUBJECT },
+  }),
+  route('GET', '/auto_flow/cube/change_records', 'read', {
     schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: { ...PAGING_PROPERTIES, ruleId: { type: 'string', minLength: 1, maxLength: 40 } } },
-      response: pageOf({
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          ruleId: { type: ['string', 'null'] },
-          at: { type: 'string' },
-          action: { type: 'string' },
-          accountId: { type: ['string', 'null'] },
-          accountEmail: { type: ['string', 'null'] },
-          before: {},
-          after: {},
-        },
-      }),
+      querystring: pagedQuery({ ruleId: ID_TEXT }),
+      response: pageOf(typed({ id: 'string', ruleId: NULLABLE_TEXT, at: 'string', action: 'string', accountId: NULLABLE_TEXT, accountEmail: NULLABLE_TEXT, before: {}, after: {} })),
     },
     handler: async (req) => changeRecords(req.server.db, req.requireAuth().orgId, req.query as { ruleId?: string; page: number; pageSize: number }),
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/countries',
-    permission: { action: 'read', subject: SUBJECT },
-    schema: { response: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' } } } } },
+  }),
+  route('GET', '/auto_flow/cube/countries', 'read', {
+    schema: { response: arrayOf(typed({ code: 'string', name: 'string' })) },
     handler: async (req) => {
       const names = new Intl.DisplayNames([req.lang], { type: 'region' });
       const collator = new Intl.Collator(req.lang);
       return [...ISO_COUNTRIES].map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/pools',
-    permission: { action: 'read', subject: SUBJECT },
-    schema: { response: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } } },
+  }),
+  route('GET', '/auto_flow/cube/pools', 'read', {
+    schema: { response: arrayOf(typed({ id: 'string', name: 'string' })) },
     // The builder's pool scope is a choice among these (read with the autoflow right: a rule's author may not manage pools).
     handler: async (req) => poolChoices(req.server.db, req.requireAuth().orgId),
-  },
+  }),
 ]);

@@ -15,6 +15,7 @@ import { LIMITS } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
 import { invalid } from '../http/api-error.js';
 import { defineRoutes } from '../http/route.js';
+import { obj, subjectRoutes, typed } from '../http/shapes.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type SheetRow, type UploadType } from '../job/sheet-files.js';
 import { readForm, requireFile } from '../sim/sim-upload-routes.js';
 import { badLines, type Line } from './rule-checks.js';
@@ -39,18 +40,12 @@ function valuesOf(rows: SheetRow[], kind: UploadKind): string[] {
   return lines.map((l) => l.value);
 }
 
-const kindParam = { type: 'object', required: ['kind'], additionalProperties: false, properties: { kind: { type: 'string', enum: Object.keys(KINDS) } } };
+const kindParam = obj({ kind: { type: 'string', enum: Object.keys(KINDS) } }, ['kind']);
+const route = subjectRoutes('rule', 'autoflow-cube');
 
 export const uploadRoutes = defineRoutes([
-  {
-    service: 'rule',
-    method: 'POST',
-    path: '/auto_flow/cube/validation/:kind',
-    permission: { action: 'create', subject: 'autoflow-cube' },
-    schema: {
-      params: kindParam,
-      response: { type: 'object', properties: { token: { type: 'string' }, sha256: { type: 'string' }, fileName: { type: 'string' }, count: { type: 'integer' } } },
-    },
+  route('POST', '/auto_flow/cube/validation/:kind', 'create', {
+    schema: { params: kindParam, response: typed({ token: 'string', sha256: 'string', fileName: 'string', count: 'integer' }) },
     handler: async (req: FastifyRequest) => {
       const auth = req.requireAuth();
       const kind = KINDS[(req.params as { kind: Kind }).kind];
@@ -67,16 +62,12 @@ export const uploadRoutes = defineRoutes([
       await saveScopeFile(req.server.db, auth.orgId, { token, kind, sha256, fileName: file.name, items: values, accountId: auth.accountId });
       return { token, sha256, fileName: file.name, count: values.length };
     },
-  },
-  {
-    service: 'rule',
-    method: 'GET',
-    path: '/auto_flow/cube/template/:kind',
-    permission: { action: 'read', subject: 'autoflow-cube' },
+  }),
+  route('GET', '/auto_flow/cube/template/:kind', 'read', {
     raw: true,
     schema: {
       params: kindParam,
-      querystring: { type: 'object', additionalProperties: false, properties: { format: { type: 'string', enum: Object.keys(UPLOAD_TYPES), default: 'xlsx' } } },
+      querystring: obj({ format: { type: 'string', enum: Object.keys(UPLOAD_TYPES), default: 'xlsx' } }),
       response: {},
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
@@ -88,5 +79,5 @@ export const uploadRoutes = defineRoutes([
         .header('cache-control', 'no-store')
         .send(templateFile(format, [COLUMN[kind]], EXAMPLES[kind].map((v) => [v])));
     },
-  },
+  }),
 ]);

@@ -8,6 +8,9 @@ import type { Queryable } from '../db/db.js';
 import { selectOf } from '../db/resource-list.js';
 import type { InvoiceForPdf } from './invoice-pdf.js';
 
+/** The SIM lines of an invoice (the SIM list's condition on invoice_lines aliased t): a pool's line charges a pool, not a SIM. */
+export const SIM_LINES = 't.pool_id IS NULL';
+
 /** What a transition (publish, settle, correct) reads of an invoice. */
 export interface InvoiceState {
   id: string;
@@ -49,11 +52,31 @@ export async function pdfLines(q: Queryable, orgId: string, id: string): Promise
   ).rows;
 }
 
+/** What the PDF prints of the invoice's payments and versions: amounts as exact decimal text (never a float). */
+export async function pdfHistory(q: Queryable, orgId: string, id: string): Promise<Pick<InvoiceForPdf, 'settles' | 'paid' | 'outstanding' | 'versions'>> {
+  const settles = (
+    await q.query<InvoiceForPdf['settles'][number]>(
+      'SELECT paid_on::text AS "paidOn", reference, amount::text AS amount, kind FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 ORDER BY recorded_at, id',
+      [orgId, id],
+    )
+  ).rows;
+  const sums = (
+    await q.query<{ paid: string; outstanding: string }>(
+      `SELECT s.paid::text AS paid, greatest(i.amount_incl_tax - s.paid, 0)::text AS outstanding
+         FROM invoices i CROSS JOIN LATERAL (SELECT coalesce(sum(amount), 0)::numeric(14, 2) AS paid FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2) s
+        WHERE i.org_id = $1 AND i.id = $2`,
+      [orgId, id],
+    )
+  ).rows[0];
+  const versions = (await q.query<InvoiceForPdf['versions'][number]>(`${VERSIONS_SQL} ORDER BY v.version DESC`, [orgId, id])).rows;
+  return { settles, paid: sums?.paid ?? '0', outstanding: sums?.outstanding ?? '0', versions };
+}
+
 /** The payments recorded for the invoice, oldest first, with what they sum to and what is still due (never below 0). */
 export async function settlesOf(q: Queryable, orgId: string, id: string) {
   const items = (
     await q.query<{ amount: number }>(
-      `SELECT s.id::int AS id, s.amount::float8 AS amount, s.currency, s.paid_on::text AS "paidOn", s.reference, a.email AS "recordedBy", s.recorded_at AS "recordedAt"
+      `SELECT s.id::int AS id, s.amount::float8 AS amount, s.currency, s.paid_on::text AS "paidOn", s.reference, s.kind, a.email AS "recordedBy", s.recorded_at AS "recordedAt"
          FROM invoice_settles s LEFT JOIN accounts a ON a.id = s.recorded_by WHERE s.org_id = $1 AND s.invoice_id = $2 ORDER BY s.recorded_at, s.id`,
       [orgId, id],
     )
@@ -69,9 +92,24 @@ export async function settlesOf(q: Queryable, orgId: string, id: string) {
   return { items, paid: sums.paid, outstanding: Math.max(0, sums.due) };
 }
 
-/** Whether any payment is recorded for the invoice (a paid-into invoice is not corrected). */
-export async function hasSettles(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 LIMIT 1', [orgId, id])).rows.length > 0;
+/**
+ * Whether a payment (not a deposit application) is recorded for the invoice: a paid-into invoice is not corrected, one
+ * drawn on the deposit may be (its application is given back when the version is made obsolete).
+ */
+export async function hasPayments(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await q.query("SELECT 1 FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'payment' LIMIT 1", [orgId, id])).rows.length > 0;
+}
+
+/** What the invoice's settles sum to, in minor units. */
+export async function settledMinor(q: Queryable, orgId: string, id: string): Promise<number> {
+  return Number((await q.query<{ minor: string }>('SELECT (coalesce(sum(amount), 0) * 100)::bigint::text AS minor FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2', [orgId, id])).rows[0].minor);
+}
+
+/** What the invoice drew on the deposit, in minor units (0 when nothing). */
+export async function depositAppliedMinor(q: Queryable, orgId: string, id: string): Promise<number> {
+  return Number(
+    (await q.query<{ minor: string }>("SELECT (coalesce(sum(amount), 0) * 100)::bigint::text AS minor FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'deposit'", [orgId, id])).rows[0].minor,
+  );
 }
 
 /** A draft issued: published on `day`, due on `due`. */
@@ -79,15 +117,20 @@ export async function publishInvoice(q: Queryable, orgId: string, id: string, no
   await q.query(`UPDATE invoices SET status = 'published', issued_at = $3, billing_date = $4, due_date = $5, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, id, now.toISOString(), day, due]);
 }
 
-/** A payment recorded, its amount in cents (stored as a numeric of the currency). */
+/**
+ * A payment recorded, its amount in cents (stored as a numeric of the currency); kind 'deposit' is the invoice's draw
+ * on the deposit, at most one per invoice (056_deposit_applications.sql): false when it has one already.
+ */
 export async function addSettle(
   q: Queryable,
-  s: { orgId: string; invoiceId: string; cents: number; currency: string; paidOn: string; reference: string; recordedBy: string; at: Date },
-): Promise<void> {
-  await q.query(
-    `INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, recorded_by, recorded_at) VALUES ($1, $2, $3::numeric / 100, $4, $5, $6, $7, $8)`,
-    [s.orgId, s.invoiceId, s.cents, s.currency, s.paidOn, s.reference, s.recordedBy, s.at.toISOString()],
+  s: { orgId: string; invoiceId: string; cents: number; currency: string; paidOn: string; reference: string; recordedBy: string | null; at: Date; kind?: 'payment' | 'deposit' },
+): Promise<boolean> {
+  const r = await q.query(
+    `INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, recorded_by, recorded_at, kind) VALUES ($1, $2, $3::numeric / 100, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (org_id, invoice_id) WHERE kind = 'deposit' DO NOTHING RETURNING id`,
+    [s.orgId, s.invoiceId, s.cents, s.currency, s.paidOn, s.reference, s.recordedBy, s.at.toISOString(), s.kind ?? 'payment'],
   );
+  return (r.rowCount ?? 0) > 0;
 }
 
 /** The invoice paid in full. */
@@ -130,19 +173,4 @@ export async function poolDetailsOf(q: Queryable, orgId: string, id: string): Pr
       [orgId, id],
     )
   ).rows[0]?.items;
-}
-
-/** What names the invoice's files: its bill id and version; undefined for another organisation's invoice. */
-export async function invoiceName(q: Queryable, orgId: string, id: string): Promise<{ bill_id: string; version: number } | undefined> {
-  return (await q.query<{ bill_id: string; version: number }>('SELECT bill_id, version FROM invoices WHERE org_id = $1 AND id = $2', [orgId, id])).rows[0];
-}
-
-/** The invoice's SIM lines as its CSV writes them, column by column in this order, by ICCID. */
-export async function csvLines(q: Queryable, orgId: string, id: string): Promise<Array<Record<string, unknown>>> {
-  return (
-    await q.query<Record<string, unknown>>(
-      `SELECT iccid, sku, bundle_quantity, bundle_price::text, usage_kb, overage_kb, overage_amount::text, amount::text FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 ORDER BY iccid, id`,
-      [orgId, id],
-    )
-  ).rows;
 }

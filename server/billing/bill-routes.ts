@@ -3,58 +3,38 @@
  * PDF. Columns and rules come from schemas/invoices.json and invoice-lines.json; the SQL is in bill-repo.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { dueDateOf } from '../../common/billing.js';
-import { CODES } from '../../common/errors.js';
 import type { Action } from '../../common/permissions.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import type { Queryable } from '../db/db.js';
 import { listRoute, recordOf, showRoute } from '../db/resource-list.js';
-import { appendEvents } from '../events/event-log.js';
 import type { AuthContext } from '../http/context.js';
-import { ApiError, invalid, notFound } from '../http/api-error.js';
+import { notFound } from '../http/api-error.js';
+import { nowOf } from '../http/clock.js';
 import { defineRoutes, pathParams, type RouteDef, type RouteSchemas } from '../http/route.js';
 import {
-  addSettle,
-  csvLines,
   currentVersion,
   extractOf,
-  hasSettles,
   invoiceForPdf,
-  invoiceName,
-  lockedInvoice,
-  markPaid,
+  pdfHistory,
   pdfLines,
   poolDetailsOf,
-  publishInvoice,
   settlesOf,
+  SIM_LINES,
   versionsOf,
-  type InvoiceState,
 } from './bill-repo.js';
-import { correctInvoice } from './invoice-job.js';
+import { correctBill, publishBill, settleBill, wrongState } from './invoice-lifecycle.js';
 import { invoicePdf } from './invoice-pdf.js';
 
 const invoices = RESOURCES.invoices;
 
-const BASE = '/cube/v2/api/customer/bills';
-const nowOf = (req: FastifyRequest) => req.server.config.clock?.() ?? new Date();
+export const BASE = '/cube/v2/api/customer/bills';
 
-/** The invoice of this organisation, locked for a transition in q's transaction; 404 for any other. */
-async function lockInvoice(q: Queryable, orgId: string, id: string): Promise<InvoiceState> {
-  const row = await lockedInvoice(q, orgId, id);
-  if (!row) throw notFound('invoice', id);
-  return row;
-}
-
-/** 409 saying what the invoice's state does not allow (common/locales errors.invoiceNot…). */
-const STATE_ERRORS = { publish: 'errors.invoiceNotDraft', preview: 'errors.invoiceNotDraft', settle: 'errors.invoiceNotPublished', correct: 'errors.invoiceNotCorrectable' };
-const wrongState = (status: string, action: keyof typeof STATE_ERRORS) => new ApiError(409, CODES.conflict, { status, action }, STATE_ERRORS[action]);
-
-const invoiceRecord = (q: Queryable, orgId: string, id: string) => recordOf(q, RESOURCES.invoices, orgId, id);
+export const invoiceRecord = (q: Queryable, orgId: string, id: string) => recordOf(q, RESOURCES.invoices, orgId, id);
 /** 404 unless the invoice is this organisation's. */
 async function mustExist(q: Queryable, orgId: string, id: string): Promise<void> {
   if (!(await invoiceRecord(q, orgId, id))) throw notFound('invoice', id);
 }
-const INVOICE_RESPONSE = { type: 'object', properties: RESOURCES.invoices.properties };
+export const INVOICE_RESPONSE = { type: 'object', properties: RESOURCES.invoices.properties };
 
 /** A response object of these fields, each of this JSON type. */
 const objectOf = (fields: Record<string, string | string[]>) => ({ type: 'object', properties: Object.fromEntries(Object.entries(fields).map(([k, type]) => [k, { type }])) });
@@ -64,7 +44,7 @@ const listOf = (item: object) => ({ type: 'object', properties: { items: { type:
  * A route on one invoice (`${BASE}/:id/<sub>`) of the customer service under the bill permission: its handler gets the
  * caller and the invoice id.
  */
-function invoiceRoute(
+export function invoiceRoute(
   method: RouteDef['method'],
   sub: string,
   action: Action,
@@ -93,12 +73,13 @@ const pdfRoute = (sub: string, preview: boolean) =>
     if (!inv) throw notFound('invoice', id);
     if (preview && inv.status !== 'draft') throw wrongState(inv.status, 'preview');
     inv.lines = await pdfLines(db, auth.orgId, id);
+    Object.assign(inv, await pdfHistory(db, auth.orgId, id));
     const pdf = await invoicePdf(inv, req.lang);
     const name = `${inv.billId}${inv.version > 1 ? `-v${inv.version}` : ''}${preview ? '-preview' : ''}`.replace(/[^\w.-]/g, '_');
     return reply.type('application/pdf').header('content-disposition', `attachment; filename="${name}.pdf"`).header('cache-control', 'no-store').send(Buffer.from(pdf));
   });
 
-const SETTLE = objectOf({ id: 'integer', amount: 'number', currency: 'string', paidOn: 'string', reference: 'string', recordedBy: ['string', 'null'], recordedAt: 'string' });
+const SETTLE = objectOf({ id: 'integer', amount: 'number', currency: 'string', paidOn: 'string', reference: 'string', kind: 'string', recordedBy: ['string', 'null'], recordedAt: 'string' });
 const SETTLES = { type: 'object', properties: { items: { type: 'array', items: SETTLE }, paid: { type: 'number' }, outstanding: { type: 'number' } } };
 const VERSION = objectOf({
   id: 'string',
@@ -124,13 +105,6 @@ const POOL_DETAIL = objectOf({
   overageAmount: ['number', 'null'],
 });
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  // A cell a spreadsheet would run as a formula is quoted as text.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 const LIFECYCLE_ROUTES: RouteDef[] = [
   invoiceRoute(
     'POST',
@@ -140,11 +114,7 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
     async (req, auth, id) => {
       const now = nowOf(req);
       return req.server.db.tx(async (q) => {
-        const inv = await lockInvoice(q, auth.orgId, id);
-        if (inv.status !== 'draft') throw wrongState(inv.status, 'publish');
-        const due = dueDateOf(now);
-        await publishInvoice(q, auth.orgId, id, now, now.toISOString().slice(0, 10), due);
-        await appendEvents(q, [{ orgId: auth.orgId, type: 'invoice', subtype: 'published', subject: id, at: now, data: { billId: inv.billId, version: inv.version, dueDate: due, amountInclTax: inv.total, currency: inv.currency } }]);
+        await publishBill(q, auth.orgId, id, now);
         return invoiceRecord(q, auth.orgId, id);
       });
     },
@@ -164,7 +134,8 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
           required: ['amount', 'paidOn', 'reference'],
           additionalProperties: false,
           properties: {
-            amount: { type: 'number', minimum: 0.01, maximum: 999_999_999_999, multipleOf: 0.01 },
+            // No multipleOf 0.01: in floating point 19.99 is no multiple of it; the handler checks the cents.
+            amount: { type: 'number', minimum: 0.01, maximum: 999_999_999_999 },
             paidOn: { type: 'string', format: 'date', minLength: 10, maxLength: 10 },
             reference: { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S' },
           },
@@ -175,23 +146,8 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
     },
     async (req, auth, id) => {
       const body = req.body as { amount: number; paidOn: string; reference: string };
-      const now = nowOf(req);
-      if (body.paidOn > now.toISOString().slice(0, 10)) throw invalid('paidOn', 'maximum', { limit: now.toISOString().slice(0, 10) });
       return req.server.db.tx(async (q) => {
-        const inv = await lockInvoice(q, auth.orgId, id);
-        if (inv.status !== 'published') throw wrongState(inv.status, 'settle');
-        // Cents as integers: the payment may not exceed what is still due.
-        const cents = Math.round(body.amount * 100);
-        if (Math.abs(body.amount * 100 - cents) > 1e-6) throw invalid('amount', 'cents');
-        const dueCents = Math.round(Number(inv.total) * 100) - Math.round((await settlesOf(q, auth.orgId, id)).paid * 100);
-        if (cents > dueCents) throw invalid('amount', 'max', { max: (dueCents / 100).toFixed(2) });
-        await addSettle(q, { orgId: auth.orgId, invoiceId: id, cents, currency: inv.currency, paidOn: body.paidOn, reference: body.reference.trim(), recordedBy: auth.accountId, at: now });
-        const events = [{ orgId: auth.orgId, type: 'invoice' as const, subtype: 'settled', subject: id, at: now, data: { billId: inv.billId, version: inv.version, amount: (cents / 100).toFixed(2), currency: inv.currency, paidOn: body.paidOn } }];
-        if (cents === dueCents) {
-          await markPaid(q, auth.orgId, id, now);
-          events.push({ orgId: auth.orgId, type: 'invoice', subtype: 'paid', subject: id, at: now, data: { billId: inv.billId, version: inv.version, amount: inv.total, currency: inv.currency, paidOn: body.paidOn } });
-        }
-        await appendEvents(q, events);
+        await settleBill(q, { orgId: auth.orgId, id, ...body, recordedBy: auth.accountId, now: nowOf(req) });
         return { ...(await settlesOf(q, auth.orgId, id)), invoice: await invoiceRecord(q, auth.orgId, id) };
       });
     },
@@ -219,14 +175,8 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
     },
     async (req, auth, id) => {
       const reason = (req.body as { reason?: string } | undefined)?.reason?.trim() || null;
-      const now = nowOf(req);
-      return req.server.db.tx(async (q) => {
-        const inv = await lockInvoice(q, auth.orgId, id);
-        if (!inv.isCurrent || (inv.status !== 'draft' && inv.status !== 'published') || inv.type !== 'post_payment') throw wrongState(inv.status, 'correct');
-        if (await hasSettles(q, auth.orgId, id)) throw wrongState(inv.status, 'correct');
-        const made = await correctInvoice(q, auth.orgId, inv, reason, now);
-        return invoiceRecord(q, auth.orgId, made.id);
-      });
+      const made = (await correctBill(req.server.db, auth.orgId, id, reason, nowOf(req)))!;
+      return invoiceRecord(req.server.db, auth.orgId, made.id);
     },
   ),
   invoiceRoute('GET', 'extract', 'read', { schema: { response: listOf(EXTRACT_LINE) }, summary: 'The invoice\'s lines summed by SKU.' }, async (req, auth, id) => {
@@ -244,21 +194,13 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
       return { items };
     },
   ),
-  invoiceRoute('GET', 'details/download', 'export', { schema: { response: {} }, raw: true, summary: 'The invoice\'s SIM lines as CSV.' }, async (req, auth, id, reply) => {
-    const inv = await invoiceName(req.server.db, auth.orgId, id);
-    if (!inv) throw notFound('invoice', id);
-    const rows = await csvLines(req.server.db, auth.orgId, id);
-    const head = ['iccid', 'sku', 'bundleQuantity', 'bundlePrice', 'usageKb', 'overageKb', 'overageAmount', 'amount'];
-    const csv = [head.join(','), ...rows.map((r) => Object.values(r).map(csvCell).join(','))].join('\r\n') + '\r\n';
-    const name = `${inv.bill_id}${inv.version > 1 ? `-v${inv.version}` : ''}-details`.replace(/[^\w.-]/g, '_');
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`).header('cache-control', 'no-store').send(`\uFEFF${csv}`);
-  }),
 ];
 
 export const billRoutes = defineRoutes([
   listRoute(invoices, 'customer', BASE),
-  // SIM invoice lines: one invoice's (invoiceId) or every invoice's of a SIM (search by ICCID).
-  listRoute(RESOURCES.invoiceLines, 'customer', '/cube/v2/api/customer/sim/bills'),
+  // SIM invoice lines: one invoice's (invoiceId) or every invoice's of a SIM (search by ICCID). A pool's line (its
+  // overage, no SIM) is not one: it is shown in the invoice's pool details (shared_pool/details).
+  listRoute(RESOURCES.invoiceLines, 'customer', '/cube/v2/api/customer/sim/bills', { where: SIM_LINES }),
   showRoute(invoices),
   pdfRoute('download/pdf', false),
   // A draft's preview: the same PDF, only while the invoice is a draft (it says so under its status).

@@ -14,11 +14,16 @@ import { dueDateOf } from '../../common/billing.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { appendEvents } from '../events/event-log.js';
-import { claimJob } from '../network/bundle-engine.js';
+import { claimJob, startLeasedJob } from '../job/periodic.js';
+import { analyzeWithoutStatistics } from '../db/statistics.js';
+import { advanceInvoices } from './invoice-advance.js';
 
 const DAY = 86_400_000;
 /** Defaults for an organisation without a billing profile (050_invoice_job.sql). */
 const DEFAULT_PROFILE = { currency: 'EUR', taxRate: '0.19', overageMinorPerMb: 2 };
+
+/** The tables the job reads, analysed on PGlite before its first query when they have no statistics or have outgrown them (server/db/statistics.ts). */
+export const INVOICE_JOB_TABLES = ['bundle_orders', 'usage_daily', 'invoice_lines', 'shared_pools'] as const;
 
 /** The UTC month [start, end) before the one holding `now`, as YYYY-MM and its bounds. */
 export function closedMonthOf(now: Date): { cycle: string; start: Date; end: Date } {
@@ -108,7 +113,7 @@ const POOLS_SQL = `
    WHERE i.org_id = $1 AND i.id = $2`;
 
 /** The invoice's figures summed from its lines; the tax rounded once on the net. */
-const TOTALS_SQL = `
+export const TOTALS_SQL = `
   UPDATE invoices i SET amount_excl_tax = s.net, tax_amount = round(s.net * i.tax_rate, 2), amount_incl_tax = s.net + round(s.net * i.tax_rate, 2),
          bundle_quantity = s.qty, bundle_price = s.bundles, overage_quantity_kb = s.over_kb, overage_price = s.over, usage_kb = s.usage, sim_count = s.sims
     FROM (SELECT coalesce(sum(amount), 0) AS net, coalesce(sum(bundle_quantity), 0)::int AS qty, coalesce(sum(amount - overage_amount), 0) AS bundles,
@@ -125,7 +130,7 @@ export interface MadeInvoice {
   sims: number;
 }
 
-interface Profile {
+export interface Profile {
   code: string;
   currency: string;
   taxRate: string;
@@ -135,7 +140,7 @@ interface Profile {
   creditLimit: string | null;
 }
 
-async function profileOf(q: Queryable, orgId: string): Promise<Profile | undefined> {
+export async function profileOf(q: Queryable, orgId: string): Promise<Profile | undefined> {
   const org = (
     await q.query<{ code: string; currency: string | null; tax_rate: string | null; per_mb: number | null; settlement_customer: string | null; bank_details: unknown; credit_limit: string | null }>(
       `SELECT o.code, p.currency, p.tax_rate::text, p.overage_minor_per_mb AS per_mb, p.settlement_customer, p.bank_details, p.credit_limit::text
@@ -192,21 +197,38 @@ async function finishInvoice(q: Queryable, orgId: string, p: Profile, id: string
 
 /** SIMs per batch of lines: each batch is one short transaction (bench/results.md "Monthly invoice job"). */
 export const LINE_BATCH = 10_000;
+/**
+ * A correction's run not beaten for this long is taken over by a retry: a live one beats with every batch, well under
+ * a second apart at LINE_BATCH SIMs (the job's runs use its lease instead).
+ */
+export const CORRECTION_STALE_MS = 60_000;
 
 class LostRun extends Error {}
 
+/** How a run writes its lines: its owner, SIMs per batch, when a silent owner is dead; stopAfter: batches, then stop. */
+export interface RunOptions {
+  owner?: string;
+  batch?: number;
+  staleMs?: number;
+  /** Stop after this many batches, leaving the run as a crashed instance would (the crash tests). */
+  stopAfter?: number;
+  /** Told the lines of each batch once it is written (the task center's progress); what it throws stops the run. */
+  onBatch?: (lines: number) => Promise<void>;
+}
+
+type RunKey = [orgId: string, cycle: string, type: string, version: number];
+
 /**
- * One organisation's post-payment invoice of a month (version 1), or undefined when it is made already, another
- * instance is making it, or the organisation has nothing to bill. The lines are written in batches of `batch` SIMs,
- * each in its own transaction; the invoice row appears only in the last one, so a half-made invoice is never seen
- * (migration 060). A run left by a dead instance (no heartbeat for `staleMs`) is taken over and resumed.
+ * The batch writer of the job and of a correction: claims the run of the invoice's key (a new one, one of its own
+ * owner, or one whose owner stopped beating for staleMs), then writes the lines of the month's SIMs after the run's
+ * last one in batches of `batch` SIMs, each its own transaction that moves the run under its row lock. Undefined when
+ * another owner holds the run, the organisation is gone, or it stopped after `stopAfter` batches; otherwise what the
+ * run's last transaction needs (closeRun).
  */
-export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, now: Date, owner = `${process.pid}-${newId(8)}`, batch = LINE_BATCH, staleMs = 600_000): Promise<MadeInvoice | undefined> {
+async function writeRun(db: Db, key: RunKey, now: Date, opts: RunOptions & { owner: string; batch: number; staleMs: number }): Promise<{ invoiceId: string; last: string | null; p: Profile } | undefined> {
+  const [orgId, cycle] = key;
   const month = monthOf(cycle);
-  const key = [orgId, cycle, 'post_payment', 1];
-  const made = await db.query(`SELECT 1 FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, key);
-  if (made.rowCount) return undefined;
-  // Claim the run: a new one, or one whose owner stopped beating.
+  const { owner } = opts;
   await db.query(
     `INSERT INTO invoice_runs (org_id, billing_cycle, type, version, invoice_id, owner, started_at, beat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT DO NOTHING`,
     [...key, newId(), owner, now.toISOString()],
@@ -216,42 +238,78 @@ export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, 
       `UPDATE invoice_runs SET owner = $5, beat_at = $6
         WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND (owner = $5 OR beat_at < $7::timestamptz)
         RETURNING invoice_id, last_sim_id`,
-      [...key, owner, now.toISOString(), new Date(now.getTime() - staleMs).toISOString()],
+      [...key, owner, now.toISOString(), new Date(now.getTime() - opts.staleMs).toISOString()],
     )
   ).rows[0];
   if (!run) return undefined;
   const p = await profileOf(db, orgId);
   if (!p) return undefined;
+  // The heartbeat moves with the time spent since `now` (the caller's clock, which tests set).
+  const started = Date.now();
+  const beat = () => new Date(now.getTime() + Date.now() - started).toISOString();
   let lo = run.last_sim_id;
+  for (let n = 0; ; n++) {
+    if (opts.stopAfter !== undefined && n >= opts.stopAfter) return undefined;
+    const hi = (await db.query<{ hi: string | null }>(BATCH_END_SQL, [orgId, month.start.toISOString(), month.end.toISOString(), lo, opts.batch])).rows[0].hi;
+    if (hi === null) return { invoiceId: run.invoice_id, last: lo, p };
+    await db.tx(async (q) => {
+      // The owner and the position checked and moved under the run's row lock: a taken-over run stops here.
+      const moved = await q.query(
+        `UPDATE invoice_runs SET last_sim_id = $7, beat_at = $8 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5
+            AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING 1`,
+        [...key, owner, lo, hi, beat()],
+      );
+      if (!moved.rowCount) throw new LostRun();
+      const written = await writeLines(q, orgId, run.invoice_id, cycle, p.perMb, lo, hi);
+      await q.query(`UPDATE invoice_runs SET lines = lines + $5 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, [...key, written]);
+      return written;
+    }).then((written) => opts.onBatch?.(written));
+    lo = hi;
+  }
+}
+
+/** In the run's last transaction: the run deleted if it is still this owner's at `last`; the lines it wrote (LostRun if not). */
+async function closeRun(q: Queryable, key: RunKey, owner: string, last: string | null): Promise<number> {
+  const mine = (
+    await q.query<{ lines: string }>(
+      `DELETE FROM invoice_runs WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5 AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING lines::text`,
+      [...key, owner, last],
+    )
+  ).rows[0];
+  if (!mine) throw new LostRun();
+  return Number(mine.lines);
+}
+
+const dropLines = (q: Queryable, orgId: string, id: string) => q.query('DELETE FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2', [orgId, id]);
+
+/**
+ * One organisation's post-payment invoice of a month (version 1), or undefined when it is made already, another
+ * instance is making it, or the organisation has nothing to bill. The lines are written in batches of `batch` SIMs,
+ * each in its own transaction; the invoice row appears only in the last one, so a half-made invoice is never seen
+ * (migration 060). A run left by a dead instance (no heartbeat for `staleMs`) is taken over and resumed.
+ */
+export async function invoiceOrganisation(
+  db: Db,
+  orgId: string,
+  cycle: string,
+  now: Date,
+  owner = `${process.pid}-${newId(8)}`,
+  batch = LINE_BATCH,
+  staleMs = 600_000,
+  /** Told the lines of each batch once it is written (the task center's progress); what it throws stops the run. */
+  onBatch?: (lines: number) => Promise<void>,
+): Promise<MadeInvoice | undefined> {
+  const key: RunKey = [orgId, cycle, 'post_payment', 1];
+  const made = await db.query(`SELECT 1 FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, key);
+  if (made.rowCount) return undefined;
   try {
-    for (;;) {
-      const hi = (await db.query<{ hi: string | null }>(BATCH_END_SQL, [orgId, month.start.toISOString(), month.end.toISOString(), lo, batch])).rows[0].hi;
-      if (hi === null) break;
-      await db.tx(async (q) => {
-        // The owner and the position checked and moved under the run's row lock: a taken-over run stops here.
-        const moved = await q.query(
-          `UPDATE invoice_runs SET last_sim_id = $7, beat_at = $8 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5
-              AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING 1`,
-          [...key, owner, lo, hi, now.toISOString()],
-        );
-        if (!moved.rowCount) throw new LostRun();
-        const n = await writeLines(q, orgId, run.invoice_id, cycle, p.perMb, lo, hi);
-        await q.query(`UPDATE invoice_runs SET lines = lines + $5 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, [...key, n]);
-      });
-      lo = hi;
-    }
+    const run = await writeRun(db, key, now, { owner, batch, staleMs, onBatch });
+    if (!run) return undefined;
     return await db.tx(async (q) => {
-      const mine = (
-        await q.query<{ lines: string }>(
-          `DELETE FROM invoice_runs WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5 AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING lines::text`,
-          [...key, owner, lo],
-        )
-      ).rows[0];
-      if (!mine) throw new LostRun();
       // Nothing to bill: no invoice, and the run is gone so that a later month's bundles can still be billed.
-      if (mine.lines === '0') return undefined;
-      const done = await finishInvoice(q, orgId, p, run.invoice_id, cycle, now, 1);
-      if (!done) await q.query('DELETE FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2', [orgId, run.invoice_id]);
+      if ((await closeRun(q, key, owner, run.last)) === 0) return undefined;
+      const done = await finishInvoice(q, orgId, run.p, run.invoiceId, cycle, now, 1);
+      if (!done) await dropLines(q, orgId, run.invoiceId);
       return done;
     });
   } catch (err) {
@@ -260,76 +318,125 @@ export async function invoiceOrganisation(db: Db, orgId: string, cycle: string, 
   }
 }
 
+/** The version a correction supersedes: the current one of its bill. */
+export interface CorrectedVersion {
+  id: string;
+  billId: string;
+  billingCycle: string;
+  version: number;
+}
+
 /**
- * A correction: the current version of an invoice becomes obsolete and not current, and the next version is made
- * again from the month's bundles and usage as they are now, as a draft (in q's transaction).
+ * A correction: the next version of an invoice made again from the month's bundles and usage as they are now, as a
+ * draft, its lines written by the job's batch writer (run key: the new version). The current version stays current and
+ * visible meanwhile; the last short transaction asks `stillCorrectable` again (under the old version's row lock), then
+ * makes the old one obsolete and not current and inserts the new one with its event and the old one's. An answer of
+ * `stillCorrectable` (an error) drops the run and its lines and is thrown after that transaction. Undefined when another
+ * correction of the same version holds the run, or after `stopAfter` batches: a retry takes the run over once it is
+ * stale (`staleMs`) and resumes after its last SIM.
  */
-export async function correctInvoice(q: Queryable, orgId: string, current: { id: string; billId: string; billingCycle: string; version: number }, reason: string | null, now: Date): Promise<MadeInvoice> {
-  await q.query(`UPDATE invoices SET status = 'obsolete', is_current = false, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, current.id, now.toISOString()]);
-  const p = await profileOf(q, orgId);
-  if (!p) throw new Error(`organisation ${orgId} not found`);
-  const id = newId();
-  await writeLines(q, orgId, id, current.billingCycle, p.perMb, null, null);
-  const made = await finishInvoice(q, orgId, p, id, current.billingCycle, now, current.version + 1, { supersedes: current.id, billId: current.billId, reason });
-  if (!made) throw new Error(`version ${current.version + 1} of invoice ${current.id} exists`);
-  await appendEvents(q, [{ orgId, type: 'invoice', subtype: 'obsoleted', subject: current.id, at: now, data: { version: current.version, supersededBy: made.id } }]);
-  return made;
+export async function correctInvoice(
+  db: Db,
+  orgId: string,
+  current: CorrectedVersion,
+  reason: string | null,
+  now: Date,
+  stillCorrectable: (q: Queryable) => Promise<Error | undefined>,
+  opts: RunOptions = {},
+): Promise<MadeInvoice | undefined> {
+  const version = current.version + 1;
+  const key: RunKey = [orgId, current.billingCycle, 'post_payment', version];
+  const owner = opts.owner ?? `${process.pid}-${newId(8)}`;
+  try {
+    const run = await writeRun(db, key, now, { ...opts, owner, batch: opts.batch ?? LINE_BATCH, staleMs: opts.staleMs ?? CORRECTION_STALE_MS });
+    if (!run) return undefined;
+    const { made, refused } = await db.tx(async (q) => {
+      await closeRun(q, key, owner, run.last);
+      const no = await stillCorrectable(q);
+      if (no) {
+        await dropLines(q, orgId, run.invoiceId);
+        return { refused: no, made: undefined };
+      }
+      await q.query(`UPDATE invoices SET status = 'obsolete', is_current = false, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, current.id, now.toISOString()]);
+      const done = await finishInvoice(q, orgId, run.p, run.invoiceId, current.billingCycle, now, version, { supersedes: current.id, billId: current.billId, reason });
+      if (!done) throw new Error(`version ${version} of invoice ${current.id} exists`);
+      // A draw on the deposit of the obsolete version is given back (the deposit left counts no obsolete version's):
+      // said in the same transaction; the new version draws again when it is issued.
+      const released = (await q.query<{ amount: string; currency: string }>("SELECT amount::text AS amount, currency FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'deposit'", [orgId, current.id])).rows[0];
+      await appendEvents(q, [
+        { orgId, type: 'invoice', subtype: 'obsoleted', subject: current.id, at: now, data: { version: current.version, supersededBy: done.id } },
+        ...(released ? [{ orgId, type: 'invoice' as const, subtype: 'deposit_released', subject: current.id, at: now, data: { version: current.version, supersededBy: done.id, amount: released.amount, currency: released.currency } }] : []),
+      ]);
+      return { made: done, refused: undefined };
+    });
+    if (refused) throw refused;
+    return made;
+  } catch (err) {
+    if (err instanceof LostRun) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The run of a correction of `current` that its owner stopped beating (staleMs), dropped with its lines: the version is
+ * no longer corrected (it was paid into or superseded meanwhile), so nobody would resume it.
+ */
+export async function dropStaleCorrection(db: Db, orgId: string, current: CorrectedVersion, now: Date, staleMs = CORRECTION_STALE_MS): Promise<void> {
+  await db.tx(async (q) => {
+    const gone = await q.query<{ invoice_id: string }>(
+      `DELETE FROM invoice_runs WHERE org_id = $1 AND billing_cycle = $2 AND type = 'post_payment' AND version = $3 AND beat_at < $4::timestamptz RETURNING invoice_id`,
+      [orgId, current.billingCycle, current.version + 1, new Date(now.getTime() - staleMs).toISOString()],
+    );
+    for (const r of gone.rows) await dropLines(q, orgId, r.invoice_id);
+  });
 }
 
 export interface InvoiceJobSummary {
   ran: boolean;
   cycle: string;
   made: MadeInvoice[];
+  /** The tables this run analysed first (PGlite, never analysed before), by name. */
+  analysed: string[];
 }
 
 /**
  * One run at `now` by instance `owner`: nothing unless it holds the lease; then every organisation with a bundle in use
- * in the closed month and no invoice of it yet gets one, each in its own transaction.
+ * in the closed month and no invoice of it yet gets one (the key decides: invoiceOrganisation), each in its own
+ * transactions.
  */
 export async function runInvoiceJob(db: Db, now: Date, owner: string, leaseSeconds = 600): Promise<InvoiceJobSummary> {
   const { cycle, start, end } = closedMonthOf(now);
-  const s: InvoiceJobSummary = { ran: false, cycle, made: [] };
+  const s: InvoiceJobSummary = { ran: false, cycle, made: [], analysed: [] };
   if (!(await claimJob(db, 'monthly_invoices', owner, leaseSeconds))) return s;
   s.ran = true;
+  s.analysed = await analyzeWithoutStatistics(db, INVOICE_JOB_TABLES);
   const orgs = (
     await db.query<{ org_id: string }>(
       `SELECT o.id AS org_id FROM organisations o
         WHERE EXISTS (SELECT 1 FROM bundle_orders b WHERE b.org_id = o.id AND b.type <> 'BEFORE_TEST' AND b.activated_at IS NOT NULL
                          AND b.activated_at < $2::timestamptz AND (b.expired_at IS NULL OR b.expired_at > $1::timestamptz))
-          AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.org_id = o.id AND i.billing_cycle = $3 AND i.type = 'post_payment')
         ORDER BY o.id`,
-      [start.toISOString(), end.toISOString(), cycle],
+      [start.toISOString(), end.toISOString()],
     )
   ).rows;
   for (const { org_id } of orgs) {
     const made = await invoiceOrganisation(db, org_id, cycle, now, owner, LINE_BATCH, leaseSeconds * 1000);
     if (made) s.made.push(made);
   }
+  // The month's prepaid bundle orders, billed in advance on their own invoice (invoice-advance.ts).
+  s.made.push(...(await advanceInvoices(db, cycle, now)));
   await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', ['monthly_invoices', now.toISOString(), owner]);
   return s;
 }
 
 /** Run the invoice job every everyMs (an hour) on clock's time; returns the stop function. */
 export function startInvoiceJob(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 3_600_000): () => Promise<void> {
-  const owner = `${process.pid}-${newId(8)}`;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = runInvoiceJob(db, clock(), owner)
-      .then(
-        (s) => void (s.made.length && log.info({ cycle: s.cycle, invoices: s.made.length }, 'invoice job')),
-        (err) => log.error({ err }, 'invoice job'),
-      )
-      .finally(() => (running = null));
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-    await db.query('UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2', ['monthly_invoices', owner]).catch(() => undefined);
-  };
+  return startLeasedJob(db, log, {
+    name: 'monthly_invoices',
+    what: 'invoice job',
+    everyMs,
+    leaseSeconds: 600,
+    run: (owner, leaseSeconds) => runInvoiceJob(db, clock(), owner, leaseSeconds),
+    report: (s) => void (s.made.length && log.info({ cycle: s.cycle, invoices: s.made.length }, 'invoice job')),
+  });
 }

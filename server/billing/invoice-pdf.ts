@@ -1,6 +1,7 @@
 /**
- * An invoice as a PDF (pdf-lib): header, parties, the billing period and dates, the amounts, the SIM lines (paged)
- * and the bank details, in the caller's language with Unicode fonts (server/pdf/pdf-text.ts). Labels come from
+ * An invoice as a PDF (pdf-lib): header, parties, the billing period and dates, the amounts, the payments (settles)
+ * with what is still due, the version history, the SIM lines (paged) and the bank details, in the caller's language
+ * with its money and dates (Intl) and Unicode fonts (server/pdf/pdf-text.ts). Labels come from
  * common/locales ("pdf.") and, for the status, from the words it shares with the console (common/locales,
  * invoices.enum.status), so the PDF says "Published" where the console does.
  */
@@ -29,6 +30,13 @@ export interface InvoiceForPdf {
   orgName: string;
   bankDetails: Record<string, unknown>;
   lines: Array<{ iccid: string; sku: string | null; usageKb: number; amount: number }>;
+  /** Payments, oldest first; amounts as the database's exact decimal text, never a float. */
+  /** kind deposit: a draw on the organisation's deposit, named in the reader's words instead of its reference. */
+  settles: Array<{ paidOn: string; reference: string; amount: string; kind: 'payment' | 'deposit' }>;
+  paid: string;
+  outstanding: string;
+  /** Every version of the bill, newest first. */
+  versions: Array<{ version: number; status: string; createdAt: string | Date; correctionReason: string | null; isCurrent: boolean }>;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -37,7 +45,11 @@ const MARGIN = 50;
 /** The invoice as a PDF in the caller's language. */
 export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Uint8Array> {
   const t = (key: string, params: Record<string, unknown> = {}) => translate(lang, `pdf.${key}`, params);
-  const money = (n: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: inv.currency }).format(n);
+  // A decimal text is formatted as it is (Intl takes it exactly); a number only where the row still holds one.
+  const money = (n: number | string) => new Intl.NumberFormat(lang, { style: 'currency', currency: inv.currency }).format(n as number);
+  const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
+  /** A calendar day (YYYY-MM-DD) or an instant, as the reader's language writes a date (UTC, as the pages show days). */
+  const date = (d: string | Date) => dateFormat.format(typeof d === 'string' && d.length === 10 ? new Date(`${d}T00:00:00Z`) : new Date(d));
   const percent = (n: number) => new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 2 }).format(n);
   const doc = await PDFDocument.create();
   doc.setTitle(`${t('invoice')} ${inv.billId}`);
@@ -72,9 +84,9 @@ export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Ui
 
   const rows: Array<[string, string]> = [
     [t('billingCycle'), inv.billingCycle],
-    [t('period'), `${inv.cycleStart} → ${inv.cycleEnd}`],
-    [t('billingDate'), inv.billingDate],
-    [t('dueDate'), inv.dueDate],
+    [t('period'), `${date(inv.cycleStart)} → ${date(inv.cycleEnd)}`],
+    [t('billingDate'), date(inv.billingDate)],
+    [t('dueDate'), date(inv.dueDate)],
   ];
   for (const [k, v] of rows) {
     text(k, MARGIN, 10, true);
@@ -93,6 +105,62 @@ export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Ui
     y -= 18;
   }
   y -= 20;
+
+  /** A text cut with an ellipsis to fit width points. */
+  const fit = (s: string, width: number, size: number) => {
+    if (fonts.width(s, size) <= width) return s;
+    let cut = s;
+    while (cut && fonts.width(`${cut}…`, size) > width) cut = cut.slice(0, -1);
+    return `${cut}…`;
+  };
+
+  // Payments: each one, then what they sum to and what is still due.
+  need(48 + Math.min(inv.settles.length, 3) * 13);
+  text(t('settles.title'), MARGIN, 12, true);
+  y -= 18;
+  if (inv.settles.length) {
+    text(t('settles.paidOn'), MARGIN, 9, true);
+    text(t('settles.reference'), MARGIN + 140, 9, true);
+    right(t('amount'), A4[0] - MARGIN, 9, true);
+    y -= 14;
+    for (const s of inv.settles) {
+      need(13);
+      text(date(s.paidOn), MARGIN, 9);
+      text(fit(s.kind === 'deposit' ? t('settles.deposit') : s.reference, 230, 9), MARGIN + 140, 9);
+      right(money(s.amount), A4[0] - MARGIN, 9);
+      y -= 13;
+    }
+  } else {
+    text(t('settles.none'), MARGIN, 9, false, rgb(0.4, 0.4, 0.4));
+    y -= 13;
+  }
+  need(32);
+  y -= 4;
+  for (const [k, v, strong] of [[t('settles.paid'), money(inv.paid), false], [t('settles.outstanding'), money(inv.outstanding), true]] as const) {
+    text(k, A4[0] - MARGIN - 260, 10, strong);
+    right(v, A4[0] - MARGIN, 10, strong);
+    y -= 15;
+  }
+  y -= 16;
+
+  // Every version of the bill, the current one marked.
+  need(34 + Math.min(inv.versions.length, 3) * 13);
+  text(t('versions.title'), MARGIN, 12, true);
+  y -= 18;
+  text(t('versions.number'), MARGIN, 9, true);
+  text(t('versions.status'), MARGIN + 70, 9, true);
+  text(t('versions.madeOn'), MARGIN + 170, 9, true);
+  text(t('versions.reason'), MARGIN + 280, 9, true);
+  y -= 14;
+  for (const v of inv.versions) {
+    need(13);
+    text(`v${v.version}${v.isCurrent ? ` · ${t('versions.current')}` : ''}`, MARGIN, 9, v.isCurrent);
+    text(consoleLabel(lang, `invoices.enum.status.${v.status}`) ?? v.status, MARGIN + 70, 9);
+    text(date(v.createdAt), MARGIN + 170, 9);
+    text(v.correctionReason ? fit(v.correctionReason, A4[0] - 2 * MARGIN - 280, 9) : '—', MARGIN + 280, 9);
+    y -= 13;
+  }
+  y -= 16;
 
   if (inv.lines.length) {
     text(t('lines', { count: inv.lines.length }), MARGIN, 12, true);

@@ -10,64 +10,44 @@
  * - GET /sum/{org}/stdcdrs/{iccid}?from&to: one SIM's volumes per natural day (UTC) over at most 31 days, with its
  *   networks and radios, from the daily rollups and, for the breakdown, its CDRs in the window (one SIM's index).
  */
-import type { FastifyRequest } from 'fastify';
 import { translate } from '../../common/i18n.js';
-import { LIMITS } from '../../common/limits.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { AREAS, COUNTRY_AREA } from '../../common/country-areas.js';
-import { invalid, notFound } from '../http/api-error.js';
+import { notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
+import { ownOrg } from '../http/own-org.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, ID_TEXT, NULLABLE_TEXT, obj, outObj, typed } from '../http/shapes.js';
+import { cdrRoute, checkDays, DAILY_TOTALS, DAY, totalOf, TOTALS } from './cdr-routes.js';
 import { cdrOf, countriesSeen, positionBefore, sessionClosedAfter, sessionOpenedBefore, sessionTotals, simDailyTotals, simIdOf, simNetworkTotals } from './cdr-repo.js';
 
 const cdrs = RESOURCES.cdrs;
-const DAY = { type: 'string', format: 'date' } as const;
 const ICCID = { type: 'string', pattern: '^89[0-9]{17,18}$' } as const;
-const totals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, volumeKb: { type: 'number' }, cdrCount: { type: 'integer' } };
-
+const NULLABLE_TIME = { type: NULLABLE_TEXT, format: 'date-time' } as const;
 
 const cdrProps = Object.fromEntries(Object.entries(cdrs.properties).map(([k, v]) => [k, { type: (v as { type: unknown }).type }]));
 
-/** The organisation named in a path: the caller's own, by code or id; any other reads as missing. */
-function ownOrg(req: FastifyRequest, org: string): void {
-  const auth = req.requireAuth();
-  if (org !== auth.orgCode && org !== auth.orgId) throw notFound('organisation', org);
-}
-
 export const cdrDetailRoutes: RouteDef[] = defineRoutes([
-  {
-    service: 'cdr',
-    method: 'GET',
-    path: '/stdcdrs/:id',
-    permission: { action: 'read', subject: 'cdr' },
+  cdrRoute('GET', '/stdcdrs/:id', 'read', {
     summary: 'One CDR with its session and cell',
     schema: {
       // CDR ids are the table's bigint identity: digits, at most 18 (below 2^63).
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } } },
-      response: {
-        type: 'object',
-        properties: {
-          cdr: { type: 'object', properties: cdrProps },
-          session: {
-            type: 'object',
-            properties: {
-              source: { type: 'string', enum: ['network', 'record'] },
-              startedAt: { type: 'string', format: 'date-time' },
-              endedAt: { type: ['string', 'null'], format: 'date-time' },
-              apn: { type: ['string', 'null'] },
-              ip: { type: ['string', 'null'] },
-              ...totals,
-            },
-          },
-          cell: {
-            type: 'object',
-            properties: {
-              network: { type: 'string' }, mccMnc: { type: ['string', 'null'] }, country: { type: ['string', 'null'] }, countryName: { type: ['string', 'null'] },
-              rat: { type: 'string' }, lat: { type: ['number', 'null'] }, lon: { type: ['number', 'null'] }, locatedAt: { type: ['string', 'null'], format: 'date-time' },
-            },
-          },
-        },
-      },
+      params: obj({ id: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } }, ['id']),
+      response: outObj({
+        cdr: outObj(cdrProps),
+        session: typed({
+          source: { type: 'string', enum: ['network', 'record'] },
+          startedAt: { type: 'string', format: 'date-time' },
+          endedAt: NULLABLE_TIME,
+          apn: NULLABLE_TEXT,
+          ip: NULLABLE_TEXT,
+          ...TOTALS,
+        }),
+        cell: typed({
+          network: 'string', mccMnc: NULLABLE_TEXT, country: NULLABLE_TEXT, countryName: NULLABLE_TEXT,
+          rat: 'string', lat: ['number', 'null'], lon: ['number', 'null'], locatedAt: NULLABLE_TIME,
+        }),
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -97,19 +77,12 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
         },
       };
     },
-  },
-  {
-    service: 'cdr',
-    method: 'GET',
-    path: '/info_country_areas',
-    permission: { action: 'read', subject: 'cdr' },
+  }),
+  cdrRoute('GET', '/info_country_areas', 'read', {
     summary: 'Countries and their areas',
     schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: { area: { type: 'string', enum: [...AREAS] } } },
-      response: {
-        type: 'array',
-        items: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' }, code: { type: 'string' }, name: { type: 'string' }, area: { type: 'string' }, areaName: { type: 'string' }, seen: { type: 'boolean' } } },
-      },
+      querystring: obj({ area: { type: 'string', enum: [...AREAS] } }),
+      response: arrayOf(typed({ value: 'string', label: 'string', code: 'string', name: 'string', area: 'string', areaName: 'string', seen: 'boolean' })),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -128,46 +101,32 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
       // The countries the SIMs were seen in first, then by area and name in the caller's language.
       return items.sort((x, y) => Number(y.seen) - Number(x.seen) || collator.compare(x.areaName, y.areaName) || collator.compare(x.name, y.name));
     },
-  },
-  {
-    service: 'cdr',
-    method: 'GET',
-    path: '/sum/:org/stdcdrs/:iccid',
-    permission: { action: 'read', subject: 'cdr' },
+  }),
+  cdrRoute('GET', '/sum/:org/stdcdrs/:iccid', 'read', {
     labels: fieldLabels(cdrs),
     summary: "One SIM's CDR summary",
     schema: {
-      params: { type: 'object', required: ['org', 'iccid'], additionalProperties: false, properties: { org: { type: 'string', minLength: 1, maxLength: 40 }, iccid: ICCID } },
-      querystring: { type: 'object', required: ['from', 'to'], additionalProperties: false, properties: { from: DAY, to: DAY } },
-      response: {
-        type: 'object',
-        properties: {
-          iccid: { type: 'string' },
-          from: { type: 'string' },
-          to: { type: 'string' },
-          days: { type: 'array', items: { type: 'object', properties: { day: { type: 'string' }, ...totals } } },
-          total: { type: 'object', properties: totals },
-          networks: { type: 'array', items: { type: 'object', properties: { network: { type: 'string' }, rat: { type: 'string' }, ...totals } } },
-        },
-      },
+      params: obj({ org: ID_TEXT, iccid: ICCID }, ['org', 'iccid']),
+      querystring: obj({ from: DAY, to: DAY }, ['from', 'to']),
+      response: typed({
+        iccid: 'string',
+        from: 'string',
+        to: 'string',
+        ...DAILY_TOTALS,
+        networks: arrayOf(typed({ network: 'string', rat: 'string', ...TOTALS })),
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { org, iccid } = req.params as { org: string; iccid: string };
       ownOrg(req, org);
       const { from, to } = req.query as { from: string; to: string };
-      const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
-      if (days < 1) throw invalid('to', 'notBefore');
-      if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
+      checkDays(from, to);
       const { db } = req.server;
       const simId = await simIdOf(db, auth.orgId, iccid);
       if (!simId) throw notFound('sim', iccid);
       const [perDay, networks] = await Promise.all([simDailyTotals(db, auth.orgId, simId, from, to), simNetworkTotals(db, auth.orgId, simId, from, to)]);
-      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => perDay.reduce((a, r) => a + Number(r[k]), 0);
-      return {
-        iccid, from, to, days: perDay, networks,
-        total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') },
-      };
+      return { iccid, from, to, days: perDay, networks, total: totalOf(perDay) };
     },
-  },
+  }),
 ]);

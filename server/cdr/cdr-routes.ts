@@ -6,60 +6,56 @@
 import { RESOURCES } from '../../common/resource-registry.js';
 import { LIMITS } from '../../common/limits.js';
 import { listRoute } from '../db/resource-list.js';
-import { invalid, notFound } from '../http/api-error.js';
+import { invalid } from '../http/api-error.js';
+import { ownOrg } from '../http/own-org.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { arrayOf, obj, outObj, subjectRoutes, typed } from '../http/shapes.js';
 import { dailyTotals, networksSeen } from './cdr-repo.js';
 
-const DAY = { type: 'string', format: 'date' } as const;
-const totals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, volumeKb: { type: 'number' }, cdrCount: { type: 'integer' } };
+/** The routes of the CDR service, under the `cdr` subject. */
+export const cdrRoute = subjectRoutes('cdr', 'cdr');
+
+export const DAY = { type: 'string', format: 'date' } as const;
+/** The volumes and the count of CDRs a summary adds up. */
+export const TOTALS = typed({ uplinkKb: 'number', downlinkKb: 'number', volumeKb: 'number', cdrCount: 'integer' }).properties;
+type Totals = Record<'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount', unknown>;
+/** A summary's days (UTC natural days) and their total. */
+export const DAILY_TOTALS = { days: arrayOf(outObj({ day: { type: 'string' }, ...TOTALS })), total: outObj(TOTALS) };
+
+/** A summary's window, `from` to `to` inclusive: at least one natural day, at most LIMITS.cdrSummaryDays; else 400 naming `to`. */
+export function checkDays(from: string, to: string): void {
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days < 1) throw invalid('to', 'notBefore');
+  if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
+}
+
+/** The total of daily rows. */
+export function totalOf(rows: Totals[]) {
+  const sum = (k: keyof Totals) => rows.reduce((a, r) => a + Number(r[k]), 0);
+  return { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') };
+}
 
 export const cdrRoutes = defineRoutes([
   listRoute(RESOURCES.cdrs, 'cdr', '/distributor/:id/stdcdrs'),
   // The networks to filter CDRs by: those the organisation's SIMs were last seen on (one pass over its SIMs, not its CDRs).
-  {
-    service: 'cdr',
-    method: 'GET',
-    path: '/info_mnos/distinct',
-    permission: { action: 'read', subject: 'cdr' },
-    schema: { response: { type: 'array', items: { type: 'string' } } },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      return networksSeen(req.server.db, auth.orgId);
-    },
-  },
-  {
-    service: 'cdr',
-    method: 'POST',
-    path: '/sum/distributor/:id/stdcdrs',
-    permission: { action: 'read', subject: 'cdr' },
+  cdrRoute('GET', '/info_mnos/distinct', 'read', {
+    schema: { response: arrayOf({ type: 'string' }) },
+    handler: async (req) => networksSeen(req.server.db, req.requireAuth().orgId),
+  }),
+  cdrRoute('POST', '/sum/distributor/:id/stdcdrs', 'read', {
     schema: {
       params: pathParams('id'),
-      body: {
-        type: 'object',
-        required: ['from', 'to'],
-        additionalProperties: false,
-        // iccid: a whole ICCID or its trailing digits (at least 2), found as the list's search finds them.
-        properties: { from: DAY, to: DAY, iccid: { type: 'string', pattern: '^[0-9]{2,20}$' } },
-      },
-      response: {
-        type: 'object',
-        properties: {
-          days: { type: 'array', items: { type: 'object', properties: { day: { type: 'string' }, ...totals } } },
-          total: { type: 'object', properties: totals },
-        },
-      },
+      // iccid: a whole ICCID or its trailing digits (at least 2), found as the list's search finds them.
+      body: obj({ from: DAY, to: DAY, iccid: { type: 'string', pattern: '^[0-9]{2,20}$' } }, ['from', 'to']),
+      response: outObj(DAILY_TOTALS),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const { id } = req.params as { id: string };
-      if (id !== auth.orgCode && id !== auth.orgId) throw notFound('organisation', id);
+      ownOrg(req, (req.params as { id: string }).id);
       const { from, to, iccid } = req.body as { from: string; to: string; iccid?: string };
-      const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
-      if (days < 1) throw invalid('to', 'notBefore');
-      if (days > LIMITS.cdrSummaryDays) throw invalid('to', 'maxSpanDays', { days: LIMITS.cdrSummaryDays });
+      checkDays(from, to);
       const rows = await dailyTotals(req.server.db, auth.orgId, from, to, iccid);
-      const sum = (k: 'uplinkKb' | 'downlinkKb' | 'volumeKb' | 'cdrCount') => rows.reduce((a, r) => a + Number(r[k]), 0);
-      return { days: rows, total: { uplinkKb: sum('uplinkKb'), downlinkKb: sum('downlinkKb'), volumeKb: sum('volumeKb'), cdrCount: sum('cdrCount') } };
+      return { days: rows, total: totalOf(rows) };
     },
-  },
+  }),
 ]);

@@ -5,12 +5,16 @@
  * calendar months in UTC+8, this one included; 24h are the last 24 UTC hours, this one included. Every figure is read
  * from the rollups of 007_dashboard.sql (and usage_hourly), which the CDR writer keeps as usage arrives.
  */
+import type { FastifyRequest } from 'fastify';
 import { DASHBOARD_OFFSET_MS, DASHBOARD_VIEWS, DEFAULT_DASHBOARD_VIEW, expiringSoonWindow, type DashboardView } from '../../common/dashboard.js';
 import { LIMITS } from '../../common/limits.js';
 import { SIM_STATUSES } from '../domain/lifecycle.js';
 import type { Queryable } from '../db/db.js';
 import { deviceNames, expiringSimCount, onlineSimCount, simTotals, statusCounts, topTenUsers, usageBetween, usagePerSpan } from './dashboard-repo.js';
+import { nowOf } from '../http/clock.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, listOf, NULLABLE_TEXT, obj, outObj, typed } from '../http/shapes.js';
+import type { SnapshotKind } from './dashboard-snapshots.js';
 
 export const VIEWS = DASHBOARD_VIEWS;
 export type View = DashboardView;
@@ -97,39 +101,55 @@ const seriesItem = {
   properties: { label: { type: 'string' }, start: { type: 'string' }, uplinkKb: num, downlinkKb: num, volumeKb: num, smsMo: num, smsMt: num },
 } as const;
 
-/** "Now" for the dashboard: the configured clock in tests, the wall clock otherwise. */
-export const nowOf = (req: { server: { config: { clock?: () => Date } } }) => req.server.config.clock?.() ?? new Date();
 
-const routes: RouteDef[] = [
-  {
+/**
+ * A figure of the dashboard (GET on the main service, the `read sim` right): the view's query unless another is given,
+ * this response; its answer gets the request, the current organisation and the view asked for.
+ */
+export function dashboardRoute(
+  path: string,
+  response: object,
+  answer: (req: FastifyRequest, orgId: string, view: View) => Promise<unknown>,
+  querystring: object = viewQuery,
+): RouteDef {
+  return {
     service: 'main',
     method: 'GET',
-    path: '/dashboard/card',
+    path,
     permission: { action: 'read', subject: 'sim' },
-    schema: {
-      querystring: viewQuery,
-      response: {
-        type: 'object',
-        properties: {
-          view: { type: 'string' }, totalSims: num, activeSims: num, onlineSims: num, expiringSoon: num,
-          usageKb: num, previousUsageKb: num, sms: num, previousSms: num, expiringSoonDays: num,
-        },
-      },
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const view = (req.query as { view: View }).view;
+    schema: { querystring, response },
+    handler: async (req) => answer(req, req.requireAuth().orgId, (req.query as { view: View }).view),
+  };
+}
+
+/** The fields of a figure kept as a snapshot (dashboard-snapshots.ts): the view, when it was counted, whether live. */
+export const SNAPSHOT_PROPERTIES = typed({ view: 'string', asOf: 'string', live: 'boolean' }).properties;
+
+/** A figure of the view through the organisation's snapshots: its head (SNAPSHOT_PROPERTIES) and its body. */
+export async function snapshotOf<T>(req: FastifyRequest, orgId: string, kind: SnapshotKind, view: View, count: (now: Date) => Promise<T>) {
+  const figures = await req.server.dashboardSnapshots.figures(orgId, kind, view, nowOf(req), count);
+  return { head: { view, asOf: figures.asOf.toISOString(), live: figures.live }, body: figures.body };
+}
+
+const routes: RouteDef[] = [
+  dashboardRoute(
+    '/dashboard/card',
+    outObj({
+      view: { type: 'string' }, totalSims: num, activeSims: num, onlineSims: num, expiringSoon: num,
+      usageKb: num, previousUsageKb: num, sms: num, previousSms: num, expiringSoonDays: num,
+    }),
+    async (req, orgId, view) => {
       const now = nowOf(req);
       const buckets = bucketsOf(view, now);
       const db = req.server.db;
-      const counts = await simTotals(db, auth.orgId);
-      const online = await onlineSimCount(db, auth.orgId);
+      const counts = await simTotals(db, orgId);
+      const online = await onlineSimCount(db, orgId);
       // Expiring soon (SPEC.md section 9): the expiry falls on a dashboard day from today to today + 45, inclusive.
       const soon = expiringSoonWindow(now);
-      const expiring = await expiringSimCount(db, auth.orgId, soon.from, soon.to);
-      const current = await usageBetween(db, auth.orgId, buckets[0].start, buckets.at(-1)!.end);
+      const expiring = await expiringSimCount(db, orgId, soon.from, soon.to);
+      const current = await usageBetween(db, orgId, buckets[0].start, buckets.at(-1)!.end);
       const prev = previousOf(view, buckets);
-      const previous = await usageBetween(db, auth.orgId, prev.start, prev.end);
+      const previous = await usageBetween(db, orgId, prev.start, prev.end);
       return {
         view,
         totalSims: counts.total,
@@ -143,82 +163,35 @@ const routes: RouteDef[] = [
         previousSms: previous.sms,
       };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/dashboard/statistics',
-    permission: { action: 'read', subject: 'sim' },
-    schema: { querystring: viewQuery, response: { type: 'object', properties: { view: { type: 'string' }, series: { type: 'array', items: seriesItem } } } },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const view = (req.query as { view: View }).view;
-      return { view, series: await usageSeries(req.server.db, auth.orgId, bucketsOf(view, nowOf(req))) };
-    },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/dashboard/rank',
-    permission: { action: 'read', subject: 'sim' },
-    schema: {
-      querystring: viewQuery,
-      response: {
-        type: 'object',
-        properties: {
-          view: { type: 'string' },
-          asOf: { type: 'string' },
-          live: { type: 'boolean' },
-          items: { type: 'array', items: { type: 'object', properties: { iccid: { type: 'string' }, deviceName: { type: ['string', 'null'] }, volumeKb: num } } },
-        },
-      },
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const view = (req.query as { view: View }).view;
+  ),
+  dashboardRoute('/dashboard/statistics', outObj({ view: { type: 'string' }, series: arrayOf(seriesItem) }), async (req, orgId, view) => ({
+    view,
+    series: await usageSeries(req.server.db, orgId, bucketsOf(view, nowOf(req))),
+  })),
+  dashboardRoute(
+    '/dashboard/rank',
+    outObj({ ...SNAPSHOT_PROPERTIES, items: arrayOf(typed({ iccid: 'string', deviceName: NULLABLE_TEXT, volumeKb: 'number' })) }),
+    async (req, orgId, view) => {
       const db = req.server.db;
-      const figures = await req.server.dashboardSnapshots.figures(auth.orgId, 'rank', view, nowOf(req), (now) => topTen(db, auth.orgId, view, now));
+      const { head, body } = await snapshotOf(req, orgId, 'rank', view, (now) => topTen(db, orgId, view, now));
       // The device name as the SIM has it now (a snapshot keeps the SIMs, not their names), for SIMs still here.
-      const byId = await deviceNames(db, auth.orgId, figures.body.map((r) => r.simId));
-      return {
-        view,
-        asOf: figures.asOf.toISOString(),
-        live: figures.live,
-        items: figures.body.map((r) => ({ iccid: r.iccid, deviceName: byId.get(r.simId) ?? null, volumeKb: r.volumeKb })),
-      };
+      const byId = await deviceNames(db, orgId, body.map((r) => r.simId));
+      return { ...head, items: body.map((r) => ({ iccid: r.iccid, deviceName: byId.get(r.simId) ?? null, volumeKb: r.volumeKb })) };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/dashboard/lifecycleCount',
-    permission: { action: 'read', subject: 'sim' },
-    schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: {} },
-      response: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { status: { type: 'string' }, count: num } } } } },
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const by = await statusCounts(req.server.db, auth.orgId);
+  ),
+  dashboardRoute(
+    '/dashboard/lifecycleCount',
+    listOf(typed({ status: 'string', count: 'number' })),
+    async (req, orgId) => {
+      const by = await statusCounts(req.server.db, orgId);
       return { items: SIM_STATUSES.map((status) => ({ status, count: by.get(status) ?? 0 })) };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sms/usage',
-    permission: { action: 'read', subject: 'sim' },
-    schema: {
-      querystring: viewQuery,
-      response: { type: 'object', properties: { view: { type: 'string' }, mo: num, mt: num, series: { type: 'array', items: seriesItem } } },
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const view = (req.query as { view: View }).view;
-      const series = await usageSeries(req.server.db, auth.orgId, bucketsOf(view, nowOf(req)));
-      return { view, mo: series.reduce((a, s) => a + s.smsMo, 0), mt: series.reduce((a, s) => a + s.smsMt, 0), series };
-    },
-  },
+    obj({}),
+  ),
+  dashboardRoute('/sms/usage', outObj({ view: { type: 'string' }, mo: num, mt: num, series: arrayOf(seriesItem) }), async (req, orgId, view) => {
+    const series = await usageSeries(req.server.db, orgId, bucketsOf(view, nowOf(req)));
+    return { view, mo: series.reduce((a, s) => a + s.smsMo, 0), mt: series.reduce((a, s) => a + s.smsMt, 0), series };
+  }),
 ];
 
 export const dashboardRoutes = defineRoutes(routes);

@@ -9,8 +9,9 @@
 import type { Queryable } from '../db/db.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, outObj, typed } from '../http/shapes.js';
 import { locatedCells } from './dashboard-repo.js';
-import { bucketsOf, monthsOf, nowOf, spanOf, viewQuery, type View } from './dashboard-routes.js';
+import { bucketsOf, dashboardRoute, monthsOf, snapshotOf, SNAPSHOT_PROPERTIES, spanOf, type View } from './dashboard-routes.js';
 import { simCountOf } from './dashboard-snapshots.js';
 
 /** The finest cell, in degrees: about 55 km north to south, fine enough to tell a country's regions apart. */
@@ -114,39 +115,26 @@ async function heatmapOf(db: Queryable, orgId: string, view: View, now: Date) {
 const num = { type: 'number' } as const;
 
 const routes: RouteDef[] = [
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/dashboard/heatmap',
-    permission: { action: 'read', subject: 'sim' },
-    schema: {
-      querystring: viewQuery,
-      response: {
-        type: 'object',
-        properties: {
-          view: { type: 'string' },
-          asOf: { type: 'string' },
-          live: { type: 'boolean' },
-          from: { type: 'string' },
-          to: { type: 'string' },
-          cellDeg: num,
-          totalSims: num,
-          locatedSims: num,
-          usageKb: num,
-          cells: { type: 'array', items: { type: 'object', properties: { lat: num, lon: num, sims: num, usageKb: num } } },
-          countries: { type: 'array', items: { type: 'object', properties: { country: { type: 'string' }, sims: num, usageKb: num } } },
-          max: { type: 'object', properties: { cellSims: num, cellUsageKb: num, countrySims: num, countryUsageKb: num } },
-        },
-      },
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const view = (req.query as { view: View }).view;
+  dashboardRoute(
+    '/dashboard/heatmap',
+    outObj({
+      ...SNAPSHOT_PROPERTIES,
+      from: { type: 'string' },
+      to: { type: 'string' },
+      cellDeg: num,
+      totalSims: num,
+      locatedSims: num,
+      usageKb: num,
+      cells: arrayOf(typed({ lat: 'number', lon: 'number', sims: 'number', usageKb: 'number' })),
+      countries: arrayOf(typed({ country: 'string', sims: 'number', usageKb: 'number' })),
+      max: typed({ cellSims: 'number', cellUsageKb: 'number', countrySims: 'number', countryUsageKb: 'number' }),
+    }),
+    async (req, orgId, view) => {
       const db = req.server.db;
-      const figures = await req.server.dashboardSnapshots.figures(auth.orgId, 'heatmap', view, nowOf(req), (now) => heatmapOf(db, auth.orgId, view, now));
-      return { view, asOf: figures.asOf.toISOString(), live: figures.live, ...figures.body };
+      const { head, body } = await snapshotOf(req, orgId, 'heatmap', view, (now) => heatmapOf(db, orgId, view, now));
+      return { ...head, ...body };
     },
-  },
+  ),
 ];
 
 export const heatmapRoutes = defineRoutes(routes);

@@ -59,6 +59,35 @@ export async function readCursor<T>(q: Queryable | Db, sql: string, params: unkn
   }
 }
 
+let savepointSeq = 0;
+
+/**
+ * A Db inside one transaction's Queryable (the demo seed, which runs whole in one transaction and runs the invoice job
+ * there): its tx is a savepoint of that transaction (rolled back to when fn throws, as a transaction would be), its
+ * cursor a cursor of it; closing it closes nothing.
+ */
+export function dbInTransaction(q: Queryable, kind: Db['kind']): Db {
+  return {
+    kind,
+    query: (sql, params) => q.query(sql, params),
+    exec: (sql) => q.exec(sql),
+    async tx(fn) {
+      const name = `sp_${savepointSeq++}`;
+      await q.query(`SAVEPOINT ${name}`);
+      try {
+        const r = await fn(q);
+        await q.query(`RELEASE SAVEPOINT ${name}`);
+        return r;
+      } catch (err) {
+        await q.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw err;
+      }
+    },
+    cursor: (sql, params, batch, onRows) => readCursor(q, sql, params, batch, onRows),
+    close: async () => undefined,
+  };
+}
+
 /** Open PGlite in dataDir (or in memory when dataDir is "memory://"). */
 export async function openPglite(dataDir: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');

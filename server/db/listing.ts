@@ -95,7 +95,7 @@ function decodeCursor(raw: string): Cursor | null {
 }
 
 /** The WHERE clause (organisation first) and its parameters. */
-export function whereOf(spec: ListSpec, orgId: string, filters: Record<string, unknown> = {}): { sql: string; params: unknown[] } {
+export function whereOf(spec: Pick<ListSpec, 'orgColumn' | 'filters' | 'where'>, orgId: string, filters: Record<string, unknown> = {}): { sql: string; params: unknown[] } {
   const params: unknown[] = [orgId];
   const parts = [`${spec.orgColumn} = $1`];
   if (spec.where) parts.push(`(${spec.where})`);

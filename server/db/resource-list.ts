@@ -96,6 +96,8 @@ export interface ListRouteOptions {
   parent?: { table: string; column: string };
   /** The unique column that keys the cursor, where the table has no id (pool members: their SIM). */
   idColumn?: string;
+  /** A condition every listed row meets, vetted SQL without parameters on the table aliased t (an invoice's SIM lines). */
+  where?: string;
 }
 
 /**
@@ -110,6 +112,7 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
   const spec = checkSpec({
     ...base,
     idColumn: options.idColumn ?? base.idColumn,
+    ...(options.where ? { where: base.where ? `(${base.where}) AND (${options.where})` : options.where } : {}),
     filters: parentColumn ? { ...base.filters, __parent: { kind: 'eq', column: parentColumn } } : base.filters,
   });
   const itemSchema = { type: 'object', properties: Object.fromEntries(Object.keys(spec.columns).map((f) => [f, resource.properties[f]])) };

@@ -8,7 +8,7 @@
  * generators are in server/db/seed/: fixtures.ts (the fleets and the ids other tests use), catalogue.ts (what the
  * generators draw from), rows.ts (their shared context and inserts), one file per group of tables.
  */
-import type { Queryable } from './db.js';
+import { dbInTransaction, type Db, type Queryable } from './db.js';
 import type { FileStore } from '../job/storage.js';
 import { Rng } from '../domain/rng.js';
 import { type SeedSize } from './seed/fixtures.js';
@@ -24,9 +24,9 @@ import { seedReportsAndTasks } from './seed/reports.js';
 export * from './seed/fixtures.js';
 
 /** Fill every fleet table for the organisations and accounts of seed.ts. */
-export async function seedFleet(q: Queryable, opts: { size: SeedSize; now?: Date; files?: FileStore }): Promise<void> {
+export async function seedFleet(q: Queryable, opts: { size: SeedSize; kind: Db['kind']; now?: Date; files?: FileStore }): Promise<void> {
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / MINUTE) * MINUTE);
-  const ctx: Ctx = { q, files: opts.files, size: opts.size, now, rng: new Rng(`fleet:${opts.size}`), sims: [], pools: [] };
+  const ctx: Ctx = { q, db: dbInTransaction(q, opts.kind), files: opts.files, size: opts.size, now, rng: new Rng(`fleet:${opts.size}`), sims: [], pools: [] };
   await seedPoolsAndSims(ctx);
   await seedBundles(ctx);
   await seedSimEvents(ctx);

@@ -68,7 +68,7 @@ export async function seedDemo(db: Db, opts: { size?: SeedSize; files?: FileStor
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727002)');
     if ((await q.query("SELECT 1 FROM brands WHERE id = 'brand-default'")).rows.length > 0) return false;
     await seedIdentity(q, hash);
-    await seedFleet(q, { size: opts.size ?? 'demo', files: opts.files });
+    await seedFleet(q, { size: opts.size ?? 'demo', kind: db.kind, files: opts.files });
     return true;
   });
 }

@@ -9,10 +9,10 @@ import { promisify } from 'node:util';
 import { CODES } from '../../common/errors.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { pageResponse } from '../http/page-response.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes } from '../http/route.js';
+import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { apiKeysOf, apiLogPage, deleteApiKey, insertApiKey, lockApiKeys } from './developer-repo.js';
-import { LOG_PAGE_FIELDS } from './log-page.js';
+import { HTTP_CODE, logRoute } from './log-page.js';
 
 /** 2048-bit RSA: SPEC.md section 9 says 1024, below NIST's minimum since 2013 (docs/decisions.md). */
 export const API_KEY_BITS = 2048;
@@ -21,10 +21,8 @@ export const API_KEYS_PER_DEVELOPER = 10;
 const generate = promisify(generateKeyPair);
 
 const KEY = 'cube-developer-key' as const;
-const keyItem = {
-  type: 'object',
-  properties: { id: { type: 'string' }, keyId: { type: 'string' }, name: { type: ['string', 'null'] }, createdAt: { type: 'string' }, lastUsedAt: { type: ['string', 'null'] } },
-};
+const keyItem = typed({ id: 'string', keyId: 'string', name: NULLABLE_TEXT, createdAt: 'string', lastUsedAt: NULLABLE_TEXT });
+const route = subjectRoutes('main', KEY);
 
 /** A new RSA key pair as PEM: SPKI public, PKCS#8 private (what Node, Python's cryptography and openssl read). */
 export async function newKeyPair(): Promise<{ publicKey: string; privateKey: string }> {
@@ -32,26 +30,15 @@ export async function newKeyPair(): Promise<{ publicKey: string; privateKey: str
 }
 
 export const apiKeyRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/developer/key/api',
-    permission: { action: 'read', subject: KEY },
-    schema: { response: { type: 'array', items: keyItem } },
+  route('GET', '/developer/key/api', 'read', {
+    schema: { response: arrayOf(keyItem) },
     handler: async (req) => {
       const auth = req.requireAuth();
       return apiKeysOf(req.server.db, auth.orgId, auth.accountId);
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/developer/key/api',
-    permission: { action: 'create', subject: KEY },
-    schema: {
-      body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 60, pattern: '\\S' } } },
-      response: { type: 'object', properties: { ...keyItem.properties, privateKey: { type: 'string' } } },
-    },
+  }),
+  route('POST', '/developer/key/api', 'create', {
+    schema: { body: obj({ name: { type: 'string', minLength: 1, maxLength: 60, pattern: '\\S' } }), response: typed({ ...keyItem.properties, privateKey: 'string' }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const name = (req.body as { name?: string } | undefined)?.name?.trim() || null;
@@ -64,13 +51,9 @@ export const apiKeyRoutes = defineRoutes([
         return { ...row, privateKey };
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'DELETE',
-    path: '/developer/key/api/:id',
-    permission: { action: 'delete', subject: KEY },
-    schema: { params: pathParams('id'), response: { type: 'object', properties: { id: { type: 'string' } } } },
+  }),
+  route('DELETE', '/developer/key/api/:id', 'delete', {
+    schema: { params: ID_PARAMS, response: typed({ id: 'string' }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
@@ -81,46 +64,15 @@ export const apiKeyRoutes = defineRoutes([
         return { id };
       });
     },
-  },
+  }),
   // The public API's calls of the organisation, newest first (every key's: an admin audits them all).
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/developer/log/api',
-    permission: { action: 'read', subject: KEY },
-    schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...LOG_PAGE_FIELDS,
-          httpCode: { type: 'integer', minimum: 100, maximum: 599 },
-          method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
-          traceId: { type: 'string', minLength: 1, maxLength: 64 },
-        },
-      },
-      response: pageResponse({
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          apiKeyId: { type: ['string', 'null'] },
-          ip: { type: ['string', 'null'] },
-          traceId: { type: 'string' },
-          at: { type: 'string' },
-          httpCode: { type: 'integer' },
-          method: { type: 'string' },
-          path: { type: 'string' },
-          headers: {},
-          body: { type: ['string', 'null'] },
-          response: { type: ['string', 'null'] },
-          durationMs: { type: ['integer', 'null'] },
-        },
-      }),
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const b = (req.body ?? {}) as { page?: number; pageSize?: number; from?: string; to?: string; httpCode?: number; method?: string; traceId?: string };
-      return apiLogPage(req.server.db, auth.orgId, b);
-    },
-  },
+  logRoute(
+    '/developer/log/api',
+    { httpCode: HTTP_CODE, method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] }, traceId: { type: 'string', minLength: 1, maxLength: 64 } },
+    typed({
+      id: 'string', apiKeyId: NULLABLE_TEXT, ip: NULLABLE_TEXT, traceId: 'string', at: 'string', httpCode: 'integer', method: 'string', path: 'string',
+      headers: {}, body: NULLABLE_TEXT, response: NULLABLE_TEXT, durationMs: ['integer', 'null'],
+    }),
+    apiLogPage,
+  ),
 ]);

@@ -4,6 +4,9 @@
  */
 import { PAGING_PROPERTIES } from '../../common/limits.js';
 import type { Db } from '../db/db.js';
+import { pageResponse } from '../http/page-response.js';
+import type { RouteDef } from '../http/route.js';
+import { obj, subjectRoutes } from '../http/shapes.js';
 
 /** The paging and window fields of a log call's body. */
 export const LOG_PAGE_FIELDS = {
@@ -11,6 +14,23 @@ export const LOG_PAGE_FIELDS = {
   from: { type: 'string', format: 'date-time', maxLength: 40 },
   to: { type: 'string', format: 'date-time', maxLength: 40 },
 } as const;
+
+/**
+ * A log call: POST `path` with the paging and window fields and these filters, under the developer key's read right,
+ * answered with a page of these rows read by `page`.
+ */
+export function logRoute<B>(path: string, filters: Record<string, object>, row: object, page: (db: Db, orgId: string, body: B) => Promise<unknown>): RouteDef {
+  return subjectRoutes('main', 'cube-developer-key')('POST', path, 'read', {
+    schema: { body: obj({ ...LOG_PAGE_FIELDS, ...filters }), response: pageResponse(row) },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      return page(req.server.db, auth.orgId, (req.body ?? {}) as B);
+    },
+  });
+}
+
+/** A filter by a delivery's or a call's HTTP status. */
+export const HTTP_CODE = { type: 'integer', minimum: 100, maximum: 599 } as const;
 
 export interface LogQuery {
   /** The table, and the columns as the answer names them. */

@@ -16,14 +16,14 @@ import type { Queryable } from '../db/db.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { CODES } from '../../common/errors.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import type { FastifyRequest } from 'fastify';
 import { lockOwnNotificationKey, notificationKeyOf, notificationLogPage, rotateNotificationSecret, setWebhookStatus, setWebhookUrl, type NotificationKeyRow } from './developer-repo.js';
-import { LOG_PAGE_FIELDS } from './log-page.js';
+import { HTTP_CODE, logRoute } from './log-page.js';
 import { newSecret } from './signing.js';
 import { checkTarget } from './ssrf.js';
 import { queueReplay, queueTest } from './webhooks.js';
-import { pageResponse } from '../http/page-response.js';
 
 /** Every event a webhook can carry, by type (the event log's, 015_event_log.sql, and the test event). */
 export const EVENT_CATALOGUE: Record<string, string[]> = {
@@ -39,7 +39,7 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   // Shared pools (issue 19): pool_events rows (035_pool_engine.sql) and settings changes.
   pool: ['setup', 'sim_enrolment', 'sim_exit', 'limit_increase', 'limit_decrease', 'overage', 'overage_recovery', 'new_pool_launch', 'manage_sims_add', 'scheduled_scan', 'settings_change'],
   // Invoices (issue 20): made by the monthly job, then their lifecycle.
-  invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted'],
+  invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted', 'credited', 'settlement_updated', 'deposit_applied', 'deposit_released'],
   test: ['ping'],
 };
 const EVENT_TYPES = Object.keys(EVENT_CATALOGUE);
@@ -49,41 +49,18 @@ export const ROTATION_OVERLAP_HOURS = 24;
 
 const KEY = 'cube-developer-key' as const;
 
-const keySchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    keyId: { type: 'string' },
-    accountId: { type: 'string' },
-    secret: { type: 'string' },
-    previousSecretUntil: { type: ['string', 'null'] },
-    webhookUrl: { type: ['string', 'null'] },
-    status: { type: 'string' },
-    disabledReason: { type: ['string', 'null'] },
-    failingSince: { type: ['string', 'null'] },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-};
-const logSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    notificationKeyId: { type: ['string', 'null'] },
-    url: { type: 'string' },
-    eventType: { type: 'string' },
-    subtype: { type: ['string', 'null'] },
-    payload: {},
-    sentAt: { type: 'string' },
-    httpCode: { type: ['integer', 'null'] },
-    response: { type: ['string', 'null'] },
-    error: { type: ['string', 'null'] },
-    attempt: { type: 'integer' },
-    messageId: { type: ['string', 'null'] },
-    durationMs: { type: ['integer', 'null'] },
-  },
-};
-
+const keySchema = typed({
+  id: 'string', keyId: 'string', accountId: 'string', secret: 'string', previousSecretUntil: NULLABLE_TEXT, webhookUrl: NULLABLE_TEXT,
+  status: 'string', disabledReason: NULLABLE_TEXT, failingSince: NULLABLE_TEXT, createdAt: 'string', updatedAt: 'string',
+});
+const logSchema = typed({
+  id: 'string', notificationKeyId: NULLABLE_TEXT, url: 'string', eventType: 'string', subtype: NULLABLE_TEXT, payload: {}, sentAt: 'string',
+  httpCode: ['integer', 'null'], response: NULLABLE_TEXT, error: NULLABLE_TEXT, attempt: 'integer', messageId: NULLABLE_TEXT, durationMs: ['integer', 'null'],
+});
+const route = subjectRoutes('main', KEY);
+/** A change to the caller's own key :id (its update right), answered with the key as it is after. */
+const keyChange = (path: string, body: object | null, handler: RouteDef['handler']) =>
+  route('PUT', path, 'update', { schema: { params: ID_PARAMS, ...(body ? { body } : {}), response: keySchema }, handler });
 
 /** The caller's own key by its id; another developer's key, or another organisation's, is not found. */
 async function ownKey(req: FastifyRequest, q: Queryable, id: string): Promise<NotificationKeyRow> {
@@ -102,12 +79,8 @@ async function checkedUrl(req: FastifyRequest, raw: string): Promise<string> {
 }
 
 export const notificationRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/developer/key/notification/:id',
-    permission: { action: 'read', subject: KEY },
-    schema: { params: pathParams('id'), response: keySchema },
+  route('GET', '/developer/key/notification/:id', 'read', {
+    schema: { params: ID_PARAMS, response: keySchema },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
@@ -117,78 +90,42 @@ export const notificationRoutes = defineRoutes([
         return notificationKeyOf(q, auth.orgId, auth.accountId, newSecret());
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/developer/key/notification/:id',
-    permission: { action: 'update', subject: KEY },
-    schema: { params: pathParams('id'), response: keySchema },
-    handler: async (req) => {
-      const { id } = req.params as { id: string };
-      return req.server.db.tx(async (q) => {
-        await ownKey(req, q, id);
-        const rotated = await rotateNotificationSecret(q, id, ROTATION_OVERLAP_HOURS, newSecret());
-        await audit(q, req, { action: 'rotate_secret', entity: 'notification_key', entityId: id });
-        return rotated;
-      });
-    },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/developer/key/notification/webhookStatus/:id',
-    permission: { action: 'update', subject: KEY },
+  }),
+  keyChange('/developer/key/notification/:id', null, async (req) => {
+    const { id } = req.params as { id: string };
+    return req.server.db.tx(async (q) => {
+      await ownKey(req, q, id);
+      const rotated = await rotateNotificationSecret(q, id, ROTATION_OVERLAP_HOURS, newSecret());
+      await audit(q, req, { action: 'rotate_secret', entity: 'notification_key', entityId: id });
+      return rotated;
+    });
+  }),
+  keyChange('/developer/key/notification/webhookStatus/:id', obj({ status: { type: 'string', enum: ['enabled', 'disabled'] } }, ['status']), async (req) => {
+    const { id } = req.params as { id: string };
+    const { status } = req.body as { status: 'enabled' | 'disabled' };
+    return req.server.db.tx(async (q) => {
+      const key = await ownKey(req, q, id);
+      if (status === 'enabled' && !key.webhookUrl) throw invalid('webhookUrl', 'required');
+      const updated = await setWebhookStatus(q, id, status);
+      await audit(q, req, { action: 'webhook_status', entity: 'notification_key', entityId: id, before: { status: key.status }, after: { status } });
+      return updated;
+    });
+  }),
+  keyChange('/developer/key/notification/callbackUrl/:id', obj({ webhookUrl: { type: 'string', minLength: 1, maxLength: 2048 } }, ['webhookUrl']), async (req) => {
+    const { id } = req.params as { id: string };
+    const url = await checkedUrl(req, (req.body as { webhookUrl: string }).webhookUrl.trim());
+    return req.server.db.tx(async (q) => {
+      const key = await ownKey(req, q, id);
+      const updated = await setWebhookUrl(q, id, url);
+      await audit(q, req, { action: 'webhook_url', entity: 'notification_key', entityId: id, before: { webhookUrl: key.webhookUrl }, after: { webhookUrl: url } });
+      return updated;
+    });
+  }),
+  route('POST', '/developer/notification/:id', 'update', {
     schema: {
-      params: pathParams('id'),
-      body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', enum: ['enabled', 'disabled'] } } },
-      response: keySchema,
-    },
-    handler: async (req) => {
-      const { id } = req.params as { id: string };
-      const { status } = req.body as { status: 'enabled' | 'disabled' };
-      return req.server.db.tx(async (q) => {
-        const key = await ownKey(req, q, id);
-        if (status === 'enabled' && !key.webhookUrl) throw invalid('webhookUrl', 'required');
-        const updated = await setWebhookStatus(q, id, status);
-        await audit(q, req, { action: 'webhook_status', entity: 'notification_key', entityId: id, before: { status: key.status }, after: { status } });
-        return updated;
-      });
-    },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/developer/key/notification/callbackUrl/:id',
-    permission: { action: 'update', subject: KEY },
-    schema: {
-      params: pathParams('id'),
-      body: { type: 'object', required: ['webhookUrl'], additionalProperties: false, properties: { webhookUrl: { type: 'string', minLength: 1, maxLength: 2048 } } },
-      response: keySchema,
-    },
-    handler: async (req) => {
-      const { id } = req.params as { id: string };
-      const url = await checkedUrl(req, (req.body as { webhookUrl: string }).webhookUrl.trim());
-      return req.server.db.tx(async (q) => {
-        const key = await ownKey(req, q, id);
-        const updated = await setWebhookUrl(q, id, url);
-        await audit(q, req, { action: 'webhook_url', entity: 'notification_key', entityId: id, before: { webhookUrl: key.webhookUrl }, after: { webhookUrl: url } });
-        return updated;
-      });
-    },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/developer/notification/:id',
-    permission: { action: 'update', subject: KEY },
-    schema: {
-      params: pathParams('id'),
-      body: { type: 'object', additionalProperties: false, properties: { logId: { type: 'string', pattern: '^[0-9]{1,18}$' } } },
-      response: {
-        type: 'object',
-        properties: { logId: { type: 'string' }, httpCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, delivered: { type: 'boolean' } },
-      },
+      params: ID_PARAMS,
+      body: obj({ logId: { type: 'string', pattern: '^[0-9]{1,18}$' } }),
+      response: typed({ logId: 'string', httpCode: ['integer', 'null'], error: NULLABLE_TEXT, delivered: 'boolean' }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -206,55 +143,20 @@ export const notificationRoutes = defineRoutes([
       if (!result) throw new ApiError(409, CODES.conflict);
       return result;
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/developer/log/notification',
-    permission: { action: 'read', subject: KEY },
-    schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...LOG_PAGE_FIELDS,
-          eventType: { type: 'string', enum: EVENT_TYPES },
-          subtype: { type: 'string', enum: SUBTYPES },
-          httpCode: { type: 'integer', minimum: 100, maximum: 599 },
-          failed: { type: 'boolean' },
-        },
-      },
-      response: pageResponse(logSchema),
-    },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const b = (req.body ?? {}) as { page?: number; pageSize?: number; from?: string; to?: string; eventType?: string; subtype?: string; httpCode?: number; failed?: boolean };
-      return notificationLogPage(req.server.db, auth.orgId, b);
-    },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/developer/log/notification/type',
-    permission: { action: 'read', subject: KEY },
-    schema: {
-      response: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            type: { type: 'string' },
-            label: { type: 'string' },
-            subtypes: { type: 'array', items: { type: 'object', properties: { subtype: { type: 'string' }, label: { type: 'string' } } } },
-          },
-        },
-      },
-    },
+  }),
+  logRoute(
+    '/developer/log/notification',
+    { eventType: { type: 'string', enum: EVENT_TYPES }, subtype: { type: 'string', enum: SUBTYPES }, httpCode: HTTP_CODE, failed: { type: 'boolean' } },
+    logSchema,
+    notificationLogPage,
+  ),
+  route('GET', '/developer/log/notification/type', 'read', {
+    schema: { response: arrayOf(typed({ type: 'string', label: 'string', subtypes: arrayOf(typed({ subtype: 'string', label: 'string' })) })) },
     handler: async (req) =>
       Object.entries(EVENT_CATALOGUE).map(([type, subtypes]) => ({
         type,
         label: translate(req.lang, `eventTypes.${type}`),
         subtypes: subtypes.map((subtype) => ({ subtype, label: translate(req.lang, `eventSubtypes.${subtype}`) })),
       })),
-  },
+  }),
 ]);

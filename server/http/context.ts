@@ -172,14 +172,16 @@ export default fp(async (app) => {
   }
 });
 
+/** Whether the ability allows action on subject (a record of it, one of its fields): what req.authorize asks. */
+export function allows(ability: AppAbility, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string): boolean {
+  return record ? ability.can(action, subjectOf(subject, record), field) : ability.can(action, subject);
+}
+
 /** Throw the refusal unless the ability allows action on subject (a record of it, one of its fields). */
 export function assertCan(ability: AppAbility, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string): void {
-  if (!record) {
-    if (!ability.can(action, subject)) throw refusalOf(action, subject);
-    return;
-  }
-  const target = subjectOf(subject, record);
-  if (!ability.can(action, target, field)) throw refusalOf(action, subject, ability.relevantRuleFor(action, target, field)?.reason as Reason | undefined);
+  if (allows(ability, action, subject, record, field)) return;
+  if (!record) throw refusalOf(action, subject);
+  throw refusalOf(action, subject, ability.relevantRuleFor(action, subjectOf(subject, record), field)?.reason as Reason | undefined);
 }
 
 /**

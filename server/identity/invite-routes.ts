@@ -7,6 +7,7 @@ import { newId, newSecret, sha256 } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { arrayOf, obj, serviceRoutes, typed } from '../http/shapes.js';
 import { assertGrantable, assertSeatLeft, removeMember } from './members.js';
 import { memberRole } from '../org/org-repo.js';
 import { hashPassword } from './passwords.js';
@@ -18,21 +19,15 @@ export const INVITE_TTL_DAYS = 7;
 const email = { type: 'string', minLength: 3, maxLength: LIMITS.email, pattern: EMAIL_PATTERN } as const;
 const personName = { type: 'string', minLength: LIMITS.accountName.min, maxLength: LIMITS.accountName.max, pattern: '\\S' } as const;
 const token = { type: 'string', minLength: 20, maxLength: 100 } as const;
-const inviteAnswer = { type: 'object', properties: { email: { type: 'string' }, role: { type: 'string' }, orgCode: { type: 'string' }, status: { type: 'string' } } } as const;
+const inviteAnswer = typed({ email: 'string', role: 'string', orgCode: 'string', status: 'string' });
+const route = serviceRoutes('identity');
+const onAccounts = (action: 'create' | 'delete') => ({ action, subject: 'account' }) as const;
+const A_B = pathParams('a', 'b');
 
 export const inviteRoutes = defineRoutes([
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/info/cube/invites',
-    permission: { action: 'create', subject: 'account' },
+  route('POST', '/info/cube/invites', onAccounts('create'), {
     schema: {
-      body: {
-        type: 'object',
-        required: ['email', 'role'],
-        additionalProperties: false,
-        properties: { email, firstName: personName, lastName: personName, role: { type: 'string', enum: [...ROLES] }, locale: { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] } },
-      },
+      body: obj({ email, firstName: personName, lastName: personName, role: { type: 'string', enum: [...ROLES] }, locale: { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] } }, ['email', 'role']),
       response: inviteAnswer,
     },
     // Invites into the current organisation. An unknown e-mail gets an account without a password,
@@ -62,13 +57,9 @@ export const inviteRoutes = defineRoutes([
         return { email: mail, role, orgCode: auth.orgCode, status: 'pending' };
       });
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/accept/info/cube/invites',
-    permission: 'signedIn',
-    schema: { body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token } }, response: inviteAnswer },
+  }),
+  route('POST', '/accept/info/cube/invites', 'signedIn', {
+    schema: { body: obj({ token }, ['token']), response: inviteAnswer },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { token: secret } = req.body as { token: string };
@@ -79,14 +70,10 @@ export const inviteRoutes = defineRoutes([
         return { email: auth.email, role: m.role, orgCode: m.code, status: 'active' };
       });
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/sso/signin/direct/cube/invited',
-    permission: 'public',
+  }),
+  route('POST', '/sso/signin/direct/cube/invited', 'public', {
     schema: {
-      body: { type: 'object', required: ['token', 'password'], additionalProperties: false, properties: { token, password: { type: 'string', minLength: 1, maxLength: 128 }, firstName: personName, lastName: personName } },
+      body: obj({ token, password: { type: 'string', minLength: 1, maxLength: 128 }, firstName: personName, lastName: personName }, ['token', 'password']),
       response: {},
     },
     // A new account follows its link: sets its password and name, the invitation is accepted, it is signed in.
@@ -104,13 +91,9 @@ export const inviteRoutes = defineRoutes([
         return sessionPayload(q, m.account_id, accessToken, req.server.resources);
       });
     },
-  },
-  {
-    service: 'identity',
-    method: 'DELETE',
-    path: '/info/cube/invites',
-    permission: { action: 'delete', subject: 'account' },
-    schema: { querystring: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } }, response: {} },
+  }),
+  route('DELETE', '/info/cube/invites', onAccounts('delete'), {
+    schema: { querystring: obj({ email }, ['email']), response: {} },
     // Revoke a pending invitation of the current organisation; an account that only existed for it goes too.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -122,16 +105,9 @@ export const inviteRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'DELETE',
-    path: '/permission/info/cube/permissions/:a/:b',
-    permission: { action: 'delete', subject: 'account' },
-    schema: {
-      params: pathParams('a', 'b'),
-      response: {},
-    },
+  }),
+  route('DELETE', '/permission/info/cube/permissions/:a/:b', onAccounts('delete'), {
+    schema: { params: A_B, response: {} },
     // Remove account b from organisation a (the current one); a superadmin cannot be removed.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -140,15 +116,11 @@ export const inviteRoutes = defineRoutes([
       await req.server.db.tx((q) => removeMember(q, req, b));
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'DELETE',
-    path: '/permission/info/cube/permissions/:a/:b/batch',
-    permission: { action: 'delete', subject: 'account' },
+  }),
+  route('DELETE', '/permission/info/cube/permissions/:a/:b/batch', onAccounts('delete'), {
     schema: {
-      params: pathParams('a', 'b'),
-      body: { type: 'object', required: ['ids'], additionalProperties: false, properties: { ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', maxLength: 40 } } } },
+      params: A_B,
+      body: obj({ ids: { ...arrayOf({ type: 'string', maxLength: 40 }), minItems: 1, maxItems: 100, uniqueItems: true } }, ['ids']),
       response: {},
     },
     // Remove several members of organisation a at once: all of them or none (one superadmin among them refuses the lot).
@@ -162,16 +134,9 @@ export const inviteRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'PUT',
-    path: '/permission/info/cube/:a/current/:b',
-    permission: 'signedIn',
-    schema: {
-      params: pathParams('a', 'b'),
-      response: { type: 'object', properties: { defaultOrg: { type: 'string' } } },
-    },
+  }),
+  route('PUT', '/permission/info/cube/:a/current/:b', 'signedIn', {
+    schema: { params: A_B, response: typed({ defaultOrg: 'string' }) },
     // Account a (oneself only) makes organisation b its default sign-in organisation.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -185,16 +150,9 @@ export const inviteRoutes = defineRoutes([
       });
       return { defaultOrg: b };
     },
-  },
-  {
-    service: 'identity',
-    method: 'PUT',
-    path: '/permission/info/cube/permissions/name',
-    permission: 'signedIn',
-    schema: {
-      body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { firstName: personName, lastName: personName } },
-      response: { type: 'object', properties: { name: { type: 'string' } } },
-    },
+  }),
+  route('PUT', '/permission/info/cube/permissions/name', 'signedIn', {
+    schema: { body: { ...obj({ firstName: personName, lastName: personName }), minProperties: 1 }, response: typed({ name: 'string' }) },
     // The signed-in account renames itself (the Profile page).
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -205,23 +163,14 @@ export const inviteRoutes = defineRoutes([
         return { name: `${after.first_name} ${after.last_name}` };
       });
     },
-  },
-  {
-    service: 'identity',
-    method: 'PUT',
-    path: '/permission/info/cube/permission/refresh',
-    permission: 'signedIn',
-    schema: {
-      response: {
-        type: 'object',
-        properties: { role: { type: 'string' }, partner_code: { type: 'string' }, permissions: { type: 'array', items: {} }, roles: { type: 'array', items: {} } },
-      },
-    },
+  }),
+  route('PUT', '/permission/info/cube/permission/refresh', 'signedIn', {
+    schema: { response: typed({ role: 'string', partner_code: 'string', permissions: arrayOf({}), roles: arrayOf({}) }) },
     // The rules of the current organisation and the organisation list as they are now (after a role change, a new
     // or lost membership, or an organisation switch).
     handler: async (req) => {
       const auth = req.requireAuth();
       return { role: auth.role, partner_code: auth.orgCode, permissions: auth.rules, roles: rolesOf(await membershipsOf(req.server.db, auth.accountId)) };
     },
-  },
+  }),
 ]);

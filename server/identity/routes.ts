@@ -8,7 +8,8 @@ import { sha256 } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { bearerOf } from '../http/context.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes } from '../http/route.js';
+import { arrayOf, ID_PARAMS, ID_TEXT, obj, serviceRoutes, typed } from '../http/shapes.js';
 import { checkChallenge, createChallenge } from './captcha.js';
 import { accountForSignIn, activeAccountByEmail, activeRoleIn, countResetAttempt, countSignIn, openResetCode, openSessionOwner, passwordHashOf, recentResetCount, replaceResetCode, sessionOfRefreshHash, setPasswordHash, useResetCode } from './identity-repo.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
@@ -21,48 +22,27 @@ const RESET_CODE_ATTEMPTS = 5;
 const email = { type: 'string', minLength: 3, maxLength: LIMITS.email, pattern: EMAIL_PATTERN } as const;
 const secretText = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const code = { type: 'string', minLength: 1, maxLength: 12 } as const;
-const challengeId = { type: 'string', minLength: 1, maxLength: 40 } as const;
-const sessionSchema = {
-  type: 'object',
-  properties: {
-    user: {
-      type: 'object',
-      properties: { token: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, id: { type: 'string' }, logins_count: { type: 'integer' }, locale: { type: 'string' } },
-    },
-    customData: { type: 'object', properties: { partner_code: { type: 'string' } } },
-    permissions: { type: 'array', items: {} },
-    roles: {
-      type: 'array',
-      items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, default: { type: 'boolean' }, pending_invitation: { type: 'boolean' } } },
-    },
-  },
-} as const;
+const challengeId = ID_TEXT;
+const sessionSchema = typed({
+  user: typed({ token: 'string', name: 'string', email: 'string', id: 'string', logins_count: 'integer', locale: 'string' }),
+  customData: typed({ partner_code: 'string' }),
+  permissions: arrayOf({}),
+  roles: arrayOf(typed({ code: 'string', name: 'string', role: 'string', default: 'boolean', pending_invitation: 'boolean' })),
+});
+const route = serviceRoutes('identity');
 
 const normalise = (value: string) => value.trim().toLowerCase();
 
 export const identityRoutes = defineRoutes([
-  {
-    service: 'identity',
-    method: 'GET',
-    path: '/captcha',
-    permission: 'public',
+  route('GET', '/captcha', 'public', {
     rateLimit: 'captcha',
-    schema: { response: { type: 'object', properties: { challengeId: { type: 'string' }, svg: { type: 'string' } } } },
+    schema: { response: typed({ challengeId: 'string', svg: 'string' }) },
     handler: async (req) => createChallenge(req.server.db),
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/sso/signin/direct/cube/offline-access',
-    permission: 'public',
+  }),
+  route('POST', '/sso/signin/direct/cube/offline-access', 'public', {
     rateLimit: 'signIn',
     schema: {
-      body: {
-        type: 'object',
-        required: ['username', 'password', 'verificationCode', 'agreeTerms'],
-        additionalProperties: false,
-        properties: { username: email, password: secretText, verificationCode: code, challengeId, agreeTerms: { type: 'boolean' } },
-      },
+      body: obj({ username: email, password: secretText, verificationCode: code, challengeId, agreeTerms: { type: 'boolean' } }, ['username', 'password', 'verificationCode', 'agreeTerms']),
       response: sessionSchema,
     },
     handler: async (req, reply) => {
@@ -89,14 +69,10 @@ export const identityRoutes = defineRoutes([
         return payload;
       });
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/sso/signin/direct/cube/refresh',
-    permission: 'public',
+  }),
+  route('POST', '/sso/signin/direct/cube/refresh', 'public', {
     schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: { 'user-info': { type: 'boolean' } } },
+      querystring: obj({ 'user-info': { type: 'boolean' } }),
       response: sessionSchema,
     },
     handler: async (req, reply) => {
@@ -109,12 +85,8 @@ export const identityRoutes = defineRoutes([
       }
       return sessionPayload(req.server.db, result.accountId, result.token, req.server.resources);
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/sso/signin/signout/cube',
-    permission: 'public',
+  }),
+  route('POST', '/sso/signin/signout/cube', 'public', {
     schema: { response: {} },
     // Answers 200 whatever the state (SPEC.md section 7): the console clears its session either way.
     handler: async (req, reply) => {
@@ -139,14 +111,10 @@ export const identityRoutes = defineRoutes([
       clearRefreshCookie(reply);
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/crud/admin/cube/users/user/cube/password/reset',
-    permission: 'signedIn',
+  }),
+  route('POST', '/crud/admin/cube/users/user/cube/password/reset', 'signedIn', {
     schema: {
-      body: { type: 'object', required: ['oldPassword', 'password'], additionalProperties: false, properties: { oldPassword: secretText, password: secretText } },
+      body: obj({ oldPassword: secretText, password: secretText }, ['oldPassword', 'password']),
       response: {},
     },
     handler: async (req) => {
@@ -164,15 +132,11 @@ export const identityRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/sso/signin/forget/cube/password/send',
-    permission: 'public',
+  }),
+  route('POST', '/sso/signin/forget/cube/password/send', 'public', {
     rateLimit: 'passwordReset',
     schema: {
-      body: { type: 'object', required: ['username', 'verificationCode'], additionalProperties: false, properties: { username: email, verificationCode: code, challengeId } },
+      body: obj({ username: email, verificationCode: code, challengeId }, ['username', 'verificationCode']),
       response: {},
     },
     // Answers alike for known and unknown e-mails, so it cannot be used to find accounts.
@@ -195,15 +159,11 @@ export const identityRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'POST',
-    path: '/sso/signin/forget/cube/password/reset',
-    permission: 'public',
+  }),
+  route('POST', '/sso/signin/forget/cube/password/reset', 'public', {
     rateLimit: 'passwordReset',
     schema: {
-      body: { type: 'object', required: ['username', 'code', 'password'], additionalProperties: false, properties: { username: email, code, password: secretText } },
+      body: obj({ username: email, code, password: secretText }, ['username', 'code', 'password']),
       response: {},
     },
     handler: async (req) => {
@@ -226,16 +186,9 @@ export const identityRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'identity',
-    method: 'GET',
-    path: '/info/cube/users/:id/permissions',
-    permission: 'signedIn',
-    schema: {
-      params: pathParams('id'),
-      response: { type: 'object', properties: { role: { type: 'string' }, partner_code: { type: 'string' }, permissions: { type: 'array', items: {} } } },
-    },
+  }),
+  route('GET', '/info/cube/users/:id/permissions', 'signedIn', {
+    schema: { params: ID_PARAMS, response: typed({ role: 'string', partner_code: 'string', permissions: arrayOf({}) }) },
     // The rules of an account in the current organisation: oneself, or an admin asking about a member.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -245,5 +198,5 @@ export const identityRoutes = defineRoutes([
       if (!role) throw notFound('membership', id);
       return { role, partner_code: auth.orgCode, permissions: id === auth.accountId ? auth.rules : req.server.rulesFor({ role: asRole(role), orgId: auth.orgId }) };
     },
-  },
+  }),
 ]);

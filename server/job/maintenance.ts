@@ -13,6 +13,7 @@ import type { Db } from '../db/db.js';
 import { maintainEventLog } from '../events/event-log.js';
 import { sweepAutoflow } from '../autoflow/run-repo.js';
 import { PENDING_GIVE_UP_MINUTES, sweepPendingSms } from '../sms/pending-sweep.js';
+import { startPeriodic } from './periodic.js';
 
 /**
  * The days of usage_sim_hourly kept. The week view reaches furthest back: 7 dashboard days, the oldest starting at a
@@ -57,42 +58,19 @@ export async function pruneSimHourly(db: Db, now: Date, opts: { batch?: number; 
  * when the next is due is not doubled. Returns the stop function, which resolves once a run in progress has stopped.
  */
 export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 60 * 60_000): () => Promise<void> {
-  const abort = new AbortController();
-  let running: Promise<void> | null = null;
-  const run = () => {
-    if (running || abort.signal.aborted) return;
+  return startPeriodic(log, 'maintenance', everyMs, async (signal) => {
     const now = clock();
-    running = pruneSimHourly(db, now, { signal: abort.signal })
-      .then(
-        (n) => void (n && log.info({ rows: n, keepDays: SIM_HOURLY_KEEP_DAYS }, 'usage_sim_hourly pruned')),
-        (err) => log.error({ err }, 'maintenance: pruning usage_sim_hourly'),
-      )
-      // The event log's coming months exist before their first event, and months every consumer has read go.
-      .then(() => (abort.signal.aborted ? [] : maintainEventLog(db, now)))
-      .then(
-        (dropped) => void (dropped.length && log.info({ dropped }, 'event log months dropped')),
-        (err) => log.error({ err }, 'maintenance: event log partitions'),
-      )
-      // Autoflow run history past 30 days, and uploads validated but never used by a rule.
-      .then(() => (abort.signal.aborted ? null : sweepAutoflow(db, now)))
-      .then(
-        (swept) => void (swept && (swept.runs || swept.uploads) && log.info(swept, 'autoflow runs and uploads swept')),
-        (err) => log.error({ err }, 'maintenance: autoflow sweep'),
-      )
-      // SMS stored but never handed to the network by a process that stopped: failed, their quota given back.
-      .then(() => (abort.signal.aborted ? 0 : sweepPendingSms(db, now)))
-      .then(
-        (n) => void (n && log.warn({ sms: n, afterMinutes: PENDING_GIVE_UP_MINUTES }, 'pending SMS given up')),
-        (err) => log.error({ err }, 'maintenance: pending SMS'),
-      )
-      .finally(() => (running = null));
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    abort.abort();
-    await running;
-  };
+    // Each part's error is logged and the next part still runs; stopping skips the parts not yet begun.
+    const part = async <T>(what: string, work: () => Promise<T>, done: (result: T) => void) => {
+      if (signal.aborted) return;
+      await work().then(done, (err) => log.error({ err }, `maintenance: ${what}`));
+    };
+    await part('pruning usage_sim_hourly', () => pruneSimHourly(db, now, { signal }), (n) => void (n && log.info({ rows: n, keepDays: SIM_HOURLY_KEEP_DAYS }, 'usage_sim_hourly pruned')));
+    // The event log's coming months exist before their first event, and months every consumer has read go.
+    await part('event log partitions', () => maintainEventLog(db, now), (dropped) => void (dropped.length && log.info({ dropped }, 'event log months dropped')));
+    // Autoflow run history past 30 days, and uploads validated but never used by a rule.
+    await part('autoflow sweep', () => sweepAutoflow(db, now), (swept) => void ((swept.runs || swept.uploads) && log.info(swept, 'autoflow runs and uploads swept')));
+    // SMS stored but never handed to the network by a process that stopped: failed, their quota given back.
+    await part('pending SMS', () => sweepPendingSms(db, now), (n) => void (n && log.warn({ sms: n, afterMinutes: PENDING_GIVE_UP_MINUTES }, 'pending SMS given up')));
+  });
 }

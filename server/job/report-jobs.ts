@@ -12,6 +12,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { consoleLabel } from '../http/labels.js';
 import { publishLive } from '../live/hub.js';
+import { startPeriodic } from './periodic.js';
 import { csvWriter } from './table-writers.js';
 import type { FileStore } from './storage.js';
 import type { JobHandler } from './worker.js';
@@ -125,13 +126,12 @@ export async function scheduleReports(db: Db, now: Date = new Date()): Promise<n
   return created;
 }
 
-/** Run the scheduler now and then every `everyMs`; returns the stop function. */
-export function startReportScheduler(db: Db, log: FastifyBaseLogger, everyMs = 10 * 60_000): () => void {
-  const run = () => void scheduleReports(db).then((n) => n && log.info({ reports: n }, 'monthly reports scheduled'), (err) => log.error({ err }, 'report scheduler'));
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Run the scheduler now and then every `everyMs`; returns the stop function (which waits for a run in progress). */
+export function startReportScheduler(db: Db, log: FastifyBaseLogger, everyMs = 10 * 60_000): () => Promise<void> {
+  return startPeriodic(log, 'report scheduler', everyMs, async () => {
+    const n = await scheduleReports(db);
+    if (n) log.info({ reports: n }, 'monthly reports scheduled');
+  });
 }
 
 /** The organisation's enabled preference columns in their order; an organisation without preferences gets all. */

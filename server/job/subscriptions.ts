@@ -15,18 +15,15 @@ import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes } from '../http/route.js';
+import { arrayOf, listOf, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { appendEvents } from '../events/event-log.js';
 import { consoleLabel } from '../http/labels.js';
 import type { TaskRow } from './worker.js';
 
-const GROUP = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' }, channel: { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] }, name: { type: 'string' },
-    notifications: { type: 'array', items: { type: 'string' } }, recipients: { type: 'array', items: { type: 'string' } },
-    enabled: { type: 'boolean' }, language: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' },
-  },
-} as const;
+const CHANNEL = { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] };
+const TEXTS = arrayOf({ type: 'string' });
+const TIME = { type: 'string', format: 'date-time' };
+const GROUP = typed({ id: 'string', channel: CHANNEL, name: 'string', notifications: TEXTS, recipients: TEXTS, enabled: 'boolean', language: 'string', createdAt: TIME, updatedAt: TIME });
 
 const fields = {
   name: { type: 'string', minLength: GROUP_NAME.min, maxLength: GROUP_NAME.max },
@@ -59,39 +56,22 @@ function cleanRecipients(channel: SubscriptionChannel, raw: string[]): string[] 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 const nameTaken = () => invalid('name', 'unique');
 
+const route = subjectRoutes('job', 'subscription');
+
 export const subscriptionRoutes = defineRoutes([
-  {
-    service: 'job',
-    method: 'GET',
-    path: '/rest/subscribe/group',
-    permission: { action: 'read', subject: 'subscription' },
+  route('GET', '/rest/subscribe/group', 'read', {
     summary: 'Notification subscription groups',
-    schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: { channel: { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] } } },
-      response: { type: 'object', properties: { items: { type: 'array', items: GROUP }, kinds: { type: 'array', items: { type: 'string' } }, max: { type: 'integer' } } },
-    },
+    schema: { querystring: obj({ channel: CHANNEL }), response: listOf(GROUP, { kinds: TEXTS, max: { type: 'integer' } }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { channel } = req.query as { channel?: string };
       const r = await req.server.db.query(`${SELECT} WHERE org_id = $1 AND ($2::text IS NULL OR channel = $2) ORDER BY channel, created_at, id`, [auth.orgId, channel ?? null]);
       return { items: r.rows, kinds: [...NOTIFICATION_KINDS], max: GROUPS_MAX };
     },
-  },
-  {
-    service: 'job',
-    method: 'POST',
-    path: '/rest/subscribe/group',
-    permission: { action: 'create', subject: 'subscription' },
+  }),
+  route('POST', '/rest/subscribe/group', 'create', {
     summary: 'Create a notification subscription group',
-    schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['channel', 'name', 'notifications', 'recipients'],
-        properties: { channel: { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] }, ...fields },
-      },
-      response: GROUP,
-    },
+    schema: { body: obj({ channel: CHANNEL, ...fields }, ['channel', 'name', 'notifications', 'recipients']), response: GROUP },
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { channel: SubscriptionChannel; name: string; notifications: string[]; recipients: string[]; enabled?: boolean; language?: Language };
@@ -121,23 +101,10 @@ export const subscriptionRoutes = defineRoutes([
         throw err;
       }
     },
-  },
-  {
-    service: 'job',
-    method: 'PUT',
-    path: '/rest/subscribe/group',
-    permission: { action: 'update', subject: 'subscription' },
+  }),
+  route('PUT', '/rest/subscribe/group', 'update', {
     summary: 'Change a notification subscription group',
-    schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id'],
-        minProperties: 2,
-        properties: { id: { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$' }, ...fields },
-      },
-      response: GROUP,
-    },
+    schema: { body: { ...obj({ id: { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$' }, ...fields }, ['id']), minProperties: 2 }, response: GROUP },
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { id: string; name?: string; notifications?: string[]; recipients?: string[]; enabled?: boolean; language?: Language };
@@ -166,7 +133,7 @@ export const subscriptionRoutes = defineRoutes([
         throw err;
       }
     },
-  },
+  }),
 ]);
 
 /**

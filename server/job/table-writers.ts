@@ -9,6 +9,10 @@ import { Zip, ZipDeflate } from 'fflate';
 
 export type Cell = string | number | null;
 
+/** The table formats a download or an export offers, and each one's content type. */
+export const TABLE_FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+export type TableFormat = keyof typeof TABLE_FORMATS;
+
 export interface TableWriter {
   header(cells: string[]): Promise<void>;
   row(cells: Cell[]): Promise<void>;
@@ -184,3 +188,6 @@ export function xlsxWriter(file: string): TableWriter {
     await out.end();
   });
 }
+
+/** The writer of a table format. */
+export const tableWriter = (format: TableFormat, file: string): TableWriter => (format === 'xlsx' ? xlsxWriter(file) : csvWriter(file));

@@ -7,7 +7,8 @@
 import { translate } from '../../common/i18n.js';
 import type { Queryable } from '../db/db.js';
 import { notFound } from '../http/api-error.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes } from '../http/route.js';
+import { arrayOf, ID_PARAMS, NULLABLE_TEXT, subjectRoutes, typed } from '../http/shapes.js';
 
 export interface TaskLogLine {
   orgId: string;
@@ -45,29 +46,19 @@ export async function appendTaskLog(q: Queryable, lines: TaskLogLine[]): Promise
   );
 }
 
-const LINE = {
-  type: 'object',
-  properties: {
-    at: { type: 'string', format: 'date-time' },
-    provider: { type: 'string', enum: ['worker', 'network'] },
-    level: { type: 'string', enum: ['info', 'warn', 'error'] },
-    message: { type: 'string' },
-    text: { type: 'string' },
-    detail: { type: 'object', additionalProperties: true },
-  },
-} as const;
+const LINE = typed({
+  at: { type: 'string', format: 'date-time' },
+  provider: { type: 'string', enum: ['worker', 'network'] },
+  level: { type: 'string', enum: ['info', 'warn', 'error'] },
+  message: 'string',
+  text: 'string',
+  detail: { type: 'object', additionalProperties: true },
+});
 
 export const taskLogRoutes = defineRoutes([
-  {
-    service: 'job',
-    method: 'GET',
-    path: '/rest/logs/provider/result/:id',
-    permission: { action: 'read', subject: 'task' },
+  subjectRoutes('job', 'task')('GET', '/rest/logs/provider/result/:id', 'read', {
     summary: "A job's provider log",
-    schema: {
-      params: pathParams('id'),
-      response: { type: 'object', properties: { taskId: { type: 'string' }, status: { type: 'string' }, error: { type: ['string', 'null'] }, lines: { type: 'array', items: LINE } } },
-    },
+    schema: { params: ID_PARAMS, response: typed({ taskId: 'string', status: 'string', error: NULLABLE_TEXT, lines: arrayOf(LINE) }) },
     // My task in the current organisation only: anyone else's reads as missing, like GET /rest/job/my/{id}.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -86,5 +77,5 @@ export const taskLogRoutes = defineRoutes([
         lines: lines.rows.map((l) => ({ ...l, text: translate(req.lang, `taskLog.${l.message}`, l.detail) })),
       };
     },
-  },
+  }),
 ]);

@@ -2,11 +2,11 @@
  * The task center's reading side (SPEC.md section 7, Jobs): my tasks in the current organisation, the last 7 days
  * (SPEC.md section 9), newest first. Running and finishing the jobs belongs to the job worker.
  */
-import { PAGING_PROPERTIES } from '../../common/limits.js';
 import { CODES } from '../../common/errors.js';
 import { newSecret, sha256 } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes } from '../http/route.js';
+import { ID_PARAMS, idsIn, NULLABLE_TEXT, pagedQuery, subjectRoutes, typed } from '../http/shapes.js';
 import { neverCached, sendStored } from './storage.js';
 import { pageResponse } from '../http/page-response.js';
 import { insertDownloadToken, myTask, myTaskFile, myTasks, useDownloadToken, type TaskRow } from './task-repo.js';
@@ -16,59 +16,28 @@ const DOWNLOAD_MINUTES = 5;
 
 export const TASK_STATUSES = ['processing', 'done', 'issues'] as const;
 
-const taskItem = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    referenceId: { type: 'string' },
-    task: { type: 'string' },
-    quantity: { type: 'integer' },
-    remark: { type: ['string', 'null'] },
-    status: { type: 'string', enum: [...TASK_STATUSES] },
-    progress: { type: 'integer' },
-    startedAt: { type: ['string', 'null'] },
-    endedAt: { type: ['string', 'null'] },
-    elapsedMs: { type: ['integer', 'null'] },
-    hasReport: { type: 'boolean' },
-    createdAt: { type: 'string' },
-  },
-} as const;
+const taskStatus = { type: 'string', enum: [...TASK_STATUSES] };
+const taskItem = typed({
+  id: 'string', referenceId: 'string', task: 'string', quantity: 'integer', remark: NULLABLE_TEXT, status: taskStatus, progress: 'integer',
+  startedAt: NULLABLE_TEXT, endedAt: NULLABLE_TEXT, elapsedMs: ['integer', 'null'], hasReport: 'boolean', createdAt: 'string',
+});
+/** The service and subject of every task route but the public download. */
+const taskRoute = subjectRoutes('job', 'task');
 
 const shape = (r: TaskRow) => ({ ...r, elapsedMs: r.elapsedMs === null ? null : Number(r.elapsedMs) });
 
 export const taskRoutes = defineRoutes([
-  {
-    service: 'job',
-    method: 'GET',
-    path: '/rest/job/my',
-    permission: { action: 'read', subject: 'task' },
-    schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...PAGING_PROPERTIES,
-          status: { type: 'string', enum: [...TASK_STATUSES] },
-        },
-      },
-      response: pageResponse(taskItem, { processing: { type: 'integer' } }),
-    },
+  taskRoute('GET', '/rest/job/my', 'read', {
+    schema: { querystring: pagedQuery({ status: taskStatus }), response: pageResponse(taskItem, { processing: { type: 'integer' } }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { page, pageSize, status } = req.query as { page: number; pageSize: number; status?: string };
       const r = await myTasks(req.server.db, auth.orgId, auth.accountId, { page, pageSize, status });
       return { ...r, items: r.items.map(shape) };
     },
-  },
-  {
-    service: 'job',
-    method: 'GET',
-    path: '/rest/job/my/oneTimeToken',
-    permission: { action: 'read', subject: 'task' },
-    schema: {
-      querystring: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 40 } } },
-      response: { type: 'object', properties: { token: { type: 'string' }, url: { type: 'string' } } },
-    },
+  }),
+  taskRoute('GET', '/rest/job/my/oneTimeToken', 'read', {
+    schema: { querystring: idsIn('id'), response: typed({ token: 'string', url: 'string' }) },
     // A link to my task's file that works once, for 5 minutes: a plain link the browser downloads without the bearer.
     handler: async (req, reply) => {
       neverCached(reply);
@@ -81,7 +50,7 @@ export const taskRoutes = defineRoutes([
       await insertDownloadToken(req.server.db, { tokenHash: sha256(token), orgId: auth.orgId, accountId: auth.accountId, fileId: row.file_id, minutes: DOWNLOAD_MINUTES });
       return { token, url: `/api/job/rest/job/download/${token}` };
     },
-  },
+  }),
   {
     service: 'job',
     method: 'GET',
@@ -98,12 +67,8 @@ export const taskRoutes = defineRoutes([
       return sendStored(reply, req.server.files, file);
     },
   },
-  {
-    service: 'job',
-    method: 'GET',
-    path: '/rest/job/my/:id',
-    permission: { action: 'read', subject: 'task' },
-    schema: { params: pathParams('id'), response: taskItem },
+  taskRoute('GET', '/rest/job/my/:id', 'read', {
+    schema: { params: ID_PARAMS, response: taskItem },
     // Someone else's task, or one of another organisation, answers 404 like one that does not exist.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -112,5 +77,5 @@ export const taskRoutes = defineRoutes([
       if (!task) throw notFound('task', id);
       return shape(task);
     },
-  },
+  }),
 ]);

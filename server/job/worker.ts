@@ -11,6 +11,7 @@ import { publishLive } from '../live/hub.js';
 import type { FileStore } from './storage.js';
 import { appendTaskLog } from './task-log.js';
 import { notifySubscribers } from './subscriptions.js';
+import { PollLoop } from './poll-loop.js';
 
 export const LEASE_SECONDS = 60;
 export const MAX_ATTEMPTS = 3;
@@ -54,10 +55,8 @@ export type JobSettle = (q: Queryable, task: TaskRow, outcome: { status: 'done' 
 
 export type JobHandler = ((ctx: JobContext) => Promise<JobResult>) & { settle?: JobSettle };
 
-export class JobWorker {
+export class JobWorker extends PollLoop<boolean> {
   readonly id = `worker-${newId(8)}`;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<boolean> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -68,27 +67,18 @@ export class JobWorker {
     private readonly leaseSeconds = LEASE_SECONDS,
     /** Called after a task's end is committed (the mailer sends the notices its end wrote). */
     private readonly onFinished?: () => Promise<unknown>,
-  ) {}
-
-  /** Poll for work every pollMs; tests call runOnce() instead. */
-  start(pollMs: number): void {
-    this.timer = setInterval(() => void this.runOnce().catch((err) => this.log.error({ err }, 'job worker')), pollMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  ) {
+    // Polls for work every pollMs once started; tests call runOnce() instead.
+    super(log, 'job worker');
   }
 
   /** Claim and run one task; false when there was none. One at a time per instance. */
   runOnce(): Promise<boolean> {
-    if (this.running) return this.running;
-    this.running = this.claimAndRun().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.run();
+  }
+
+  protected work(): Promise<boolean> {
+    return this.claimAndRun();
   }
 
   private async claimAndRun(): Promise<boolean> {

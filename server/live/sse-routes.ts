@@ -6,22 +6,16 @@
 import { CODES } from '../../common/errors.js';
 import { ApiError } from '../http/api-error.js';
 import { defineRoutes } from '../http/route.js';
+import { idsIn, serviceRoutes } from '../http/shapes.js';
 import type { LiveEvent } from './hub.js';
 
 const KEEP_ALIVE_MS = 25_000;
 const frame = (e: LiveEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
 
 export const sseRoutes = defineRoutes([
-  {
-    service: 'identity',
-    method: 'GET',
-    path: '/sse/connect',
-    permission: 'signedIn',
+  serviceRoutes('identity')('GET', '/sse/connect', 'signedIn', {
     raw: true,
-    schema: {
-      querystring: { type: 'object', required: ['userId'], additionalProperties: false, properties: { userId: { type: 'string', minLength: 1, maxLength: 40 } } },
-      response: {},
-    },
+    schema: { querystring: idsIn('userId'), response: {} },
     handler: async (req, reply) => {
       const auth = req.requireAuth();
       // One's own stream only: another account's id is refused like any foreign right.
@@ -50,5 +44,5 @@ export const sseRoutes = defineRoutes([
         unsubscribe();
       });
     },
-  },
+  }),
 ]);

@@ -17,7 +17,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
-import { newId } from '../db/ids.js';
+import { claimJob, startLeasedJob } from '../job/periodic.js';
 import { flowControlOf, overageControl, type FlowControl, type OveragePolicy, type RuleControl } from '../domain/bundle-cycle.js';
 import type { NetworkAdapter, SimRef } from './adapter.js';
 import { networkEvents, type SimEvent } from './sim-events.js';
@@ -369,17 +369,6 @@ export async function syncPolicies(db: Db, adapter: NetworkAdapter, opts: { only
   return accepted.length;
 }
 
-/** Take (or keep) a scheduled job's lease for leaseSeconds; false while another instance holds it. */
-export async function claimJob(db: Db, name: string, owner: string, leaseSeconds: number): Promise<boolean> {
-  await db.query('INSERT INTO job_leases (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
-  const r = await db.query(
-    `UPDATE job_leases SET lease_owner = $2, lease_until = now() + make_interval(secs => $3)
-      WHERE name = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < now())`,
-    [name, owner, leaseSeconds],
-  );
-  return r.rowCount === 1;
-}
-
 export interface BundleJobSummary {
   ran: boolean;
   periodsEnded: number;
@@ -424,25 +413,11 @@ export async function runBundleJob(db: Db, adapter: NetworkAdapter, now: Date, o
 
 /** Run the bundle job every everyMs on clock's time; returns the stop function (which waits for a run in progress). */
 export function startBundleJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): () => Promise<void> {
-  const owner = `${process.pid}-${newId(8)}`;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = runBundleJob(db, adapter, clock(), owner, Math.max(60, Math.ceil((everyMs * 2) / 1000)))
-      .then(
-        (s) => void (s.ran && (s.periodsEnded || s.bundlesExpired || s.bundlesStarted || s.cyclesRolled) && log.info(s, 'bundle job')),
-        (err) => log.error({ err }, 'bundle job'),
-      )
-      .finally(() => (running = null));
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-    await db.query('UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2', ['bundle_cycles', owner]).catch(() => undefined);
-  };
+  return startLeasedJob(db, log, {
+    name: 'bundle_cycles',
+    what: 'bundle job',
+    everyMs,
+    run: (owner, leaseSeconds) => runBundleJob(db, adapter, clock(), owner, leaseSeconds),
+    report: (s) => void (s.ran && (s.periodsEnded || s.bundlesExpired || s.bundlesStarted || s.cyclesRolled) && log.info(s, 'bundle job')),
+  });
 }

@@ -103,9 +103,23 @@ export async function sharedOrgs(q: Queryable, accountId: string, viewerId: stri
  * account everywhere) and every organisation it belongs to, pending ones included. An invitee is judged by the role
  * offered, and nothing else of theirs is the inviting organisation's to see.
  */
-export async function accountSubject(q: Queryable, view: AccountView): Promise<{ role: Role; orgIds: string[]; pendingInvite: boolean }> {
-  if (view.pendingInvite) return { role: asRole(view.role), orgIds: [], pendingInvite: true };
-  const rows = (await q.query<{ org_id: string; role: string }>('SELECT org_id, role FROM memberships WHERE account_id = $1', [view.id])).rows;
-  const role = rows.map((r) => asRole(r.role)).reduce<Role>((a, b) => (roleRank(b) > roleRank(a) ? b : a), 'user');
-  return { role, orgIds: rows.map((r) => r.org_id), pendingInvite: false };
+export async function accountSubject(q: Queryable, view: AccountView): Promise<AccountSubject> {
+  return (await accountSubjects(q, [view])).get(view.id)!;
+}
+
+/** An account as the permission file's conditions read it (accountSubject). */
+export type AccountSubject = { role: Role; orgIds: string[]; pendingInvite: boolean };
+
+/** accountSubject of several accounts (a page of the list) in one query, by account id. */
+export async function accountSubjects(q: Queryable, views: readonly AccountView[]): Promise<Map<string, AccountSubject>> {
+  const members = views.filter((v) => !v.pendingInvite).map((v) => v.id);
+  const rows = members.length ? (await q.query<{ account_id: string; org_id: string; role: string }>('SELECT account_id, org_id, role FROM memberships WHERE account_id = ANY($1::text[])', [members])).rows : [];
+  return new Map(
+    views.map((view): [string, AccountSubject] => {
+      if (view.pendingInvite) return [view.id, { role: asRole(view.role), orgIds: [], pendingInvite: true }];
+      const mine = rows.filter((r) => r.account_id === view.id);
+      const role = mine.map((r) => asRole(r.role)).reduce<Role>((a, b) => (roleRank(b) > roleRank(a) ? b : a), 'user');
+      return [view.id, { role, orgIds: mine.map((r) => r.org_id), pendingInvite: false }];
+    }),
+  );
 }

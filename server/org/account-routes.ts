@@ -1,43 +1,61 @@
 /** Accounts of an organisation (SPEC.md section 7): list, detail, status change. */
+import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
+import { ACCOUNT_WIDE } from '../../common/permissions.js';
 import { generatePassword } from '../../common/passwords.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { createBodySchema, formBodySchema } from '../../common/resources.js';
 import { translate } from '../../common/i18n.js';
-import { isValidPassword, PAGING_PROPERTIES, type Language } from '../../common/limits.js';
+import { isValidPassword, type Language } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
+import { allows } from '../http/context.js';
 import { defineRoutes, pathParams } from '../http/route.js';
+import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, pagedQuery, subjectRoutes, typed } from '../http/shapes.js';
 import { assertGrantable, assertSeatLeft } from '../identity/members.js';
 import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
-import { accountIn, accountPage, accountSubject, emailTaken, insertAccount, mailTarget, setMemberRole, setOversight, setPassword, setStatus, sharedOrgs, updateProfile } from './account-repo.js';
+import { accountIn, accountPage, accountSubject, accountSubjects, type AccountView, emailTaken, insertAccount, mailTarget, setMemberRole, setOversight, setPassword, setStatus, sharedOrgs, updateProfile } from './account-repo.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
+import type { Queryable } from '../db/db.js';
 
+const accountSchema = typed({
+  id: 'string', email: 'string', firstName: NULLABLE_TEXT, lastName: NULLABLE_TEXT, role: 'string',
+  locale: NULLABLE_TEXT, status: 'string', oversight: 'boolean', createdAt: NULLABLE_TEXT, lastSignInAt: NULLABLE_TEXT,
+  loginsCount: ['integer', 'null'], pendingInvite: 'boolean', invitedAt: NULLABLE_TEXT,
+  // Whether the caller may change what is the account's own (status, password, oversight, names, language): false
+  // when the account is also in an organisation where the caller lacks that right, or is an invitee (reachOf).
+  accountWide: 'boolean',
+});
+const route = subjectRoutes('main', 'account');
 
-const nullableString = { type: ['string', 'null'] } as const;
-const accountSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' }, email: { type: 'string' }, firstName: nullableString, lastName: nullableString, role: { type: 'string' },
-    locale: nullableString, status: { type: 'string' }, oversight: { type: 'boolean' }, createdAt: nullableString, lastSignInAt: nullableString,
-    loginsCount: { type: ['integer', 'null'] }, pendingInvite: { type: 'boolean' }, invitedAt: nullableString,
-  },
-} as const;
+/**
+ * The accounts as answered, each with accountWide: the caller's ability asked, through the same allows() that
+ * req.authorize uses, about every account-wide action and field of common/permissions.ts (ACCOUNT_WIDE) on the same
+ * record the handlers judge (accountSubject), so the list says what the status, password and edit routes will answer.
+ */
+async function reachOf(req: FastifyRequest, q: Queryable, views: AccountView[]): Promise<Array<AccountView & { accountWide: boolean }>> {
+  const { ability } = req.requireAuth();
+  const subjects = await accountSubjects(q, views);
+  return views.map((view) => {
+    const record = subjects.get(view.id)!;
+    const accountWide = ACCOUNT_WIDE.actions.every((a) => allows(ability, a, 'account', record)) && ACCOUNT_WIDE.fields.every((f) => allows(ability, 'update', 'account', record, f));
+    return { ...view, accountWide };
+  });
+}
+
+/** One account of the current organisation with its accountWide, or null. */
+async function viewOf(req: FastifyRequest, q: Queryable, id: string): Promise<(AccountView & { accountWide: boolean }) | null> {
+  const view = await accountIn(q, req.requireAuth().orgId, id);
+  return view && (await reachOf(req, q, [view]))[0];
+}
+
 export const accountRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/partner/:code/accounts',
-    permission: { action: 'read', subject: 'account' },
+  route('GET', '/partner/:code/accounts', 'read', {
     schema: {
       params: pathParams('code'),
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { ...PAGING_PROPERTIES, search: { type: 'string', maxLength: 254 } },
-      },
+      querystring: pagedQuery({ search: { type: 'string', maxLength: 254 } }),
       response: pageResponse(accountSchema, PAGE_NUMBERS),
     },
     // Only the current organisation's accounts: another code answers 404 (docs/decisions.md).
@@ -47,32 +65,22 @@ export const accountRoutes = defineRoutes([
       if (code !== auth.orgCode) throw notFound('organisation', code);
       const { page, pageSize, search } = req.query as { page: number; pageSize: number; search?: string };
       // An invitee's names are not searchable either: a match would tell them.
-      return { ...(await accountPage(req.server.db, auth.orgId, search, page, pageSize)), page, pageSize };
+      const { items, total } = await accountPage(req.server.db, auth.orgId, search, page, pageSize);
+      return { items: await reachOf(req, req.server.db, items as AccountView[]), total, page, pageSize };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/partner/:code/accounts/:id',
-    permission: { action: 'read', subject: 'account' },
-    schema: {
-      params: pathParams('code', 'id'),
-      response: accountSchema,
-    },
+  }),
+  route('GET', '/partner/:code/accounts/:id', 'read', {
+    schema: { params: pathParams('code', 'id'), response: accountSchema },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { code, id } = req.params as { code: string; id: string };
       if (code !== auth.orgCode) throw notFound('organisation', code);
-      const row = await accountIn(req.server.db, auth.orgId, id);
+      const row = await viewOf(req, req.server.db, id);
       if (!row) throw notFound('account', id);
       return row;
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/accounts',
-    permission: { action: 'create', subject: 'account' },
+  }),
+  route('POST', '/accounts', 'create', {
     schema: {
       // The fields and rules of schemas/accounts.json's create form (New account), the same the console's form reads.
       body: createBodySchema(RESOURCES.accounts),
@@ -93,17 +101,13 @@ export const accountRoutes = defineRoutes([
         await insertAccount(q, { id, email: mail, firstName: body.firstName.trim(), lastName: body.lastName.trim(), passwordHash: hash, locale: body.locale ?? req.lang, orgId: auth.orgId, role });
         const row = await accountIn(q, auth.orgId, id);
         await audit(q, req, { action: 'create', entity: 'account', entityId: id, after: row });
-        return row;
+        return viewOf(req, q, id);
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/accounts/:id',
-    permission: { action: 'update', subject: 'account' },
+  }),
+  route('PUT', '/accounts/:id', 'update', {
     schema: {
-      params: pathParams('id'),
+      params: ID_PARAMS,
       // schemas/accounts.json's edit form; any of its fields, at least one.
       body: { ...formBodySchema(RESOURCES.accounts, 'edit'), required: [], minProperties: 1 },
       response: accountSchema,
@@ -133,18 +137,14 @@ export const accountRoutes = defineRoutes([
         if (profile.length) await updateProfile(q, id, { firstName: body.firstName?.trim() ?? null, lastName: body.lastName?.trim() ?? null, locale: body.locale ?? null });
         const after = await accountIn(q, auth.orgId, id);
         await audit(q, req, { action: 'update', entity: 'account', entityId: id, before, after });
-        return after;
+        return viewOf(req, q, id);
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/accounts/oversight/:id',
-    permission: { action: 'grantOversight', subject: 'account' },
+  }),
+  route('PUT', '/accounts/oversight/:id', 'grantOversight', {
     schema: {
-      params: pathParams('id'),
-      body: { type: 'object', required: ['oversight'], additionalProperties: false, properties: { oversight: { type: 'boolean' } } },
+      params: ID_PARAMS,
+      body: obj({ oversight: { type: 'boolean' } }, ['oversight']),
       response: accountSchema,
     },
     // Oversight belongs to accounts of a first-level organisation (SPEC.md section 6).
@@ -159,16 +159,12 @@ export const accountRoutes = defineRoutes([
         req.authorize('grantOversight', 'account', await accountSubject(q, before));
         await setOversight(q, id, oversight);
         await audit(q, req, { action: 'grantOversight', entity: 'account', entityId: id, before: { oversight: before.oversight }, after: { oversight } });
-        return accountIn(q, auth.orgId, id);
+        return viewOf(req, q, id);
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'PATCH',
-    path: '/reset_password/accounts/:id',
-    permission: { action: 'resetPassword', subject: 'account' },
-    schema: { params: pathParams('id'), response: {} },
+  }),
+  route('PATCH', '/reset_password/accounts/:id', 'resetPassword', {
+    schema: { params: ID_PARAMS, response: {} },
     // A generated password is mailed to the member; every session of theirs ends.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -187,15 +183,11 @@ export const accountRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/accounts/:id/partners',
-    permission: { action: 'read', subject: 'account' },
+  }),
+  route('GET', '/accounts/:id/partners', 'read', {
     schema: {
-      params: pathParams('id'),
-      response: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, pending_invitation: { type: 'boolean' } } } },
+      params: ID_PARAMS,
+      response: arrayOf(typed({ code: 'string', name: 'string', role: 'string', pending_invitation: 'boolean' })),
     },
     // The organisations a member of mine belongs to, limited to those I belong to as well.
     handler: async (req) => {
@@ -205,15 +197,11 @@ export const accountRoutes = defineRoutes([
       if (!(await accountIn(req.server.db, auth.orgId, id))) throw notFound('account', id);
       return rows;
     },
-  },
-  {
-    service: 'main',
-    method: 'PATCH',
-    path: '/change_status/accounts/:id',
-    permission: { action: 'changeStatus', subject: 'account' },
+  }),
+  route('PATCH', '/change_status/accounts/:id', 'changeStatus', {
     schema: {
-      params: pathParams('id'),
-      body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', enum: ['active', 'disabled'] } } },
+      params: ID_PARAMS,
+      body: obj({ status: { type: 'string', enum: ['active', 'disabled'] } }, ['status']),
       response: accountSchema,
     },
     // Disable or enable a member of the current organisation; a superadmin is out of an admin's reach.
@@ -229,8 +217,8 @@ export const accountRoutes = defineRoutes([
         await setStatus(q, id, status);
         if (status === 'disabled') await revokeAllSessions(q, id, 'account disabled');
         await audit(q, req, { action: 'changeStatus', entity: 'account', entityId: id, before: { status: before.status }, after: { status } });
-        return accountIn(q, auth.orgId, id);
+        return viewOf(req, q, id);
       });
     },
-  },
+  }),
 ]);

@@ -9,11 +9,14 @@ import { defineAbilityFor } from '../../common/ability.js';
 import { CODES } from '../../common/errors.js';
 import { EMAIL_PATTERN, LIMITS } from '../../common/limits.js';
 import { checkMsisdn } from '../../common/msisdn.js';
-import { CREDIT_MAX_MINOR, INVOICE_TYPES } from '../../common/enterprise.js';
+import { CREDIT_MAX_MINOR, ibanOk, INVOICE_TYPES } from '../../common/enterprise.js';
+import { CURRENCIES } from '../../common/currencies.js';
+import { profileFromEnterprise } from '../billing/bill-types-repo.js';
 import type { Queryable } from '../db/db.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes, type RouteDef } from '../http/route.js';
+import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
+import { ID_TEXT, NULLABLE_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { appendEvents } from '../events/event-log.js';
 import { enterpriseOf, saveEnterprise } from './enterprise-repo.js';
 import { lockOrg, memberOrg, memberRole, type OrgRow } from './org-repo.js';
@@ -25,7 +28,7 @@ const FIELDS = {
   address: { type: ['string', 'null'], maxLength: 200 },
   billingEmail: { type: ['string', 'null'], minLength: 3, maxLength: LIMITS.email, pattern: EMAIL_PATTERN },
   phone: { type: ['string', 'null'], minLength: 1, maxLength: 15, pattern: '^[0-9]+$' },
-  currency: { type: 'string', maxLength: 3, pattern: '^[A-Z]{3}$' },
+  currency: { type: 'string', enum: CURRENCIES },
   invoiceType: { type: 'string', enum: [...INVOICE_TYPES] },
   creditLimitMinor: { type: ['integer', 'null'], minimum: 0, maximum: CREDIT_MAX_MINOR },
   bankName: { type: ['string', 'null'], maxLength: 100 },
@@ -33,15 +36,13 @@ const FIELDS = {
   bic: { type: ['string', 'null'], maxLength: 11, pattern: '^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$' },
 } as const;
 
-const ENTERPRISE = {
-  type: 'object',
-  properties: {
-    orgCode: { type: 'string' }, orgName: { type: 'string' }, settlement: { type: 'boolean' }, saved: { type: 'boolean' }, canEdit: { type: 'boolean' },
-    legalName: { type: 'string' }, taxId: { type: ['string', 'null'] }, address: { type: ['string', 'null'] }, billingEmail: { type: ['string', 'null'] },
-    phone: { type: ['string', 'null'] }, currency: { type: 'string' }, invoiceType: { type: 'string' }, creditLimitMinor: { type: ['integer', 'null'] },
-    bankName: { type: ['string', 'null'] }, iban: { type: ['string', 'null'] }, bic: { type: ['string', 'null'] }, updatedAt: { type: ['string', 'null'], format: 'date-time' },
-  },
-} as const;
+const ENTERPRISE = typed({
+  orgCode: 'string', orgName: 'string', settlement: 'boolean', saved: 'boolean', canEdit: 'boolean',
+  legalName: 'string', taxId: NULLABLE_TEXT, address: NULLABLE_TEXT, billingEmail: NULLABLE_TEXT,
+  phone: NULLABLE_TEXT, currency: 'string', invoiceType: 'string', creditLimitMinor: ['integer', 'null'],
+  bankName: NULLABLE_TEXT, iban: NULLABLE_TEXT, bic: NULLABLE_TEXT, updatedAt: { type: NULLABLE_TEXT, format: 'date-time' },
+});
+const route = subjectRoutes('main', 'enterprise');
 
 /** The organisation (one the caller is an active member of) and what the caller's role there may do with its details. */
 async function orgFor(q: Queryable, accountId: string, code: string, action: 'read' | 'update'): Promise<{ org: OrgRow; canEdit: boolean }> {
@@ -63,45 +64,20 @@ async function detailsOf(q: Queryable, org: OrgRow, canEdit: boolean): Promise<R
   };
 }
 
-/** ISO 13616: the IBAN's check digits (mod 97 of the rearranged number is 1). */
-function ibanOk(iban: string): boolean {
-  const moved = iban.slice(4) + iban.slice(0, 4);
-  let rest = 0;
-  for (const ch of moved) {
-    const v = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
-    for (const d of v) rest = (rest * 10 + Number(d)) % 97;
-  }
-  return rest === 1;
-}
-
 export const enterpriseRoutes: RouteDef[] = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/enterprises/selectByOrgCode/:code',
-    permission: { action: 'read', subject: 'enterprise' },
+  route('GET', '/enterprises/selectByOrgCode/:code', 'read', {
     summary: "An organisation's enterprise and settlement details",
-    schema: {
-      params: { type: 'object', required: ['code'], additionalProperties: false, properties: { code: { type: 'string', minLength: 1, maxLength: 40 } } },
-      response: ENTERPRISE,
-    },
+    schema: { params: pathParams('code'), response: ENTERPRISE },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { code } = req.params as { code: string };
       const { org, canEdit } = await orgFor(req.server.db, auth.accountId, code, 'read');
       return detailsOf(req.server.db, org, canEdit);
     },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/enterprises',
-    permission: { action: 'update', subject: 'enterprise' },
+  }),
+  route('PUT', '/enterprises', 'update', {
     summary: "Save an organisation's enterprise and settlement details",
-    schema: {
-      body: { type: 'object', additionalProperties: false, required: ['orgCode', 'legalName', 'currency', 'invoiceType'], properties: { orgCode: { type: 'string', minLength: 1, maxLength: 40 }, ...FIELDS } },
-      response: ENTERPRISE,
-    },
+    schema: { body: obj({ orgCode: ID_TEXT, ...FIELDS }, ['orgCode', 'legalName', 'currency', 'invoiceType']), response: ENTERPRISE },
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as Record<string, string | number | null> & { orgCode: string; legalName: string };
@@ -129,6 +105,8 @@ export const enterpriseRoutes: RouteDef[] = defineRoutes([
           },
           auth.accountId,
         );
+        // The invoices to come name these details (the billing profile the monthly job reads).
+        await profileFromEnterprise(q, org.id, { legalName, bankName: trim(body.bankName), iban: body.iban ?? null, bic: body.bic ?? null, creditLimitMinor: body.creditLimitMinor ?? null, currency: body.currency });
         const after = await detailsOf(q, org, canEdit);
         await audit(q, req, { action: 'update', entity: 'enterprise', entityId: org.id, before, after });
         // Invoicing reads these details: a change is an event others may follow (no bank details in the event).
@@ -136,5 +114,5 @@ export const enterpriseRoutes: RouteDef[] = defineRoutes([
         return after;
       });
     },
-  },
+  }),
 ]);

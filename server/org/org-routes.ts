@@ -6,9 +6,10 @@ import { LIMITS } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { isIsoCountry } from '../../common/countries.js';
-import { activeMembersWithOversight, addActiveMembers, deleteOrg, insertOrg, lockOrg, memberOrg, nameTaken, orgsOfAccount, rootOf, seatsOf, updateOrg } from './org-repo.js';
+import { activeMembersWithOversight, addActiveMembers, deleteOrg, insertOrg, lockOrg, memberOrg, nameTaken, orgsOfAccount, rootOf, seatsOf, updateOrg, type OrgRow } from './org-repo.js';
 import { smsQuotaRoutes } from './sms-quota-routes.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { createBodySchema } from '../../common/resources.js';
@@ -27,37 +28,39 @@ function checkCountry(code: string): string {
   if (!isIsoCountry(code)) throw invalid('country', 'country');
   return code;
 }
-const seatsSchema = {
-  type: 'object',
-  properties: Object.fromEntries(['accountCap', 'accountsUsed', 'accountsLeft', 'orgCap', 'orgsUsed', 'orgsLeft'].map((k) => [k, { type: 'integer' }])),
-} as const;
-const orgSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' }, code: { type: 'string' }, name: { type: 'string' }, country: { type: 'string' }, level: { type: 'integer' },
-    parentCode: { type: ['string', 'null'] }, smsQuota: { type: 'integer' }, role: { type: 'string' }, default: { type: 'boolean' }, pending_invitation: { type: 'boolean' },
-  },
-} as const;
+const SEATS = typed(Object.fromEntries(['accountCap', 'accountsUsed', 'accountsLeft', 'orgCap', 'orgsUsed', 'orgsLeft'].map((k) => [k, 'integer'])));
+const orgSchema = typed({
+  id: 'string', code: 'string', name: 'string', country: 'string', level: 'integer',
+  parentCode: NULLABLE_TEXT, smsQuota: 'integer', role: 'string', default: 'boolean', pending_invitation: 'boolean',
+});
+const route = subjectRoutes('main', 'org');
+
+type Seats = Awaited<ReturnType<typeof seatsOf>>;
+/** A GET on one of my organisations (:id, its id or code; any other answers 404), answered from it and its seats. */
+function myOrgRoute(path: string, response: object, answer: (org: OrgRow, seats: Seats) => unknown): RouteDef {
+  return route('GET', path, 'read', {
+    schema: { params: ID_PARAMS, response },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const org = await memberOrg(req.server.db, auth.accountId, id);
+      if (!org) throw notFound('organisation', id);
+      return answer(org, await seatsOf(req.server.db, org, req.server.config));
+    },
+  });
+}
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
 export const orgRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/orgs',
-    permission: { action: 'read', subject: 'org' },
-    schema: { response: { type: 'array', items: orgSchema } },
+  route('GET', '/orgs', 'read', {
+    schema: { response: arrayOf(orgSchema) },
     handler: async (req) => {
       const auth = req.requireAuth();
       return orgsOfAccount(req.server.db, auth.accountId);
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/orgs',
-    permission: { action: 'create', subject: 'org' },
+  }),
+  route('POST', '/orgs', 'create', {
     schema: {
       // schemas/orgs.json's create form: the console's form checks the same rules.
       body: createBodySchema(RESOURCES.orgs),
@@ -101,17 +104,9 @@ export const orgRoutes = defineRoutes([
         return { id, code, name, country: body.country, level: org.level, parentCode: parent.code, smsQuota: body.smsQuota, role: creatorRole, default: false, pending_invitation: false };
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/orgs/:id',
-    permission: { action: 'update', subject: 'org' },
-    schema: {
-      params: pathParams('id'),
-      body: { type: 'object', minProperties: 1, additionalProperties: false, properties: { name: orgName, country } },
-      response: orgSchema,
-    },
+  }),
+  route('POST', '/orgs/:id', 'update', {
+    schema: { params: ID_PARAMS, body: { ...obj({ name: orgName, country }), minProperties: 1 }, response: orgSchema },
     // Rename or update an organisation I administer, with the codes of SPEC.md section 8: 0134 not its admin and
     // 0131 a first-level name needs its superadmin (both conditions of common/permissions.ts), 0133 a settlement
     // customer keeps its name, 0135 the name is taken.
@@ -146,13 +141,9 @@ export const orgRoutes = defineRoutes([
         return { id: org.id, code: org.code, ...after, level: org.level, smsQuota: org.sms_quota, role };
       });
     },
-  },
-  {
-    service: 'main',
-    method: 'DELETE',
-    path: '/enterprises/delete/cube/:id',
-    permission: { action: 'delete', subject: 'org' },
-    schema: { params: pathParams('id'), response: {} },
+  }),
+  route('DELETE', '/enterprises/delete/cube/:id', 'delete', {
+    schema: { params: ID_PARAMS, response: {} },
     // Delete an organisation I administer that holds nothing: no sub-organisation, SIM, record, invoice, task or
     // file (the database refuses any such row), and not the one I am working in. First-level ones stay (0131, a
     // condition of common/permissions.ts).
@@ -176,50 +167,15 @@ export const orgRoutes = defineRoutes([
       });
       return null;
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/org/user/config/user_surplus/:id',
-    permission: { action: 'read', subject: 'org' },
-    schema: { params: pathParams('id'), response: seatsSchema },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const { id } = req.params as { id: string };
-      const org = await memberOrg(req.server.db, auth.accountId, id);
-      if (!org) throw notFound('organisation', id);
-      return seatsOf(req.server.db, org, req.server.config);
-    },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/org/user/config/:id',
-    permission: { action: 'read', subject: 'org' },
-    schema: { params: pathParams('id'), response: { type: 'object', properties: { ...seatsSchema.properties, smsQuota: { type: 'integer' }, level: { type: 'integer' }, code: { type: 'string' } } } },
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const { id } = req.params as { id: string };
-      const org = await memberOrg(req.server.db, auth.accountId, id);
-      if (!org) throw notFound('organisation', id);
-      return { ...(await seatsOf(req.server.db, org, req.server.config)), smsQuota: org.sms_quota, level: org.level, code: org.code };
-    },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sub_org_qty_setting/verify/:id',
-    permission: { action: 'read', subject: 'org' },
-    schema: { params: pathParams('id'), response: { type: 'object', properties: { allowed: { type: 'boolean' }, ...seatsSchema.properties } } },
-    // May organisation :id (one of mine) have another sub-organisation? The console asks before showing the create form.
-    handler: async (req) => {
-      const auth = req.requireAuth();
-      const { id } = req.params as { id: string };
-      const org = await memberOrg(req.server.db, auth.accountId, id);
-      if (!org) throw notFound('organisation', id);
-      const seats = await seatsOf(req.server.db, org, req.server.config);
-      return { allowed: seats.orgsLeft > 0, ...seats };
-    },
-  },
+  }),
+  myOrgRoute('/org/user/config/user_surplus/:id', SEATS, (_org, seats) => seats),
+  myOrgRoute('/org/user/config/:id', typed({ ...SEATS.properties, smsQuota: 'integer', level: 'integer', code: 'string' }), (org, seats) => ({
+    ...seats,
+    smsQuota: org.sms_quota,
+    level: org.level,
+    code: org.code,
+  })),
+  // May organisation :id (one of mine) have another sub-organisation? The console asks before showing the create form.
+  myOrgRoute('/sub_org_qty_setting/verify/:id', typed({ allowed: 'boolean', ...SEATS.properties }), (_org, seats) => ({ allowed: seats.orgsLeft > 0, ...seats })),
   ...smsQuotaRoutes,
 ]);

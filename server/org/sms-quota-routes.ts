@@ -6,28 +6,19 @@
 import { RESOURCES } from '../../common/resource-registry.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { defineRoutes } from '../http/route.js';
+import { arrayOf, ID_PARAMS, ID_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { childOrg, childOrgs, lockOrg, memberOrg, setSmsQuota, type OrgRow } from './org-repo.js';
 
-const quotaItem = {
-  type: 'object',
-  properties: { id: { type: 'string' }, code: { type: 'string' }, name: { type: 'string' }, smsQuota: { type: 'integer' }, min: { type: 'integer' }, max: { type: 'integer' } },
-} as const;
+const quotaItem = typed({ id: 'string', code: 'string', name: 'string', smsQuota: 'integer', min: 'integer', max: 'integer' });
+/** Reading the quotas needs the right to change them (see above). */
+const route = subjectRoutes('main', 'org');
 
 const itemOf = (o: OrgRow, parent: OrgRow) => ({ id: o.id, code: o.code, name: o.name, smsQuota: o.sms_quota, min: 1, max: parent.sms_quota });
 
 export const smsQuotaRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/orgs/smsOperService',
-    permission: { action: 'update', subject: 'org' },
-    schema: {
-      response: {
-        type: 'object',
-        properties: { code: { type: 'string' }, name: { type: 'string' }, smsQuota: { type: 'integer' }, items: { type: 'array', items: quotaItem } },
-      },
-    },
+  route('GET', '/orgs/smsOperService', 'update', {
+    schema: { response: typed({ code: 'string', name: 'string', smsQuota: 'integer', items: arrayOf(quotaItem) }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { db } = req.server;
@@ -35,13 +26,9 @@ export const smsQuotaRoutes = defineRoutes([
       const items = (await childOrgs(db, current.id)).map((o) => itemOf(o, current));
       return { code: current.code, name: current.name, smsQuota: current.sms_quota, items };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/orgs/smsOperService/:id',
-    permission: { action: 'update', subject: 'org' },
-    schema: { params: pathParams('id'), response: quotaItem },
+  }),
+  route('GET', '/orgs/smsOperService/:id', 'update', {
+    schema: { params: ID_PARAMS, response: quotaItem },
     // Only a direct sub-organisation of the current one: anything else answers 404, like an id that does not exist.
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -52,21 +39,9 @@ export const smsQuotaRoutes = defineRoutes([
       if (!child) throw notFound('organisation', id);
       return itemOf(child, current);
     },
-  },
-  {
-    service: 'main',
-    method: 'PUT',
-    path: '/orgs/smsOperService',
-    permission: { action: 'update', subject: 'org' },
-    schema: {
-      body: {
-        type: 'object',
-        required: ['id', 'smsQuota'],
-        additionalProperties: false,
-        properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, smsQuota: RESOURCES.orgs.properties.smsQuota },
-      },
-      response: quotaItem,
-    },
+  }),
+  route('PUT', '/orgs/smsOperService', 'update', {
+    schema: { body: obj({ id: ID_TEXT, smsQuota: RESOURCES.orgs.properties.smsQuota }, ['id', 'smsQuota']), response: quotaItem },
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { id: string; smsQuota: number };
@@ -81,5 +56,5 @@ export const smsQuotaRoutes = defineRoutes([
         return itemOf({ ...child, sms_quota: body.smsQuota }, current);
       });
     },
-  },
+  }),
 ]);

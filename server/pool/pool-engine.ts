@@ -20,8 +20,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
-import { newId } from '../db/ids.js';
-import { claimJob, syncPolicies } from '../network/bundle-engine.js';
+import { claimJob, startLeasedJob } from '../job/periodic.js';
+import { syncPolicies } from '../network/bundle-engine.js';
 import type { NetworkAdapter } from '../network/adapter.js';
 
 export const POOL_JOB = 'pool_engine';
@@ -382,25 +382,11 @@ export async function runPoolJob(db: Db, adapter: NetworkAdapter, now: Date, own
 
 /** Run the pool job every everyMs on clock's time; returns the stop function (which waits for a run in progress). */
 export function startPoolJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): () => Promise<void> {
-  const owner = `${process.pid}-${newId(8)}`;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = runPoolJob(db, adapter, clock(), owner, Math.max(60, Math.ceil((everyMs * 2) / 1000)))
-      .then(
-        (s) => void (s.ran && (s.rolled || s.enrolled || s.exited || s.recomputed || s.overages || s.stopped) && log.info(s, 'pool job')),
-        (err) => log.error({ err }, 'pool job'),
-      )
-      .finally(() => (running = null));
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-    await db.query('UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2', [POOL_JOB, owner]).catch(() => undefined);
-  };
+  return startLeasedJob(db, log, {
+    name: POOL_JOB,
+    what: 'pool job',
+    everyMs,
+    run: (owner, leaseSeconds) => runPoolJob(db, adapter, clock(), owner, leaseSeconds),
+    report: (s) => void (s.ran && (s.rolled || s.enrolled || s.exited || s.recomputed || s.overages || s.stopped) && log.info(s, 'pool job')),
+  });
 }

@@ -14,6 +14,11 @@ export async function poolRecord(q: Queryable, orgId: string, id: string) {
   return (await q.query(`${POOL_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id])).rows[0];
 }
 
+/** Every pool of an organisation as the API answers it, by name (an organisation has a handful; no page needed). */
+export async function poolsOfOrg(q: Queryable, orgId: string) {
+  return (await q.query(`${POOL_SELECT} WHERE t.org_id = $1 ORDER BY t.name, t.id`, [orgId])).rows;
+}
+
 /** A pool's name, its row locked for the transaction; undefined for no such pool of the organisation. */
 export async function lockPoolName(q: Queryable, orgId: string, id: string) {
   return (await q.query<{ name: string }>('SELECT name FROM shared_pools WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id])).rows[0];

@@ -9,15 +9,33 @@ import { listRoute, showRoute } from '../db/resource-list.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
-import { lockPoolName, poolNameTaken, poolRecord, renamePool } from './pool-repo.js';
+import { arrayOf, ID_PARAMS, subjectRoutes } from '../http/shapes.js';
+import { subjectOf } from '../../common/ability.js';
+import { orgIdOf } from '../org/org-repo.js';
+import { lockPoolName, poolNameTaken, poolRecord, poolsOfOrg, renamePool } from './pool-repo.js';
 
 const pools = RESOURCES.pools;
 const poolSchema = { type: 'object', properties: pools.properties };
 const POOL = { table: 'shared_pools', column: 'pool_id' };
+const route = subjectRoutes('pool', 'shared-pool-cube');
 
 export const poolRoutes = defineRoutes([
   // The organisation's pools; an organisation with none gets an empty page (the console then hides the menu entry).
   listRoute(pools, 'pool', '/shared_pool/cube/dashboard/pools', { method: 'GET' }),
+  // An organisation's pools by its id or code (SPEC.md section 7 "/{id}/pools"; "pool list by org_code: data is an
+  // array of pools"): any organisation the caller is an active member of, not only the current one. Another
+  // organisation's id answers as one that does not exist (common/permissions.ts "notMember").
+  route('GET', '/shared_pool/cube/dashboard/:id/pools', 'read', {
+    summary: "The pools of an organisation the caller is a member of, by the organisation's id or code",
+    schema: { params: ID_PARAMS, response: arrayOf(poolSchema) },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { id } = req.params as { id: string };
+      const orgId = await orgIdOf(req.server.db, id);
+      if (!orgId || !auth.ability.can('read', subjectOf('shared-pool-cube', { orgId }))) throw notFound('organisation', id);
+      return poolsOfOrg(req.server.db, orgId);
+    },
+  }),
   showRoute(pools),
   // Activity: every SIM that joined the pool, with its cycle usage, and when it left.
   listRoute(RESOURCES.poolMembers, 'pool', '/shared_pool/cube/pools/:id/activity', { method: 'GET', parent: POOL, idColumn: 't.sim_id' }),

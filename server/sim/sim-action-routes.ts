@@ -15,6 +15,7 @@ import { decide, type Refusal, type SimAction } from '../domain/lifecycle.js';
 import { ApiError } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
+import { arrayOf, obj, outObj, subjectRoutes, typed } from '../http/shapes.js';
 import { publishLive } from '../live/hub.js';
 import type { CommandAnswer, SimRef } from '../network/adapter.js';
 import { applyChange, insertActivationTask, lockSims, releaseSlot, simFacts, takeSlots, type SimRow } from './sim-repo.js';
@@ -34,28 +35,24 @@ export interface SimResult {
 
 const refused = (lang: Language, iccid: string, reason: Refusal | 'notExist' | 'inProcess'): SimResult => ({ iccid, ok: false, reason, message: translate(lang, `errors.sim.${reason}`) });
 
-const resultSchema = {
-  type: 'object',
-  properties: {
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { iccid: { type: 'string' }, ok: { type: 'boolean' }, status: { type: 'string' }, subStatus: { type: 'string' }, taskId: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
-    accepted: { type: 'integer' },
-    refused: { type: 'integer' },
-    /** The activation task of the accepted SIMs (activation only, when one was accepted). */
-    taskId: { type: 'string' },
-    referenceId: { type: 'string' },
-  },
-};
+/**
+ * The answer of a request on a list of SIMs (an action, an SMS): SIM by SIM what happened (these fields), how many
+ * were accepted and refused, and whatever else the request tells.
+ */
+export function batchAnswer(result: Parameters<typeof typed>[0], extra: Record<string, object> = {}) {
+  return outObj({ results: arrayOf(typed(result)), accepted: { type: 'integer' }, refused: { type: 'integer' }, ...extra });
+}
+
+const resultSchema = batchAnswer(
+  { iccid: 'string', ok: 'boolean', status: 'string', subStatus: 'string', taskId: 'string', reason: 'string', message: 'string' },
+  // The activation task of the accepted SIMs (activation only, when one was accepted).
+  typed({ taskId: 'string', referenceId: 'string' }).properties,
+);
 
 const refOf = (orgId: string, s: SimRow): SimRef => ({ orgId, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn });
 
 /** The ICCIDs of an action's body: the schema bounds what is parsed; the count rules are checked on the distinct ones. */
-const ICCIDS_BODY = { type: 'object', required: ['iccids'], additionalProperties: false, properties: { iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } } };
+const ICCIDS_BODY = obj({ iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } }, ['iccids']);
 
 function distinctIccids(body: unknown): string[] {
   const iccids = [...new Set((body as { iccids: string[] }).iccids)];
@@ -64,12 +61,11 @@ function distinctIccids(body: unknown): string[] {
   return iccids;
 }
 
+/** The routes of SIM actions (the main service, the `sim` subject). */
+const route = subjectRoutes('main', 'sim');
+
 function actionRoute(action: PersonAction, path: string): RouteDef {
-  return {
-    service: 'main',
-    method: 'POST',
-    path,
-    permission: { action, subject: 'sim' },
+  return route('POST', path, action, {
     schema: {
       // The count limits are checked in the handler, with SPEC.md's own words ("select at least one SIM", "more than 1000"),
       // on the distinct ICCIDs; the schema only bounds what is parsed at all.
@@ -138,21 +134,17 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
       const n = list.filter((r) => r.ok).length;
       return { results: list, accepted: n, refused: list.length - n, ...(first.taskId ? { taskId: first.taskId, referenceId: first.referenceId } : {}) };
     },
-  };
+  });
 }
 
 const refusals = (results: Map<string, SimResult>) => [...results.values()].filter((r) => !r.ok).map((r) => ({ iccid: r.iccid, reason: r.reason }));
 
 export const simActionRoutes = defineRoutes([
   actionRoute('activate', '/sim/active'),
-  {
-    // POST /sim/preActiveValidated (issue 19; docs/decisions.md "The last bundle calls (issue 19)"): would these SIMs be
-    // activated? The activate rules of SPEC.md section 4 asked SIM by SIM without taking anything, so the activate
-    // dialog can say which will be refused and why before anyone confirms. Nothing is written.
-    service: 'main',
-    method: 'POST',
-    path: '/sim/preActiveValidated',
-    permission: { action: 'activate', subject: 'sim' },
+  // POST /sim/preActiveValidated (issue 19; docs/decisions.md "The last bundle calls (issue 19)"): would these SIMs be
+  // activated? The activate rules of SPEC.md section 4 asked SIM by SIM without taking anything, so the activate
+  // dialog can say which will be refused and why before anyone confirms. Nothing is written.
+  route('POST', '/sim/preActiveValidated', 'activate', {
     schema: { body: ICCIDS_BODY, response: resultSchema },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -167,7 +159,7 @@ export const simActionRoutes = defineRoutes([
       const n = list.filter((r) => r.ok).length;
       return { results: list, accepted: n, refused: list.length - n };
     },
-  },
+  }),
   actionRoute('suspend', '/sim/suspend'),
   actionRoute('resume', '/sim/resume'),
   actionRoute('reset', '/device/reset'),

@@ -9,18 +9,22 @@ import { RESOURCES } from '../../common/resource-registry.js';
 import { PAGING_PROPERTIES, type Language } from '../../common/limits.js';
 import type { Queryable } from '../db/db.js';
 import { notFound } from '../http/api-error.js';
+import { sendAttachment } from '../http/attachment.js';
 import { consoleLabel, fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
+import { arrayOf, listOf, NO_FIELDS, NULLABLE_TEXT, outObj, typed } from '../http/shapes.js';
 import { bundleOrdersOf, cdrPage, connectionOf, connectionStatusOf, eventPage, simByIccid, smsPage, statusTrace, usageBuckets, USAGE_CYCLES, type PageAsk, type SimKey, type UsageCycle } from './sim-detail-repo.js';
 
 const sims = RESOURCES.sims;
 const bundleOrders = RESOURCES.bundleOrders;
 const ICCID = sims.properties.iccid;
-const TIME = { type: ['string', 'null'], format: 'date-time' } as const;
-const NUM = { type: ['number', 'null'] } as const;
-const STR = { type: ['string', 'null'] } as const;
+/** Fields a SIM's tabs may leave empty: a time, a number, a text. */
+export const TIME = { type: NULLABLE_TEXT, format: 'date-time' } as const;
+export const NUM = { type: ['number', 'null'] } as const;
+export const STR = { type: NULLABLE_TEXT } as const;
+const AT = { type: 'string', format: 'date-time' } as const;
 
 /** Field names in messages as the console labels them ("ICCID: …", "Cycle: …"). */
 const LABELS: RouteDef['labels'] = Object.fromEntries(
@@ -30,6 +34,11 @@ const LABELS: RouteDef['labels'] = Object.fromEntries(
 /** The query of a SIM tab: the ICCID and whatever else the tab takes; nothing unknown. */
 export function simQuery(extra: Record<string, object> = {}): object {
   return { type: 'object', required: ['iccid'], additionalProperties: false, properties: { iccid: ICCID, ...extra } };
+}
+
+/** The schemas of a tab of one SIM by ?iccid=: it answers the SIM's ICCID and these fields (a type's name or a schema). */
+export function simFields(fields: Parameters<typeof typed>[0]): RouteDef['schema'] {
+  return { querystring: simQuery(), response: typed({ iccid: 'string', ...fields }) };
 }
 
 /** A page of rows with its total. */
@@ -55,23 +64,9 @@ const pageAsk = (req: FastifyRequest): PageAsk => {
   return { page, pageSize };
 };
 
-const EVENT = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    type: { type: 'string' },
-    fromStatus: STR,
-    toStatus: STR,
-    source: { type: 'string' },
-    accountName: STR,
-    accountEmail: STR,
-    detail: {},
-    at: { type: 'string', format: 'date-time' },
-  },
-};
+const EVENT = typed({ id: 'string', type: 'string', fromStatus: STR, toStatus: STR, source: 'string', accountName: STR, accountEmail: STR, detail: {}, at: AT });
 
-
-const usageTotals = { uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, volumeKb: { type: 'number' } };
+const usageTotals = typed({ uplinkKb: 'number', downlinkKb: 'number', volumeKb: 'number' }).properties;
 
 
 /** A CSV cell (RFC 4180); a leading =, +, - or @ is quoted as text so a spreadsheet never runs it. */
@@ -90,31 +85,24 @@ export const simDetailRoutes = defineRoutes([
   // SPEC.md section 9: the last session is shown when it is within 3 months, the location within 48 hours.
   simRead(
     '/sim/connection',
-    {
-      querystring: simQuery(),
-      response: {
-        type: 'object',
+    simFields({
+      status: 'string',
+      connectionStatus: 'string',
+      apn: STR,
+      ip: STR,
+      network: STR,
+      lastSession: { type: ['object', 'null'], properties: { at: AT, kb: NUM } },
+      location: {
+        type: ['object', 'null'],
         properties: {
-          iccid: { type: 'string' },
-          status: { type: 'string' },
-          connectionStatus: { type: 'string' },
-          apn: STR,
-          ip: STR,
-          network: STR,
-          lastSession: { type: ['object', 'null'], properties: { at: { type: 'string', format: 'date-time' }, kb: NUM } },
-          location: {
-            type: ['object', 'null'],
-            properties: {
-              lat: { type: 'number' },
-              lon: { type: 'number' },
-              at: { type: 'string', format: 'date-time' },
-              place: { type: ['object', 'null'], properties: { name: { type: 'string' }, country: { type: 'string' }, distanceKm: { type: 'number' } } },
-            },
-          },
-          checkedAt: { type: 'string', format: 'date-time' },
+          lat: { type: 'number' },
+          lon: { type: 'number' },
+          at: AT,
+          place: { type: ['object', 'null'], properties: typed({ name: 'string', country: 'string', distanceKm: 'number' }).properties },
         },
       },
-    },
+      checkedAt: AT,
+    }),
     async (req) => {
       const sim = await simOf(req);
       const r = await connectionOf(req.server.db, sim);
@@ -135,10 +123,7 @@ export const simDetailRoutes = defineRoutes([
   // Only the status, for a refresh button: no geocoding, one indexed row.
   simRead(
     '/sim/connection/status',
-    {
-      querystring: simQuery(),
-      response: { type: 'object', properties: { iccid: { type: 'string' }, connectionStatus: { type: 'string' }, checkedAt: { type: 'string', format: 'date-time' } } },
-    },
+    simFields({ connectionStatus: 'string', checkedAt: AT }),
     async (req) => connectionStatusOf(req.server.db, await simOf(req)),
   ),
   // A SIM holds a handful of orders over its life: all of them, newest first.
@@ -146,10 +131,7 @@ export const simDetailRoutes = defineRoutes([
     '/sim/bundle',
     {
       querystring: simQuery(),
-      response: {
-        type: 'object',
-        properties: { items: { type: 'array', items: { type: 'object', properties: { ...bundleOrders.properties, overageThresholdKb: NUM } } } },
-      },
+      response: listOf(outObj({ ...bundleOrders.properties, overageThresholdKb: NUM })),
     },
     async (req) => ({ items: await bundleOrdersOf(req.server.db, await simOf(req)) }),
   ),
@@ -158,14 +140,7 @@ export const simDetailRoutes = defineRoutes([
     '/sim/usage',
     {
       querystring: simQuery({ cycle: { type: 'string', enum: Object.keys(USAGE_CYCLES), default: 'day' } }),
-      response: {
-        type: 'object',
-        properties: {
-          cycle: { type: 'string' },
-          buckets: { type: 'array', items: { type: 'object', properties: { period: { type: 'string' }, ...usageTotals } } },
-          total: { type: 'object', properties: usageTotals },
-        },
-      },
+      response: typed({ cycle: 'string', buckets: arrayOf(typed({ period: 'string', ...usageTotals })), total: outObj(usageTotals) }),
     },
     async (req) => {
       const sim = await simOf(req);
@@ -177,16 +152,9 @@ export const simDetailRoutes = defineRoutes([
   ),
   eventList('/sim/event', false),
   eventList('/sim/statusTrace', true),
+  // The whole trace as CSV (UTF-8 with a byte-order mark for spreadsheets), headed and worded in the caller's language.
   {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/statusTraceDownload',
-    permission: { action: 'read', subject: 'sim' },
-    labels: LABELS,
-    raw: true,
-    schema: { querystring: simQuery(), response: {} },
-    // The whole trace as CSV (UTF-8 with a byte-order mark for spreadsheets), headed and worded in the caller's language.
-    handler: async (req, reply) => {
+    ...simRead('/sim/statusTraceDownload', { querystring: simQuery(), response: NO_FIELDS }, async (req, reply) => {
       const sim = await simOf(req);
       const rows = await statusTrace(req.server.db, sim);
       const label = (key: string) => consoleLabel(req.lang, key) ?? key;
@@ -196,25 +164,18 @@ export const simDetailRoutes = defineRoutes([
         ...rows.map((e) => [new Date(e.at).toISOString(), status(e.fromStatus), status(e.toStatus), label(`simDetail.events.sources.${e.source}`), e.accountEmail]),
       ];
       const csv = `\uFEFF${lines.map((l) => l.map(csvCell).join(',')).join('\r\n')}\r\n`;
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="status-trace-${sim.iccid}.csv"`)
-        .header('cache-control', 'no-store')
-        .send(csv);
-    },
+      return sendAttachment(reply, 'text/csv; charset=utf-8', `status-trace-${sim.iccid}.csv`, csv);
+    }),
+    raw: true,
   },
   // The last 31 days (SPEC.md section 5's CDR span), so at most two monthly partitions are read, newest first.
   simRead(
     '/sim/cdrs',
     {
       querystring: simQuery(PAGING_PROPERTIES),
-      response: paged({
-        type: 'object',
-        properties: {
-          id: { type: 'string' }, network: { type: 'string' }, country: STR, planCode: STR, rat: { type: 'string' }, direction: { type: 'string' },
-          volumeKb: { type: 'number' }, startAt: { type: 'string', format: 'date-time' }, endAt: { type: 'string', format: 'date-time' }, durationS: { type: 'integer' },
-        },
-      }),
+      response: paged(
+        typed({ id: 'string', network: 'string', country: STR, planCode: STR, rat: 'string', direction: 'string', volumeKb: 'number', startAt: AT, endAt: AT, durationS: 'integer' }),
+      ),
     },
     async (req) => cdrPage(req.server.db, await simOf(req), pageAsk(req)),
   ),
@@ -222,13 +183,9 @@ export const simDetailRoutes = defineRoutes([
     '/sim/sms',
     {
       querystring: simQuery(PAGING_PROPERTIES),
-      response: paged({
-        type: 'object',
-        properties: {
-          id: { type: 'string' }, direction: { type: 'string' }, status: { type: 'string' }, smsType: { type: 'string' }, content: { type: 'string' },
-          error: STR, createdAt: { type: 'string', format: 'date-time' }, sentAt: TIME, deliveredAt: TIME,
-        },
-      }),
+      response: paged(
+        typed({ id: 'string', direction: 'string', status: 'string', smsType: 'string', content: 'string', error: STR, createdAt: AT, sentAt: TIME, deliveredAt: TIME }),
+      ),
     },
     async (req) => smsPage(req.server.db, await simOf(req), pageAsk(req)),
   ),

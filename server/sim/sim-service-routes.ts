@@ -19,59 +19,47 @@ import { invalid, notFound } from '../http/api-error.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { bundleCycle, bundleOfSim, bundleQueueOf, cardOf, periodsOf, serviceOf } from './sim-detail-repo.js';
-import { simOf, simQuery, simRead } from './sim-detail-routes.js';
+import { arrayOf, obj, outObj, typed } from '../http/shapes.js';
+import { NUM, simFields, simOf, simRead, STR, TIME } from './sim-detail-routes.js';
 
 const sims = RESOURCES.sims;
 const ICCID = sims.properties.iccid;
-const TIME = { type: ['string', 'null'], format: 'date-time' } as const;
-const NUM = { type: ['number', 'null'] } as const;
-const STR = { type: ['string', 'null'] } as const;
+const AT = { type: 'string', format: 'date-time' } as const;
 const INT = { type: ['integer', 'null'] } as const;
 const BUNDLE_ID = { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$', maxLength: 22 };
 /** The path's id is the ICCID, and messages call it so. */
 const LABELS: RouteDef['labels'] = Object.fromEntries(Object.entries(fieldLabels(sims)).map(([lang, l]) => [lang, { ...l, id: l.iccid ?? 'ICCID' }]));
-const byIccid = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ICCID } };
-
+const byIccid = obj({ id: ICCID }, ['id']);
 
 /** A bundle as the queue and the detail show it. */
-const BUNDLE = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' }, name: { type: 'string' }, sku: { type: 'string' }, type: { type: 'string' }, serviceType: { type: 'string' }, status: { type: 'string' },
-    paymentMode: { type: 'string' }, quotaKb: NUM, usedKb: { type: 'number' }, resetCycle: { type: 'string' }, overagePolicy: { type: 'string' }, throttleKbps: INT,
-    outOfCoverage: { type: 'string' }, orderedAt: { type: 'string', format: 'date-time' }, activatedAt: TIME, expectedExpireAt: TIME, expiredAt: TIME,
-    cancelled: { type: 'boolean' },
-  },
-};
+const BUNDLE = typed({
+  id: 'string', name: 'string', sku: 'string', type: 'string', serviceType: 'string', status: 'string', paymentMode: 'string', quotaKb: NUM, usedKb: 'number',
+  resetCycle: 'string', overagePolicy: 'string', throttleKbps: INT, outOfCoverage: 'string', orderedAt: AT, activatedAt: TIME, expectedExpireAt: TIME, expiredAt: TIME,
+  cancelled: 'boolean',
+});
+/** A bundle with more fields. */
+const bundleWith = (fields: Parameters<typeof typed>[0]) => outObj({ ...BUNDLE.properties, ...typed(fields).properties });
 
 export const simServiceRoutes: RouteDef[] = defineRoutes([
   simRead(
     '/sim/service',
-    {
-      querystring: simQuery(),
-      response: {
-        type: 'object',
-        properties: {
-          iccid: { type: 'string' },
-          status: { type: 'string' },
-          subStatus: { type: 'string' },
-          data: { type: 'boolean' },
-          sms: { type: 'boolean' },
-          inUse: { type: 'integer' },
-          pending: { type: 'integer' },
-          next: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
-          cycle: {
-            type: ['object', 'null'],
-            properties: {
-              bundleId: { type: 'string' }, bundleName: { type: 'string' }, resetCycle: { type: 'string' }, number: { type: 'integer' },
-              start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' }, usageKb: { type: 'number' }, limitKb: NUM, remainingKb: NUM, overageKb: NUM,
-            },
-          },
-          control: { type: 'string' },
-          expiresAt: TIME,
-        },
+    simFields({
+      status: 'string',
+      subStatus: 'string',
+      data: 'boolean',
+      sms: 'boolean',
+      inUse: 'integer',
+      pending: 'integer',
+      next: { type: ['object', 'null'], properties: typed({ id: 'string', name: 'string' }).properties },
+      cycle: {
+        type: ['object', 'null'],
+        properties: typed({
+          bundleId: 'string', bundleName: 'string', resetCycle: 'string', number: 'integer', start: AT, end: AT, usageKb: 'number', limitKb: NUM, remainingKb: NUM, overageKb: NUM,
+        }).properties,
       },
-    },
+      control: 'string',
+      expiresAt: TIME,
+    }),
     async (req) => {
       const sim = await simOf(req);
       const r = await serviceOf(req.server.db, sim);
@@ -93,25 +81,15 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
   // makes the SIM active (server/network/bundle-engine.ts endPeriods).
   simRead(
     '/sim/details',
-    {
-      querystring: simQuery(),
-      response: {
-        type: 'object',
-        properties: {
-          iccid: { type: 'string' },
-          status: { type: 'string' },
-          subStatus: { type: 'string' },
-          activatedAt: TIME,
-          expiresAt: TIME,
-          test: {
-            type: 'object',
-            properties: { status: { type: 'string' }, allowanceKb: NUM, usedKb: NUM, periodDays: INT, startedAt: TIME, endsAt: TIME, running: { type: 'boolean' } },
-          },
-          preActivated: { type: 'object', properties: { at: TIME, periodDays: INT, endsAt: TIME, running: { type: 'boolean' } } },
-          deactivated: { type: 'object', properties: { at: TIME, periodDays: INT, retainedUntil: TIME } },
-        },
-      },
-    },
+    simFields({
+      status: 'string',
+      subStatus: 'string',
+      activatedAt: TIME,
+      expiresAt: TIME,
+      test: typed({ status: 'string', allowanceKb: NUM, usedKb: NUM, periodDays: INT, startedAt: TIME, endsAt: TIME, running: 'boolean' }),
+      preActivated: typed({ at: TIME, periodDays: INT, endsAt: TIME, running: 'boolean' }),
+      deactivated: typed({ at: TIME, periodDays: INT, retainedUntil: TIME }),
+    }),
     async (req) => {
       const sim = await simOf(req);
       const r = await periodsOf(req.server.db, sim);
@@ -132,13 +110,10 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
     '/sim/spec/:id',
     {
       params: byIccid,
-      response: {
-        type: 'object',
-        properties: {
-          iccid: { type: 'string' }, imsi: STR, msisdn: STR, imei: STR, technology: { type: 'string' }, productType: { type: 'string' }, batchNo: STR, deliveryNote: STR,
-          shipmentDate: STR, ota: { type: 'boolean' }, multiImsi: { type: 'boolean' }, activatable: { type: 'boolean' }, activateRefusal: STR,
-        },
-      },
+      response: typed({
+        iccid: 'string', imsi: STR, msisdn: STR, imei: STR, technology: 'string', productType: 'string', batchNo: STR, deliveryNote: STR,
+        shipmentDate: STR, ota: 'boolean', multiImsi: 'boolean', activatable: 'boolean', activateRefusal: STR,
+      }),
     },
     async (req) => {
       const sim = await cardOf(req.server.db, await simOf(req));
@@ -162,15 +137,12 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
     '/sim/getAllPackageService/:id',
     {
       params: byIccid,
-      response: {
-        type: 'object',
-        properties: {
-          iccid: { type: 'string' },
-          inUse: { type: 'array', items: { ...BUNDLE, properties: { ...BUNDLE.properties, base: { type: 'boolean' } } } },
-          pending: { type: 'array', items: { ...BUNDLE, properties: { ...BUNDLE.properties, position: { type: 'integer' }, startsAt: TIME } } },
-          ended: { type: 'array', items: BUNDLE },
-        },
-      },
+      response: typed({
+        iccid: 'string',
+        inUse: arrayOf(bundleWith({ base: 'boolean' })),
+        pending: arrayOf(bundleWith({ position: 'integer', startsAt: TIME })),
+        ended: arrayOf(BUNDLE),
+      }),
     },
     async (req) => {
       const sim = await simOf(req);
@@ -199,25 +171,15 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
   simRead(
     '/sim/bundle/detail/:iccid/:bundleId/:cycle',
     {
-      params: {
-        type: 'object', required: ['iccid', 'bundleId', 'cycle'], additionalProperties: false,
-        properties: { iccid: ICCID, bundleId: BUNDLE_ID, cycle: { type: 'integer', minimum: 1, maximum: 100_000 } },
-      },
-      response: {
-        type: 'object',
-        properties: {
-          iccid: { type: 'string' },
-          bundle: { ...BUNDLE, properties: { ...BUNDLE.properties, coverageCountries: { type: 'array', items: { type: 'string' } }, overageThresholdKb: NUM, cycles: { type: 'integer' } } },
-          cycle: {
-            type: 'object',
-            properties: {
-              number: { type: 'integer' }, start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' }, current: { type: 'boolean' },
-              usageKb: { type: 'number' }, uplinkKb: { type: 'number' }, downlinkKb: { type: 'number' }, cdrs: { type: 'integer' }, limitKb: NUM, overageKb: NUM,
-              byRat: { type: 'array', items: { type: 'object', properties: { rat: { type: 'string' }, volumeKb: { type: 'number' } } } },
-            },
-          },
-        },
-      },
+      params: obj({ iccid: ICCID, bundleId: BUNDLE_ID, cycle: { type: 'integer', minimum: 1, maximum: 100_000 } }, ['iccid', 'bundleId', 'cycle']),
+      response: typed({
+        iccid: 'string',
+        bundle: bundleWith({ coverageCountries: arrayOf({ type: 'string' }), overageThresholdKb: NUM, cycles: 'integer' }),
+        cycle: typed({
+          number: 'integer', start: AT, end: AT, current: 'boolean', usageKb: 'number', uplinkKb: 'number', downlinkKb: 'number', cdrs: 'integer', limitKb: NUM, overageKb: NUM,
+          byRat: arrayOf(typed({ rat: 'string', volumeKb: 'number' })),
+        }),
+      }),
     },
     async (req) => {
       const { bundleId, cycle } = req.params as { iccid: string; bundleId: string; cycle: number };

@@ -10,9 +10,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { translate } from '../../common/i18n.js';
 import { newId } from '../db/ids.js';
-import { invalid, notFound } from '../http/api-error.js';
+import { invalid } from '../http/api-error.js';
+import { sendAttachment } from '../http/attachment.js';
 import { audit } from '../http/audit.js';
+import { ownOrg } from '../http/own-org.js';
 import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
+import { arrayOf, ID_PARAMS, NO_FIELDS, obj, subjectRoutes, TASK_ANSWER, typed } from '../http/shapes.js';
 import { publishLive } from '../live/hub.js';
 import { orgIdOf } from '../org/org-repo.js';
 import { insertUploadTask } from './upload-repo.js';
@@ -53,23 +56,15 @@ async function receivingOrg(req: FastifyRequest, idOrCode: string | undefined): 
 }
 
 /** The path's organisation must be the current one (an id or a code). */
-function currentOrg(req: FastifyRequest): void {
-  const auth = req.requireAuth();
-  const code = (req.params as { code: string }).code;
-  if (code !== auth.orgCode && code !== auth.orgId) throw notFound('organisation', code);
-}
+const currentOrg = (req: FastifyRequest) => ownOrg(req, (req.params as { code: string }).code);
 
-const previewSchema = {
-  type: 'object',
-  properties: {
-    rows: { type: 'integer' },
-    ok: { type: 'integer' },
-    failed: { type: 'integer' },
-    byReason: { type: 'object', additionalProperties: { type: 'integer' } },
-    errors: { type: 'array', items: { type: 'object', properties: { row: { type: 'integer' }, iccid: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' } } } },
-  },
-};
-const taskSchema = { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } };
+const previewSchema = typed({
+  rows: 'integer',
+  ok: 'integer',
+  failed: 'integer',
+  byReason: { type: 'object', additionalProperties: { type: 'integer' } },
+  errors: arrayOf(typed({ row: 'integer', iccid: 'string', reason: 'string', message: 'string' })),
+});
 
 /** Keep the submitted file where any instance's worker can read it, and queue the task. */
 async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_upload', file: { name: string; bytes: Uint8Array }, rows: number, payload: Record<string, unknown>, after: Record<string, unknown>) {
@@ -93,12 +88,8 @@ async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_uplo
 }
 
 /** A template in the asked format, its header labelled in the person's language. */
-function sendTemplate(req: FastifyRequest, reply: FastifyReply, base: string, format: UploadType, header: string[], examples: string[][]) {
-  return reply
-    .type(UPLOAD_TYPES[format])
-    .header('content-disposition', `attachment; filename="${base}.${format}"`)
-    .header('cache-control', 'no-store')
-    .send(templateFile(format, header, examples));
+function sendTemplate(reply: FastifyReply, base: string, format: UploadType, header: string[], examples: string[][]) {
+  return sendAttachment(reply, UPLOAD_TYPES[format], `${base}.${format}`, templateFile(format, header, examples));
 }
 
 const formatParam = { type: 'string', enum: Object.keys(UPLOAD_TYPES) };
@@ -107,6 +98,15 @@ const infoColumn = (lang: FastifyRequest['lang'], type: InfoType) => translate(l
 const INFO_EXAMPLES: Record<InfoType, string> = { deviceName: 'Meter 0042', notes: 'Roof unit, block B', tags: 'north; meters' };
 const EXAMPLE_ICCID = '89490200001234567890';
 
+/** The query of a template: its format, `fallback` when none is asked. */
+export const formatQuery = (fallback: UploadType) => obj({ format: { ...formatParam, default: fallback } });
+
+/** A template whose one column is ICCID (the SIMs an action or a schedule is for), with an example row. */
+export const iccidTemplate = (reply: FastifyReply, base: string, format: UploadType) => sendTemplate(reply, base, format, ['ICCID'], [[EXAMPLE_ICCID]]);
+
+/** The routes of SIM transfer and info upload (the main service, the `sim` subject). */
+const route = subjectRoutes('main', 'sim');
+
 function parseInfoType(fields: Record<string, string>): InfoType {
   const type = fields.type as InfoType;
   if (!INFO_TYPES.includes(type)) throw invalid('type', 'enum', { values: INFO_TYPES.join(', ') });
@@ -114,21 +114,13 @@ function parseInfoType(fields: Record<string, string>): InfoType {
 }
 
 const routes: RouteDef[] = [
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/transfer/template/:id',
-    permission: { action: 'transfer', subject: 'sim' },
+  route('GET', '/sim/transfer/template/:id', 'transfer', {
     raw: true,
-    schema: { params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: formatParam } }, response: {} },
-    handler: async (req, reply) => sendTemplate(req, reply, 'sim-transfer-template', (req.params as { id: UploadType }).id, ['ICCID'], [[EXAMPLE_ICCID]]),
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sim/transfer/parse/:id',
-    permission: { action: 'transfer', subject: 'sim' },
-    schema: { params: pathParams('id'), response: previewSchema },
+    schema: { params: obj({ id: formatParam }, ['id']), response: NO_FIELDS },
+    handler: async (req, reply) => iccidTemplate(reply, 'sim-transfer-template', (req.params as { id: UploadType }).id),
+  }),
+  route('POST', '/sim/transfer/parse/:id', 'transfer', {
+    schema: { params: ID_PARAMS, response: previewSchema },
     handler: async (req) => {
       const auth = req.requireAuth();
       await receivingOrg(req, (req.params as { id: string }).id);
@@ -136,13 +128,9 @@ const routes: RouteDef[] = [
       const rows = readUpload(file.name, file.bytes, 'ICCID');
       return summarise(await previewTransfer(req.server.db, auth.orgId, rows), req.lang);
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sim/transfer',
-    permission: { action: 'transfer', subject: 'sim' },
-    schema: { response: taskSchema },
+  }),
+  route('POST', '/sim/transfer', 'transfer', {
+    schema: { response: TASK_ANSWER },
     handler: async (req) => {
       const form = await readForm(req);
       const targetOrgId = await receivingOrg(req, form.fields.targetOrgId);
@@ -152,28 +140,16 @@ const routes: RouteDef[] = [
       const rows = readUpload(file.name, file.bytes, 'ICCID');
       return submit(req, 'sim_transfer', file, rows.length, { targetOrgId }, { to: targetOrgId });
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sim/uploadInfo/template/:type',
-    permission: { action: 'uploadInfo', subject: 'sim' },
+  }),
+  route('GET', '/sim/uploadInfo/template/:type', 'uploadInfo', {
     raw: true,
-    schema: {
-      params: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: infoType } },
-      querystring: { type: 'object', additionalProperties: false, properties: { format: { ...formatParam, default: 'xlsx' } } },
-      response: {},
-    },
+    schema: { params: obj({ type: infoType }, ['type']), querystring: formatQuery('xlsx'), response: NO_FIELDS },
     handler: async (req, reply) => {
       const type = (req.params as { type: InfoType }).type;
-      return sendTemplate(req, reply, `sim-${type}-template`, (req.query as { format: UploadType }).format, ['ICCID', infoColumn(req.lang, type)], [[EXAMPLE_ICCID, INFO_EXAMPLES[type]]]);
+      return sendTemplate(reply, `sim-${type}-template`, (req.query as { format: UploadType }).format, ['ICCID', infoColumn(req.lang, type)], [[EXAMPLE_ICCID, INFO_EXAMPLES[type]]]);
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sim/organizationCode/:code/batchUpdateInfo/parse',
-    permission: { action: 'uploadInfo', subject: 'sim' },
+  }),
+  route('POST', '/sim/organizationCode/:code/batchUpdateInfo/parse', 'uploadInfo', {
     schema: { params: pathParams('code'), response: previewSchema },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -184,13 +160,9 @@ const routes: RouteDef[] = [
       const rows = readUpload(file.name, file.bytes, 'ICCID');
       return summarise(await previewInfo(req.server.db, auth.orgId, type, rows), req.lang);
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sim/organizationCode/:code/batchUpdateInfo',
-    permission: { action: 'uploadInfo', subject: 'sim' },
-    schema: { params: pathParams('code'), response: taskSchema },
+  }),
+  route('POST', '/sim/organizationCode/:code/batchUpdateInfo', 'uploadInfo', {
+    schema: { params: pathParams('code'), response: TASK_ANSWER },
     handler: async (req) => {
       currentOrg(req);
       const form = await readForm(req);
@@ -199,7 +171,7 @@ const routes: RouteDef[] = [
       const rows = readUpload(file.name, file.bytes, 'ICCID');
       return submit(req, 'sim_info_upload', file, rows.length, { type }, { field: type });
     },
-  },
+  }),
 ];
 
 export const simUploadRoutes = defineRoutes(routes);

@@ -6,17 +6,10 @@
  * runs once, at its first pass (croner's fixed-time rule, the same as Vixie cron). Pure: no I/O.
  */
 import { Cron } from 'croner';
+import type { ScheduleTiming } from '../../common/sms-schedule.js';
 
-export interface Recurrence {
-  mode: 'once' | 'repeated';
-  /** ISO weekdays, 1 = Monday ... 7 = Sunday. */
-  weekdays: number[];
-  /** HH:MM, wall-clock time in `timezone`. */
-  sendTime: string;
-  timezone: string;
-  startAt: Date;
-  endAt: Date | null;
-}
+/** A schedule's timing, its times as Dates. */
+export type Recurrence = ScheduleTiming<Date>;
 
 /** Whether the runtime knows the zone (an IANA name such as Europe/Berlin, or UTC). */
 export function isTimeZone(zone: string): boolean {

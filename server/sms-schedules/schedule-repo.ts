@@ -3,6 +3,7 @@
  * their runs, the messages each run sent, and their operation log. Every query names the organisation first.
  */
 import type { Queryable } from '../db/db.js';
+import { whereOf } from '../db/listing.js';
 import type { ScheduleValues } from './schedule-rules.js';
 import type { ScheduleRow } from './scheduler.js';
 
@@ -22,24 +23,17 @@ export async function scheduleExists(q: Queryable, orgId: string, id: string): P
   return (await q.query('SELECT 1 FROM sms_schedules WHERE org_id = $1 AND id = $2', [orgId, id])).rows.length > 0;
 }
 
+/** The schedule list's filters (server/db/listing.ts). */
+const SCHEDULE_FILTERS = {
+  orgColumn: 's.org_id',
+  filters: { name: { kind: 'substring', column: 's.name' }, status: { kind: 'eq', column: 's.status' }, mode: { kind: 'eq', column: 's.mode' } },
+} as const;
+
 /** A page of the organisation's schedules, newest first: by a part of the name, by status, by mode. */
 export async function schedulePage(q: Queryable, orgId: string, f: { page: number; pageSize: number; name?: string; status?: string; mode?: string }) {
-  const where = ['s.org_id = $1'];
-  const params: unknown[] = [orgId];
-  if (f.name?.trim()) {
-    params.push(`%${f.name.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`s.name ILIKE $${params.length}`);
-  }
-  if (f.status) {
-    params.push(f.status);
-    where.push(`s.status = $${params.length}`);
-  }
-  if (f.mode) {
-    params.push(f.mode);
-    where.push(`s.mode = $${params.length}`);
-  }
-  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sms_schedules s WHERE ${where.join(' AND ')}`, params)).rows[0].n;
-  const rows = (await q.query<ScheduleRecord>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.created_at DESC, s.id LIMIT ${f.pageSize} OFFSET ${(f.page - 1) * f.pageSize}`, params)).rows;
+  const { sql: where, params } = whereOf(SCHEDULE_FILTERS, orgId, { name: f.name?.trim(), status: f.status, mode: f.mode });
+  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sms_schedules s WHERE ${where}`, params)).rows[0].n;
+  const rows = (await q.query<ScheduleRecord>(`${SELECT} WHERE ${where} ORDER BY s.created_at DESC, s.id LIMIT ${f.pageSize} OFFSET ${(f.page - 1) * f.pageSize}`, params)).rows;
   return { rows, total };
 }
 

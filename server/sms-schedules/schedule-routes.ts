@@ -4,25 +4,25 @@
  * who changed what. Users read; operators, admins and superadmins manage (common/permissions.ts). A once-only
  * schedule that is executing cannot be edited or deleted ("scheduled SMS in progress cannot be deleted or edited").
  */
-import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
-import { EMAIL_PATTERN, LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
+import { EMAIL_PATTERN, LIMITS } from '../../common/limits.js';
 import type { Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { nowOf } from '../http/clock.js';
+import { defineRoutes } from '../http/route.js';
+import { arrayOf, ID_PARAMS, ID_TEXT, idsIn, NO_FIELDS, NULLABLE_TEXT, obj, outObj, pagedQuery, subjectRoutes, typed } from '../http/shapes.js';
 import { checkSchedule, checkTargets, type ScheduleInput, type ScheduleValues } from './schedule-rules.js';
 import { firstOccurrence, recurrenceOf, type ScheduleRow } from './scheduler.js';
 import { nextOccurrences } from './recurrence.js';
-import { templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
-import { readForm, requireFile } from '../sim/sim-upload-routes.js';
+import type { UploadType } from '../job/sheet-files.js';
+import { formatQuery, iccidTemplate, readForm, requireFile } from '../sim/sim-upload-routes.js';
 import { readTargetFile } from './targets-file.js';
 import { deleteSchedule, insertSchedule, scheduleExists, scheduleLog, scheduleMessages, scheduleOf, schedulePage, scheduleRuns, setScheduleStatus, updateSchedule, type ScheduleRecord } from './schedule-repo.js';
 import { pageResponse } from '../http/page-response.js';
 
 const KEY = 'cube-schedule-sms' as const;
-const ID = { type: 'string', minLength: 1, maxLength: 40 } as const;
 
 const INPUT_PROPERTIES = {
   name: { type: 'string', minLength: LIMITS.scheduledSmsName.min, maxLength: LIMITS.scheduledSmsName.max },
@@ -42,33 +42,12 @@ const INPUT_PROPERTIES = {
 } as const;
 const REQUIRED = ['name', 'content', 'smsType', 'mode', 'startAt', 'iccids'];
 
-const scheduleItem = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    content: { type: 'string' },
-    smsType: { type: 'string' },
-    mode: { type: 'string' },
-    weekdays: { type: 'array', items: { type: 'integer' } },
-    sendTime: { type: 'string' },
-    timezone: { type: 'string' },
-    startAt: { type: 'string' },
-    endAt: { type: ['string', 'null'] },
-    neverEnds: { type: 'boolean' },
-    targetCount: { type: 'integer' },
-    emailNotify: { type: 'boolean' },
-    notifyEmails: { type: 'array', items: { type: 'string' } },
-    status: { type: 'string' },
-    executing: { type: 'boolean' },
-    locked: { type: 'boolean' },
-    nextRunAt: { type: ['string', 'null'] },
-    lastRunAt: { type: ['string', 'null'] },
-    creator: { type: ['string', 'null'] },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-} as const;
+const TEXTS = arrayOf({ type: 'string' });
+const scheduleItem = typed({
+  id: 'string', name: 'string', content: 'string', smsType: 'string', mode: 'string', weekdays: arrayOf({ type: 'integer' }), sendTime: 'string', timezone: 'string',
+  startAt: 'string', endAt: NULLABLE_TEXT, neverEnds: 'boolean', targetCount: 'integer', emailNotify: 'boolean', notifyEmails: TEXTS, status: 'string',
+  executing: 'boolean', locked: 'boolean', nextRunAt: NULLABLE_TEXT, lastRunAt: NULLABLE_TEXT, creator: NULLABLE_TEXT, createdAt: 'string', updatedAt: 'string',
+});
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
@@ -110,12 +89,9 @@ const auditShape = (r: Row) => {
   return { ...rest, iccids: r.target_iccids };
 };
 
-
-const now = (req: FastifyRequest) => req.server.config.clock?.() ?? new Date();
-
-/** The schedule of the organisation, locked for a change; 404 when it is not the organisation's. */
-async function lockSchedule(q: Queryable, orgId: string, id: string): Promise<Row> {
-  const r = await scheduleOf(q, orgId, id, true);
+/** The schedule of the organisation (locked for a change when `lock`); 404 when it is not the organisation's. */
+async function scheduleFound(q: Queryable, orgId: string, id: string, lock = false): Promise<Row> {
+  const r = await scheduleOf(q, orgId, id, lock);
   if (!r) throw notFound('scheduledSms', id);
   return r;
 }
@@ -127,37 +103,21 @@ function nextRunOf(v: Pick<ScheduleRow, 'mode' | 'weekdays' | 'send_time' | 'tim
   return enabled ? (firstOccurrence(v, at)?.toISOString() ?? null) : null;
 }
 
+/** The routes of scheduled SMS (the customer service, the scheduled SMS subject). */
+const route = subjectRoutes('customer', KEY);
+
 const stored = (v: ScheduleValues) => ({ mode: v.mode, weekdays: v.weekdays, send_time: v.sendTime, timezone: v.timezone, start_at: v.startAt, end_at: v.endAt, never_ends: v.neverEnds });
 
 export const scheduleRoutes = defineRoutes([
   // The file of target SIMs a schedule's form reads: one ICCID a line under the header.
-  {
-    service: 'customer',
-    method: 'GET',
-    path: '/sms/sendTemplate',
-    permission: { action: 'read', subject: KEY },
+  route('GET', '/sms/sendTemplate', 'read', {
     raw: true,
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { format: { type: 'string', enum: Object.keys(UPLOAD_TYPES), default: 'csv' } } }, response: {} },
-    handler: async (req, reply) => {
-      const format = ((req.query as { format?: UploadType }).format ?? 'csv') as UploadType;
-      return reply
-        .type(UPLOAD_TYPES[format])
-        .header('content-disposition', `attachment; filename="scheduled-sms-targets.${format}"`)
-        .header('cache-control', 'no-store')
-        .send(templateFile(format, ['ICCID'], [['89490200001234567890']]));
-    },
-  },
-  {
-    service: 'customer',
-    method: 'POST',
-    path: '/sms/task/list',
-    permission: { action: 'read', subject: KEY },
+    schema: { querystring: formatQuery('csv'), response: NO_FIELDS },
+    handler: async (req, reply) => iccidTemplate(reply, 'scheduled-sms-targets', ((req.query as { format?: UploadType }).format ?? 'csv') as UploadType),
+  }),
+  route('POST', '/sms/task/list', 'read', {
     schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { ...PAGING_PROPERTIES, name: { type: 'string', maxLength: LIMITS.scheduledSmsName.max }, status: { type: 'string', enum: ['enabled', 'disabled'] }, mode: { type: 'string', enum: ['once', 'repeated'] } },
-      },
+      body: pagedQuery({ name: { type: 'string', maxLength: LIMITS.scheduledSmsName.max }, status: { type: 'string', enum: ['enabled', 'disabled'] }, mode: { type: 'string', enum: ['once', 'repeated'] } }),
       response: pageResponse(scheduleItem),
     },
     handler: async (req) => {
@@ -168,30 +128,22 @@ export const scheduleRoutes = defineRoutes([
       const { rows, total } = await schedulePage(req.server.db, auth.orgId, { page, pageSize: size, name: b.name, status: b.status, mode: b.mode });
       return { items: rows.map(itemOf), total };
     },
-  },
+  }),
   // A target file read on the server (the console carries no spreadsheet library): its ICCIDs, or the offenders.
-  {
-    service: 'customer',
-    method: 'POST',
-    path: '/sms/task/targets/parse',
-    permission: { action: 'create', subject: KEY },
+  route('POST', '/sms/task/targets/parse', 'create', {
     summary: 'Read the target SIMs of a scheduled SMS from a file (.xlsx, .xls, .csv or .txt, ICCID first, at most 1000 rows)',
-    schema: { response: { type: 'object', properties: { iccids: { type: 'array', items: { type: 'string' } } } } },
+    schema: { response: outObj({ iccids: TEXTS }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const file = requireFile(await readForm(req));
       return readTargetFile(req.server.db, auth.orgId, file);
     },
-  },
-  {
-    service: 'customer',
-    method: 'POST',
-    path: '/sms/task',
-    permission: { action: 'create', subject: KEY },
-    schema: { body: { type: 'object', additionalProperties: false, required: REQUIRED, properties: INPUT_PROPERTIES }, response: scheduleItem },
+  }),
+  route('POST', '/sms/task', 'create', {
+    schema: { body: obj(INPUT_PROPERTIES, REQUIRED), response: scheduleItem },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const at = now(req);
+      const at = nowOf(req);
       const v = checkSchedule(req.body as ScheduleInput, at);
       return req.server.db.tx(async (q) => {
         await checkTargets(q, auth.orgId, v.iccids);
@@ -202,19 +154,15 @@ export const scheduleRoutes = defineRoutes([
         return itemOf(row);
       });
     },
-  },
-  {
-    service: 'customer',
-    method: 'POST',
-    path: '/sms/task/update',
-    permission: { action: 'update', subject: KEY },
-    schema: { body: { type: 'object', additionalProperties: false, required: ['id', ...REQUIRED], properties: { id: ID, ...INPUT_PROPERTIES } }, response: scheduleItem },
+  }),
+  route('POST', '/sms/task/update', 'update', {
+    schema: { body: obj({ id: ID_TEXT, ...INPUT_PROPERTIES }, ['id', ...REQUIRED]), response: scheduleItem },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const at = now(req);
+      const at = nowOf(req);
       const { id, ...input } = req.body as ScheduleInput & { id: string };
       return req.server.db.tx(async (q) => {
-        const before = await lockSchedule(q, auth.orgId, id);
+        const before = await scheduleFound(q, auth.orgId, id, true);
         if (isLocked(before)) throw inProgress();
         const v = checkSchedule(input, at);
         await checkTargets(q, auth.orgId, v.iccids);
@@ -224,88 +172,53 @@ export const scheduleRoutes = defineRoutes([
         return itemOf(row);
       });
     },
-  },
-  {
-    service: 'customer',
-    method: 'PUT',
-    path: '/sms/task/status',
-    permission: { action: 'update', subject: KEY },
-    schema: {
-      body: { type: 'object', additionalProperties: false, required: ['id', 'status'], properties: { id: ID, status: { type: 'string', enum: ['enabled', 'disabled'] } } },
-      response: scheduleItem,
-    },
+  }),
+  route('PUT', '/sms/task/status', 'update', {
+    schema: { body: obj({ id: ID_TEXT, status: { type: 'string', enum: ['enabled', 'disabled'] } }, ['id', 'status']), response: scheduleItem },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id, status } = req.body as { id: string; status: 'enabled' | 'disabled' };
       return req.server.db.tx(async (q) => {
-        const before = await lockSchedule(q, auth.orgId, id);
+        const before = await scheduleFound(q, auth.orgId, id, true);
         if (isLocked(before)) throw inProgress();
         if (before.status === status) return itemOf(before);
         // Enabled again: from now on; the occurrences while it was disabled are not runs at all.
-        await setScheduleStatus(q, auth.orgId, id, status, nextRunOf(before, status === 'enabled', now(req)));
+        await setScheduleStatus(q, auth.orgId, id, status, nextRunOf(before, status === 'enabled', nowOf(req)));
         const row = (await scheduleOf(q, auth.orgId, id))!;
         await audit(q, req, { action: status === 'enabled' ? 'enable' : 'disable', entity: 'sms_schedule', entityId: id, before: { status: before.status }, after: { status } });
         return itemOf(row);
       });
     },
-  },
-  {
-    service: 'customer',
-    method: 'DELETE',
-    path: '/sms/task',
-    permission: { action: 'delete', subject: KEY },
-    schema: { querystring: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } }, response: { type: 'object', properties: { id: { type: 'string' } } } },
+  }),
+  route('DELETE', '/sms/task', 'delete', {
+    schema: { querystring: idsIn('id'), response: typed({ id: 'string' }) },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.query as { id: string };
       return req.server.db.tx(async (q) => {
-        const before = await lockSchedule(q, auth.orgId, id);
+        const before = await scheduleFound(q, auth.orgId, id, true);
         if (isLocked(before)) throw inProgress();
         await deleteSchedule(q, auth.orgId, id);
         await audit(q, req, { action: 'delete', entity: 'sms_schedule', entityId: id, before: auditShape(before) });
         return { id };
       });
     },
-  },
-  {
-    service: 'customer',
-    method: 'GET',
-    path: '/sms/task/detail/:id',
-    permission: { action: 'read', subject: KEY },
+  }),
+  route('GET', '/sms/task/detail/:id', 'read', {
     schema: {
-      params: pathParams('id'),
-      response: {
-        type: 'object',
-        properties: {
-          ...scheduleItem.properties,
-          iccids: { type: 'array', items: { type: 'string' } },
-          upcoming: { type: 'array', items: { type: 'string' } },
-          runs: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                occurrenceAt: { type: 'string' },
-                at: { type: 'string' },
-                endedAt: { type: ['string', 'null'] },
-                status: { type: 'string' },
-                targets: { type: 'integer' },
-                sent: { type: 'integer' },
-                failed: { type: 'integer' },
-              },
-            },
-          },
-        },
-      },
+      params: ID_PARAMS,
+      response: typed({
+        ...scheduleItem.properties,
+        iccids: TEXTS,
+        upcoming: TEXTS,
+        runs: arrayOf(typed({ id: 'string', occurrenceAt: 'string', at: 'string', endedAt: NULLABLE_TEXT, status: 'string', targets: 'integer', sent: 'integer', failed: 'integer' })),
+      }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
-      const { db } = req.server;
-      const row = await scheduleOf(db, auth.orgId, id);
-      if (!row) throw notFound('scheduledSms', id);
-      const runs = await scheduleRuns(db, auth.orgId, id);
+      const row = await scheduleFound(req.server.db, auth.orgId, id);
+      const runs = await scheduleRuns(req.server.db, auth.orgId, id);
       // The coming occurrences, so a person sees the times (and a daylight-saving change) before they happen.
       const upcoming = row.status === 'enabled' && row.next_run_at ? [iso(row.next_run_at)!, ...nextOccurrences(recurrenceOf(row), new Date(iso(row.next_run_at)!), 4).map((d) => d.toISOString())] : [];
       return {
@@ -315,40 +228,19 @@ export const scheduleRoutes = defineRoutes([
         runs: runs.map((r) => ({ id: r.id, occurrenceAt: iso(r.occurrence_at)!, at: iso(r.at)!, endedAt: iso(r.ended_at), status: r.status, targets: r.targets, sent: r.sent, failed: r.failed })),
       };
     },
-  },
-  {
-    service: 'customer',
-    method: 'POST',
-    path: '/sms/detail/list',
-    permission: { action: 'read', subject: KEY },
+  }),
+  route('POST', '/sms/detail/list', 'read', {
     schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['taskId'],
-        properties: {
-          ...PAGING_PROPERTIES,
-          taskId: ID,
-          runId: { type: 'string', maxLength: 20, pattern: '^[0-9]{1,18}$' },
-          status: { type: 'string', enum: ['pending', 'sent', 'delivered', 'failed'] },
-        },
-      },
-      response: pageResponse({
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          runId: { type: ['string', 'null'] },
-          iccid: { type: 'string' },
-          msisdn: { type: ['string', 'null'] },
-          content: { type: 'string' },
-          smsType: { type: 'string' },
-          status: { type: 'string' },
-          error: { type: ['string', 'null'] },
-          createdAt: { type: 'string' },
-          sentAt: { type: ['string', 'null'] },
-          deliveredAt: { type: ['string', 'null'] },
-        },
-      }),
+      body: pagedQuery(
+        { taskId: ID_TEXT, runId: { type: 'string', maxLength: 20, pattern: '^[0-9]{1,18}$' }, status: { type: 'string', enum: ['pending', 'sent', 'delivered', 'failed'] } },
+        ['taskId'],
+      ),
+      response: pageResponse(
+        typed({
+          id: 'string', runId: NULLABLE_TEXT, iccid: 'string', msisdn: NULLABLE_TEXT, content: 'string', smsType: 'string', status: 'string', error: NULLABLE_TEXT,
+          createdAt: 'string', sentAt: NULLABLE_TEXT, deliveredAt: NULLABLE_TEXT,
+        }),
+      ),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -358,25 +250,13 @@ export const scheduleRoutes = defineRoutes([
       const { rows, total } = await scheduleMessages(db, auth.orgId, { scheduleId: b.taskId, runId: b.runId, status: b.status, page: b.page ?? 1, pageSize: b.pageSize ?? 20 });
       return { items: rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), sentAt: iso(r.sentAt), deliveredAt: iso(r.deliveredAt) })), total };
     },
-  },
-  {
-    service: 'customer',
-    method: 'POST',
-    path: '/operation/log/list',
-    permission: { action: 'read', subject: KEY },
+  }),
+  route('POST', '/operation/log/list', 'read', {
     schema: {
-      body: { type: 'object', additionalProperties: false, required: ['id'], properties: { ...PAGING_PROPERTIES, id: ID } },
-      response: pageResponse({
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          at: { type: 'string' },
-          action: { type: 'string' },
-          actor: { type: ['string', 'null'] },
-          actorEmail: { type: ['string', 'null'] },
-          changes: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, before: {}, after: {} } } },
-        },
-      }),
+      body: pagedQuery({ id: ID_TEXT }, ['id']),
+      response: pageResponse(
+        typed({ id: 'string', at: 'string', action: 'string', actor: NULLABLE_TEXT, actorEmail: NULLABLE_TEXT, changes: arrayOf(typed({ field: 'string', before: {}, after: {} })) }),
+      ),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -386,7 +266,7 @@ export const scheduleRoutes = defineRoutes([
       const { rows, total } = await scheduleLog(req.server.db, auth.orgId, b.id, page, size);
       return { items: rows.map((r) => ({ id: r.id, at: iso(r.at)!, action: r.action, actor: r.actor, actorEmail: r.email, changes: changesOf(r.before, r.after) })), total };
     },
-  },
+  }),
 ]);
 
 /** The fields that differ between two recorded states (a creation lists every field it set). */

@@ -5,42 +5,18 @@
  * unique. Each refusal names the field, the rule and, for lists, the offending entries.
  */
 import { CODES } from '../../common/errors.js';
+import type { ScheduleSettings } from '../../common/sms-schedule.js';
 import { ApiError, invalid } from '../http/api-error.js';
 import type { Queryable } from '../db/db.js';
 import { isTimeZone } from './recurrence.js';
 import { assertSmsContent } from '../sms/content.js';
 
-export interface ScheduleInput {
-  name: string;
-  content: string;
-  smsType: 'text' | 'binary';
-  mode: 'once' | 'repeated';
-  weekdays?: number[];
-  sendTime?: string;
-  timezone?: string;
-  startAt: string;
-  endAt?: string | null;
-  neverEnds?: boolean;
-  iccids: string[];
-  emailNotify?: boolean;
-  notifyEmails?: string[];
-}
+/** A create or update body as it comes (the schema's defaults not yet settled). */
+export type ScheduleInput = Pick<ScheduleSettings<string>, 'name' | 'content' | 'smsType' | 'mode' | 'startAt'> & Partial<ScheduleSettings<string>> & { iccids: string[] };
 
 /** What is stored: the input with its defaults settled. */
-export interface ScheduleValues {
-  name: string;
-  content: string;
-  smsType: 'text' | 'binary';
-  mode: 'once' | 'repeated';
-  weekdays: number[];
-  sendTime: string;
-  timezone: string;
-  startAt: Date;
-  endAt: Date | null;
-  neverEnds: boolean;
+export interface ScheduleValues extends ScheduleSettings<Date> {
   iccids: string[];
-  emailNotify: boolean;
-  notifyEmails: string[];
 }
 
 /** A 400 naming a list field, the rule broken and the entries that broke it (shown in the message and in data). */

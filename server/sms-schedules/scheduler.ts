@@ -30,6 +30,7 @@ import { refusalMessage } from '../sms/send.js';
 import { returnSmsQuota, takeSmsQuota } from '../sms/quota.js';
 import { scheduleText } from './messages.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
+import { PollLoop } from '../job/poll-loop.js';
 
 /** A missed occurrence older than this when the scheduler sees it is skipped, not sent late (docs/decisions.md). */
 export const GRACE_MS = 15 * 60_000;
@@ -95,10 +96,8 @@ export interface SchedulerOptions {
   batch?: number;
 }
 
-export class SmsScheduler {
+export class SmsScheduler extends PollLoop<void> {
   readonly id = `sms-scheduler-${newId(8)}`;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -106,36 +105,24 @@ export class SmsScheduler {
     private readonly mailer: Mailer,
     private readonly log: FastifyBaseLogger,
     private readonly opts: SchedulerOptions,
-  ) {}
+  ) {
+    super(log, 'sms scheduler');
+  }
 
   private now(): Date {
     return this.opts.clock?.() ?? new Date();
   }
 
-  /** Tick every pollMs; a tick still going when the next is due is not doubled. */
-  start(pollMs: number): void {
-    this.timer = setInterval(() => void this.tick().catch((err) => this.log.error({ err }, 'sms scheduler')), pollMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Turn due occurrences into runs, then execute every run that is free to claim. */
+  /** Turn due occurrences into runs, then execute every run that is free to claim (one tick at a time). */
   tick(): Promise<void> {
-    if (this.running) return this.running;
-    this.running = (async () => {
-      await this.materialise();
-      while (await this.runOne()) {
-        /* next run */
-      }
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.run();
+  }
+
+  protected async work(): Promise<void> {
+    await this.materialise();
+    while (await this.runOne()) {
+      /* next run */
+    }
   }
 
   /** Step 1: due occurrences become run rows (or skipped ones), and next_run_at moves on. Returns the runs started. */

@@ -4,19 +4,24 @@
  * Users read; operators, admins and superadmins send and reply (SPEC.md section 6: the `sendSms` right on `sim`).
  */
 import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
-import { LIMITS, PAGING_PROPERTIES } from '../../common/limits.js';
+import { LIMITS } from '../../common/limits.js';
 import { checkMsisdn } from '../../common/msisdn.js';
 import { SMS_TYPES, type SmsType } from '../../common/sms.js';
 import { listPage } from '../db/listing.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
-import { defineRoutes, pathParams } from '../http/route.js';
+import { pageResponse } from '../http/page-response.js';
+import { defineRoutes } from '../http/route.js';
+import { arrayOf, ID_PARAMS, ID_TEXT, NO_FIELDS, obj, outObj, pagedQuery, subjectRoutes, TASK_ANSWER, typed } from '../http/shapes.js';
 import { publishLive } from '../live/hub.js';
-import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
+import { readUpload, type UploadType } from '../job/sheet-files.js';
 import { insertTask } from '../job/task-repo.js';
+import { batchAnswer } from '../sim/sim-action-routes.js';
+import { STR, TIME } from '../sim/sim-detail-routes.js';
+import { formatQuery, iccidTemplate } from '../sim/sim-upload-routes.js';
 import { smsQuotaOf } from './quota.js';
 import { repliesTo, simsByMsisdn, SMS_LIST_SPEC, smsRecordHead, SORTABLE, type SmsRow as Row } from './sms-repo.js';
 import { refusalMessage, sendSmsBatch, type SmsSendResult } from './send.js';
@@ -24,15 +29,12 @@ import { refusalMessage, sendSmsBatch, type SmsSendResult } from './send.js';
 export const SMS_DIRECTIONS = ['MT', 'MO'] as const;
 export const SMS_STATUSES = ['pending', 'sent', 'delivered', 'failed', 'received'] as const;
 
-const TIME = { type: ['string', 'null'], format: 'date-time' };
-const STR = { type: ['string', 'null'] };
-const recordProps = {
-  id: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, iccid: { type: 'string' }, msisdn: STR,
-  direction: { type: 'string', enum: [...SMS_DIRECTIONS] }, content: { type: 'string' }, smsType: { type: 'string', enum: [...SMS_TYPES] },
+const recordSchema = typed({
+  id: 'string', createdAt: { type: 'string', format: 'date-time' }, iccid: 'string', msisdn: STR,
+  direction: { type: 'string', enum: [...SMS_DIRECTIONS] }, content: 'string', smsType: { type: 'string', enum: [...SMS_TYPES] },
   status: { type: 'string', enum: [...SMS_STATUSES] }, error: STR, sentAt: TIME, deliveredAt: TIME, replyToId: STR,
   accountId: STR, accountName: STR, scheduleId: STR, scheduleName: STR,
-};
-const recordSchema = { type: 'object', properties: recordProps };
+});
 
 /** The filters of the list and of its download. */
 const filterProps = {
@@ -95,23 +97,10 @@ async function threadsOf(req: FastifyRequest, orgId: string, heads: string[]): P
   return by;
 }
 
-const resultSchema = {
-  type: 'object',
-  properties: {
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          iccid: STR, msisdn: STR, ok: { type: 'boolean' }, smsId: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' },
-        },
-      },
-    },
-    accepted: { type: 'integer' },
-    refused: { type: 'integer' },
-    quota: { type: 'object', properties: { quota: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' } } },
-  },
-};
+/** The organisation's SMS quota (quota.ts SmsQuota). */
+const QUOTA = typed({ quota: 'integer', used: 'integer', remaining: 'integer' });
+
+const resultSchema = batchAnswer({ iccid: STR, msisdn: STR, ok: 'boolean', smsId: 'string', status: 'string', reason: 'string', message: 'string' }, { quota: QUOTA });
 
 const sendProps = {
   smsType: { type: 'string', enum: [...SMS_TYPES], default: 'text' },
@@ -163,24 +152,15 @@ async function sendInput(req: FastifyRequest): Promise<SendInput> {
 /** What the route answers about one target: its ICCID and, for a number, the number. */
 type Result = SmsSendResult & { msisdn?: string | null };
 
+/** The routes of SMS (the main service, under the `sim` subject). */
+const route = subjectRoutes('main', 'sim');
+
 export const smsRoutes = defineRoutes([
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sms/list',
-    permission: { action: 'read', subject: 'sim' },
+  route('POST', '/sms/list', 'read', {
     summary: 'List SMS sent and received, with the replies to each within 24 hours',
     schema: {
-      body: { type: 'object', additionalProperties: false, properties: { ...PAGING_PROPERTIES, ...filterProps, cursor: { type: 'string', maxLength: 400 } } },
-      response: {
-        type: 'object',
-        properties: {
-          items: { type: 'array', items: { type: 'object', properties: { ...recordProps, replies: { type: 'array', items: recordSchema } } } },
-          total: { type: 'integer' },
-          totalCapped: { type: 'boolean' },
-          nextCursor: { type: ['string', 'null'] },
-        },
-      },
+      body: pagedQuery({ ...filterProps, cursor: { type: 'string', maxLength: 400 } }),
+      response: pageResponse(outObj({ ...recordSchema.properties, replies: arrayOf(recordSchema) }), { totalCapped: { type: 'boolean' }, nextCursor: STR }),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -191,12 +171,8 @@ export const smsRoutes = defineRoutes([
       const replies = await threadsOf(req, auth.orgId, page.items.map((r) => r.id));
       return { ...page, items: page.items.map((r) => ({ ...r, replies: replies.get(r.id) ?? [] })) };
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sms/send',
-    permission: { action: 'sendSms', subject: 'sim' },
+  }),
+  route('POST', '/sms/send', 'sendSms', {
     summary: 'Send an SMS to SIMs by ICCID or by number (at most 1000); each refused SIM says why',
     schema: {
       // JSON here; the console sends the same fields as multipart (with a template file), read by the handler.
@@ -242,15 +218,11 @@ export const smsRoutes = defineRoutes([
       );
       return { results, accepted: sent.accepted, refused: results.length - sent.accepted, quota: sent.quota };
     },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sms/reply',
-    permission: { action: 'sendSms', subject: 'sim' },
+  }),
+  route('POST', '/sms/reply', 'sendSms', {
     summary: 'Answer an SMS received from a device',
     schema: {
-      body: { type: 'object', additionalProperties: false, required: ['id', 'content'], properties: { id: { type: 'string', minLength: 1, maxLength: 40 }, smsType: sendProps.smsType, content: sendProps.content } },
+      body: obj({ id: ID_TEXT, smsType: sendProps.smsType, content: sendProps.content }, ['id', 'content']),
       response: resultSchema,
     },
     handler: async (req) => {
@@ -264,26 +236,15 @@ export const smsRoutes = defineRoutes([
       await db.tx((q) => audit(q, req, { action: 'replySms', entity: 'sim', entityId: mo.iccid, after: { replyTo: body.id, accepted: sent.accepted, reason: sent.results[0]?.reason } }));
       return sent;
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sms/org/remain_usage',
-    permission: { action: 'read', subject: 'sim' },
-    schema: { response: { type: 'object', properties: { quota: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' } } } },
+  }),
+  route('GET', '/sms/org/remain_usage', 'read', {
+    schema: { response: QUOTA },
     handler: async (req) => smsQuotaOf(req.server.db, req.requireAuth().orgId),
-  },
-  {
-    // Whether the organisation can send SMS at all (an SMS quota was issued to it), e.g. before an automation rule
-    // offers "send an SMS" as its action. Only the organisation one is working in: any other id is not found.
-    service: 'main',
-    method: 'GET',
-    path: '/sms/auto/config/has_sms_config/:id',
-    permission: { action: 'read', subject: 'sim' },
-    schema: {
-      params: pathParams('id'),
-      response: { type: 'object', properties: { hasSmsConfig: { type: 'boolean' }, quota: { type: 'integer' }, remaining: { type: 'integer' } } },
-    },
+  }),
+  // Whether the organisation can send SMS at all (an SMS quota was issued to it), e.g. before an automation rule
+  // offers "send an SMS" as its action. Only the organisation one is working in: any other id is not found.
+  route('GET', '/sms/auto/config/has_sms_config/:id', 'read', {
+    schema: { params: ID_PARAMS, response: typed({ hasSmsConfig: 'boolean', quota: 'integer', remaining: 'integer' }) },
     handler: async (req) => {
       const { id } = req.params as { id: string };
       const orgId = req.requireAuth().orgId;
@@ -291,31 +252,16 @@ export const smsRoutes = defineRoutes([
       const quota = await smsQuotaOf(req.server.db, orgId);
       return { hasSmsConfig: quota.quota > 0, quota: quota.quota, remaining: quota.remaining };
     },
-  },
-  {
-    service: 'main',
-    method: 'GET',
-    path: '/sms/sendTemplate',
-    permission: { action: 'sendSms', subject: 'sim' },
+  }),
+  route('GET', '/sms/sendTemplate', 'sendSms', {
     raw: true,
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { format: { type: 'string', enum: Object.keys(UPLOAD_TYPES), default: 'xlsx' } } }, response: {} },
-    handler: async (req, reply: FastifyReply) => {
-      const format = (req.query as { format: UploadType }).format;
-      return reply
-        .type(UPLOAD_TYPES[format])
-        .header('content-disposition', `attachment; filename="sms-send-template.${format}"`)
-        .header('cache-control', 'no-store')
-        .send(templateFile(format, ['ICCID'], [['89490200001234567890']]));
-    },
-  },
-  {
-    service: 'main',
-    method: 'POST',
-    path: '/sms/list/download',
-    permission: { action: 'export', subject: 'sim' },
+    schema: { querystring: formatQuery('xlsx'), response: NO_FIELDS },
+    handler: async (req, reply) => iccidTemplate(reply, 'sms-send-template', (req.query as { format: UploadType }).format),
+  }),
+  route('POST', '/sms/list/download', 'export', {
     schema: {
-      body: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...filterProps, format: { type: 'string', enum: ['csv', 'xlsx'] } } },
-      response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } },
+      body: obj({ ...filterProps, format: { type: 'string', enum: ['csv', 'xlsx'] } }, ['format']),
+      response: TASK_ANSWER,
     },
     // The filtered list as a file made by the task center (server/sms/sms-export.ts), at most 100,000 rows.
     handler: async (req) => {
@@ -333,5 +279,5 @@ export const smsRoutes = defineRoutes([
       });
       return { taskId, referenceId, quantity: count.total };
     },
-  },
+  }),
 ]);

@@ -19,40 +19,22 @@ function TextPage({ title, body }: { title: string; body: string }) {
 export const TermsPage = () => <TextPage title="pages.termsTitle" body="pages.termsBody" />;
 export const PrivacyPage = () => <TextPage title="pages.privacyTitle" body="pages.privacyBody" />;
 
-/** 401: the token is no longer valid. */
-export function TokenExpiredPage() {
+/** A status page with one way on: a primary button to a page of the console, in the language last used. */
+function StatusPage({ status, words, to, action }: { status: '403' | '404'; words: string; to: string; action: string }) {
   const { t } = useTranslation();
   const lang = localStorage.getItem('lang') ?? 'en-US';
-  return (
-    <Result
-      status="403"
-      title={t('pages.expiredTitle')}
-      subTitle={t('pages.expiredBody')}
-      extra={
-        <Link to={`/${lang}/login`}>
-          <Button type="primary">{t('pages.toLogin')}</Button>
-        </Link>
-      }
-    />
+  const link = (
+    <Link to={`/${lang}/${to}`}>
+      <Button type="primary">{t(action)}</Button>
+    </Link>
   );
+  return <Result status={status} title={t(`${words}Title`)} subTitle={t(`${words}Body`)} extra={link} />;
 }
 
-export function NotFoundPage() {
-  const { t } = useTranslation();
-  const lang = localStorage.getItem('lang') ?? 'en-US';
-  return (
-    <Result
-      status="404"
-      title={t('pages.notFoundTitle')}
-      subTitle={t('pages.notFoundBody')}
-      extra={
-        <Link to={`/${lang}/dashboard/analysis`}>
-          <Button type="primary">{t('pages.home')}</Button>
-        </Link>
-      }
-    />
-  );
-}
+/** 401: the token is no longer valid. */
+export const TokenExpiredPage = () => <StatusPage status="403" words="pages.expired" to="login" action="pages.toLogin" />;
+
+export const NotFoundPage = () => <StatusPage status="404" words="pages.notFound" to="dashboard/analysis" action="pages.home" />;
 
 /** A page that failed to draw: said plainly, reported, with a way back (instead of the router's developer screen). */
 export function CrashPage() {

@@ -171,7 +171,8 @@ async function request<T>(method: string, url: string, body: unknown, opts: Send
     if (!refreshed && !(await refreshOnce())) throw failure(r);
     r = await send<T>(method, url, body, opts);
   }
-  if (r.status === 200 && (r.envelope ? r.envelope.status.success : opts.binary)) return r;
+  // 202: accepted as a task of the task center (a download too large to answer at once), its envelope says which.
+  if ((r.status === 200 || (r.status === 202 && r.envelope)) && (r.envelope ? r.envelope.status.success : opts.binary)) return r;
   const err = failure(r);
   if (r.envelope?.status.code === CODES.sessionExpired) config.onEvent({ type: 'sessionExpired', message: err.message });
   else if (r.status === 401 && store.get('token')) {
@@ -211,11 +212,28 @@ export async function upload<T>(url: string, form: FormData, opts: { headers?: R
 
 /** Fetch a file (exports, templates, PDFs): its bytes and the name the server gave it. */
 export async function download(method: string, url: string, body?: unknown): Promise<{ blob: Blob; filename: string | null }> {
-  const r = await request<unknown>(method, url, body, { binary: true });
-  const disposition = r.res.headers.get('content-disposition') ?? '';
+  return fileOf((await request<unknown>(method, url, body, { binary: true })).res);
+}
+
+/** A file answer's bytes and the name its Content-Disposition gives (the UTF-8 one first). */
+async function fileOf(res: Response): Promise<{ blob: Blob; filename: string | null }> {
+  const disposition = res.headers.get('content-disposition') ?? '';
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
   const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return { blob: await r.res.blob(), filename: star ? decodeURIComponent(star[1]) : (plain?.[1] ?? null) };
+  return { blob: await res.blob(), filename: star ? decodeURIComponent(star[1]) : (plain?.[1] ?? null) };
+}
+
+/** A task the server queued instead of answering a download at once (202): the task center prepares the file. */
+export interface QueuedTask {
+  taskId: string;
+  referenceId: string;
+  quantity: number;
+}
+
+/** Fetch a file, or learn that the task center prepares it (202) and which task does. */
+export async function downloadOrTask(url: string): Promise<{ file: { blob: Blob; filename: string | null } } | { task: QueuedTask }> {
+  const r = await request<QueuedTask>('GET', url, undefined, { binary: true });
+  return r.status === 202 && r.envelope ? { task: r.envelope.data } : { file: await fileOf(r.res) };
 }
 
 /** Save a downloaded file in the browser under its name. */

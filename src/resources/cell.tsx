@@ -1,5 +1,6 @@
 /** One value of a resource, shown as its schema says: enum labels as tags, times by the toggle, lists as tags. */
-import { Tag, Typography } from 'antd';
+import { Space, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../common/resources';
 import { ROLE_COLORS } from '../../common/roles';
@@ -58,4 +59,14 @@ export function formatKb(kb: number, lang: string): string {
   const [value, unit] =
     kb >= 1024 ** 3 ? [kb / 1024 ** 3, 'terabyte'] : kb >= 1024 ** 2 ? [kb / 1024 ** 2, 'gigabyte'] : kb >= 1024 ? [kb / 1024, 'megabyte'] : [kb, 'kilobyte'];
   return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+}
+
+/** A table cell naming a thing in two lines: its name in bold, and under it, greyed, what tells it apart. */
+export function TwoLineCell({ name, detail }: { name: ReactNode; detail: ReactNode }) {
+  return (
+    <Space direction="vertical" size={0}>
+      <Typography.Text strong>{name}</Typography.Text>
+      <Typography.Text type="secondary">{detail}</Typography.Text>
+    </Space>
+  );
 }

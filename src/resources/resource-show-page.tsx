@@ -4,6 +4,7 @@ import { useOne } from '@refinedev/core';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ResourceSchema } from '../../common/resources';
 import type { HttpError } from '../providers/http';
 import { LayoutTables } from '../components/layout-tables';
@@ -72,4 +73,15 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
       {children}
     </Space>
   );
+}
+
+/**
+ * What a page opened on one record reads from its address (/{lang}/page?id=…): the language, the query, the record's
+ * key (the `id` parameter unless named), and navigate, to go on to another page in the same language.
+ */
+export function usePageAddress(key = 'id') {
+  const navigate = useNavigate();
+  const { lang } = useParams();
+  const [params] = useSearchParams();
+  return { navigate, lang, params, id: params.get(key) ?? '' };
 }

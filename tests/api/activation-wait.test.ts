@@ -2,34 +2,29 @@
  * An activation the network never answers (issue 14): the seeded one holds no lease, waits without holding the job
  * worker, and ends as "issues" after the stated time with a report that says why; the header's count goes back to 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUSY_TASK_ID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
-import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  beforeAll(async () => {
-    ({ t, admin } = await appSignedIn({ kind }, { admin: DEMO.admin }));
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite(kind, { admin: DEMO.admin });
 
   const runJobs = async () => {
-    for (let i = 0; i < 100 && (await t.app.jobs.runOnce()); i++);
+    for (let i = 0; i < 100 && (await suite.t.app.jobs.runOnce()); i++);
   };
   const busy = async () =>
     (
-      await t.db.query<{ status: string; claimed_by: string | null; heartbeat_at: Date | null; run_after: Date | null; result_file_id: string | null; attempts: number }>(
+      await suite.t.db.query<{ status: string; claimed_by: string | null; heartbeat_at: Date | null; run_after: Date | null; result_file_id: string | null; attempts: number }>(
         'SELECT status, claimed_by, heartbeat_at, run_after, result_file_id, attempts FROM tasks WHERE id = $1',
         [BUSY_TASK_ID],
       )
     ).rows[0];
-  const slot = async () => (await t.db.query<{ operation: string | null }>('SELECT operation FROM sims WHERE iccid = $1', [SPECIAL_SIMS.operationInProgress])).rows[0].operation;
-  const processing = async () => (await call(t.app, admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=10' })).json().data.processing as number;
+  const slot = async () => (await suite.t.db.query<{ operation: string | null }>('SELECT operation FROM sims WHERE iccid = $1', [SPECIAL_SIMS.operationInProgress])).rows[0].operation;
+  const processing = async () => (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=10' })).json().data.processing as number;
 
   it('the seed holds no task with a lease into the future; the activation is looked at when its answer is due', async () => {
-    const leased = (await t.db.query<{ id: string }>("SELECT id FROM tasks WHERE status = 'processing' AND (claimed_by IS NOT NULL OR heartbeat_at > now())")).rows;
+    const leased = (await suite.t.db.query<{ id: string }>("SELECT id FROM tasks WHERE status = 'processing' AND (claimed_by IS NOT NULL OR heartbeat_at > now())")).rows;
     expect(leased).toEqual([]);
     const task = await busy();
     expect(task.status).toBe('processing');
@@ -42,22 +37,22 @@ describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {
 
   it('before the stated time a look leaves it waiting, released, and not counted as an attempt', async () => {
     // Due for a look, sent a minute ago: still within the answer time.
-    await t.db.query(
+    await suite.t.db.query(
       `UPDATE tasks SET run_after = now() - interval '1 second', payload = payload || jsonb_build_object('sentAt', (now() - interval '1 minute')::text) WHERE id = $1`,
       [BUSY_TASK_ID],
     );
-    expect(await t.app.jobs.runOnce()).toBe(true);
+    expect(await suite.t.app.jobs.runOnce()).toBe(true);
     const task = await busy();
     expect(task).toMatchObject({ status: 'processing', claimed_by: null, heartbeat_at: null, attempts: 0 });
     expect(new Date(task.run_after!).getTime()).toBeGreaterThan(Date.now());
     // Released: the worker is free for other work at once.
-    expect(await t.app.jobs.runOnce()).toBe(false);
+    expect(await suite.t.app.jobs.runOnce()).toBe(false);
     expect(await slot()).toBe('activate');
     expect(await processing()).toBe(1);
   });
 
   it(`after ${ACTIVATION_ANSWER_MINUTES} minutes without an answer it ends as issues, frees the SIM, and its report says why`, async () => {
-    await t.db.query(
+    await suite.t.db.query(
       `UPDATE tasks SET run_after = now() - interval '1 second', payload = payload || jsonb_build_object('sentAt', (now() - make_interval(mins => $2 + 1))::text) WHERE id = $1`,
       [BUSY_TASK_ID, ACTIVATION_ANSWER_MINUTES],
     );
@@ -67,9 +62,9 @@ describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {
     expect(task.result_file_id).not.toBeNull();
     expect(await slot()).toBeNull();
     expect(await processing()).toBe(0);
-    const token = await call(t.app, admin, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${BUSY_TASK_ID}` });
+    const token = await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${BUSY_TASK_ID}` });
     expect(token.statusCode).toBe(200);
-    const file = await t.app.inject({ method: 'GET', url: token.json().data.url });
+    const file = await suite.t.app.inject({ method: 'GET', url: token.json().data.url });
     expect(file.statusCode).toBe(200);
     const lines = file.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
     expect(lines[0]).toBe('ICCID,Outcome,Reason');

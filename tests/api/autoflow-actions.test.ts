@@ -12,7 +12,7 @@ import { startConsumer } from '../../server/events/event-log.js';
 import type { CommandAnswer, NetworkAdapter, NetworkName, SimRef } from '../../server/network/adapter.js';
 import { networkReports } from '../../server/network/reports.js';
 import { sendSmsBatch } from '../../server/sms/send.js';
-import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 const RULES = '/api/rule/auto_flow/cube/rules';
@@ -56,8 +56,7 @@ class FlakyNetwork implements NetworkAdapter {
 }
 
 describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
+  const suite = signedInSuite({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.admin });
   let consumer: ReturnType<typeof startConsumer>;
   let network: FlakyNetwork;
   let runner: ActionRunner;
@@ -65,39 +64,37 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   const take = () => pool.shift()!;
 
   beforeAll(async () => {
-    ({ t, admin } = await appSignedIn({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.admin }));
     // The demo's own rules stay out of the way: every rule here names its SIMs.
-    await t.db.query("UPDATE autoflow_rules SET status = 'disabled' WHERE status = 'enabled'");
-    await t.db.query("UPDATE organisations SET sms_quota = sms_used + 1000 WHERE id = 'org-demo'");
+    await suite.t.db.query("UPDATE autoflow_rules SET status = 'disabled' WHERE status = 'enabled'");
+    await suite.t.db.query("UPDATE organisations SET sms_quota = sms_used + 1000 WHERE id = 'org-demo'");
     pool = (
-      await t.db.query<Sim>(
+      await suite.t.db.query<Sim>(
         `SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND msisdn IS NOT NULL AND pool_id IS NULL
           ORDER BY iccid LIMIT 30`,
       )
     ).rows;
     expect(pool.length).toBeGreaterThanOrEqual(22);
-    network = new FlakyNetwork(t.app.network);
-    runner = new ActionRunner(t.db, network, t.app.mailer, quiet, { retryBaseMs: 0, maxAttempts: 3 });
-    consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
+    network = new FlakyNetwork(suite.t.app.network);
+    runner = new ActionRunner(suite.t.db, network, suite.t.app.mailer, quiet, { retryBaseMs: 0, maxAttempts: 3 });
+    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
     await consumer.poke();
   });
   afterAll(async () => {
     await consumer?.stop();
-    await t?.close();
   });
 
   const ref = (s: Sim): SimRef => ({ orgId: 'org-demo', simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn });
-  const reports = () => networkReports(t.db);
+  const reports = () => networkReports(suite.t.db);
   const useData = (s: Sim, kb: number, at = new Date()) =>
     reports().usage({ sim: ref(s), network: VODAFONE_DE, planCode: null, rat: 'LTE', direction: 'downlink', volumeKb: kb, start: new Date(at.getTime() - 600_000), end: at });
   const rule = async (name: string, trigger: Record<string, unknown>, iccids: string[], actions: Array<Record<string, unknown>> = [{ type: 'tag', tag: 'hit' }]) => {
-    const res = await call(t.app, admin, { method: 'POST', url: RULES, payload: { name, trigger, scope: { type: 'iccids', iccids }, actions, status: 'enabled' } });
+    const res = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: { name, trigger, scope: { type: 'iccids', iccids }, actions, status: 'enabled' } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.id as string;
   };
   const runs = async (ruleId: string) =>
-    (await t.db.query<{ id: string; iccid: string; status: string; crossing: string; actions: ActionState[] }>('SELECT id::text, iccid, status, crossing, actions FROM autoflow_runs WHERE rule_id = $1 ORDER BY id', [ruleId])).rows;
-  const evaluate = (now = new Date()) => evaluateScheduled(t.db, now);
+    (await suite.t.db.query<{ id: string; iccid: string; status: string; crossing: string; actions: ActionState[] }>('SELECT id::text, iccid, status, crossing, actions FROM autoflow_runs WHERE rule_id = $1 ORDER BY id', [ruleId])).rows;
+  const evaluate = (now = new Date()) => evaluateScheduled(suite.t.db, now);
   /** Run every due action (a bounded number of rounds: a retrying action is due again at once here). */
   const runActions = async (r = runner) => {
     for (let i = 0; i < 20 && (await r.runOnce()) > 0; i++);
@@ -106,7 +103,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect
       .poll(async () => {
         await consumer.poke();
-        const r = await t.db.query<{ n: string }>(
+        const r = await suite.t.db.query<{ n: string }>(
           'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.txid, e.id) > (c.position_txid, c.position_id)',
           [CONSUMER],
         );
@@ -115,13 +112,13 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
       .toBe(0);
   const simRow = async (s: Sim) =>
     (
-      await t.db.query<{ status: string; tags: string[]; flow_control_policy: string; rule_control: string; policy_unsent: boolean }>(
+      await suite.t.db.query<{ status: string; tags: string[]; flow_control_policy: string; rule_control: string; policy_unsent: boolean }>(
         'SELECT status, tags, flow_control_policy, rule_control, policy_unsent FROM sims WHERE id = $1',
         [s.id],
       )
     ).rows[0];
   const smsSent = async (s: Sim, content: string) =>
-    Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sms_records WHERE sim_id = $1 AND direction = 'MT' AND content = $2 AND status IN ('sent', 'delivered')", [s.id, content])).rows[0].n);
+    Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sms_records WHERE sim_id = $1 AND direction = 'MT' AND content = $2 AND status IN ('sent', 'delivered')", [s.id, content])).rows[0].n);
 
   it('data usage in the cycle: fires once for the SIM in scope, runs every action once, and its own suspend fires nothing', async () => {
     const [a, b] = [take(), take()];
@@ -134,7 +131,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
       { type: 'suspend' },
       { type: 'webhook' },
     ]);
-    await t.db.query('UPDATE sims SET cycle_usage_kb = 0 WHERE id = ANY($1::text[])', [[a.id, b.id]]);
+    await suite.t.db.query('UPDATE sims SET cycle_usage_kb = 0 WHERE id = ANY($1::text[])', [[a.id, b.id]]);
     await useData(a, 1000);
     await useData(b, 5000);
     await evaluate();
@@ -147,7 +144,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(fired[0]).toMatchObject({ iccid: a.iccid, status: 'pending' });
     expect(fired[0].crossing).toMatch(/^data_usage:\d{4}-\d{2}-\d{2}$/);
     // The crossing is an event of the log too.
-    expect((await t.db.query("SELECT data FROM events WHERE type = 'usage' AND subtype = 'threshold_crossed' AND subject = $1", [a.iccid])).rows).toMatchObject([{ data: { ruleId: id, value: 1100, threshold: 1, unit: 'MB' } }]);
+    expect((await suite.t.db.query("SELECT data FROM events WHERE type = 'usage' AND subtype = 'threshold_crossed' AND subject = $1", [a.iccid])).rows).toMatchObject([{ data: { ruleId: id, value: 1100, threshold: 1, unit: 'MB' } }]);
 
     await runActions();
     const [done] = await runs(id);
@@ -158,12 +155,12 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await simRow(a)).toMatchObject({ status: 'paused', flow_control_policy: 'throttle_256', rule_control: 'throttle_256', policy_unsent: false });
     expect((await simRow(a)).tags).toContain('over');
     expect(await smsSent(a, 'Over 1 MB')).toBe(1);
-    const mails = (await t.db.query<{ to_address: string; subject: string }>("SELECT to_address, subject FROM outbox WHERE subject LIKE '%Over 1 MB%' ORDER BY to_address")).rows;
+    const mails = (await suite.t.db.query<{ to_address: string; subject: string }>("SELECT to_address, subject FROM outbox WHERE subject LIKE '%Over 1 MB%' ORDER BY to_address")).rows;
     expect(mails).toEqual([
       { to_address: 'noc@example.com', subject: `Automation rule "Over 1 MB" fired for SIM ${a.iccid}` },
       { to_address: 'ops@example.com', subject: `Automation rule "Over 1 MB" fired for SIM ${a.iccid}` },
     ]);
-    const own = (await t.db.query<{ type: string; source: string }>("SELECT type, source FROM sim_events WHERE sim_id = $1 AND source = 'autoflow' ORDER BY id", [a.id])).rows;
+    const own = (await suite.t.db.query<{ type: string; source: string }>("SELECT type, source FROM sim_events WHERE sim_id = $1 AND source = 'autoflow' ORDER BY id", [a.id])).rows;
     expect(own.map((e) => e.type)).toEqual(['tag_change', 'info_change', 'status_change']);
 
     // Nothing runs twice; the rule's own suspend does not set off the status rule.
@@ -174,9 +171,9 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await runs(id)).toHaveLength(1);
 
     // The cycle resets: the rule is armed again and fires on the next crossing, once.
-    await t.db.query("UPDATE sims SET cycle_usage_kb = 0, cycle_start = coalesce(cycle_start, current_date) + 30 WHERE id = $1", [a.id]);
+    await suite.t.db.query("UPDATE sims SET cycle_usage_kb = 0, cycle_start = coalesce(cycle_start, current_date) + 30 WHERE id = $1", [a.id]);
     await evaluate();
-    expect(await t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
+    expect(await suite.t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
     await useData(a, 2000);
     await evaluate();
     await evaluate();
@@ -193,7 +190,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect((await runs(id)).map((r) => r.iccid)).toEqual([c.iccid]);
     // Two days later the hour has left the window.
     await evaluate(new Date(Date.now() + 48 * HOUR));
-    expect(await t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
+    expect(await suite.t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
     await runActions();
     expect((await simRow(c)).tags).toContain('hit');
     expect((await simRow(d)).tags).not.toContain('hit');
@@ -201,7 +198,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
 
   it('percentage of the bundle used fires once for the SIM in scope', async () => {
     const bundled = (
-      await t.db.query<Sim & { quota_kb: string }>(
+      await suite.t.db.query<Sim & { quota_kb: string }>(
         `SELECT s.id, s.iccid, s.imsi, s.msisdn, b.quota_kb::text FROM sims s JOIN bundle_orders b ON b.sim_id = s.id AND b.status = 'IN_USE' AND b.service_type <> 'sms' AND b.quota_kb > 0
           WHERE s.org_id = 'org-demo' AND s.status = 'active' AND s.pool_id IS NULL AND s.test_data_status <> 'in_test'
             AND NOT EXISTS (SELECT 1 FROM bundle_orders o WHERE o.sim_id = s.id AND o.status = 'IN_USE' AND o.id <> b.id)
@@ -210,7 +207,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     ).rows;
     expect(bundled).toHaveLength(2);
     const [e, f] = bundled;
-    await t.db.query('UPDATE bundle_orders SET used_kb = 0 WHERE sim_id = ANY($1::text[])', [[e.id, f.id]]);
+    await suite.t.db.query('UPDATE bundle_orders SET used_kb = 0 WHERE sim_id = ANY($1::text[])', [[e.id, f.id]]);
     const id = await rule('Bundle at 90 %', { type: 'data_usage_percent', percent: 90 }, [e.iccid]);
     await useData(e, Math.ceil(Number(e.quota_kb) * 0.5));
     await evaluate();
@@ -225,7 +222,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   it('SMS MO in the cycle and SMS MT in 24 hours fire once each for the SIM in scope', async () => {
     const [g, h] = [take(), take()];
     // The demo's SMS of these SIMs' cycles so far are not this test's: their counts start from none.
-    await t.db.query('UPDATE usage_daily SET sms_mo = 0, sms_mt = 0 WHERE sim_id = ANY($1::text[])', [[g.id, h.id]]);
+    await suite.t.db.query('UPDATE usage_daily SET sms_mo = 0, sms_mt = 0 WHERE sim_id = ANY($1::text[])', [[g.id, h.id]]);
     const mo = await rule('Two MO', { type: 'sms_mo', count: 2, window: 'cycle' }, [g.iccid]);
     const mt = await rule('One MT', { type: 'sms_mt', count: 1, window: 'rolling_24h' }, [g.iccid]);
     const moSms = (s: Sim) => reports().moSms({ sim: ref(s), content: 'hello', replyToId: null, at: new Date() } as never);
@@ -235,7 +232,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     await evaluate();
     expect(await runs(mo)).toHaveLength(0);
     await moSms(g);
-    await sendSmsBatch(t.db, t.app.network, { orgId: 'org-demo', accountId: null, iccids: [g.iccid, h.iccid], content: 'ping', smsType: 'text' });
+    await sendSmsBatch(suite.t.db, suite.t.app.network, { orgId: 'org-demo', accountId: null, iccids: [g.iccid, h.iccid], content: 'ping', smsType: 'text' });
     await evaluate();
     await evaluate();
     expect((await runs(mo)).map((r) => r.iccid)).toEqual([g.iccid]);
@@ -246,15 +243,15 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     const [i, j, k] = [take(), take(), take()];
     const id = await rule('Expiring in 7 days', { type: 'expiry_reminder', days: 7 }, [i.iccid, k.iccid]);
     const soon = new Date(Date.now() + 3 * 86_400_000);
-    await t.db.query('UPDATE sims SET expires_at = $2 WHERE id = ANY($1::text[])', [[i.id, j.id], soon.toISOString()]);
-    await t.db.query("UPDATE sims SET expires_at = now() + interval '20 days' WHERE id = $1", [k.id]);
+    await suite.t.db.query('UPDATE sims SET expires_at = $2 WHERE id = ANY($1::text[])', [[i.id, j.id], soon.toISOString()]);
+    await suite.t.db.query("UPDATE sims SET expires_at = now() + interval '20 days' WHERE id = $1", [k.id]);
     await evaluate();
     await evaluate();
     expect((await runs(id)).map((r) => r.iccid)).toEqual([i.iccid]);
     // Renewed, then expiring again at a new date: a new crossing.
-    await t.db.query("UPDATE sims SET expires_at = now() + interval '60 days' WHERE id = $1", [i.id]);
+    await suite.t.db.query("UPDATE sims SET expires_at = now() + interval '60 days' WHERE id = $1", [i.id]);
     await evaluate();
-    await t.db.query("UPDATE sims SET expires_at = now() + interval '5 days' WHERE id = $1", [i.id]);
+    await suite.t.db.query("UPDATE sims SET expires_at = now() + interval '5 days' WHERE id = $1", [i.id]);
     await evaluate();
     expect((await runs(id)).map((r) => r.iccid)).toEqual([i.iccid, i.iccid]);
   });
@@ -262,14 +259,14 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   it('no connection for N hours fires once, and again only after the SIM has connected', async () => {
     const [l, m] = [take(), take()];
     const id = await rule('Silent 6 h', { type: 'no_connection', hours: 6 }, [l.iccid, m.iccid]);
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '10 hours' WHERE id = $1", [l.id]);
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '1 hour' WHERE id = $1", [m.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '10 hours' WHERE id = $1", [l.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '1 hour' WHERE id = $1", [m.id]);
     await evaluate();
     await evaluate();
     expect((await runs(id)).map((r) => r.iccid)).toEqual([l.iccid]);
     await reports().sessionOpened({ sim: ref(l), apn: 'iot', ip: '10.0.0.1', network: VODAFONE_DE, rat: 'LTE', at: new Date() });
     await evaluate();
-    expect(await t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
+    expect(await suite.t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
     // Twelve hours later, silent again since that session.
     await reports().sessionClosed({ sim: ref(l), kb: 10, at: new Date() });
     await evaluate(new Date(Date.now() + 12 * HOUR));
@@ -280,7 +277,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     const [n, o] = [take(), take()];
     const net = await rule('Network moved', { type: 'network_change' }, [n.iccid]);
     const country = await rule('Into France', { type: 'country_change', countries: ['FR'] }, [n.iccid]);
-    await t.db.query('UPDATE sims SET network = NULL, network_country = NULL WHERE id = ANY($1::text[])', [[n.id, o.id]]);
+    await suite.t.db.query('UPDATE sims SET network = NULL, network_country = NULL WHERE id = ANY($1::text[])', [[n.id, o.id]]);
     const open = (s: Sim, network: NetworkName) => reports().sessionOpened({ sim: ref(s), apn: 'iot', ip: '10.0.0.2', network, rat: 'LTE', at: new Date() });
     await open(n, VODAFONE_DE);
     await open(o, VODAFONE_DE);
@@ -289,13 +286,13 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     await drain();
     expect((await runs(net)).map((r) => r.iccid)).toEqual([n.iccid]);
     expect(await runs(country)).toHaveLength(0);
-    const change = (await t.db.query("SELECT data FROM events WHERE type = 'sim' AND subtype = 'network_change' AND subject = $1", [n.iccid])).rows;
+    const change = (await suite.t.db.query("SELECT data FROM events WHERE type = 'sim' AND subtype = 'network_change' AND subject = $1", [n.iccid])).rows;
     expect(change).toMatchObject([{ data: { detail: { fromNetwork: VODAFONE_DE.name, toNetwork: TELEKOM_DE.name, fromCountry: 'DE', toCountry: 'DE' } } }]);
 
     // The consumer stops (an instance restarts); the change meanwhile is read by the next one from the cursor, once.
     await consumer.stop();
     await open(n, ORANGE_FR);
-    consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
+    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
     await drain();
     expect(await runs(country)).toHaveLength(1);
     expect(await runs(net)).toHaveLength(2);
@@ -307,8 +304,8 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     // What the tests before left due runs first: this test counts its own run's rounds.
     await runActions();
     // q was seen a moment ago (the demo's last session of a SIM may be hours old): only p is silent for now.
-    await t.db.query("UPDATE sims SET connection_status = 'online', last_session_at = now() WHERE id = $1", [q.id]);
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [p.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'online', last_session_at = now() WHERE id = $1", [q.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [p.id]);
     await evaluate();
     network.fail.sms = 1;
     network.fail.suspend = 1;
@@ -329,7 +326,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await smsSent(p, 'Suspending you')).toBe(1);
 
     // A network that keeps refusing: failed after the runner's last attempt, the run failed.
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [q.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [q.id]);
     await evaluate();
     network.fail.suspend = 100;
     await runActions();
@@ -342,7 +339,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
 
     // The history filtered by one action's outcome (and type): only q's run has a failed suspend; both have a done SMS.
     const history = async (query: string) => {
-      const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?${query}` });
+      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/triggers/${id}?${query}` });
       expect(res.statusCode, res.body).toBe(200);
       return (res.json().data.items as Array<{ iccid: string }>).map((r) => r.iccid).sort();
     };
@@ -351,7 +348,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await history('actionType=sms&actionOutcome=failed')).toEqual([]);
     expect(await history('actionType=sms&actionOutcome=done')).toEqual([p.iccid, q.iccid].sort());
     expect(await history('actionType=suspend')).toEqual([p.iccid, q.iccid].sort());
-    const bad = await call(t.app, admin, { method: 'GET', url: `${RULES}/triggers/${id}?actionOutcome=exploded`, headers: { language: 'zh-CN' } });
+    const bad = await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/triggers/${id}?actionOutcome=exploded`, headers: { language: 'zh-CN' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('actionOutcome');
   });
@@ -359,23 +356,23 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   it('a job taken over after its runner stopped never sends or applies twice', async () => {
     const [r1, r2] = [take(), take()];
     const id = await rule('Tag and tell', { type: 'no_connection', hours: 1 }, [r1.iccid, r2.iccid], [{ type: 'tag', tag: 'quiet' }, { type: 'sms', text: 'Are you there?' }, { type: 'suspend' }]);
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = ANY($1::text[])", [[r1.id, r2.id]]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = ANY($1::text[])", [[r1.id, r2.id]]);
     await evaluate();
     const [first, second] = await runs(id);
     // r1: a runner stopped after handing the SMS over (the action still "sending"); its lease ran out.
-    await t.db.query(
+    await suite.t.db.query(
       `UPDATE autoflow_runs SET claimed_by = 'gone', lease_until = now() - interval '1 second',
               actions = jsonb_set(jsonb_set(actions, '{0,outcome}', '"done"'), '{1,outcome}', '"sending"') WHERE id = $1::bigint`,
       [first.id],
     );
     // r2: a runner stopped after its tag and SMS were recorded done; only the suspend is left.
-    await t.db.query(
+    await suite.t.db.query(
       `UPDATE autoflow_runs SET claimed_by = 'gone', lease_until = now() - interval '1 second',
               actions = jsonb_set(jsonb_set(actions, '{0,outcome}', '"done"'), '{1,outcome}', '"done"') WHERE id = $1::bigint`,
       [second.id],
     );
     // Two runners at once (two instances) take the runs over.
-    const other = new ActionRunner(t.db, network, t.app.mailer, quiet, { retryBaseMs: 0 });
+    const other = new ActionRunner(suite.t.db, network, suite.t.app.mailer, quiet, { retryBaseMs: 0 });
     await Promise.all([runActions(runner), runActions(other)]);
     const [a, b] = await runs(id);
     expect(a.actions[1]).toMatchObject({ outcome: 'failed', reason: 'interrupted' });
@@ -387,20 +384,20 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await smsSent(r1, 'Are you there?')).toBe(0);
     expect(await smsSent(r2, 'Are you there?')).toBe(0);
     expect((await simRow(r2)).tags).not.toContain('quiet');
-    expect((await t.db.query("SELECT 1 FROM sim_events WHERE sim_id = ANY($1::text[]) AND source = 'autoflow' AND type = 'status_change'", [[r1.id, r2.id]])).rows).toHaveLength(2);
+    expect((await suite.t.db.query("SELECT 1 FROM sim_events WHERE sim_id = ANY($1::text[]) AND source = 'autoflow' AND type = 'status_change'", [[r1.id, r2.id]])).rows).toHaveLength(2);
   });
 
   it('a rule disabled mid-stream stops: its waiting actions are skipped and it fires no more', async () => {
     const [s1, s2] = [take(), take()];
     const id = await rule('Stop me', { type: 'no_connection', hours: 1 }, [s1.iccid, s2.iccid], [{ type: 'tag', tag: 'stopme' }]);
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [s1.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [s1.id]);
     await evaluate();
-    expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${id}/disable` })).statusCode).toBe(200);
+    expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: `${RULES}/${id}/disable` })).statusCode).toBe(200);
     await runActions();
     const [run] = await runs(id);
     expect(run).toMatchObject({ status: 'skipped', actions: [{ outcome: 'skipped', reason: 'ruleDisabled' }] });
     expect((await simRow(s1)).tags).not.toContain('stopme');
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [s2.id]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = $1", [s2.id]);
     await evaluate();
     expect(await runs(id)).toHaveLength(1);
   });
@@ -408,38 +405,38 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   it('two instances evaluating at once fire each crossing once; the lease lets one evaluate at a time', async () => {
     const sims = [take(), take(), take()];
     const id = await rule('Both instances', { type: 'no_connection', hours: 2 }, sims.map((s) => s.iccid));
-    await t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '3 hours' WHERE id = ANY($1::text[])", [sims.map((s) => s.id)]);
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '3 hours' WHERE id = ANY($1::text[])", [sims.map((s) => s.id)]);
     await Promise.all([evaluate(), evaluate(), evaluate()]);
     expect((await runs(id)).map((r) => r.iccid).sort()).toEqual(sims.map((s) => s.iccid).sort());
-    await t.db.query('DELETE FROM autoflow_schedule_lease');
-    expect(await claimSchedule(t.db, 'one', 60_000, 60)).toBe(true);
-    expect(await claimSchedule(t.db, 'two', 60_000, 60)).toBe(false);
-    await finishSchedule(t.db, 'one');
+    await suite.t.db.query('DELETE FROM autoflow_schedule_lease');
+    expect(await claimSchedule(suite.t.db, 'one', 60_000, 60)).toBe(true);
+    expect(await claimSchedule(suite.t.db, 'two', 60_000, 60)).toBe(false);
+    await finishSchedule(suite.t.db, 'one');
     // Just evaluated: not due again for a minute, for either.
-    expect(await claimSchedule(t.db, 'two', 60_000, 60)).toBe(false);
-    expect(await claimSchedule(t.db, 'two', 0, 60)).toBe(true);
+    expect(await claimSchedule(suite.t.db, 'two', 60_000, 60)).toBe(false);
+    expect(await claimSchedule(suite.t.db, 'two', 0, 60)).toBe(true);
   });
 
   it('one query evaluates an organisation\'s rules of a trigger kind: each rule its own threshold and scope (all, ICCIDs, file, tags, product type, pool)', async () => {
     const GB = 1024 * 1024;
     // SIMs of their own (the pool of SIMs with a number is for the actions that need one).
     const [a, b, c, d, f] = (
-      await t.db.query<Sim>("SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND NOT (status = 'active' AND msisdn IS NOT NULL) AND pool_id IS NULL ORDER BY iccid DESC LIMIT 5")
+      await suite.t.db.query<Sim>("SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND NOT (status = 'active' AND msisdn IS NOT NULL) AND pool_id IS NULL ORDER BY iccid DESC LIMIT 5")
     ).rows;
     expect(f).toBeDefined();
     // A pool SIM of the demo (the pool scope) and an automotive one: no demo SIM is near 500 GB, only the ones used here.
-    const e = (await t.db.query<Sim & { pool_id: string }>("SELECT id, iccid, imsi, msisdn, pool_id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NOT NULL ORDER BY iccid LIMIT 1")).rows[0];
-    await t.db.query("UPDATE sims SET product_type = 'automotive' WHERE id = $1", [d.id]);
-    await t.db.query("UPDATE sims SET product_type = 'consumer' WHERE id = ANY($1::text[])", [[a.id, b.id, c.id, f.id, e.id]]);
-    await t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-t') WHERE id = ANY($1::text[])", [[a.id, c.id]]);
-    await t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-u') WHERE id = $1", [c.id]);
+    const e = (await suite.t.db.query<Sim & { pool_id: string }>("SELECT id, iccid, imsi, msisdn, pool_id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NOT NULL ORDER BY iccid LIMIT 1")).rows[0];
+    await suite.t.db.query("UPDATE sims SET product_type = 'automotive' WHERE id = $1", [d.id]);
+    await suite.t.db.query("UPDATE sims SET product_type = 'consumer' WHERE id = ANY($1::text[])", [[a.id, b.id, c.id, f.id, e.id]]);
+    await suite.t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-t') WHERE id = ANY($1::text[])", [[a.id, c.id]]);
+    await suite.t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-u') WHERE id = $1", [c.id]);
     const sha = 'ab'.repeat(32);
-    await t.db.query("INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items) VALUES ('org-demo', 'grp-file-token', 'iccid', $1, 'scope.csv', $2)", [sha, [f.iccid, a.iccid]]);
+    await suite.t.db.query("INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items) VALUES ('org-demo', 'grp-file-token', 'iccid', $1, 'scope.csv', $2)", [sha, [f.iccid, a.iccid]]);
     // The cycle's rollup as the network's writer keeps it (these SIMs are not all active: set, not used).
-    for (const [s, gb] of [[a, 600], [b, 800], [c, 600], [d, 600], [e, 600], [f, 400]] as const) await t.db.query('UPDATE sims SET cycle_usage_kb = $2 WHERE id = $1', [s.id, gb * GB]);
+    for (const [s, gb] of [[a, 600], [b, 800], [c, 600], [d, 600], [e, 600], [f, 400]] as const) await suite.t.db.query('UPDATE sims SET cycle_usage_kb = $2 WHERE id = $1', [s.id, gb * GB]);
     const over = (gb: number) => ({ type: 'data_usage', threshold: gb, unit: 'GB', window: 'cycle' });
     const create = async (name: string, trigger: Record<string, unknown>, scope: Record<string, unknown>) => {
-      const res = await call(t.app, admin, { method: 'POST', url: RULES, payload: { name, trigger, scope, actions: [{ type: 'tag', tag: 'hit' }], status: 'enabled' } });
+      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: { name, trigger, scope, actions: [{ type: 'tag', tag: 'hit' }], status: 'enabled' } });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.id as string;
     };
@@ -464,12 +461,12 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     // Evaluated again: nothing new.
     await evaluate();
     expect((await runs(ids.all)).length).toBe(5);
-    await t.db.query("UPDATE autoflow_rules SET status = 'disabled' WHERE id = ANY($1::text[])", [Object.values(ids)]);
+    await suite.t.db.query("UPDATE autoflow_rules SET status = 'disabled' WHERE id = ANY($1::text[])", [Object.values(ids)]);
   });
 
   it('GET /rules/{id}/trigger_actions answers the trigger and each action’s outcomes, and one run’s with runId', async () => {
-    const id = (await t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Over 1 MB'")).rows[0].id;
-    const res = await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions` });
+    const id = (await suite.t.db.query<{ id: string }>("SELECT id FROM autoflow_rules WHERE name = 'Over 1 MB'")).rows[0].id;
+    const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions` });
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
     expect(data.trigger).toMatchObject({ type: 'data_usage', threshold: 1, unit: 'MB', window: 'cycle' });
@@ -480,10 +477,10 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(data.actions[2].outcomes.done).toBeGreaterThanOrEqual(1);
     expect(Object.values(data.runs as Record<string, number>).reduce((x, y) => x + y, 0)).toBe(2);
     const runId = (await runs(id))[0].id;
-    const one = (await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=${runId}` })).json().data;
+    const one = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=${runId}` })).json().data;
     expect(one.run).toMatchObject({ id: runId, status: 'success' });
-    expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=999999999` })).statusCode).toBe(404);
-    expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=x` })).statusCode).toBe(400);
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=999999999` })).statusCode).toBe(404);
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${id}/trigger_actions?runId=x` })).statusCode).toBe(400);
   });
 });
 

@@ -3,10 +3,10 @@
  * sides of each range), the checks after the schema (Luhn, the organisation's ICCIDs, duplicates by line, times not
  * earlier than now, the name taken, the maximum count), the write right's refusal text, and the change records.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { luhnCheckDigit, makeIccid } from '../../common/iccid.js';
 import { DEMO_POOL_ID, DEMO_RULE_ID, DEMO_RULE_NAME } from '../../server/db/seed-fleet.js';
-import { appSignedIn, call, DB_KINDS, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, sessionHeaders, signedInSuite, signIn } from '../helper.js';
 
 const RULES = '/api/rule/auto_flow/cube/rules';
 type Doc = Record<string, unknown>;
@@ -22,22 +22,17 @@ const base = (over: Doc = {}): Doc => ({
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 
 describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  let operator: Session;
-  let user: Session;
+  const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user });
   let own: string[];
   let foreign: string;
 
   beforeAll(async () => {
-    ({ t, admin, operator, user } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user }));
-    own = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 5")).rows.map((r) => r.iccid);
-    foreign = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-other' ORDER BY iccid LIMIT 1")).rows[0].iccid;
+    own = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 5")).rows.map((r) => r.iccid);
+    foreign = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-other' ORDER BY iccid LIMIT 1")).rows[0].iccid;
   });
-  afterAll(() => t.close());
 
-  const create = (doc: Doc, session = admin, lang?: string) =>
-    call(t.app, session, { method: 'POST', url: RULES, payload: doc, headers: lang ? { language: lang } : {} });
+  const create = (doc: Doc, session = suite.admin, lang?: string) =>
+    call(suite.t.app, session, { method: 'POST', url: RULES, payload: doc, headers: lang ? { language: lang } : {} });
   /** The refusal's message and data of a create that must fail with a 400. */
   const refused = async (doc: Doc) => {
     const res = await create(doc);
@@ -68,9 +63,9 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     });
 
     it('says the name exists in each language', async () => {
-      const zh = await create(base({ name: DEMO_RULE_NAME }), admin, 'zh-CN');
+      const zh = await create(base({ name: DEMO_RULE_NAME }), suite.admin, 'zh-CN');
       expect(zh.json().status.message).toBe('自动流程名称已存在');
-      const es = await create(base({ name: DEMO_RULE_NAME }), admin, 'es-ES');
+      const es = await create(base({ name: DEMO_RULE_NAME }), suite.admin, 'es-ES');
       expect(es.json().status.message).toBe('El nombre del flujo automático ya existe');
     });
   });
@@ -221,29 +216,29 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
 
     it('an edit may keep an activation time that has since passed', async () => {
       const rule = await accepted(base({ activationAt: inMinutes(5) }));
-      await t.db.query("UPDATE autoflow_rules SET activation_at = now() - interval '1 day' WHERE id = $1", [rule.id]);
-      const kept = (await call(t.app, admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).json().data;
-      const res = await call(t.app, admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: kept.activationAt } });
+      await suite.t.db.query("UPDATE autoflow_rules SET activation_at = now() - interval '1 day' WHERE id = $1", [rule.id]);
+      const kept = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).json().data;
+      const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: kept.activationAt } });
       expect(res.statusCode, res.body).toBe(200);
-      const moved = await call(t.app, admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: inMinutes(-10) } });
+      const moved = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: inMinutes(-10) } });
       expect(moved.json().status.message).toBe('Activation time: must not be earlier than now');
     });
   });
 
   describe('the maximum number of rules', () => {
     it('refuses one more than the setting allows with SPEC.md’s text; a deleted rule frees its place', async () => {
-      const current = Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = 'org-demo' AND status <> 'deleted'")).rows[0].n);
-      const saved = t.app.config.autoflowMaxRules;
-      t.app.config.autoflowMaxRules = current + 1;
+      const current = Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = 'org-demo' AND status <> 'deleted'")).rows[0].n);
+      const saved = suite.t.app.config.autoflowMaxRules;
+      suite.t.app.config.autoflowMaxRules = current + 1;
       try {
         const last = await accepted(base());
         const over = await create(base());
         expect(over.statusCode).toBe(400);
         expect(over.json().status).toMatchObject({ code: 'CB-07-0002', message: `Maximum autoflows reached: an organisation may have ${current + 1} rules.` });
-        expect((await call(t.app, admin, { method: 'DELETE', url: `${RULES}/${last.id}` })).statusCode).toBe(200);
+        expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `${RULES}/${last.id}` })).statusCode).toBe(200);
         await accepted(base());
       } finally {
-        t.app.config.autoflowMaxRules = saved;
+        suite.t.app.config.autoflowMaxRules = saved;
       }
     });
   });
@@ -252,15 +247,15 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     it('an operator’s write answers SPEC.md’s permission text in four languages; a user cannot even read', async () => {
       const texts = { 'en-US': 'You do not have this permission, please contact your admin!', 'zh-CN': '您没有此权限，请联系管理员！', 'zh-TW': '您沒有此權限，請聯絡管理員！', 'es-ES': 'No tiene este permiso, ¡contacte con su administrador!' };
       for (const [lang, text] of Object.entries(texts)) {
-        const res = await create(base(), operator, lang);
+        const res = await create(base(), suite.operator, lang);
         expect(res.statusCode).toBe(400);
         expect(res.json().status).toMatchObject({ code: 'CB-00-0402', message: text });
       }
       for (const [method, url] of [['PUT', `${RULES}/${DEMO_RULE_ID}/disable`], ['DELETE', `${RULES}/${DEMO_RULE_ID}`], ['PUT', RULES]] as const) {
-        const res = await call(t.app, operator, { method, url, payload: method === 'DELETE' ? undefined : {} });
+        const res = await call(suite.t.app, suite.operator, { method, url, payload: method === 'DELETE' ? undefined : {} });
         expect(res.json().status.code, `${method} ${url}`).toBe('CB-00-0402');
       }
-      const read = await call(t.app, user, { method: 'GET', url: RULES });
+      const read = await call(suite.t.app, suite.user, { method: 'GET', url: RULES });
       expect(read.statusCode).toBe(403);
       expect(read.json().status.message).toBe('Permission denied');
     });
@@ -268,30 +263,30 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
 
   describe('list, detail, status, delete and change records', () => {
     it('lists the organisation’s rules that are not deleted, searched and filtered', async () => {
-      const all = (await call(t.app, admin, { method: 'GET', url: `${RULES}?pageSize=100` })).json().data;
+      const all = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?pageSize=100` })).json().data;
       expect(all.items.every((r: Doc) => r.status !== 'deleted')).toBe(true);
       expect(all.items.some((r: Doc) => r.name === 'Other data alert')).toBe(false);
       const demo = all.items.find((r: Doc) => r.id === DEMO_RULE_ID);
       expect(demo).toMatchObject({ name: DEMO_RULE_NAME, trigger: { type: 'data_usage', threshold: 50, unit: 'MB', window: 'cycle' }, creatorEmail: DEMO.admin });
-      const search = (await call(t.app, admin, { method: 'GET', url: `${RULES}?search=${encodeURIComponent('50 mb')}` })).json().data;
+      const search = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?search=${encodeURIComponent('50 mb')}` })).json().data;
       expect(search.items.map((r: Doc) => r.id)).toContain(DEMO_RULE_ID);
       expect(search.items.every((r: Doc) => /50 MB/i.test(String(r.name)))).toBe(true);
-      const disabled = (await call(t.app, admin, { method: 'GET', url: `${RULES}?status=disabled&pageSize=100` })).json().data;
+      const disabled = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?status=disabled&pageSize=100` })).json().data;
       expect(disabled.items.every((r: Doc) => r.status === 'disabled')).toBe(true);
-      const bySuspend = (await call(t.app, admin, { method: 'GET', url: `${RULES}?actionType=suspend&trigger=data_usage_percent&pageSize=100` })).json().data;
+      const bySuspend = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?actionType=suspend&trigger=data_usage_percent&pageSize=100` })).json().data;
       expect(bySuspend.items.length).toBeGreaterThan(0);
       expect(bySuspend.items.every((r: Doc) => r.trigger && (r.trigger as Doc).type === 'data_usage_percent' && (r.actions as Doc[]).some((a) => a.type === 'suspend'))).toBe(true);
     });
 
     it('records who changed what, before and after: create, update, disable, enable, delete', async () => {
       const rule = await accepted(base({ name: 'Tracked rule' }));
-      const upd = await call(t.app, admin, { method: 'PUT', url: RULES, payload: { ...base({ name: 'Tracked rule 2' }), id: rule.id } });
+      const upd = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { ...base({ name: 'Tracked rule 2' }), id: rule.id } });
       expect(upd.statusCode, upd.body).toBe(200);
-      expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${rule.id}/disable` })).json().data.status).toBe('disabled');
-      expect((await call(t.app, admin, { method: 'PUT', url: `${RULES}/${rule.id}/enable` })).json().data.status).toBe('enabled');
-      expect((await call(t.app, admin, { method: 'DELETE', url: `${RULES}/${rule.id}` })).statusCode).toBe(200);
-      expect((await call(t.app, admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).statusCode).toBe(404);
-      const records = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/change_records?ruleId=${rule.id}` })).json().data;
+      expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: `${RULES}/${rule.id}/disable` })).json().data.status).toBe('disabled');
+      expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: `${RULES}/${rule.id}/enable` })).json().data.status).toBe('enabled');
+      expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `${RULES}/${rule.id}` })).statusCode).toBe(200);
+      expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).statusCode).toBe(404);
+      const records = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/change_records?ruleId=${rule.id}` })).json().data;
       expect(records.total).toBe(5);
       expect(records.items.map((r: Doc) => r.action)).toEqual(['delete', 'enable', 'disable', 'update', 'create']);
       expect(records.items.every((r: Doc) => r.accountEmail === DEMO.admin)).toBe(true);
@@ -300,13 +295,13 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(update.after).toMatchObject({ name: 'Tracked rule 2' });
       expect(records.items[2]).toMatchObject({ before: { status: 'enabled' }, after: { status: 'disabled' } });
       // Another organisation's admin sees none of them.
-      const other = await signIn(t.app, 'admin@other.example.com');
-      const theirs = (await call(t.app, other, { method: 'GET', url: `/api/rule/auto_flow/cube/change_records?ruleId=${rule.id}` })).json().data;
+      const other = await signIn(suite.t.app, 'admin@other.example.com');
+      const theirs = (await call(suite.t.app, other, { method: 'GET', url: `/api/rule/auto_flow/cube/change_records?ruleId=${rule.id}` })).json().data;
       expect(theirs.total).toBe(0);
     });
 
     it('an unknown rule is not found by name', async () => {
-      const res = await call(t.app, admin, { method: 'PUT', url: `${RULES}/nope/enable` });
+      const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: `${RULES}/nope/enable` });
       expect(res.statusCode).toBe(404);
       expect(res.json().status.message).toBe('Autoflow rule nope does not exist.');
     });
@@ -315,23 +310,23 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
   describe('SIMs in scope', () => {
     it('lists the organisation’s SIMs a rule watches, and downloads them', async () => {
       const typed = await accepted(base({ scope: { type: 'iccids', iccids: [own[2], own[0]] } }));
-      const list = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` })).json().data;
+      const list = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` })).json().data;
       expect(list.total).toBe(2);
       expect(list.items.map((s: Doc) => s.iccid)).toEqual([own[0], own[2]]);
-      const tagged = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND 'pilot' = ANY(tags) ORDER BY iccid")).rows.map((r) => r.iccid);
+      const tagged = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND 'pilot' = ANY(tags) ORDER BY iccid")).rows.map((r) => r.iccid);
       const byTag = await accepted(base({ scope: { type: 'tags', tags: ['pilot'] } }));
-      const tagList = (await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${byTag.id}&pageSize=100` })).json().data;
+      const tagList = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${byTag.id}&pageSize=100` })).json().data;
       expect(tagList.items.map((s: Doc) => s.iccid)).toEqual(tagged.slice(0, 100));
       const all = await accepted(base());
-      const allCount = Number((await t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
-      expect((await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${all.id}` })).json().data.total).toBe(allCount);
-      const csv = await call(t.app, admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims/download?ruleId=${typed.id}` });
+      const allCount = Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
+      expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${all.id}` })).json().data.total).toBe(allCount);
+      const csv = await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims/download?ruleId=${typed.id}` });
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toContain('text/csv');
       const lines = csv.body.replace('\uFEFF', '').trim().split('\r\n');
       expect(lines[0]).toBe('ICCID,Status,Product type,Tags,Shared pool');
       expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([own[0], own[2]]);
-      const theirs = await call(t.app, await signIn(t.app, 'admin@other.example.com'), { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` });
+      const theirs = await call(suite.t.app, await signIn(suite.t.app, 'admin@other.example.com'), { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` });
       expect(theirs.statusCode).toBe(404);
     });
   });
@@ -341,36 +336,36 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const boundary = '----rule';
       const doc = JSON.stringify(base({ name: 'From a template' }));
       const payload = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${doc}\r\n--${boundary}--\r\n`;
-      const res = await call(t.app, admin, { method: 'POST', url: RULES, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, operator: DEMO.admin, scene: 'template' } });
+      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, operator: DEMO.admin, scene: 'template' } });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toMatchObject({ name: 'From a template', origin: 'template' });
       const bad = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${JSON.stringify(base({ name: '' }))}\r\n--${boundary}--\r\n`;
-      const refusedRes = await call(t.app, admin, { method: 'POST', url: RULES, payload: bad, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const refusedRes = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: bad, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
       expect(refusedRes.json().status.message).toBe('Name: must be at least 1 character');
     });
 
     it('lists the countries by name in the caller’s language', async () => {
-      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/countries', headers: sessionHeaders(admin.token, admin.partnerCode, 'zh-CN') });
+      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/rule/auto_flow/cube/countries', headers: sessionHeaders(suite.admin.token, suite.admin.partnerCode, 'zh-CN') });
       const list = res.json().data as Array<{ code: string; name: string }>;
       expect(list.length).toBe(249);
       expect(list.find((c) => c.code === 'DE')?.name).toBe('德国');
     });
 
     it('lists the organisation’s shared pools for a pool scope, and only its own', async () => {
-      const own = (await t.db.query<{ id: string; name: string }>("SELECT id, name FROM shared_pools WHERE org_id = 'org-demo' ORDER BY name, id")).rows;
+      const own = (await suite.t.db.query<{ id: string; name: string }>("SELECT id, name FROM shared_pools WHERE org_id = 'org-demo' ORDER BY name, id")).rows;
       expect(own.length).toBeGreaterThan(0);
-      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/pools' });
+      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/rule/auto_flow/cube/pools' });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toEqual(own);
-      const theirs = await call(t.app, await signIn(t.app, 'admin@other.example.com'), { method: 'GET', url: '/api/rule/auto_flow/cube/pools' });
+      const theirs = await call(suite.t.app, await signIn(suite.t.app, 'admin@other.example.com'), { method: 'GET', url: '/api/rule/auto_flow/cube/pools' });
       expect((theirs.json().data as Array<{ id: string }>).some((p) => own.some((o) => o.id === p.id))).toBe(false);
     });
   });
 
   describe('scope and IMEI files', () => {
     const boundary = '----file';
-    const upload = (kind: string, name: string, text: string, session = admin) =>
-      call(t.app, session, {
+    const upload = (kind: string, name: string, text: string, session = suite.admin) =>
+      call(suite.t.app, session, {
         method: 'POST',
         url: `/api/rule/auto_flow/cube/validation/${kind}`,
         payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
@@ -380,11 +375,11 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     const sha256 = async (text: string) => (await import('node:crypto')).createHash('sha256').update(text).digest('hex');
 
     it('offers templates in csv, xls and xlsx', async () => {
-      const res = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/scope?format=csv' });
+      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/scope?format=csv' });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-disposition']).toContain('autoflow-iccid-template.csv');
       expect(res.body.replace('\uFEFF', '').split('\r\n')[0]).toBe('ICCID');
-      const xlsx = await call(t.app, admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/imei_change' });
+      const xlsx = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/rule/auto_flow/cube/template/imei_change' });
       expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     });
 
@@ -419,7 +414,7 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
 
     it('refuses a file of another format, and an operator', async () => {
       expect((await upload('scope', 'sims.txt', 'ICCID')).json().status.message).toBe('File: must be a .xls, .xlsx, .csv file');
-      const op = await upload('scope', 'sims.csv', csv('ICCID', own.slice(0, 1)), operator);
+      const op = await upload('scope', 'sims.csv', csv('ICCID', own.slice(0, 1)), suite.operator);
       expect(op.json().status.code).toBe('CB-00-0402');
     });
 

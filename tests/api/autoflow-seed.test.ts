@@ -5,13 +5,13 @@
  * SIM that crosses afterwards fires as usual. The real server, database and action runner; the network's own writer
  * reports the usage.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ActionRunner } from '../../server/autoflow/actions.js';
 import { evaluateScheduled } from '../../server/autoflow/schedule.js';
 import { DEMO_RULE_ID } from '../../server/db/seed-fleet.js';
 import type { NetworkName } from '../../server/network/adapter.js';
 import { networkReports } from '../../server/network/reports.js';
-import { buildTestApp, DB_KINDS, type TestApp } from '../helper.js';
+import { DB_KINDS, signedInSuite } from '../helper.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 const VODAFONE_DE: NetworkName = { name: 'Vodafone DE 262-02', mccMnc: '26202', country: 'DE' };
@@ -19,21 +19,19 @@ const VODAFONE_DE: NetworkName = { name: 'Vodafone DE 262-02', mccMnc: '26202', 
 const THRESHOLD_KB = 50 * 1024;
 
 describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
-  let t: TestApp;
+  const suite = signedInSuite(kind);
   let runner: ActionRunner;
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    runner = new ActionRunner(t.db, t.app.network, t.app.mailer, quiet, { retryBaseMs: 0, maxAttempts: 3 });
+    runner = new ActionRunner(suite.t.db, suite.t.app.network, suite.t.app.mailer, quiet, { retryBaseMs: 0, maxAttempts: 3 });
   });
-  afterAll(() => t?.close());
 
-  const count = async (sql: string, params: unknown[] = []) => Number((await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params)).rows[0].n);
+  const count = async (sql: string, params: unknown[] = []) => Number((await suite.t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params)).rows[0].n);
   /** What a firing would change: runs, mails, crossing events and the SIMs' status, data policy and tags. */
   const state = async () => ({
     runs: await count('autoflow_runs'),
     mails: await count('outbox'),
     crossings: await count("events WHERE type = 'usage' AND subtype = 'threshold_crossed'"),
-    sims: (await t.db.query("SELECT id, status, flow_control_policy, tags FROM sims ORDER BY id")).rows,
+    sims: (await suite.t.db.query("SELECT id, status, flow_control_policy, tags FROM sims ORDER BY id")).rows,
   });
   const runActions = async () => {
     let n = 0;
@@ -44,7 +42,7 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
   it('are armed at seed time: one evaluation right after fires nothing and changes no SIM', async () => {
     // The seed met the demo rule's threshold for a SIM already above it, and armed it with the cycle as its key.
     const armed = (
-      await t.db.query<{ iccid: string; key: string; cycle_start: string }>(
+      await suite.t.db.query<{ iccid: string; key: string; cycle_start: string }>(
         `SELECT s.iccid, x.key, s.cycle_start::text AS cycle_start FROM autoflow_trips x JOIN sims s ON s.id = x.sim_id WHERE x.rule_id = $1`,
         [DEMO_RULE_ID],
       )
@@ -58,7 +56,7 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
 
     const before = await state();
     const trips = await count('autoflow_trips');
-    const r = await evaluateScheduled(t.db, new Date());
+    const r = await evaluateScheduled(suite.t.db, new Date());
     expect(r.rules).toBeGreaterThan(0);
     expect(r).toMatchObject({ fired: 0, rearmed: 0 });
     expect(await runActions()).toBe(0);
@@ -68,7 +66,7 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
 
   it('a SIM that crosses the threshold after the seed fires once', async () => {
     const sim = (
-      await t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null; cycle_usage_kb: string }>(
+      await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null; cycle_usage_kb: string }>(
         `SELECT id, iccid, imsi, msisdn, cycle_usage_kb::text FROM sims
           WHERE org_id = 'org-demo' AND status = 'active' AND cycle_start IS NOT NULL AND cycle_usage_kb < $1 ORDER BY iccid LIMIT 1`,
         [THRESHOLD_KB],
@@ -79,18 +77,18 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
     expect(await fired()).toBe(0);
     const at = new Date();
     const usage = (kb: number) =>
-      networkReports(t.db).usage({
+      networkReports(suite.t.db).usage({
         sim: { orgId: 'org-demo', simId: sim.id, iccid: sim.iccid, imsi: sim.imsi, msisdn: sim.msisdn },
         network: VODAFONE_DE, planCode: null, rat: 'LTE', direction: 'downlink', volumeKb: kb, start: new Date(at.getTime() - 600_000), end: at,
       });
     // Just below, then across.
     await usage(THRESHOLD_KB - 1 - Number(sim.cycle_usage_kb));
-    expect((await evaluateScheduled(t.db, new Date())).fired).toBe(0);
+    expect((await evaluateScheduled(suite.t.db, new Date())).fired).toBe(0);
     await usage(1);
-    const r = await evaluateScheduled(t.db, new Date());
+    const r = await evaluateScheduled(suite.t.db, new Date());
     expect(r.fired).toBe(1);
     expect(await fired()).toBe(1);
-    expect((await evaluateScheduled(t.db, new Date())).fired).toBe(0);
+    expect((await evaluateScheduled(suite.t.db, new Date())).fired).toBe(0);
     expect(await fired()).toBe(1);
     // The demo rule e-mails its group once.
     expect(await runActions()).toBeGreaterThan(0);

@@ -4,16 +4,16 @@
  * check, and cancelling a bundle (the next in the queue takes over). One SIM is given known bundles and CDRs: a daily
  * bundle activated three days ago at 10:00 UTC, so today is its fourth cycle.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';
 import { defineCycles } from '../../server/network/bundle-engine.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite, signIn } from '../helper.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
-  let t: TestApp;
+  const suite = signedInSuite(kind);
   let user: Session;
   let admin: Session;
   let zh: Session;
@@ -24,16 +24,15 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
   let otherIccid: string;
   let otherBundle: string;
   const data = (r: { json: () => unknown }) => (r.json() as { data: Record<string, unknown> }).data;
-  const one = async <T,>(sql: string, params: unknown[] = []) => (await t.db.query<T>(sql, params)).rows[0];
+  const one = async <T,>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    [user, admin] = await Promise.all([signIn(t.app, DEMO.user), signIn(t.app, DEMO.admin)]);
+    [user, admin] = await Promise.all([signIn(suite.t.app, DEMO.user), signIn(suite.t.app, DEMO.admin)]);
     zh = { ...user, headers: { ...user.headers, language: 'zh-CN' } };
     sim = await one(`SELECT org_id AS "orgId", id AS "simId", iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND technology = 'ONE_IMSI' AND operation IS NULL AND pool_id IS NULL ORDER BY id LIMIT 1`);
     ({ iccid: otherIccid } = await one<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-other' LIMIT 1`));
     ({ id: otherBundle } = await one<{ id: string }>(`SELECT id FROM bundle_orders WHERE org_id = 'org-demo' AND sim_id <> $1 LIMIT 1`, [sim.simId]));
-    await t.db.tx(async (q) => {
+    await suite.t.db.tx(async (q) => {
       await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = $1 AND status IN ('PENDING', 'IN_USE')`, [sim.simId, anchor.toISOString()]);
       await q.query('DELETE FROM cdrs WHERE sim_id = $1', [sim.simId]);
       await q.query(`UPDATE sims SET cycle_reset = NULL, cycle_started_at = NULL, cycle_ends_at = NULL, overage_control = 'none', flow_control_policy = 'none', coverage_barred = false,
@@ -62,23 +61,22 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
       await defineCycles(q, [sim], new Date());
     });
   });
-  afterAll(() => t.close());
 
   it('GET /sim/service: the cycle the SIM counts now, its usage against the limit, the policy in force and the queue', async () => {
-    const r = await call(t.app, user, { method: 'GET', url: `/api/main/sim/service?iccid=${sim.iccid}` });
+    const r = await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/service?iccid=${sim.iccid}` });
     expect(r.statusCode, r.body).toBe(200);
     expect(data(r)).toMatchObject({
       iccid: sim.iccid, status: 'active', data: true, sms: false, inUse: 1, pending: 2, next: { id: ids.next }, control: 'stop',
       cycle: { bundleId: ids.base, resetCycle: 'DAY', number: 4, start: new Date(today).toISOString(), end: new Date(today + DAY).toISOString(), usageKb: 1500, limitKb: 1000, remainingKb: 0, overageKb: 500 },
     });
-    expect((await call(t.app, user, { method: 'GET', url: `/api/main/sim/service?iccid=${otherIccid}` })).statusCode).toBe(404);
-    const bad = await call(t.app, user, { method: 'GET', url: '/api/main/sim/service?iccid=12345' });
+    expect((await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/service?iccid=${otherIccid}` })).statusCode).toBe(404);
+    const bad = await call(suite.t.app, user, { method: 'GET', url: '/api/main/sim/service?iccid=12345' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().status.message).toContain('ICCID');
   });
 
   it('POST /device/cycle: every cycle of the bundle, newest first and paged, each the sum of its CDRs', async () => {
-    const r = await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid } });
+    const r = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid } });
     expect(r.statusCode, r.body).toBe(200);
     const d = data(r) as { total: number; bundleId: string; items: Array<{ number: number; usageKb: number; limitKb: number; overageKb: number; current: boolean; start: string }> };
     expect(d.bundleId).toBe(ids.base);
@@ -97,44 +95,44 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
     }
     // The current cycle is the SIM's own count.
     expect(d.items[0].usageKb).toBe(Number((await one<{ n: string }>('SELECT cycle_usage_kb AS n FROM sims WHERE id = $1', [sim.simId])).n));
-    const page2 = data(await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 3, page: 2 } })) as { items: Array<{ number: number }> };
+    const page2 = data(await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 3, page: 2 } })) as { items: Array<{ number: number }> };
     expect(page2.items.map((c) => c.number)).toEqual([1]);
-    const page3 = data(await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 3, page: 3 } })) as { items: unknown[]; total: number };
+    const page3 = data(await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 3, page: 3 } })) as { items: unknown[]; total: number };
     expect(page3).toMatchObject({ items: [], total: 4 });
     // A pending bundle has no cycle yet.
-    expect(data(await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, bundleId: ids.next } }))).toMatchObject({ total: 0, items: [] });
+    expect(data(await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, bundleId: ids.next } }))).toMatchObject({ total: 0, items: [] });
     // Page size 100 is taken, 101 refused naming the field; someone else's SIM or another SIM's bundle is not found.
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 100 } })).statusCode).toBe(200);
-    const big = await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 101 } });
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 100 } })).statusCode).toBe(200);
+    const big = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, pageSize: 101 } });
     expect(big.statusCode).toBe(400);
     expect(big.json().status.message).toMatch(/pageSize|page size/i);
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: otherIccid } })).statusCode).toBe(404);
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, bundleId: otherBundle } })).statusCode).toBe(404);
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: 8949 } })).statusCode).toBe(400);
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: otherIccid } })).statusCode).toBe(404);
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: sim.iccid, bundleId: otherBundle } })).statusCode).toBe(404);
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle', payload: { iccid: 8949 } })).statusCode).toBe(400);
   });
 
   it('GET /sim/bundle/detail/{iccid}/{bundleId}/{cycle}: one cycle of one bundle, its bounds, CDRs and radios; cycles outside it refused', async () => {
     const url = (b: string, n: string | number, iccid = sim.iccid) => `/api/main/sim/bundle/detail/${iccid}/${b}/${n}`;
-    const r = await call(t.app, user, { method: 'GET', url: url(ids.base, 2) });
+    const r = await call(suite.t.app, user, { method: 'GET', url: url(ids.base, 2) });
     expect(r.statusCode, r.body).toBe(200);
     expect(data(r)).toMatchObject({
       bundle: { id: ids.base, status: 'IN_USE', cycles: 4, coverageCountries: ['DE', 'FR'] },
       cycle: { number: 2, start: new Date(today - 2 * DAY).toISOString(), end: new Date(today - DAY).toISOString(), current: false, usageKb: 300, uplinkKb: 200, downlinkKb: 100, cdrs: 2, limitKb: 1000, overageKb: 0, byRat: [{ rat: 'LTE', volumeKb: 300 }] },
     });
-    expect(data(await call(t.app, user, { method: 'GET', url: url(ids.base, 4) }))).toMatchObject({ cycle: { current: true, usageKb: 1500, overageKb: 500 } });
+    expect(data(await call(suite.t.app, user, { method: 'GET', url: url(ids.base, 4) }))).toMatchObject({ cycle: { current: true, usageKb: 1500, overageKb: 500 } });
     // Cycle 1 is the first; the last is the one running now; a pending bundle has none.
     for (const [n, message] of [[0, /at least 1/], [5, /at most 4/], ['x', /integer/]] as const) {
-      const bad = await call(t.app, user, { method: 'GET', url: url(ids.base, n) });
+      const bad = await call(suite.t.app, user, { method: 'GET', url: url(ids.base, n) });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().status.message).toMatch(message);
     }
-    expect((await call(t.app, user, { method: 'GET', url: url(ids.next, 1) })).statusCode).toBe(400);
-    expect((await call(t.app, user, { method: 'GET', url: url(otherBundle, 1) })).statusCode).toBe(404);
-    expect((await call(t.app, user, { method: 'GET', url: url(ids.base, 1, otherIccid) })).statusCode).toBe(404);
+    expect((await call(suite.t.app, user, { method: 'GET', url: url(ids.next, 1) })).statusCode).toBe(400);
+    expect((await call(suite.t.app, user, { method: 'GET', url: url(otherBundle, 1) })).statusCode).toBe(404);
+    expect((await call(suite.t.app, user, { method: 'GET', url: url(ids.base, 1, otherIccid) })).statusCode).toBe(404);
   });
 
   it('GET /sim/getAllPackageService/{iccid}: the bundles in queue order, each pending one with when it would start', async () => {
-    const r = await call(t.app, user, { method: 'GET', url: `/api/main/sim/getAllPackageService/${sim.iccid}` });
+    const r = await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/getAllPackageService/${sim.iccid}` });
     expect(r.statusCode, r.body).toBe(200);
     const d = data(r) as { inUse: Array<{ id: string; base: boolean }>; pending: Array<{ id: string; position: number; startsAt: string | null }>; ended: Array<{ status: string }> };
     expect(d.inUse.map((b) => [b.id, b.base])).toEqual([[ids.base, true]]);
@@ -144,7 +142,7 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
     ]);
     expect(d.ended.length).toBeGreaterThan(0);
     expect(d.ended.every((b) => b.status === 'EXPIRED' || b.status === 'CANCELLED')).toBe(true);
-    expect((await call(t.app, user, { method: 'GET', url: `/api/main/sim/getAllPackageService/${otherIccid}` })).statusCode).toBe(404);
+    expect((await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/getAllPackageService/${otherIccid}` })).statusCode).toBe(404);
   });
 
   it('GET /sim/details and /sim/spec/{iccid}: the periods with when each ends, the card and whether it could be activated', async () => {
@@ -152,14 +150,14 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
       `SELECT iccid, pre_activated_at + make_interval(days => pre_activated_period_days) AS ends, technology FROM sims
         WHERE org_id = 'org-demo' AND sub_status = 'quiet' AND pre_activated_at IS NOT NULL AND pre_activated_period_days IS NOT NULL ORDER BY id LIMIT 1`,
     );
-    const details = data(await call(t.app, user, { method: 'GET', url: `/api/main/sim/details?iccid=${quiet.iccid}` }));
+    const details = data(await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/details?iccid=${quiet.iccid}` }));
     expect(details).toMatchObject({ status: 'pre_activated', subStatus: 'quiet', preActivated: { running: true, endsAt: new Date(quiet.ends).toISOString() }, test: { running: false } });
-    const spec = data(await call(t.app, user, { method: 'GET', url: `/api/main/sim/spec/${sim.iccid}` }));
+    const spec = data(await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/spec/${sim.iccid}` }));
     expect(spec).toMatchObject({ iccid: sim.iccid, activatable: false, activateRefusal: 'onlyPreActivated' });
     const ota = await one<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND technology = 'OTA' LIMIT 1`);
-    expect(data(await call(t.app, user, { method: 'GET', url: `/api/main/sim/spec/${ota.iccid}` }))).toMatchObject({ ota: true, activatable: false });
-    expect((await call(t.app, user, { method: 'GET', url: `/api/main/sim/spec/${otherIccid}` })).statusCode).toBe(404);
-    expect((await call(t.app, user, { method: 'GET', url: `/api/main/sim/details?iccid=${otherIccid}` })).statusCode).toBe(404);
+    expect(data(await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/spec/${ota.iccid}` }))).toMatchObject({ ota: true, activatable: false });
+    expect((await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/spec/${otherIccid}` })).statusCode).toBe(404);
+    expect((await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/details?iccid=${otherIccid}` })).statusCode).toBe(404);
   });
 
   it('POST /sim/preActiveValidated: the activate rules SIM by SIM, nothing taken or written; for those who may activate', async () => {
@@ -167,84 +165,84 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
       `SELECT s.iccid FROM sims s WHERE s.org_id = 'org-demo' AND s.status = 'pre_activated' AND s.technology IN ('ONE_IMSI') AND s.operation IS NULL
           AND EXISTS (SELECT 1 FROM bundle_orders b WHERE b.sim_id = s.id AND b.status IN ('PENDING', 'IN_USE')) LIMIT 1`,
     );
-    const tasks = await countRows(t.db, 'tasks');
-    const r = await call(t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: [ready.iccid, sim.iccid, otherIccid, ready.iccid] } });
+    const tasks = await countRows(suite.t.db, 'tasks');
+    const r = await call(suite.t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: [ready.iccid, sim.iccid, otherIccid, ready.iccid] } });
     expect(r.statusCode, r.body).toBe(200);
     expect(data(r)).toMatchObject({ accepted: 1, refused: 2 });
     expect((data(r).results as Array<{ reason?: string; ok: boolean }>).map((x) => x.reason ?? x.ok)).toEqual([true, 'onlyPreActivated', 'notExist']);
-    expect(await countRows(t.db, 'tasks')).toBe(tasks);
+    expect(await countRows(suite.t.db, 'tasks')).toBe(tasks);
     expect(await one<{ operation: string | null }>('SELECT operation FROM sims WHERE iccid = $1', [ready.iccid])).toEqual({ operation: null });
-    expect((await call(t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: [] } })).statusCode).toBe(400);
+    expect((await call(suite.t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: [] } })).statusCode).toBe(400);
     const many = Array.from({ length: 1001 }, (_, i) => `8949000000${String(i).padStart(9, '0')}`);
-    expect((await call(t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: many.slice(0, 1000) } })).statusCode).toBe(200);
-    expect((await call(t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: many } })).statusCode).toBe(400);
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: [ready.iccid] } })).statusCode).toBe(403);
+    expect((await call(suite.t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: many.slice(0, 1000) } })).statusCode).toBe(200);
+    expect((await call(suite.t.app, admin, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: many } })).statusCode).toBe(400);
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/sim/preActiveValidated', payload: { iccids: [ready.iccid] } })).statusCode).toBe(403);
   });
 
   it('POST /device/bundle: the organisation\'s bundles by product, as the orders add up; filtered; exported', async () => {
     const all: Array<{ sku: string; inUse: number; sims: number; pending: number }> = [];
     for (let page = 1; ; page += 1) {
-      const r = await call(t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { page, pageSize: 100 } });
+      const r = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { page, pageSize: 100 } });
       expect(r.statusCode, r.body).toBe(200);
       const d = data(r) as { items: typeof all; total: number };
       all.push(...d.items);
       if (all.length >= d.total) break;
     }
-    const expected = (await t.db.query<{ sku: string; in_use: number; pending: number }>(
+    const expected = (await suite.t.db.query<{ sku: string; in_use: number; pending: number }>(
       `SELECT sku, count(*) FILTER (WHERE status = 'IN_USE')::int AS in_use, count(*) FILTER (WHERE status = 'PENDING')::int AS pending FROM bundle_orders WHERE org_id = 'org-demo' GROUP BY sku`,
     )).rows;
     expect(all.map((b) => [b.sku, b.inUse, b.pending]).sort()).toEqual(expected.map((b) => [b.sku, b.in_use, b.pending]).sort());
-    const mine = data(await call(t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { search: `TST-${ids.base.slice(0, 6)}` } })) as { items: Array<Record<string, unknown>> };
+    const mine = data(await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { search: `TST-${ids.base.slice(0, 6)}` } })) as { items: Array<Record<string, unknown>> };
     expect(mine.items).toEqual([expect.objectContaining({ sku: `TST-${ids.base.slice(0, 6)}`, sims: 1, inUse: 1, cycleUsedKb: 0, overAllowance: 1, controlled: 1, resetCycle: 'DAY', quotaKb: 1000 })]);
-    expect((data(await call(t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { search: '100%_\\' } })) as { total: number }).total).toBe(0);
-    const bad = await call(t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { status: 'USED' } });
+    expect((data(await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { search: '100%_\\' } })) as { total: number }).total).toBe(0);
+    const bad = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/bundle', payload: { status: 'USED' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().status.message).toContain('status');
 
-    const ex = await call(t.app, zh, { method: 'POST', url: '/api/main/device/bundle/export', payload: { format: 'csv' } });
+    const ex = await call(suite.t.app, zh, { method: 'POST', url: '/api/main/device/bundle/export', payload: { format: 'csv' } });
     expect(ex.statusCode, ex.body).toBe(200);
     expect(ex.json().data.quantity).toBe(expected.length);
-    expect(await t.app.jobs.runOnce()).toBe(true);
+    expect(await suite.t.app.jobs.runOnce()).toBe(true);
     const lines = await fileOf(ex.json().data.taskId, zh);
     expect(lines).toHaveLength(expected.length + 1);
     expect(lines[0]).toContain('重置周期');
   });
 
   it('POST /device/cycle/export and /device/coverCountry/export: through the task center, worded in the requester\'s language', async () => {
-    const ex = await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle/export', payload: { iccid: sim.iccid, format: 'csv' } });
+    const ex = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle/export', payload: { iccid: sim.iccid, format: 'csv' } });
     expect(ex.statusCode, ex.body).toBe(200);
     expect(ex.json().data.quantity).toBe(4);
-    expect(await t.app.jobs.runOnce()).toBe(true);
+    expect(await suite.t.app.jobs.runOnce()).toBe(true);
     const lines = await fileOf(ex.json().data.taskId, user);
     expect(lines[0]).toBe('ICCID,Bundle,Cycle,Start (UTC),End (UTC),Usage (KB),Allowance (KB),Overage (KB)');
     expect(lines.slice(1).map((l) => l.split(',').slice(2, 3).concat(l.split(',').slice(5)))).toEqual([
       ['4', '1500', '1000', '500'], ['3', '0', '1000', '0'], ['2', '300', '1000', '0'], ['1', '100', '1000', '0'],
     ]);
-    const none = await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle/export', payload: { iccid: sim.iccid, bundleId: ids.next, format: 'csv' } });
+    const none = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle/export', payload: { iccid: sim.iccid, bundleId: ids.next, format: 'csv' } });
     expect(none.json().status.message).toBe('No data to export');
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/device/cycle/export', payload: { iccid: sim.iccid, format: 'pdf' } })).statusCode).toBe(400);
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/cycle/export', payload: { iccid: sim.iccid, format: 'pdf' } })).statusCode).toBe(400);
 
     const sku = `TST-${ids.base.slice(0, 6)}`;
-    const cov = await call(t.app, zh, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { sku, format: 'xlsx' } });
+    const cov = await call(suite.t.app, zh, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { sku, format: 'xlsx' } });
     expect(cov.statusCode, cov.body).toBe(200);
     expect(cov.json().data.quantity).toBe(2);
-    const all = await call(t.app, user, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { format: 'csv' } });
+    const all = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { format: 'csv' } });
     const rows = await one<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT DISTINCT ON (sku) sku, coverage_countries AS c FROM bundle_orders WHERE org_id = 'org-demo' ORDER BY sku, ordered_at DESC) p,
               LATERAL unnest(CASE WHEN cardinality(p.c) = 0 THEN ARRAY[NULL::text] ELSE p.c END) x`,
     );
     expect(all.json().data.quantity).toBe(rows.n);
-    while (await t.app.jobs.runOnce());
+    while (await suite.t.app.jobs.runOnce());
     const covLines = await fileOf(all.json().data.taskId, user);
     expect(covLines[0]).toBe('SKU,Bundle,Country code,Country,Out-of-coverage policy,SIMs');
     expect(covLines).toContain(`${sku},Plan ${ids.base.slice(0, 4)},DE,Germany,Shut down,1`);
-    const nothing = await call(t.app, user, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { sku: 'NO-SUCH-SKU', format: 'csv' } });
+    const nothing = await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { sku: 'NO-SUCH-SKU', format: 'csv' } });
     expect(nothing.json().status.message).toBe('No data to export');
-    expect((await call(t.app, user, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { sku: 'x'.repeat(65), format: 'csv' } })).statusCode).toBe(400);
+    expect((await call(suite.t.app, user, { method: 'POST', url: '/api/main/device/coverCountry/export', payload: { sku: 'x'.repeat(65), format: 'csv' } })).statusCode).toBe(400);
   });
 
   it('POST /sim/bundle/cancel: an admin cancels a pending bundle, then the one in use, and the next in the queue takes over; an event each', async () => {
-    const cancel = (s: Session, bundleId: string, iccid = sim.iccid) => call(t.app, s, { method: 'POST', url: '/api/main/sim/bundle/cancel', payload: { iccid, bundleId } });
+    const cancel = (s: Session, bundleId: string, iccid = sim.iccid) => call(suite.t.app, s, { method: 'POST', url: '/api/main/sim/bundle/cancel', payload: { iccid, bundleId } });
     expect((await cancel(user, ids.sms)).statusCode).toBe(403);
     expect((await cancel(admin, otherBundle)).statusCode).toBe(404);
     expect((await cancel(admin, ids.sms, otherIccid)).statusCode).toBe(404);
@@ -265,7 +263,7 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
     expect(s).toMatchObject({ cycle_reset: 'DAY_24H', flow_control_policy: 'none', policy_unsent: true });
     expect(new Date(s.cycle_started_at)).toEqual(new Date(next.activated_at));
     expect(Number(s.cycle_usage_kb)).toBe(0);
-    const logged = (await t.db.query<{ subtype: string; to: string; from: string; reason: string }>(
+    const logged = (await suite.t.db.query<{ subtype: string; to: string; from: string; reason: string }>(
       `SELECT subtype, data->'detail'->>'to' AS to, data->'detail'->>'from' AS from, data->'detail'->>'reason' AS reason FROM events WHERE id > $1 AND subject = $2 AND subtype = 'bundle_change' ORDER BY id`,
       [events, sim.iccid],
     )).rows;
@@ -280,16 +278,16 @@ describe.each(DB_KINDS)('bundle calls on %s', (kind) => {
   });
 
   it('GET /sim/bundle/overuse_policy: a throttle held by an automation rule is told as the rule\'s, not as overage', async () => {
-    await t.db.query(`UPDATE sims SET rule_control = 'throttle_256', flow_control_policy = flow_control_of(coverage_barred, overage_control, 'throttle_256') WHERE id = $1`, [sim.simId]);
-    const r = data(await call(t.app, user, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${sim.iccid}` }));
+    await suite.t.db.query(`UPDATE sims SET rule_control = 'throttle_256', flow_control_policy = flow_control_of(coverage_barred, overage_control, 'throttle_256') WHERE id = $1`, [sim.simId]);
+    const r = data(await call(suite.t.app, user, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${sim.iccid}` }));
     expect(r).toMatchObject({ control: 'throttle_256', reason: 'rule', rule: { name: null }, releasedAt: null });
   });
 
   /** The lines of a finished export's file. */
   async function fileOf(taskId: string, s: Session): Promise<string[]> {
-    const token = await call(t.app, s, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${taskId}` });
+    const token = await call(suite.t.app, s, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${taskId}` });
     expect(token.statusCode, token.body).toBe(200);
-    const file = await t.app.inject({ method: 'GET', url: token.json().data.url });
+    const file = await suite.t.app.inject({ method: 'GET', url: token.json().data.url });
     return file.body.replace(/^\uFEFF/, '').trim().split('\r\n');
   }
 });

@@ -9,14 +9,14 @@
  * a downlink CDR through the server's NetworkReports, the network (the simulator, traffic off) keeping the policies the
  * server set through the adapter; then the bundle job runs at the step's time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';
 import { cycleEnd, cycleStart, type OveragePolicy, type ResetCycle } from '../../server/domain/bundle-cycle.js';
 import type { SimRef } from '../../server/network/adapter.js';
 import { advanceBundles, defineCycles, endPeriods, rollCycles, runBundleJob, syncPolicies } from '../../server/network/bundle-engine.js';
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite, signIn } from '../helper.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -46,11 +46,11 @@ interface TestSim extends SimRef {
 }
 
 describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
-  let t: TestApp;
+  const suite = signedInSuite(kind);
   let net: SimulatedNetwork;
   let reports: ReturnType<typeof networkReports>;
   const sims: TestSim[] = [];
-  const one = async <T,>(sql: string, params: unknown[] = []) => (await t.db.query<T>(sql, params)).rows[0];
+  const one = async <T,>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
   const home = networkNamed('Vodafone DE 262-02')!;
 
   /** One session of the network's: the CDRs a SIM may carry now, as the network enforces its policy. */
@@ -66,12 +66,11 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    net = new SimulatedNetwork(t.db, networkReports(t.db), { enabled: false });
-    reports = networkReports(t.db, () => net);
+    net = new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: false });
+    reports = networkReports(suite.t.db, () => net);
     // 25 active SIMs, one per reset cycle and overage policy, each on one bundle of ours.
     const rows = (
-      await t.db.query<SimRef>(
+      await suite.t.db.query<SimRef>(
         `SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims WHERE status = 'active' AND operation IS NULL AND pool_id IS NULL ORDER BY id LIMIT 25`,
       )
     ).rows;
@@ -80,7 +79,7 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
       const policy = POLICIES[i % 5];
       sims.push({ ...r, reset: RESETS[Math.floor(i / 5)], policy, throttle: policy === 'billing_speed_decrease' ? 128 : policy === 'billing_throttle_after_threshold' ? 256 : null });
     });
-    await t.db.tx(async (q) => {
+    await suite.t.db.tx(async (q) => {
       const ids = sims.map((s) => s.simId);
       await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = ANY($1::text[]) AND status IN ('PENDING', 'IN_USE')`, [ids, T0.toISOString()]);
       // A clean slate: their seeded CDRs go, so each cycle's usage is what this month's steps carry.
@@ -97,9 +96,8 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
       }
       await defineCycles(q, sims, T0);
     });
-    await syncPolicies(t.db, net);
+    await syncPolicies(suite.t.db, net);
   });
-  afterAll(() => t.close());
 
   it('defines each SIM\'s cycle from its bundle, with the bounds of the domain rule', async () => {
     for (const s of sims) {
@@ -124,14 +122,14 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
       // What the network enforces after the traffic (a crossing in the last session of a cycle is released just after).
       const controls = new Map(sims.map((x) => [x.simId, net.dataPolicyOf(x.simId)]));
       // Two instances run the job at the same time: one holds the lease and runs it.
-      const [a, b] = await Promise.all([runBundleJob(t.db, net, at, 'instance-a'), runBundleJob(t.db, net, at, 'instance-b')]);
+      const [a, b] = await Promise.all([runBundleJob(suite.t.db, net, at, 'instance-a'), runBundleJob(suite.t.db, net, at, 'instance-b')]);
       expect(Number(a.ran) + Number(b.ran)).toBe(1);
       // Let the other instance take it on some steps (the lease is given back as it would be by a stopping instance).
-      if (now % (5 * DAY) === 0) await t.db.query(`UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = 'bundle_cycles'`);
+      if (now % (5 * DAY) === 0) await suite.t.db.query(`UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = 'bundle_cycles'`);
 
       // The cycle's usage is the sum of the CDRs that started in it; what the network enforces is the SIM's policy.
       const state = (
-        await t.db.query<{ id: string; usage: string; cdr_kb: string; flow: string; started: Date; ends: Date; unsent: boolean }>(
+        await suite.t.db.query<{ id: string; usage: string; cdr_kb: string; flow: string; started: Date; ends: Date; unsent: boolean }>(
           `SELECT s.id, s.cycle_usage_kb AS usage, s.flow_control_policy AS flow, s.cycle_started_at AS started, s.cycle_ends_at AS ends, s.policy_unsent AS unsent,
                   (SELECT coalesce(sum(volume_kb), 0) FROM cdrs c WHERE c.org_id = s.org_id AND c.sim_id = s.id AND c.start_at >= s.cycle_started_at AND c.start_at < s.cycle_ends_at) AS cdr_kb
              FROM sims s WHERE s.id = ANY($1::text[])`,
@@ -153,19 +151,19 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
 
     // Per SIM and cycle, the CDRs in order with the usage before each: the policy judged from them.
     const cdrs = (
-      await t.db.query<{ sim_id: string; volume_kb: string; start_at: Date }>(
+      await suite.t.db.query<{ sim_id: string; volume_kb: string; start_at: Date }>(
         'SELECT sim_id, volume_kb, start_at FROM cdrs WHERE id > $1 AND sim_id = ANY($2::text[]) ORDER BY sim_id, start_at, id',
         [firstCdr, ids],
       )
     ).rows;
     const resets = (
-      await t.db.query<{ subject: string; n: string; distinct_starts: string }>(
+      await suite.t.db.query<{ subject: string; n: string; distinct_starts: string }>(
         `SELECT subject, count(*) AS n, count(DISTINCT data->>'cycleStart') AS distinct_starts FROM events WHERE id > $1 AND type = 'usage' AND subtype = 'cycle_reset' GROUP BY subject`,
         [firstEvent],
       )
     ).rows;
     const reached = (
-      await t.db.query<{ subject: string; n: string; cycles: string }>(
+      await suite.t.db.query<{ subject: string; n: string; cycles: string }>(
         `SELECT subject, count(*) AS n, count(DISTINCT data->>'cycleStart') AS cycles FROM events WHERE id > $1 AND type = 'usage' AND subtype = 'allowance_reached' GROUP BY subject`,
         [firstEvent],
       )
@@ -209,7 +207,7 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
       if (s.policy !== 'billing') {
         // Released at the next cycle: each cycle the month saw started with no control (a new cycle's first CDR is free).
         const released = (
-          await t.db.query<{ n: string }>(
+          await suite.t.db.query<{ n: string }>(
             `SELECT count(*) AS n FROM events WHERE id > $1 AND type = 'usage' AND subtype = 'overage_released' AND subject = $2`,
             [firstEvent, s.iccid],
           )
@@ -217,7 +215,7 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
         // One release per cycle that ended with a control on (the cycle still running keeps its own).
         const controlled = Number(
           (
-            await t.db.query<{ n: string }>(
+            await suite.t.db.query<{ n: string }>(
               `SELECT count(DISTINCT (e.data->>'cycleStart')::timestamptz) AS n FROM events e JOIN sims s ON s.iccid = e.subject
                 WHERE e.id > $1 AND e.type = 'usage' AND e.subtype IN ('overage_stopped', 'overage_throttled') AND e.subject = $2
                   AND (e.data->>'cycleStart')::timestamptz <> s.cycle_started_at`,
@@ -235,29 +233,29 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     const s = sims[0];
     const at = new Date(T0.getTime() + 60 * DAY);
     const before = Number((await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'usage' AND subtype = 'cycle_reset' AND subject = $1`, [s.iccid])).n);
-    const rolled = await Promise.all([t.db.tx((q) => rollCycles(q, at)), t.db.tx((q) => rollCycles(q, at))]);
+    const rolled = await Promise.all([suite.t.db.tx((q) => rollCycles(q, at)), suite.t.db.tx((q) => rollCycles(q, at))]);
     expect(rolled[0] + rolled[1]).toBeGreaterThanOrEqual(1);
     const after = Number((await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'usage' AND subtype = 'cycle_reset' AND subject = $1`, [s.iccid])).n);
     expect(after - before).toBe(1);
-    expect(await t.db.tx((q) => rollCycles(q, at))).toBe(0);
+    expect(await suite.t.db.tx((q) => rollCycles(q, at))).toBe(0);
   });
 
   it('expires a bundle at its expiry and starts the next one in the queue from that instant, each a bundle event', async () => {
     const s = sims[2];
     const expiry = new Date(T0.getTime() + 70 * DAY);
     const current = await one<{ id: string }>(`SELECT id FROM bundle_orders WHERE sim_id = $1 AND status = 'IN_USE'`, [s.simId]);
-    await t.db.query('UPDATE bundle_orders SET expected_expire_at = $2 WHERE id = $1', [current.id, expiry.toISOString()]);
+    await suite.t.db.query('UPDATE bundle_orders SET expected_expire_at = $2 WHERE id = $1', [current.id, expiry.toISOString()]);
     const next = newId();
-    await t.db.query(
+    await suite.t.db.query(
       `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, quota_kb, reset_cycle, overage_policy, status)
        VALUES ($1, $2, $3, $4, 'AFTER_BUNDLE', 'postpaid', 'Next plan', 'NEXT', $5, 80000, 'DAY_24H', 'stop', 'PENDING')`,
       [s.orgId, next, s.simId, s.iccid, T0.toISOString()],
     );
     // Before its expiry nothing moves.
-    await t.db.tx((q) => advanceBundles(q, new Date(expiry.getTime() - MINUTE)));
+    await suite.t.db.tx((q) => advanceBundles(q, new Date(expiry.getTime() - MINUTE)));
     expect(await one(`SELECT status FROM bundle_orders WHERE id = $1`, [current.id])).toEqual({ status: 'IN_USE' });
     // (Seeded bundles of other SIMs whose end has come by then move too.)
-    const r = await t.db.tx((q) => advanceBundles(q, new Date(expiry.getTime() + 5 * MINUTE)));
+    const r = await suite.t.db.tx((q) => advanceBundles(q, new Date(expiry.getTime() + 5 * MINUTE)));
     expect(r.expired).toBeGreaterThanOrEqual(1);
     expect(r.started).toBeGreaterThanOrEqual(1);
     expect(await one(`SELECT status, expired_at FROM bundle_orders WHERE id = $1`, [current.id])).toEqual({ status: 'EXPIRED', expired_at: expiry });
@@ -266,7 +264,7 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect(await one(`SELECT cycle_reset, cycle_started_at, cycle_ends_at, cycle_limit_kb::int AS limit, cycle_usage_kb::int AS usage FROM sims WHERE id = $1`, [s.simId])).toEqual({
       cycle_reset: 'DAY_24H', cycle_started_at: expiry, cycle_ends_at: new Date(expiry.getTime() + DAY), limit: 80_000, usage: 0,
     });
-    const events = (await t.db.query<{ detail: { to: string; reason: string } }>(`SELECT detail FROM sim_events WHERE sim_id = $1 AND type = 'bundle_change' ORDER BY id DESC LIMIT 2`, [s.simId])).rows;
+    const events = (await suite.t.db.query<{ detail: { to: string; reason: string } }>(`SELECT detail FROM sim_events WHERE sim_id = $1 AND type = 'bundle_change' ORDER BY id DESC LIMIT 2`, [s.simId])).rows;
     expect(events.map((e) => [e.detail.to, e.detail.reason])).toEqual([['IN_USE', 'next_in_queue'], ['EXPIRED', 'expiry']]);
     // And they reach the event log in the same transaction (SIM bundle events).
     expect(Number((await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'sim' AND subtype = 'bundle_change' AND subject = $1 AND at >= $2`, [s.iccid, expiry.toISOString()])).n)).toBe(2);
@@ -275,11 +273,11 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
   it('ends a test period by time and by its allowance used up, and a pre-activated period by time', async () => {
     const at = new Date(T0.getTime() + 100 * DAY);
     // Three inactive SIMs made pre-activated: two in test (a 1,000 KB test bundle in use), one quiet; each with a bundle waiting.
-    const picked = (await t.db.query<{ id: string; org_id: string; iccid: string }>(
+    const picked = (await suite.t.db.query<{ id: string; org_id: string; iccid: string }>(
       `SELECT id, org_id, iccid FROM sims WHERE org_id = 'org-demo' AND status = 'inactive' AND operation IS NULL ORDER BY id LIMIT 3`)).rows;
     expect(picked).toHaveLength(3);
     const [timed, used, quiet] = picked;
-    await t.db.tx(async (q) => {
+    await suite.t.db.tx(async (q) => {
       for (const s of picked) {
         const test = s !== quiet;
         await q.query(
@@ -304,22 +302,22 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
       }
     });
     // A day before, only the used-up test has ended.
-    await t.db.tx((q) => endPeriods(q, new Date(at.getTime() - 2 * DAY)));
+    await suite.t.db.tx((q) => endPeriods(q, new Date(at.getTime() - 2 * DAY)));
     expect((await one<{ status: string }>('SELECT status FROM sims WHERE id = $1', [timed.id])).status).toBe('pre_activated');
     expect((await one<{ status: string }>('SELECT status FROM sims WHERE id = $1', [used.id])).status).toBe('active');
-    await t.db.tx((q) => endPeriods(q, at));
-    const rows = (await t.db.query<{ id: string; status: string; sub_status: string; test_data_status: string }>(
+    await suite.t.db.tx((q) => endPeriods(q, at));
+    const rows = (await suite.t.db.query<{ id: string; status: string; sub_status: string; test_data_status: string }>(
       'SELECT id, status, sub_status, test_data_status FROM sims WHERE id = ANY($1::text[])', [picked.map((p) => p.id)])).rows;
     for (const r of rows) expect([r.status, r.sub_status]).toEqual(['active', 'active_live']);
     expect(rows.find((r) => r.id === timed.id)!.test_data_status).toBe('ended');
     expect(rows.find((r) => r.id === used.id)!.test_data_status).toBe('exhausted');
     expect((await one<{ status: string }>(`SELECT status FROM bundle_orders WHERE sim_id = $1 AND type = 'BEFORE_TEST' AND sku = 'TEST'`, [timed.id])).status).toBe('EXPIRED');
     // A status change each, with its audit row; the base bundle starts on the same run of the job.
-    const changes = (await t.db.query<{ action: string }>(
+    const changes = (await suite.t.db.query<{ action: string }>(
       `SELECT detail->>'action' AS action FROM sim_events WHERE sim_id = ANY($1::text[]) AND type = 'status_change' AND detail->>'action' IN ('testPeriodEnded', 'preActivatedPeriodEnded')`,
       [picked.map((p) => p.id)])).rows;
     expect(changes.map((c) => c.action).sort()).toEqual(['preActivatedPeriodEnded', 'testPeriodEnded', 'testPeriodEnded']);
-    await t.db.tx((q) => advanceBundles(q, at));
+    await suite.t.db.tx((q) => advanceBundles(q, at));
     for (const s of picked) {
       expect(await one(`SELECT status FROM bundle_orders WHERE sim_id = $1 AND sku = 'BASE'`, [s.id])).toEqual({ status: 'IN_USE' });
       expect(await one(`SELECT cycle_reset, cycle_limit_kb::int AS limit FROM sims WHERE id = $1`, [s.id])).toEqual({ cycle_reset: 'MONTH', limit: 50_000 });
@@ -328,7 +326,7 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
 
   it('bars a SIM\'s data when it attaches outside its bundle\'s coverage (shut down), and lifts it back in coverage', async () => {
     const s = sims[1]; // billing: no overage control of its own at this point of the month
-    await t.db.query(`UPDATE sims SET connection_status = 'offline' WHERE id = $1`, [s.simId]);
+    await suite.t.db.query(`UPDATE sims SET connection_status = 'offline' WHERE id = $1`, [s.simId]);
     const at = new Date(T0.getTime() + 120 * DAY);
     await reports.connectionStatus({ sim: s, status: 'connected', network: networkNamed('Orange FR 208-01')!, rat: 'LTE', at });
     expect(await one(`SELECT flow_control_policy, coverage_barred, out_of_coverage_country, policy_unsent FROM sims WHERE id = $1`, [s.simId])).toEqual({
@@ -338,14 +336,14 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     await reports.connectionStatus({ sim: s, status: 'connected', network: networkNamed('Telekom DE 262-01')!, rat: 'LTE', at: new Date(at.getTime() + HOUR) });
     expect(await one(`SELECT flow_control_policy, coverage_barred, out_of_coverage_at FROM sims WHERE id = $1`, [s.simId])).toEqual({ flow_control_policy: 'none', coverage_barred: false, out_of_coverage_at: null });
     expect(net.dataPolicyOf(s.simId)).toBe('none');
-    const subtypes = (await t.db.query<{ subtype: string }>(`SELECT subtype FROM events WHERE type = 'usage' AND subject = $1 AND subtype LIKE '%coverage' ORDER BY id`, [s.iccid])).rows.map((r) => r.subtype);
+    const subtypes = (await suite.t.db.query<{ subtype: string }>(`SELECT subtype FROM events WHERE type = 'usage' AND subject = $1 AND subtype LIKE '%coverage' ORDER BY id`, [s.iccid])).rows.map((r) => r.subtype);
     expect(subtypes).toEqual(['out_of_coverage', 'back_in_coverage']);
   });
 
   it('answers a SIM\'s data policy and why, and its coverage, to its organisation only', async () => {
-    const session = await signIn(t.app, DEMO.user);
+    const session = await signIn(suite.t.app, DEMO.user);
     const s = sims.find((x) => x.orgId === 'org-demo' && x.policy === 'stop')!;
-    const policy = await call(t.app, session, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${s.iccid}` });
+    const policy = await call(suite.t.app, session, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${s.iccid}` });
     expect(policy.statusCode).toBe(200);
     const p = policy.json().data ?? policy.json();
     const row = await one<{ flow_control_policy: string; cycle_ends_at: Date }>('SELECT flow_control_policy, cycle_ends_at FROM sims WHERE id = $1', [s.simId]);
@@ -353,13 +351,13 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect(p.overagePolicy).toBe('stop');
     expect(p.limitKb).toBe(QUOTA);
     if (p.control === 'stop') expect({ reason: p.reason, releasedAt: p.releasedAt }).toEqual({ reason: 'overage', releasedAt: new Date(row.cycle_ends_at).toISOString() });
-    const coverage = await call(t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${s.iccid}` });
+    const coverage = await call(suite.t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${s.iccid}` });
     const c = coverage.json().data ?? coverage.json();
     expect({ countries: c.countries, policy: c.policy, everywhere: c.everywhere }).toEqual({ countries: ['DE', 'ES', 'GB'], policy: 'shut_down', everywhere: false });
     // Another organisation's SIM is not found; a malformed ICCID names the field.
     const other = sims.find((x) => x.orgId !== 'org-demo');
-    if (other) expect((await call(t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${other.iccid}` })).statusCode).toBe(404);
-    const bad = await call(t.app, session, { method: 'GET', url: '/api/main/sim/bundle/overuse_policy/12ab' });
+    if (other) expect((await call(suite.t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${other.iccid}` })).statusCode).toBe(404);
+    const bad = await call(suite.t.app, session, { method: 'GET', url: '/api/main/sim/bundle/overuse_policy/12ab' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('ICCID');
   });

@@ -2,14 +2,14 @@
  * The console's HTTP helper against the real server: the refresh queue of SPEC.md section 4.
  * Node stands in for the browser: a Map for localStorage and a fetch that keeps the cookie, as a browser does.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dataProvider } from '../../src/providers/data-provider.js';
 import { api, configureHttp, download, upload, type HttpEvent } from '../../src/providers/http.js';
 import { disconnectLive, subscribeLive } from '../../src/providers/live.js';
 import { store } from '../../src/providers/session-store.js';
 import { publishLive } from '../../server/live/hub.js';
 import { defineRoutes } from '../../server/http/route.js';
-import { buildTestApp, countRows, DEMO, DEMO_PASSWORD, TEST_CODE, type TestApp } from '../helper.js';
+import { countRows, DEMO, DEMO_PASSWORD, signedInSuite, TEST_CODE } from '../helper.js';
 
 /** Fixture routes at the edge of what the console sends: a multipart upload and a file download. */
 const fixtures = defineRoutes([
@@ -48,7 +48,7 @@ Object.assign(globalThis, {
 });
 
 describe('console HTTP helper', () => {
-  let t: TestApp;
+  const suite = signedInSuite({ routes: fixtures, config: { livePollMs: 50 } });
   let cookie = '';
   const calls: string[] = [];
   const events: HttpEvent[] = [];
@@ -56,9 +56,8 @@ describe('console HTTP helper', () => {
   let holdNext: Promise<void> | null = null;
 
   beforeAll(async () => {
-    t = await buildTestApp({ routes: fixtures, config: { livePollMs: 50 } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address() as { port: number };
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = suite.t.app.server.address() as { port: number };
     configureHttp({
       baseUrl: `http://127.0.0.1:${address.port}`,
       onEvent: (e) => events.push(e),
@@ -74,7 +73,6 @@ describe('console HTTP helper', () => {
       },
     });
   });
-  afterAll(() => t.close());
 
   beforeEach(async () => {
     memory.clear();
@@ -92,8 +90,8 @@ describe('console HTTP helper', () => {
   });
 
   const expireToken = async () => {
-    const sid = (await t.db.query<{ id: string }>("SELECT id FROM sessions WHERE account_id = 'acc-admin' ORDER BY created_at DESC LIMIT 1")).rows[0].id;
-    store.set('token', await t.app.tokens.sign({ sub: 'acc-admin', sid }, -10));
+    const sid = (await suite.t.db.query<{ id: string }>("SELECT id FROM sessions WHERE account_id = 'acc-admin' ORDER BY created_at DESC LIMIT 1")).rows[0].id;
+    store.set('token', await suite.t.app.tokens.sign({ sub: 'acc-admin', sid }, -10));
     return sid;
   };
 
@@ -104,13 +102,13 @@ describe('console HTTP helper', () => {
 
   it('refreshes once for 5 calls in flight with an expired token, and all 5 succeed', async () => {
     const sid = await expireToken();
-    const before = await countRows(t.db, 'refresh_tokens', 'family_id = $1', [sid]);
+    const before = await countRows(suite.t.db, 'refresh_tokens', 'family_id = $1', [sid]);
     calls.length = 0;
     const results = await Promise.all(Array.from({ length: 5 }, () => api<unknown[]>('GET', '/api/main/orgs')));
     expect(results.every((r) => Array.isArray(r) && r.length > 0)).toBe(true);
     expect(calls.filter((c) => c.includes('/refresh')).length).toBe(1);
     // The server counts exactly one refresh: one new token in the family.
-    expect(await countRows(t.db, 'refresh_tokens', 'family_id = $1', [sid])).toBe(before + 1);
+    expect(await countRows(suite.t.db, 'refresh_tokens', 'family_id = $1', [sid])).toBe(before + 1);
     expect(events).toEqual([]);
   });
 
@@ -131,7 +129,7 @@ describe('console HTTP helper', () => {
 
   it('a failed refresh drops the queue, removes the token and signs out with the server message', async () => {
     const sid = await expireToken();
-    await t.db.query("UPDATE sessions SET revoked_at = now() WHERE id = $1", [sid]);
+    await suite.t.db.query("UPDATE sessions SET revoked_at = now() WHERE id = $1", [sid]);
     const results = await Promise.allSettled(Array.from({ length: 3 }, () => api('GET', '/api/main/orgs')));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(store.get('token')).toBeNull();
@@ -156,7 +154,7 @@ describe('console HTTP helper', () => {
     try {
       await expect(api('GET', '/api/main/orgs')).rejects.toMatchObject({ message: 'Network Error', statusCode: 0 });
     } finally {
-      const address = t.app.server.address() as { port: number };
+      const address = suite.t.app.server.address() as { port: number };
       configureHttp({ baseUrl: `http://127.0.0.1:${address.port}` });
     }
   });
@@ -208,8 +206,8 @@ describe('console HTTP helper', () => {
     try {
       await ready;
       await new Promise((r) => setTimeout(r, 120));
-      await publishLive(t.db, { type: 'task', accountId: 'acc-admin', data: { id: 'T1', progress: 40 } });
-      await publishLive(t.db, { type: 'task', accountId: 'acc-operator', data: { id: 'T2', progress: 10 } });
+      await publishLive(suite.t.db, { type: 'task', accountId: 'acc-admin', data: { id: 'T1', progress: 40 } });
+      await publishLive(suite.t.db, { type: 'task', accountId: 'acc-operator', data: { id: 'T2', progress: 10 } });
       await expect.poll(() => received, { timeout: 3000 }).toEqual([{ id: 'T1', progress: 40 }]);
     } finally {
       stop();

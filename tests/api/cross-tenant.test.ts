@@ -5,13 +5,13 @@
  * 2xx carries Demo's data, nothing answers 5xx, and Demo's rows are the same afterwards. The walk reads the route
  * table and each route's declared schemas, so a route added later is walked without new test code.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isValidIccid, luhnCheckDigit } from '../../common/iccid.js';
 import type { Db } from '../../server/db/db.js';
 import { loadConfig } from '../../server/config.js';
 import { fullPath, type RouteDef } from '../../server/http/route.js';
 import { ALL_ROUTES } from '../../server/routes.js';
-import { appSignedIn, buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite, signIn, type TestApp } from '../helper.js';
 
 const OTHER_ADMIN = 'admin@other.example.com';
 const INVITE = '/api/identity/info/cube/invites';
@@ -29,25 +29,20 @@ const outcome = (res: { statusCode: number; body: string }) => {
 };
 
 describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
-  let t: TestApp;
-  let other: Session;
-  beforeAll(async () => {
-    ({ t, other } = await appSignedIn({ kind }, { other: OTHER_ADMIN }));
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite(kind, { other: OTHER_ADMIN });
 
   const invitee = async () => {
-    const res = await call(t.app, other, { method: 'GET', url: ACCOUNTS });
+    const res = await call(suite.t.app, suite.other, { method: 'GET', url: ACCOUNTS });
     expect(res.statusCode).toBe(200);
     return { body: res.body, row: (res.json().data.items as Array<Record<string, unknown>>).find((a) => a.email === DEMO.admin) };
   };
 
   it('the inviting organisation sees only the e-mail address and its invitation, not the person’s names, status or activity', async () => {
-    const res = await call(t.app, other, { method: 'POST', url: INVITE, payload: { email: DEMO.admin, role: 'user' } });
+    const res = await call(suite.t.app, suite.other, { method: 'POST', url: INVITE, payload: { email: DEMO.admin, role: 'user' } });
     expect(res.statusCode).toBe(200);
     // The invitee goes on using their own account: the inviting organisation must not watch it.
-    await signIn(t.app, DEMO.admin);
-    await signIn(t.app, DEMO.admin);
+    await signIn(suite.t.app, DEMO.admin);
+    await signIn(suite.t.app, DEMO.admin);
     const { body, row } = await invitee();
     expect(row).toMatchObject({
       id: 'acc-admin', email: DEMO.admin, role: 'user', status: 'invited', pendingInvite: true,
@@ -55,47 +50,47 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
     });
     expect(Date.now() - Date.parse(String(row!.invitedAt))).toBeLessThan(60_000);
     expect(body).not.toContain('Adam');
-    const detail = await call(t.app, other, { method: 'GET', url: `${ACCOUNTS}/acc-admin` });
+    const detail = await call(suite.t.app, suite.other, { method: 'GET', url: `${ACCOUNTS}/acc-admin` });
     expect(detail.json().data).toEqual(row);
   });
 
   it('the invitee’s names do not match the inviting organisation’s search', async () => {
-    const byName = await call(t.app, other, { method: 'GET', url: `${ACCOUNTS}?search=adam` });
+    const byName = await call(suite.t.app, suite.other, { method: 'GET', url: `${ACCOUNTS}?search=adam` });
     expect(byName.json().data.total).toBe(0);
-    const byMail = await call(t.app, other, { method: 'GET', url: `${ACCOUNTS}?search=admin%40demo` });
+    const byMail = await call(suite.t.app, suite.other, { method: 'GET', url: `${ACCOUNTS}?search=admin%40demo` });
     expect(byMail.json().data.total).toBe(1);
   });
 
   it('changing the role offered answers the invitation, not the person; their names stay out of reach', async () => {
-    const role = await call(t.app, other, { method: 'PUT', url: '/api/main/accounts/acc-admin', payload: { role: 'operator' } });
+    const role = await call(suite.t.app, suite.other, { method: 'PUT', url: '/api/main/accounts/acc-admin', payload: { role: 'operator' } });
     expect(role.statusCode, role.body).toBe(200);
     expect(role.json().data).toMatchObject({ role: 'operator', status: 'invited', firstName: null, lastSignInAt: null });
     expect(role.body).not.toContain('Adam');
-    const names = await call(t.app, other, { method: 'PUT', url: '/api/main/accounts/acc-admin', payload: { firstName: 'Hijacked' } });
+    const names = await call(suite.t.app, suite.other, { method: 'PUT', url: '/api/main/accounts/acc-admin', payload: { firstName: 'Hijacked' } });
     expect(names.statusCode).toBe(403);
     for (const url of ['/api/main/change_status/accounts/acc-admin', '/api/main/reset_password/accounts/acc-admin']) {
-      const res = await call(t.app, other, { method: 'PATCH', url, payload: url.includes('status') ? { status: 'disabled' } : undefined });
+      const res = await call(suite.t.app, suite.other, { method: 'PATCH', url, payload: url.includes('status') ? { status: 'disabled' } : undefined });
       expect(res.statusCode, url).toBe(403);
     }
-    const audit = await call(t.app, other, { method: 'GET', url: '/api/main/audit/logs?pageSize=100' });
+    const audit = await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/audit/logs?pageSize=100' });
     expect(audit.body).not.toContain('Adam');
-    expect((await t.db.query("SELECT first_name, status FROM accounts WHERE id = 'acc-admin'")).rows[0]).toEqual({ first_name: 'Adam', status: 'active' });
+    expect((await suite.t.db.query("SELECT first_name, status FROM accounts WHERE id = 'acc-admin'")).rows[0]).toEqual({ first_name: 'Adam', status: 'active' });
   });
 
   it('managing an invitation answers alike for another customer’s superadmin and for a new address', async () => {
     const fresh = 'fresh.person@example.com';
-    const accountRow = async (id: string) => (await t.db.query('SELECT x::text AS row FROM accounts x WHERE id = $1', [id])).rows[0];
+    const accountRow = async (id: string) => (await suite.t.db.query('SELECT x::text AS row FROM accounts x WHERE id = $1', [id])).rows[0];
     const before = await accountRow('acc-superadmin');
-    for (const email of [DEMO.superadmin, fresh]) expect((await call(t.app, other, { method: 'POST', url: INVITE, payload: { email, role: 'user' } })).statusCode).toBe(200);
-    const ids = (await t.db.query<{ id: string }>('SELECT id FROM accounts WHERE email = ANY($1) ORDER BY email = $2', [[DEMO.superadmin, fresh], fresh])).rows.map((r) => r.id);
+    for (const email of [DEMO.superadmin, fresh]) expect((await call(suite.t.app, suite.other, { method: 'POST', url: INVITE, payload: { email, role: 'user' } })).statusCode).toBe(200);
+    const ids = (await suite.t.db.query<{ id: string }>('SELECT id FROM accounts WHERE email = ANY($1) ORDER BY email = $2', [[DEMO.superadmin, fresh], fresh])).rows.map((r) => r.id);
     const answers = [];
     for (const id of ids) {
       const tried = [
-        await call(t.app, other, { method: 'PUT', url: `/api/main/accounts/${id}`, payload: { role: 'operator' } }),
-        await call(t.app, other, { method: 'PUT', url: `/api/main/accounts/${id}`, payload: { firstName: 'Renamed' } }),
-        await call(t.app, other, { method: 'PATCH', url: `/api/main/change_status/accounts/${id}`, payload: { status: 'disabled' } }),
-        await call(t.app, other, { method: 'PATCH', url: `/api/main/reset_password/accounts/${id}` }),
-        await call(t.app, other, { method: 'PUT', url: `/api/main/accounts/oversight/${id}`, payload: { oversight: true } }),
+        await call(suite.t.app, suite.other, { method: 'PUT', url: `/api/main/accounts/${id}`, payload: { role: 'operator' } }),
+        await call(suite.t.app, suite.other, { method: 'PUT', url: `/api/main/accounts/${id}`, payload: { firstName: 'Renamed' } }),
+        await call(suite.t.app, suite.other, { method: 'PATCH', url: `/api/main/change_status/accounts/${id}`, payload: { status: 'disabled' } }),
+        await call(suite.t.app, suite.other, { method: 'PATCH', url: `/api/main/reset_password/accounts/${id}` }),
+        await call(suite.t.app, suite.other, { method: 'PUT', url: `/api/main/accounts/oversight/${id}`, payload: { oversight: true } }),
       ];
       answers.push(tried.map((res) => `${res.statusCode} ${res.json().status.code}`));
       expect(tried[0].json().data).toMatchObject({ role: 'operator', status: 'invited', firstName: null });
@@ -106,10 +101,10 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
   });
 
   it('once the invitation is accepted the person is a member, shown in full', async () => {
-    const mail = (await t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.admin])).rows[0].body;
+    const mail = (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.admin])).rows[0].body;
     const token = /token=([\w-]+)/.exec(mail)![1];
-    const demoAdmin = await signIn(t.app, DEMO.admin);
-    expect((await call(t.app, demoAdmin, { method: 'POST', url: '/api/identity/accept/info/cube/invites', payload: { token } })).statusCode).toBe(200);
+    const demoAdmin = await signIn(suite.t.app, DEMO.admin);
+    expect((await call(suite.t.app, demoAdmin, { method: 'POST', url: '/api/identity/accept/info/cube/invites', payload: { token } })).statusCode).toBe(200);
     const { row } = await invitee();
     expect(row).toMatchObject({ firstName: 'Adam', lastName: 'Admin', status: 'active', pendingInvite: false, invitedAt: null });
     expect(row!.loginsCount).toBeGreaterThan(0);
@@ -117,46 +112,40 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
 });
 
 describe.each(DB_KINDS)('organisation names on %s', (kind) => {
-  let t: TestApp;
-  let other: Session;
-  let demoAdmin: Session;
-  beforeAll(async () => {
-    ({ t, other, demoAdmin } = await appSignedIn({ kind }, { other: OTHER_ADMIN, demoAdmin: DEMO.admin }));
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite(kind, { other: OTHER_ADMIN, demoAdmin: DEMO.admin });
 
   const create = (s: Session, name: string, partnerCode?: string) =>
-    call(t.app, s, { method: 'POST', url: '/api/main/orgs', payload: { name, country: 'GB', smsQuota: 10 }, headers: partnerCode ? { partnercode: partnerCode, tenantid: partnerCode } : {} });
+    call(suite.t.app, s, { method: 'POST', url: '/api/main/orgs', payload: { name, country: 'GB', smsQuota: 10 }, headers: partnerCode ? { partnercode: partnerCode, tenantid: partnerCode } : {} });
 
   it('another customer’s organisation name is free in my own tree', async () => {
-    const res = await create(other, 'Demo Logistics North');
+    const res = await create(suite.other, 'Demo Logistics North');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ name: 'Demo Logistics North', parentCode: 'OTHER' });
   });
 
   it('a rename to another customer’s organisation name succeeds', async () => {
-    const mine = (await create(other, 'Other Depot West')).json().data as { id: string };
-    const res = await call(t.app, other, { method: 'POST', url: `/api/main/orgs/${mine.id}`, payload: { name: 'Demo Logistics South' } });
+    const mine = (await create(suite.other, 'Other Depot West')).json().data as { id: string };
+    const res = await call(suite.t.app, suite.other, { method: 'POST', url: `/api/main/orgs/${mine.id}`, payload: { name: 'Demo Logistics South' } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.name).toBe('Demo Logistics South');
   });
 
   it('a name taken in my own tree answers 0135, in any case, on create and on rename', async () => {
-    expect((await create(other, 'demo logistics NORTH')).json().status.code).toBe('0135');
-    expect((await create(demoAdmin, 'Demo Logistics South')).json().status.code).toBe('0135');
-    const mine = (await create(other, 'Other Depot East')).json().data as { id: string };
-    const rename = await call(t.app, other, { method: 'POST', url: `/api/main/orgs/${mine.id}`, payload: { name: 'Demo Logistics North' } });
+    expect((await create(suite.other, 'demo logistics NORTH')).json().status.code).toBe('0135');
+    expect((await create(suite.demoAdmin, 'Demo Logistics South')).json().status.code).toBe('0135');
+    const mine = (await create(suite.other, 'Other Depot East')).json().data as { id: string };
+    const rename = await call(suite.t.app, suite.other, { method: 'POST', url: `/api/main/orgs/${mine.id}`, payload: { name: 'Demo Logistics North' } });
     expect(rename.json().status.code).toBe('0135');
-    expect(await countRows(t.db, 'organisations', "lower(name) = 'demo logistics north'")).toBe(2);
+    expect(await countRows(suite.t.db, 'organisations', "lower(name) = 'demo logistics north'")).toBe(2);
   });
 
   it('two creations of one name at once in one tree: one wins, the other answers 0135', async () => {
-    const superadmin = await signIn(t.app, DEMO.superadmin);
+    const superadmin = await signIn(suite.t.app, DEMO.superadmin);
     // Under two different parents of one tree, so that no parent's lock puts them in a queue: the index decides.
     const answers = await Promise.all([create(superadmin, 'Race Depot', 'DEMO'), create(superadmin, 'Race Depot', 'DEMO-NORTH')]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
     expect(answers.map((a) => a.json().status.code).sort()).toEqual(['0135', 'CB-00-0000']);
-    expect(await countRows(t.db, 'organisations', "name = 'Race Depot'")).toBe(1);
+    expect(await countRows(suite.t.db, 'organisations', "name = 'Race Depot'")).toBe(1);
   });
 });
 
@@ -422,27 +411,23 @@ const WALKED = ALL_ROUTES.filter((r) => r.permission !== 'public' && slotsOf(r).
 const BY_DESIGN: Array<{ route: string; code: string }> = [{ route: 'POST /api/main/accounts', code: 'CB-01-0010' }];
 
 describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
-  let t: TestApp;
-  let other: Session;
+  // Thousands of calls in a minute from one account: the API's own rate limit is not what this test is about.
+  const suite = signedInSuite({ kind, config: { rateLimits: { ...loadConfig({} as NodeJS.ProcessEnv).rateLimits, api: 1_000_000 } } }, { other: OTHER_ADMIN });
   let ids: Value[];
   let marks: string[];
   let before: Record<string, string>;
   const counts: Record<number, number> = {};
 
   beforeAll(async () => {
-    // Thousands of calls in a minute from one account: the API's own rate limit is not what this test is about.
-    t = await buildTestApp({ kind, config: { rateLimits: { ...loadConfig({} as NodeJS.ProcessEnv).rateLimits, api: 1_000_000 } } });
-    other = await signIn(t.app, OTHER_ADMIN);
-    ids = await demoIds(t.db);
-    marks = await demoMarks(t.db);
+    ids = await demoIds(suite.t.db);
+    marks = await demoMarks(suite.t.db);
     // The seed's own unfinished tasks run first, so that only the walk's tasks run afterwards.
-    await drainJobs(t);
-    before = await demoDigest(t.db);
+    await drainJobs(suite.t);
+    before = await demoDigest(suite.t.db);
   }, 120_000);
-  afterAll(() => t.close());
 
   it('walks the routes the app registered, every one that takes an id', () => {
-    expect(t.app.routeDefs.map((r) => `${r.method} ${fullPath(r)}`)).toEqual(ALL_ROUTES.map((r) => `${r.method} ${fullPath(r)}`));
+    expect(suite.t.app.routeDefs.map((r) => `${r.method} ${fullPath(r)}`)).toEqual(ALL_ROUTES.map((r) => `${r.method} ${fullPath(r)}`));
     expect(WALKED.length).toBeGreaterThan(40);
     // The real ids of each kind were found (a seed without them would make the walk vacuous).
     expect(ids.length).toBeGreaterThan(15);
@@ -453,7 +438,7 @@ describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
     async (_name, r, salt) => {
       const problems: string[] = [];
       for (const { real: req, twin: unknown } of requestsOf(r, ids, 'DEMO', salt)) {
-        const res = await call(t.app, other, req);
+        const res = await call(suite.t.app, suite.other, req);
         counts[res.statusCode] = (counts[res.statusCode] ?? 0) + 1;
         const label = `${req.method} ${req.url} ${JSON.stringify(req.query ?? {})} ${JSON.stringify(req.payload ?? {})}`;
         if (res.statusCode >= 500) problems.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
@@ -463,7 +448,7 @@ describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
           const leaked = marks.filter((m) => res.body.includes(m) && !sent.includes(m));
           if (leaked.length) problems.push(`${label}: ${res.statusCode} reveals ${leaked.slice(0, 3).join(', ')}`);
         }
-        const twin = await call(t.app, other, unknown);
+        const twin = await call(suite.t.app, suite.other, unknown);
         const [a, b] = [outcome(res), outcome(twin)];
         const same = a.statusCode === b.statusCode && a.code === b.code && normalise(a.message, ids, salt) === normalise(b.message, ids, salt) && (a.statusCode >= 300 || JSON.stringify(shapeOf(dataOf(res.body))) === JSON.stringify(shapeOf(dataOf(twin.body))));
         const allowed = BY_DESIGN.some((d) => d.route === `${r.method} ${fullPath(r)}` && d.code === a.code);
@@ -481,7 +466,7 @@ describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
     const reasons = async (url: string, fields: Record<string, string>) => {
       const answers = [];
       for (const x of [iccid, unknown]) {
-        const res = await call(t.app, other, { method: 'POST', url, ...(await form(fields, csv(x))) });
+        const res = await call(suite.t.app, suite.other, { method: 'POST', url, ...(await form(fields, csv(x))) });
         expect(res.statusCode, res.body).toBe(200);
         answers.push({ ...res.json().data, errors: res.json().data.errors.map((e: { reason: string }) => e.reason) });
       }
@@ -489,23 +474,23 @@ describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
       expect(answers[0].ok).toBe(0);
     };
     await reasons('/api/main/sim/organizationCode/OTHER/batchUpdateInfo/parse', { type: 'deviceName' });
-    const submitted = await call(t.app, other, { method: 'POST', url: '/api/main/sim/organizationCode/OTHER/batchUpdateInfo', ...(await form({ type: 'deviceName' }, csv(iccid))) });
+    const submitted = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/sim/organizationCode/OTHER/batchUpdateInfo', ...(await form({ type: 'deviceName' }, csv(iccid))) });
     expect(submitted.statusCode, submitted.body).toBe(200);
-    const depot = await call(t.app, other, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Other Walk Depot', country: 'GB', smsQuota: 1 } });
+    const depot = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Other Walk Depot', country: 'GB', smsQuota: 1 } });
     const target = depot.json().data.id as string;
     await reasons(`/api/main/sim/transfer/parse/${target}`, {});
-    const transfer = await call(t.app, other, { method: 'POST', url: '/api/main/sim/transfer', ...(await form({ targetOrgId: target, acknowledged: 'true' }, csv(iccid))) });
+    const transfer = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/sim/transfer', ...(await form({ targetOrgId: target, acknowledged: 'true' }, csv(iccid))) });
     expect(transfer.statusCode, transfer.body).toBe(200);
   });
 
   it('left Demo’s rows as they were, also once the tasks it started have run, and the walk’s session alive throughout', async () => {
-    await drainJobs(t);
-    expect(await countRows(t.db, 'tasks', "org_id = 'org-other' AND status = 'processing'")).toBe(0);
-    expect(await countRows(t.db, 'tasks', "org_id = 'org-other' AND kind IN ('sim_info_upload', 'sim_transfer')")).toBe(2);
-    expect(await demoDigest(t.db)).toEqual(before);
+    await drainJobs(suite.t);
+    expect(await countRows(suite.t.db, 'tasks', "org_id = 'org-other' AND status = 'processing'")).toBe(0);
+    expect(await countRows(suite.t.db, 'tasks', "org_id = 'org-other' AND kind IN ('sim_info_upload', 'sim_transfer')")).toBe(2);
+    expect(await demoDigest(suite.t.db)).toEqual(before);
     // Most calls reached a handler's own answer (not only schema refusals), so the walk is not vacuous.
     expect((counts[200] ?? 0) + (counts[403] ?? 0) + (counts[404] ?? 0)).toBeGreaterThan(500);
     expect(counts[401] ?? 0).toBe(0);
-    expect((await call(t.app, other, { method: 'GET', url: '/api/main/orgs' })).statusCode).toBe(200);
+    expect((await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/orgs' })).statusCode).toBe(200);
   });
 });

@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateScheduled } from '../../server/autoflow/schedule.js';
 import { DEMO_SIMS, SIM_STATUSES, type SeedSize } from '../../server/db/seed-fleet.js';
 import { allowanceKb, cycleStart, flowControlOf, overageControl, type OveragePolicy, type ResetCycle, type RuleControl } from '../../server/domain/bundle-cycle.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
-import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 const SIZES: SeedSize[] = ['small', 'demo'];
 const SEED_MS = 15 * 60_000;
@@ -36,23 +36,20 @@ interface Bundle {
 }
 
 describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as const)))('the demo seed on %s, size %s', (kind, size) => {
-  let t: TestApp;
-  let admin: Session;
+  const suite = signedInSuite({ kind, seedSize: size }, { admin: DEMO.admin });
   let now: Date;
   let bundles: Bundle[];
   let sims: Array<{ id: string; org_id: string; iccid: string; status: string; cycle_start: string | null; cycle_usage_kb: string; cycle_limit_kb: string | null }>;
   beforeAll(async () => {
-    ({ t, admin } = await appSignedIn({ kind, seedSize: size }, { admin: DEMO.admin }));
-    now = new Date((await t.db.query<{ now: Date }>('SELECT now() AS now')).rows[0].now);
+    now = new Date((await suite.t.db.query<{ now: Date }>('SELECT now() AS now')).rows[0].now);
     bundles = (
-      await t.db.query<Bundle>(
+      await suite.t.db.query<Bundle>(
         `SELECT id, sim_id, iccid, type, status, quota_kb, used_kb, reset_cycle, overage_policy, throttle_kbps, overage_threshold_kb,
                 ordered_at, activated_at, expected_expire_at, expired_at FROM bundle_orders ORDER BY sim_id, activated_at, id`,
       )
     ).rows;
-    sims = (await t.db.query<(typeof sims)[number]>("SELECT id, org_id, iccid, status, to_char(cycle_start, 'YYYY-MM-DD') AS cycle_start, cycle_usage_kb, cycle_limit_kb FROM sims ORDER BY id")).rows;
+    sims = (await suite.t.db.query<(typeof sims)[number]>("SELECT id, org_id, iccid, status, to_char(cycle_start, 'YYYY-MM-DD') AS cycle_start, cycle_usage_kb, cycle_limit_kb FROM sims ORDER BY id")).rows;
   }, SEED_MS);
-  afterAll(() => t?.close());
 
   const at = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
   /** The bundles a SIM's cycle is made of: in use, the test bundle aside, base first. */
@@ -61,27 +58,27 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
 
   it('makes every file it lists: each report and finished task that offers a download has its whole file', async () => {
     const listed = (
-      await t.db.query<{ storage_key: string; size_bytes: string; what: string }>(
+      await suite.t.db.query<{ storage_key: string; size_bytes: string; what: string }>(
         `SELECT f.storage_key, f.size_bytes, 'report ' || r.id AS what FROM reports r JOIN files f ON f.id = r.file_id
          UNION ALL SELECT f.storage_key, f.size_bytes, 'task ' || t.id FROM tasks t JOIN files f ON f.id = t.result_file_id`,
       )
     ).rows;
     expect(listed.length).toBeGreaterThan(0);
     const missing = listed.filter((f) => {
-      const p = path.join(t.config.dataDir, 'files', f.storage_key);
+      const p = path.join(suite.t.config.dataDir, 'files', f.storage_key);
       return !fs.existsSync(p) || fs.statSync(p).size !== Number(f.size_bytes);
     });
     expect(missing.map((f) => f.what)).toEqual([]);
     // A ready report always points at a file; a finished task with a download is one the task center can hand out.
-    expect((await t.db.query("SELECT id FROM reports WHERE status = 'ready' AND file_id IS NULL")).rows).toEqual([]);
-    const mine = (await call(t.app, admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=100' })).json().data.items as Array<{ id: string; hasReport: boolean }>;
+    expect((await suite.t.db.query("SELECT id FROM reports WHERE status = 'ready' AND file_id IS NULL")).rows).toEqual([]);
+    const mine = (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=100' })).json().data.items as Array<{ id: string; hasReport: boolean }>;
     for (const task of mine.filter((x) => x.hasReport)) {
-      expect((await call(t.app, admin, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${task.id}` })).statusCode).toBe(200);
+      expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${task.id}` })).statusCode).toBe(200);
     }
   });
 
   it('holds no task with a lease into the future, and none that waits longer than an activation\'s answer time', async () => {
-    const open = (await t.db.query<{ id: string; claimed_by: string | null; heartbeat_at: Date | null; run_after: Date | null }>("SELECT id, claimed_by, heartbeat_at, run_after FROM tasks WHERE status = 'processing'")).rows;
+    const open = (await suite.t.db.query<{ id: string; claimed_by: string | null; heartbeat_at: Date | null; run_after: Date | null }>("SELECT id, claimed_by, heartbeat_at, run_after FROM tasks WHERE status = 'processing'")).rows;
     for (const task of open) {
       expect(task.claimed_by).toBeNull();
       expect(at(task.heartbeat_at) ?? 0).toBeLessThanOrEqual(now.getTime());
@@ -111,7 +108,7 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
     });
     const cdrKb = new Map(
       (
-        await t.db.query<{ sim_id: string; kb: string }>(
+        await suite.t.db.query<{ sim_id: string; kb: string }>(
           `SELECT c.sim_id, sum(c.volume_kb) AS kb FROM cdrs c JOIN unnest($1::text[], $2::timestamptz[]) AS x(sim_id, since) ON c.sim_id = x.sim_id AND c.start_at >= x.since GROUP BY c.sim_id`,
           [counted().map((s) => s.id), since.map((d) => d.toISOString())],
         )
@@ -136,7 +133,7 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
 
   it('stops or throttles exactly the SIMs whose cycle usage their overage policy stops or throttles (issue 19), none at random', async () => {
     const rows = (
-      await t.db.query<{ id: string; iccid: string; flow_control_policy: string; overage_control: string; coverage_barred: boolean; rule_control: RuleControl; cycle_ends_at: Date | null; cycle_started_at: Date | null }>(
+      await suite.t.db.query<{ id: string; iccid: string; flow_control_policy: string; overage_control: string; coverage_barred: boolean; rule_control: RuleControl; cycle_ends_at: Date | null; cycle_started_at: Date | null }>(
         'SELECT id, iccid, flow_control_policy, overage_control, coverage_barred, rule_control, cycle_started_at, cycle_ends_at FROM sims',
       )
     ).rows;
@@ -188,9 +185,9 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
     const statuses = SIM_STATUSES.map((st) => DEMO_SIMS[st]);
     expect(sample.length).toBeGreaterThan(3);
     for (const iccid of [...sample.map((s) => s.iccid), ...statuses]) {
-      const basic = (await call(t.app, admin, { method: 'GET', url: `/api/main/sim/basic?iccid=${iccid}` })).json().data as { status: string; cycleUsageKb: number; cycleLimitKb: number | null };
-      const items = (await call(t.app, admin, { method: 'GET', url: `/api/main/sim/bundle?iccid=${iccid}` })).json().data.items as Array<{ status: string; type: string; quotaKb: number; usedKb: number }>;
-      const checks = (await call(t.app, admin, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}` })).json().data.checks as Array<{ key: string; message: string }>;
+      const basic = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/main/sim/basic?iccid=${iccid}` })).json().data as { status: string; cycleUsageKb: number; cycleLimitKb: number | null };
+      const items = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/main/sim/bundle?iccid=${iccid}` })).json().data.items as Array<{ status: string; type: string; quotaKb: number; usedKb: number }>;
+      const checks = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}` })).json().data.checks as Array<{ key: string; message: string }>;
       const inUse = items.filter((b) => b.status === 'IN_USE' && b.type !== 'BEFORE_TEST');
       if (basic.status !== 'active' && basic.status !== 'paused') {
         expect(basic.cycleLimitKb).toBeNull();
@@ -206,14 +203,14 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
 
   it('arms its enabled rules (issue 18): an evaluation at seed time fires nothing, so a fresh start suspends and mails no one', async () => {
     // The seed's rules have run for weeks: what they meet at seed time is tripped, with the time of the seed.
-    const trips = (await t.db.query<{ n: string; at: Date | null }>('SELECT count(*)::text AS n, max(tripped_at) AS at FROM autoflow_trips')).rows[0];
+    const trips = (await suite.t.db.query<{ n: string; at: Date | null }>('SELECT count(*)::text AS n, max(tripped_at) AS at FROM autoflow_trips')).rows[0];
     if (size === 'demo') expect(Number(trips.n)).toBeGreaterThan(100);
     expect(Number(trips.n)).toBeGreaterThan(0);
-    const runs = async () => Number((await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
+    const runs = async () => Number((await suite.t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
     const before = await runs();
-    expect(await evaluateScheduled(t.db, new Date(trips.at!))).toMatchObject({ fired: 0, rearmed: 0 });
+    expect(await evaluateScheduled(suite.t.db, new Date(trips.at!))).toMatchObject({ fired: 0, rearmed: 0 });
     expect(await runs()).toBe(before);
-    const statuses = (await t.db.query<{ id: string; status: string }>('SELECT id, status FROM sims ORDER BY id')).rows;
+    const statuses = (await suite.t.db.query<{ id: string; status: string }>('SELECT id, status FROM sims ORDER BY id')).rows;
     expect(statuses).toEqual(sims.map((s) => ({ id: s.id, status: s.status })));
   });
 });

@@ -6,32 +6,30 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exportJob, type ExportKind } from '../../server/job/export-jobs.js';
 import { filesIn } from '../../server/job/storage.js';
 import type { TaskRow } from '../../server/job/worker.js';
-import { buildTestApp, DB_KINDS, type TestApp } from '../helper.js';
+import { DB_KINDS, signedInSuite } from '../helper.js';
 
 const TRICKY = ['say "hi", then\nleave', '=SUM(A1)', '+49 line', '-minus', '@home', 'carriage\rreturn', '', 'plain', '中文, 名字', "it's"];
 
 describe.each(DB_KINDS)('export paths on %s', (kind) => {
-  let t: TestApp;
+  const suite = signedInSuite(kind);
   const store = filesIn(fs.mkdtempSync(path.join(os.tmpdir(), 'export-paths-')));
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    const ids = (await t.db.query<{ id: string }>("SELECT id FROM sims WHERE org_id = 'org-demo' ORDER BY id LIMIT $1", [TRICKY.length])).rows.map((r) => r.id);
+    const ids = (await suite.t.db.query<{ id: string }>("SELECT id FROM sims WHERE org_id = 'org-demo' ORDER BY id LIMIT $1", [TRICKY.length])).rows.map((r) => r.id);
     for (const [i, id] of ids.entries()) {
-      await t.db.query(
+      await suite.t.db.query(
         "UPDATE sims SET device_name = $2, tags = $3, activated_at = timestamptz '2026-03-01 10:00:00.123456+00' + make_interval(secs => $4) WHERE id = $1",
         [id, TRICKY[i], i % 2 ? [TRICKY[i].slice(0, 10), 'b,"c'] : [], i / 7],
       );
     }
   });
-  afterAll(() => t.close());
 
   const run = async (exportKind: ExportKind, query: Record<string, unknown>, cells: 'database' | 'javascript', lang: string) => {
     const task = { id: `paths-${cells}-${exportKind}-${lang}`, org_id: 'org-demo', account_id: 'acc-admin', kind: exportKind, quantity: 1000, attempts: 1, payload: { query, format: 'csv', lang } } as unknown as TaskRow;
-    const out = await exportJob(exportKind, { cells })({ db: t.db, store, task, progress: async () => undefined });
+    const out = await exportJob(exportKind, { cells })({ db: suite.t.db, store, task, progress: async () => undefined });
     return { text: fs.readFileSync(store.draft(out.file!.key), 'utf8'), rows: out.result.rows as number };
   };
 

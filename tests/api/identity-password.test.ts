@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../../server/config.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, signIn, TEST_CODE, type TestApp } from '../helper.js';
+import { call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, signedInSuite, signIn, TEST_CODE, type TestApp } from '../helper.js';
 
 const CHANGE = '/api/identity/crud/admin/cube/users/user/cube/password/reset';
 const SEND = '/api/identity/sso/signin/forget/cube/password/send';
@@ -11,12 +11,8 @@ const hashOf = async (t: TestApp, email: string) =>
   (await t.db.query<{ h: string }>('SELECT password_hash AS h FROM accounts WHERE email = $1', [email])).rows[0].h;
 
 describe.each(DB_KINDS)('passwords on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // The forgot-password tests call it more often in a minute than the default limit allows one address.
-    t = await buildTestApp({ kind, config: { rateLimits: { ...DEFAULT_RATE_LIMITS, passwordReset: 1000 } } });
-  });
-  afterAll(() => t.close());
+  // The forgot-password tests call it more often in a minute than the default limit allows one address.
+  const suite = signedInSuite({ kind, config: { rateLimits: { ...DEFAULT_RATE_LIMITS, passwordReset: 1000 } } });
 
   describe('change password', () => {
     it.each([
@@ -26,94 +22,94 @@ describe.each(DB_KINDS)('passwords on %s', (kind) => {
       ['no digit', 'Abcdef#'],
       ['no symbol', 'Abc1234'],
     ])('refuses a new password with %s and keeps the old one', async (_n, password) => {
-      const s = await signIn(t.app, DEMO.user);
-      const before = await hashOf(t, DEMO.user);
-      const res = await call(t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password } });
+      const s = await signIn(suite.t.app, DEMO.user);
+      const before = await hashOf(suite.t, DEMO.user);
+      const res = await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password } });
       expect(res.statusCode).toBe(400);
       expect(res.json().status.message).toBe(RULE);
-      expect(await hashOf(t, DEMO.user)).toBe(before);
+      expect(await hashOf(suite.t, DEMO.user)).toBe(before);
     });
 
     it('refuses a wrong old password', async () => {
-      const s = await signIn(t.app, DEMO.user);
-      const before = await hashOf(t, DEMO.user);
-      const res = await call(t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: 'Wrong#123', password: 'Good#1234' } });
+      const s = await signIn(suite.t.app, DEMO.user);
+      const before = await hashOf(suite.t, DEMO.user);
+      const res = await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: 'Wrong#123', password: 'Good#1234' } });
       expect(res.json().status).toMatchObject({ code: 'CB-01-0006', message: 'The old password is wrong.' });
-      expect(await hashOf(t, DEMO.user)).toBe(before);
+      expect(await hashOf(suite.t, DEMO.user)).toBe(before);
     });
 
     it('refuses missing fields and unknown fields', async () => {
-      const s = await signIn(t.app, DEMO.user);
-      expect((await call(t.app, s, { method: 'POST', url: CHANGE, payload: { password: 'Good#1234' } })).json().status.message).toBe('Old password: is required');
-      expect((await call(t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password: 'Good#1234', userId: 'acc-admin' } })).json().status.message).toBe('userId: is not an accepted field');
+      const s = await signIn(suite.t.app, DEMO.user);
+      expect((await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { password: 'Good#1234' } })).json().status.message).toBe('Old password: is required');
+      expect((await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password: 'Good#1234', userId: 'acc-admin' } })).json().status.message).toBe('userId: is not an accepted field');
     });
 
     it('needs a signed-in caller', async () => {
-      const res = await t.app.inject({ method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password: 'Good#1234' } });
+      const res = await suite.t.app.inject({ method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password: 'Good#1234' } });
       expect(res.statusCode).toBe(401);
     });
 
     it('changes it with CB-00-0000, ends every session, and the new password signs in (6 and 12 characters)', async () => {
       for (const next of ['Ab#123', 'Abcdef#12345']) {
         const current = next === 'Ab#123' ? DEMO_PASSWORD : 'Ab#123';
-        const s = await signIn(t.app, DEMO.operator, current);
-        const res = await call(t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: current, password: next } });
+        const s = await signIn(suite.t.app, DEMO.operator, current);
+        const res = await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: current, password: next } });
         expect(res.statusCode).toBe(200);
         expect(res.json().status.code).toBe('CB-00-0000');
-        expect((await call(t.app, s, { method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions` })).statusCode).toBe(401);
-        await signIn(t.app, DEMO.operator, next);
+        expect((await call(suite.t.app, s, { method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions` })).statusCode).toBe(401);
+        await signIn(suite.t.app, DEMO.operator, next);
       }
-      expect(await countRows(t.db, 'audit_log', "action = 'changePassword'")).toBe(2);
-      expect(JSON.stringify((await t.db.query("SELECT after FROM audit_log WHERE action = 'changePassword'")).rows)).not.toContain('Ab#123');
+      expect(await countRows(suite.t.db, 'audit_log', "action = 'changePassword'")).toBe(2);
+      expect(JSON.stringify((await suite.t.db.query("SELECT after FROM audit_log WHERE action = 'changePassword'")).rows)).not.toContain('Ab#123');
     });
   });
 
   describe('forgot password', () => {
     const latestCode = async (email: string) => {
-      const r = await t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [email]);
+      const r = await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [email]);
       return /(\d{6})/.exec(r.rows[0].body)![1];
     };
 
     it('mails a code that resets the password once', async () => {
-      const mails = await countRows(t.db, 'outbox');
-      const send = await t.app.inject({ method: 'POST', url: SEND, payload: { username: DEMO.admin, verificationCode: TEST_CODE } });
+      const mails = await countRows(suite.t.db, 'outbox');
+      const send = await suite.t.app.inject({ method: 'POST', url: SEND, payload: { username: DEMO.admin, verificationCode: TEST_CODE } });
       expect(send.statusCode).toBe(200);
-      expect(await countRows(t.db, 'outbox')).toBe(mails + 1);
+      expect(await countRows(suite.t.db, 'outbox')).toBe(mails + 1);
       const code = await latestCode(DEMO.admin);
-      const reset = await t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.admin, code, password: 'Reset#2026' } });
+      const reset = await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.admin, code, password: 'Reset#2026' } });
       expect(reset.statusCode).toBe(200);
-      await signIn(t.app, DEMO.admin, 'Reset#2026');
-      const again = await t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.admin, code, password: 'Other#2026' } });
+      await signIn(suite.t.app, DEMO.admin, 'Reset#2026');
+      const again = await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.admin, code, password: 'Other#2026' } });
       expect(again.json().status.code).toBe('CB-01-0007');
     });
 
     it('answers alike for an unknown e-mail and sends nothing', async () => {
-      const mails = await countRows(t.db, 'outbox');
-      const res = await t.app.inject({ method: 'POST', url: SEND, payload: { username: 'ghost@demo.example.com', verificationCode: TEST_CODE } });
+      const mails = await countRows(suite.t.db, 'outbox');
+      const res = await suite.t.app.inject({ method: 'POST', url: SEND, payload: { username: 'ghost@demo.example.com', verificationCode: TEST_CODE } });
       expect(res.statusCode).toBe(200);
-      expect(await countRows(t.db, 'outbox')).toBe(mails);
+      expect(await countRows(suite.t.db, 'outbox')).toBe(mails);
     });
 
     it('refuses a wrong verification code and sends nothing', async () => {
-      const mails = await countRows(t.db, 'outbox');
-      const res = await t.app.inject({ method: 'POST', url: SEND, payload: { username: DEMO.user, verificationCode: 'nope' } });
+      const mails = await countRows(suite.t.db, 'outbox');
+      const res = await suite.t.app.inject({ method: 'POST', url: SEND, payload: { username: DEMO.user, verificationCode: 'nope' } });
       expect(res.json().status.code).toBe('CB-01-0002');
-      expect(await countRows(t.db, 'outbox')).toBe(mails);
+      expect(await countRows(suite.t.db, 'outbox')).toBe(mails);
     });
 
     it('refuses a wrong code, a weak password, and gives up after 5 wrong codes', async () => {
-      await t.app.inject({ method: 'POST', url: SEND, payload: { username: DEMO.user, verificationCode: TEST_CODE } });
+      await suite.t.app.inject({ method: 'POST', url: SEND, payload: { username: DEMO.user, verificationCode: TEST_CODE } });
       const code = await latestCode(DEMO.user);
-      const before = await hashOf(t, DEMO.user);
-      const weak = await t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code, password: 'weak' } });
+      const before = await hashOf(suite.t, DEMO.user);
+      const weak = await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code, password: 'weak' } });
       expect(weak.json().status.message).toBe(RULE);
       const wrong = code === '000000' ? '111111' : '000000';
       for (let i = 0; i < 5; i++) {
-        expect((await t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code: wrong, password: 'Reset#2026' } })).json().status.code).toBe('CB-01-0007');
+        expect((await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code: wrong, password: 'Reset#2026' } })).json().status.code).toBe('CB-01-0007');
       }
-      const right = await t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code, password: 'Reset#2026' } });
+      const right = await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code, password: 'Reset#2026' } });
       expect(right.json().status.code).toBe('CB-01-0007');
-      expect(await hashOf(t, DEMO.user)).toBe(before);
+      expect(await hashOf(suite.t, DEMO.user)).toBe(before);
     });
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../server/db/ids.js';
 import { pairPauseSeconds } from '../../server/identity/sign-in-throttle.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, HAMMER_RATE_LIMITS, signIn, TEST_CODE, type TestApp } from '../helper.js';
+import { call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, HAMMER_RATE_LIMITS, signedInSuite, signIn, TEST_CODE } from '../helper.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const REFRESH = '/api/identity/sso/signin/direct/cube/refresh?user-info=true';
@@ -9,15 +9,11 @@ const SIGN_OUT = '/api/identity/sso/signin/signout/cube';
 const good = { username: DEMO.operator, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true };
 
 describe.each(DB_KINDS)('sign-in on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // This file signs in far more often than a person could; the per-minute request limits are proven in rate-limit.test.ts.
-    t = await buildTestApp({ kind, config: { rateLimits: HAMMER_RATE_LIMITS } });
-  });
-  afterAll(() => t.close());
+  // This file signs in far more often than a person could; the per-minute request limits are proven in rate-limit.test.ts.
+  const suite = signedInSuite({ kind, config: { rateLimits: HAMMER_RATE_LIMITS } });
 
   const post = (payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) =>
-    t.app.inject({ method: 'POST', url: SIGN_IN, payload: payload as object, headers, ...(remoteAddress ? { remoteAddress } : {}) });
+    suite.t.app.inject({ method: 'POST', url: SIGN_IN, payload: payload as object, headers, ...(remoteAddress ? { remoteAddress } : {}) });
 
   it('signs each demo account in with the session answer of SPEC.md section 7', async () => {
     for (const [role, email] of Object.entries(DEMO)) {
@@ -37,9 +33,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   });
 
   it('counts sign-ins', async () => {
-    const before = (await t.db.query<{ n: number }>("SELECT logins_count AS n FROM accounts WHERE email = $1", [DEMO.user])).rows[0].n;
-    await signIn(t.app, DEMO.user);
-    const after = (await t.db.query<{ n: number }>("SELECT logins_count AS n FROM accounts WHERE email = $1", [DEMO.user])).rows[0].n;
+    const before = (await suite.t.db.query<{ n: number }>("SELECT logins_count AS n FROM accounts WHERE email = $1", [DEMO.user])).rows[0].n;
+    await signIn(suite.t.app, DEMO.user);
+    const after = (await suite.t.db.query<{ n: number }>("SELECT logins_count AS n FROM accounts WHERE email = $1", [DEMO.user])).rows[0].n;
     expect(after).toBe(before + 1);
   });
 
@@ -68,12 +64,12 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       ['an unknown account', { ...good, username: 'nobody@demo.example.com' }, 400, 'CB-01-0001', 'Wrong e-mail or password.'],
     ];
     it.each(cases)('%s', async (_name, payload, status, code, message) => {
-      const sessions = await countRows(t.db, 'sessions');
+      const sessions = await countRows(suite.t.db, 'sessions');
       const res = await post(payload);
       expect(res.statusCode).toBe(status);
       expect(res.json().status).toMatchObject({ success: false, code, message });
-      expect(await countRows(t.db, 'sessions')).toBe(sessions);
-      expect(await countRows(t.db, 'accounts')).toBeGreaterThan(0);
+      expect(await countRows(suite.t.db, 'sessions')).toBe(sessions);
+      expect(await countRows(suite.t.db, 'accounts')).toBeGreaterThan(0);
     });
   });
 
@@ -83,22 +79,22 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   });
 
   it('checks a real image challenge once', async () => {
-    const cap = await t.app.inject({ method: 'GET', url: '/api/identity/captcha' });
+    const cap = await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha' });
     expect(cap.statusCode).toBe(200);
     const { challengeId, svg } = cap.json().data;
     expect(svg).toMatch(/^<svg /);
-    const answer = (await t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
+    const answer = (await suite.t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
     expect(answer.answer_hash).toMatch(/^[0-9a-f]{64}$/);
     // A wrong answer spends the challenge.
     const wrong = await post({ ...good, verificationCode: 'ZZZZ', challengeId });
     expect(wrong.json().status.code).toBe('CB-01-0002');
-    expect((await countRows(t.db, 'challenges', 'id = $1 AND used_at IS NOT NULL', [challengeId]))).toBe(1);
+    expect((await countRows(suite.t.db, 'challenges', 'id = $1 AND used_at IS NOT NULL', [challengeId]))).toBe(1);
   });
 
   it('draws the challenge as paths with noise: no <text>, and no reading of the SVG as text finds the answer', async () => {
     for (let i = 0; i < 20; i++) {
-      const { challengeId, svg } = (await t.app.inject({ method: 'GET', url: '/api/identity/captcha' })).json().data as { challengeId: string; svg: string };
-      const { answer_hash } = (await t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
+      const { challengeId, svg } = (await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha' })).json().data as { challengeId: string; svg: string };
+      const { answer_hash } = (await suite.t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
       expect(svg).not.toMatch(/<text|<tspan|<use|<image|font-family/i);
       // Only the picture's own elements, and nothing but whitespace between tags (an SVG's readable text).
       expect(new Set([...svg.matchAll(/<([a-z]+)/g)].map((m) => m[1]))).toEqual(new Set(['svg', 'rect', 'path']));
@@ -112,7 +108,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   });
 
   it('a solved challenge passes once: the same answer again is refused', async () => {
-    await t.db.query("INSERT INTO challenges (id, answer_hash, expires_at) VALUES ('cap-known', $1, now() + interval '5 minutes')", [sha256('K7WX')]);
+    await suite.t.db.query("INSERT INTO challenges (id, answer_hash, expires_at) VALUES ('cap-known', $1, now() + interval '5 minutes')", [sha256('K7WX')]);
     const first = await post({ ...good, verificationCode: 'k7wx', challengeId: 'cap-known' });
     expect(first.statusCode).toBe(200);
     const again = await post({ ...good, verificationCode: 'K7WX', challengeId: 'cap-known' });
@@ -133,7 +129,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       }
       expect([...codes].sort()).toEqual(['CB-01-0001', 'CB-01-0004']);
       // Only the attempts that were checked count: 5, not 50.
-      expect(await countRows(t.db, 'sign_in_failures', 'ip = $1', [attacker])).toBe(5);
+      expect(await countRows(suite.t.db, 'sign_in_failures', 'ip = $1', [attacker])).toBe(5);
       // Even the right password is refused from the attacker's address while it is paused ...
       const there = await post({ ...good, username: DEMO.user }, { language: 'es-ES' }, attacker);
       expect(there.statusCode).toBe(429);
@@ -156,13 +152,13 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       // Another account from the same address is not paused by this one's failures.
       expect((await post({ ...good, username: DEMO.operator }, {}, here)).statusCode).toBe(200);
       // When the pause has passed, the right password signs in and forgets this address's failures for the account.
-      await t.db.query("UPDATE sign_in_failures SET at = at - interval '31 seconds' WHERE ip = $1", [here]);
+      await suite.t.db.query("UPDATE sign_in_failures SET at = at - interval '31 seconds' WHERE ip = $1", [here]);
       expect((await post({ ...good, username: DEMO.admin }, {}, here)).statusCode).toBe(200);
-      expect(await countRows(t.db, 'sign_in_failures', 'ip = $1', [here])).toBe(0);
+      expect(await countRows(suite.t.db, 'sign_in_failures', 'ip = $1', [here])).toBe(0);
     });
 
     it('a successful sign-in from one address leaves the failures counted at another', async () => {
-      await t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT $1, '198.51.100.9' FROM generate_series(1, 5)", [DEMO.operator]);
+      await suite.t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT $1, '198.51.100.9' FROM generate_series(1, 5)", [DEMO.operator]);
       expect((await post(good, {}, '198.51.100.10')).statusCode).toBe(200);
       expect((await post(good, {}, '198.51.100.9')).statusCode).toBe(429);
     });
@@ -172,41 +168,41 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     });
 
     it('limits failures per address across accounts', async () => {
-      await t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT 'x' || g || '@y.com', '10.9.9.9' FROM generate_series(1, 20) g");
+      await suite.t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT 'x' || g || '@y.com', '10.9.9.9' FROM generate_series(1, 20) g");
       const res = await post(good, {}, '10.9.9.9');
       expect(res.statusCode).toBe(429);
       expect(res.json().status.code).toBe('CB-00-0429');
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(14 * 60);
       // Other addresses are not affected.
       expect((await post(good, {}, '10.9.9.10')).statusCode).toBe(200);
-      await t.db.query("DELETE FROM sign_in_failures WHERE ip = '10.9.9.9'");
+      await suite.t.db.query("DELETE FROM sign_in_failures WHERE ip = '10.9.9.9'");
     });
   });
 
   it('refuses a disabled account', async () => {
-    await t.db.query("UPDATE accounts SET status = 'disabled' WHERE email = $1", [DEMO.user]);
+    await suite.t.db.query("UPDATE accounts SET status = 'disabled' WHERE email = $1", [DEMO.user]);
     const res = await post({ ...good, username: DEMO.user });
     expect(res.json().status.code).toBe('CB-01-0005');
-    await t.db.query("UPDATE accounts SET status = 'active' WHERE email = $1", [DEMO.user]);
+    await suite.t.db.query("UPDATE accounts SET status = 'active' WHERE email = $1", [DEMO.user]);
   });
 
   describe('tokens', () => {
     it('an expired access token answers 400 "token unauthorised"', async () => {
-      const s = await signIn(t.app, DEMO.operator);
-      const sid = (await t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
-      const expired = await t.app.tokens.sign({ sub: s.accountId, sid }, -10);
-      const res = await t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${expired}` } });
+      const s = await signIn(suite.t.app, DEMO.operator);
+      const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+      const expired = await suite.t.app.tokens.sign({ sub: s.accountId, sid }, -10);
+      const res = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${expired}` } });
       expect(res.statusCode).toBe(400);
       expect(res.json().status.code).toBe('CB-00-0401');
     });
 
     it('a tampered token answers 401', async () => {
-      const s = await signIn(t.app, DEMO.operator);
+      const s = await signIn(suite.t.app, DEMO.operator);
       const [h, p, sig] = s.token.split('.');
       const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
       payload.sub = 'acc-superadmin';
       const forged = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${sig}`;
-      const res = await t.app.inject({ method: 'GET', url: '/api/identity/info/cube/users/acc-superadmin/permissions', headers: { authorization: `Bearer ${forged}` } });
+      const res = await suite.t.app.inject({ method: 'GET', url: '/api/identity/info/cube/users/acc-superadmin/permissions', headers: { authorization: `Bearer ${forged}` } });
       expect(res.statusCode).toBe(401);
       expect(res.json().status.code).toBe('CB-00-0410');
     });
@@ -227,16 +223,16 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
             return new SignJWT({ sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(accountId).setIssuedAt().setExpirationTime('10m').setIssuer('iot-console').sign(new TextEncoder().encode('not-the-server-secret-at-all-0123456789'));
           },
         ],
-        ['an expired token with a changed signature', async (_token, sid, accountId) => `${(await t.app.tokens.sign({ sub: accountId, sid }, -10)).slice(0, -4)}AAAA`],
+        ['an expired token with a changed signature', async (_token, sid, accountId) => `${(await suite.t.app.tokens.sign({ sub: accountId, sid }, -10)).slice(0, -4)}AAAA`],
         ['garbage', async () => 'garbage'],
         ['three dots of base64', async () => 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'],
       ];
       it.each(forgeries)('%s answers 401 "Invalid token" in each language', async (_name, forge) => {
-        const s = await signIn(t.app, DEMO.operator);
-        const sid = (await t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+        const s = await signIn(suite.t.app, DEMO.operator);
+        const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
         const bad = await forge(s.token, sid, s.accountId);
         for (const [language, message] of Object.entries(INVALID)) {
-          const res = await t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${bad}`, language } });
+          const res = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${bad}`, language } });
           expect(res.statusCode).toBe(401);
           expect(res.json().status).toEqual({ code: 'CB-00-0410', success: false, message });
         }
@@ -244,68 +240,68 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     });
 
     it('no token answers 401 on a signed-in route', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/identity/info/cube/users/x/permissions' });
+      const res = await suite.t.app.inject({ method: 'GET', url: '/api/identity/info/cube/users/x/permissions' });
       expect(res.statusCode).toBe(401);
     });
 
     it('the session fetch works from the refresh cookie alone and rotates it', async () => {
-      const s = await signIn(t.app, DEMO.user);
-      const res = await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } });
+      const s = await signIn(suite.t.app, DEMO.user);
+      const res = await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } });
       expect(res.statusCode).toBe(200);
       expect(res.json().data.user.email).toBe(DEMO.user);
       const next = res.cookies.find((c) => c.name === 'refresh_token');
       expect(next?.value).toBeTruthy();
       expect(`refresh_token=${next?.value}`).not.toBe(s.refreshCookie);
-      const again = await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${next?.value}` } });
+      const again = await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${next?.value}` } });
       expect(again.statusCode).toBe(200);
     });
 
     it('a replayed refresh token revokes its whole family', async () => {
-      const s = await signIn(t.app, DEMO.user);
-      const first = await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } });
+      const s = await signIn(suite.t.app, DEMO.user);
+      const first = await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } });
       const newToken = first.json().data.user.token;
       // Presented again a minute later: a replay, not a race between two tabs.
-      await t.db.query("UPDATE refresh_tokens SET used_at = now() - interval '1 minute' WHERE used_at IS NOT NULL AND account_id = $1", [s.accountId]);
-      const replay = await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } });
+      await suite.t.db.query("UPDATE refresh_tokens SET used_at = now() - interval '1 minute' WHERE used_at IS NOT NULL AND account_id = $1", [s.accountId]);
+      const replay = await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } });
       expect(replay.statusCode).toBe(401);
       expect(replay.json().status.code).toBe('CB-01-0016');
       // The rotated token of the same family is dead too, and so are its access tokens.
       const rotated = first.cookies.find((c) => c.name === 'refresh_token')!.value;
-      expect((await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${rotated}` } })).statusCode).toBe(401);
-      const use = await t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${newToken}` } });
+      expect((await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${rotated}` } })).statusCode).toBe(401);
+      const use = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${newToken}` } });
       expect(use.statusCode).toBe(401);
     });
 
     it('two tabs refreshing with the same token at once both get a token of the same live session', async () => {
-      const s = await signIn(t.app, DEMO.user);
+      const s = await signIn(suite.t.app, DEMO.user);
       const [a, b] = await Promise.all([
-        t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } }),
-        t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } }),
+        suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } }),
+        suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } }),
       ]);
       expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-      const use = await t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${b.json().data.user.token}` } });
+      const use = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${b.json().data.user.token}` } });
       expect(use.statusCode).toBe(200);
     });
 
     it('refresh without or with a garbage cookie answers 401', async () => {
-      expect((await t.app.inject({ method: 'POST', url: REFRESH })).statusCode).toBe(401);
-      expect((await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: "refresh_token=' OR 1=1 --" } })).statusCode).toBe(401);
+      expect((await suite.t.app.inject({ method: 'POST', url: REFRESH })).statusCode).toBe(401);
+      expect((await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: "refresh_token=' OR 1=1 --" } })).statusCode).toBe(401);
     });
 
     it('refresh stores tokens hashed', async () => {
-      const s = await signIn(t.app, DEMO.user);
+      const s = await signIn(suite.t.app, DEMO.user);
       const raw = s.refreshCookie.split('=')[1];
-      expect(await countRows(t.db, 'refresh_tokens', 'token_hash = $1', [raw])).toBe(0);
+      expect(await countRows(suite.t.db, 'refresh_tokens', 'token_hash = $1', [raw])).toBe(0);
     });
   });
 
   describe('sign-out', () => {
     it('revokes the session: its access and refresh tokens stop working', async () => {
-      const s = await signIn(t.app, DEMO.user);
-      const res = await t.app.inject({ method: 'POST', url: SIGN_OUT, headers: { authorization: `Bearer ${s.token}`, cookie: s.refreshCookie } });
+      const s = await signIn(suite.t.app, DEMO.user);
+      const res = await suite.t.app.inject({ method: 'POST', url: SIGN_OUT, headers: { authorization: `Bearer ${s.token}`, cookie: s.refreshCookie } });
       expect(res.statusCode).toBe(200);
-      expect((await call(t.app, s, { method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions` })).statusCode).toBe(401);
-      expect((await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } })).statusCode).toBe(401);
+      expect((await call(suite.t.app, s, { method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions` })).statusCode).toBe(401);
+      expect((await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } })).statusCode).toBe(401);
     });
 
     it.each([
@@ -313,16 +309,16 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       ['a garbage token', { authorization: 'Bearer garbage' }],
       ['a garbage cookie', { cookie: 'refresh_token=nope' }],
     ])('answers 200 with %s', async (_n, headers) => {
-      const res = await t.app.inject({ method: 'POST', url: SIGN_OUT, headers });
+      const res = await suite.t.app.inject({ method: 'POST', url: SIGN_OUT, headers });
       expect(res.statusCode).toBe(200);
     });
 
     it('answers 200 with an expired token and still ends the session', async () => {
-      const s = await signIn(t.app, DEMO.user);
-      const sid = (await t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
-      const expired = await t.app.tokens.sign({ sub: s.accountId, sid }, -10);
-      expect((await t.app.inject({ method: 'POST', url: SIGN_OUT, headers: { authorization: `Bearer ${expired}` } })).statusCode).toBe(200);
-      expect(await countRows(t.db, 'sessions', 'id = $1 AND revoked_at IS NOT NULL', [sid])).toBe(1);
+      const s = await signIn(suite.t.app, DEMO.user);
+      const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+      const expired = await suite.t.app.tokens.sign({ sub: s.accountId, sid }, -10);
+      expect((await suite.t.app.inject({ method: 'POST', url: SIGN_OUT, headers: { authorization: `Bearer ${expired}` } })).statusCode).toBe(200);
+      expect(await countRows(suite.t.db, 'sessions', 'id = $1 AND revoked_at IS NOT NULL', [sid])).toBe(1);
     });
   });
 });

@@ -3,50 +3,44 @@
  * text PostgreSQL cannot store, numbers out of any range, bodies that cannot be read, a missing record told apart from
  * a missing call, and the export of ticked CDRs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { answerOf, call, countRows, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
+  const suite = signedInSuite(kind, { admin: DEMO.admin });
   let iccid: string;
   beforeAll(async () => {
-    ({ t, admin } = await appSignedIn({ kind }, { admin: DEMO.admin }));
-    iccid = (await t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 1")).rows[0].iccid;
+    iccid = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 1")).rows[0].iccid;
   });
-  afterAll(() => t.close());
 
-  const post = (url: string, payload: unknown, language = 'en-US') => call(t.app, admin, { method: 'POST', url, payload: payload as object, headers: { language } });
+  const post = (url: string, payload: unknown, language = 'en-US') => call(suite.t.app, suite.admin, { method: 'POST', url, payload: payload as object, headers: { language } });
+  const get = (url: string, headers: Record<string, string> = {}) => call(suite.t.app, suite.admin, { method: 'GET', url, headers });
 
   it('a NUL in a body field is refused by the field, and nothing is written', async () => {
-    const before = await countRows(t.db, 'sims', "device_name LIKE '%bad%'");
+    const before = await countRows(suite.t.db, 'sims', "device_name LIKE '%bad%'");
     const res = await post('/api/main/sim/deviceName', { iccid, deviceName: 'bad\u0000name' });
     expect(res.statusCode).toBe(400);
     expect(res.json().data).toEqual({ field: 'deviceName', rule: 'unsafeText' });
     expect(res.json().status.message).toBe('Device name: must not contain the NUL character or broken Unicode (a lone surrogate)');
-    expect(await countRows(t.db, 'sims', "device_name LIKE '%bad%'")).toBe(before);
+    expect(await countRows(suite.t.db, 'sims', "device_name LIKE '%bad%'")).toBe(before);
   });
 
   it('a lone surrogate in a body field is refused by the field, in the caller\'s language', async () => {
-    const res = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs', payload: '{"name":"North \\ud800 depot","country":"DE","smsQuota":1}', headers: { 'content-type': 'application/json', language: 'es-ES' } });
+    const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: '{"name":"North \\ud800 depot","country":"DE","smsQuota":1}', headers: { 'content-type': 'application/json', language: 'es-ES' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().data.field).toBe('name');
     expect(res.json().status.message).toContain('no debe contener el carácter NUL');
   });
 
   it('a NUL in a path parameter or a query answers 400 naming it, not 500', async () => {
-    const path = await call(t.app, admin, { method: 'GET', url: '/api/job/rest/job/my/a%00b' });
-    expect(path.statusCode).toBe(400);
-    expect(path.json().data.field).toBe('id');
-    const patch = await call(t.app, admin, { method: 'PATCH', url: '/api/main/change_status/accounts/a%00b', payload: { status: 'disabled' } });
+    expect(answerOf(await get('/api/job/rest/job/my/a%00b'))).toMatchObject({ statusCode: 400, field: 'id' });
+    const patch = await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/a%00b', payload: { status: 'disabled' } });
     expect(patch.statusCode).toBe(400);
-    const query = await call(t.app, admin, { method: 'GET', url: `/api/main/sim/basic?iccid=${iccid}%00` });
-    expect(query.statusCode).toBe(400);
-    expect(query.json().data.field).toBe('iccid');
+    expect(answerOf(await get(`/api/main/sim/basic?iccid=${iccid}%00`))).toMatchObject({ statusCode: 400, field: 'iccid' });
   });
 
   it('a NUL in the partnerCode header is refused before the membership is read', async () => {
-    const res = await call(t.app, admin, { method: 'GET', url: '/api/main/sim/basic?iccid=' + iccid, headers: { partnercode: 'DE\u0000MO' } });
+    const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sim/basic?iccid=' + iccid, headers: { partnercode: 'DE\u0000MO' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().data.field).toBe('partnercode');
   });
@@ -73,9 +67,9 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
   });
 
   it('an empty body, a body that is not JSON, a poisoned body and text say what is wrong', async () => {
-    const send = (payload: string, type = 'application/json') => call(t.app, admin, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { 'content-type': type } });
+    const send = (payload: string, type = 'application/json') => call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { 'content-type': type } });
     expect((await send('')).json().status.message).toBe("A body is required: send the request's fields as JSON.");
-    expect((await call(t.app, admin, { method: 'POST', url: '/api/main/sim/deviceName' })).json().status.message).toBe("A body is required: send the request's fields as JSON.");
+    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/deviceName' })).json().status.message).toBe("A body is required: send the request's fields as JSON.");
     expect((await send('{"page":')).json().status.message).toBe('The body is not valid JSON.');
     expect((await send('{"__proto__":{"isAdmin":true}}')).json().status.message).toBe('The body must not contain the key __proto__ or constructor.prototype.');
     const text = await send('page=1', 'text/plain');
@@ -84,27 +78,21 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
   });
 
   it('a record that does not exist is named; a call that does not exist is named differently', async () => {
-    const sim = await call(t.app, admin, { method: 'GET', url: '/api/main/sim/basic?iccid=8949000000000000000' });
-    expect(sim.statusCode).toBe(404);
-    expect(sim.json().status.message).toBe('SIM 8949000000000000000 does not exist.');
-    const account = await call(t.app, admin, { method: 'GET', url: '/api/main/partner/DEMO/accounts/nobody', headers: { language: 'zh-CN' } });
-    expect(account.statusCode).toBe(404);
-    expect(account.json().status.message).toBe('账号 nobody 不存在。');
-    const route = await call(t.app, admin, { method: 'GET', url: '/api/main/sim/basics?iccid=1' });
-    expect(route.statusCode).toBe(404);
-    expect(route.json().status.message).toBe('There is no call GET /api/main/sim/basics.');
+    expect(answerOf(await get('/api/main/sim/basic?iccid=8949000000000000000'))).toMatchObject({ statusCode: 404, message: 'SIM 8949000000000000000 does not exist.' });
+    expect(answerOf(await get('/api/main/partner/DEMO/accounts/nobody', { language: 'zh-CN' }))).toMatchObject({ statusCode: 404, message: '账号 nobody 不存在。' });
+    expect(answerOf(await get('/api/main/sim/basics?iccid=1'))).toMatchObject({ statusCode: 404, message: 'There is no call GET /api/main/sim/basics.' });
   });
 
   it('exporting three ticked CDRs makes a file of exactly those three', async () => {
-    const ids = (await t.db.query<{ id: string; start_at: Date }>("SELECT id::text, start_at FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 3")).rows;
+    const ids = (await suite.t.db.query<{ id: string; start_at: Date }>("SELECT id::text, start_at FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 3")).rows;
     expect(ids).toHaveLength(3);
     const to = new Date(ids[0].start_at.getTime() + 1000).toISOString();
     const from = new Date(ids[2].start_at.getTime() - 86_400_000).toISOString();
     const res = await post('/api/cdr/export/distributor/DEMO/cdrs', { format: 'csv', startAtFrom: from, startAtTo: to, selected: ids.map((r) => r.id) });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.quantity).toBe(3);
-    await t.app.jobs.runOnce();
-    const task = (await t.db.query<{ status: string; quantity: number }>('SELECT status, quantity FROM tasks WHERE id = $1', [res.json().data.taskId])).rows[0];
+    await suite.t.app.jobs.runOnce();
+    const task = (await suite.t.db.query<{ status: string; quantity: number }>('SELECT status, quantity FROM tasks WHERE id = $1', [res.json().data.taskId])).rows[0];
     expect(task.status).toBe('done');
     expect(task.quantity).toBe(3);
   });

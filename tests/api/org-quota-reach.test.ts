@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appSignedIn, call, countRows, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
 describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over shared accounts on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  let operator: Session;
-  let other: Session;
+  const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, other: 'admin@other.example.com' });
   let cap: number;
   beforeAll(async () => {
-    ({ t, admin, operator, other } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, other: 'admin@other.example.com' }));
-    cap = (await t.db.query<{ sms_quota: number }>("SELECT sms_quota FROM organisations WHERE id = 'org-demo'")).rows[0].sms_quota;
+    cap = (await suite.t.db.query<{ sms_quota: number }>("SELECT sms_quota FROM organisations WHERE id = 'org-demo'")).rows[0].sms_quota;
   });
-  afterAll(() => t.close());
 
-  const setQuota = (s: Session, payload: unknown) => call(t.app, s, { method: 'PUT', url: '/api/main/orgs/smsOperService', payload: payload as object });
-  const quotaOf = async (id: string) => (await t.db.query<{ sms_quota: number }>('SELECT sms_quota FROM organisations WHERE id = $1', [id])).rows[0].sms_quota;
+  const setQuota = (s: Session, payload: unknown) => call(suite.t.app, s, { method: 'PUT', url: '/api/main/orgs/smsOperService', payload: payload as object });
+  const quotaOf = async (id: string) => (await suite.t.db.query<{ sms_quota: number }>('SELECT sms_quota FROM organisations WHERE id = $1', [id])).rows[0].sms_quota;
 
   it('lists the direct sub-organisations with their quota and range', async () => {
-    const res = await call(t.app, admin, { method: 'GET', url: '/api/main/orgs/smsOperService' });
+    const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/orgs/smsOperService' });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({ code: 'DEMO', smsQuota: cap });
@@ -26,9 +21,9 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
   });
 
   it('reads one sub-organisation; the organisation itself or another customer’s is 404', async () => {
-    expect((await call(t.app, admin, { method: 'GET', url: '/api/main/orgs/smsOperService/org-demo-north' })).json().data.code).toBe('DEMO-NORTH');
-    expect((await call(t.app, admin, { method: 'GET', url: '/api/main/orgs/smsOperService/org-demo' })).statusCode).toBe(404);
-    expect((await call(t.app, admin, { method: 'GET', url: '/api/main/orgs/smsOperService/org-other' })).statusCode).toBe(404);
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/orgs/smsOperService/org-demo-north' })).json().data.code).toBe('DEMO-NORTH');
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/orgs/smsOperService/org-demo' })).statusCode).toBe(404);
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/orgs/smsOperService/org-other' })).statusCode).toBe(404);
   });
 
   it.each([
@@ -37,49 +32,49 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
     ['text', '5', 'SMS quota: must be integer'],
   ])('refuses a quota of %s and writes nothing', async (_n, value, message) => {
     const before = await quotaOf('org-demo-north');
-    const audits = await countRows(t.db, 'audit_log');
-    const res = await setQuota(admin, { id: 'org-demo-north', smsQuota: value === 'cap+1' ? cap + 1 : value });
+    const audits = await countRows(suite.t.db, 'audit_log');
+    const res = await setQuota(suite.admin, { id: 'org-demo-north', smsQuota: value === 'cap+1' ? cap + 1 : value });
     expect(res.statusCode).toBe(400);
     expect(res.json().status.message).toBe(message.replace('{cap}', String(cap)));
     expect(await quotaOf('org-demo-north')).toBe(before);
-    expect(await countRows(t.db, 'audit_log')).toBe(audits);
+    expect(await countRows(suite.t.db, 'audit_log')).toBe(audits);
   });
 
   it('accepts 1 and the cap, audited', async () => {
-    expect((await setQuota(admin, { id: 'org-demo-north', smsQuota: 1 })).json().data.smsQuota).toBe(1);
-    expect((await setQuota(admin, { id: 'org-demo-north', smsQuota: cap })).json().data.smsQuota).toBe(cap);
+    expect((await setQuota(suite.admin, { id: 'org-demo-north', smsQuota: 1 })).json().data.smsQuota).toBe(1);
+    expect((await setQuota(suite.admin, { id: 'org-demo-north', smsQuota: cap })).json().data.smsQuota).toBe(cap);
     expect(await quotaOf('org-demo-north')).toBe(cap);
-    expect(await countRows(t.db, 'audit_log', "action = 'setSmsQuota' AND entity_id = 'org-demo-north'")).toBe(2);
+    expect(await countRows(suite.t.db, 'audit_log', "action = 'setSmsQuota' AND entity_id = 'org-demo-north'")).toBe(2);
   });
 
   it('an operator may not set quotas; another customer’s organisation is 404', async () => {
-    expect((await setQuota(operator, { id: 'org-demo-north', smsQuota: 5 })).statusCode).toBe(403);
-    expect((await setQuota(other, { id: 'org-demo-north', smsQuota: 5 })).statusCode).toBe(404);
+    expect((await setQuota(suite.operator, { id: 'org-demo-north', smsQuota: 5 })).statusCode).toBe(403);
+    expect((await setQuota(suite.other, { id: 'org-demo-north', smsQuota: 5 })).statusCode).toBe(404);
     expect(await quotaOf('org-demo-north')).toBe(cap);
   });
 
   it('says whether another sub-organisation may be created', async () => {
-    const res = await call(t.app, admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' });
+    const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' });
     expect(res.json().data).toMatchObject({ allowed: true, orgsUsed: 2 });
-    await t.db.query("UPDATE organisations SET org_cap = 2 WHERE id = 'org-demo'");
-    expect((await call(t.app, admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).json().data).toMatchObject({ allowed: false, orgsLeft: 0 });
-    await t.db.query("UPDATE organisations SET org_cap = NULL WHERE id = 'org-demo'");
-    expect((await call(t.app, other, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).statusCode).toBe(404);
+    await suite.t.db.query("UPDATE organisations SET org_cap = 2 WHERE id = 'org-demo'");
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).json().data).toMatchObject({ allowed: false, orgsLeft: 0 });
+    await suite.t.db.query("UPDATE organisations SET org_cap = NULL WHERE id = 'org-demo'");
+    expect((await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).statusCode).toBe(404);
   });
 
   it('updates only the country of an organisation; an unassigned code is refused', async () => {
-    const ok = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { country: 'AT' } });
+    const ok = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { country: 'AT' } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.country).toBe('AT');
-    const bad = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { country: 'XX' } });
+    const bad = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { country: 'XX' } });
     expect(bad.json().status.message).toBe('Country: must be an ISO 3166-1 alpha-2 country code');
-    expect((await call(t.app, admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: {} })).statusCode).toBe(400);
+    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: {} })).statusCode).toBe(400);
   });
 
   describe('an account that also belongs to another customer', () => {
     beforeAll(async () => {
       // The other customer's admin also holds a plain membership in Demo: Demo's admin does not administer all of it.
-      await t.db.query("INSERT INTO memberships (account_id, org_id, role, status, is_default) VALUES ('acc-other-admin', 'org-demo', 'user', 'active', false)");
+      await suite.t.db.query("INSERT INTO memberships (account_id, org_id, role, status, is_default) VALUES ('acc-other-admin', 'org-demo', 'user', 'active', false)");
     });
 
     it.each([
@@ -88,16 +83,16 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
       ['rename it', 'PUT', '/api/main/accounts/acc-other-admin', { firstName: 'Hijacked' }],
       ['grant it oversight', 'PUT', '/api/main/accounts/oversight/acc-other-admin', { oversight: true }],
     ])('Demo’s admin may not %s', async (_n, method, url, payload) => {
-      const res = await call(t.app, admin, { method: method as 'PUT', url, payload: payload as object | undefined });
+      const res = await call(suite.t.app, suite.admin, { method: method as 'PUT', url, payload: payload as object | undefined });
       expect(res.statusCode).toBe(403);
-      const row = (await t.db.query("SELECT status, first_name, oversight FROM accounts WHERE id = 'acc-other-admin'")).rows[0];
+      const row = (await suite.t.db.query("SELECT status, first_name, oversight FROM accounts WHERE id = 'acc-other-admin'")).rows[0];
       expect(row).toEqual({ status: 'active', first_name: 'Otto', oversight: false });
     });
 
     it('but may change its role in Demo, which is Demo’s own', async () => {
-      const res = await call(t.app, admin, { method: 'PUT', url: '/api/main/accounts/acc-other-admin', payload: { role: 'operator' } });
+      const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-other-admin', payload: { role: 'operator' } });
       expect(res.statusCode).toBe(200);
-      expect((await t.db.query("SELECT role FROM memberships WHERE account_id = 'acc-other-admin' AND org_id = 'org-demo'")).rows[0].role).toBe('operator');
+      expect((await suite.t.db.query("SELECT role FROM memberships WHERE account_id = 'acc-other-admin' AND org_id = 'org-demo'")).rows[0].role).toBe('operator');
     });
   });
 });

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appSignedIn, call, countRows, DB_KINDS, DEMO, sessionHeaders, type Session, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, DB_KINDS, DEMO, type Session, sessionHeaders, signedInSuite } from '../helper.js';
 
 describe.each(DB_KINDS)('organisations on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  let superadmin: Session;
-  let other: Session;
-  beforeAll(async () => {
-    ({ t, admin, superadmin, other } = await appSignedIn({ kind }, { admin: DEMO.admin, superadmin: DEMO.superadmin, other: 'admin@other.example.com' }));
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite(kind, { admin: DEMO.admin, superadmin: DEMO.superadmin, other: 'admin@other.example.com' });
 
   const create = (s: Session, payload: unknown, language = 'en-US') =>
-    call(t.app, s, { method: 'POST', url: '/api/main/orgs', payload: payload as object, headers: { language } });
+    call(suite.t.app, s, { method: 'POST', url: '/api/main/orgs', payload: payload as object, headers: { language } });
 
   it('lists my organisations with role and default', async () => {
-    const res = await call(t.app, admin, { method: 'GET', url: '/api/main/orgs' });
+    const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/orgs' });
     expect(res.statusCode).toBe(200);
     const codes = res.json().data.map((o: { code: string }) => o.code);
     expect(codes).toEqual(expect.arrayContaining(['DEMO', 'DEMO-NORTH', 'DEMO-SOUTH']));
@@ -35,124 +28,117 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
       ['an unknown field', { name: 'Unknown Org', country: 'DE', smsQuota: 10, level: 1 }, 'level: is not an accepted field'],
       ['a taken name', { name: 'demo logistics north', country: 'DE', smsQuota: 10 }, 'The organisation name already exists.'],
     ])('%s', async (_n, payload, message) => {
-      const orgs = await countRows(t.db, 'organisations');
-      const audits = await countRows(t.db, 'audit_log');
-      const res = await create(admin, payload);
+      const orgs = await countRows(suite.t.db, 'organisations');
+      const audits = await countRows(suite.t.db, 'audit_log');
+      const res = await create(suite.admin, payload);
       expect(res.statusCode).toBe(400);
       expect(res.json().status.message).toBe(message);
-      expect(await countRows(t.db, 'organisations')).toBe(orgs);
-      expect(await countRows(t.db, 'audit_log')).toBe(audits);
+      expect(await countRows(suite.t.db, 'organisations')).toBe(orgs);
+      expect(await countRows(suite.t.db, 'audit_log')).toBe(audits);
     });
 
     it('answers in Spanish', async () => {
-      const res = await create(admin, { name: 'Abcd', country: 'DE', smsQuota: 10 }, 'es-ES');
+      const res = await create(suite.admin, { name: 'Abcd', country: 'DE', smsQuota: 10 }, 'es-ES');
       expect(res.json().status.message).toBe('Nombre: debe tener al menos 5 caracteres');
     });
   });
 
   it('creates at the boundaries (5 and 40 characters, quota 1 and the cap), adds oversight holders, audits', async () => {
-    const a = await create(admin, { name: 'Fives', country: 'DE', smsQuota: 1 });
+    const a = await create(suite.admin, { name: 'Fives', country: 'DE', smsQuota: 1 });
     expect(a.statusCode).toBe(200);
-    const b = await create(admin, { name: 'B'.repeat(40), country: 'ES', smsQuota: 10000 });
+    const b = await create(suite.admin, { name: 'B'.repeat(40), country: 'ES', smsQuota: 10000 });
     expect(b.statusCode).toBe(200);
     const id = a.json().data.id;
-    const members = (await t.db.query<{ account_id: string; role: string }>('SELECT account_id, role FROM memberships WHERE org_id = $1 ORDER BY account_id', [id])).rows;
+    const members = (await suite.t.db.query<{ account_id: string; role: string }>('SELECT account_id, role FROM memberships WHERE org_id = $1 ORDER BY account_id', [id])).rows;
     // The creator (admin) and the superadmin (oversight inherent); not the operator or user.
     expect(members).toEqual([
       { account_id: 'acc-admin', role: 'admin' },
       { account_id: 'acc-superadmin', role: 'superadmin' },
     ]);
-    expect(await countRows(t.db, 'audit_log', "entity = 'organisation' AND entity_id = $1 AND action = 'create'", [id])).toBe(1);
+    expect(await countRows(suite.t.db, 'audit_log', "entity = 'organisation' AND entity_id = $1 AND action = 'create'", [id])).toBe(1);
   });
 
   it('refuses a new organisation when the cap is reached', async () => {
-    await t.db.query("UPDATE organisations SET org_cap = (SELECT count(*) FROM organisations WHERE parent_id = 'org-demo') WHERE id = 'org-demo'");
-    const res = await create(admin, { name: 'Over The Cap', country: 'DE', smsQuota: 1 });
+    await suite.t.db.query("UPDATE organisations SET org_cap = (SELECT count(*) FROM organisations WHERE parent_id = 'org-demo') WHERE id = 'org-demo'");
+    const res = await create(suite.admin, { name: 'Over The Cap', country: 'DE', smsQuota: 1 });
     expect(res.json().status.message).toBe('The maximum number of organisations has been reached.');
-    const seats = await call(t.app, admin, { method: 'GET', url: '/api/main/org/user/config/user_surplus/DEMO' });
+    const seats = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/org/user/config/user_surplus/DEMO' });
     expect(seats.json().data).toMatchObject({ orgsLeft: 0, accountCap: 50, accountsUsed: 4, accountsLeft: 46 });
-    await t.db.query("UPDATE organisations SET org_cap = NULL WHERE id = 'org-demo'");
+    await suite.t.db.query("UPDATE organisations SET org_cap = NULL WHERE id = 'org-demo'");
   });
 
   describe('rename', () => {
     it('an admin cannot rename the first-level organisation (0131)', async () => {
-      const res = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'New Demo Name' } });
+      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'New Demo Name' } });
       expect(res.statusCode).toBe(403);
       expect(res.json().status.code).toBe('0131');
-      expect((await t.db.query("SELECT name FROM organisations WHERE id = 'org-demo'")).rows[0].name).toBe('Demo Logistics GmbH');
+      expect((await suite.t.db.query("SELECT name FROM organisations WHERE id = 'org-demo'")).rows[0].name).toBe('Demo Logistics GmbH');
     });
 
     it('a superadmin can, and a taken name answers 0135', async () => {
-      const taken = await call(t.app, superadmin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'Demo Logistics South' } });
+      const taken = await call(suite.t.app, suite.superadmin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'Demo Logistics South' } });
       expect(taken.json().status.code).toBe('0135');
-      const ok = await call(t.app, superadmin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'Demo Logistics AG' } });
+      const ok = await call(suite.t.app, suite.superadmin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'Demo Logistics AG' } });
       expect(ok.statusCode).toBe(200);
-      expect(await countRows(t.db, 'audit_log', "action = 'rename' AND before->>'name' = 'Demo Logistics GmbH' AND after->>'name' = 'Demo Logistics AG'")).toBe(1);
+      expect(await countRows(suite.t.db, 'audit_log', "action = 'rename' AND before->>'name' = 'Demo Logistics GmbH' AND after->>'name' = 'Demo Logistics AG'")).toBe(1);
     });
 
     it('an admin renames a sub-organisation', async () => {
-      const res = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs/org-demo-north', payload: { name: 'Demo North Hub' } });
+      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-north', payload: { name: 'Demo North Hub' } });
       expect(res.statusCode).toBe(200);
     });
 
     it('a settlement customer keeps its name (0133)', async () => {
-      await t.db.query("UPDATE organisations SET settlement = true WHERE id = 'org-demo-south'");
-      const res = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { name: 'Demo South Hub' } });
+      await suite.t.db.query("UPDATE organisations SET settlement = true WHERE id = 'org-demo-south'");
+      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { name: 'Demo South Hub' } });
       expect(res.json().status.code).toBe('0133');
     });
   });
 
   describe('someone else’s organisation', () => {
     it('is 404 by id under my own partnerCode', async () => {
-      const res = await call(t.app, other, { method: 'POST', url: '/api/main/orgs/org-demo-north', payload: { name: 'Hijacked Name' } });
+      const res = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/orgs/org-demo-north', payload: { name: 'Hijacked Name' } });
       expect(res.statusCode).toBe(404);
-      expect((await call(t.app, other, { method: 'GET', url: '/api/main/org/user/config/DEMO' })).statusCode).toBe(404);
+      expect((await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/org/user/config/DEMO' })).statusCode).toBe(404);
     });
 
     it('is 403 when I name its partnerCode', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/main/orgs', headers: sessionHeaders(other.token, 'DEMO') });
+      const res = await suite.t.app.inject({ method: 'GET', url: '/api/main/orgs', headers: sessionHeaders(suite.other.token, 'DEMO') });
       expect(res.statusCode).toBe(403);
     });
   });
 });
 
 describe.each(DB_KINDS)('deleting an organisation on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  let user: Session;
-  let other: Session;
-  beforeAll(async () => {
-    ({ t, admin, user, other } = await appSignedIn({ kind }, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' }));
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite(kind, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' });
 
-  const remove = (s: Session, code: string) => call(t.app, s, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}` });
+  const remove = (s: Session, code: string) => call(suite.t.app, s, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}` });
 
   it('deletes an empty sub-organisation, and the membership with it', async () => {
-    const made = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Short Lived Org', country: 'DE', smsQuota: 5 } });
+    const made = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Short Lived Org', country: 'DE', smsQuota: 5 } });
     const code = made.json().data.code as string;
-    const res = await remove(admin, code);
+    const res = await remove(suite.admin, code);
     expect(res.statusCode).toBe(200);
-    expect(await countRows(t.db, 'organisations', 'code = $1', [code])).toBe(0);
+    expect(await countRows(suite.t.db, 'organisations', 'code = $1', [code])).toBe(0);
   });
 
   it.each([
     ['one that holds SIMs and records (0132)', 'DEMO-NORTH', 400, 'Cannot delete: the condition is not met.'],
     ['a first-level organisation (0131)', 'DEMO', 403, 'Insufficient permission to delete a first-level customer organisation.'],
   ])('refuses %s and keeps it', async (_n, code, status, message) => {
-    const res = await remove(admin, code);
+    const res = await remove(suite.admin, code);
     expect(res.statusCode).toBe(status);
     expect(res.json().status.message).toBe(message);
-    expect(await countRows(t.db, 'organisations', 'code = $1', [code])).toBe(1);
+    expect(await countRows(suite.t.db, 'organisations', 'code = $1', [code])).toBe(1);
   });
 
   it('refuses the organisation one is working in, a user, and someone else\'s', async () => {
-    const made = await call(t.app, admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Current Place Org', country: 'DE', smsQuota: 5 } });
+    const made = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Current Place Org', country: 'DE', smsQuota: 5 } });
     const code = made.json().data.code as string;
-    const inside = await call(t.app, admin, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}`, headers: sessionHeaders(admin.token, code) });
+    const inside = await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}`, headers: sessionHeaders(suite.admin.token, code) });
     expect(inside.json().status.message).toBe('Cannot delete: the condition is not met.');
-    expect((await remove(user, code)).statusCode).toBe(403);
-    expect((await remove(other, code)).statusCode).toBe(404);
-    expect(await countRows(t.db, 'organisations', 'code = $1', [code])).toBe(1);
+    expect((await remove(suite.user, code)).statusCode).toBe(403);
+    expect((await remove(suite.other, code)).statusCode).toBe(404);
+    expect(await countRows(suite.t.db, 'organisations', 'code = $1', [code])).toBe(1);
   });
 });

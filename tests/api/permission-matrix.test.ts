@@ -3,7 +3,7 @@
  * organisation) answers exactly what common/permissions.ts allows, and nothing else.
  */
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defineAbilityFor } from '../../common/ability.js';
 import { ROLES } from '../../common/roles.js';
 import { translate } from '../../common/i18n.js';
@@ -12,7 +12,7 @@ import { fullPath, registerRoutes, type RouteDef } from '../../server/http/route
 import path from 'node:path';
 import { genericRoutes, loadResources } from '../../server/schema/schema-routes.js';
 import { ALL_ROUTES as BUILT_IN_ROUTES } from '../../server/routes.js';
-import { buildTestApp, call, DEMO, sessionHeaders, signIn, type Session, type TestApp } from '../helper.js';
+import { call, DEMO, type Session, sessionHeaders, signedInSuite, signIn } from '../helper.js';
 
 /**
  * Every route the server registers: the built-in ones and those of the resources of schemas/ and SCHEMAS_DIR (the
@@ -26,19 +26,17 @@ const ALL_ROUTES = [...BUILT_IN_ROUTES, ...RESOURCES.filter((r) => r['x-admin'].
 const urlOf = (r: RouteDef) => fullPath(r).replace(/:(\w+)/g, 'x1');
 
 describe('permission matrix', () => {
-  let t: TestApp;
+  const suite = signedInSuite({ config: { schemasDir: SCHEMAS_DIR } });
   const sessions = {} as Record<(typeof ROLES)[number], Session>;
   let other: Session;
 
   beforeAll(async () => {
-    t = await buildTestApp({ config: { schemasDir: SCHEMAS_DIR } });
-    for (const role of ROLES) sessions[role] = await signIn(t.app, DEMO[role]);
-    other = await signIn(t.app, 'admin@other.example.com');
+    for (const role of ROLES) sessions[role] = await signIn(suite.t.app, DEMO[role]);
+    other = await signIn(suite.t.app, 'admin@other.example.com');
   });
-  afterAll(() => t.close());
 
   it('covers every registered route', () => {
-    expect(t.app.routeDefs.length).toBe(ALL_ROUTES.length);
+    expect(suite.t.app.routeDefs.length).toBe(ALL_ROUTES.length);
     expect(ALL_ROUTES.length).toBeGreaterThan(BUILT_IN_ROUTES.length);
   });
 
@@ -47,7 +45,7 @@ describe('permission matrix', () => {
     it.each(guarded.map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s answers 403 exactly when the rules deny it', async (_name, r) => {
       const p = r.permission as Exclude<RouteDef['permission'], string>;
       const allowed = defineAbilityFor(role, RESOURCES).can(p.action, p.subject);
-      const res = await call(t.app, sessions[role], { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const res = await call(suite.t.app, sessions[role], { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
       // A denied call answers its refusal (403 "Permission denied"; an autoflow write SPEC.md section 8's 400).
       const refusal = refusalOf(p.action, p.subject);
       // An allowed call may answer a file (a template, a download), which has no envelope to read a code from.
@@ -62,21 +60,21 @@ describe('permission matrix', () => {
   });
 
   it.each(ALL_ROUTES.filter((r) => r.permission !== 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s answers 401 without a token', async (_n, r) => {
-    const res = await t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+    const res = await suite.t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
     expect(res.statusCode).toBe(401);
   });
 
   // The session fetch answers 401 when there is no refresh cookie: that is its answer, not an access check.
   const SESSION_FETCH = '/sso/signin/direct/cube/refresh';
   it.each(ALL_ROUTES.filter((r) => r.permission === 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s (public) never asks for a token or a right', async (_n, r) => {
-    const res = await t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' ? undefined : {} });
+    const res = await suite.t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' ? undefined : {} });
     expect(res.statusCode).not.toBe(403);
     if (r.path !== SESSION_FETCH) expect(res.statusCode).not.toBe(401);
   });
 
   it.each(guarded.map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s refuses a member of another organisation naming DEMO', async (_n, r) => {
     // Through call(): a public API route is signed with the other member's API key, and names DEMO all the same.
-    const res = await call(t.app, { ...other, headers: sessionHeaders(other.token, 'DEMO') }, { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+    const res = await call(suite.t.app, { ...other, headers: sessionHeaders(other.token, 'DEMO') }, { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
     expect(res.statusCode).toBe(403);
   });
 

@@ -6,14 +6,14 @@
  * over its share is stopped through the network adapter and carries at most one CDR past it; the next cycle releases
  * them and recovers the overage. The network's traffic is driven here (the edge), through two instances' reports.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';
 import type { SimRef } from '../../server/network/adapter.js';
 import { defineCycles, syncPolicies } from '../../server/network/bundle-engine.js';
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
 import { runPoolJob } from '../../server/pool/pool-engine.js';
-import { buildTestApp, call, DB_KINDS, DEMO, signIn, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite, signIn } from '../helper.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -26,12 +26,12 @@ const NEXT = new Date(Date.UTC(T0.getUTCFullYear(), T0.getUTCMonth() + 1, 1)).to
 const END = new Date(Date.UTC(T0.getUTCFullYear(), T0.getUTCMonth() + 1, 10)).getTime();
 
 describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
-  let t: TestApp;
+  const suite = signedInSuite(kind);
   let net: SimulatedNetwork;
   const instances: ReturnType<typeof networkReports>[] = [];
   const poolId = newId();
   let sims: SimRef[] = [];
-  const one = async <T,>(sql: string, params: unknown[] = []) => (await t.db.query<T>(sql, params)).rows[0];
+  const one = async <T,>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
   const home = networkNamed('Vodafone DE 262-02')!;
   /** SIM 0 is heavy (20 MB a step), the others light (2 MB). */
   const stepKb = (i: number) => (i === 0 ? 20_000 : 2_000);
@@ -46,18 +46,17 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     );
 
   beforeAll(async () => {
-    t = await buildTestApp({ kind });
-    net = new SimulatedNetwork(t.db, networkReports(t.db), { enabled: false });
-    instances.push(networkReports(t.db, () => net), networkReports(t.db, () => net));
+    net = new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: false });
+    instances.push(networkReports(suite.t.db, () => net), networkReports(suite.t.db, () => net));
     sims = (
-      await t.db.query<SimRef>(
+      await suite.t.db.query<SimRef>(
         `SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims
           WHERE org_id = 'org-demo' AND status = 'active' AND operation IS NULL AND pool_id IS NULL AND pool_enrolled_in IS NULL ORDER BY id LIMIT 5`,
       )
     ).rows;
     expect(sims).toHaveLength(5);
     const ids = sims.map((s) => s.simId);
-    await t.db.tx(async (q) => {
+    await suite.t.db.tx(async (q) => {
       // The SIMs' own bundles stand aside (their cycles are the bundle engine's, tested in bundle-cycles.test.ts).
       await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = ANY($1::text[]) AND status IN ('PENDING', 'IN_USE')`, [ids, T0.toISOString()]);
       await q.query(`UPDATE sims SET overage_control = 'none', flow_control_policy = 'none', coverage_barred = false, out_of_coverage_at = NULL, rule_control = 'none', policy_unsent = false WHERE id = ANY($1::text[])`, [ids]);
@@ -71,9 +70,8 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
       await q.query(`UPDATE sims SET pool_id = $2, activated_at = $3 WHERE id = ANY($1::text[])`, [ids.slice(0, 4), poolId, `${CYCLE}T00:00:00Z`]);
       await q.query(`UPDATE sims SET pool_id = $2, status = 'inactive', sub_status = 'inactive', activated_at = NULL WHERE id = $1`, [ids[4], poolId]);
     });
-    await syncPolicies(t.db, net);
+    await syncPolicies(suite.t.db, net);
   });
-  afterAll(() => t.close());
 
   it('over a month stepped every 6 hours: enrolments, exits, daily limits, one overage per cycle with two instances, stops enforced, recovery', async () => {
     const ids = sims.map((s) => s.simId);
@@ -85,18 +83,18 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
       const at = new Date(now);
       // Day 3: the fifth SIM is activated (the network's answer); day 5: the fourth is terminated.
       if (now === T0.getTime() + 3 * DAY) {
-        await t.db.query(`UPDATE sims SET status = 'active', sub_status = 'active_live', activated_at = $2 WHERE id = $1`, [ids[4], at.toISOString()]);
+        await suite.t.db.query(`UPDATE sims SET status = 'active', sub_status = 'active_live', activated_at = $2 WHERE id = $1`, [ids[4], at.toISOString()]);
         active.add(ids[4]);
       }
       if (now === T0.getTime() + 5 * DAY) {
-        await t.db.query(`UPDATE sims SET status = 'terminated', sub_status = 'terminated' WHERE id = $1`, [ids[3]]);
+        await suite.t.db.query(`UPDATE sims SET status = 'terminated', sub_status = 'terminated' WHERE id = $1`, [ids[3]]);
         active.delete(ids[3]);
       }
       await traffic(at, active);
       // Two instances run the job at once: one holds the lease.
-      const [a, b] = await Promise.all([runPoolJob(t.db, net, at, 'instance-a'), runPoolJob(t.db, net, at, 'instance-b')]);
+      const [a, b] = await Promise.all([runPoolJob(suite.t.db, net, at, 'instance-a'), runPoolJob(suite.t.db, net, at, 'instance-b')]);
       expect(Number(a.ran) + Number(b.ran)).toBe(1);
-      if (now % (3 * DAY) === 0) await t.db.query(`UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = 'pool_engine'`);
+      if (now % (3 * DAY) === 0) await suite.t.db.query(`UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = 'pool_engine'`);
 
       const pool = await one<{ usage_kb: string; limit_kb: string; cycle_start: string; overage_cycle: string | null; members_kb: string; rollup_kb: string }>(
         `SELECT p.usage_kb, p.limit_kb, p.cycle_start::text, p.overage_cycle::text,
@@ -111,7 +109,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
       expect(Number(pool.usage_kb)).toBe(Number(pool.rollup_kb));
       // Stop enforced: in overage, every enrolled SIM over its share is stopped at the network, and only those.
       const members = (
-        await t.db.query<{ sim_id: string; usage: string; pool_stopped: boolean }>(
+        await suite.t.db.query<{ sim_id: string; usage: string; pool_stopped: boolean }>(
           `SELECT m.sim_id, m.cycle_usage_kb AS usage, s.pool_stopped FROM pool_members m JOIN sims s ON s.id = m.sim_id WHERE m.pool_id = $1 AND m.left_at IS NULL`,
           [poolId],
         )
@@ -126,7 +124,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
           // The SIM page says why: the pool, and until when (its next cycle).
           told = true;
           const iccid = sims.find((x) => x.simId === m.sim_id)!.iccid;
-          const res = await call(t.app, await signIn(t.app, DEMO.admin), { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${iccid}` });
+          const res = await call(suite.t.app, await signIn(suite.t.app, DEMO.admin), { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${iccid}` });
           expect(res.json().data).toMatchObject({ control: 'stop', reason: 'pool', pool: { id: poolId, name: 'Engine Test Pool', cycleEnd: pool.cycle_start === CYCLE ? NEXT : expect.any(String) }, rule: null });
         }
       }
@@ -140,7 +138,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     expect(told).toBe(true);
 
     const events = (
-      await t.db.query<{ type: string; state: string; sim_count: number | null; limit_kb: string | null; detail: Record<string, unknown>; at: Date }>(
+      await suite.t.db.query<{ type: string; state: string; sim_count: number | null; limit_kb: string | null; detail: Record<string, unknown>; at: Date }>(
         'SELECT type, state, sim_count, limit_kb, detail, at FROM pool_events WHERE pool_id = $1 ORDER BY id',
         [poolId],
       )
@@ -159,16 +157,16 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     expect(of('overage_recovery')).toMatchObject([{ state: 'effected', detail: { previousCycleStart: CYCLE, cycleStart: NEXT } }]);
 
     // Every pool event is in the event log, as are each stop and release.
-    const log = (await t.db.query<{ subtype: string; n: string }>(`SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'pool' AND subject = $2 GROUP BY subtype`, [firstEvent, poolId])).rows;
+    const log = (await suite.t.db.query<{ subtype: string; n: string }>(`SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'pool' AND subject = $2 GROUP BY subtype`, [firstEvent, poolId])).rows;
     expect(Number(log.find((l) => l.subtype === 'overage')?.n)).toBe(2);
     expect(Number(log.find((l) => l.subtype === 'sim_enrolment')?.n)).toBe(10); // created, then effected
-    const stops = (await t.db.query<{ subtype: string; n: string }>(`SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'usage' AND subtype IN ('pool_stopped', 'pool_released') AND data->>'poolId' = $2 GROUP BY subtype`, [firstEvent, poolId])).rows;
+    const stops = (await suite.t.db.query<{ subtype: string; n: string }>(`SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'usage' AND subtype IN ('pool_stopped', 'pool_released') AND data->>'poolId' = $2 GROUP BY subtype`, [firstEvent, poolId])).rows;
     expect(Number(stops.find((s) => s.subtype === 'pool_stopped')?.n)).toBeGreaterThanOrEqual(2);
     expect(Number(stops.find((s) => s.subtype === 'pool_released')?.n)).toBeGreaterThanOrEqual(1);
 
     // Once its pool is over, a SIM over its share carries at most one more CDR in the cycle (the one that stops it).
     const overages = of('overage').map((e) => ({ cycle: String(e.detail.cycleStart), at: new Date(e.at).getTime() }));
-    const cdrs = (await t.db.query<{ sim_id: string; volume_kb: string; start_at: Date; end_at: Date }>('SELECT sim_id, volume_kb, start_at, end_at FROM cdrs WHERE sim_id = ANY($1::text[]) AND start_at >= $2 ORDER BY sim_id, start_at, id', [ids, T0.toISOString()])).rows;
+    const cdrs = (await suite.t.db.query<{ sim_id: string; volume_kb: string; start_at: Date; end_at: Date }>('SELECT sim_id, volume_kb, start_at, end_at FROM cdrs WHERE sim_id = ANY($1::text[]) AND start_at >= $2 ORDER BY sim_id, start_at, id', [ids, T0.toISOString()])).rows;
     let judged = 0;
     for (const id of ids) {
       for (const o of overages) {

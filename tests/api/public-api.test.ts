@@ -6,48 +6,43 @@
  * calls are limited per minute.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_SIMS, OTHER_SIM_ICCID } from '../../server/db/seed-fleet.js';
 import { API_KEYS_PER_DEVELOPER } from '../../server/developer/api-key-routes.js';
-import { appSignedIn, buildTestApp, call, DB_KINDS, DEMO, signApiToken, signIn, type Session, type TestApp } from '../helper.js';
+import { buildTestApp, call, DB_KINDS, DEMO, type Session, signApiToken, signedInSuite, signIn } from '../helper.js';
 
 describe.each(DB_KINDS)('public API on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
+  const suite = signedInSuite({ kind, config: { rateLimits: { api: 1000, signIn: 1000, captcha: 1000, passwordReset: 1000, telemetry: 1000 } } }, { admin: DEMO.admin });
   let key: { id: string; keyId: string; privateKey: string };
 
-  beforeAll(async () => {
-    ({ t, admin } = await appSignedIn({ kind, config: { rateLimits: { api: 1000, signIn: 1000, captcha: 1000, passwordReset: 1000, telemetry: 1000 } } }, { admin: DEMO.admin }));
-  });
-  afterAll(() => t.close());
 
   /** A public API call signed with the given token (no console headers). */
   const publicCall = (token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url: `/api/public/v1${url}`, payload, headers: { authorization: `Bearer ${token}`, ...headers } });
+    suite.t.app.inject({ method, url: `/api/public/v1${url}`, payload, headers: { authorization: `Bearer ${token}`, ...headers } });
   const tokenOf = (k = key, claims: { iat?: number; exp?: number } = {}) => signApiToken(k.keyId, k.privateKey, claims);
   const makeKey = async (who: Session, name?: string) => {
-    const res = await call(t.app, who, { method: 'POST', url: '/api/main/developer/key/api', payload: name === undefined ? {} : { name } });
+    const res = await call(suite.t.app, who, { method: 'POST', url: '/api/main/developer/key/api', payload: name === undefined ? {} : { name } });
     return res;
   };
 
   it('a key is made with a name of 1 to 60 characters or none; its private key (PEM, 2048-bit RSA) is in that answer only', async () => {
     for (const bad of ['', ' ', 'x'.repeat(61)]) {
-      const res = await makeKey(admin, bad);
+      const res = await makeKey(suite.admin, bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect(res.json().status.message).toMatch(/^Name/);
     }
-    const res = await makeKey(admin, 'x'.repeat(60));
+    const res = await makeKey(suite.admin, 'x'.repeat(60));
     expect(res.statusCode, res.body).toBe(200);
     const made = res.json().data;
     expect(made.privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
-    const pem = (await t.db.query<{ public_key: string }>('SELECT public_key FROM api_keys WHERE id = $1', [made.id])).rows[0].public_key;
+    const pem = (await suite.t.db.query<{ public_key: string }>('SELECT public_key FROM api_keys WHERE id = $1', [made.id])).rows[0].public_key;
     const { createPublicKey } = await import('node:crypto');
     expect(createPublicKey(pem).asymmetricKeyDetails?.modulusLength).toBe(2048);
     key = { id: made.id, keyId: made.keyId, privateKey: made.privateKey };
-    const listed = await call(t.app, admin, { method: 'GET', url: '/api/main/developer/key/api' });
+    const listed = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/key/api' });
     expect(listed.body).not.toContain('PRIVATE KEY');
     expect(listed.json().data.find((k: { id: string }) => k.id === made.id)).toMatchObject({ name: 'x'.repeat(60), lastUsedAt: null });
-    expect((await makeKey(admin)).json().data.name).toBeNull();
+    expect((await makeKey(suite.admin)).json().data.name).toBeNull();
   });
 
   it('a JWT signed with the key lists the organisation’s SIMs and answers one, as the console does', async () => {
@@ -68,7 +63,7 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
     const cases: Array<[string, Promise<string> | string, RegExp]> = [
       ['no token', '', /Sign the call/],
-      ['a console token', admin.token, /not a JWT signed with RS256/],
+      ['a console token', suite.admin.token, /not a JWT signed with RS256/],
       ['another key’s signature', signApiToken(key.keyId, otherPair.privateKey), /signature does not match API key/],
       ['an unknown key', signApiToken('A'.repeat(24), otherPair.privateKey), /does not exist or was deleted/],
       ['expired', tokenOf(key, { iat: now - 200, exp: now - 100 }), /has expired/],
@@ -76,7 +71,7 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
       ['living 301 seconds', tokenOf(key, { iat: now, exp: now + 301 }), /at most 300 seconds/],
     ];
     for (const [name, token, message] of cases) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/public/v1/sims/list', payload: {}, headers: (await token) ? { authorization: `Bearer ${await token}` } : {} });
+      const res = await suite.t.app.inject({ method: 'POST', url: '/api/public/v1/sims/list', payload: {}, headers: (await token) ? { authorization: `Bearer ${await token}` } : {} });
       expect(res.statusCode, name).toBe(401);
       expect(res.json().status.message, name).toMatch(message);
     }
@@ -85,35 +80,35 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
   });
 
   it('a deleted key stops at once; a key acts with its developer’s role now, never more', async () => {
-    const made = (await makeKey(admin, 'short-lived')).json().data;
+    const made = (await makeKey(suite.admin, 'short-lived')).json().data;
     const k = { id: made.id, keyId: made.keyId, privateKey: made.privateKey };
     const token = await tokenOf(k);
     expect((await publicCall(token, 'POST', '/sims/list', {})).statusCode).toBe(200);
-    expect((await call(t.app, admin, { method: 'DELETE', url: `/api/main/developer/key/api/${k.id}` })).statusCode).toBe(200);
+    expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/main/developer/key/api/${k.id}` })).statusCode).toBe(200);
     const gone = await publicCall(token, 'POST', '/sims/list', {});
     expect(gone.statusCode).toBe(401);
     expect(gone.json().status.message).toMatch(/does not exist or was deleted/);
     // Someone else's key cannot be deleted by its id.
-    const superadmin = await signIn(t.app, DEMO.superadmin);
-    expect((await call(t.app, superadmin, { method: 'DELETE', url: `/api/main/developer/key/api/${key.id}` })).statusCode).toBe(404);
+    const superadmin = await signIn(suite.t.app, DEMO.superadmin);
+    expect((await call(suite.t.app, superadmin, { method: 'DELETE', url: `/api/main/developer/key/api/${key.id}` })).statusCode).toBe(404);
 
     // The admin becomes a user: their key may read, but no longer suspend.
-    const demoted = (await makeKey(admin, 'demoted')).json().data;
-    await t.db.query(`UPDATE memberships SET role = 'user' WHERE account_id = $1 AND org_id = 'org-demo'`, [admin.accountId]);
+    const demoted = (await makeKey(suite.admin, 'demoted')).json().data;
+    await suite.t.db.query(`UPDATE memberships SET role = 'user' WHERE account_id = $1 AND org_id = 'org-demo'`, [suite.admin.accountId]);
     try {
       const dk = { id: demoted.id, keyId: demoted.keyId, privateKey: demoted.privateKey };
       expect((await publicCall(await tokenOf(dk), 'POST', '/sims/list', {})).statusCode).toBe(200);
       const suspend = await publicCall(await tokenOf(dk), 'POST', '/sims/suspend', { iccids: [DEMO_SIMS.active] });
       expect(suspend.statusCode).toBe(403);
       expect(suspend.json().status.message).toBe('Permission denied');
-      expect((await t.db.query<{ status: string }>('SELECT status FROM sims WHERE iccid = $1', [DEMO_SIMS.active])).rows[0].status).toBe('active');
+      expect((await suite.t.db.query<{ status: string }>('SELECT status FROM sims WHERE iccid = $1', [DEMO_SIMS.active])).rows[0].status).toBe('active');
     } finally {
-      await t.db.query(`UPDATE memberships SET role = 'admin' WHERE account_id = $1 AND org_id = 'org-demo'`, [admin.accountId]);
+      await suite.t.db.query(`UPDATE memberships SET role = 'admin' WHERE account_id = $1 AND org_id = 'org-demo'`, [suite.admin.accountId]);
     }
   });
 
   it('another organisation’s key sees only its own organisation, and may not name another', async () => {
-    const other = await signIn(t.app, 'admin@other.example.com');
+    const other = await signIn(suite.t.app, 'admin@other.example.com');
     const made = (await makeKey(other, 'ERP')).json().data;
     const ok = { id: made.id, keyId: made.keyId, privateKey: made.privateKey };
     const list = await publicCall(await tokenOf(ok), 'POST', '/sims/list', { pageSize: 100 });
@@ -129,7 +124,7 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     const s = await publicCall(await tokenOf(), 'POST', '/sims/suspend', { iccids: [DEMO_SIMS.active, DEMO_SIMS.terminated] });
     expect(s.statusCode).toBe(200);
     expect(s.json().data).toMatchObject({ accepted: 1, refused: 1 });
-    const events = await t.db.query<{ source: string }>(`SELECT source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1`, [DEMO_SIMS.active]);
+    const events = await suite.t.db.query<{ source: string }>(`SELECT source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1`, [DEMO_SIMS.active]);
     expect(events.rows[0].source).toBe('console');
     expect((await publicCall(await tokenOf(), 'POST', '/sims/resume', { iccids: [DEMO_SIMS.active] })).json().data.accepted).toBe(1);
   });
@@ -137,7 +132,7 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
   it('every call is in the API log with its trace id, Authorization redacted; the log filters by trace id, code and method', async () => {
     const res = await publicCall(await tokenOf(), 'POST', '/sims/list', { pageSize: 1 }, { 'x-request-id': 'trace-public-1' });
     expect(res.headers['x-trace-id']).toBe('trace-public-1');
-    const byTrace = await call(t.app, admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } });
+    const byTrace = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } });
     expect(byTrace.statusCode, byTrace.body).toBe(200);
     const [row] = byTrace.json().data.items;
     expect(row).toMatchObject({ traceId: 'trace-public-1', httpCode: 200, method: 'POST', path: '/api/public/v1/sims/list', apiKeyId: key.id, body: '{"pageSize":1}' });
@@ -145,21 +140,21 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     expect(JSON.stringify(row)).not.toContain((await tokenOf()).slice(0, 40));
     expect(row.response).toContain('"items"');
     expect(row.durationMs).toBeGreaterThanOrEqual(0);
-    const refused = await call(t.app, admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { httpCode: 404 } });
+    const refused = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { httpCode: 404 } });
     expect(refused.json().data.items.every((l: { httpCode: number }) => l.httpCode === 404)).toBe(true);
     expect(refused.json().data.total).toBeGreaterThan(0);
-    const gets = await call(t.app, admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { method: 'GET', pageSize: 100 } });
+    const gets = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { method: 'GET', pageSize: 100 } });
     expect(gets.json().data.items.every((l: { method: string }) => l.method === 'GET')).toBe(true);
     // The key's last use is kept; another organisation's admin sees none of these calls.
-    const listed = (await call(t.app, admin, { method: 'GET', url: '/api/main/developer/key/api' })).json().data.find((k: { id: string }) => k.id === key.id);
+    const listed = (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/key/api' })).json().data.find((k: { id: string }) => k.id === key.id);
     expect(listed.lastUsedAt).not.toBeNull();
-    const other = await signIn(t.app, 'admin@other.example.com');
-    expect((await call(t.app, other, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } })).json().data.total).toBe(0);
+    const other = await signIn(suite.t.app, 'admin@other.example.com');
+    expect((await call(suite.t.app, other, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } })).json().data.total).toBe(0);
   });
 
   it(`a developer has at most ${API_KEYS_PER_DEVELOPER} keys`, async () => {
-    const superadmin = await signIn(t.app, DEMO.superadmin);
-    const have = (await call(t.app, superadmin, { method: 'GET', url: '/api/main/developer/key/api' })).json().data.length;
+    const superadmin = await signIn(suite.t.app, DEMO.superadmin);
+    const have = (await call(suite.t.app, superadmin, { method: 'GET', url: '/api/main/developer/key/api' })).json().data.length;
     for (let i = have; i < API_KEYS_PER_DEVELOPER; i++) expect((await makeKey(superadmin, `k${i}`)).statusCode).toBe(200);
     const over = await makeKey(superadmin, 'one too many');
     expect(over.statusCode).toBe(409);

@@ -1,21 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { DEFAULT_RATE_LIMITS, loadConfig } from '../../server/config.js';
-import { buildTestApp, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, sessionHeaders, TEST_CODE, type TestApp } from '../helper.js';
+import { countRows, DB_KINDS, DEMO, DEMO_PASSWORD, sessionHeaders, signedInSuite, TEST_CODE } from '../helper.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const CAPTCHA = '/api/identity/captcha';
 const LIMITS = { api: 5, signIn: 3, captcha: 3, passwordReset: 2, telemetry: 3 };
 
 describe.each(DB_KINDS)('rate limits on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { rateLimits: LIMITS } });
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite({ kind, config: { rateLimits: LIMITS } });
 
-  const from = (remoteAddress: string, opts: { method?: 'GET' | 'POST'; url: string; payload?: object; headers?: Record<string, string> }, app: FastifyInstance = t.app) =>
+  const from = (remoteAddress: string, opts: { method?: 'GET' | 'POST'; url: string; payload?: object; headers?: Record<string, string> }, app: FastifyInstance = suite.t.app) =>
     app.inject({ method: opts.method ?? 'GET', url: opts.url, payload: opts.payload, headers: opts.headers, remoteAddress });
 
   /** Sign in from an address (the sign-in limit counts per address, so each test signs in from its own). */
@@ -38,7 +34,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
       'zh-TW': /^請求過於頻繁，請 (\d+) 秒後再試。$/,
       'es-ES': /^Demasiadas solicitudes\. Inténtelo de nuevo en (\d+) segundos\.$/,
     };
-    const challenges = await countRows(t.db, 'challenges');
+    const challenges = await countRows(suite.t.db, 'challenges');
     for (const [language, message] of Object.entries(messages)) {
       const refused = await from('192.0.2.1', { url: CAPTCHA, headers: { language } });
       expect(refused.statusCode).toBe(429);
@@ -52,13 +48,13 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
       expect(data).toBeNull();
     }
     // Refused before the handler: no challenge was made.
-    expect(await countRows(t.db, 'challenges')).toBe(challenges);
+    expect(await countRows(suite.t.db, 'challenges')).toBe(challenges);
     // Another address has its own count.
     expect((await from('192.0.2.2', { url: CAPTCHA })).statusCode).toBe(200);
   });
 
   it('two instances on the same database share one count', async () => {
-    const second = await buildApp({ config: t.config, db: t.db, logger: false });
+    const second = await buildApp({ config: suite.t.config, db: suite.t.db, logger: false });
     await second.ready();
     try {
       expect((await from('192.0.2.10', { url: CAPTCHA })).statusCode).toBe(200);
@@ -67,7 +63,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
       const refused = await from('192.0.2.10', { url: CAPTCHA }, second);
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBeDefined();
-      expect(await countRows(t.db, 'rate_limits', 'key = $1 AND hits = 4', ['captcha:address:192.0.2.10'])).toBe(1);
+      expect(await countRows(suite.t.db, 'rate_limits', 'key = $1 AND hits = 4', ['captcha:address:192.0.2.10'])).toBe(1);
     } finally {
       await second.close();
     }
@@ -76,7 +72,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
   it('a new window starts when the last one has passed', async () => {
     for (let i = 0; i < LIMITS.captcha; i++) await from('192.0.2.20', { url: CAPTCHA });
     expect((await from('192.0.2.20', { url: CAPTCHA })).statusCode).toBe(429);
-    await t.db.query("UPDATE rate_limits SET reset_at = now() - interval '1 second' WHERE key = 'captcha:address:192.0.2.20'");
+    await suite.t.db.query("UPDATE rate_limits SET reset_at = now() - interval '1 second' WHERE key = 'captcha:address:192.0.2.20'");
     expect((await from('192.0.2.20', { url: CAPTCHA })).statusCode).toBe(200);
   });
 
@@ -104,7 +100,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
     for (let i = 0; i < LIMITS.telemetry; i++) expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/errors', payload: { message: `m${i}` } })).statusCode).toBe(200);
     expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/errors', payload: { message: 'one more' } })).statusCode).toBe(429);
     expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/analytics/pageview', payload: { path: '/x' } })).statusCode).toBe(429);
-    expect(await countRows(t.db, 'error_reports', "message = 'one more'")).toBe(0);
+    expect(await countRows(suite.t.db, 'error_reports', "message = 'one more'")).toBe(0);
   });
 
   it('the API as a whole: per account when signed in, from any address', async () => {
@@ -129,7 +125,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
 
   it('the health check and unknown paths are not counted', async () => {
     for (let i = 0; i < LIMITS.api + 2; i++) expect((await from('192.0.2.80', { url: '/api/health' })).statusCode).toBe(200);
-    expect(await countRows(t.db, 'rate_limits', "key LIKE '%192.0.2.80'")).toBe(0);
+    expect(await countRows(suite.t.db, 'rate_limits', "key LIKE '%192.0.2.80'")).toBe(0);
   });
 });
 

@@ -5,29 +5,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResources } from '../../server/schema/schema-routes.js';
-import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite, signIn } from '../helper.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const BASE = '/api/main/resources/gateways';
 const good = { serial: 'GW-000001', name: 'Dock gate', kind: 'outdoor', ports: 8, site: 'Hamburg dock 4' };
 
 describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) => {
-  let t: TestApp;
+  const suite = signedInSuite({ kind, config: { schemasDir: path.join(FIXTURES, 'schemas') } });
   const s = {} as Record<'user' | 'operator' | 'admin' | 'superadmin' | 'other', Session>;
   beforeAll(async () => {
-    t = await buildTestApp({ kind, config: { schemasDir: path.join(FIXTURES, 'schemas') } });
-    for (const role of ['user', 'operator', 'admin', 'superadmin'] as const) s[role] = await signIn(t.app, DEMO[role]);
-    s.other = await signIn(t.app, 'admin@other.example.com');
+    for (const role of ['user', 'operator', 'admin', 'superadmin'] as const) s[role] = await signIn(suite.t.app, DEMO[role]);
+    s.other = await signIn(suite.t.app, 'admin@other.example.com');
   });
-  afterAll(() => t.close());
 
-  const create = (who: Session, payload: unknown, language = 'en-US') => call(t.app, who, { method: 'POST', url: BASE, payload: payload as object, headers: { language } });
-  const list = (who: Session, payload: object = {}) => call(t.app, who, { method: 'POST', url: `${BASE}/list`, payload });
+  const create = (who: Session, payload: unknown, language = 'en-US') => call(suite.t.app, who, { method: 'POST', url: BASE, payload: payload as object, headers: { language } });
+  const list = (who: Session, payload: object = {}) => call(suite.t.app, who, { method: 'POST', url: `${BASE}/list`, payload });
 
   it('offers its schema to the roles that may read it, and only to them', async () => {
-    const names = async (who: Session) => (await call(t.app, who, { method: 'GET', url: '/api/main/resources' })).json().data.items.map((r: { $id: string }) => r.$id);
+    const names = async (who: Session) => (await call(suite.t.app, who, { method: 'GET', url: '/api/main/resources' })).json().data.items.map((r: { $id: string }) => r.$id);
     expect(await names(s.admin)).toEqual(['gateways']);
     expect(await names(s.operator)).toEqual(['gateways']);
     expect(await names(s.user)).toEqual([]);
@@ -35,7 +33,7 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
 
   it('sends the schema-declared rights with the role rules, and the routes keep to them', async () => {
     const rulesOf = async (who: Session) => {
-      const res = await call(t.app, who, { method: 'GET', url: `/api/identity/info/cube/users/${who.accountId}/permissions` });
+      const res = await call(suite.t.app, who, { method: 'GET', url: `/api/identity/info/cube/users/${who.accountId}/permissions` });
       expect(res.statusCode).toBe(200);
       return (res.json().data.permissions as Array<{ action: string | string[]; subject: string; inverted?: boolean }>).filter((r) => r.subject === 'gateway');
     };
@@ -53,7 +51,7 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
     const made = res.json().data;
     expect(made).toMatchObject(good);
     expect(made.id).toMatch(/^[0-9A-Za-z]{20}$/);
-    const shown = await call(t.app, s.operator, { method: 'GET', url: `${BASE}/${made.id}` });
+    const shown = await call(suite.t.app, s.operator, { method: 'GET', url: `${BASE}/${made.id}` });
     expect(shown.statusCode).toBe(200);
     expect(shown.json().data).toMatchObject({ ...good, id: made.id });
     expect(typeof shown.json().data.createdAt).toBe('string');
@@ -73,11 +71,11 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
       ['a field the form does not have', { ...good, serial: 'GW-100010', createdAt: '2020-01-01T00:00:00Z' }, 'Added: is not an accepted field'],
       ['a serial already taken', good, 'Serial number: is already taken'],
     ])('%s', async (_n, payload, message) => {
-      const before = await countRows(t.db, 'gateways');
+      const before = await countRows(suite.t.db, 'gateways');
       const res = await create(s.admin, payload);
       expect(res.statusCode).toBe(400);
       expect(res.json().status.message).toContain(message);
-      expect(await countRows(t.db, 'gateways')).toBe(before);
+      expect(await countRows(suite.t.db, 'gateways')).toBe(before);
     });
 
     it('names the field by the schema\'s own label in the caller\'s language', async () => {
@@ -106,7 +104,7 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
 
   it('edits by the edit form\'s rules; someone else\'s record is not found', async () => {
     const id = (await list(s.admin, { kind: 'outdoor' })).json().data.items[0].id as string;
-    const put = (who: Session, payload: object, key = id) => call(t.app, who, { method: 'PUT', url: `${BASE}/${key}`, payload });
+    const put = (who: Session, payload: object, key = id) => call(suite.t.app, who, { method: 'PUT', url: `${BASE}/${key}`, payload });
     const ok = await put(s.admin, { name: 'Dock gate north', ports: 16 });
     expect(ok.json().status.message).toBe('Success');
     expect(ok.statusCode).toBe(200);
@@ -116,9 +114,9 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
     expect((await put(s.admin, {})).statusCode).toBe(400);
     expect((await put(s.operator, { name: 'Operator edit' })).statusCode).toBe(403);
     expect((await put(s.other, { name: 'Not theirs' })).statusCode).toBe(404);
-    expect((await call(t.app, s.other, { method: 'GET', url: `${BASE}/${id}` })).statusCode).toBe(404);
-    expect((await call(t.app, s.admin, { method: 'GET', url: `${BASE}/NOSUCHGATEWAY` })).statusCode).toBe(404);
-    const row = (await t.db.query<{ name: string }>('SELECT name FROM gateways WHERE id = $1', [id])).rows[0];
+    expect((await call(suite.t.app, s.other, { method: 'GET', url: `${BASE}/${id}` })).statusCode).toBe(404);
+    expect((await call(suite.t.app, s.admin, { method: 'GET', url: `${BASE}/NOSUCHGATEWAY` })).statusCode).toBe(404);
+    const row = (await suite.t.db.query<{ name: string }>('SELECT name FROM gateways WHERE id = $1', [id])).rows[0];
     expect(row.name).toBe('Dock gate north');
   });
 });

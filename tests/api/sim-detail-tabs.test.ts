@@ -5,11 +5,11 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeIccid } from '../../common/iccid.js';
 import { DEMO_SIMS, OTHER_SIM_ICCID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
 import { MAX_PLACE_DISTANCE_KM, reverseGeocode } from '../../server/geo/reverse-geocoder.js';
-import { appSignedIn, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { call, countRows, DB_KINDS, DEMO, signedInSuite, signIn } from '../helper.js';
 
 const GETS = [
   '/sim/connection?iccid=',
@@ -39,16 +39,11 @@ describe('the offline reverse geocoder', () => {
 });
 
 describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
-  let t: TestApp;
-  let user: Session;
+  const suite = signedInSuite(kind, { user: DEMO.user });
   const iccid = DEMO_SIMS.active;
-  const get = (path: string, headers: Record<string, string> = {}) => call(t.app, user, { method: 'GET', url: `/api/main${path}`, headers });
-  const one = async <T>(sql: string, params: unknown[] = []) => (await t.db.query<T & Record<string, unknown>>(sql, params)).rows[0];
+  const get = (path: string, headers: Record<string, string> = {}) => call(suite.t.app, suite.user, { method: 'GET', url: `/api/main${path}`, headers });
+  const one = async <T>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T & Record<string, unknown>>(sql, params)).rows[0];
 
-  beforeAll(async () => {
-    ({ t, user } = await appSignedIn({ kind }, { user: DEMO.user }));
-  });
-  afterAll(() => t.close());
 
   it.each(GETS)('%s answers 404 for another organisation\'s SIM and for a missing one, 400 naming the ICCID for a bad one', async (route) => {
     expect((await get(`${route}${OTHER_SIM_ICCID}`)).statusCode).toBe(404);
@@ -78,7 +73,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('shows a session just within 3 months and a location just within 48 hours, named by the geocoder', async () => {
-      await t.db.query(
+      await suite.t.db.query(
         `UPDATE sims SET last_session_at = now() - interval '3 months' + interval '1 hour', last_session_kb = 321,
                          lat = 51.3167, lon = 9.5, location_at = now() - interval '47 hours 59 minutes' WHERE iccid = $1`,
         [iccid],
@@ -89,7 +84,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('hides a session just over 3 months old and a location just over 48 hours old', async () => {
-      await t.db.query(
+      await suite.t.db.query(
         `UPDATE sims SET last_session_at = now() - interval '3 months' - interval '1 hour', location_at = now() - interval '48 hours 1 minute' WHERE iccid = $1`,
         [iccid],
       );
@@ -102,7 +97,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
   it('lists every bundle order of the SIM, newest first, with its policies and coverage', async () => {
     const res = await get(`/sim/bundle?iccid=${iccid}`);
     const items = res.json().data.items as Array<Record<string, unknown>>;
-    expect(items.length).toBe(await countRows(t.db, 'bundle_orders', 'iccid = $1', [iccid]));
+    expect(items.length).toBe(await countRows(suite.t.db, 'bundle_orders', 'iccid = $1', [iccid]));
     expect(items.length).toBeGreaterThan(0);
     const newest = await one<{ id: string; status: string; coverage: string[] }>('SELECT id, status, coverage_countries AS coverage FROM bundle_orders WHERE iccid = $1 ORDER BY ordered_at DESC, id LIMIT 1', [iccid]);
     expect(items[0]).toMatchObject({ id: newest.id, status: newest.status, coverageCountries: newest.coverage });
@@ -128,7 +123,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
 
     it('puts a usage row on the UTC day it belongs to, and the next day\'s row on the next day', async () => {
       const sim = await one<{ id: string; org_id: string }>('SELECT id, org_id FROM sims WHERE iccid = $1', [quiet]);
-      await t.db.query(
+      await suite.t.db.query(
         `INSERT INTO usage_daily (org_id, sim_id, day, iccid, uplink_kb, downlink_kb, volume_kb, cdr_count)
          VALUES ($1, $2, (now() AT TIME ZONE 'UTC')::date - 3, $3, 100, 300, 400, 2), ($1, $2, (now() AT TIME ZONE 'UTC')::date - 2, $3, 7, 0, 7, 1)`,
         [sim.org_id, sim.id, quiet],
@@ -159,7 +154,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     const terminated = DEMO_SIMS.terminated;
 
     it('pages every event of the SIM, newest first', async () => {
-      const total = await countRows(t.db, 'sim_events', 'iccid = $1', [terminated]);
+      const total = await countRows(suite.t.db, 'sim_events', 'iccid = $1', [terminated]);
       const first = (await get(`/sim/event?iccid=${terminated}&pageSize=1`)).json().data;
       expect(first.total).toBe(total);
       expect(first.items).toHaveLength(1);
@@ -172,10 +167,10 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('the trace holds status changes only, with who made them', async () => {
-      const edit = await call(t.app, await signIn(t.app, DEMO.admin), { method: 'POST', url: '/api/main/sim/deviceName', payload: { iccid: terminated, deviceName: 'Trace test' } });
+      const edit = await call(suite.t.app, await signIn(suite.t.app, DEMO.admin), { method: 'POST', url: '/api/main/sim/deviceName', payload: { iccid: terminated, deviceName: 'Trace test' } });
       expect(edit.statusCode).toBe(200);
       const trace = (await get(`/sim/statusTrace?iccid=${terminated}&pageSize=100`)).json().data;
-      expect(trace.total).toBe(await countRows(t.db, 'sim_events', `iccid = $1 AND type = 'status_change'`, [terminated]));
+      expect(trace.total).toBe(await countRows(suite.t.db, 'sim_events', `iccid = $1 AND type = 'status_change'`, [terminated]));
       expect(trace.items.map((e: { toStatus: string }) => e.toStatus)).toEqual(['terminated', 'expired', 'active', 'pre_activated']);
       expect(trace.items.every((e: { type: string }) => e.type === 'status_change')).toBe(true);
     });
@@ -187,7 +182,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(res.headers['content-disposition']).toBe(`attachment; filename="status-trace-${terminated}.csv"`);
       const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
       expect(lines[0]).toBe('Time (UTC),From,To,Source,Account');
-      expect(lines.length - 1).toBe(await countRows(t.db, 'sim_events', `iccid = $1 AND type = 'status_change'`, [terminated]));
+      expect(lines.length - 1).toBe(await countRows(suite.t.db, 'sim_events', `iccid = $1 AND type = 'status_change'`, [terminated]));
       const newest = await one<{ at: Date }>(`SELECT at FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY at DESC LIMIT 1`, [terminated]);
       expect(lines[1]).toBe(`${new Date(newest.at).toISOString()},Expired,Terminated,System,`);
       const es = await get(`/sim/statusTraceDownload?iccid=${terminated}`, { language: 'es-ES' });
@@ -197,12 +192,12 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
 
   describe('CDRs and SMS', () => {
     it('pages the SIM\'s CDRs of the last 31 days, newest first, and leaves older ones out', async () => {
-      const count = () => countRows(t.db, 'cdrs', `iccid = $1 AND start_at >= now() - interval '31 days'`, [iccid]);
+      const count = () => countRows(suite.t.db, 'cdrs', `iccid = $1 AND start_at >= now() - interval '31 days'`, [iccid]);
       const before = await count();
       expect(before).toBeGreaterThan(0);
       const sim = await one<{ id: string; org_id: string }>('SELECT id, org_id FROM sims WHERE iccid = $1', [iccid]);
       for (const age of ['30 days 23 hours', '31 days 1 hour']) {
-        await t.db.query(
+        await suite.t.db.query(
           `INSERT INTO cdrs (org_id, sim_id, iccid, network, direction, rat, volume_kb, start_at, end_at, duration_s)
            VALUES ($1, $2, $3, 'Vodafone DE 262-02', 'uplink', 'LTE', 5, now() - interval '${age}', now() - interval '${age}' + interval '1 minute', 60)`,
           [sim.org_id, sim.id, iccid],
@@ -243,11 +238,11 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('follows the same 3-month and 48-hour cut-offs as the connection tab', async () => {
-      await t.db.query(`UPDATE sims SET last_session_at = now() - interval '3 months' + interval '1 hour', location_at = now() - interval '47 hours' WHERE iccid = $1`, [iccid]);
+      await suite.t.db.query(`UPDATE sims SET last_session_at = now() - interval '3 months' + interval '1 hour', location_at = now() - interval '47 hours' WHERE iccid = $1`, [iccid]);
       let r = await report(iccid);
       expect(check(r, 'session').result).toBe('pass');
       expect(check(r, 'location').result).toBe('pass');
-      await t.db.query(`UPDATE sims SET last_session_at = now() - interval '3 months' - interval '1 hour', location_at = now() - interval '49 hours' WHERE iccid = $1`, [iccid]);
+      await suite.t.db.query(`UPDATE sims SET last_session_at = now() - interval '3 months' - interval '1 hour', location_at = now() - interval '49 hours' WHERE iccid = $1`, [iccid]);
       r = await report(iccid);
       expect(check(r, 'session')).toMatchObject({ result: 'fail', message: 'No data session in the last 3 months.' });
       expect(check(r, 'location').result).toBe('warn');
@@ -262,7 +257,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('makes a real PDF that names the ICCID', async () => {
-      const res = await call(t.app, user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf` });
+      const res = await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf` });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
       expect(res.headers['content-disposition']).toBe(`attachment; filename="diagnose-${iccid}.pdf"`);
@@ -271,13 +266,13 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(pdf.getTitle()).toBe(`Diagnose report ${iccid}`);
       expect(pdf.getSubject()).toBe(iccid);
       expect(pdf.getPageCount()).toBe(1);
-      const es = await PDFDocument.load((await call(t.app, user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language: 'es-ES' } })).rawPayload);
+      const es = await PDFDocument.load((await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language: 'es-ES' } })).rawPayload);
       expect(es.getTitle()).toBe(`Informe de diagnóstico ${iccid}`);
     });
 
     it('prints the PDF in Chinese for zh-CN and zh-TW, each in its own script', async () => {
       const text = async (language: string) => {
-        const res = await call(t.app, user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language } });
+        const res = await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language } });
         expect(res.statusCode).toBe(200);
         expect(res.rawPayload.length).toBeLessThan(250 * 1024);
         return (await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true })).text;

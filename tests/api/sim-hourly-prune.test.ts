@@ -2,12 +2,12 @@
  * Pruning of usage_sim_hourly (server/job/maintenance.ts) on a fixed clock: hours before now − SIM_HOURLY_KEEP_DAYS
  * go, the cut-off hour and later stay, the other rollups stay whole, and the dashboard's week rank is unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { pruneSimHourly, SIM_HOURLY_KEEP_DAYS, startMaintenance } from '../../server/job/maintenance.js';
 import { bucketsOf } from '../../server/dashboard/dashboard-routes.js';
 import { recordUsage } from '../../server/network/reports.js';
-import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 /** 20:00 in UTC+8 on 20 November 2026. */
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -15,34 +15,29 @@ const HOUR = 3_600_000;
 const CUTOFF = new Date(NOW.getTime() - SIM_HOURLY_KEEP_DAYS * 24 * HOUR);
 
 describe.each(DB_KINDS)('pruning usage_sim_hourly on %s', (kind) => {
-  let t: TestApp;
-  let user: Session;
-  beforeAll(async () => {
-    ({ t, user } = await appSignedIn({ kind, config: { clock: () => NOW } }, { user: DEMO.user }));
-  });
-  afterAll(() => t.close());
+  const suite = signedInSuite({ kind, config: { clock: () => NOW } }, { user: DEMO.user });
 
   const sims = async (org: string, n: number) =>
-    (await t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
+    (await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
       'SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 ORDER BY iccid LIMIT $2', [org, n],
     )).rows;
   /** Usage through the network's own writer, so every rollup gets its row as in production. */
   const use = (org: string, s: { id: string; iccid: string; imsi: string | null; msisdn: string | null }, at: Date, kb: number) =>
-    t.db.tx((q) =>
+    suite.t.db.tx((q) =>
       recordUsage(q, {
         sim: { orgId: org, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn },
         network: { name: 'Vodafone DE 262-02', mccMnc: '26202', country: 'DE' },
         planCode: 'EU-BAS-1G', rat: 'LTE', direction: 'downlink', volumeKb: kb, start: at, end: new Date(at.getTime() + 60_000),
       }),
     );
-  const rows = async (sql: string) => (await t.db.query(sql)).rows;
+  const rows = async (sql: string) => (await suite.t.db.query(sql)).rows;
   const fingerprint = () =>
     Promise.all([
       rows('SELECT org_id, month, sim_id, volume_kb FROM usage_sim_monthly ORDER BY 1, 2, 3'),
       rows('SELECT org_id, hour, volume_kb, sms_mo, sms_mt FROM usage_hourly ORDER BY 1, 2'),
     ]);
   const count = async (where: string, params: unknown[] = []) =>
-    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM usage_sim_hourly WHERE ${where}`, params)).rows[0].n;
+    (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM usage_sim_hourly WHERE ${where}`, params)).rows[0].n;
 
   it('deletes the hours before the cut-off in batches and keeps the cut-off hour, later hours and the other rollups', async () => {
     const [demo, other] = [await sims('org-demo', 12), await sims('org-other', 3)];
@@ -59,12 +54,12 @@ describe.each(DB_KINDS)('pruning usage_sim_hourly on %s', (kind) => {
     expect(kept.length).toBeGreaterThanOrEqual(3);
     const others = await fingerprint();
 
-    expect(await pruneSimHourly(t.db, NOW, { batch: 4 })).toBe(old);
+    expect(await pruneSimHourly(suite.t.db, NOW, { batch: 4 })).toBe(old);
     expect(await count('hour < $1', [CUTOFF.toISOString()])).toBe(0);
     expect(await rows('SELECT org_id, hour, sim_id, volume_kb FROM usage_sim_hourly ORDER BY 1, 2, 3')).toEqual(kept);
     expect(await fingerprint()).toEqual(others);
     // Nothing left to do: a second run (or another instance's) deletes nothing.
-    expect(await pruneSimHourly(t.db, NOW)).toBe(0);
+    expect(await pruneSimHourly(suite.t.db, NOW)).toBe(0);
   });
 
   it('leaves the week rank as it was', async () => {
@@ -75,13 +70,13 @@ describe.each(DB_KINDS)('pruning usage_sim_hourly on %s', (kind) => {
     await use('org-demo', s, new Date(weekStart.getTime() - 60_000), 9_000_000);
     await use('org-demo', s, new Date(CUTOFF.getTime() - 24 * HOUR), 8_000_000);
     const rank = async () => {
-      const res = await call(t.app, user, { method: 'GET', url: '/api/main/dashboard/rank?view=week' });
+      const res = await call(suite.t.app, suite.user, { method: 'GET', url: '/api/main/dashboard/rank?view=week' });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.items;
     };
     const before = await rank();
     expect(before[0]).toMatchObject({ iccid: s.iccid, volumeKb: 5_000_000 });
-    expect(await pruneSimHourly(t.db, NOW)).toBeGreaterThan(0);
+    expect(await pruneSimHourly(suite.t.db, NOW)).toBeGreaterThan(0);
     expect(await rank()).toEqual(before);
   });
 
@@ -89,7 +84,7 @@ describe.each(DB_KINDS)('pruning usage_sim_hourly on %s', (kind) => {
     const [s] = await sims('org-demo', 1);
     await use('org-demo', s, new Date(CUTOFF.getTime() - 2 * HOUR), 1);
     const log = { info: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger;
-    const stop = startMaintenance(t.db, log, () => NOW, 60 * 60_000);
+    const stop = startMaintenance(suite.t.db, log, () => NOW, 60 * 60_000);
     await vi.waitFor(async () => expect(await count('hour < $1', [CUTOFF.toISOString()])).toBe(0));
     await stop();
     expect(log.error).not.toHaveBeenCalled();

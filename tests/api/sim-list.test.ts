@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { answerOf, call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
 describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
-  let t: TestApp;
-  let user: Session;
-  let other: Session;
+  const suite = signedInSuite(kind, { user: DEMO.user, other: 'admin@other.example.com' });
   let mine: Array<{ iccid: string; device_name: string | null; status: string }>;
   beforeAll(async () => {
-    ({ t, user, other } = await appSignedIn({ kind }, { user: DEMO.user, other: 'admin@other.example.com' }));
-    mine = (await t.db.query<(typeof mine)[number]>("SELECT iccid, device_name, status FROM sims WHERE org_id = 'org-demo' ORDER BY iccid")).rows;
+    mine = (await suite.t.db.query<(typeof mine)[number]>("SELECT iccid, device_name, status FROM sims WHERE org_id = 'org-demo' ORDER BY iccid")).rows;
   });
-  afterAll(() => t.close());
 
-  const list = (s: Session, payload: object, language = 'en-US') => call(t.app, s, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { language } });
+  const list = (s: Session, payload: object, language = 'en-US') => call(suite.t.app, s, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { language } });
 
   it('lists the organisation’s SIMs sorted by ICCID, with typed fields', async () => {
-    const res = await list(user, { pageSize: 5 });
+    const res = await list(suite.user, { pageSize: 5 });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data.total).toBe(mine.length);
@@ -30,15 +26,15 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
 
   it('searches by trailing digits: 2 digits are enough, 1 is refused', async () => {
     const tail = mine[0].iccid.slice(-2);
-    const res = await list(user, { search: { field: 'iccid', value: tail }, pageSize: 100 });
+    const res = await list(suite.user, { search: { field: 'iccid', value: tail }, pageSize: 100 });
     expect(res.json().data.total).toBe(mine.filter((s) => s.iccid.endsWith(tail)).length);
-    const one = await list(user, { search: { field: 'iccid', value: '7' } });
+    const one = await list(suite.user, { search: { field: 'iccid', value: '7' } });
     expect(one.statusCode).toBe(400);
     expect(one.json().status.message).toBe('Search value: must be at least 2 characters');
   });
 
   it('refuses letters in a digits-only search, in the caller’s language', async () => {
-    const res = await list(user, { search: { field: 'msisdn', value: '12ab' } }, 'es-ES');
+    const res = await list(suite.user, { search: { field: 'msisdn', value: '12ab' } }, 'es-ES');
     expect(res.statusCode).toBe(400);
     expect(res.json().status.message).toBe('Valor de búsqueda: solo puede contener dígitos');
   });
@@ -46,25 +42,25 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
   it('searches device names by their end, whatever the case', async () => {
     const named = mine.find((s) => s.device_name && s.device_name.length >= 4)!;
     const tail = named.device_name!.slice(-4).toUpperCase();
-    const res = await list(user, { search: { field: 'deviceName', value: tail }, pageSize: 100 });
+    const res = await list(suite.user, { search: { field: 'deviceName', value: tail }, pageSize: 100 });
     expect(res.json().data.items.map((s: { iccid: string }) => s.iccid)).toContain(named.iccid);
   });
 
   it('bulk-searches up to 1000 ICCIDs; 1001 or none are refused', async () => {
     const known = mine.slice(0, 3).map((s) => s.iccid);
     const filler = Array.from({ length: 997 }, (_, i) => `8900000000000${String(i).padStart(6, '0')}`);
-    const ok = await list(user, { iccids: [...known, ...filler], pageSize: 100 });
+    const ok = await list(suite.user, { iccids: [...known, ...filler], pageSize: 100 });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.items.map((s: { iccid: string }) => s.iccid).sort()).toEqual(known.sort());
-    const over = await list(user, { iccids: [...known, ...filler, '8900000000000999999'] });
+    const over = await list(suite.user, { iccids: [...known, ...filler, '8900000000000999999'] });
     expect(over.statusCode).toBe(400);
     expect(over.json().status.message).toBe('ICCIDs: must have at most 1000 items');
-    expect((await list(user, { iccids: [] })).json().status.message).toBe('ICCIDs: must have at least 1 item');
-    expect((await list(user, { iccids: ['12345'] })).statusCode).toBe(400);
+    expect((await list(suite.user, { iccids: [] })).json().status.message).toBe('ICCIDs: must have at least 1 item');
+    expect((await list(suite.user, { iccids: ['12345'] })).statusCode).toBe(400);
   });
 
   it('filters by status and sorts as asked', async () => {
-    const res = await list(user, { status: 'active', sort: 'iccid', order: 'desc', pageSize: 100 });
+    const res = await list(suite.user, { status: 'active', sort: 'iccid', order: 'desc', pageSize: 100 });
     const active = mine.filter((s) => s.status === 'active').map((s) => s.iccid).reverse();
     expect(res.json().data.items.map((s: { iccid: string }) => s.iccid)).toEqual(active.slice(0, 100));
   });
@@ -77,15 +73,13 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
     [{ page: '2' }, 'page: must be integer'],
     [{ owner: 'me' }, 'owner: is not an accepted field'],
   ])('refuses %j', async (payload, message) => {
-    const res = await list(user, payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().status.message).toBe(message);
+    expect(answerOf(await list(suite.user, payload))).toMatchObject({ statusCode: 400, message });
   });
 
   it('shows another customer none of these SIMs, even by exact ICCID', async () => {
-    const res = await list(other, { iccids: mine.slice(0, 5).map((s) => s.iccid) });
+    const res = await list(suite.other, { iccids: mine.slice(0, 5).map((s) => s.iccid) });
     expect(res.json().data).toMatchObject({ total: 0, items: [] });
-    const search = await list(other, { search: { field: 'iccid', value: mine[0].iccid } });
+    const search = await list(suite.other, { search: { field: 'iccid', value: mine[0].iccid } });
     expect(search.json().data.total).toBe(0);
   });
 });

@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeIccid } from '../../common/iccid.js';
 import type { Db, Queryable } from '../../server/db/db.js';
 import { EXECUTING_SCHEDULE_ID } from '../../server/db/seed-fleet.js';
 import type { NetworkAdapter } from '../../server/network/adapter.js';
 import { GRACE_MS, SmsScheduler } from '../../server/sms-schedules/scheduler.js';
-import { appSignedIn, call, DB_KINDS, DEMO, type Session, type TestApp } from '../helper.js';
+import { answerOf, call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -22,15 +22,12 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  let operator: Session;
-  let user: Session;
+  const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user });
   /** 1000 active SIMs of org-demo made for this file, and one SIM of another organisation. */
   let mine: string[];
   let foreign: string;
 
-  const post = (s: Session, url: string, payload: object, language = 'en-US') => call(t.app, s, { method: 'POST', url: `/api/customer${url}`, payload, headers: { language } });
+  const post = (s: Session, url: string, payload: object, language = 'en-US') => call(suite.t.app, s, { method: 'POST', url: `/api/customer${url}`, payload, headers: { language } });
   const create = (s: Session, over: Record<string, unknown> = {}) => post(s, '/sms/task', base(over));
   const base = (over: Record<string, unknown> = {}) => ({
     name: 'Weekly ping',
@@ -46,7 +43,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     emailNotify: false,
     ...over,
   });
-  const detail = async (id: string) => (await call(t.app, admin, { method: 'GET', url: `/api/customer/sms/task/detail/${id}` })).json().data;
+  const detail = async (id: string) => (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/customer/sms/task/detail/${id}` })).json().data;
 
   /** A network that counts what it was asked to send, per ICCID. */
   const counting = () => {
@@ -59,108 +56,100 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     };
     return { net, sent };
   };
-  const scheduler = (net: Pick<NetworkAdapter, 'sendSms'>, at: () => Date, db: Db = t.db, batch = 100) => new SmsScheduler(db, net, t.app.mailer, quiet, { leaseSeconds: 60, clock: at, batch });
+  const scheduler = (net: Pick<NetworkAdapter, 'sendSms'>, at: () => Date, db: Db = suite.t.db, batch = 100) => new SmsScheduler(db, net, suite.t.app.mailer, quiet, { leaseSeconds: 60, clock: at, batch });
   /** Only this schedule is due in the test that follows: the others of the file are switched off, their open runs closed. */
   const only = async (id: string) => {
-    await t.db.query(`UPDATE sms_schedules SET status = 'disabled', next_run_at = NULL WHERE id <> $1`, [id]);
-    await t.db.query(`UPDATE sms_schedule_runs SET status = 'done', ended_at = now() WHERE status = 'running' AND schedule_id <> $1`, [id]);
+    await suite.t.db.query(`UPDATE sms_schedules SET status = 'disabled', next_run_at = NULL WHERE id <> $1`, [id]);
+    await suite.t.db.query(`UPDATE sms_schedule_runs SET status = 'done', ended_at = now() WHERE status = 'running' AND schedule_id <> $1`, [id]);
   };
   const runsOf = async (id: string) =>
-    (await t.db.query<{ id: string; status: string; occurrence_at: Date; sent: number; failed: number; targets: number }>('SELECT id::text AS id, status, occurrence_at, sent, failed, targets FROM sms_schedule_runs WHERE schedule_id = $1 ORDER BY occurrence_at', [id])).rows;
+    (await suite.t.db.query<{ id: string; status: string; occurrence_at: Date; sent: number; failed: number; targets: number }>('SELECT id::text AS id, status, occurrence_at, sent, failed, targets FROM sms_schedule_runs WHERE schedule_id = $1 ORDER BY occurrence_at', [id])).rows;
   /** The run_finished events of a schedule, oldest occurrence first; same_tx: written by the transaction that ended the run (its now()). */
   const runEvents = async (id: string) =>
-    (await t.db.query<{ org_id: string; subject: string; data: Record<string, unknown>; same_tx: boolean }>(
+    (await suite.t.db.query<{ org_id: string; subject: string; data: Record<string, unknown>; same_tx: boolean }>(
       `SELECT e.org_id, e.subject, e.data, e.created_at = r.ended_at AS same_tx FROM events e JOIN sms_schedule_runs r ON r.id::text = e.data->>'runId'
         WHERE e.type = 'sms_schedule' AND e.subtype = 'run_finished' AND e.subject = $1 ORDER BY r.occurrence_at`,
       [id],
     )).rows;
 
   beforeAll(async () => {
-    ({ t, admin, operator, user } = await appSignedIn({ kind }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user }));
     mine = Array.from({ length: 1000 }, (_, i) => makeIccid('894909', 700_000 + i, 20));
     // Copies of an active SIM of org-demo with their own ids, ICCIDs and numbers.
-    await t.db.query(
+    await suite.t.db.query(
       `INSERT INTO sims SELECT (jsonb_populate_record(NULL::sims, to_jsonb(s) || jsonb_build_object('id', 'schedsim' || lpad(x.n::text, 12, '0'), 'iccid', x.iccid,
               'imsi', NULL, 'imei', NULL, 'msisdn', (4915200000000 + x.n)::text, 'pool_id', NULL))).*
          FROM (SELECT * FROM sims WHERE org_id = 'org-demo' AND status = 'active' LIMIT 1) s, unnest($1::text[]) WITH ORDINALITY AS x(iccid, n)`,
       [mine],
     );
     // Enough SMS quota for every run of this file (one test uses it up on purpose).
-    await t.db.query(`UPDATE organisations SET sms_quota = 1000000, sms_used = 0 WHERE id = 'org-demo'`);
-    foreign = (await t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id <> 'org-demo' LIMIT 1`)).rows[0].iccid;
+    await suite.t.db.query(`UPDATE organisations SET sms_quota = 1000000, sms_used = 0 WHERE id = 'org-demo'`);
+    foreign = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id <> 'org-demo' LIMIT 1`)).rows[0].iccid;
   });
-  afterAll(() => t.close());
 
   describe('limits and texts', () => {
-    it('takes a 50-character name and refuses 51 characters naming the field', async () => {
-      expect((await create(admin, { name: 'n'.repeat(50) })).statusCode).toBe(200);
-      const res = await create(admin, { name: 'n'.repeat(51) });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().status.message).toBe('Name: must be at most 50 characters');
+    it.each([
+      ['a 50-character name and refuses 51 characters naming the field', 'name', 50, 'Name: must be at most 50 characters'],
+      ['140 characters of content and refuses 141', 'content', 140, 'Content does not comply: 141 characters, at most 140.'],
+    ])('takes %s', async (_n, field, most, message) => {
+      expect((await create(suite.admin, { [field]: 'x'.repeat(most) })).statusCode).toBe(200);
+      expect(answerOf(await create(suite.admin, { [field]: 'x'.repeat(most + 1) }))).toMatchObject({ statusCode: 400, message });
     });
 
     it('refuses an empty or blank name', async () => {
-      expect((await create(admin, { name: '' })).json().status.message).toBe('Name: must be at least 1 character');
-      expect((await create(admin, { name: '   ' })).json().status.message).toBe('Name: is required');
-    });
-
-    it('takes 140 characters of content and refuses 141', async () => {
-      expect((await create(admin, { content: 'c'.repeat(140) })).statusCode).toBe(200);
-      const res = await create(admin, { content: 'c'.repeat(141) });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().status.message).toBe('Content does not comply: 141 characters, at most 140.');
+      expect((await create(suite.admin, { name: '' })).json().status.message).toBe('Name: must be at least 1 character');
+      expect((await create(suite.admin, { name: '   ' })).json().status.message).toBe('Name: is required');
     });
 
     it('takes binary content as hex, stored in upper case, and refuses what is not', async () => {
-      const ok = await create(admin, { smsType: 'binary', content: '0a 1b 2c' });
+      const ok = await create(suite.admin, { smsType: 'binary', content: '0a 1b 2c' });
       expect(ok.json().data.content).toBe('0A1B2C');
-      expect((await create(admin, { smsType: 'binary', content: '0A'.repeat(140) })).statusCode).toBe(200);
-      expect((await create(admin, { smsType: 'binary', content: '0A'.repeat(141) })).json().status.message).toBe('Content does not comply: 141 octets, at most 140.');
-      const res = await create(admin, { smsType: 'binary', content: '0A1G' });
+      expect((await create(suite.admin, { smsType: 'binary', content: '0A'.repeat(140) })).statusCode).toBe(200);
+      expect((await create(suite.admin, { smsType: 'binary', content: '0A'.repeat(141) })).json().status.message).toBe('Content does not comply: 141 octets, at most 140.');
+      const res = await create(suite.admin, { smsType: 'binary', content: '0A1G' });
       expect(res.json().status.message).toBe('Content does not comply: binary content must be hexadecimal digits (0-9, A-F) in pairs.');
     });
 
     it('takes 1000 ICCIDs and refuses 1001', async () => {
-      expect((await create(admin, { iccids: mine })).statusCode).toBe(200);
-      const res = await create(admin, { iccids: [...mine, foreign] });
+      expect((await create(suite.admin, { iccids: mine })).statusCode).toBe(200);
+      const res = await create(suite.admin, { iccids: [...mine, foreign] });
       expect(res.statusCode).toBe(400);
       expect(res.json().status.message).toBe('ICCIDs: must have at most 1000 items');
     });
 
     it('takes 10 e-mail addresses and refuses 11, a bad one and duplicates, naming them', async () => {
       const emails = Array.from({ length: 11 }, (_, i) => `ops${i}@demo.example.com`);
-      expect((await create(admin, { emailNotify: true, notifyEmails: emails.slice(0, 10) })).statusCode).toBe(200);
-      expect((await create(admin, { emailNotify: true, notifyEmails: emails })).json().status.message).toBe('Notification e-mails: must have at most 10 items');
-      expect((await create(admin, { emailNotify: true, notifyEmails: ['not-an-address'] })).json().status.message).toBe('notifyEmails.0: must be a valid e-mail address');
-      const dup = await create(admin, { emailNotify: true, notifyEmails: ['a@demo.example.com', 'b@demo.example.com', 'A@demo.example.com'] });
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails.slice(0, 10) })).statusCode).toBe(200);
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails })).json().status.message).toBe('Notification e-mails: must have at most 10 items');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: ['not-an-address'] })).json().status.message).toBe('notifyEmails.0: must be a valid e-mail address');
+      const dup = await create(suite.admin, { emailNotify: true, notifyEmails: ['a@demo.example.com', 'b@demo.example.com', 'A@demo.example.com'] });
       expect(dup.json().status.message).toBe('Notification e-mails: contains duplicate addresses: A@demo.example.com');
       expect(dup.json().data.offenders).toEqual(['A@demo.example.com']);
-      expect((await create(admin, { emailNotify: true, notifyEmails: [] })).json().status.message).toBe('Notification e-mails: must have at least 1 item');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: [] })).json().status.message).toBe('Notification e-mails: must have at least 1 item');
     });
 
     it('refuses duplicate ICCIDs and ICCIDs of another organisation, listing each offender', async () => {
-      const dup = await create(admin, { iccids: [mine[0], mine[1], mine[0], mine[2], mine[1]] });
+      const dup = await create(suite.admin, { iccids: [mine[0], mine[1], mine[0], mine[2], mine[1]] });
       expect(dup.statusCode).toBe(400);
       expect(dup.json().status.message).toBe(`ICCIDs: contains duplicate ICCIDs: ${mine[0]}, ${mine[1]}`);
       expect(dup.json().data.offenders).toEqual([mine[0], mine[1]]);
-      const gone = await create(admin, { iccids: [mine[0], foreign, '89490000000000000000'] });
+      const gone = await create(suite.admin, { iccids: [mine[0], foreign, '89490000000000000000'] });
       expect(gone.statusCode).toBe(400);
       expect(gone.json().status.message).toBe(`Device (ICCID) does not exist: ${foreign}, 89490000000000000000`);
       expect(gone.json().data.offenders).toEqual([foreign, '89490000000000000000']);
     });
 
     it('answers in the caller language', async () => {
-      const res = await post(admin, '/sms/task', base({ iccids: [foreign] }), 'zh-CN');
+      const res = await post(suite.admin, '/sms/task', base({ iccids: [foreign] }), 'zh-CN');
       expect(res.json().status.message).toBe(`设备（ICCID）不存在：${foreign}`);
     });
 
     it('refuses a repeated schedule without weekdays, without an end, or ending before it starts, and a once-only one in the past', async () => {
-      expect((await create(admin, { weekdays: [] })).json().status.message).toBe('Weekdays: must have at least 1 item');
-      expect((await create(admin, { neverEnds: false })).json().status.message).toBe('End time: needs an end time, or "never ends" (not both)');
+      expect((await create(suite.admin, { weekdays: [] })).json().status.message).toBe('Weekdays: must have at least 1 item');
+      expect((await create(suite.admin, { neverEnds: false })).json().status.message).toBe('End time: needs an end time, or "never ends" (not both)');
       const start = new Date(Date.now() + DAY);
-      expect((await create(admin, { neverEnds: false, startAt: start.toISOString(), endAt: new Date(start.getTime() - HOUR).toISOString() })).json().status.message).toBe('End time: must not be before the start');
-      expect((await create(admin, { mode: 'once', startAt: new Date(Date.now() - HOUR).toISOString() })).json().status.message).toBe('Start: cannot be earlier than now');
-      expect((await create(admin, { timezone: 'Mars/Olympus' })).json().status.message).toBe('Time zone: must be an IANA time zone such as Europe/Berlin');
+      expect((await create(suite.admin, { neverEnds: false, startAt: start.toISOString(), endAt: new Date(start.getTime() - HOUR).toISOString() })).json().status.message).toBe('End time: must not be before the start');
+      expect((await create(suite.admin, { mode: 'once', startAt: new Date(Date.now() - HOUR).toISOString() })).json().status.message).toBe('Start: cannot be earlier than now');
+      expect((await create(suite.admin, { timezone: 'Mars/Olympus' })).json().status.message).toBe('Time zone: must be an IANA time zone such as Europe/Berlin');
     });
   });
 
@@ -170,7 +159,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       const boundary = '----targets';
       const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
       const payload = Buffer.concat([head, Buffer.from(bytes), Buffer.from(`\r\n--${boundary}--\r\n`)]);
-      return call(t.app, s, { method: 'POST', url: '/api/customer/sms/task/targets/parse', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, language: lang } });
+      return call(suite.t.app, s, { method: 'POST', url: '/api/customer/sms/task/targets/parse', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, language: lang } });
     };
     const book = (rows: unknown[][], type: 'xlsx' | 'xls') => {
       const wb = XLSX.utils.book_new();
@@ -186,14 +175,14 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
         ['targets.csv', `ICCID\r\n${three.join('\r\n')}\r\n`],
         ['targets.txt', `${three.join('\n')}\n`],
       ] as const) {
-        const res = await parse(operator, name, bytes);
+        const res = await parse(suite.operator, name, bytes);
         expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
         expect(res.json().data).toEqual({ iccids: three });
       }
     });
 
     it('takes 1000 rows and refuses 1001, in four languages', async () => {
-      const full = await parse(operator, 'all.xlsx', book([['ICCID'], ...mine.map((i) => [i])], 'xlsx'));
+      const full = await parse(suite.operator, 'all.xlsx', book([['ICCID'], ...mine.map((i) => [i])], 'xlsx'));
       expect(full.statusCode, full.body).toBe(200);
       expect(full.json().data.iccids).toHaveLength(1000);
       const over = book([['ICCID'], ...mine.map((i) => [i]), [foreign]], 'xlsx');
@@ -204,7 +193,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
         'es-ES': expect.stringContaining('1,000'),
       };
       for (const [lang, text] of Object.entries(texts)) {
-        const res = await parse(operator, 'all.xlsx', over, lang);
+        const res = await parse(suite.operator, 'all.xlsx', over, lang);
         expect(res.statusCode).toBe(400);
         expect(res.json().status.message).toEqual(text);
       }
@@ -213,45 +202,45 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     it('refuses a file of another type, a renamed one, and names the field in four languages', async () => {
       const messages: Record<string, string> = {};
       for (const lang of ['en-US', 'zh-CN', 'zh-TW', 'es-ES']) {
-        const res = await parse(operator, 'targets.pdf', '%PDF-1.4', lang);
+        const res = await parse(suite.operator, 'targets.pdf', '%PDF-1.4', lang);
         expect(res.statusCode).toBe(400);
         messages[lang] = res.json().status.message;
       }
       expect(messages['en-US']).toBe('File: must be a .xlsx, .xls, .csv, .txt file');
       expect(new Set(Object.values(messages)).size).toBe(4);
       expect(Object.values(messages).every((m) => m.includes('.xlsx, .xls, .csv, .txt'))).toBe(true);
-      expect((await parse(operator, 'targets.xlsx', 'ICCID\n' + mine[0])).json().status.message).toBe('File: is not a real .xlsx file');
+      expect((await parse(suite.operator, 'targets.xlsx', 'ICCID\n' + mine[0])).json().status.message).toBe('File: is not a real .xlsx file');
     });
 
     it('names the rows holding no ICCID (a number cell lost its digits), duplicates and SIMs of another organisation', async () => {
-      const numbers = await parse(operator, 'targets.xlsx', book([['ICCID'], [mine[0]], [Number(mine[1])], ['hello']], 'xlsx'));
+      const numbers = await parse(suite.operator, 'targets.xlsx', book([['ICCID'], [mine[0]], [Number(mine[1])], ['hello']], 'xlsx'));
       expect(numbers.statusCode).toBe(400);
       expect(numbers.json().status.message).toBe('File: rows 3, 4 hold no ICCID of 18 to 22 digits (an ICCID stored as a number has lost its last digits: store it as text)');
       expect(numbers.json().data).toMatchObject({ field: 'file', rule: 'fileIccids', offenders: ['3', '4'] });
-      const zh = await parse(operator, 'targets.xlsx', book([['ICCID'], ['x']], 'xlsx'), 'zh-CN');
+      const zh = await parse(suite.operator, 'targets.xlsx', book([['ICCID'], ['x']], 'xlsx'), 'zh-CN');
       expect(zh.json().status.message).toBe('文件：第 2 行不是 18 至 22 位数字的 ICCID（以数字存储的 ICCID 已丢失末尾数字，请存为文本）');
-      const dup = await parse(operator, 'targets.csv', `ICCID\n${mine[0]}\n${mine[1]}\n${mine[0]}\n`);
+      const dup = await parse(suite.operator, 'targets.csv', `ICCID\n${mine[0]}\n${mine[1]}\n${mine[0]}\n`);
       expect(dup.json().status.message).toBe(`File: contains duplicate ICCIDs: ${mine[0]}`);
-      const theirs = await parse(operator, 'targets.csv', `ICCID\n${mine[0]}\n${foreign}\n`);
+      const theirs = await parse(suite.operator, 'targets.csv', `ICCID\n${mine[0]}\n${foreign}\n`);
       expect(theirs.statusCode).toBe(400);
       expect(theirs.json().status.message).toBe(`Device (ICCID) does not exist: ${foreign}`);
     });
 
     it('is refused to a user, who cannot make a schedule', async () => {
-      const res = await parse(user, 'targets.csv', `ICCID\n${mine[0]}\n`);
+      const res = await parse(suite.user, 'targets.csv', `ICCID\n${mine[0]}\n`);
       expect(res.statusCode).toBe(403);
     });
   });
 
   describe('rights', () => {
     it('lets a user read the list but not create, change or delete', async () => {
-      expect((await post(user, '/sms/task/list', {})).statusCode).toBe(200);
-      const made = (await create(operator)).json().data;
+      expect((await post(suite.user, '/sms/task/list', {})).statusCode).toBe(200);
+      const made = (await create(suite.operator)).json().data;
       for (const res of [
-        await create(user),
-        await post(user, '/sms/task/update', { id: made.id, ...base() }),
-        await call(t.app, user, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } }),
-        await call(t.app, user, { method: 'DELETE', url: `/api/customer/sms/task?id=${made.id}` }),
+        await create(suite.user),
+        await post(suite.user, '/sms/task/update', { id: made.id, ...base() }),
+        await call(suite.t.app, suite.user, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } }),
+        await call(suite.t.app, suite.user, { method: 'DELETE', url: `/api/customer/sms/task?id=${made.id}` }),
       ]) {
         expect(res.statusCode).toBe(403);
         expect(res.json().status.message).toBe('Permission denied');
@@ -259,18 +248,18 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('lets an operator create, edit, disable and delete', async () => {
-      const made = (await create(operator)).json().data;
-      expect((await post(operator, '/sms/task/update', { id: made.id, ...base({ name: 'Renamed' }) })).json().data.name).toBe('Renamed');
-      expect((await call(t.app, operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } })).json().data).toMatchObject({ status: 'disabled', nextRunAt: null });
-      expect((await call(t.app, operator, { method: 'DELETE', url: `/api/customer/sms/task?id=${made.id}` })).statusCode).toBe(200);
-      expect((await call(t.app, operator, { method: 'GET', url: `/api/customer/sms/task/detail/${made.id}` })).statusCode).toBe(404);
+      const made = (await create(suite.operator)).json().data;
+      expect((await post(suite.operator, '/sms/task/update', { id: made.id, ...base({ name: 'Renamed' }) })).json().data.name).toBe('Renamed');
+      expect((await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } })).json().data).toMatchObject({ status: 'disabled', nextRunAt: null });
+      expect((await call(suite.t.app, suite.operator, { method: 'DELETE', url: `/api/customer/sms/task?id=${made.id}` })).statusCode).toBe(200);
+      expect((await call(suite.t.app, suite.operator, { method: 'GET', url: `/api/customer/sms/task/detail/${made.id}` })).statusCode).toBe(404);
     });
 
     it('refuses to edit, switch or delete a once-only schedule in progress with the SPEC text', async () => {
       for (const res of [
-        await post(admin, '/sms/task/update', { id: EXECUTING_SCHEDULE_ID, ...base() }),
-        await call(t.app, admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: EXECUTING_SCHEDULE_ID, status: 'disabled' } }),
-        await call(t.app, admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${EXECUTING_SCHEDULE_ID}` }),
+        await post(suite.admin, '/sms/task/update', { id: EXECUTING_SCHEDULE_ID, ...base() }),
+        await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: EXECUTING_SCHEDULE_ID, status: 'disabled' } }),
+        await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${EXECUTING_SCHEDULE_ID}` }),
       ]) {
         expect(res.statusCode).toBe(409);
         expect(res.json().status.message).toBe('Scheduled SMS in progress cannot be deleted or edited.');
@@ -281,10 +270,10 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
 
   it('keeps an operation log of who changed what', async () => {
     const startAt = new Date(Date.now() + HOUR).toISOString();
-    const made = (await create(admin, { name: 'Logged', startAt })).json().data;
-    await post(admin, '/sms/task/update', { id: made.id, ...base({ name: 'Logged again', content: 'PONG', startAt }) });
-    await call(t.app, operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
-    const log = (await post(user, '/operation/log/list', { id: made.id })).json().data;
+    const made = (await create(suite.admin, { name: 'Logged', startAt })).json().data;
+    await post(suite.admin, '/sms/task/update', { id: made.id, ...base({ name: 'Logged again', content: 'PONG', startAt }) });
+    await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
+    const log = (await post(suite.user, '/operation/log/list', { id: made.id })).json().data;
     expect(log.total).toBe(3);
     expect(log.items.map((i: { action: string }) => i.action)).toEqual(['disable', 'update', 'create']);
     expect(log.items[0]).toMatchObject({ actorEmail: DEMO.operator, changes: [{ field: 'status', before: 'enabled', after: 'disabled' }] });
@@ -296,12 +285,12 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   describe('the scheduler', () => {
     it('executes an occurrence once when two instances tick together, and mails the chosen addresses', async () => {
       const targets = mine.slice(10, 40);
-      const made = (await create(admin, { name: 'Once, two instances', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets, emailNotify: true, notifyEmails: ['ops1@demo.example.com', 'ops2@demo.example.com'] })).json().data;
+      const made = (await create(suite.admin, { name: 'Once, two instances', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets, emailNotify: true, notifyEmails: ['ops1@demo.example.com', 'ops2@demo.example.com'] })).json().data;
       await only(made.id);
       const { net, sent } = counting();
       const later = () => new Date(Date.now() + 2 * 60_000);
-      const a = scheduler(net, later, t.db, 7);
-      const b = scheduler(net, later, t.db, 7);
+      const a = scheduler(net, later, suite.t.db, 7);
+      const b = scheduler(net, later, suite.t.db, 7);
       await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
       await Promise.all([a.tick(), b.tick()]);
       const runs = await runsOf(made.id);
@@ -312,10 +301,10 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       const d = await detail(made.id);
       expect(d).toMatchObject({ executing: false, locked: false, nextRunAt: null });
       expect(d.lastRunAt).not.toBeNull();
-      const records = (await post(user, '/sms/detail/list', { taskId: made.id, runId: runs[0].id, pageSize: 100 })).json().data;
+      const records = (await post(suite.user, '/sms/detail/list', { taskId: made.id, runId: runs[0].id, pageSize: 100 })).json().data;
       expect(records.total).toBe(30);
       expect(records.items.every((r: { status: string; content: string }) => r.status === 'sent' && r.content === 'PING')).toBe(true);
-      const mails = (await t.db.query<{ to_address: string; subject: string }>(`SELECT to_address, subject FROM outbox WHERE subject LIKE '%Once, two instances%' ORDER BY to_address`)).rows;
+      const mails = (await suite.t.db.query<{ to_address: string; subject: string }>(`SELECT to_address, subject FROM outbox WHERE subject LIKE '%Once, two instances%' ORDER BY to_address`)).rows;
       expect(mails).toEqual([
         { to_address: 'ops1@demo.example.com', subject: 'Scheduled SMS "Once, two instances": all sent' },
         { to_address: 'ops2@demo.example.com', subject: 'Scheduled SMS "Once, two instances": all sent' },
@@ -332,7 +321,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
 
     it('survives a restart mid-run without messaging anyone twice', async () => {
       const targets = mine.slice(100, 350);
-      const made = (await create(admin, { name: 'Restarted', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json().data;
+      const made = (await create(suite.admin, { name: 'Restarted', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json().data;
       await only(made.id);
       const { net, sent } = counting();
       const later = () => new Date(Date.now() + 2 * 60_000);
@@ -345,30 +334,30 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
           return q.query(sql, params);
         },
       });
-      const dbA = { ...crashing(t.db), kind: t.db.kind, tx: <T>(fn: (q: Queryable) => Promise<T>) => t.db.tx((q) => fn(crashing(q))), cursor: t.db.cursor.bind(t.db), close: async () => {} } as Db;
+      const dbA = { ...crashing(suite.t.db), kind: suite.t.db.kind, tx: <T>(fn: (q: Queryable) => Promise<T>) => suite.t.db.tx((q) => fn(crashing(q))), cursor: suite.t.db.cursor.bind(suite.t.db), close: async () => {} } as Db;
       await expect(scheduler(net, later, dbA, 50).tick()).rejects.toThrow('instance stopped');
       expect(sent.size).toBe(120);
       const [run] = await runsOf(made.id);
       expect(run.status).toBe('running');
       expect((await detail(made.id)).locked).toBe(true);
       // Instance B cannot take the run while A's lease holds; once it runs out, it does.
-      const b = scheduler(net, later, t.db, 50);
+      const b = scheduler(net, later, suite.t.db, 50);
       await b.tick();
       expect((await runsOf(made.id))[0].status).toBe('running');
-      await t.db.query(`UPDATE sms_schedule_runs SET heartbeat_at = now() - interval '10 minutes' WHERE id = $1`, [run.id]);
+      await suite.t.db.query(`UPDATE sms_schedule_runs SET heartbeat_at = now() - interval '10 minutes' WHERE id = $1`, [run.id]);
       await b.tick();
       const [after] = await runsOf(made.id);
       expect(after).toMatchObject({ status: 'partial', targets: 250, sent: 249, failed: 1 });
       expect(sent.size).toBe(250);
       expect([...sent.values()].every((c) => c === 1)).toBe(true);
-      const failed = (await post(admin, '/sms/detail/list', { taskId: made.id, status: 'failed' })).json().data.items;
+      const failed = (await post(suite.admin, '/sms/detail/list', { taskId: made.id, status: 'failed' })).json().data.items;
       expect(failed).toHaveLength(1);
       expect(failed[0].error).toMatch(/Interrupted by a restart/);
       expect((await detail(made.id)).locked).toBe(false);
     });
 
     it('sends at 09:00 Berlin time through the March daylight-saving change', async () => {
-      const made = (await create(admin, { name: 'Daily Berlin', weekdays: [1, 2, 3, 4, 5, 6, 7], startAt: '2027-03-25T00:00:00.000Z', iccids: mine.slice(500, 502) })).json().data;
+      const made = (await create(suite.admin, { name: 'Daily Berlin', weekdays: [1, 2, 3, 4, 5, 6, 7], startAt: '2027-03-25T00:00:00.000Z', iccids: mine.slice(500, 502) })).json().data;
       await only(made.id);
       // The clock of this test is the far future: the occurrences before now are what the API computed from the start.
       const expected = ['2027-03-25T08:00:00.000Z', '2027-03-26T08:00:00.000Z', '2027-03-27T08:00:00.000Z', '2027-03-28T07:00:00.000Z', '2027-03-29T07:00:00.000Z', '2027-03-30T07:00:00.000Z', '2027-03-31T07:00:00.000Z'];
@@ -382,7 +371,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('records occurrences missed for longer than the grace as skipped, and sends the one within it', async () => {
-      const made = (await create(admin, { name: 'Missed', weekdays: [1, 2, 3, 4, 5, 6, 7], sendTime: '06:00', timezone: 'UTC', startAt: '2027-05-01T00:00:00.000Z', iccids: mine.slice(600, 603) })).json().data;
+      const made = (await create(suite.admin, { name: 'Missed', weekdays: [1, 2, 3, 4, 5, 6, 7], sendTime: '06:00', timezone: 'UTC', startAt: '2027-05-01T00:00:00.000Z', iccids: mine.slice(600, 603) })).json().data;
       await only(made.id);
       const { net, sent } = counting();
       // Down from before 1 May 06:00 until 3 May 06:05: two occurrences long past, one 5 minutes late.
@@ -398,7 +387,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       const d = await detail(made.id);
       expect(d.runs.map((r: { status: string }) => r.status)).toEqual(['done', 'skipped', 'skipped']);
       expect(d.nextRunAt).toBe('2027-05-04T06:00:00.000Z');
-      const records = (await post(admin, '/sms/detail/list', { taskId: made.id })).json().data;
+      const records = (await post(suite.admin, '/sms/detail/list', { taskId: made.id })).json().data;
       expect(records.total).toBe(3);
       // Each skipped occurrence ends at once, with its event; the run sent ends with its own.
       expect((await runEvents(made.id)).map((e) => [e.data.occurrenceAt, e.data.status, e.data.targets, e.data.sent, e.data.skipped])).toEqual([
@@ -409,30 +398,30 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('takes the organisation SMS quota, and fails by name the targets it no longer covers', async () => {
-      const made = (await create(admin, { name: 'Quota', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: mine.slice(900, 905) })).json().data;
+      const made = (await create(suite.admin, { name: 'Quota', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: mine.slice(900, 905) })).json().data;
       await only(made.id);
-      await t.db.query(`UPDATE organisations SET sms_used = sms_quota - 3 WHERE id = 'org-demo'`);
+      await suite.t.db.query(`UPDATE organisations SET sms_used = sms_quota - 3 WHERE id = 'org-demo'`);
       const { net, sent } = counting();
       await scheduler(net, () => new Date(Date.now() + 2 * 60_000)).tick();
       const [run] = await runsOf(made.id);
       expect(run).toMatchObject({ status: 'partial', sent: 3, failed: 2 });
       expect(sent.size).toBe(3);
-      const failed = (await post(admin, '/sms/detail/list', { taskId: made.id, status: 'failed' })).json().data.items;
+      const failed = (await post(suite.admin, '/sms/detail/list', { taskId: made.id, status: 'failed' })).json().data.items;
       expect(failed.map((r: { error: string }) => r.error)).toEqual(["The organisation's SMS quota is used up.", "The organisation's SMS quota is used up."]);
-      const org = (await t.db.query<{ left: number }>(`SELECT sms_quota - sms_used AS left FROM organisations WHERE id = 'org-demo'`)).rows[0];
+      const org = (await suite.t.db.query<{ left: number }>(`SELECT sms_quota - sms_used AS left FROM organisations WHERE id = 'org-demo'`)).rows[0];
       expect(Number(org.left)).toBe(0);
-      await t.db.query(`UPDATE organisations SET sms_quota = 1000000, sms_used = 0 WHERE id = 'org-demo'`);
+      await suite.t.db.query(`UPDATE organisations SET sms_quota = 1000000, sms_used = 0 WHERE id = 'org-demo'`);
     });
 
     it('sends nothing for a disabled schedule and restarts from now when it is enabled again', async () => {
-      const made = (await create(admin, { name: 'Paused', weekdays: [1, 2, 3, 4, 5, 6, 7], timezone: 'UTC', startAt: '2027-06-01T00:00:00.000Z', iccids: mine.slice(700, 701) })).json().data;
+      const made = (await create(suite.admin, { name: 'Paused', weekdays: [1, 2, 3, 4, 5, 6, 7], timezone: 'UTC', startAt: '2027-06-01T00:00:00.000Z', iccids: mine.slice(700, 701) })).json().data;
       await only(made.id);
-      await call(t.app, admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
+      await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
       const { net, sent } = counting();
       await scheduler(net, () => new Date('2027-06-03T09:01:00.000Z')).tick();
       expect(await runsOf(made.id)).toEqual([]);
       expect(sent.size).toBe(0);
-      const on = (await call(t.app, admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'enabled' } })).json().data;
+      const on = (await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'enabled' } })).json().data;
       expect(on.status).toBe('enabled');
       expect(on.nextRunAt).toBe('2027-06-01T09:00:00.000Z');
     });
@@ -441,40 +430,40 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   describe('files through the task center', () => {
     it('writes the MT report, the MO report and the target SIM list', async () => {
       const targets = mine.slice(800, 804);
-      const made = (await create(admin, { name: 'Reported', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json().data;
+      const made = (await create(suite.admin, { name: 'Reported', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json().data;
       await only(made.id);
       const { net } = counting();
       await scheduler(net, () => new Date(Date.now() + 2 * 60_000)).tick();
       // A device answers one of the messages.
-      const mt = (await t.db.query<{ id: string; sim_id: string; iccid: string }>(`SELECT id, sim_id, iccid FROM sms_records WHERE schedule_id = $1 ORDER BY iccid LIMIT 1`, [made.id])).rows[0];
-      await t.db.query(`INSERT INTO sms_records (org_id, id, sim_id, iccid, direction, content, status, reply_to_id) VALUES ('org-demo', 'moreplyschedtest0001', $1, $2, 'MO', 'PONG', 'received', $3)`, [mt.sim_id, mt.iccid, mt.id]);
+      const mt = (await suite.t.db.query<{ id: string; sim_id: string; iccid: string }>(`SELECT id, sim_id, iccid FROM sms_records WHERE schedule_id = $1 ORDER BY iccid LIMIT 1`, [made.id])).rows[0];
+      await suite.t.db.query(`INSERT INTO sms_records (org_id, id, sim_id, iccid, direction, content, status, reply_to_id) VALUES ('org-demo', 'moreplyschedtest0001', $1, $2, 'MO', 'PONG', 'received', $3)`, [mt.sim_id, mt.iccid, mt.id]);
       const fileOf = async (taskId: string) => {
-        while (await t.app.jobs.runOnce());
-        const task = (await t.db.query<{ status: string; storage_key: string }>('SELECT t.status, f.storage_key FROM tasks t JOIN files f ON f.id = t.result_file_id WHERE t.id = $1', [taskId])).rows[0];
+        while (await suite.t.app.jobs.runOnce());
+        const task = (await suite.t.db.query<{ status: string; storage_key: string }>('SELECT t.status, f.storage_key FROM tasks t JOIN files f ON f.id = t.result_file_id WHERE t.id = $1', [taskId])).rows[0];
         expect(task.status).toBe('done');
-        return fs.readFileSync(path.join(t.config.dataDir, 'files', task.storage_key), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+        return fs.readFileSync(path.join(suite.t.config.dataDir, 'files', task.storage_key), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
       };
-      const mtTask = (await call(t.app, user, { method: 'POST', url: '/api/main/sms/generateSMSMtTaskReport', payload: { id: made.id } })).json().data;
+      const mtTask = (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/generateSMSMtTaskReport', payload: { id: made.id } })).json().data;
       expect(mtTask.quantity).toBe(4);
       const mtLines = await fileOf(mtTask.taskId);
       expect(mtLines[0]).toBe('Run time (UTC),ICCID,MSISDN,Content,Status,Error,Sent at (UTC),Delivered at (UTC)');
       expect(mtLines).toHaveLength(5);
-      const moTask = (await call(t.app, user, { method: 'POST', url: '/api/main/sms/generateSMSMoTaskReport', payload: { id: made.id } })).json().data;
+      const moTask = (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/generateSMSMoTaskReport', payload: { id: made.id } })).json().data;
       const moLines = await fileOf(moTask.taskId);
       expect(moLines).toHaveLength(2);
       expect(moLines[1]).toContain(`${mt.iccid}`);
       expect(moLines[1]).toContain('PONG');
-      const simTask = (await call(t.app, user, { method: 'GET', url: `/api/customer/sms/sim/download/csv?id=${made.id}` })).json().data;
+      const simTask = (await call(suite.t.app, suite.user, { method: 'GET', url: `/api/customer/sms/sim/download/csv?id=${made.id}` })).json().data;
       const simLines = await fileOf(simTask.taskId);
       expect(simLines.slice(1).map((l) => l.split(',')[0])).toEqual(targets);
-      const template = await call(t.app, user, { method: 'GET', url: '/api/customer/sms/sendTemplate' });
+      const template = await call(suite.t.app, suite.user, { method: 'GET', url: '/api/customer/sms/sendTemplate' });
       expect(template.statusCode).toBe(200);
       expect(template.body).toContain('ICCID');
     });
 
     it('refuses a report of a schedule with nothing to report', async () => {
-      const made = (await create(admin, { name: 'Quiet' })).json().data;
-      const res = await call(t.app, admin, { method: 'POST', url: '/api/main/sms/generateSMSMoTaskReport', payload: { id: made.id } });
+      const made = (await create(suite.admin, { name: 'Quiet' })).json().data;
+      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sms/generateSMSMoTaskReport', payload: { id: made.id } });
       expect(res.statusCode).toBe(400);
       expect(res.json().status.message).toBe('No data to export');
     });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { buildTestApp, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, TEST_CODE, type TestApp } from '../helper.js';
+import { countRows, DB_KINDS, DEMO, DEMO_PASSWORD, signedInSuite, TEST_CODE } from '../helper.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const REFRESH = '/api/identity/sso/signin/direct/cube/refresh?user-info=true';
@@ -9,14 +9,10 @@ const wrongFor = (i: number) => ({ ...good, username: `nobody${i}@demo.example.c
 
 describe.each(DB_KINDS)('forwarded headers on %s', (kind) => {
   describe('without TRUST_PROXY (the default)', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp({ kind });
-    });
-    afterAll(() => t.close());
+    const suite = signedInSuite(kind);
 
     const post = (payload: object, headers: Record<string, string> = {}, remoteAddress?: string) =>
-      t.app.inject({ method: 'POST', url: SIGN_IN, payload, headers, ...(remoteAddress ? { remoteAddress } : {}) });
+      suite.t.app.inject({ method: 'POST', url: SIGN_IN, payload, headers, ...(remoteAddress ? { remoteAddress } : {}) });
 
     it('25 failures with rotating X-Forwarded-For do not escape the per-address limit', async () => {
       const answers: number[] = [];
@@ -24,8 +20,8 @@ describe.each(DB_KINDS)('forwarded headers on %s', (kind) => {
       expect(answers.slice(0, 20)).toEqual(Array(20).fill(400));
       expect(answers.slice(20)).toEqual(Array(5).fill(429));
       // Every failure was counted against the connection's address, none against the claimed ones.
-      expect(await countRows(t.db, 'sign_in_failures', "ip = '127.0.0.1'")).toBe(20);
-      expect(await countRows(t.db, 'sign_in_failures', "ip LIKE '203.0.113.%'")).toBe(0);
+      expect(await countRows(suite.t.db, 'sign_in_failures', "ip = '127.0.0.1'")).toBe(20);
+      expect(await countRows(suite.t.db, 'sign_in_failures', "ip LIKE '203.0.113.%'")).toBe(0);
     });
 
     it("spoofing someone's address in X-Forwarded-For does not pause them", async () => {
@@ -43,26 +39,22 @@ describe.each(DB_KINDS)('forwarded headers on %s', (kind) => {
   });
 
   describe('with TRUST_PROXY=127.0.0.1', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp({ kind, config: { trustProxy: ['127.0.0.1'] } });
-    });
-    afterAll(() => t.close());
+    const suite = signedInSuite({ kind, config: { trustProxy: ['127.0.0.1'] } });
 
     const post = (payload: object, headers: Record<string, string> = {}, remoteAddress?: string) =>
-      t.app.inject({ method: 'POST', url: SIGN_IN, payload, headers, ...(remoteAddress ? { remoteAddress } : {}) });
+      suite.t.app.inject({ method: 'POST', url: SIGN_IN, payload, headers, ...(remoteAddress ? { remoteAddress } : {}) });
 
     it("the proxy's X-Forwarded-For is the client address: it is limited, other clients of the proxy are not", async () => {
       for (let i = 0; i < 20; i++) expect((await post(wrongFor(i), { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(400);
-      expect(await countRows(t.db, 'sign_in_failures', "ip = '203.0.113.5'")).toBe(20);
+      expect(await countRows(suite.t.db, 'sign_in_failures', "ip = '203.0.113.5'")).toBe(20);
       expect((await post(good, { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(429);
       expect((await post(good, { 'x-forwarded-for': '203.0.113.6' })).statusCode).toBe(200);
     });
 
     it('X-Forwarded-For from an address that is not the proxy is ignored', async () => {
       await post(wrongFor(99), { 'x-forwarded-for': '203.0.113.50' }, '192.0.2.44');
-      expect(await countRows(t.db, 'sign_in_failures', "ip = '192.0.2.44'")).toBe(1);
-      expect(await countRows(t.db, 'sign_in_failures', "ip = '203.0.113.50'")).toBe(0);
+      expect(await countRows(suite.t.db, 'sign_in_failures', "ip = '192.0.2.44'")).toBe(1);
+      expect(await countRows(suite.t.db, 'sign_in_failures', "ip = '203.0.113.50'")).toBe(0);
     });
 
     it('the refresh cookie is Secure when the proxy says the call came over HTTPS, on sign-in and on refresh', async () => {
@@ -70,7 +62,7 @@ describe.each(DB_KINDS)('forwarded headers on %s', (kind) => {
       expect(https.statusCode).toBe(200);
       const cookie = https.cookies.find((c) => c.name === 'refresh_token')!;
       expect(cookie.secure).toBe(true);
-      const refreshed = await t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${cookie.value}`, 'x-forwarded-proto': 'https' } });
+      const refreshed = await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${cookie.value}`, 'x-forwarded-proto': 'https' } });
       expect(refreshed.cookies.find((c) => c.name === 'refresh_token')?.secure).toBe(true);
       const http = await post(good, { 'x-forwarded-proto': 'http', 'x-forwarded-for': '203.0.113.7' });
       expect(http.cookies.find((c) => c.name === 'refresh_token')?.secure).toBeFalsy();

@@ -13,7 +13,7 @@ import { appendEvents, startConsumer } from '../../server/events/event-log.js';
 import { checkTarget } from '../../server/developer/ssrf.js';
 import { CONSUMER, queueDeliveries, RETRY_AFTER_MS, WebhookDispatcher } from '../../server/developer/webhooks.js';
 import { httpsReceiver } from '../test-tls.js';
-import { appSignedIn, call, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
+import { call, DB_KINDS, DEMO, signedInSuite, signIn } from '../helper.js';
 
 // On PostgreSQL an event is readable once every older writing transaction of the server has ended, and in a full run
 // other files' seeds on the same server are such transactions (docs/decisions.md, "The event log"): waits are long.
@@ -22,34 +22,30 @@ vi.setConfig({ testTimeout: 240_000 });
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 
 describe.each(DB_KINDS)('webhooks on %s', (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  let operator: Session;
+  const suite = signedInSuite({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.superadmin, operator: DEMO.operator });
   let rx: Awaited<ReturnType<typeof httpsReceiver>>;
   let consumer: ReturnType<typeof startConsumer>;
   let dispatcher: WebhookDispatcher;
   let key: { id: string; secret: string };
 
   beforeAll(async () => {
-    ({ t, admin, operator } = await appSignedIn({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.superadmin, operator: DEMO.operator }));
     rx = await httpsReceiver();
     // The consumer the server runs when jobs are on, driven by hand; it starts at the log's present.
-    consumer = startConsumer(t.db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs: 3_600_000 });
+    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs: 3_600_000 });
     await consumer.poke();
-    dispatcher = new WebhookDispatcher(t.db, quiet, { allowPrivate: () => t.config.webhookAllowPrivate, mailer: t.app.mailer, timeoutMs: 1500 });
+    dispatcher = new WebhookDispatcher(suite.t.db, quiet, { allowPrivate: () => suite.t.config.webhookAllowPrivate, mailer: suite.t.app.mailer, timeoutMs: 1500 });
   });
   afterAll(async () => {
     await consumer.stop();
     await rx.close();
-    await t.close();
   });
   beforeEach(() => {
-    t.config.webhookAllowPrivate = true;
+    suite.t.config.webhookAllowPrivate = true;
     rx.hangUp(false);
     rx.answer([]);
   });
 
-  const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, who = admin) => call(t.app, who, { method, url: `/api/main/developer/key/notification${url}`, payload });
+  const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, who = suite.admin) => call(suite.t.app, who, { method, url: `/api/main/developer/key/notification${url}`, payload });
   /** Poke the consumer and the dispatcher until `n` more requests reached the receiver. */
   const delivered = async (n: number) => {
     const target = rx.received.length + n;
@@ -63,34 +59,34 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     return rx.received.slice(target - n, target);
   };
   const deliveries = async () =>
-    (await t.db.query<{ id: string; status: string; attempt: number; next_at: Date; message_id: string }>(`SELECT id::text, status, attempt, next_at, message_id FROM webhook_deliveries WHERE notification_key_id = $1 ORDER BY webhook_deliveries.id`, [key.id])).rows;
+    (await suite.t.db.query<{ id: string; status: string; attempt: number; next_at: Date; message_id: string }>(`SELECT id::text, status, attempt, next_at, message_id FROM webhook_deliveries WHERE notification_key_id = $1 ORDER BY webhook_deliveries.id`, [key.id])).rows;
   const logsOf = async (deliveryId: string) =>
-    (await t.db.query<{ attempt: number; http_code: number | null; error: string | null; response: string | null }>('SELECT attempt, http_code, error, response FROM notification_logs WHERE delivery_id = $1 ORDER BY id', [deliveryId])).rows;
+    (await suite.t.db.query<{ attempt: number; http_code: number | null; error: string | null; response: string | null }>('SELECT attempt, http_code, error, response FROM notification_logs WHERE delivery_id = $1 ORDER BY id', [deliveryId])).rows;
   /** Let the clock run to a delivery's next attempt. */
-  const due = (id: string) => t.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE id = $1`, [id]);
+  const due = (id: string) => suite.t.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE id = $1`, [id]);
   /** One event of the log (these tests are about delivery; what makes events is tests/api/event-log.test.ts). */
-  const oneEvent = (subject: string) => appendEvents(t.db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject, data: { taskId: subject } }]);
+  const oneEvent = (subject: string) => appendEvents(suite.t.db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject, data: { taskId: subject } }]);
   const suspendResume = async (iccid: string) => {
-    for (const action of ['suspend', 'resume']) expect((await call(t.app, operator, { method: 'POST', url: `/api/main/sim/${action}`, payload: { iccids: [iccid] } })).statusCode).toBe(200);
+    for (const action of ['suspend', 'resume']) expect((await call(suite.t.app, suite.operator, { method: 'POST', url: `/api/main/sim/${action}`, payload: { iccids: [iccid] } })).statusCode).toBe(200);
   };
 
   it('a developer’s notification key is made on first use, with a Standard Webhooks secret; only its owner reads it', async () => {
-    const res = await keyCall('GET', `/${admin.accountId}`);
+    const res = await keyCall('GET', `/${suite.admin.accountId}`);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ accountId: admin.accountId, status: 'disabled', webhookUrl: null });
+    expect(data).toMatchObject({ accountId: suite.admin.accountId, status: 'disabled', webhookUrl: null });
     expect(data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect((await keyCall('GET', `/${admin.accountId}`)).json().data.id).toBe(data.id);
+    expect((await keyCall('GET', `/${suite.admin.accountId}`)).json().data.id).toBe(data.id);
     key = { id: data.id, secret: data.secret };
     // Another developer's key, by their account id or by the key's id, is not found; a user may not read keys at all.
     expect((await keyCall('GET', '/acc-admin')).statusCode).toBe(404);
-    const other = await signIn(t.app, DEMO.admin);
+    const other = await signIn(suite.t.app, DEMO.admin);
     expect((await keyCall('PUT', `/webhookStatus/${key.id}`, { status: 'enabled' }, other)).statusCode).toBe(404);
-    expect((await keyCall('GET', `/${operator.accountId}`, undefined, operator)).statusCode).toBe(403);
+    expect((await keyCall('GET', `/${suite.operator.accountId}`, undefined, suite.operator)).statusCode).toBe(403);
   });
 
   it('refuses a URL that is not HTTPS or that points at a private, loopback, link-local or metadata address, naming the field', async () => {
-    t.config.webhookAllowPrivate = false;
+    suite.t.config.webhookAllowPrivate = false;
     const bad: Array<[string, RegExp]> = [
       ['http://hooks.example.com/x', /HTTPS/],
       ['ftp://hooks.example.com/x', /HTTPS/],
@@ -115,10 +111,10 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
       expect(res.json().status.message, url).toMatch(/^Webhook URL/);
       expect(res.json().status.message, url).toMatch(message);
     }
-    const es = await call(t.app, admin, { method: 'PUT', url: `/api/main/developer/key/notification/callbackUrl/${key.id}`, payload: { webhookUrl: 'http://x.example.com' }, headers: { language: 'es-ES' } });
+    const es = await call(suite.t.app, suite.admin, { method: 'PUT', url: `/api/main/developer/key/notification/callbackUrl/${key.id}`, payload: { webhookUrl: 'http://x.example.com' }, headers: { language: 'es-ES' } });
     expect(es.json().status.message).toBe('URL del webhook: debe ser una URL HTTPS completa (https://host/ruta)');
     // Nothing was saved; switching on without a URL is refused.
-    expect((await keyCall('GET', `/${admin.accountId}`)).json().data.webhookUrl).toBeNull();
+    expect((await keyCall('GET', `/${suite.admin.accountId}`)).json().data.webhookUrl).toBeNull();
     expect((await keyCall('PUT', `/webhookStatus/${key.id}`, { status: 'enabled' })).statusCode).toBe(400);
   });
 
@@ -147,11 +143,11 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     const before = (await deliveries()).length;
     await oneEvent('twice');
     await delivered(1);
-    const events = (await t.db.query<{ id: string; org_id: string; type: 'task'; subtype: string; subject: string; data: Record<string, unknown>; at: Date }>(
+    const events = (await suite.t.db.query<{ id: string; org_id: string; type: 'task'; subtype: string; subject: string; data: Record<string, unknown>; at: Date }>(
       `SELECT id::text, org_id, type, subtype, subject, data, at FROM events WHERE subject = 'twice'`,
     )).rows;
     expect(events).toHaveLength(1);
-    await t.db.tx((q) => queueDeliveries(events.map((e) => ({ id: e.id, orgId: e.org_id, type: e.type, subtype: e.subtype, subject: e.subject, data: e.data, at: e.at })), q));
+    await suite.t.db.tx((q) => queueDeliveries(events.map((e) => ({ id: e.id, orgId: e.org_id, type: e.type, subtype: e.subtype, subject: e.subject, data: e.data, at: e.at })), q));
     expect((await deliveries()).length).toBe(before + 1);
   });
 
@@ -161,7 +157,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await delivered(1);
     const d = (await deliveries()).at(-1)!;
     expect(d).toMatchObject({ status: 'pending', attempt: 1 });
-    const wait1 = (await t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id])).rows[0].s;
+    const wait1 = (await suite.t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id])).rows[0].s;
     expect(wait1 * 1000).toBeGreaterThanOrEqual(RETRY_AFTER_MS[0] * 0.9 - 1000);
     expect(wait1 * 1000).toBeLessThanOrEqual(RETRY_AFTER_MS[0] * 1.1 + 1000);
     // Not before its time.
@@ -169,7 +165,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect((await logsOf(d.id)).length).toBe(1);
     await due(d.id);
     await dispatcher.runOnce();
-    const wait2 = (await t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id])).rows[0].s;
+    const wait2 = (await suite.t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id])).rows[0].s;
     expect(wait2 * 1000).toBeGreaterThanOrEqual(RETRY_AFTER_MS[1] * 0.9 - 1000);
     await due(d.id);
     await dispatcher.runOnce();
@@ -204,7 +200,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
 
   it('checks the address again at every delivery: a URL that now points at a private address is not sent to', async () => {
     await oneEvent('now-private');
-    t.config.webhookAllowPrivate = false;
+    suite.t.config.webhookAllowPrivate = false;
     const before = rx.received.length;
     await expect.poll(async () => (await consumer.poke(), await dispatcher.runOnce()), { timeout: 180_000 }).toBeGreaterThan(0);
     expect(rx.received.length).toBe(before);
@@ -226,7 +222,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(first.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(() => new Webhook(fresh).verify(first.body, first.headers)).not.toThrow();
     expect(() => new Webhook(old).verify(first.body, first.headers)).not.toThrow();
-    await t.db.query(`UPDATE notification_keys SET previous_until = now() - interval '1 second' WHERE id = $1`, [key.id]);
+    await suite.t.db.query(`UPDATE notification_keys SET previous_until = now() - interval '1 second' WHERE id = $1`, [key.id]);
     await oneEvent('rotated-2');
     const [later] = await delivered(1);
     expect(later.headers['webhook-signature'].split(' ')).toHaveLength(1);
@@ -235,29 +231,29 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
   });
 
   it('sends a test event at once and answers its outcome; replays a logged delivery as it was', async () => {
-    const test = await call(t.app, admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: {} });
+    const test = await call(suite.t.app, suite.admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: {} });
     expect(test.statusCode, test.body).toBe(200);
     expect(test.json().data).toMatchObject({ httpCode: 200, delivered: true, error: null });
     const got = rx.received.at(-1)!;
     expect(new Webhook(key.secret).verify(got.body, got.headers)).toMatchObject({ type: 'test', subtype: 'ping' });
     expect(got.headers['webhook-id']).toMatch(/^test_/);
     // Replay the first logged event delivery.
-    const log = (await t.db.query<{ id: string; message_id: string; payload: unknown }>(`SELECT id::text, message_id, payload FROM notification_logs WHERE notification_key_id = $1 AND event_type = 'sim' ORDER BY id LIMIT 1`, [key.id])).rows[0];
-    const replay = await call(t.app, admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId: log.id } });
+    const log = (await suite.t.db.query<{ id: string; message_id: string; payload: unknown }>(`SELECT id::text, message_id, payload FROM notification_logs WHERE notification_key_id = $1 AND event_type = 'sim' ORDER BY id LIMIT 1`, [key.id])).rows[0];
+    const replay = await call(suite.t.app, suite.admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId: log.id } });
     expect(replay.json().data).toMatchObject({ httpCode: 200, delivered: true });
     const again = rx.received.at(-1)!;
     expect(again.headers['webhook-id']).toBe(log.message_id);
     expect(JSON.parse(again.body)).toEqual(log.payload);
     // A log entry of another organisation, or none, is not found; an operator may not send.
-    const otherLog = (await t.db.query<{ id: string }>(`SELECT id::text FROM notification_logs WHERE org_id = 'org-other' LIMIT 1`)).rows[0];
+    const otherLog = (await suite.t.db.query<{ id: string }>(`SELECT id::text FROM notification_logs WHERE org_id = 'org-other' LIMIT 1`)).rows[0];
     for (const logId of [otherLog?.id ?? '999999999', '999999999']) {
-      expect((await call(t.app, admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId } })).statusCode).toBe(404);
+      expect((await call(suite.t.app, suite.admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId } })).statusCode).toBe(404);
     }
-    expect((await call(t.app, operator, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: {} })).statusCode).toBe(403);
+    expect((await call(suite.t.app, suite.operator, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: {} })).statusCode).toBe(403);
   });
 
   it('lists the organisation’s attempts newest first, filtered by type and failure, and names the types in the caller’s language', async () => {
-    const all = await call(t.app, admin, { method: 'POST', url: '/api/main/developer/log/notification', payload: { pageSize: 5 } });
+    const all = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/notification', payload: { pageSize: 5 } });
     expect(all.statusCode, all.body).toBe(200);
     const { items, total } = all.json().data;
     expect(items).toHaveLength(5);
@@ -265,31 +261,31 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     const times = items.map((l: { sentAt: string }) => Date.parse(l.sentAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(items.map((l: { eventType: string }) => l.eventType)).toContain('test');
-    const failed = (await call(t.app, admin, { method: 'POST', url: '/api/main/developer/log/notification', payload: { failed: true, eventType: 'task', pageSize: 100 } })).json().data;
+    const failed = (await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/notification', payload: { failed: true, eventType: 'task', pageSize: 100 } })).json().data;
     expect(failed.total).toBeGreaterThan(0);
     expect(failed.items.every((l: { httpCode: number | null; eventType: string }) => l.eventType === 'task' && (l.httpCode === null || l.httpCode >= 300))).toBe(true);
-    const other = await signIn(t.app, 'admin@other.example.com');
-    const theirs = (await call(t.app, other, { method: 'POST', url: '/api/main/developer/log/notification', payload: { pageSize: 100 } })).json().data;
+    const other = await signIn(suite.t.app, 'admin@other.example.com');
+    const theirs = (await call(suite.t.app, other, { method: 'POST', url: '/api/main/developer/log/notification', payload: { pageSize: 100 } })).json().data;
     expect(theirs.items.every((l: { url: string }) => !l.url.includes('localhost'))).toBe(true);
-    const types = await call(t.app, admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'es-ES' } });
+    const types = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'es-ES' } });
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim')).toMatchObject({ label: 'SIM', subtypes: expect.arrayContaining([{ subtype: 'status_change', label: 'Cambio de estado' }]) });
     // A scheduled SMS run's end (issue 17) is an event webhooks carry.
     expect(types.json().data.find((x: { type: string }) => x.type === 'sms_schedule')).toMatchObject({ label: 'SMS programado', subtypes: [{ subtype: 'run_finished', label: 'Ejecución finalizada' }] });
     // A usage rule's crossing and a SIM's change of network (issue 18) too.
     expect(types.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: 'Umbral superado' });
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim').subtypes).toContainEqual({ subtype: 'network_change', label: 'Cambio de red' });
-    const zh = await call(t.app, admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'zh-CN' } });
+    const zh = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'zh-CN' } });
     expect(zh.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: '超过阈值' });
   });
 
   it('an endpoint whose deliveries have all failed for 3 days is disabled and its owner told by mail', async () => {
-    await t.db.query(`UPDATE notification_keys SET failing_since = now() - interval '3 days 1 minute' WHERE id = $1`, [key.id]);
+    await suite.t.db.query(`UPDATE notification_keys SET failing_since = now() - interval '3 days 1 minute' WHERE id = $1`, [key.id]);
     rx.answer([500, 500, 500]);
     await oneEvent('three-days');
     await delivered(1);
-    const k = (await keyCall('GET', `/${admin.accountId}`)).json().data;
+    const k = (await keyCall('GET', `/${suite.admin.accountId}`)).json().data;
     expect(k).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
-    const mail = (await t.db.query<{ subject: string; body: string }>('SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.superadmin])).rows[0];
+    const mail = (await suite.t.db.query<{ subject: string; body: string }>('SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.superadmin])).rows[0];
     expect(mail.subject).toBe('Your webhook was disabled');
     expect(mail.body).toContain(rx.url);
     // Nothing more is queued or sent for it until it is switched on again.
@@ -298,7 +294,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await oneEvent('while-disabled');
     const before = rx.received.length;
     // Once the consumer has read past the event, it queued nothing for a disabled key.
-    await expect.poll(async () => (await consumer.poke(), (await t.db.query<{ n: number }>(
+    await expect.poll(async () => (await consumer.poke(), (await suite.t.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM event_consumers c, events e WHERE c.name = 'webhooks' AND e.subject = 'while-disabled' AND (e.txid, e.id) <= (c.position_txid, c.position_id)`,
     )).rows[0].n), { timeout: 180_000 }).toBe(1);
     await dispatcher.runOnce();

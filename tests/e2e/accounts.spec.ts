@@ -1,11 +1,12 @@
 /**
  * Accounts (setCard, newUser, userDetail) from schemas/accounts.json: coloured role tags, a new account with the
  * password rule and its generator, status, password reset, edit and removal with confirmations, the invite wizard,
- * and no action on a superadmin for an admin.
+ * no action on a superadmin for an admin, and status and password out of reach, with the reason, for an account that
+ * is also in an organisation the admin does not administer.
  */
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { signIn } from './helpers';
+import { apiSession, fillAndPress, signIn } from './helpers';
 
 const form = (page: Page) => page.locator('form');
 
@@ -67,12 +68,9 @@ test('an admin makes an account, disables and enables it, resets its password, e
 
   await page.getByRole('button', { name: 'Edit' }).click();
   await expect(form(page).getByLabel('First name')).toHaveValue('Nina');
-  await form(page).getByLabel('First name').fill('x'.repeat(31));
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('must be at most 30 characters')).toBeVisible();
-  await form(page).getByLabel('First name').fill('Nora');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.locator('.ant-descriptions').getByText('Nora')).toBeVisible();
+  const save = page.getByRole('button', { name: 'Save' });
+  await fillAndPress(form(page).getByLabel('First name'), 'x'.repeat(31), save, page.getByText('must be at most 30 characters'));
+  await fillAndPress(form(page).getByLabel('First name'), 'Nora', save, page.locator('.ant-descriptions').getByText('Nora'));
 
   await page.getByRole('button', { name: 'Remove from organisation' }).click();
   await expect(page.getByText(/Remove Nora Newcomer from/)).toBeVisible();
@@ -116,4 +114,26 @@ test('an admin has no action on a superadmin', async ({ page }) => {
   await page.getByRole('link', { name: 'superadmin@demo.example.com' }).click();
   await expect(page.getByText('Role and access')).toBeVisible();
   for (const name of ['Edit', 'Disable', 'Reset password', 'Remove from organisation']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+});
+
+test('status and password are disabled, with the reason, for an account also in an organisation the admin does not run', async ({ page, request }) => {
+  // Made in the admin's organisation, then invited by another customer's admin: the account belongs to both.
+  const email = 'shared.across@partner.example.com';
+  const admin = await apiSession(request, 'admin@demo.example.com');
+  const made = await request.post('/api/main/accounts', { headers: admin.as('DEMO'), data: { email, firstName: 'Sami', lastName: 'Shared', role: 'user', password: 'Sami#2026' } });
+  expect(made.status()).toBe(200);
+  const other = await apiSession(request, 'admin@other.example.com');
+  expect((await request.post('/api/identity/info/cube/invites', { headers: other.as('OTHER'), data: { email, role: 'user' } })).status()).toBe(200);
+
+  await signIn(page, 'admin@demo.example.com');
+  await openAccounts(page);
+  await page.getByRole('link', { name: email }).click();
+  await expect(page.getByText('Role and access')).toBeVisible();
+  for (const name of ['Disable', 'Reset password']) await expect(page.getByRole('button', { name })).toBeDisabled();
+  await expect(page.getByRole('switch', { name: 'Oversight privilege' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Reset password' }).hover({ force: true });
+  await expect(page.getByRole('tooltip')).toContainText('also belongs to an organisation where you may not change it');
+  // What is the organisation's own stays: the role is edited, the membership removed.
+  await expect(page.getByRole('button', { name: 'Edit' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Remove from organisation' })).toBeEnabled();
 });

@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { E2E_JWT_SECRET, FIXTURE_PORT } from './e2e-env';
 
 export const PASSWORD = 'Demo#2026';
@@ -22,6 +23,13 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await expect(page).toHaveURL(/dashboard\/analysis$/);
 }
 
+
+/** Fill one field, press a button (Save, Next) and wait for what that should show: the field's message, a notice, the new value. */
+export async function fillAndPress(field: Locator, value: string, button: Locator, shows: Locator): Promise<void> {
+  await field.fill(value);
+  await button.click();
+  await expect(shows).toBeVisible();
+}
 
 /** Replace the browser's access token with an expired one of the same session (same account and session id). */
 export async function expireAccessToken(page: Page): Promise<void> {
@@ -47,4 +55,24 @@ export async function apiSession(request: APIRequestContext, email: string): Pro
   expect(res.status()).toBe(200);
   const token = (await res.json()).data.user.token as string;
   return { token, as: (partnerCode) => ({ authorization: `Bearer ${token}`, partnercode: partnerCode }) };
+}
+
+/** The text a PDF reader extracts from a downloaded file (pdf.js through unpdf). */
+export async function pdfText(file: string): Promise<string> {
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  return (await extractText(await getDocumentProxy(new Uint8Array(fs.readFileSync(file))), { mergePages: true })).text;
+}
+
+/** From the menu, open the invoices list, pick each filter's option (filter, option; English words) and open the first invoice, which shows `shows`. */
+export async function openFirstInvoice(page: Page, filters: Array<[string, string]>, shows: string): Promise<void> {
+  await page.getByRole('menuitem', { name: 'Invoices' }).click();
+  await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
+  for (const [filter, option] of filters) {
+    await page.getByRole('combobox', { name: filter, exact: true }).click({ force: true });
+    await page.getByTitle(option, { exact: true }).click();
+  }
+  const first = page.getByRole('row').nth(1);
+  await expect(first).toContainText(shows);
+  await first.getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Invoice' })).toBeVisible();
 }

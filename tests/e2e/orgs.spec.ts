@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { signIn } from './helpers';
+import { fillAndPress, signIn } from './helpers';
 
 test('an admin creates an organisation; the form holds the schema’s rules and the server’s answer', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
@@ -76,16 +76,10 @@ test('an admin renames an organisation with the rename codes shown, and chooses 
 
   // The name's own rules in the form, then 0135 for a taken name, then the rename.
   await rowOf('Alpen').getByRole('button', { name: 'Rename' }).click();
-  const name = dialog.getByRole('textbox', { name: 'Name' });
-  await name.fill('Alp');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText('must be at least 5 characters')).toBeVisible();
-  await name.fill('Demo Logistics North');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText('The organisation name already exists.')).toBeVisible();
-  await name.fill('Alpen Tirol');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Renamed to Alpen Tirol')).toBeVisible();
+  const [name, save] = [dialog.getByRole('textbox', { name: 'Name' }), dialog.getByRole('button', { name: 'Save' })];
+  await fillAndPress(name, 'Alp', save, dialog.getByText('must be at least 5 characters'));
+  await fillAndPress(name, 'Demo Logistics North', save, dialog.getByText('The organisation name already exists.'));
+  await fillAndPress(name, 'Alpen Tirol', save, page.getByText('Renamed to Alpen Tirol'));
   await expect(rowOf('Alpen Tirol')).toBeVisible();
 
   // The default sign-in organisation moves, and back (later specs sign the admin in to DEMO).

@@ -1,6 +1,6 @@
 /** Shared pools: list, detail with usage, settings, activity and events, rename; the menu entry only where pools exist. */
 import { expect, test } from './fixtures';
-import { signIn } from './helpers';
+import { fillAndPress, signIn } from './helpers';
 
 test('an admin opens a pool: usage, settings, activity, events, and renames it', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
@@ -22,16 +22,10 @@ test('an admin opens a pool: usage, settings, activity, events, and renames it',
 
   await page.getByRole('button', { name: 'Rename' }).click();
   const dialog = page.getByRole('dialog');
-  const name = dialog.getByRole('textbox', { name: 'Name' });
-  await name.fill('   ');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText('has the wrong format')).toBeVisible();
-  await name.fill('cold chain pool');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText('Name: is already taken')).toBeVisible();
-  await name.fill('EU Fleet Pool 2026');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Renamed to EU Fleet Pool 2026')).toBeVisible();
+  const [name, save] = [dialog.getByRole('textbox', { name: 'Name' }), dialog.getByRole('button', { name: 'Save' })];
+  await fillAndPress(name, '   ', save, dialog.getByText('has the wrong format'));
+  await fillAndPress(name, 'cold chain pool', save, dialog.getByText('Name: is already taken'));
+  await fillAndPress(name, 'EU Fleet Pool 2026', save, page.getByText('Renamed to EU Fleet Pool 2026'));
   await expect(page.getByRole('heading', { name: 'EU Fleet Pool 2026' })).toBeVisible();
   // Back to the seed's name for the specs that follow.
   await page.getByRole('button', { name: 'Rename' }).click();

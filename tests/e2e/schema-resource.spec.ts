@@ -5,7 +5,7 @@
  */
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { FIXTURE_BASE, signIn } from './helpers';
+import { FIXTURE_BASE, fillAndPress, signIn } from './helpers';
 
 test.use({ baseURL: FIXTURE_BASE });
 
@@ -62,12 +62,9 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await page.getByRole('button', { name: 'Edit' }).click();
   await expect(page.getByRole('heading', { name: 'Edit Field gateway' })).toBeVisible();
   await expect(form(page).getByLabel('Name')).toHaveValue('Harbour gate');
-  await form(page).getByLabel('Name').fill('n'.repeat(31));
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('must be at most 30 characters')).toBeVisible();
-  await form(page).getByLabel('Name').fill('Harbour gate east');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Harbour gate east')).toBeVisible();
+  const save = page.getByRole('button', { name: 'Save' });
+  await fillAndPress(form(page).getByLabel('Name'), 'n'.repeat(31), save, page.getByText('must be at most 30 characters'));
+  await fillAndPress(form(page).getByLabel('Name'), 'Harbour gate east', save, page.getByText('Harbour gate east'));
 
   // A rule only the server can hold (a serial already taken) is named under its field.
   await page.goto('/en-US/r/gateways/create');

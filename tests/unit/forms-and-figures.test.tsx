@@ -4,9 +4,9 @@
  * no blank first option, tags in one box, Previous left of Next), a CDR duration with its unit, the CDR chart's legend
  * clear of its day labels and its address carrying the list's criteria, and a count written once, not regrouped.
  */
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Statistic } from 'antd';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RESOURCES } from '../../common/resource-registry';
 import { fieldsSchema } from '../../common/resources';
 import { TextStatistic } from '../../src/components/text-statistic';
@@ -15,19 +15,12 @@ import i18n from '../../src/i18n';
 import { Cell } from '../../src/resources/cell';
 import { SchemaForm } from '../../src/resources/schema-form';
 import { chartQueryOf } from '../../src/custom/sim/sim-list-page';
+import { consoleInJsdom } from '../jsdom';
 
 // The first render of antd and RJSF in jsdom takes a few seconds on a loaded machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-beforeAll(async () => {
-  // jsdom has no matchMedia (antd's responsive helpers ask for it).
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: vi.fn(), removeListener: vi.fn(), addEventListener: vi.fn(), removeEventListener: vi.fn(), dispatchEvent: vi.fn() }),
-  });
-  await i18n.changeLanguage('en-US');
-});
-afterEach(() => cleanup());
+consoleInJsdom();
 
 /** An RJSF form of some fields of a resource, as the console's dialogs and wizard use it. */
 function form(resource: keyof typeof RESOURCES, fields: string[], optional: string[] = [], extra: Partial<Parameters<typeof SchemaForm>[0]> = {}) {

@@ -60,43 +60,33 @@ describe('isValidIccid', () => {
   });
 });
 
-describe('isValidImei', () => {
-  it('accepts 15 digits with a correct check digit', () => {
-    expect(isValidImei('490154203237518')).toBe(true);
-    expect(isValidImei(makeImei('35332011', 42))).toBe(true);
+// The three number checks, each the same check with its own numbers: what it accepts and what it refuses.
+describe.each([
+  [
+    'isValidImei',
+    isValidImei,
+    ['15 digits with a correct check digit', ['490154203237518', makeImei('35332011', 42)]],
+    ['a wrong check digit, 14 or 16 digits and letters', ['490154203237517', '49015420323751', '4901542032375180', '49015420323751X']],
+  ],
+  [
+    'isValidImsi',
+    isValidImsi,
+    ['exactly 15 digits', ['262020001000000']],
+    ['14 or 16 digits and letters', ['26202000100000', '2620200010000001', '26202000100000A']],
+  ],
+  [
+    'isValidMsisdn',
+    isValidMsisdn,
+    ['E.164 digits without plus up to 15', ['491511000000', '123456789012345']],
+    ['a plus, a leading zero, 16 digits and letters', ['+491511000000', '01511000000', '1234567890123456', '49151ABC0000']],
+  ],
+] as Array<[string, (v: string) => boolean, [string, string[]], [string, string[]]]>)('%s', (_name, valid, accepts, refuses) => {
+  it(`accepts ${accepts[0]}`, () => {
+    for (const v of accepts[1]) expect(valid(v), v).toBe(true);
   });
 
-  it('refuses a wrong check digit, 14 or 16 digits and letters', () => {
-    expect(isValidImei('490154203237517')).toBe(false);
-    expect(isValidImei('49015420323751')).toBe(false);
-    expect(isValidImei('4901542032375180')).toBe(false);
-    expect(isValidImei('49015420323751X')).toBe(false);
-  });
-});
-
-describe('isValidImsi', () => {
-  it('accepts exactly 15 digits', () => {
-    expect(isValidImsi('262020001000000')).toBe(true);
-  });
-
-  it('refuses 14 or 16 digits and letters', () => {
-    expect(isValidImsi('26202000100000')).toBe(false);
-    expect(isValidImsi('2620200010000001')).toBe(false);
-    expect(isValidImsi('26202000100000A')).toBe(false);
-  });
-});
-
-describe('isValidMsisdn', () => {
-  it('accepts E.164 digits without plus up to 15', () => {
-    expect(isValidMsisdn('491511000000')).toBe(true);
-    expect(isValidMsisdn('123456789012345')).toBe(true);
-  });
-
-  it('refuses a plus, a leading zero, 16 digits and letters', () => {
-    expect(isValidMsisdn('+491511000000')).toBe(false);
-    expect(isValidMsisdn('01511000000')).toBe(false);
-    expect(isValidMsisdn('1234567890123456')).toBe(false);
-    expect(isValidMsisdn('49151ABC0000')).toBe(false);
+  it(`refuses ${refuses[0]}`, () => {
+    for (const v of refuses[1]) expect(valid(v), v).toBe(false);
   });
 });
 

@@ -100,6 +100,8 @@ const CONDITION_CASES: ConditionCase[] = [
   ['receivingOrg', adminOfAB, 'transfer', 'sim', undefined, { receivingOrgId: C }, { receivingOrgId: B }],
   ['receivingOrg', adminOfAB, 'transfer', 'sim', undefined, { receivingOrgId: A }, { receivingOrgId: B }],
   ['receivingOrg', adminOfAB, 'transfer', 'sim', undefined, { receivingOrgId: null }, { receivingOrgId: B }],
+  ['notMember', adminOfAB, 'read', 'shared-pool-cube', undefined, { orgId: 'org-d' }, { orgId: C }],
+  ['notMember', { role: 'user', orgId: A, memberships: [{ orgId: A, role: 'user' }] }, 'read', 'shared-pool-cube', undefined, { orgId: B }, { orgId: A }],
 ];
 
 describe('conditions of the permission file', () => {

@@ -3,11 +3,11 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { ConfigProvider, theme } from 'antd';
 import { createElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FigureCards } from '../../src/custom/dashboard/figure-cards';
 import type { CardFigures } from '../../src/custom/dashboard/use-dashboard';
-import i18n from '../../src/i18n';
 import { AA, contrast, readableShade, readableTheme, textOn } from '../../src/providers/readable-theme';
+import { consoleInJsdom } from '../jsdom';
 
 // The four demo brands (server/db/seed.ts) and two colours at the ends of the range.
 const BRANDS = ['#d4380d', '#1677ff', '#13a8a8', '#389e0d', '#ffe600', '#000080'];
@@ -41,15 +41,7 @@ describe('text colours picked from a brand colour', () => {
 
 describe('a rise and a fall on the dashboard read on every brand', () => {
   vi.setConfig({ testTimeout: 30_000 });
-  beforeAll(async () => {
-    // jsdom has no matchMedia (antd's grid asks for it).
-    Object.defineProperty(window, 'matchMedia', {
-      writable: true,
-      value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: vi.fn(), removeListener: vi.fn(), addEventListener: vi.fn(), removeEventListener: vi.fn(), dispatchEvent: vi.fn() }),
-    });
-    await i18n.changeLanguage('en-US');
-  });
-  afterEach(() => cleanup());
+  consoleInJsdom();
 
   const rgbHex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((v) => Number(v).toString(16).padStart(2, '0')).join('')}`;
 

@@ -113,8 +113,6 @@ export const DEMO_RULE_NAME = 'Data over 50 MB';
 export const DEMO_SCHEDULE_ID = fixedId('schedule:org-demo:0');
 /** A once-only scheduled SMS that is executing: cannot be edited or deleted. */
 export const EXECUTING_SCHEDULE_ID = fixedId('schedule:org-demo:1');
-export const DEMO_INVOICE_ID = fixedId('invoice:org-demo:1');
-export const OTHER_INVOICE_ID = fixedId('invoice:org-other:1');
 export const DEMO_API_KEY_ID = fixedId('apikey:org-demo:0');
 export const DEMO_NOTIFICATION_KEY_ID = fixedId('notifkey:org-demo:0');
 export const DEMO_REPORT_ID = fixedId('report:org-demo:0');

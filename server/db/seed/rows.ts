@@ -1,5 +1,5 @@
 /** What every generator of the seed shares: its context (the PRNG, the SIMs made so far), batched inserts, dates. */
-import type { Queryable } from '../db.js';
+import type { Db, Queryable } from '../db.js';
 import type { SimStatus } from '../../../common/lifecycle.js';
 import { Rng } from '../../domain/rng.js';
 import type { FileStore } from '../../job/storage.js';
@@ -75,6 +75,8 @@ export interface SimSeed {
 
 export interface Ctx {
   q: Queryable;
+  /** The same transaction as a Db, for code that runs its own transactions (the invoice job): savepoints of it. */
+  db: Db;
   /** Where the files the seed lists are written; without it the seed lists no files. */
   files?: FileStore;
   size: SeedSize;

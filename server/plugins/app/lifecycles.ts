@@ -13,16 +13,17 @@ import { CONSUMER as WEBHOOK_CONSUMER, queueDeliveries } from '../../developer/w
 import { startBundleJob } from '../../network/bundle-engine.js';
 import { startInvoiceJob } from '../../billing/invoice-job.js';
 import { startPoolJob } from '../../pool/pool-engine.js';
+import { nowFrom } from '../../http/clock.js';
 
 export default fp(
   async (app) => {
     const { config, db, live, network, jobs, webhooks, autoflowActions, smsScheduler, dashboardSnapshots: snapshots } = app;
-    const now = () => config.clock?.() ?? new Date();
+    const now = () => nowFrom(config.clock);
     // Open event streams would keep close() waiting: end them first.
     app.addHook('preClose', async () => live.close());
     if (config.jobs) app.addHook('onReady', async () => jobs.start(config.jobPollMs));
     // Last month's reports on the 5th to 8th (UTC+8), from every instance that runs jobs; the database keeps them single.
-    let stopReports = () => {};
+    let stopReports = async () => {};
     if (config.jobs) app.addHook('onReady', async () => void (stopReports = startReportScheduler(db, app.log)));
     // Pruning of the dashboard's per-SIM hours, on the dashboard's clock; every instance that runs jobs may do it.
     let stopMaintenance = async () => {};
@@ -58,7 +59,7 @@ export default fp(
     // Every instance that runs jobs ticks it; the database keeps each occurrence single (server/sms-schedules/scheduler.ts).
     if (config.jobs) app.addHook('onReady', async () => smsScheduler.start(Math.max(config.jobPollMs, 5000)));
     app.addHook('onClose', async () => {
-      stopReports();
+      await stopReports();
       await stopMaintenance();
       await stopBundleJob();
       await stopInvoiceJob();

@@ -13,6 +13,7 @@ import { EXPORT_JOBS } from '../../job/export-jobs.js';
 import { DEVICE_EXPORT_JOBS } from '../../sim/device-usage-routes.js';
 import { UPLOAD_JOBS } from '../../job/upload-jobs.js';
 import { REPORT_JOBS } from '../../job/report-jobs.js';
+import { INVOICE_JOBS } from '../../billing/invoice-tasks.js';
 import { ActionRunner } from '../../autoflow/actions.js';
 import { WebhookDispatcher } from '../../developer/webhooks.js';
 import { DashboardSnapshots } from '../../dashboard/dashboard-snapshots.js';
@@ -82,7 +83,7 @@ export default fp<{ config: Config; db: Db }>(
       app.log,
     );
     app.decorate('network', network);
-    app.decorate('jobs', new JobWorker(db, files, { ...EXPORT_JOBS, ...DEVICE_EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds, () => app.mailer.sendPendingNotices()));
+    app.decorate('jobs', new JobWorker(db, files, { ...EXPORT_JOBS, ...DEVICE_EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, ...INVOICE_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds, () => app.mailer.sendPendingNotices()));
     // Webhooks: the event log's `webhooks` consumer queues deliveries, the dispatcher sends them (instances with jobs).
     app.decorate('webhooks', new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs }));
     app.decorate('autoflowActions', new ActionRunner(db, network, app.mailer, app.log));

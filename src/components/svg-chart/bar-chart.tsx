@@ -8,7 +8,7 @@
 import { theme } from 'antd';
 import { useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { bands, labelEvery, stack, topRoundedRect, valueTicks } from './chart-math';
-import { ChartTooltip, focusRing, HiddenTable, textWidth, useWidth, type TooltipContent } from './chart-parts';
+import { ChartBox, ChartTooltip, HiddenTable, textWidth, useWidth, type TooltipContent } from './chart-parts';
 
 export interface BarSeries {
   name: string;
@@ -49,7 +49,6 @@ export function BarChart({ label, height, categoryName, categories, series, form
   const [ref, width] = useWidth<HTMLDivElement>();
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [active, setActive] = useState<{ index: number; x: number; y: number } | null>(null);
-  const [ring, setRing] = useState(false);
   const font = `${FONT_SIZE}px ${token.fontFamily}`;
 
   const { segments, totals } = useMemo(() => stack(series.map((s) => s.values), hidden), [series, hidden]);
@@ -131,22 +130,7 @@ export function BarChart({ label, height, categoryName, categories, series, form
           ))}
         </div>
       )}
-      <div
-        ref={ref}
-        role="img"
-        aria-label={label}
-        tabIndex={0}
-        onFocus={(e) => {
-          setRing(e.currentTarget.matches(':focus-visible'));
-          if (!active) showAt(0);
-        }}
-        onBlur={() => {
-          setRing(false);
-          setActive(null);
-        }}
-        onKeyDown={onKey}
-        style={{ position: 'relative', height: svgHeight, ...focusRing(ring, token.colorPrimary) }}
-      >
+      <ChartBox boxRef={ref} label={label} height={svgHeight} onFocus={() => !active && showAt(0)} onLeave={() => setActive(null)} onKeyDown={onKey}>
         {width > 0 && (
           <svg width={width} height={svgHeight} style={{ display: 'block', overflow: 'visible' }} onPointerMove={onPointer} onPointerLeave={() => setActive(null)} aria-hidden>
             {unit && (
@@ -185,7 +169,7 @@ export function BarChart({ label, height, categoryName, categories, series, form
           </svg>
         )}
         {tooltip && active && <ChartTooltip x={active.x} y={active.y} width={width} content={tooltip} />}
-      </div>
+      </ChartBox>
       <HiddenTable
         caption={label}
         columns={[categoryName, ...describe(0, everySeries).lines.map((l) => l.name)]}

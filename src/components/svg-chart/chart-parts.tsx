@@ -1,6 +1,6 @@
 /** What the SVG charts share: their measured width, text widths, the tooltip, and the focus ring of a chart. */
 import { theme } from 'antd';
-import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 
 /**
  * The width of an element, measured before the first paint and again whenever it changes (a resized window, the side
@@ -84,8 +84,30 @@ export function ChartTooltip({ x, y, width, content, above = false }: { x: numbe
 }
 
 /** The box of a chart that takes the keyboard: a ring in the theme's colour while it has the keyboard's focus. */
-export function focusRing(visible: boolean, color: string): CSSProperties {
+function focusRing(visible: boolean, color: string): CSSProperties {
   return visible ? { outline: `2px solid ${color}`, outlineOffset: 2, borderRadius: 4 } : { outline: 'none' };
+}
+
+/**
+ * A chart's box, named as one image and reached with the keyboard: focused, it shows its first point (onFocus); left,
+ * it hides its tooltip (onLeave). It measures its width through boxRef (useWidth).
+ */
+export function ChartBox(props: { boxRef: RefObject<HTMLDivElement | null>; label: string; height: number; onFocus: () => void; onLeave: () => void; onKeyDown: (e: KeyboardEvent) => void; children: ReactNode }) {
+  const { token } = theme.useToken();
+  const [ring, setRing] = useState(false);
+  const focus = (e: FocusEvent<HTMLDivElement>) => {
+    setRing(e.currentTarget.matches(':focus-visible'));
+    props.onFocus();
+  };
+  const blur = () => {
+    setRing(false);
+    props.onLeave();
+  };
+  return (
+    <div ref={props.boxRef} role="img" aria-label={props.label} tabIndex={0} onFocus={focus} onBlur={blur} onKeyDown={props.onKeyDown} style={{ position: 'relative', height: props.height, ...focusRing(ring, token.colorPrimary) }}>
+      {props.children}
+    </div>
+  );
 }
 
 /**

@@ -8,7 +8,7 @@
 import { theme } from 'antd';
 import { useState, type KeyboardEvent } from 'react';
 import { arcPath, sliceAngles } from './chart-math';
-import { ChartTooltip, focusRing, useWidth, type TooltipContent } from './chart-parts';
+import { ChartBox, ChartTooltip, useWidth, type TooltipContent } from './chart-parts';
 
 export interface DonutItem {
   key: string;
@@ -39,7 +39,6 @@ export function DonutChart({ label, height, items, centre, describe, onSelect }:
   const { token } = theme.useToken();
   const [ref, width] = useWidth<HTMLDivElement>();
   const [active, setActive] = useState<{ index: number; x: number; y: number; above?: boolean } | null>(null);
-  const [ring, setRing] = useState(false);
   const slices = items.filter((i) => i.value > 0);
   const angles = sliceAngles(slices.map((s) => s.value));
   const [cx, cy] = [width / 2, height / 2];
@@ -64,22 +63,7 @@ export function DonutChart({ label, height, items, centre, describe, onSelect }:
   };
 
   return (
-    <div
-      ref={ref}
-      role="img"
-      aria-label={label}
-      tabIndex={0}
-      onFocus={(e) => {
-        setRing(e.currentTarget.matches(':focus-visible'));
-        if (!active && slices.length) showAt(0);
-      }}
-      onBlur={() => {
-        setRing(false);
-        setActive(null);
-      }}
-      onKeyDown={onKey}
-      style={{ position: 'relative', height, ...focusRing(ring, token.colorPrimary) }}
-    >
+    <ChartBox boxRef={ref} label={label} height={height} onFocus={() => !active && slices.length > 0 && showAt(0)} onLeave={() => setActive(null)} onKeyDown={onKey}>
       {width > 0 && (
         <svg width={width} height={height} style={{ display: 'block', overflow: 'visible' }} aria-hidden onPointerLeave={() => setActive(null)}>
           {slices.map((s, i) => (
@@ -112,6 +96,6 @@ export function DonutChart({ label, height, items, centre, describe, onSelect }:
         </svg>
       )}
       {active && slices[active.index] && <ChartTooltip x={active.x} y={active.y} width={width} content={describe(slices[active.index])} above={active.above} />}
-    </div>
+    </ChartBox>
   );
 }

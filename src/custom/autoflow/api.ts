@@ -1,6 +1,9 @@
 /** The autoflow calls of the rule engine's service (SPEC.md section 7, Autoflow; server/autoflow/rule-routes.ts). */
-import type { AutoflowRuleDocument, RuleAction, RuleScope, RuleTrigger } from '../../../common/autoflow-rule';
+import type { AutoflowRuleDocument, ChangeRecord, RuleAction, RuleScope, RuleTrigger, ScopeSim } from '../../../common/autoflow-rule';
 import { api, download, upload } from '../../providers/http';
+
+/** The shapes the server answers, declared once for both (common/autoflow-rule.ts). */
+export type { ChangeRecord, ScopeSim };
 
 export interface Rule {
   id: string;
@@ -31,26 +34,6 @@ export interface Run {
   detail: { event?: { type: string; subtype: string; at: string; data: Record<string, unknown> } } | null;
   actions: ActionOutcome[] | null;
   at: string;
-}
-
-/** Who changed a rule, how, and the rule's parts before and after (its audit rows). */
-export interface ChangeRecord {
-  id: string;
-  ruleId: string | null;
-  at: string;
-  action: string;
-  accountId: string | null;
-  accountEmail: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
-export interface ScopeSim {
-  iccid: string;
-  status: string;
-  productType: string;
-  tags: string[];
-  poolId: string | null;
 }
 
 export interface WebhookBody {

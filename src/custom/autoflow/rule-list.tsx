@@ -4,12 +4,13 @@
  * Without the autoflow write right no write control is drawn (the server refuses such writes with SPEC.md's text).
  */
 import { DeleteOutlined, DownOutlined, EditOutlined, HistoryOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Dropdown, Empty, Input, Popconfirm, Select, Skeleton, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Dropdown, Empty, Input, Select, Skeleton, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ACTION_TYPES, TRIGGER_TYPES } from '../../../common/autoflow-rule';
 import { useTimeFormat } from '../../components/date-time';
+import { ConfirmDelete, PagedTable, usePaging } from '../../components/list-parts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { canWrite } from './access';
 import { autoflowApi, type Page, type Rule } from './api';
@@ -24,12 +25,12 @@ export function AutoflowPage() {
 
 function RuleList() {
   const { t, i18n } = useTranslation();
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const { lang } = useParams();
   const navigate = useNavigate();
   const { message } = App.useApp();
   const time = useTimeFormat();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
   const [name, setName] = useState('');
   const [status, setStatus] = useState<string | undefined>();
   const [trigger, setTrigger] = useState<string | undefined>();
@@ -87,15 +88,10 @@ function RuleList() {
           <Select allowClear placeholder={t('autoflow.fields.trigger')} aria-label={t('autoflow.fields.trigger')} style={{ width: 220 }} value={trigger} onChange={(v) => (setTrigger(v), setPage(1))} options={TRIGGER_TYPES.map((s) => ({ value: s, label: t(`autoflow.trigger.enum.type.${s}`) }))} />
           <Select allowClear placeholder={t('autoflow.fields.actions')} aria-label={t('autoflow.fields.actions')} style={{ width: 200 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={ACTION_TYPES.map((s) => ({ value: s, label: t(`autoflow.action.enum.type.${s}`) }))} />
         </Space>
-        <Table<Rule>
-          rowKey="id"
-          size="middle"
-          loading={data === null}
-          dataSource={data?.items ?? []}
-          scroll={{ x: 1200 }}
-          locale={{
-            emptyText: filtered ? (
-              <Empty description={t('autoflow.noMatch')} />
+        <PagedTable<Rule> data={data} paging={paging} scroll={{ x: 1200 }}
+          empty={
+            filtered ? (
+              t('autoflow.noMatch')
             ) : (
               <Empty description={t('autoflow.none')}>
                 {mayCreate && (
@@ -108,9 +104,8 @@ function RuleList() {
                   </Space>
                 )}
               </Empty>
-            ),
-          }}
-          pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+            )
+          }
           columns={[
             {
               title: t('autoflow.fields.name'),
@@ -174,20 +169,9 @@ function RuleList() {
                     </Tooltip>
                   )}
                   {mayDelete && (
-                    <Popconfirm
-                      title={t('autoflow.deleteTitle', { name: r.name })}
-                      description={t('autoflow.deleteText')}
-                      okText={t('autoflow.delete')}
-                      okButtonProps={{ danger: true }}
-                      cancelText={t('autoflow.cancel')}
-                      onConfirm={async () => {
-                        await autoflowApi.remove(r.id);
-                        void message.success(t('autoflow.deleted', { name: r.name }));
-                        void load();
-                      }}
-                    >
+                    <ConfirmDelete words="autoflow" name={r.name} remove={() => autoflowApi.remove(r.id)} onDone={() => void load()}>
                       <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`${t('autoflow.delete')}: ${r.name}`} />
-                    </Popconfirm>
+                    </ConfirmDelete>
                   )}
                 </Space>
               ),

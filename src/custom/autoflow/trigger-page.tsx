@@ -5,12 +5,13 @@
  * the answer shown. The menu keeps autoflow highlighted.
  */
 import { DownloadOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Empty, Input, Select, Skeleton, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Input, Select, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTimeFormat } from '../../components/date-time';
+import { PagedTable, usePaging } from '../../components/list-parts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { saveFile } from '../../providers/http';
 import { canWrite } from './access';
@@ -144,8 +145,8 @@ function Runs({ rule }: { rule: Rule }) {
   const { t, i18n } = useTranslation();
   const time = useTimeFormat();
   const runsScroll = useFocusableScroll(t('autoflow.runs'));
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [status, setStatus] = useState<string | undefined>();
   const [actionType, setActionType] = useState<string | undefined>();
   const [actionOutcome, setActionOutcome] = useState<string | undefined>();
@@ -190,14 +191,7 @@ function Runs({ rule }: { rule: Rule }) {
         <Button onClick={() => void load()}>{t('autoflow.refresh')}</Button>
       </Space>
       <div ref={runsScroll}>
-      <Table<Run>
-        rowKey="id"
-        size="middle"
-        loading={data === null}
-        dataSource={data?.items ?? []}
-        scroll={{ x: 1160 }}
-        locale={{ emptyText: <Empty description={t('autoflow.noRuns')} /> }}
-        pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+      <PagedTable<Run> data={data} paging={paging} empty={t('autoflow.noRuns')} scroll={{ x: 1160 }}
         columns={[
           { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
           { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
@@ -238,9 +232,9 @@ const fieldLabel = (t: TFunction, f: string) => (f === 'activationAt' || f === '
 function Changes({ rule }: { rule: Rule }) {
   const { t, i18n } = useTranslation();
   const time = useTimeFormat();
+  const paging = usePaging();
+  const { page, pageSize } = paging;
   const changesScroll = useFocusableScroll(t('autoflow.changes'));
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
   const [data, setData] = useState<Page<ChangeRecord> | null>(null);
   useEffect(() => void autoflowApi.changes(rule.id, { page, pageSize }).then(setData, () => setData({ items: [], total: 0 })), [rule.id, page, pageSize]);
   const pools = usePoolNames(poolIdsOf((data?.items ?? []).flatMap((c) => [c.before?.scope as RuleScope | undefined, c.after?.scope as RuleScope | undefined])));
@@ -263,14 +257,7 @@ function Changes({ rule }: { rule: Rule }) {
   };
   return (
     <div ref={changesScroll}>
-    <Table<ChangeRecord>
-      rowKey="id"
-      size="middle"
-      loading={data === null}
-      dataSource={data?.items ?? []}
-      scroll={{ x: 900 }}
-      locale={{ emptyText: <Empty description={t('autoflow.noChanges')} /> }}
-      pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+    <PagedTable<ChangeRecord> data={data} paging={paging} empty={t('autoflow.noChanges')} scroll={{ x: 900 }}
       columns={[
         { title: t('autoflow.fields.changedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
         { title: t('autoflow.fields.changedBy'), dataIndex: 'accountEmail', width: 220, render: (v: string | null) => v ?? '—' },
@@ -284,8 +271,8 @@ function Changes({ rule }: { rule: Rule }) {
 
 function Sims({ rule }: { rule: Rule }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize } = paging;
   const [data, setData] = useState<Page<ScopeSim> | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => void autoflowApi.sims(rule.id, { page, pageSize }).then(setData, () => setData({ items: [], total: 0 })), [rule.id, page, pageSize]);
@@ -308,13 +295,7 @@ function Sims({ rule }: { rule: Rule }) {
           {t('autoflow.downloadCsv')}
         </Button>
       </Space>
-      <Table<ScopeSim>
-        rowKey="iccid"
-        size="middle"
-        loading={data === null}
-        dataSource={data?.items ?? []}
-        locale={{ emptyText: <Empty description={t('autoflow.noSims')} /> }}
-        pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+      <PagedTable<ScopeSim> rowKey="iccid" data={data} paging={paging} empty={t('autoflow.noSims')}
         columns={[
           { title: 'ICCID', dataIndex: 'iccid' },
           { title: t('autoflow.fields.simStatus'), dataIndex: 'status' },

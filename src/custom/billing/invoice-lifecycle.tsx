@@ -3,11 +3,12 @@
  * the dialogs of the actions the role may take (publish, correct, record a payment). The server decides what a state
  * allows; the page offers only what the state and the role allow.
  */
-import { App, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dueDateOf } from '../../../common/billing';
 import { formatKb } from '../../resources/cell';
+import { FormDialog, useSubmit } from '../../components/submit-dialog';
 import { api } from '../../providers/http';
 
 interface Version {
@@ -27,6 +28,8 @@ interface Settle {
   currency: string;
   paidOn: string;
   reference: string;
+  /** deposit: the invoice's draw on the organisation's deposit when it was issued. */
+  kind: 'payment' | 'deposit';
   recordedBy: string | null;
 }
 /** A pool's line of an invoice: the job writes every figure; a seeded invoice names the pool only. */
@@ -53,6 +56,15 @@ const STATUS_COLORS: Record<string, string> = { draft: 'default', published: 'bl
 function useMoney() {
   const { i18n } = useTranslation();
   return (n: number, currency: string) => new Intl.NumberFormat(i18n.language, { style: 'currency', currency }).format(n);
+}
+
+/** A titled card with a small table of all its rows, loading until they come (null). */
+function TableCard<T extends object>({ title, rows, ...table }: { title: string; rows: T[] | null } & Pick<TableProps<T>, 'rowKey' | 'columns'>) {
+  return (
+    <Card size="small" title={title}>
+      <Table<T> size="small" loading={!rows} dataSource={rows ?? []} pagination={false} {...table} />
+    </Card>
+  );
 }
 
 /** Versions, payments and the extract of the invoice at base (its API path); read again when round changes. */
@@ -88,13 +100,7 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
   const currency = self?.currency ?? versions?.[0]?.currency ?? 'EUR';
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Card size="small" title={t('invoiceActions.versions')}>
-        <Table<Version>
-          size="small"
-          rowKey="id"
-          loading={!versions}
-          dataSource={versions ?? []}
-          pagination={false}
+      <TableCard<Version> title={t('invoiceActions.versions')} rowKey="id" rows={versions}
           columns={[
             {
               key: 'version',
@@ -121,8 +127,7 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
                 ),
             },
           ]}
-        />
-      </Card>
+      />
       <Card
         size="small"
         title={t('invoiceActions.settles')}
@@ -137,19 +142,13 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('invoiceActions.noSettles')} /> }}
           columns={[
             { key: 'paidOn', title: t('invoiceActions.paidOn'), dataIndex: 'paidOn' },
-            { key: 'reference', title: t('invoiceActions.reference'), dataIndex: 'reference' },
+            { key: 'reference', title: t('invoiceActions.reference'), render: (_, s) => (s.kind === 'deposit' ? <Tag color="gold">{t('invoiceActions.fromDeposit')}</Tag> : s.reference) },
             { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, s) => money(s.amount, s.currency) },
             { key: 'by', title: '', render: (_, s) => <Typography.Text type="secondary">{s.recordedBy ?? ''}</Typography.Text> },
           ]}
         />
       </Card>
-      <Card size="small" title={t('invoiceActions.extract')}>
-        <Table<SkuLine>
-          size="small"
-          rowKey="sku"
-          loading={!extract}
-          dataSource={extract ?? []}
-          pagination={false}
+      <TableCard<SkuLine> title={t('invoiceActions.extract')} rowKey="sku" rows={extract}
           columns={[
             { key: 'sku', title: t('invoices.fields.sku'), render: (_, l) => l.sku || '—' },
             { key: 'sims', title: t('invoiceActions.sims'), dataIndex: 'sims', align: 'right' },
@@ -158,8 +157,7 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
             { key: 'overage', title: t('invoices.fields.overagePrice'), align: 'right', render: (_, l) => money(l.overageAmount, currency) },
             { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, l) => money(l.amount, currency) },
           ]}
-        />
-      </Card>
+      />
       {pools.length > 0 && (
         <Card size="small" title={t('invoiceActions.pools')}>
           <Table<PoolLine>
@@ -185,25 +183,9 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
 /** Publish a draft, after saying when it will be due. */
 export function PublishButton({ url, icon, onDone }: { url: string; icon: ReactNode; onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useSubmit(() => api('POST', url), onDone, { success: () => t('invoiceActions.published') });
   return (
-    <Popconfirm
-      title={t('invoiceActions.publish')}
-      description={t('invoiceActions.publishConfirm', { due: dueDateOf(new Date()) })}
-      onConfirm={async () => {
-        setBusy(true);
-        try {
-          await api('POST', url);
-          void message.success(t('invoiceActions.published'));
-          onDone();
-        } catch {
-          // Shown by the HTTP helper.
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Popconfirm title={t('invoiceActions.publish')} description={t('invoiceActions.publishConfirm', { due: dueDateOf(new Date()) })} onConfirm={submit}>
       <Button icon={icon} loading={busy}>
         {t('invoiceActions.publish')}
       </Button>
@@ -214,69 +196,42 @@ export function PublishButton({ url, icon, onDone }: { url: string; icon: ReactN
 /** A correction: a reason, then the new version opens. */
 export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; url: string; onClose: () => void; onDone: (newId: string) => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ reason?: string }>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const { reason } = await form.validateFields();
-    setBusy(true);
-    try {
-      const made = await api<{ id: string; version: number }>('POST', url, reason?.trim() ? { reason: reason.trim() } : {});
-      void message.success(t('invoiceActions.corrected', { version: made.version }));
-      form.resetFields();
-      onDone(made.id);
-    } catch {
-      // Shown by the HTTP helper.
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { dialog } = useSubmit(
+    ({ reason }: { reason?: string }) => api<{ id: string; version: number }>('POST', url, reason?.trim() ? { reason: reason.trim() } : {}),
+    (made) => onDone(made.id),
+    { form, reset: true, success: (made) => t('invoiceActions.corrected', { version: made.version }) },
+  );
   return (
-    <Modal open={open} title={t('invoiceActions.correctTitle')} okText={t('invoiceActions.correct')} confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} destroyOnHidden>
-      <Typography.Paragraph type="secondary">{t('invoiceActions.correctHelp')}</Typography.Paragraph>
-      <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={t('invoiceActions.reason')} rules={[{ max: 200 }]}>
-          <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormDialog open={open} title={t('invoiceActions.correctTitle')} okText={t('invoiceActions.correct')} onCancel={onClose} {...dialog} help={t('invoiceActions.correctHelp')} form={form}>
+      <Form.Item name="reason" label={t('invoiceActions.reason')} rules={[{ max: 200 }]}>
+        <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2 }} />
+      </Form.Item>
+    </FormDialog>
   );
 }
 
 /** Record a payment: amount (cents), the day it was paid (not later than today), the bank's reference. */
 export function SettleDialog({ open, url, currency, onClose, onDone }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ amount: number; paidOn: string; reference: string }>();
-  const [busy, setBusy] = useState(false);
   const today = new Date().toISOString().slice(0, 10);
-  const submit = async () => {
-    const values = await form.validateFields();
-    setBusy(true);
-    try {
-      await api('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() });
-      void message.success(t('invoiceActions.settled'));
-      form.resetFields();
-      onDone();
-    } catch {
-      // Shown by the HTTP helper (it names the field and the rule).
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { dialog } = useSubmit(
+    (values: { amount: number; paidOn: string; reference: string }) => api('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() }),
+    onDone,
+    { form, reset: true, success: () => t('invoiceActions.settled') },
+  );
   return (
-    <Modal open={open} title={t('invoiceActions.settle')} okText={t('invoiceActions.settle')} confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ paidOn: today }}>
-        <Form.Item name="amount" label={`${t('invoiceActions.amount')} (${currency})`} rules={[{ required: true }]}>
-          <InputNumber min={0.01} max={999_999_999_999} precision={2} step={0.01} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="paidOn" label={t('invoiceActions.paidOn')} rules={[{ required: true }]}>
-          <Input type="date" max={today} />
-        </Form.Item>
-        <Form.Item name="reference" label={t('invoiceActions.reference')} rules={[{ required: true, whitespace: true, max: 64 }]}>
-          <Input maxLength={64} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormDialog open={open} title={t('invoiceActions.settle')} okText={t('invoiceActions.settle')} onCancel={onClose} {...dialog} form={form} initialValues={{ paidOn: today }}>
+      <Form.Item name="amount" label={`${t('invoiceActions.amount')} (${currency})`} rules={[{ required: true }]}>
+        <InputNumber min={0.01} max={999_999_999_999} precision={2} step={0.01} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="paidOn" label={t('invoiceActions.paidOn')} rules={[{ required: true }]}>
+        <Input type="date" max={today} />
+      </Form.Item>
+      <Form.Item name="reference" label={t('invoiceActions.reference')} rules={[{ required: true, whitespace: true, max: 64 }]}>
+        <Input maxLength={64} />
+      </Form.Item>
+    </FormDialog>
   );
 }

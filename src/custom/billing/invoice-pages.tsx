@@ -2,43 +2,56 @@
  * Invoices (finance), invoice detail (financeDetailsPage) and SIM invoice detail (financeSimDetailsPage), from
  * schemas/invoices.json and invoice-lines.json; the PDF is made by the server.
  */
-import { ArrowLeftOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FilePdfOutlined, SendOutlined, UnorderedListOutlined, WalletOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, BankOutlined, EditOutlined, EyeOutlined, FilePdfOutlined, RollbackOutlined, SendOutlined, UnorderedListOutlined, WalletOutlined } from '@ant-design/icons';
 import { useOne } from '@refinedev/core';
 import { Alert, Button, Skeleton, Space } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../../common/resource-registry';
 import { pageTexts } from '../../components/page-texts';
 import { download, saveFile } from '../../providers/http';
 import { currentAbility } from '../../shell/ability';
 import { CorrectDialog, InvoiceHistory, PublishButton, SettleDialog } from './invoice-lifecycle';
+import { DetailsDownload, RunInvoicesButton } from './invoice-tasks';
+import { CreditDialog, DepositButton, SettlementCard, SettlementDialog } from './invoice-types';
 import { ResourceListPage } from '../../resources/resource-list-page';
-import { ResourceShowPage } from '../../resources/resource-show-page';
+import { ResourceShowPage, usePageAddress } from '../../resources/resource-show-page';
 
 /** The invoice pages' own words (versions, payments, actions), fetched with the pages (src/components/page-texts.ts). */
 const useInvoiceTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./invoice-locales/*.json', { import: 'default' }), 'invoiceActions.publish').useReady;
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
 type Invoice = Record<string, unknown> & { id: string; billId: string; status: string; dueDate: string; currency: string };
+type Dialog = 'correct' | 'settle' | 'credit' | 'settlement';
 
 export function InvoicesPage() {
   const { t } = useTranslation();
   const { lang } = useParams();
-  return <ResourceListPage resource={RESOURCES.invoices} title={t('menu.finance')} showPath={(row) => `/${lang}/financeDetailsPage?id=${encodeURIComponent(String(row.id))}`} />;
+  const navigate = useNavigate();
+  const ready = useInvoiceTexts();
+  const open = (id: string) => `/${lang}/financeDetailsPage?id=${encodeURIComponent(id)}`;
+  const can = (action: string) => ready && currentAbility().can(action, 'customer-bill-cube');
+  // Running the invoice job for a closed month (generate), and a deposit requested here, where the organisation's
+  // invoices are (issue 20): the new invoice opens.
+  const extra = (
+    <Space>
+      {can('generate') && <RunInvoicesButton bills={BILLS} />}
+      {can('deposit') && <DepositButton onDone={(id) => navigate(open(id))} />}
+    </Space>
+  );
+  return <ResourceListPage resource={RESOURCES.invoices} title={t('menu.finance')} extra={extra} showPath={(row) => open(String(row.id))} />;
 }
 
 /** Published and past its due date (SPEC.md section 9's due date, a UTC calendar day). */
-const overdue = (inv: Invoice) => inv.status === 'published' && inv.dueDate < new Date().toISOString().slice(0, 10);
+// A credit note is owed to the customer, not by it: never overdue.
+const overdue = (inv: Invoice) => inv.status === 'published' && inv.type !== 'credit' && inv.dueDate < new Date().toISOString().slice(0, 10);
 
 export function InvoiceDetailPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { lang } = useParams();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
+  const { navigate, lang, id } = usePageAddress();
   const [busy, setBusy] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'correct' | 'settle' | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
   // Bumped after an action, so the versions and payments are read again with the record.
   const [round, setRound] = useState(0);
   const ready = useInvoiceTexts();
@@ -56,6 +69,16 @@ export function InvoiceDetailPage() {
   };
   if (!ready) return <Skeleton active paragraph={{ rows: 8 }} />;
   const base = `${BILLS}/${encodeURIComponent(id)}`;
+  const openInvoice = (v: string) => navigate(`/${lang}/financeDetailsPage?id=${encodeURIComponent(v)}`);
+  // An action that opens its dialog: shown when the invoice's state and the role allow it, in this order.
+  const dialogButtons = (actions: Array<[shown: boolean, key: Dialog, icon: ReactNode, label: string]>) =>
+    actions.map(([shown, key, icon, label]) =>
+      shown ? (
+        <Button key={key} icon={icon} onClick={() => setDialog(key)}>
+          {t(label)}
+        </Button>
+      ) : null,
+    );
   return (
     <ResourceShowPage
       key={id}
@@ -65,62 +88,59 @@ export function InvoiceDetailPage() {
       onBack={() => navigate(`/${lang}/finance`)}
       before={(record) => (overdue(record as Invoice) ? <Alert type="error" showIcon message={t('invoices.overdue')} /> : null)}
       extra={(record, reload) => {
-        const inv = record as Invoice & { version: number; type: string; isCurrent: boolean };
+        const inv = record as Invoice & { version: number; type: string; isCurrent: boolean; amountInclTax: number };
         const after = () => {
           setDialog(null);
           setRound((n) => n + 1);
           reload();
         };
+        // A correction or a credit note opens the invoice it made.
+        const opened = (v: string) => {
+          setDialog(null);
+          openInvoice(v);
+        };
         const correctable = inv.isCurrent && inv.type === 'post_payment' && (inv.status === 'draft' || inv.status === 'published');
+        const creditable = inv.isCurrent && (inv.type === 'post_payment' || inv.type === 'advance') && (inv.status === 'published' || inv.status === 'paid');
         return (
           <>
             <Button icon={<UnorderedListOutlined />} onClick={() => navigate(`/${lang}/financeSimDetailsPage?id=${encodeURIComponent(id)}`)}>
               {t('invoices.simDetails')}
             </Button>
-            {may('export') && (
-              <Button icon={<DownloadOutlined />} loading={busy === 'csv'} onClick={() => void fetchFile('csv', `${base}/details/download`, `${inv.billId}-details.csv`)}>
-                {t('invoiceActions.detailsCsv')}
-              </Button>
-            )}
+            {may('export') && <DetailsDownload url={`${base}/details/download`} fallbackName={`${inv.billId}-details`} />}
             {inv.status === 'draft' && (
               <Button icon={<EyeOutlined />} loading={busy === 'preview'} onClick={() => void fetchFile('preview', `${base}/preview/pdf`, `${inv.billId}-preview.pdf`)}>
                 {t('invoiceActions.preview')}
               </Button>
             )}
-            {correctable && may('correct') && (
-              <Button icon={<EditOutlined />} onClick={() => setDialog('correct')}>
-                {t('invoiceActions.correct')}
-              </Button>
-            )}
-            {inv.status === 'published' && may('settle') && (
-              <Button icon={<WalletOutlined />} onClick={() => setDialog('settle')}>
-                {t('invoiceActions.settle')}
-              </Button>
-            )}
+            {dialogButtons([
+              [correctable && may('correct'), 'correct', <EditOutlined />, 'invoiceActions.correct'],
+              [inv.status === 'draft' && inv.isCurrent && may('settlement'), 'settlement', <BankOutlined />, 'invoiceTypes.editSettlement'],
+              [creditable && may('credit'), 'credit', <RollbackOutlined />, 'invoiceTypes.credit'],
+              [inv.status === 'published' && inv.type !== 'credit' && may('settle'), 'settle', <WalletOutlined />, 'invoiceActions.settle'],
+            ])}
             {inv.status === 'draft' && may('publish') && <PublishButton url={`${base}/publish`} icon={<SendOutlined />} onDone={after} />}
             <Button type="primary" icon={<FilePdfOutlined />} loading={busy === 'pdf'} onClick={() => void fetchFile('pdf', `${base}/download/pdf`, `${inv.billId}.pdf`)}>
               {t('invoices.pdf')}
             </Button>
-            <CorrectDialog open={dialog === 'correct'} url={`${base}/versions`} onClose={() => setDialog(null)} onDone={(v) => {
-              setDialog(null);
-              navigate(`/${lang}/financeDetailsPage?id=${encodeURIComponent(v)}`);
-            }} />
+            <CorrectDialog open={dialog === 'correct'} url={`${base}/versions`} onClose={() => setDialog(null)} onDone={opened} />
             <SettleDialog open={dialog === 'settle'} url={`${base}/settles`} currency={inv.currency} onClose={() => setDialog(null)} onDone={after} />
+            <SettlementDialog open={dialog === 'settlement'} url={`${base}/settlement`} onClose={() => setDialog(null)} onDone={after} />
+            <CreditDialog open={dialog === 'credit'} url={`${base}/credit`} currency={inv.currency} max={inv.amountInclTax} onClose={() => setDialog(null)} onDone={opened} />
           </>
         );
       }}
     >
-      <InvoiceHistory base={base} round={round} onOpen={(v) => navigate(`/${lang}/financeDetailsPage?id=${encodeURIComponent(v)}`)} />
+      <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+        <SettlementCard base={base} round={round} onOpen={openInvoice} />
+        <InvoiceHistory base={base} round={round} onOpen={openInvoice} />
+      </Space>
     </ResourceShowPage>
   );
 }
 
 export function InvoiceSimDetailsPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { lang } = useParams();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
+  const { navigate, lang, id } = usePageAddress();
   // Opened without an invoice (a bookmark, the route table): nothing to ask for, and no error toast for it.
   const { result } = useOne<Invoice>({ resource: 'invoices', id, meta: { one: RESOURCES.invoices['x-admin'].show!.call }, errorNotification: false, queryOptions: { enabled: id !== '' } });
   return (

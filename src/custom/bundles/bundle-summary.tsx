@@ -10,8 +10,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pageTexts } from '../../components/page-texts';
+import { usePaging } from '../../components/list-parts';
 import { api, type HttpError } from '../../providers/http';
-import { formatKb } from '../../resources/cell';
+import { formatKb, TwoLineCell } from '../../resources/cell';
 import { ExportButton } from '../../resources/export-button';
 import { currentAbility } from '../../shell/ability';
 
@@ -43,17 +44,18 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
   const { lang } = useParams();
   const ready = useTexts();
   const [filters, setFilters] = useState<{ status?: string; search?: string }>({});
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const paging = usePaging();
+  const { page, pageSize } = paging;
   const [state, setState] = useState<{ items: Product[]; total: number; loading: boolean; error: string | null }>({ items: [], total: 0, loading: true, error: null });
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    api<{ items: Product[]; total: number }>('POST', '/api/main/device/bundle', { ...filters, ...paging }, { quiet: true }).then(
+    api<{ items: Product[]; total: number }>('POST', '/api/main/device/bundle', { ...filters, page, pageSize }, { quiet: true }).then(
       (d) => live && setState({ ...d, loading: false, error: null }),
       (e: HttpError) => live && setState({ items: [], total: 0, loading: false, error: e.message }),
     );
     return () => void (live = false);
-  }, [filters, paging, i18n.language]);
+  }, [filters, page, pageSize, i18n.language]);
   const mayExport = currentAbility().can('export', 'sim');
   const kb = (v: number | null) => (v === null ? '—' : formatKb(v, i18n.language));
   const n = (v: number) => v.toLocaleString(i18n.language);
@@ -106,7 +108,7 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
             placeholder={t('bundleSummary.search')}
             onSearch={(v) => {
               setFilters((f) => ({ ...f, search: v.trim() || undefined }));
-              setPaging((p) => ({ ...p, page: 1 }));
+              paging.setPage(1);
             }}
             style={{ width: 240 }}
           />
@@ -118,36 +120,15 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
             options={STATUSES.map((s) => ({ value: s, label: t(`bundleOrders.enum.status.${s}`) }))}
             onChange={(v?: string) => {
               setFilters((f) => ({ ...f, status: v }));
-              setPaging((p) => ({ ...p, page: 1 }));
+              paging.setPage(1);
             }}
           />
         </Space>
-        <Table<Product>
-          rowKey="sku"
-          size="small"
-          data-testid="bundle-summary"
-          loading={state.loading}
-          dataSource={state.items}
-          scroll={{ x: 'max-content' }}
+        <Table<Product> rowKey="sku" size="small" data-testid="bundle-summary" loading={state.loading} dataSource={state.items} scroll={{ x: 'max-content' }}
           locale={{ emptyText: <Empty description={state.error ?? t('bundleSummary.empty')} /> }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.pageSize,
-            total: state.total,
-            showSizeChanger: true,
-            onChange: (page, pageSize) => setPaging({ page: pageSize === paging.pageSize ? page : 1, pageSize }),
-          }}
+          pagination={paging.pagination(state.total)}
           columns={[
-            {
-              key: 'name',
-              title: t('bundleSummary.columns.name'),
-              render: (_, p) => (
-                <Space direction="vertical" size={0}>
-                  <Typography.Text strong>{p.name}</Typography.Text>
-                  <Typography.Text type="secondary">{p.sku}</Typography.Text>
-                </Space>
-              ),
-            },
+            { key: 'name', title: t('bundleSummary.columns.name'), render: (_, p) => <TwoLineCell name={p.name} detail={p.sku} /> },
             { key: 'reset', title: t('bundleSummary.columns.resetCycle'), render: (_, p) => t(`bundleOrders.enum.resetCycle.${p.resetCycle}`) },
             { key: 'quota', title: t('bundleSummary.columns.quotaKb'), align: 'right', render: (_, p) => kb(p.quotaKb) },
             { key: 'sims', title: t('bundleSummary.columns.sims'), align: 'right', render: (_, p) => n(p.sims) },

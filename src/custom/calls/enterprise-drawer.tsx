@@ -5,6 +5,7 @@
 import { Alert, App, Button, Drawer, Form, Input, InputNumber, Select, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CURRENCIES } from '../../../common/currencies';
 import { INVOICE_TYPES } from '../../../common/enterprise';
 import { api } from '../../providers/http';
 import { useCallsTexts } from './texts';
@@ -82,7 +83,7 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
             <Form.Item name="billingEmail" label={t('calls.enterprise.billingEmail')} rules={[{ type: 'email' }]}><Input maxLength={254} /></Form.Item>
             <Form.Item name="phone" label={t('calls.enterprise.phone')}><Input maxLength={15} inputMode="numeric" /></Form.Item>
             <Form.Item name="currency" label={t('calls.enterprise.currency')} rules={[{ required: true }]}>
-              <Select showSearch options={['EUR', 'USD', 'GBP', 'CNY', 'TWD', 'CHF', 'JPY'].map((c) => ({ value: c, label: c }))} />
+              <Select showSearch options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
             </Form.Item>
             <Form.Item name="invoiceType" label={t('calls.enterprise.invoiceType')} rules={[{ required: true }]}>
               <Select options={INVOICE_TYPES.map((k) => ({ value: k, label: t(`calls.enterprise.types.${k}`) }))} />

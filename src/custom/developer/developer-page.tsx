@@ -5,11 +5,12 @@
  * logged delivery can be sent again. The tab is kept in the address (?tab=).
  */
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, EyeOutlined, KeyOutlined, PlusOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, Typography, type DrawerProps, type TableColumnsType } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DateTime } from '../../components/date-time';
+import { PagedTable, usePaging, type Paging } from '../../components/list-parts';
 import { api, type HttpError } from '../../providers/http';
 import { store } from '../../providers/session-store';
 
@@ -339,9 +340,17 @@ function WebhookTab() {
   );
 }
 
-/** A log table paged on the server: filters, pages, and a drawer with one row whole. */
-function useServerPage<T, F extends object>(url: string, filters: F) {
-  const [page, setPage] = useState(1);
+interface ServerLog<T> {
+  data: Page<T> | null;
+  loading: boolean;
+  paging: Paging;
+  reload: () => void;
+}
+
+/** A log paged on the server (20 rows a page), read again when its filters change, from their first page. */
+function useServerPage<T, F extends object>(url: string, filters: F): ServerLog<T> {
+  const paging = usePaging();
+  const { page, setPage } = paging;
   const [data, setData] = useState<Page<T> | null>(null);
   const [loading, setLoading] = useState(false);
   const key = JSON.stringify(filters);
@@ -352,8 +361,49 @@ function useServerPage<T, F extends object>(url: string, filters: F) {
       .finally(() => setLoading(false));
   }, [url, key, page]);
   useEffect(() => load(), [load]);
-  useEffect(() => setPage(1), [key]);
-  return { data, loading, page, setPage, reload: load };
+  useEffect(() => setPage(1), [key, setPage]);
+  return { data, loading, paging, reload: load };
+}
+
+/** A log's card: its filters, its rows (a row or its button opens the drawer with that row whole), the drawer. */
+function LogCard<T extends { id: string }>(props: {
+  title: string;
+  filters: ReactNode;
+  log: ServerLog<T>;
+  empty: string;
+  columns: TableColumnsType<T>;
+  open: T | null;
+  setOpen: (row: T | null) => void;
+  drawer: Pick<DrawerProps, 'title' | 'extra' | 'children'>;
+}) {
+  const { t } = useTranslation();
+  const { log, setOpen } = props;
+  const details: TableColumnsType<T>[number] = {
+    title: t('developer.details'),
+    key: 'open',
+    render: (_: unknown, row: T) => (
+      <Button size="small" onClick={(e) => (e.stopPropagation(), setOpen(row))}>
+        {t('developer.details')}
+      </Button>
+    ),
+  };
+  return (
+    <Card title={props.title} extra={<Button icon={<ReloadOutlined />} onClick={log.reload} aria-label={t('developer.reload')} />}>
+      <Space wrap style={{ marginBottom: 16 }}>
+        {props.filters}
+      </Space>
+      <PagedTable<T>
+        data={log.data}
+        loading={log.loading}
+        paging={log.paging}
+        pager={{ showSizeChanger: false }}
+        empty={props.empty}
+        onRow={(row) => ({ onClick: () => setOpen(row), style: { cursor: 'pointer' } })}
+        columns={[...props.columns, details]}
+      />
+      <Drawer open={!!props.open} width={640} onClose={() => setOpen(null)} {...props.drawer} />
+    </Card>
+  );
 }
 
 function ApiLogTab() {
@@ -361,42 +411,27 @@ function ApiLogTab() {
   const [filters, setFilters] = useState<{ httpCode?: number; method?: string; traceId?: string }>({});
   const [traceId, setTraceId] = useState('');
   const [open, setOpen] = useState<ApiLog | null>(null);
-  const { data, loading, page, setPage, reload } = useServerPage<ApiLog, typeof filters>('/api/main/developer/log/api', filters);
+  const log = useServerPage<ApiLog, typeof filters>('/api/main/developer/log/api', filters);
   return (
-    <Card title={t('developer.apiLogTitle')} extra={<Button icon={<ReloadOutlined />} onClick={reload} aria-label={t('developer.reload')} />}>
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Select allowClear placeholder={t('developer.method')} aria-label={t('developer.method')} style={{ width: 130 }} options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))} onChange={(method?: string) => setFilters((f) => ({ ...f, method }))} />
-        <Select allowClear placeholder={t('developer.httpCode')} aria-label={t('developer.httpCode')} style={{ width: 150 }} options={[200, 400, 401, 403, 404, 409, 429, 500].map((c) => ({ value: c, label: String(c) }))} onChange={(httpCode?: number) => setFilters((f) => ({ ...f, httpCode }))} />
-        <Input.Search allowClear placeholder={t('developer.traceId')} aria-label={t('developer.traceId')} style={{ width: 260 }} value={traceId} onChange={(e) => setTraceId(e.target.value)} onSearch={(v) => setFilters((f) => ({ ...f, traceId: v.trim() || undefined }))} />
-      </Space>
-      <Table<ApiLog>
-        rowKey="id"
-        size="middle"
-        loading={loading}
-        dataSource={data?.items ?? []}
-        locale={{ emptyText: <Empty description={t('developer.noApiCalls')} /> }}
-        pagination={{ current: page, pageSize: 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage }}
-        onRow={(row) => ({ onClick: () => setOpen(row), style: { cursor: 'pointer' } })}
-        columns={[
-          { title: t('developer.time'), dataIndex: 'at', render: (v: string) => <DateTime value={v} /> },
-          { title: t('developer.method'), dataIndex: 'method' },
-          { title: t('developer.path'), dataIndex: 'path', ellipsis: true },
-          { title: t('developer.httpCode'), dataIndex: 'httpCode', render: (v: number) => <Tag color={codeColor(v)}>{v}</Tag> },
-          { title: t('developer.traceId'), dataIndex: 'traceId', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-          { title: t('developer.ip'), dataIndex: 'ip' },
-          {
-            title: t('developer.details'),
-            key: 'open',
-            render: (_: unknown, row: ApiLog) => (
-              <Button size="small" onClick={(e) => (e.stopPropagation(), setOpen(row))}>
-                {t('developer.details')}
-              </Button>
-            ),
-          },
-        ]}
-      />
-      <Drawer open={!!open} width={640} title={open ? `${open.method} ${open.path}` : ''} onClose={() => setOpen(null)}>
-        {open && (
+    <LogCard<ApiLog> title={t('developer.apiLogTitle')} log={log} empty={t('developer.noApiCalls')} open={open} setOpen={setOpen}
+      filters={
+        <>
+          <Select allowClear placeholder={t('developer.method')} aria-label={t('developer.method')} style={{ width: 130 }} options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))} onChange={(method?: string) => setFilters((f) => ({ ...f, method }))} />
+          <Select allowClear placeholder={t('developer.httpCode')} aria-label={t('developer.httpCode')} style={{ width: 150 }} options={[200, 400, 401, 403, 404, 409, 429, 500].map((c) => ({ value: c, label: String(c) }))} onChange={(httpCode?: number) => setFilters((f) => ({ ...f, httpCode }))} />
+          <Input.Search allowClear placeholder={t('developer.traceId')} aria-label={t('developer.traceId')} style={{ width: 260 }} value={traceId} onChange={(e) => setTraceId(e.target.value)} onSearch={(v) => setFilters((f) => ({ ...f, traceId: v.trim() || undefined }))} />
+        </>
+      }
+      columns={[
+        { title: t('developer.time'), dataIndex: 'at', render: (v: string) => <DateTime value={v} /> },
+        { title: t('developer.method'), dataIndex: 'method' },
+        { title: t('developer.path'), dataIndex: 'path', ellipsis: true },
+        { title: t('developer.httpCode'), dataIndex: 'httpCode', render: (v: number) => <Tag color={codeColor(v)}>{v}</Tag> },
+        { title: t('developer.traceId'), dataIndex: 'traceId', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+        { title: t('developer.ip'), dataIndex: 'ip' },
+      ]}
+      drawer={{
+        title: open ? `${open.method} ${open.path}` : '',
+        children: open && (
           <>
             <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
               <Descriptions.Item label={t('developer.time')}><DateTime value={open.at} /></Descriptions.Item>
@@ -412,9 +447,9 @@ function ApiLogTab() {
             <Typography.Title level={5}>{t('developer.response')}</Typography.Title>
             <Pre text={open.response} />
           </>
-        )}
-      </Drawer>
-    </Card>
+        ),
+      }}
+    />
   );
 }
 
@@ -425,7 +460,7 @@ function NotificationLogTab() {
   const [filters, setFilters] = useState<{ eventType?: string; subtype?: string; failed?: boolean }>({});
   const [open, setOpen] = useState<NotificationLog | null>(null);
   const [replaying, setReplaying] = useState(false);
-  const { data, loading, page, setPage, reload } = useServerPage<NotificationLog, typeof filters>('/api/main/developer/log/notification', filters);
+  const log = useServerPage<NotificationLog, typeof filters>('/api/main/developer/log/notification', filters);
   const accountId = store.get('userId');
   useEffect(() => {
     const types: Promise<EventType[]> = api('GET', '/api/main/developer/log/notification/type');
@@ -441,7 +476,7 @@ function NotificationLogTab() {
       const r = await api<{ httpCode: number | null; error: string | null; delivered: boolean }>('POST', `/api/main/developer/notification/${key.id}`, { logId: row.id });
       if (r.delivered) message.success(t('developer.testDelivered', { code: r.httpCode }));
       else message.error(t('developer.testFailed', { reason: r.error ?? `HTTP ${r.httpCode}` }));
-      reload();
+      log.reload();
     } catch {
       /* said by the HTTP helper */
     } finally {
@@ -450,52 +485,30 @@ function NotificationLogTab() {
   };
   const result = (row: NotificationLog): ReactNode => (row.httpCode === null ? <Tag color="red">{t('developer.notSent')}</Tag> : <Tag color={codeColor(row.httpCode)}>{row.httpCode}</Tag>);
   return (
-    <Card title={t('developer.notificationLogTitle')} extra={<Button icon={<ReloadOutlined />} onClick={reload} aria-label={t('developer.reload')} />}>
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Select allowClear placeholder={t('developer.eventType')} aria-label={t('developer.eventType')} style={{ width: 170 }} options={types.map((x) => ({ value: x.type, label: x.label }))} onChange={(eventType?: string) => setFilters((f) => ({ ...f, eventType, subtype: undefined }))} />
-        <Select allowClear placeholder={t('developer.subtype')} aria-label={t('developer.subtype')} style={{ width: 220 }} disabled={!filters.eventType} value={filters.subtype} options={subtypes.map((s) => ({ value: s.subtype, label: s.label }))} onChange={(subtype?: string) => setFilters((f) => ({ ...f, subtype }))} />
-        <Select allowClear placeholder={t('developer.outcome')} aria-label={t('developer.outcome')} style={{ width: 170 }} options={[{ value: 'failed', label: t('developer.failedOnly') }, { value: 'ok', label: t('developer.deliveredOnly') }]} onChange={(v?: string) => setFilters((f) => ({ ...f, failed: v === undefined ? undefined : v === 'failed' }))} />
-      </Space>
-      <Table<NotificationLog>
-        rowKey="id"
-        size="middle"
-        loading={loading}
-        dataSource={data?.items ?? []}
-        locale={{ emptyText: <Empty description={t('developer.noDeliveries')} /> }}
-        pagination={{ current: page, pageSize: 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage }}
-        onRow={(row) => ({ onClick: () => setOpen(row), style: { cursor: 'pointer' } })}
-        columns={[
-          { title: t('developer.sentAt'), dataIndex: 'sentAt', render: (v: string) => <DateTime value={v} /> },
-          { title: t('developer.eventType'), dataIndex: 'eventType', render: (v: string) => typeLabel(v) },
-          { title: t('developer.subtype'), dataIndex: 'subtype', render: (v: string | null, row: NotificationLog) => subtypeLabel(row.eventType, v) },
-          { title: t('developer.url'), dataIndex: 'url', ellipsis: true },
-          { title: t('developer.httpCode'), dataIndex: 'httpCode', render: (_: unknown, row: NotificationLog) => result(row) },
-          { title: t('developer.attempt'), dataIndex: 'attempt', align: 'right' as const },
-          {
-            title: t('developer.details'),
-            key: 'open',
-            render: (_: unknown, row: NotificationLog) => (
-              <Button size="small" onClick={(e) => (e.stopPropagation(), setOpen(row))}>
-                {t('developer.details')}
-              </Button>
-            ),
-          },
-        ]}
-      />
-      <Drawer
-        open={!!open}
-        width={640}
-        title={open ? `${typeLabel(open.eventType)} · ${subtypeLabel(open.eventType, open.subtype)}` : ''}
-        onClose={() => setOpen(null)}
-        extra={
-          open && (
-            <Button type="primary" icon={<SendOutlined />} loading={replaying} onClick={() => void replay(open)}>
-              {t('developer.replay')}
-            </Button>
-          )
-        }
-      >
-        {open && (
+    <LogCard<NotificationLog> title={t('developer.notificationLogTitle')} log={log} empty={t('developer.noDeliveries')} open={open} setOpen={setOpen}
+      filters={
+        <>
+          <Select allowClear placeholder={t('developer.eventType')} aria-label={t('developer.eventType')} style={{ width: 170 }} options={types.map((x) => ({ value: x.type, label: x.label }))} onChange={(eventType?: string) => setFilters((f) => ({ ...f, eventType, subtype: undefined }))} />
+          <Select allowClear placeholder={t('developer.subtype')} aria-label={t('developer.subtype')} style={{ width: 220 }} disabled={!filters.eventType} value={filters.subtype} options={subtypes.map((s) => ({ value: s.subtype, label: s.label }))} onChange={(subtype?: string) => setFilters((f) => ({ ...f, subtype }))} />
+          <Select allowClear placeholder={t('developer.outcome')} aria-label={t('developer.outcome')} style={{ width: 170 }} options={[{ value: 'failed', label: t('developer.failedOnly') }, { value: 'ok', label: t('developer.deliveredOnly') }]} onChange={(v?: string) => setFilters((f) => ({ ...f, failed: v === undefined ? undefined : v === 'failed' }))} />
+        </>
+      }
+      columns={[
+        { title: t('developer.sentAt'), dataIndex: 'sentAt', render: (v: string) => <DateTime value={v} /> },
+        { title: t('developer.eventType'), dataIndex: 'eventType', render: (v: string) => typeLabel(v) },
+        { title: t('developer.subtype'), dataIndex: 'subtype', render: (v: string | null, row: NotificationLog) => subtypeLabel(row.eventType, v) },
+        { title: t('developer.url'), dataIndex: 'url', ellipsis: true },
+        { title: t('developer.httpCode'), dataIndex: 'httpCode', render: (_: unknown, row: NotificationLog) => result(row) },
+        { title: t('developer.attempt'), dataIndex: 'attempt', align: 'right' as const },
+      ]}
+      drawer={{
+        title: open ? `${typeLabel(open.eventType)} · ${subtypeLabel(open.eventType, open.subtype)}` : '',
+        extra: open && (
+          <Button type="primary" icon={<SendOutlined />} loading={replaying} onClick={() => void replay(open)}>
+            {t('developer.replay')}
+          </Button>
+        ),
+        children: open && (
           <>
             <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
               <Descriptions.Item label={t('developer.sentAt')}><DateTime value={open.sentAt} /></Descriptions.Item>
@@ -510,9 +523,9 @@ function NotificationLogTab() {
             <Typography.Title level={5}>{t('developer.response')}</Typography.Title>
             <Pre text={open.response} />
           </>
-        )}
-      </Drawer>
-    </Card>
+        ),
+      }}
+    />
   );
 }
 

@@ -5,9 +5,9 @@
  */
 import { MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Modal, Space, Steps, Switch, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { subjectOf } from '../../../common/ability';
 import { RESOURCES } from '../../../common/resource-registry';
 import { fieldsSchema } from '../../../common/resources';
@@ -18,12 +18,14 @@ import { currentAbility } from '../../shell/ability';
 import { AccountSeats } from './account-seats';
 import { ResourceCreatePage, ResourceEditPage } from '../../resources/resource-form-page';
 import { ResourceListPage } from '../../resources/resource-list-page';
-import { ResourceShowPage } from '../../resources/resource-show-page';
+import { ResourceShowPage, usePageAddress } from '../../resources/resource-show-page';
 import { SchemaForm } from '../../resources/schema-form';
 
 const accounts = RESOURCES.accounts;
 // An invitee's names are null until the invitation is accepted (the server shows only the invitation).
-type Account = Record<string, unknown> & { id: string; email: string; firstName: string | null; lastName: string | null; role: Role; status: string; oversight: boolean; pendingInvite: boolean };
+// accountWide: the server's answer, from the rules its handlers apply, whether this caller may change what is the
+// account's own (false when the account is also in an organisation where the caller lacks the right).
+type Account = Record<string, unknown> & { id: string; email: string; firstName: string | null; lastName: string | null; role: Role; status: string; oversight: boolean; pendingInvite: boolean; accountWide?: boolean };
 
 /** The roles the signed-in person may give: none above their own. */
 function grantableRoles(): Role[] {
@@ -175,10 +177,7 @@ export function NewAccountPage() {
 
 export function AccountDetailPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { lang } = useParams();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
+  const { navigate, lang, params, id } = usePageAddress();
   const back = () => navigate(`/${lang}/setCard`);
   const detail = `/${lang}/userDetail?id=${encodeURIComponent(id)}`;
   if (params.get('edit') === '1') {
@@ -205,6 +204,10 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
       },
     });
   const id = encodeURIComponent(account.id);
+  // The role's rules say whether an action is ours at all (hidden when not); the account's other organisations,
+  // which only the server knows, may still keep the account-wide ones out of reach: shown disabled, with the reason.
+  const elsewhere = account.accountWide === false;
+  const why = (control: ReactElement) => (elsewhere ? <Tooltip title={t('accounts.accountElsewhere')}>{control}</Tooltip> : control);
   return (
     <Space wrap>
       {self && <Typography.Text type="secondary">{t('accounts.you')}</Typography.Text>}
@@ -214,8 +217,9 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
           {t('accounts.revoke')}
         </Button>
       )}
-      {!self && !account.pendingInvite && may('changeStatus', account) && (
+      {!self && !account.pendingInvite && may('changeStatus', account) && why(
         <Button
+          disabled={elsewhere}
           onClick={() => {
             const status = account.status === 'active' ? 'disabled' : 'active';
             run(t(status === 'disabled' ? 'accounts.disable' : 'accounts.enable'), t(status === 'disabled' ? 'accounts.disableConfirm' : 'accounts.enableConfirm', { name }), () => api('PATCH', `/api/main/change_status/accounts/${id}`, { status }).then(reload), undefined, status === 'disabled');
@@ -224,17 +228,18 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
           {t(account.status === 'active' ? 'accounts.disable' : 'accounts.enable')}
         </Button>
       )}
-      {!account.pendingInvite && may('resetPassword', account) && (
-        <Button onClick={() => run(t('accounts.resetPassword'), t('accounts.resetConfirm', { name, email: account.email }), () => api('PATCH', `/api/main/reset_password/accounts/${id}`), t('accounts.resetDone', { email: account.email }))}>
+      {!account.pendingInvite && may('resetPassword', account) && why(
+        <Button disabled={elsewhere} onClick={() => run(t('accounts.resetPassword'), t('accounts.resetConfirm', { name, email: account.email }), () => api('PATCH', `/api/main/reset_password/accounts/${id}`), t('accounts.resetDone', { email: account.email }))}>
           {t('accounts.resetPassword')}
         </Button>
       )}
       {!self && !account.pendingInvite && may('grantOversight', account) && (
-        <Tooltip title={t('accounts.oversightHelp')}>
+        <Tooltip title={t(elsewhere ? 'accounts.accountElsewhere' : 'accounts.oversightHelp')}>
           <Space>
             <Switch
               aria-label={t('accounts.fields.oversight')}
               checked={account.oversight}
+              disabled={elsewhere}
               onChange={(oversight) => void api('PUT', `/api/main/accounts/oversight/${id}`, { oversight }).then(reload, () => undefined)}
             />
             <span>{t('accounts.fields.oversight')}</span>

@@ -6,7 +6,7 @@
 import { Descriptions, Empty, Progress, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
-import { formatKb } from '../../resources/cell';
+import { formatKb, TwoLineCell } from '../../resources/cell';
 import { BundleQueue } from './bundle-queue';
 import { TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
@@ -123,16 +123,7 @@ export function BundlesTab({ iccid }: { iccid: string }) {
           locale={{ emptyText: <Empty description={t('simDetail.bundles.empty')} /> }}
           expandable={{ expandedRowRender: (b) => <BundleDetail b={b} />, rowExpandable: () => true }}
           columns={[
-            {
-              key: 'name',
-              title: t('bundleOrders.fields.name'),
-              render: (_, b) => (
-                <Space direction="vertical" size={0}>
-                  <Typography.Text strong>{b.name}</Typography.Text>
-                  <Typography.Text type="secondary">{t(`bundleOrders.enum.type.${b.type}`)}</Typography.Text>
-                </Space>
-              ),
-            },
+            { key: 'name', title: t('bundleOrders.fields.name'), render: (_, b) => <TwoLineCell name={b.name} detail={t(`bundleOrders.enum.type.${b.type}`)} /> },
             { key: 'status', title: t('bundleOrders.fields.status'), render: (_, b) => <Tag color={BUNDLE_STATUS_COLORS[b.status]}>{t(`bundleOrders.enum.status.${b.status}`)}</Tag> },
             { key: 'payment', title: t('bundleOrders.fields.paymentMode'), render: (_, b) => t(`bundleOrders.enum.paymentMode.${b.paymentMode}`) },
             {

@@ -4,16 +4,16 @@
  * /sim/bundle/detail/{iccid}/{bundleId}/{cycle}): bounds, uplink and downlink, CDRs and radios.
  */
 import { Button, Descriptions, Drawer, Empty, Space, Table, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
-import { api, type HttpError } from '../../providers/http';
+import { usePaging } from '../../components/list-parts';
 import { ExportButton } from '../../resources/export-button';
 import { formatKb } from '../../resources/cell';
 import { currentAbility } from '../../shell/ability';
 import { usePolicyTexts } from './data-policy';
 import { TabFrame } from './tab-frame';
-import { useSimData, type SimData } from './use-sim-data';
+import { useSimData } from './use-sim-data';
 
 interface Cycle {
   number: number;
@@ -35,23 +35,6 @@ interface Cycles {
 
 interface CycleDetail {
   cycle: Cycle & { uplinkKb: number; downlinkKb: number; cdrs: number; byRat: Array<{ rat: string; volumeKb: number }> };
-}
-
-/** POST a SIM's cycles page: loading, the page or the error, a reload. */
-function useCycles(iccid: string, page: number, pageSize: number): SimData<Cycles> {
-  const { i18n } = useTranslation();
-  const [state, setState] = useState<{ data: Cycles | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: true });
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true, error: null }));
-    api<Cycles>('POST', '/api/main/device/cycle', { iccid, page, pageSize }, { quiet: true }).then(
-      (data) => live && setState({ data, error: null, loading: false }),
-      (e: HttpError) => live && setState({ data: null, error: e.message, loading: false }),
-    );
-    return () => void (live = false);
-  }, [iccid, page, pageSize, version, i18n.language]);
-  return { ...state, reload: () => setVersion((v) => v + 1) };
 }
 
 function CycleDrawer({ iccid, bundleId, bundleName, number, onClose }: { iccid: string; bundleId: string; bundleName: string; number: number; onClose: () => void }) {
@@ -99,9 +82,10 @@ function CycleDrawer({ iccid, bundleId, bundleName, number, onClose }: { iccid: 
 export function CyclesTab({ iccid }: { iccid: string }) {
   const { t, i18n } = useTranslation();
   const ready = usePolicyTexts();
-  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const paging = usePaging();
   const [open, setOpen] = useState<number | null>(null);
-  const state = useCycles(iccid, paging.page, paging.pageSize);
+  // POST /device/cycle: a SIM's cycles, a page of them.
+  const state = useSimData<Cycles>('/api/main/device/cycle', { iccid, page: paging.page, pageSize: paging.pageSize });
   const kb = (v: number | null) => (v === null ? '—' : formatKb(v, i18n.language));
   if (!ready) return null;
   return (
@@ -117,22 +101,9 @@ export function CyclesTab({ iccid }: { iccid: string }) {
               <ExportButton call="POST /api/main/device/cycle/export" filters={() => ({ iccid, ...(d.bundleId ? { bundleId: d.bundleId } : {}) })} ticked={[]} total={d.total} />
             )}
           </Space>
-          <Table<Cycle>
-            rowKey="number"
-            size="small"
-            data-testid="cycles"
-            dataSource={d.items}
-            loading={state.loading}
-            scroll={{ x: 'max-content' }}
+          <Table<Cycle> rowKey="number" size="small" data-testid="cycles" dataSource={d.items} loading={state.loading} scroll={{ x: 'max-content' }}
             locale={{ emptyText: <Empty description={t('simService.cycles.empty')} /> }}
-            pagination={{
-              current: paging.page,
-              pageSize: paging.pageSize,
-              total: d.total,
-              showSizeChanger: true,
-              pageSizeOptions: [10, 20, 50, 100],
-              onChange: (page, pageSize) => setPaging({ page: pageSize === paging.pageSize ? page : 1, pageSize }),
-            }}
+            pagination={paging.pagination(d.total)}
             columns={[
               {
                 key: 'number',

@@ -2,7 +2,7 @@
  * A SIM's service tab (issue 19): what its bundles give it now (GET /sim/service), its lifecycle periods and when each
  * ends (GET /sim/details), and its card with whether the activate action would take it (GET /sim/spec/{iccid}).
  */
-import { Card, Col, Descriptions, Progress, Row, Tag, Typography } from 'antd';
+import { Card, Col, Descriptions, Progress, Row, Tag, Typography, type DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
 import { formatKb } from '../../resources/cell';
@@ -43,6 +43,9 @@ interface Spec {
 
 const CONTROL_COLORS = { none: 'green', throttle_128: 'orange', throttle_256: 'gold', stop: 'red' } as const;
 
+/** The tab's facts: label and value a line, small. */
+const Facts = (props: DescriptionsProps) => <Descriptions size="small" column={1} {...props} />;
+
 export function ServiceTab({ iccid }: { iccid: string }) {
   const { t, i18n } = useTranslation();
   const ready = usePolicyTexts();
@@ -60,9 +63,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
           <TabFrame state={service}>
             {(s) => (
               <>
-                <Descriptions
-                  size="small"
-                  column={1}
+                <Facts
                   items={[
                     { key: 'control', label: t('simService.service.control'), children: <Tag color={CONTROL_COLORS[s.control]}>{t(`simService.service.controls.${s.control}`)}</Tag> },
                     { key: 'data', label: t('simService.service.data'), children: t(s.data ? 'simService.service.on' : 'simService.service.off') },
@@ -74,9 +75,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                   ]}
                 />
                 {s.cycle ? (
-                  <Descriptions
-                    size="small"
-                    column={1}
+                  <Facts
                     style={{ marginTop: 16 }}
                     title={t('simService.service.cycleOf', { number: s.cycle.number, bundle: s.cycle.bundleName })}
                     items={[
@@ -126,9 +125,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
           <TabFrame state={details}>
             {(d) => (
               <>
-                <Descriptions
-                  size="small"
-                  column={1}
+                <Facts
                   title={t('simService.periods.test')}
                   extra={running(d.test.running)}
                   items={[
@@ -139,9 +136,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                     { key: 'ends', label: t('simService.periods.ends'), children: <DateTime value={d.test.endsAt} /> },
                   ]}
                 />
-                <Descriptions
-                  size="small"
-                  column={1}
+                <Facts
                   style={{ marginTop: 16 }}
                   title={t('simService.periods.preActivated')}
                   extra={running(d.preActivated.running)}
@@ -150,9 +145,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                     { key: 'ends', label: t('simService.periods.ends'), children: <DateTime value={d.preActivated.endsAt} /> },
                   ]}
                 />
-                <Descriptions
-                  size="small"
-                  column={1}
+                <Facts
                   style={{ marginTop: 16, marginBottom: 8 }}
                   title={t('simService.periods.deactivated')}
                   items={[
@@ -168,9 +161,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
         <Card size="small" title={t('simService.card.title')} data-testid="sim-card">
           <TabFrame state={spec}>
             {(c) => (
-              <Descriptions
-                size="small"
-                column={1}
+              <Facts
                 items={[
                   { key: 'technology', label: t('sims.fields.technology'), children: t(`sims.enum.technology.${c.technology}`) },
                   { key: 'productType', label: t('sims.fields.productType'), children: t(`sims.enum.productType.${c.productType}`) },

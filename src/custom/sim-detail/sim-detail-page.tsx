@@ -7,12 +7,11 @@ import { EditOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RESOURCES } from '../../../common/resource-registry';
 import { SimTabs } from './sim-tabs';
 import { currentAbility } from '../../shell/ability';
 import { FieldsDialog } from '../../resources/fields-dialog';
-import { ResourceShowPage } from '../../resources/resource-show-page';
+import { ResourceShowPage, usePageAddress } from '../../resources/resource-show-page';
 import { SimActions } from '../sim/sim-actions';
 
 const EDITS = [
@@ -23,10 +22,7 @@ const EDITS = [
 
 export function SimDetailPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { lang } = useParams();
-  const [params] = useSearchParams();
-  const iccid = params.get('iccid') ?? '';
+  const { navigate, lang, id: iccid } = usePageAddress('iccid');
   const [editing, setEditing] = useState<{ edit: (typeof EDITS)[number]; record: Record<string, unknown> } | null>(null);
   const [version, setVersion] = useState(0);
   // After a lifecycle action every tab reads its call again (connection, events, diagnose change with the state);

@@ -2,12 +2,12 @@
  * Batch info upload (SPEC.md section 8, Transfer and upload): device names, notes or tags of many SIMs from a checked
  * file; the submission becomes a task whose report lists every row.
  */
-import { Form, Modal, Radio, Space, Typography } from 'antd';
+import { Form, Radio, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { upload, type HttpError } from '../../providers/http';
 import { store } from '../../providers/session-store';
-import { FileField, PreviewView, TemplateButton, useChecked, useTaskStarted } from './sim-upload-parts';
+import { FileField, PreviewView, TemplateButton, UploadModal, useChecked, useTaskStarted } from './sim-upload-parts';
 
 const INFO_TYPES = ['deviceName', 'notes', 'tags'] as const;
 type InfoType = (typeof INFO_TYPES)[number];
@@ -38,16 +38,7 @@ export function InfoDialog({ open, onClose }: { open: boolean; onClose: () => vo
     }
   };
   return (
-    <Modal
-      open={open}
-      title={t('simUpload.infoTitle')}
-      onCancel={onClose}
-      width={640}
-      destroyOnHidden
-      okText={t('simUpload.infoSubmit')}
-      okButtonProps={{ loading: busy, disabled: checked.checking || Boolean(checked.preview && checked.preview.ok === 0) }}
-      onOk={() => void submit()}
-    >
+    <UploadModal open={open} title={t('simUpload.infoTitle')} okText={t('simUpload.infoSubmit')} busy={busy} checked={checked} onClose={onClose} onOk={() => void submit()}>
       <Form layout="vertical">
         <Form.Item label={t('simUpload.infoType')} required>
           <Radio.Group
@@ -67,6 +58,6 @@ export function InfoDialog({ open, onClose }: { open: boolean; onClose: () => vo
         <FileField file={checked.file} onFile={(f) => void checked.check(f)} error={checked.error} checking={checked.checking} />
         {checked.preview && <PreviewView preview={checked.preview} okKey="simUpload.previewUpdatable" />}
       </Form>
-    </Modal>
+    </UploadModal>
   );
 }

@@ -2,14 +2,14 @@
  * SIM transfer (SPEC.md section 8, Transfer and upload): to a receiving organisation where the person is an admin,
  * from a checked file, with an acknowledgement; the submission becomes a task whose report lists every row.
  */
-import { Alert, Checkbox, Form, Modal, Select, Space, Typography } from 'antd';
+import { Alert, Checkbox, Form, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { subjectOf } from '../../../common/ability';
 import { upload, type HttpError } from '../../providers/http';
 import { store } from '../../providers/session-store';
 import { currentAbility } from '../../shell/ability';
-import { FileField, PreviewView, TemplateButton, useChecked, useTaskStarted } from './sim-upload-parts';
+import { FileField, PreviewView, TemplateButton, UploadModal, useChecked, useTaskStarted } from './sim-upload-parts';
 
 type Membership = { id: string; code: string; name: string; role: string; pending_invitation: boolean };
 function membershipsOf(): Membership[] {
@@ -61,16 +61,7 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
   };
 
   return (
-    <Modal
-      open={open}
-      title={t('simUpload.transferTitle')}
-      onCancel={onClose}
-      width={640}
-      destroyOnHidden
-      okText={t('simUpload.transferSubmit')}
-      okButtonProps={{ loading: busy, disabled: checked.checking || Boolean(checked.preview && checked.preview.ok === 0), danger: true }}
-      onOk={() => void submit()}
-    >
+    <UploadModal open={open} title={t('simUpload.transferTitle')} okText={t('simUpload.transferSubmit')} busy={busy} checked={checked} danger onClose={onClose} onOk={() => void submit()}>
       {targets.length === 0 ? (
         <Alert type="info" showIcon message={t('simUpload.noTargets')} />
       ) : (
@@ -109,6 +100,6 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
           </Form.Item>
         </Form>
       )}
-    </Modal>
+    </UploadModal>
   );
 }

@@ -4,8 +4,8 @@
  * what each row would do before anything changes, and the notice that the submission became a task of the task center.
  */
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Dropdown, Form, Space, Table, Upload } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Dropdown, Form, Modal, Space, Table, Upload } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { LIMITS } from '../../../common/limits';
@@ -136,6 +136,17 @@ export function useChecked(checkUrl: () => string | null, extra: () => Record<st
     }
   };
   return { file, error, preview, checking, check, setError };
+}
+
+/** A checked file's dialog: its submit waits while the file is checked, and is refused when no row of it can be taken. */
+export function UploadModal(props: { open: boolean; title: string; okText: string; busy: boolean; checked: ReturnType<typeof useChecked>; danger?: boolean; onClose: () => void; onOk: () => void; children: ReactNode }) {
+  const { checked } = props;
+  const okButtonProps = { loading: props.busy, disabled: checked.checking || Boolean(checked.preview && checked.preview.ok === 0), danger: props.danger };
+  return (
+    <Modal open={props.open} title={props.title} onCancel={props.onClose} width={640} destroyOnHidden okText={props.okText} okButtonProps={okButtonProps} onOk={props.onOk}>
+      {props.children}
+    </Modal>
+  );
 }
 
 export function useTaskStarted() {

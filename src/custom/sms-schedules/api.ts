@@ -1,21 +1,10 @@
 /** The scheduled SMS calls of the customer API (SPEC.md section 7) and the shapes they answer. */
+import type { ScheduleSettings } from '../../../common/sms-schedule';
 import { api } from '../../providers/http';
 
-export interface Schedule {
+export interface Schedule extends ScheduleSettings<string> {
   id: string;
-  name: string;
-  content: string;
-  smsType: 'text' | 'binary';
-  mode: 'once' | 'repeated';
-  weekdays: number[];
-  sendTime: string;
-  timezone: string;
-  startAt: string;
-  endAt: string | null;
-  neverEnds: boolean;
   targetCount: number;
-  emailNotify: boolean;
-  notifyEmails: string[];
   status: 'enabled' | 'disabled';
   executing: boolean;
   /** A once-only schedule executing: it cannot be edited, switched or deleted. */
@@ -70,7 +59,7 @@ export interface Page<T> {
   total: number;
 }
 
-export type ScheduleInput = Pick<Schedule, 'name' | 'content' | 'smsType' | 'mode' | 'weekdays' | 'sendTime' | 'timezone' | 'startAt' | 'endAt' | 'neverEnds' | 'emailNotify' | 'notifyEmails'> & { iccids: string[] };
+export type ScheduleInput = ScheduleSettings<string> & { iccids: string[] };
 
 const C = '/api/customer';
 

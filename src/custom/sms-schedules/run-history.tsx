@@ -3,6 +3,7 @@ import { Empty, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTimeFormat } from '../../components/date-time';
+import { PagedTable, usePaging } from '../../components/list-parts';
 import { schedulesApi, type LogEntry, type Page, type Run, type RunRecord } from './api';
 
 const RUN_COLORS: Record<Run['status'], string> = { running: 'blue', done: 'green', partial: 'gold', failed: 'red', skipped: 'default' };
@@ -12,17 +13,12 @@ const RECORD_COLORS: Record<string, string> = { pending: 'default', sent: 'blue'
 function RunRecords({ taskId, runId, version }: { taskId: string; runId: string; version: number }) {
   const { t } = useTranslation();
   const time = useTimeFormat();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(10);
+  const { page } = paging;
   const [data, setData] = useState<Page<RunRecord> | null>(null);
   useEffect(() => void schedulesApi.records({ taskId, runId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })), [taskId, runId, page, version]);
   return (
-    <Table<RunRecord>
-      rowKey="id"
-      size="small"
-      loading={data === null}
-      dataSource={data?.items ?? []}
-      pagination={{ current: page, pageSize: 10, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
-      locale={{ emptyText: <Empty description={t('smsSchedules.noRecords')} /> }}
+    <PagedTable<RunRecord> size="small" data={data} paging={paging} pager={{ showSizeChanger: false }} empty={t('smsSchedules.noRecords')}
       columns={[
         { title: 'ICCID', dataIndex: 'iccid' },
         { title: 'MSISDN', dataIndex: 'msisdn', render: (v: string | null) => v ?? '—' },
@@ -78,18 +74,13 @@ export function OperationLog({ taskId }: { taskId: string }) {
   const { t } = useTranslation();
   const time = useTimeFormat();
   const show = useShow();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(10);
+  const { page } = paging;
   const [data, setData] = useState<Page<LogEntry> | null>(null);
   const load = useCallback(() => schedulesApi.log({ id: taskId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })), [taskId, page]);
   useEffect(() => void load(), [load]);
   return (
-    <Table<LogEntry>
-      rowKey="id"
-      size="middle"
-      loading={data === null}
-      dataSource={data?.items ?? []}
-      pagination={{ current: page, pageSize: 10, total: data?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}
-      locale={{ emptyText: <Empty description={t('smsSchedules.noLog')} /> }}
+    <PagedTable<LogEntry> data={data} paging={paging} pager={{ showSizeChanger: false, hideOnSinglePage: true }} empty={t('smsSchedules.noLog')}
       columns={[
         { title: t('smsSchedules.fields.at'), dataIndex: 'at', width: 220, render: (v: string) => time(v) },
         { title: t('smsSchedules.fields.actor'), key: 'actor', width: 220, render: (_: unknown, e) => e.actor ?? e.actorEmail ?? t('smsSchedules.system') },

@@ -2,6 +2,7 @@
 import { DeleteOutlined, PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { App, Button, Popconfirm, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDelete } from '../../components/list-parts';
 import { currentAbility } from '../../shell/ability';
 import { schedulesApi, type Schedule } from './api';
 
@@ -46,7 +47,6 @@ export function ToggleButton({ schedule, onDone, compact }: { schedule: Schedule
 /** A button, or in a table row (compact) an icon with the action as its name. */
 export function DeleteButton({ schedule, onDone, compact }: { schedule: Schedule; onDone: () => void; compact?: boolean }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   if (!can('delete')) return null;
   const button = compact ? (
     <Button size="small" type="text" danger icon={<DeleteOutlined />} disabled={schedule.locked} aria-label={`${t('smsSchedules.delete')}: ${schedule.name}`} />
@@ -57,19 +57,8 @@ export function DeleteButton({ schedule, onDone, compact }: { schedule: Schedule
   );
   if (schedule.locked) return <Tooltip title={t('smsSchedules.inProgress')}>{button}</Tooltip>;
   return (
-    <Popconfirm
-      title={t('smsSchedules.deleteTitle', { name: schedule.name })}
-      description={t('smsSchedules.deleteText')}
-      okText={t('smsSchedules.delete')}
-      okButtonProps={{ danger: true }}
-      cancelText={t('smsSchedules.cancel')}
-      onConfirm={async () => {
-        await schedulesApi.remove(schedule.id);
-        void message.success(t('smsSchedules.deleted', { name: schedule.name }));
-        onDone();
-      }}
-    >
+    <ConfirmDelete words="smsSchedules" name={schedule.name} remove={() => schedulesApi.remove(schedule.id)} onDone={onDone}>
       {button}
-    </Popconfirm>
+    </ConfirmDelete>
   );
 }

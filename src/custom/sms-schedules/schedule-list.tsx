@@ -3,11 +3,12 @@
  * status, next and last run, targets; enable or disable and delete after a confirmation; a row opens its details.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Input, Select, Space, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTimeFormat } from '../../components/date-time';
+import { PagedTable, usePaging } from '../../components/list-parts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { schedulesApi, weekdayNames, type Page, type Schedule } from './api';
 import { canCreate, DeleteButton, ToggleButton } from './schedule-actions';
@@ -33,8 +34,8 @@ export function ScheduleList() {
   const navigate = useNavigate();
   const time = useTimeFormat();
   const when = useWhen();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [name, setName] = useState('');
   const [status, setStatus] = useState<string | undefined>();
   const search = useDebouncedValue(name);
@@ -71,14 +72,7 @@ export function ScheduleList() {
             options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`smsSchedules.status.${s}`) }))}
           />
         </Space>
-        <Table<Schedule>
-          rowKey="id"
-          size="middle"
-          loading={data === null}
-          dataSource={data?.items ?? []}
-          scroll={{ x: 900 }}
-          locale={{ emptyText: <Empty description={t('smsSchedules.none')} /> }}
-          pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: true, onChange: (p, s) => (setPage(p), setPageSize(s)) }}
+        <PagedTable<Schedule> data={data} paging={paging} empty={t('smsSchedules.none')} scroll={{ x: 900 }}
           columns={[
             { title: t('smsSchedules.fields.name'), dataIndex: 'name', render: (v: string, s) => <Link to={open(s.id)}>{v}</Link> },
             { title: t('smsSchedules.fields.when'), key: 'when', render: (_: unknown, s) => when(s) },

@@ -108,6 +108,16 @@ export function LoginPage() {
   // With its message under it, a field's message takes the place of its bottom margin (as in antd's Form.Item).
   const item = (field: Field): CSSProperties => ({ marginBottom: errors[field] ? 0 : token.marginLG });
   const label: CSSProperties = { display: 'block', paddingBottom: token.paddingXS, color: token.colorTextHeading, lineHeight: token.lineHeight };
+  /** A field as a block: its label, the control, its message under it. */
+  const labelled = (field: Field, text: string, control: ReactNode) => (
+    <div style={item(field)}>
+      <label htmlFor={field} style={label}>
+        {text}
+      </label>
+      {control}
+      {explain(field)}
+    </div>
+  );
 
   const submit = async (v: Values) => {
     setPending(true);
@@ -147,17 +157,10 @@ export function LoginPage() {
         <p style={{ color: token.colorTextDescription, margin: `0 0 ${token.marginMD}px` }}>{t('login.subtitle')}</p>
         <h4 style={heading(4, '0.5em')}>{t('login.title')}</h4>
         <form noValidate onSubmit={onSubmit}>
-          <div style={item('username')}>
-            <label htmlFor="username" style={label}>
-              {t('login.email')}
-            </label>
-            <Input id="username" autoComplete="username" size="large" value={values.username} onChange={(e) => change('username', e.target.value)} status={status('username')} {...described('username')} />
-            {explain('username')}
-          </div>
-          <div style={item('password')}>
-            <label htmlFor="password" style={label}>
-              {t('login.password')}
-            </label>
+          {labelled('username', t('login.email'), <Input id="username" autoComplete="username" size="large" value={values.username} onChange={(e) => change('username', e.target.value)} status={status('username')} {...described('username')} />)}
+          {labelled(
+            'password',
+            t('login.password'),
             <Password
               id="password"
               autoComplete="current-password"
@@ -168,13 +171,11 @@ export function LoginPage() {
               onFocus={prefetchDashboard}
               status={status('password')}
               {...described('password')}
-            />
-            {explain('password')}
-          </div>
-          <div style={item('verificationCode')}>
-            <label htmlFor="verificationCode" style={label}>
-              {t('login.code')}
-            </label>
+            />,
+          )}
+          {labelled(
+            'verificationCode',
+            t('login.code'),
             <div style={{ display: 'flex', gap: 8 }}>
               <Input
                 id="verificationCode"
@@ -187,9 +188,8 @@ export function LoginPage() {
                 {...described('verificationCode')}
               />
               <CaptchaImage challenge={challenge} onRefresh={refresh} />
-            </div>
-            {explain('verificationCode')}
-          </div>
+            </div>,
+          )}
           <div style={item('agreeTerms')}>
             {/* A control's row is as tall as an input, as in antd's Form.Item. */}
             <div style={{ minHeight: token.controlHeight, display: 'flex', alignItems: 'center' }}>

@@ -1,0 +1,51 @@
+/**
+ * One shape for a dialog's or a button's call (useSubmit), and the dialog of a form that uses it (FormDialog): the
+ * form's fields checked first (a field in error is shown by the form and nothing is sent), busy while the call runs,
+ * and on success the toast, the form emptied when asked and `done` given the answer. A refusal is shown by the HTTP
+ * helper, which names the field and the rule; the dialog stays open with what was typed.
+ */
+import { App, Form, Modal, Typography, type FormInstance, type ModalProps } from 'antd';
+import { useState, type ReactNode } from 'react';
+
+interface SubmitOptions<V, R> {
+  /** The form checked before sending; its values are what `send` gets. */
+  form?: FormInstance<V>;
+  /** Empty the form after a success (a dialog opened again starts afresh). */
+  reset?: boolean;
+  /** The toast of a success. */
+  success?: (result: R) => string;
+}
+
+export function useSubmit<V, R>(send: (values: V) => Promise<R>, done: (result: R) => void, opts: SubmitOptions<V, R> = {}) {
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const values = opts.form ? await opts.form.validateFields() : (undefined as V);
+    setBusy(true);
+    try {
+      const result = await send(values);
+      if (opts.success) void message.success(opts.success(result));
+      if (opts.reset) opts.form?.resetFields();
+      done(result);
+    } catch {
+      // Shown by the HTTP helper.
+    } finally {
+      setBusy(false);
+    }
+  };
+  /** What an antd Modal of the form takes: its OK button submits and spins meanwhile. */
+  const dialog = { confirmLoading: busy, onOk: () => void submit(), destroyOnHidden: true };
+  return { busy, submit, dialog };
+}
+
+/** A Modal holding a vertical form, with a line of help above it; `dialog` is useSubmit's. */
+export function FormDialog<V>({ help, form, name, initialValues, children, ...modal }: Omit<ModalProps, 'children'> & { help?: ReactNode; form: FormInstance<V>; name?: string; initialValues?: Partial<V>; children: ReactNode }) {
+  return (
+    <Modal {...modal}>
+      {help && <Typography.Paragraph type="secondary">{help}</Typography.Paragraph>}
+      <Form form={form} layout="vertical" name={name} initialValues={initialValues}>
+        {children}
+      </Form>
+    </Modal>
+  );
+}

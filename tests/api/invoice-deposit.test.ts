@@ -1,0 +1,226 @@
+/**
+ * A paid deposit drawn on by the post-payment invoices (issue 20; docs/decisions.md "A paid deposit drawn on when a
+ * post-payment invoice is issued (issue 20)"): when a post-payment invoice is published it draws min(deposit left,
+ * what it asks) in whole cents, as a settle of kind deposit; paid when that covers it; never twice, never below 0,
+ * never another organisation's deposit nor one paid in another currency; a correction gives the draw back and the new version draws again; a credit
+ * note and an advance invoice never draw. The invoices are the job's own, of months the small seed bills nothing in.
+ */
+import { extractText, getDocumentProxy } from 'unpdf';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { advanceInvoice } from '../../server/billing/invoice-advance.js';
+import { invoiceOrganisation } from '../../server/billing/invoice-job.js';
+import { newId } from '../../server/db/ids.js';
+import { call, countRows, DB_KINDS, DEMO, signedInSuite, type Session } from '../helper.js';
+
+const BILLS = '/api/customer/cube/v2/api/customer/bills';
+
+describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s', (kind) => {
+  const suite = signedInSuite({ kind, config: { clock: () => clock } }, { admin: DEMO.admin, other: 'admin@other.example.com' });
+  const clock = new Date('2024-06-10T09:00:00Z');
+  const sims: Record<string, { id: string; iccid: string }> = {};
+  const req = (s: Session, method: 'GET' | 'POST', url: string, payload?: object) => call(suite.t.app, s, { method, url, ...(payload ? { payload } : {}) });
+  let month = 0;
+
+  /** A new month of 2020 or 2021 (the small seed bills nothing then) with one bundle of `price` on one SIM of `org`. */
+  async function newMonth(price: string, org: string, mode: 'postpaid' | 'prepaid'): Promise<{ cycle: string; at: Date }> {
+    month += 1;
+    const cycle = `${2020 + Math.floor((month - 1) / 12)}-${String(((month - 1) % 12) + 1).padStart(2, '0')}`;
+    const sim = sims[org];
+    await suite.t.db.query(
+      `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, activated_at, expired_at, quota_kb, reset_cycle, status, price, currency)
+       VALUES ($1, $2, $3, $4, $8, $9, 'Test bundle', 'T-BUNDLE', $5::timestamptz, $5::timestamptz, $6::timestamptz, NULL, 'MONTH', 'EXPIRED', $7, 'EUR')`,
+      [org, newId(), sim.id, sim.iccid, `${cycle}-02T00:00:00Z`, `${cycle}-27T00:00:00Z`, price, mode === 'prepaid' ? 'BEFORE_BASIC' : 'AFTER_BUNDLE', mode],
+    );
+    const [y, m] = cycle.split('-').map(Number);
+    return { cycle, at: new Date(Date.UTC(y, m, 1, 1)) };
+  }
+
+  /**
+   * A post-payment draft made by the job for a new month: one postpaid bundle of `price` on one SIM of `org`; `twice`:
+   * by two instances at once (one of them makes it).
+   */
+  async function draft(price: string, org = 'org-demo', twice = false): Promise<{ id: string; minor: number }> {
+    const { cycle, at } = await newMonth(price, org, 'postpaid');
+    const runs = await Promise.all(Array.from({ length: twice ? 2 : 1 }, () => invoiceOrganisation(suite.t.db, org, cycle, at)));
+    const made = runs.filter((r) => r !== undefined);
+    expect(made, cycle).toHaveLength(1);
+    return { id: made[0].id, minor: Math.round(Number(made[0].total) * 100) };
+  }
+
+  /** A deposit of `minor` requested and paid in full through the routes. */
+  async function paidDeposit(s: Session, minor: number): Promise<string> {
+    const dep = await req(s, 'POST', `${BILLS}/predeposit`, { amountMinor: minor });
+    expect(dep.statusCode, dep.body).toBe(200);
+    const id = dep.json().data.id as string;
+    const paid = await req(s, 'POST', `${BILLS}/${id}/settles`, { amount: minor / 100, paidOn: clock.toISOString().slice(0, 10), reference: 'SEPA-DEPOSIT' });
+    expect(paid.json().data.invoice.status).toBe('paid');
+    return id;
+  }
+  const settlement = async (s: Session, id: string) => (await req(s, 'GET', `${BILLS}/${id}/settlement`)).json().data as { depositLeftMinor: number; depositAppliedMinor: number; depositPaidMinor: number };
+  const publish = (s: Session, id: string) => req(s, 'POST', `${BILLS}/${id}/publish`);
+  const settles = async (id: string) =>
+    (await req(suite.admin, 'GET', `${BILLS}/${id}/settles`)).json().data as { items: Array<{ amount: number; kind: string; reference: string; recordedBy: string | null }>; paid: number; outstanding: number };
+  const statusOf = async (id: string) => (await suite.t.db.query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id])).rows[0].status;
+  const depositEvents = (id: string, subtype = 'deposit_applied') => countRows(suite.t.db, 'events', "type = 'invoice' AND subtype = $1 AND subject = $2", [subtype, id]);
+  const minorOf = (n: number) => Math.round(n * 100);
+
+  beforeAll(async () => {
+    for (const org of ['org-demo', 'org-other']) sims[org] = (await suite.t.db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1', [org])).rows[0];
+  });
+
+  it('no deposit: an invoice is published as before, nothing drawn', async () => {
+    const inv = await draft('40.00');
+    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(0);
+    expect((await publish(suite.admin, inv.id)).json().data.status).toBe('published');
+    expect((await settles(inv.id)).items).toEqual([]);
+    expect(await depositEvents(inv.id)).toBe(0);
+  });
+
+  it('a deposit smaller than the invoice pays part of it; the rest is paid as usual', async () => {
+    await paidDeposit(suite.admin, 5000);
+    const inv = await draft('100.00');
+    expect(inv.minor).toBeGreaterThan(5000);
+    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(5000);
+    const res = await publish(suite.admin, inv.id);
+    expect(res.json().data.status).toBe('published');
+    const s = await settles(inv.id);
+    expect(s.items).toEqual([expect.objectContaining({ amount: 50, kind: 'deposit', reference: 'DEPOSIT', recordedBy: null })]);
+    expect(minorOf(s.outstanding)).toBe(inv.minor - 5000);
+    expect(await settlement(suite.admin, inv.id)).toEqual(expect.objectContaining({ depositLeftMinor: 0, depositAppliedMinor: 5000 }));
+    const ev = (await suite.t.db.query<{ data: { amount: string; depositLeft: string } }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1", [inv.id])).rows;
+    expect(ev.map((e) => [e.data.amount, e.data.depositLeft])).toEqual([['50.00', '0.00']]);
+    // Paying what is still due, not a cent more, makes it paid.
+    const over = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000 + 1) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
+    expect(over.statusCode).toBe(400);
+    const rest = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
+    expect(rest.json().data.invoice.status).toBe('paid');
+  });
+
+  it('a deposit of exactly the invoice pays it in full; one larger leaves the rest for the next invoice', async () => {
+    const exact = await draft('20.00');
+    await paidDeposit(suite.admin, exact.minor);
+    expect((await publish(suite.admin, exact.id)).json().data.status).toBe('paid');
+    expect(await depositEvents(exact.id, 'paid')).toBe(1);
+    expect((await settlement(suite.admin, exact.id)).depositLeftMinor).toBe(0);
+
+    const small = await draft('10.00');
+    await paidDeposit(suite.admin, small.minor + 777);
+    expect((await publish(suite.admin, small.id)).json().data.status).toBe('paid');
+    expect(minorOf((await settles(small.id)).items[0].amount)).toBe(small.minor);
+    expect((await settlement(suite.admin, small.id)).depositLeftMinor).toBe(777);
+    // The next invoice takes the 7.77 left, and the deposit is then 0, not below.
+    const next = await draft('30.00');
+    expect((await publish(suite.admin, next.id)).json().data.status).toBe('published');
+    expect(minorOf((await settles(next.id)).items[0].amount)).toBe(777);
+    expect((await settlement(suite.admin, next.id)).depositLeftMinor).toBe(0);
+  });
+
+  it('drawn once: two publishes of one invoice at once, and two invoices at once, never spend the deposit twice', async () => {
+    const a = await draft('25.00');
+    const b = await draft('25.00');
+    await paidDeposit(suite.admin, 1000);
+    const same = await Promise.all([publish(suite.admin, a.id), publish(suite.admin, a.id)]);
+    expect(same.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await settles(a.id)).items.filter((i) => i.kind === 'deposit').map((i) => minorOf(i.amount))).toEqual([1000]);
+    expect(await depositEvents(a.id)).toBe(1);
+
+    const c = await draft('25.00');
+    const d = await draft('25.00');
+    await paidDeposit(suite.admin, 1500);
+    await Promise.all([publish(suite.admin, b.id), publish(suite.admin, c.id), publish(suite.admin, d.id)]);
+    const drawn = (await Promise.all([b, c, d].map(async (x) => (await settles(x.id)).items.reduce((n, i) => n + minorOf(i.amount), 0)))).sort((x, y) => x - y);
+    expect(drawn).toEqual([0, 0, 1500]);
+    expect((await settlement(suite.admin, b.id)).depositLeftMinor).toBe(0);
+    // Two job runs of one month at once make one invoice; published twice at once, it draws once.
+    await paidDeposit(suite.admin, 300);
+    const e = await draft('5.00', 'org-demo', true);
+    expect(await countRows(suite.t.db, 'invoice_settles', "kind = 'deposit' AND invoice_id = $1", [e.id])).toBe(0);
+    await Promise.all([publish(suite.admin, e.id), publish(suite.admin, e.id)]);
+    expect(await countRows(suite.t.db, 'invoice_settles', "kind = 'deposit' AND invoice_id = $1", [e.id])).toBe(1);
+    // The database keeps a second draw of one invoice out whatever the code does.
+    await expect(suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit')", [e.id])).rejects.toThrow();
+  });
+
+  it('a correction gives the draw back; its new version draws again when issued: nothing lost, nothing counted twice', async () => {
+    const inv = await draft('60.00');
+    await paidDeposit(suite.admin, 2000);
+    await publish(suite.admin, inv.id);
+    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(0);
+    // A draw on the deposit is no payment: the invoice may still be corrected.
+    const v2 = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
+    expect(v2.statusCode, v2.body).toBe(200);
+    const v2id = v2.json().data.id as string;
+    expect(await statusOf(inv.id)).toBe('obsolete');
+    expect(await depositEvents(inv.id, 'deposit_released')).toBe(1);
+    expect((await settlement(suite.admin, v2id)).depositLeftMinor).toBe(2000);
+    // The obsolete version keeps its history: its draw is still listed on it.
+    expect((await settles(inv.id)).items.map((i) => i.kind)).toEqual(['deposit']);
+    expect((await publish(suite.admin, v2id)).json().data.status).toBe('published');
+    expect(minorOf((await settles(v2id)).items[0].amount)).toBe(2000);
+    expect((await settlement(suite.admin, v2id)).depositLeftMinor).toBe(0);
+    // A version with a payment of its own is not corrected.
+    await req(suite.admin, 'POST', `${BILLS}/${v2id}/settles`, { amount: 1, paidOn: '2024-06-10', reference: 'SEPA-2' });
+    expect((await req(suite.admin, 'POST', `${BILLS}/${v2id}/versions`, {})).statusCode).toBe(409);
+  });
+
+  it('a credit note and an advance invoice never draw on the deposit', async () => {
+    const inv = await draft('45.00');
+    await publish(suite.admin, inv.id);
+    await paidDeposit(suite.admin, 999);
+    const note = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/credit`, { amountMinor: 500, reason: 'Outage' });
+    expect(note.statusCode, note.body).toBe(200);
+    const noteId = note.json().data.id as string;
+    expect((await settles(noteId)).items).toEqual([]);
+    expect(await settlement(suite.admin, noteId)).toEqual(expect.objectContaining({ depositLeftMinor: 999, depositAppliedMinor: 0 }));
+    // An advance invoice of the job (its prepaid bundles billed ahead) is published without a draw.
+    const { cycle, at } = await newMonth('12.00', 'org-demo', 'prepaid');
+    const adv = await suite.t.db.tx((q) => advanceInvoice(q, 'org-demo', cycle, at));
+    expect(adv).toBeDefined();
+    expect((await publish(suite.admin, adv!.id)).json().data.status).toBe('published');
+    expect((await settles(adv!.id)).items).toEqual([]);
+    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(999);
+  });
+
+  it('another organisation\'s deposit is never drawn; its own invoices draw only its own', async () => {
+    const mine = await draft('45.00');
+    const left = (await settlement(suite.admin, mine.id)).depositLeftMinor;
+    const theirs = await draft('10.00', 'org-other');
+    await paidDeposit(suite.other, 100_000);
+    expect((await settlement(suite.admin, mine.id)).depositLeftMinor).toBe(left);
+    await publish(suite.admin, mine.id);
+    expect(minorOf((await settles(mine.id)).items[0]?.amount ?? 0)).toBe(left);
+    expect((await publish(suite.other, theirs.id)).json().data.status).toBe('paid');
+    expect((await settlement(suite.other, theirs.id)).depositLeftMinor).toBe(100_000 - theirs.minor);
+    expect((await req(suite.other, 'GET', `${BILLS}/${mine.id}/settlement`)).statusCode).toBe(404);
+  });
+
+  it('a deposit paid in another currency is not drawn by an invoice in this one', async () => {
+    const currency = (c: string) => suite.t.db.query("UPDATE billing_profiles SET currency = $1 WHERE org_id = 'org-demo'", [c]);
+    await currency('USD');
+    await paidDeposit(suite.admin, 700);
+    await currency('EUR');
+    const eur = await draft('15.00');
+    expect((await settlement(suite.admin, eur.id)).depositLeftMinor).toBe(0);
+    await publish(suite.admin, eur.id);
+    expect((await settles(eur.id)).items).toEqual([]);
+    await currency('USD');
+    const usd = await draft('15.00');
+    await currency('EUR');
+    expect((await settlement(suite.admin, usd.id)).depositLeftMinor).toBe(700);
+    await publish(suite.admin, usd.id);
+    expect((await settles(usd.id)).items).toEqual([expect.objectContaining({ amount: 7, kind: 'deposit' })]);
+  });
+
+  it('the PDF lists the draw on the deposit among the payments, in the reader\'s language', async () => {
+    const inv = await draft('70.00');
+    await paidDeposit(suite.admin, 1234);
+    await publish(suite.admin, inv.id);
+    for (const [lang, words] of [['en-US', 'Paid from deposit'], ['zh-CN', '已从押金支付'], ['zh-TW', '已從押金支付'], ['es-ES', 'Pagado con el depósito']] as const) {
+      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${inv.id}/download/pdf`, headers: { language: lang } });
+      expect(res.statusCode).toBe(200);
+      const text = (await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true })).text;
+      expect(text, lang).toContain(words);
+      expect(text, lang).not.toContain('DEPOSIT');
+    }
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Issue 20's other invoice types on the invoice page: an administrator issues a credit note against a paid invoice
+ * and edits a draft's settlement details (a wrong IBAN refused by its check digits, then saved), and sees what the
+ * demo's last post-payment invoice drew on the paid deposit when it was issued, in en-US and zh-CN.
+ */
+import { expect, test } from './fixtures';
+import { apiSession, signIn } from './helpers';
+
+const BILLS = '/api/customer/cube/v2/api/customer/bills';
+
+const WORDS = {
+  'en-US': {
+    credit: 'Issue credit note', creditTitle: 'Issue a credit note', amount: 'Amount', reason: 'Reason', credited: /Credit note CRN-\S+ issued/, creditType: 'Credit',
+    editSettlement: 'Settlement details', settlementTitle: 'Edit settlement details', customer: 'Settlement customer', iban: 'IBAN', taxRate: 'Tax rate', save: 'Save',
+    badIban: 'is not a valid IBAN (its check digits do not match)', saved: 'Settlement details saved', card: 'Settlement details',
+    fromDeposit: 'Paid from deposit', depositLeft: 'Deposit left',
+  },
+  'zh-CN': {
+    credit: '开具贷项通知单', creditTitle: '开具贷项通知单', amount: '金额', reason: '原因', credited: /贷项通知单 CRN-\S+ 已开具/, creditType: '贷项',
+    editSettlement: '结算信息', settlementTitle: '编辑结算信息', customer: '结算客户', iban: 'IBAN', taxRate: '税率', save: /^保\s?存$/,
+    badIban: '不是有效的 IBAN（校验位不匹配）', saved: '结算信息已保存', card: '结算信息',
+    fromDeposit: '已从押金支付', depositLeft: '剩余押金',
+  },
+} as const;
+
+for (const [lang, w] of Object.entries(WORDS)) {
+  test(`an admin issues a credit note and edits a draft's settlement details (${lang})`, async ({ page, request }) => {
+    const api = await apiSession(request, 'admin@demo.example.com');
+    const list = async (body: object) => (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, ...body } })).json()).data.items as Array<{ id: string; amountInclTax: number }>;
+    const paid = (await list({ status: 'paid', type: 'post_payment' })).filter((i) => i.amountInclTax >= 20);
+    const draft = (await list({ status: 'draft' }))[0];
+    expect(paid.length).toBeGreaterThanOrEqual(2);
+    expect(draft).toBeDefined();
+    await signIn(page, 'admin@demo.example.com');
+
+    // A credit note against a paid invoice: it opens as an invoice of its own, its amount negative.
+    await page.goto(`/${lang}/financeDetailsPage?id=${paid[lang === 'en-US' ? 0 : 1].id}`);
+    await page.getByRole('button', { name: w.credit }).click();
+    const credit = page.getByRole('dialog', { name: w.creditTitle });
+    await credit.getByLabel(new RegExp(`^${w.amount}`)).fill('10.00');
+    await credit.getByLabel(w.reason).fill(lang === 'en-US' ? 'Two days of outage' : '两天服务中断');
+    await credit.getByRole('button', { name: w.credit }).click();
+    await expect(page.getByText(w.credited)).toBeVisible();
+    const summary = page.locator('.ant-descriptions').first();
+    await expect(summary.getByText(w.creditType, { exact: true })).toBeVisible();
+    await expect(page.locator('.ant-descriptions').getByText(/-€10\.00/).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: w.credit })).toHaveCount(0);
+
+    // A draft's settlement details: a wrong IBAN is refused by its check digits, then the details are saved.
+    await page.goto(`/${lang}/financeDetailsPage?id=${draft.id}`);
+    await page.getByRole('button', { name: w.editSettlement }).click();
+    const edit = page.getByRole('dialog', { name: w.settlementTitle });
+    await edit.getByLabel(w.customer).fill(lang === 'en-US' ? 'Demo Logistics Settlement GmbH' : '演示物流结算有限公司');
+    await edit.getByLabel(w.iban).fill('GB82 WEST 1234 5698 7654 33');
+    await edit.getByRole('button', { name: w.save }).click();
+    await expect(edit.getByText(w.badIban)).toBeVisible();
+    await expect(edit.locator('.ant-form-item-has-error')).toHaveCount(1);
+    await edit.getByLabel(w.iban).fill('GB82 WEST 1234 5698 7654 32');
+    await edit.getByLabel(w.taxRate).fill('20');
+    await edit.getByRole('button', { name: w.save }).click();
+    await expect(page.getByText(w.saved)).toBeVisible();
+    const card = page.getByTestId('settlement-card');
+    await expect(card.locator('.ant-card-head-title')).toHaveText(w.card);
+    await expect(card).toContainText('GB82WEST12345698765432');
+    await expect(card).toContainText('20%');
+  });
+}
+
+for (const [lang, w] of Object.entries(WORDS)) {
+  test(`an invoice issued after a deposit was paid shows what it drew on the deposit (${lang})`, async ({ page, request }) => {
+    const api = await apiSession(request, 'admin@demo.example.com');
+    const get = async (url: string) => (await (await request.get(url, { headers: api.as('DEMO') })).json()).data;
+    const issued = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data.items as Array<{ id: string }>;
+    let drawn: { id: string; amount: number } | undefined;
+    for (const inv of issued) {
+      const draw = ((await get(`${BILLS}/${inv.id}/settles`)).items as Array<{ kind: string; amount: number }>).find((s) => s.kind === 'deposit');
+      if (draw) drawn = { id: inv.id, amount: draw.amount };
+    }
+    expect(drawn, 'the demo seed issues an invoice that draws on the deposit').toBeDefined();
+    await signIn(page, 'admin@demo.example.com');
+    await page.goto(`/${lang}/financeDetailsPage?id=${drawn!.id}`);
+    const amount = new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(drawn!.amount);
+    const card = page.getByTestId('settlement-card');
+    await expect(card.locator('.ant-descriptions-item').filter({ hasText: w.fromDeposit })).toContainText(amount);
+    await expect(card.getByTestId('deposit-applied')).toHaveText(amount);
+    await expect(card.locator('.ant-descriptions-item').filter({ hasText: w.depositLeft }).getByTestId('deposit-left')).toBeVisible();
+    // Among the payments, the draw is named, not its reference.
+    await expect(page.locator('.ant-table-row').filter({ hasText: w.fromDeposit }).filter({ hasText: amount })).toBeVisible();
+  });
+}
