@@ -9,3 +9,11 @@ export function dueDateOf(issued: Date): string {
   const monthEnd = Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth() + 1, 0);
   return new Date(Math.min(day + 10 * DAY, monthEnd)).toISOString().slice(0, 10);
 }
+
+/**
+ * Money crosses the server as integer minor units (cents; common/currencies.ts offers only currencies with a hundredth
+ * as their minor unit). `major` writes an amount of minor units as the two-decimal text a numeric column and an
+ * event take ("12.34", "-0.50"); `minorOf` reads such text (or a numeric column's text) back, exactly.
+ */
+export const major = (minor: number): string => (minor / 100).toFixed(2);
+export const minorOf = (text: string): number => Math.round(Number(text) * 100);

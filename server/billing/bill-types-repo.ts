@@ -4,6 +4,7 @@
  * minor units (bigint in SQL, a safe integer in TypeScript); the columns stay numeric with two decimals, the minor unit
  * exactly. Every query names the organisation first, so another organisation's invoice is never found.
  */
+import { major } from '../../common/billing.js';
 import type { Settlement } from '../../common/enterprise.js';
 import type { Queryable } from '../db/db.js';
 
@@ -140,7 +141,7 @@ const bankJson = (s: Settlement) => JSON.stringify(Object.fromEntries(Object.ent
  */
 export async function saveSettlement(q: Queryable, orgId: string, id: string, s: Settlement, now: Date): Promise<void> {
   const rate = (s.taxRateBp / 10000).toFixed(4);
-  const limit = s.creditLimitMinor === null ? null : (s.creditLimitMinor / 100).toFixed(2);
+  const limit = s.creditLimitMinor === null ? null : major(s.creditLimitMinor);
   await q.query(
     `UPDATE invoices SET settlement_customer = $3, bank_details = $4::jsonb, credit_limit = $5::numeric, currency = $6, tax_rate = $7::numeric,
             tax_amount = round(amount_excl_tax * $7::numeric, 2), amount_incl_tax = amount_excl_tax + round(amount_excl_tax * $7::numeric, 2), updated_at = $8
@@ -165,7 +166,7 @@ export async function saveSettlement(q: Queryable, orgId: string, id: string, s:
  */
 export async function profileFromEnterprise(q: Queryable, orgId: string, e: { legalName: string; bankName: unknown; iban: unknown; bic: unknown; creditLimitMinor: unknown; currency: unknown }): Promise<void> {
   const s = { bankName: (e.bankName as string | null) ?? null, iban: (e.iban as string | null) ?? null, bic: (e.bic as string | null) ?? null } as Settlement;
-  const limit = typeof e.creditLimitMinor === 'number' ? (e.creditLimitMinor / 100).toFixed(2) : null;
+  const limit = typeof e.creditLimitMinor === 'number' ? major(e.creditLimitMinor) : null;
   await q.query(
     `INSERT INTO billing_profiles (org_id, currency, settlement_customer, bank_details, credit_limit) VALUES ($1, $2, $3, $4::jsonb, $5::numeric)
      ON CONFLICT (org_id) DO UPDATE SET currency = EXCLUDED.currency, settlement_customer = EXCLUDED.settlement_customer, bank_details = EXCLUDED.bank_details, credit_limit = EXCLUDED.credit_limit`,

@@ -4,7 +4,7 @@
  * the event each writes. The invoice routes (bill-routes.ts, bill-types-routes.ts) and the demo seed
  * (server/db/seed/invoices.ts) both move invoices through these, so the demo's states are the routes' own.
  */
-import { dueDateOf } from '../../common/billing.js';
+import { dueDateOf, major, minorOf } from '../../common/billing.js';
 import { CODES } from '../../common/errors.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
@@ -28,9 +28,6 @@ export async function lockInvoice(q: Queryable, orgId: string, id: string): Prom
   return row;
 }
 
-/** An amount of numeric text (two decimals) in minor units, exactly. */
-const minorOf = (text: string) => Math.round(Number(text) * 100);
-const major = (minor: number) => (minor / 100).toFixed(2);
 /** The reference of a deposit application (a settle of kind deposit); the pages and the PDF name it in the reader's words. */
 export const DEPOSIT_REFERENCE = 'DEPOSIT';
 

@@ -5,6 +5,7 @@
  * month's invoice is issued, which draws on it (invoice-lifecycle.ts publishBill); a credit note is issued against
  * the month before's invoice; and last month's advance invoice is left a draft as the job made it.
  */
+import { minorOf } from '../../../common/billing.js';
 import { runInvoiceJob } from '../../billing/invoice-job.js';
 import { correctBill, creditBill, publishBill, requestDeposit, settleBill } from '../../billing/invoice-lifecycle.js';
 import { FLEETS } from './fixtures.js';
@@ -43,7 +44,7 @@ export async function seedInvoices(ctx: Ctx): Promise<void> {
       // org-demo's deposit, requested and paid before last month's invoice is issued: that invoice draws on it.
       for (const made of run.made) {
         const { org_id: orgId, type } = await typeOf(made.id);
-        if (orgId === 'org-demo' && type === 'post_payment') await seedDeposit(ctx, Math.min(DEPOSIT_MINOR, Math.floor(Math.round(Number(made.total) * 100) / 2)), at);
+        if (orgId === 'org-demo' && type === 'post_payment') await seedDeposit(ctx, Math.min(DEPOSIT_MINOR, Math.floor(minorOf(made.total) / 2)), at);
       }
     }
     for (const made of run.made) {
