@@ -119,18 +119,38 @@ export async function publishInvoice(q: Queryable, orgId: string, id: string, no
 
 /**
  * A payment recorded, its amount in cents (stored as a numeric of the currency); kind 'deposit' is the invoice's draw
- * on the deposit, at most one per invoice (056_deposit_applications.sql): false when it has one already.
+ * on the deposit, at most one per invoice and occasion (057_deposit_reach_back.sql): one when it is published
+ * (depositId null) and one for each deposit whose payment came later (depositId that deposit invoice). False when
+ * that draw exists already.
  */
 export async function addSettle(
   q: Queryable,
-  s: { orgId: string; invoiceId: string; cents: number; currency: string; paidOn: string; reference: string; recordedBy: string | null; at: Date; kind?: 'payment' | 'deposit' },
+  s: {
+    orgId: string; invoiceId: string; cents: number; currency: string; paidOn: string; reference: string; recordedBy: string | null; at: Date;
+    kind?: 'payment' | 'deposit'; depositId?: string | null;
+  },
 ): Promise<boolean> {
   const r = await q.query(
-    `INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, recorded_by, recorded_at, kind) VALUES ($1, $2, $3::numeric / 100, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (org_id, invoice_id) WHERE kind = 'deposit' DO NOTHING RETURNING id`,
-    [s.orgId, s.invoiceId, s.cents, s.currency, s.paidOn, s.reference, s.recordedBy, s.at.toISOString(), s.kind ?? 'payment'],
+    `INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, recorded_by, recorded_at, kind, deposit_id)
+     VALUES ($1, $2, $3::numeric / 100, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (org_id, invoice_id, (coalesce(deposit_id, ''))) WHERE kind = 'deposit' DO NOTHING RETURNING id`,
+    [s.orgId, s.invoiceId, s.cents, s.currency, s.paidOn, s.reference, s.recordedBy, s.at.toISOString(), s.kind ?? 'payment', s.depositId ?? null],
   );
   return (r.rowCount ?? 0) > 0;
+}
+
+/**
+ * The organisation's issued post-payment invoices in `currency` that may still ask for money (published, current),
+ * oldest due first: those a deposit paid later draws on, in that order. Not locked: the caller locks each and looks
+ * at its state again.
+ */
+export async function openPostPaymentIds(q: Queryable, orgId: string, currency: string): Promise<string[]> {
+  const r = await q.query<{ id: string }>(
+    `SELECT id FROM invoices WHERE org_id = $1 AND type = 'post_payment' AND status = 'published' AND is_current AND currency = $2
+      ORDER BY due_date, issued_at, id`,
+    [orgId, currency],
+  );
+  return r.rows.map((x) => x.id);
 }
 
 /** The invoice paid in full. */

@@ -362,7 +362,13 @@ export async function correctInvoice(
       if (!done) throw new Error(`version ${version} of invoice ${current.id} exists`);
       // A draw on the deposit of the obsolete version is given back (the deposit left counts no obsolete version's):
       // said in the same transaction; the new version draws again when it is issued.
-      const released = (await q.query<{ amount: string; currency: string }>("SELECT amount::text AS amount, currency FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'deposit'", [orgId, current.id])).rows[0];
+      // Every draw of it: the one at its publish and those of deposits paid after.
+      const released = (
+        await q.query<{ amount: string; currency: string }>(
+          "SELECT sum(amount)::text AS amount, min(currency) AS currency FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'deposit' HAVING count(*) > 0",
+          [orgId, current.id],
+        )
+      ).rows[0];
       await appendEvents(q, [
         { orgId, type: 'invoice', subtype: 'obsoleted', subject: current.id, at: now, data: { version: current.version, supersededBy: done.id } },
         ...(released ? [{ orgId, type: 'invoice' as const, subtype: 'deposit_released', subject: current.id, at: now, data: { version: current.version, supersededBy: done.id, amount: released.amount, currency: released.currency } }] : []),

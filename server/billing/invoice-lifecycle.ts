@@ -10,8 +10,8 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { appendEvents, type NewEvent } from '../events/event-log.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
-import { lockOrg } from '../org/org-repo.js';
-import { addSettle, hasPayments, lockedInvoice, markPaid, publishInvoice, settledMinor, type InvoiceState } from './bill-repo.js';
+import { takeOrgTurn } from '../org/org-repo.js';
+import { addSettle, hasPayments, lockedInvoice, markPaid, openPostPaymentIds, publishInvoice, settledMinor, type InvoiceState } from './bill-repo.js';
 import { creditedMinor, depositOf, insertCreditNote, insertDeposit, nextVersion } from './bill-types-repo.js';
 import { typedBillId } from './invoice-advance.js';
 import { correctInvoice, dropStaleCorrection, profileOf, type MadeInvoice, type RunOptions } from './invoice-job.js';
@@ -34,49 +34,75 @@ export const DEPOSIT_REFERENCE = 'DEPOSIT';
 /**
  * A draft issued at `now` (in q's transaction): due 10 days later or at the month's end, whichever is earlier. A
  * post-payment invoice then draws on the organisation's paid deposit (drawDeposit). The organisation is locked first,
- * as the credit note and the deposit request lock it: two invoices issued at once draw on the deposit one after the
- * other, so it is never spent twice.
+ * as the credit note, the deposit request and a payment lock it: two invoices issued at once, or an invoice issued
+ * while a deposit is being paid, draw on the deposit one after the other, so it is never spent twice.
  */
 export async function publishBill(q: Queryable, orgId: string, id: string, now: Date): Promise<void> {
-  await lockOrg(q, orgId);
+  await takeOrgTurn(q, orgId);
   const inv = await lockInvoice(q, orgId, id);
   if (inv.status !== 'draft') throw wrongState(inv.status, 'publish');
   const due = dueDateOf(now);
   await publishInvoice(q, orgId, id, now, now.toISOString().slice(0, 10), due);
   const events: NewEvent[] = [{ orgId, type: 'invoice', subtype: 'published', subject: id, at: now, data: { billId: inv.billId, version: inv.version, dueDate: due, amountInclTax: inv.total, currency: inv.currency } }];
-  if (inv.type === 'post_payment') events.push(...(await drawDeposit(q, orgId, inv, now)));
+  if (inv.type === 'post_payment') events.push(...(await drawDeposit(q, orgId, inv, now)).events);
   await appendEvents(q, events);
 }
 
+/** The deposit invoice whose payment occasions a draw (null: the invoice's own publish). */
+type Occasion = { id: string; billId: string } | null;
+
 /**
  * The invoice's draw on the deposit, in q's transaction under the organisation's lock: min(deposit left in the
- * invoice's currency, what the invoice still asks) in whole cents, recorded as a settle of kind deposit paid today (at most one per invoice, by the
- * database's unique index); the invoice paid when that covers it. The events to append: deposit_applied, and paid.
- * None when there is no deposit left or nothing to pay.
+ * invoice's currency, what the invoice still asks) in whole cents, recorded as a settle of kind deposit paid today (at
+ * most one per invoice and occasion, by the database's unique index); the invoice paid when that covers it. The
+ * events to append (deposit_applied, and paid) and the deposit left after it. No events when there is no deposit
+ * left or nothing to pay.
  */
-async function drawDeposit(q: Queryable, orgId: string, inv: InvoiceState, now: Date): Promise<NewEvent[]> {
+async function drawDeposit(q: Queryable, orgId: string, inv: InvoiceState, now: Date, from: Occasion = null): Promise<{ events: NewEvent[]; leftMinor: number }> {
   const dueMinor = minorOf(inv.total) - (await settledMinor(q, orgId, inv.id));
   const { leftMinor } = await depositOf(q, orgId, inv.currency);
   const minor = Math.min(leftMinor, dueMinor);
-  if (minor <= 0) return [];
+  if (minor <= 0) return { events: [], leftMinor };
   const paidOn = now.toISOString().slice(0, 10);
-  if (!(await addSettle(q, { orgId, invoiceId: inv.id, cents: minor, currency: inv.currency, paidOn, reference: DEPOSIT_REFERENCE, recordedBy: null, at: now, kind: 'deposit' }))) return [];
+  const drawn = await addSettle(q, { orgId, invoiceId: inv.id, cents: minor, currency: inv.currency, paidOn, reference: DEPOSIT_REFERENCE, recordedBy: null, at: now, kind: 'deposit', depositId: from?.id ?? null });
+  if (!drawn) return { events: [], leftMinor };
   const base = { orgId, type: 'invoice' as const, subject: inv.id, at: now };
-  const events: NewEvent[] = [{ ...base, subtype: 'deposit_applied', data: { billId: inv.billId, version: inv.version, amount: major(minor), currency: inv.currency, depositLeft: major(leftMinor - minor), paidOn } }];
+  const occasion = from ? { depositId: from.id, depositBillId: from.billId } : {};
+  const events: NewEvent[] = [{ ...base, subtype: 'deposit_applied', data: { billId: inv.billId, version: inv.version, amount: major(minor), currency: inv.currency, depositLeft: major(leftMinor - minor), paidOn, ...occasion } }];
   if (minor === dueMinor) {
     await markPaid(q, orgId, inv.id, now);
     events.push({ ...base, subtype: 'paid', data: { billId: inv.billId, version: inv.version, amount: inv.total, currency: inv.currency, paidOn } });
+  }
+  return { events, leftMinor: leftMinor - minor };
+}
+
+/**
+ * A deposit just paid reaches back (docs/decisions.md "A deposit paid after the invoices were issued pays them"): the
+ * organisation's issued post-payment invoices in its currency that still ask for money draw on the deposit left,
+ * oldest due first, each as at its publish, until nothing is left. In the payment's transaction, under the
+ * organisation's lock; each invoice locked and its state looked at again (a correction may have made it obsolete).
+ */
+async function reachBack(q: Queryable, orgId: string, dep: InvoiceState, now: Date): Promise<NewEvent[]> {
+  const events: NewEvent[] = [];
+  for (const id of await openPostPaymentIds(q, orgId, dep.currency)) {
+    const inv = await lockInvoice(q, orgId, id);
+    if (inv.status !== 'published' || !inv.isCurrent) continue;
+    const drawn = await drawDeposit(q, orgId, inv, now, { id: dep.id, billId: dep.billId });
+    events.push(...drawn.events);
+    if (drawn.leftMinor <= 0) break;
   }
   return events;
 }
 
 /**
  * A payment of a published invoice recorded at `now` (in q's transaction): in whole cents, not above what is still
- * due, paid on a day not after today; the invoice is paid when its payments reach its total.
+ * due, paid on a day not after today; the invoice is paid when its payments reach its total. A deposit invoice so paid
+ * reaches back to the invoices issued before it (reachBack). The organisation is locked first, as publish locks it.
  */
 export async function settleBill(q: Queryable, s: { orgId: string; id: string; amount: number; paidOn: string; reference: string; recordedBy: string; now: Date }): Promise<void> {
   const today = s.now.toISOString().slice(0, 10);
   if (s.paidOn > today) throw invalid('paidOn', 'maximum', { limit: today });
+  await takeOrgTurn(q, s.orgId);
   const inv = await lockInvoice(q, s.orgId, s.id);
   // A credit note (negative) takes no payment.
   if (inv.status !== 'published' || inv.type === 'credit') throw wrongState(inv.status, 'settle');
@@ -86,10 +112,11 @@ export async function settleBill(q: Queryable, s: { orgId: string; id: string; a
   const dueCents = minorOf(inv.total) - (await settledMinor(q, s.orgId, s.id));
   if (cents > dueCents) throw invalid('amount', 'max', { max: major(dueCents) });
   await addSettle(q, { orgId: s.orgId, invoiceId: s.id, cents, currency: inv.currency, paidOn: s.paidOn, reference: s.reference.trim(), recordedBy: s.recordedBy, at: s.now });
-  const events = [{ orgId: s.orgId, type: 'invoice' as const, subtype: 'settled', subject: s.id, at: s.now, data: { billId: inv.billId, version: inv.version, amount: major(cents), currency: inv.currency, paidOn: s.paidOn } }];
+  const events: NewEvent[] = [{ orgId: s.orgId, type: 'invoice', subtype: 'settled', subject: s.id, at: s.now, data: { billId: inv.billId, version: inv.version, amount: major(cents), currency: inv.currency, paidOn: s.paidOn } }];
   if (cents === dueCents) {
     await markPaid(q, s.orgId, s.id, s.now);
     events.push({ orgId: s.orgId, type: 'invoice', subtype: 'paid', subject: s.id, at: s.now, data: { billId: inv.billId, version: inv.version, amount: inv.total, currency: inv.currency, paidOn: s.paidOn } });
+    if (inv.type === 'predeposit') events.push(...(await reachBack(q, s.orgId, inv, s.now)));
   }
   await appendEvents(q, events);
 }
@@ -138,7 +165,7 @@ const notCreditable = (status: string, type: string) => new ApiError(409, CODES.
  */
 export async function creditBill(q: Queryable, c: { orgId: string; of: string; amountMinor: number; reason: string; now: Date }): Promise<string> {
   // The organisation first: credit notes of one month are numbered one at a time, whichever invoice they credit.
-  await lockOrg(q, c.orgId);
+  await takeOrgTurn(q, c.orgId);
   const inv = await lockInvoice(q, c.orgId, c.of);
   if (!CREDITABLE.has(inv.type) || !inv.isCurrent || (inv.status !== 'published' && inv.status !== 'paid')) throw notCreditable(inv.status, inv.type);
   const left = minorOf(inv.total) - (await creditedMinor(q, c.orgId, c.of));
@@ -157,7 +184,7 @@ export async function creditBill(q: Queryable, c: { orgId: string; of: string; a
 /** A deposit request of `amountMinor` (no tax), issued at `now` for its month in q's transaction: the new invoice's id. */
 export async function requestDeposit(q: Queryable, d: { orgId: string; amountMinor: number; reason: string | null; now: Date }): Promise<string> {
   const cycle = d.now.toISOString().slice(0, 7);
-  await lockOrg(q, d.orgId);
+  await takeOrgTurn(q, d.orgId);
   const p = (await profileOf(q, d.orgId))!;
   const version = await nextVersion(q, d.orgId, cycle, 'predeposit');
   const dep = { id: newId(), billId: typedBillId('DEP', p.code, cycle, version) };

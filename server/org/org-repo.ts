@@ -58,6 +58,17 @@ export async function rootOf(q: Queryable, orgId: string): Promise<string> {
   return r.rows[0]?.id ?? orgId;
 }
 
+/**
+ * Take the organisation's turn for the rest of the transaction without holding up rows that merely refer to it: FOR NO
+ * KEY UPDATE waits for, and holds up, lockOrg and every other taker of the turn, but not another transaction's
+ * foreign-key check on the row (FOR KEY SHARE). The invoice transitions take it (invoice-lifecycle.ts): one of them
+ * holding the turn and waiting for an invoice that a correction's last transaction has locked would otherwise
+ * deadlock with that correction inserting its new version (which refers to the organisation).
+ */
+export async function takeOrgTurn(q: Queryable, orgId: string): Promise<void> {
+  await q.query('SELECT 1 FROM organisations WHERE id = $1 FOR NO KEY UPDATE', [orgId]);
+}
+
 /** Lock an organisation's row for the rest of the transaction, so caps checked in it cannot be raced past. */
 export async function lockOrg(q: Queryable, orgId: string): Promise<OrgRow | null> {
   const r = await q.query<OrgRow>('SELECT * FROM organisations WHERE id = $1 FOR UPDATE', [orgId]);

@@ -3,10 +3,13 @@
  * post-payment invoice is issued (issue 20)"): when a post-payment invoice is published it draws min(deposit left,
  * what it asks) in whole cents, as a settle of kind deposit; paid when that covers it; never twice, never below 0,
  * never another organisation's deposit nor one paid in another currency; a correction gives the draw back and the new version draws again; a credit
- * note and an advance invoice never draw. The invoices are the job's own, of months the small seed bills nothing in.
+ * note and an advance invoice never draw. A deposit paid after invoices were issued pays them, oldest due first
+ * (docs/decisions.md "A deposit paid after the invoices were issued pays them"). The invoices are the job's own, of
+ * months the small seed bills nothing in; each test starts with no issued invoice left unpaid (payOpen), so a deposit
+ * it pays reaches back only to the invoices it issued itself.
  */
 import { extractText, getDocumentProxy } from 'unpdf';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceInvoice } from '../../server/billing/invoice-advance.js';
 import { invoiceOrganisation } from '../../server/billing/invoice-job.js';
 import { newId } from '../../server/db/ids.js';
@@ -64,9 +67,25 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
   const depositEvents = (id: string, subtype = 'deposit_applied') => countRows(suite.t.db, 'events', "type = 'invoice' AND subtype = $1 AND subject = $2", [subtype, id]);
   const minorOf = (n: number) => Math.round(n * 100);
 
+  /** Every issued post-payment or advance invoice of org-demo and org-other still asking for money paid by a bank payment of what it asks. */
+  async function payOpen(): Promise<void> {
+    for (const [org, s] of [['org-demo', suite.admin], ['org-other', suite.other]] as const) {
+      const open = await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = $1 AND status = 'published' AND type IN ('post_payment', 'advance') ORDER BY id", [org]);
+      for (const { id } of open.rows) {
+        const { outstanding } = await settlesOf(s, id);
+        const res = await req(s, 'POST', `${BILLS}/${id}/settles`, { amount: outstanding, paidOn: clock.toISOString().slice(0, 10), reference: 'SEPA-REST' });
+        expect(res.json().data.invoice.status, res.body).toBe('paid');
+      }
+    }
+  }
+  const settlesOf = async (s: Session, id: string) => (await req(s, 'GET', `${BILLS}/${id}/settles`)).json().data as { outstanding: number };
+
   beforeAll(async () => {
     for (const org of ['org-demo', 'org-other']) sims[org] = (await suite.t.db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1', [org])).rows[0];
+    // The seed's issued invoices still unpaid would take the deposits the tests pay.
+    await payOpen();
   });
+  afterEach(payOpen);
 
   it('no deposit: an invoice is published as before, nothing drawn', async () => {
     const inv = await draft('40.00');
@@ -126,12 +145,15 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
 
     const c = await draft('25.00');
     const d = await draft('25.00');
+    // a paid in full first: else the next deposit would reach back to it.
+    await payOpen();
     await paidDeposit(suite.admin, 1500);
     await Promise.all([publish(suite.admin, b.id), publish(suite.admin, c.id), publish(suite.admin, d.id)]);
     const drawn = (await Promise.all([b, c, d].map(async (x) => (await settles(x.id)).items.reduce((n, i) => n + minorOf(i.amount), 0)))).sort((x, y) => x - y);
     expect(drawn).toEqual([0, 0, 1500]);
     expect((await settlement(suite.admin, b.id)).depositLeftMinor).toBe(0);
     // Two job runs of one month at once make one invoice; published twice at once, it draws once.
+    await payOpen();
     await paidDeposit(suite.admin, 300);
     const e = await draft('5.00', 'org-demo', true);
     expect(await countRows(suite.t.db, 'invoice_settles', "kind = 'deposit' AND invoice_id = $1", [e.id])).toBe(0);
@@ -166,6 +188,8 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
   it('a credit note and an advance invoice never draw on the deposit', async () => {
     const inv = await draft('45.00');
     await publish(suite.admin, inv.id);
+    // Paid before the deposit, which would otherwise pay it.
+    await payOpen();
     await paidDeposit(suite.admin, 999);
     const note = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/credit`, { amountMinor: 500, reason: 'Outage' });
     expect(note.statusCode, note.body).toBe(200);
@@ -222,5 +246,125 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       expect(text, lang).toContain(words);
       expect(text, lang).not.toContain('DEPOSIT');
     }
+  });
+  describe('a deposit paid after the invoices were issued', () => {
+    /** A deposit of `minor` requested through the route (not yet paid): its id and bill id. */
+    async function askDeposit(s: Session, minor: number): Promise<{ id: string; billId: string }> {
+      const dep = await req(s, 'POST', `${BILLS}/predeposit`, { amountMinor: minor });
+      expect(dep.statusCode, dep.body).toBe(200);
+      return { id: dep.json().data.id as string, billId: dep.json().data.billId as string };
+    }
+    const pay = (s: Session, id: string, minor: number) => req(s, 'POST', `${BILLS}/${id}/settles`, { amount: minor / 100, paidOn: clock.toISOString().slice(0, 10), reference: 'SEPA-DEP' });
+    const drawsOf = async (id: string) =>
+      (await suite.t.db.query<{ minor: number }>("SELECT (amount * 100)::int AS minor FROM invoice_settles WHERE invoice_id = $1 AND kind = 'deposit' ORDER BY id", [id])).rows.map((r) => r.minor);
+    const appliedEvents = async (id: string) =>
+      (await suite.t.db.query<{ data: Record<string, unknown> }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1 ORDER BY id", [id])).rows.map((r) => r.data);
+    /** A post-payment invoice of `price` issued on `day` of June 2024 (due 10 days later). */
+    async function issued(price: string, day: number): Promise<{ id: string; minor: number }> {
+      const inv = await draft(price);
+      const was = clock.getTime();
+      clock.setTime(Date.parse(`2024-06-${String(day).padStart(2, '0')}T09:00:00Z`));
+      try {
+        expect((await publish(suite.admin, inv.id)).json().data.status).toBe('published');
+      } finally {
+        clock.setTime(was);
+      }
+      return inv;
+    }
+
+    it('pays the issued invoices still asking, oldest due first, until it is spent; drafts, advance invoices and other currencies wait', async () => {
+      // Issued later but due first: the order is the due date's, not the order of issue.
+      const later = await issued('30.00', 8);
+      const sooner = await issued('20.00', 3);
+      // One paid in part by the bank: the deposit pays only its rest.
+      const part = await issued('40.00', 9);
+      expect((await req(suite.admin, 'POST', `${BILLS}/${part.id}/settles`, { amount: 10, paidOn: '2024-06-10', reference: 'SEPA-PART' })).statusCode).toBe(200);
+      const waiting = await draft('10.00');
+      const { cycle, at } = await newMonth('12.00', 'org-demo', 'prepaid');
+      const adv = (await suite.t.db.tx((q) => advanceInvoice(q, 'org-demo', cycle, at)))!;
+      await publish(suite.admin, adv.id);
+      const theirs = await draft('10.00', 'org-other');
+      await publish(suite.other, theirs.id);
+      // org-other's own deposit (of an earlier test) may pay it at its publish; org-demo's never does.
+      const theirDraws = await drawsOf(theirs.id);
+
+      // Enough for sooner, later, and 1.00 of part.
+      const minor = sooner.minor + later.minor + 100;
+      const dep = await askDeposit(suite.admin, minor);
+      // Paid in part, a deposit is not yet a deposit: nothing drawn.
+      expect((await pay(suite.admin, dep.id, 1)).json().data.invoice.status).toBe('published');
+      expect(await drawsOf(sooner.id)).toEqual([]);
+      const paid = await pay(suite.admin, dep.id, minor - 1);
+      expect(paid.json().data.invoice.status).toBe('paid');
+
+      expect(await drawsOf(sooner.id)).toEqual([sooner.minor]);
+      expect(await drawsOf(later.id)).toEqual([later.minor]);
+      expect(await drawsOf(part.id)).toEqual([100]);
+      expect([await statusOf(sooner.id), await statusOf(later.id), await statusOf(part.id)]).toEqual(['paid', 'paid', 'published']);
+      expect(minorOf((await settles(part.id)).outstanding)).toBe(part.minor - 1000 - 100);
+      for (const id of [waiting.id, adv.id]) expect(await drawsOf(id)).toEqual([]);
+      expect(await drawsOf(theirs.id)).toEqual(theirDraws);
+      expect((await settlement(suite.admin, part.id)).depositLeftMinor).toBe(0);
+      // The events say which deposit paid, and what it left, in the order drawn; paid where it covered the invoice.
+      const left = (after: number) => (after / 100).toFixed(2);
+      expect(await appliedEvents(sooner.id)).toEqual([expect.objectContaining({ amount: left(sooner.minor), depositLeft: left(minor - sooner.minor), depositId: dep.id, depositBillId: dep.billId })]);
+      expect(await appliedEvents(later.id)).toEqual([expect.objectContaining({ amount: left(later.minor), depositLeft: left(100), depositId: dep.id })]);
+      expect(await appliedEvents(part.id)).toEqual([expect.objectContaining({ amount: '1.00', depositLeft: '0.00', depositId: dep.id })]);
+      expect([await depositEvents(sooner.id, 'paid'), await depositEvents(later.id, 'paid'), await depositEvents(part.id, 'paid')]).toEqual([1, 1, 0]);
+    });
+
+    it('an invoice the deposit paid in part at its publish draws again on the next deposit, once for each deposit', async () => {
+      await paidDeposit(suite.admin, 1000);
+      const inv = await issued('50.00', 10);
+      expect(await drawsOf(inv.id)).toEqual([1000]);
+      const rest = inv.minor - 1000;
+      const dep = await paidDeposit(suite.admin, rest + 500);
+      expect(await drawsOf(inv.id)).toEqual([1000, rest]);
+      expect(await statusOf(inv.id)).toBe('paid');
+      expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(500);
+      // The database keeps out a second draw of one invoice for the same deposit, and a second at its publish.
+      const draw = (depositId: string | null) =>
+        suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit', $2)", [inv.id, depositId]);
+      await expect(draw(dep)).rejects.toThrow();
+      await expect(draw(null)).rejects.toThrow();
+      // A bank payment names no deposit.
+      await expect(suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'payment', $2)", [inv.id, dep])).rejects.toThrow();
+      // The 5.00 left goes to the next invoice issued.
+      const next = await issued('30.00', 10);
+      expect(await drawsOf(next.id)).toEqual([500]);
+    });
+
+    it('a correction gives back every draw of the version it replaces', async () => {
+      await paidDeposit(suite.admin, 1000);
+      const inv = await issued('60.00', 10);
+      await paidDeposit(suite.admin, 1500);
+      expect(await drawsOf(inv.id)).toEqual([1000, 1500]);
+      expect(await statusOf(inv.id)).toBe('published');
+      const v2 = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
+      expect(v2.statusCode, v2.body).toBe(200);
+      const v2id = v2.json().data.id as string;
+      const released = (await suite.t.db.query<{ data: { amount: string } }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_released' AND subject = $1", [inv.id])).rows;
+      expect(released.map((r) => r.data.amount)).toEqual(['25.00']);
+      expect((await settlement(suite.admin, v2id)).depositLeftMinor).toBe(2500);
+      // A draft is not drawn on by a deposit paid meanwhile; its publish draws what is left.
+      await paidDeposit(suite.admin, 100);
+      expect(await drawsOf(v2id)).toEqual([]);
+      await publish(suite.admin, v2id);
+      expect(await drawsOf(v2id)).toEqual([2600]);
+    });
+
+    it('two deposits paid at once pay an invoice no more than it asks', async () => {
+      const inv = await issued('20.00', 10);
+      const a = await askDeposit(suite.admin, inv.minor);
+      const b = await askDeposit(suite.admin, inv.minor);
+      const res = await Promise.all([pay(suite.admin, a.id, inv.minor), pay(suite.admin, b.id, inv.minor)]);
+      expect(res.map((r) => r.statusCode)).toEqual([200, 200]);
+      expect(await drawsOf(inv.id)).toEqual([inv.minor]);
+      expect(await statusOf(inv.id)).toBe('paid');
+      expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(inv.minor);
+      // The deposit left stays for the next invoice, rather than reaching one already paid.
+      const next = await issued('30.00', 10);
+      expect(await drawsOf(next.id)).toEqual([inv.minor]);
+    });
   });
 });
