@@ -58,19 +58,25 @@ export async function detailLineCount(q: Queryable, orgId: string, id: string): 
   ).rows[0];
 }
 
-/** The details file's columns, in this order: the line's fields as the API names them. */
-export const DETAIL_COLUMNS = ['iccid', 'sku', 'bundleQuantity', 'bundlePrice', 'usageKb', 'overageKb', 'overageAmount', 'amount'] as const;
+/**
+ * The details file's columns, in this order: the line's fields as the API names them, and `pool` (a pool line's pool,
+ * by name: its ICCID is empty) and the volumes in MB (usageMb, overageMb; docs/decisions.md "The invoice details file
+ * names the pool and counts in MB").
+ */
+export const DETAIL_COLUMNS = ['iccid', 'pool', 'sku', 'bundleQuantity', 'bundlePrice', 'usageMb', 'overageMb', 'overageAmount', 'amount'] as const;
 
 /**
- * The invoice's lines by ICCID, `batch` at a time through a cursor (a large invoice never sits in memory whole). Money
- * and volumes come as exact text; the writer keeps them so.
+ * The invoice's lines by ICCID (pool lines, of no ICCID, first), `batch` at a time through a cursor (a large invoice
+ * never sits in memory whole). Money and volumes come as exact text; the writer keeps them so. A volume in MB is
+ * rounded to four decimals: a KB is 0.0009765625 MB, so every KB stays apart and round(MB × 1024) is the KB again.
  */
 export async function eachDetailBatch(q: Queryable, orgId: string, id: string, batch: number, onRows: (rows: Array<Record<(typeof DETAIL_COLUMNS)[number], string | null>>) => Promise<void>): Promise<void> {
   await readCursor(
     q,
-    `SELECT iccid AS "iccid", sku AS "sku", bundle_quantity::text AS "bundleQuantity", bundle_price::text AS "bundlePrice", usage_kb::text AS "usageKb",
-            overage_kb::text AS "overageKb", overage_amount::text AS "overageAmount", amount::text AS "amount"
-       FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 ORDER BY iccid, id`,
+    `SELECT nullif(l.iccid, '') AS "iccid", p.name AS "pool", l.sku AS "sku", l.bundle_quantity::text AS "bundleQuantity", l.bundle_price::text AS "bundlePrice",
+            round(l.usage_kb / 1024.0, 4)::text AS "usageMb", round(l.overage_kb / 1024.0, 4)::text AS "overageMb", l.overage_amount::text AS "overageAmount", l.amount::text AS "amount"
+       FROM invoice_lines l LEFT JOIN shared_pools p ON p.org_id = l.org_id AND p.id = l.pool_id
+      WHERE l.org_id = $1 AND l.invoice_id = $2 ORDER BY l.iccid, l.id`,
     [orgId, id],
     batch,
     onRows,

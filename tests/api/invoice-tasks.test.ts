@@ -141,6 +141,21 @@ describe.each(DB_KINDS)('invoices in the task center on %s', (kind) => {
       id = (await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = 'org-demo' AND billing_cycle = $1 AND type = 'post_payment'", [cycle])).rows[0].id;
     });
 
+    it('names a pool line\'s pool where its ICCID is empty, and counts its volumes in MB as the SIM lines', async () => {
+      const pool = (await suite.t.db.query<{ id: string; name: string }>("SELECT id, name FROM shared_pools WHERE org_id = 'org-demo' ORDER BY id LIMIT 1")).rows[0];
+      // 50 GB and 1 KB used, 1.5 MB over.
+      await suite.t.db.query(
+        `INSERT INTO invoice_lines (org_id, invoice_id, pool_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount)
+         VALUES ('org-demo', $1, $2, '', 'POOL-T', 0, 0, 52428801, 1536, 0.03, 0.03)`,
+        [id, pool.id],
+      );
+      const rows = (await download(suite.admin)).body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const name = /[",\r\n]/.test(pool.name) ? `"${pool.name.replace(/"/g, '""')}"` : pool.name;
+      expect(rows).toContain(`,${name},POOL-T,0,0,51200.001,1.5,0.03,0.03`);
+      // No line is left without a name: a SIM line has its ICCID, a pool line its pool.
+      for (const row of rows.slice(1)) expect(row.startsWith(','), row).toBe(row.includes('POOL-T') || row.startsWith(`,${name},`));
+    });
+
     it(`answers the file itself up to ${DETAILS_DIRECT_MAX_LINES} lines, as CSV or XLSX`, async () => {
       await addLines(DETAILS_DIRECT_MAX_LINES - (await linesOf()), 1);
       expect(await linesOf()).toBe(DETAILS_DIRECT_MAX_LINES);
@@ -149,23 +164,38 @@ describe.each(DB_KINDS)('invoices in the task center on %s', (kind) => {
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
       expect(csv.headers['content-disposition']).toMatch(/-details\.csv"$/);
       const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-      expect(rows[0]).toBe('ICCID,SKU,Bundles,Bundle price,Usage,Overage,Overage amount,Amount');
+      expect(rows[0]).toBe('ICCID,Pool,SKU,Bundles,Bundle price,Usage (MB),Overage (MB),Overage amount,Amount');
       expect(rows.length).toBe(DETAILS_DIRECT_MAX_LINES + 1);
-      expect(rows.find((r) => r.startsWith('8949099000000000001,'))).toBe('8949099000000000001,SKU-T,1,0,1,0,0,0.05');
+      // 1 KB is 0.0009765625 MB, written to four decimals.
+      expect(rows.find((r) => r.startsWith('8949099000000000001,'))).toBe('8949099000000000001,,SKU-T,1,0,0.001,0,0,0.05');
+      // Every KB stays apart: round(MB × 1024) is the line's KB again.
+      for (let kb = 1; kb <= 1200; kb++) {
+        const row = rows.find((r) => r.startsWith(`8949099${String(kb).padStart(12, '0')},`))!;
+        expect(Math.round(Number(row.split(',')[5]) * 1024), row).toBe(kb);
+      }
       const xlsx = await download(suite.admin, 'xlsx');
       expect(xlsx.statusCode).toBe(200);
       expect(xlsx.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       expect(xlsxRows(xlsx.rawPayload)).toBe(DETAILS_DIRECT_MAX_LINES + 1);
-      expect(xlsxHeader(xlsx.rawPayload)).toEqual(['ICCID', 'SKU', 'Bundles', 'Bundle price', 'Usage', 'Overage', 'Overage amount', 'Amount']);
+      expect(xlsxHeader(xlsx.rawPayload)).toEqual(['ICCID', 'Pool', 'SKU', 'Bundles', 'Bundle price', 'Usage (MB)', 'Overage (MB)', 'Overage amount', 'Amount']);
     });
 
-    it('heads the file in the requester\'s language, as the invoice page names the columns', async () => {
+    it('heads the file in the requester\'s language, as the invoice page names the columns, the volumes\' unit said', async () => {
       const zh = await download(suite.admin, 'csv', 'zh-CN');
-      expect(zh.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('ICCID,SKU,套餐数,套餐价格,用量,超额用量,超额金额,金额');
-      expect(xlsxHeader((await download(suite.admin, 'xlsx', 'es-ES')).rawPayload)).toEqual(['ICCID', 'SKU', 'Planes', 'Precio del plan', 'Consumo', 'Exceso', 'Importe del exceso', 'Importe']);
+      expect(zh.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('ICCID,流量池,SKU,套餐数,套餐价格,用量 (MB),超额用量 (MB),超额金额,金额');
+      expect(xlsxHeader((await download(suite.admin, 'xlsx', 'es-ES')).rawPayload)).toEqual(['ICCID', 'Pool', 'SKU', 'Planes', 'Precio del plan', 'Consumo (MB)', 'Exceso (MB)', 'Importe del exceso', 'Importe']);
       for (const lang of LANGUAGES) {
         const head = (await download(suite.admin, 'csv', lang)).body.replace(/^\uFEFF/, '').split('\r\n')[0];
-        expect(head).toBe(['iccid', 'sku', 'bundleQuantity', 'bundlePrice', 'usageKb', 'overageKb', 'overageAmount', 'amount'].map((f) => translate(lang, `invoiceLines.fields.${f}`)).join(','));
+        const words = [
+          ...['iccid'].map((f) => translate(lang, `invoiceLines.fields.${f}`)),
+          ...['pool'].map((f) => translate(lang, `invoiceDetails.columns.${f}`)),
+          ...['sku', 'bundleQuantity', 'bundlePrice'].map((f) => translate(lang, `invoiceLines.fields.${f}`)),
+          ...['usageMb', 'overageMb'].map((f) => translate(lang, `invoiceDetails.columns.${f}`)),
+          ...['overageAmount', 'amount'].map((f) => translate(lang, `invoiceLines.fields.${f}`)),
+        ];
+        expect(head).toBe(words.join(','));
+        // Each language has its own words for the file's columns (English only where the word is the same).
+        if (lang !== 'en-US') expect(translate(lang, 'invoiceDetails.columns.usageMb')).not.toBe(translate('en-US', 'invoiceDetails.columns.usageMb'));
       }
     });
 
@@ -184,7 +214,7 @@ describe.each(DB_KINDS)('invoices in the task center on %s', (kind) => {
       expect(file.headers['content-disposition']).toMatch(/-details\.xlsx"/);
       expect(xlsxRows(file.rawPayload)).toBe(DETAILS_DIRECT_MAX_LINES + 2);
       // The task writes the header in the language of the request that queued it.
-      expect(xlsxHeader(file.rawPayload)).toEqual(['ICCID', 'SKU', '方案數', '方案價格', '用量', '超額用量', '超額金額', '金額']);
+      expect(xlsxHeader(file.rawPayload)).toEqual(['ICCID', '流量池', 'SKU', '方案數', '方案價格', '用量 (MB)', '超額用量 (MB)', '超額金額', '金額']);
       // The CSV as well, by default.
       const csvTask = (await download(suite.admin)).json().data.taskId as string;
       await runJobs();
