@@ -45,11 +45,13 @@ async function reachOf(req: FastifyRequest, q: Queryable, views: AccountView[]):
   });
 }
 
-/** One account of the current organisation with its accountWide, or null. */
-async function viewOf(req: FastifyRequest, q: Queryable, id: string): Promise<(AccountView & { accountWide: boolean }) | null> {
-  const view = await accountIn(q, req.requireAuth().orgId, id);
+/** An account already read (accountIn) with its accountWide, or null: a route that read it for its audit reads it once. */
+async function withReach(req: FastifyRequest, q: Queryable, view: AccountView | null): Promise<(AccountView & { accountWide: boolean }) | null> {
   return view && (await reachOf(req, q, [view]))[0];
 }
+
+/** One account of the current organisation with its accountWide, or null. */
+const viewOf = async (req: FastifyRequest, q: Queryable, id: string) => withReach(req, q, await accountIn(q, req.requireAuth().orgId, id));
 
 export const accountRoutes = defineRoutes([
   route('GET', '/partner/:code/accounts', 'read', {
@@ -101,7 +103,7 @@ export const accountRoutes = defineRoutes([
         await insertAccount(q, { id, email: mail, firstName: body.firstName.trim(), lastName: body.lastName.trim(), passwordHash: hash, locale: body.locale ?? req.lang, orgId: auth.orgId, role });
         const row = await accountIn(q, auth.orgId, id);
         await audit(q, req, { action: 'create', entity: 'account', entityId: id, after: row });
-        return viewOf(req, q, id);
+        return withReach(req, q, row);
       });
     },
   }),
@@ -137,7 +139,7 @@ export const accountRoutes = defineRoutes([
         if (profile.length) await updateProfile(q, id, { firstName: body.firstName?.trim() ?? null, lastName: body.lastName?.trim() ?? null, locale: body.locale ?? null });
         const after = await accountIn(q, auth.orgId, id);
         await audit(q, req, { action: 'update', entity: 'account', entityId: id, before, after });
-        return viewOf(req, q, id);
+        return withReach(req, q, after);
       });
     },
   }),

@@ -34,6 +34,8 @@ interface Props {
   resource: ResourceSchema;
   criteria: Criteria;
   onChange: (c: Criteria) => void;
+  /** Filters the list always carries, by field, as the bar shows them: read-only, not offered to change or clear. */
+  fixed?: Record<string, string>;
   shown: string[];
   onColumns: (fields: string[]) => void;
   /** The search text as typed (the page debounces it). */
@@ -65,14 +67,15 @@ export function Labelled({ label, htmlFor, note, children }: { label: string; ht
   );
 }
 
-export function ListToolbar({ resource, criteria, onChange, shown, onColumns, text, onText, searchField }: Props) {
+export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, onColumns, text, onText, searchField }: Props) {
   const { t } = useTranslation();
   const admin = resource['x-admin'];
   const label = (f: string) => t(`${admin.i18n}.fields.${f}`);
   const [bulkOpen, setBulkOpen] = useState(false);
   const problem = searchProblem(resource, searchField, text);
-  const enumFilters = admin.list.filters.filter((f) => resource.properties[f].enum);
-  const valueFilters = admin.list.filters.filter((f) => !resource.properties[f].enum && !String(resource.properties[f].type).includes('array'));
+  const open = admin.list.filters.filter((f) => fixed[f] === undefined);
+  const enumFilters = open.filter((f) => resource.properties[f].enum);
+  const valueFilters = open.filter((f) => !resource.properties[f].enum && !String(resource.properties[f].type).includes('array'));
   const required = admin.list.requiredRange;
   const windowProblem = rangeProblem(resource, windowBodyOf(criteria));
   const idBase = useId();
@@ -111,6 +114,11 @@ export function ListToolbar({ resource, criteria, onChange, shown, onColumns, te
               onChange({ ...criteria, ranges: { ...criteria.ranges, [f]: v?.[0] && v[1] ? [v[0].toISOString(), v[1].toISOString()] : undefined } })
             }
           />
+        </Labelled>
+      ))}
+      {admin.list.filters.filter((f) => fixed[f] !== undefined).map((f) => (
+        <Labelled key={f} label={label(f)} htmlFor={idOf(f)}>
+          <Input id={idOf(f)} aria-label={label(f)} readOnly variant="filled" value={fixed[f]} style={{ minWidth: 220, width: `${fixed[f].length + 4}ch` }} />
         </Labelled>
       ))}
       {enumFilters.map((f) => (

@@ -65,6 +65,8 @@ interface ListProps {
   version?: number;
   /** Filters the list always carries (a nested list's parent: an invoice's lines). */
   fixedFilters?: Record<string, unknown>;
+  /** How the bar shows a fixed filter (the invoice's number and month rather than its id); its value otherwise. */
+  fixedShown?: Record<string, string>;
   /** Values every row's cells may read (the invoice's currency for its lines). */
   cellContext?: Record<string, unknown>;
   /** The export call ("METHOD /api/…"), for a role that may export: rows can be ticked, and the list goes to the task center. */
@@ -77,7 +79,7 @@ interface ListProps {
   onCriteria?: (c: Criteria) => void;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, cellContext, exportCall, selectionActions, onCriteria, cells }: ListProps) {
+export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, fixedShown, cellContext, exportCall, selectionActions, onCriteria, cells }: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -97,6 +99,8 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   // Compared by value: a parent's filter object is new on every render of the parent.
   const fixedKey = JSON.stringify(fixedFilters ?? {});
   const fixed = useMemo<CrudFilter[]>(() => Object.entries(JSON.parse(fixedKey) as Record<string, unknown>).map(([field, value]) => ({ field, operator: 'eq', value })), [fixedKey]);
+  // The bar shows a fixed filter as what it is scoped to, not as "All" with the scope hidden.
+  const fixedWords = Object.fromEntries(Object.entries(fixedFilters ?? {}).map(([f, v]) => [f, fixedShown?.[f] ?? String(v)]));
   const { tableProps, tableQuery, setFilters } = useTable({
     resource: admin.resource,
     meta: { list: admin.list.call },
@@ -210,6 +214,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
           resource={resource}
           criteria={criteria}
           onChange={setCriteria}
+          fixed={fixedWords}
           shown={shown}
           onColumns={setShown}
           text={typed.value}

@@ -22,6 +22,39 @@ test('an admin opens an invoice, downloads its PDF and reads its SIM lines', asy
   await expect(page.getByRole('menuitem', { name: 'Invoices' })).toHaveClass(/selected/);
 });
 
+test('the SIM details of an invoice name it in their Invoice filter, in en-US and zh-CN', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await openFirstInvoice(page, [['Status', 'Paid'], ['Type', 'Post-payment']], 'Paid');
+  await page.getByRole('button', { name: 'SIM details' }).click();
+  const heading = page.getByRole('heading', { name: /^SIM details of / });
+  await expect(heading).toHaveText(/^SIM details of \S+-\d{6}-/);
+  const bill = (await heading.textContent())!.replace('SIM details of ', '');
+  const month = `${bill.split('-')[1].slice(0, 4)}-${bill.split('-')[1].slice(4)}`;
+  const [y, m] = month.split('-').map(Number);
+  const monthIn = (lang: string) => new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
+  // The number, "v2" on a corrected invoice's later version, the month.
+  const scope = (lang: string) => new RegExp(`^${bill}( v\\d+)? · ${monthIn(lang)}$`);
+  // Not "All": the invoice the lines are of, its number and month; read-only, and kept when the filters are cleared.
+  const filter = page.getByRole('textbox', { name: 'Invoice', exact: true });
+  await expect(filter).toHaveValue(scope('en-US'));
+  await expect(filter).toHaveAttribute('readonly');
+  await page.getByRole('button', { name: 'Clear all' }).click();
+  await expect(filter).toHaveValue(scope('en-US'));
+  await expect(page.locator('.ant-table-row').first()).toContainText(/89\d{17}/);
+  for (const width of [1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`sim-details-en-US-${width}.png`) });
+  }
+
+  await page.goto(page.url().replace('/en-US/', '/zh-CN/'));
+  await expect(page.getByRole('heading', { name: `${bill} 的 SIM 明细` })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: '发票', exact: true })).toHaveValue(scope('zh-CN'));
+  for (const width of [1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`sim-details-zh-CN-${width}.png`) });
+  }
+});
+
 test('an admin corrects a published invoice, opens its versions and reads the PDF of each in two languages', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await openFirstInvoice(page, [['Status', 'Published'], ['Type', 'Post-payment']], 'Post-payment');

@@ -22,7 +22,7 @@ import { ResourceShowPage, usePageAddress } from '../../resources/resource-show-
 const useInvoiceTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./invoice-locales/*.json', { import: 'default' }), 'invoiceActions.publish').useReady;
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
-type Invoice = Record<string, unknown> & { id: string; billId: string; status: string; dueDate: string; currency: string };
+type Invoice = Record<string, unknown> & { id: string; billId: string; status: string; dueDate: string; currency: string; billingCycle?: string; version?: number };
 type Dialog = 'correct' | 'settle' | 'credit' | 'settlement';
 
 export function InvoicesPage() {
@@ -138,8 +138,16 @@ export function InvoiceDetailPage() {
   );
 }
 
+/** An invoice as a filter names it: its number, "v2" after the first version, and its month in the reader's language. */
+function invoiceScope(inv: Pick<Invoice, 'billId' | 'version' | 'billingCycle'>, language: string): string {
+  const version = inv.version && inv.version > 1 ? ` v${inv.version}` : '';
+  const [y, m] = (inv.billingCycle ?? '').split('-').map(Number);
+  const month = y && m ? new Intl.DateTimeFormat(language, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1)) : '';
+  return `${inv.billId}${version}${month ? ` · ${month}` : ''}`;
+}
+
 export function InvoiceSimDetailsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { navigate, lang, id } = usePageAddress();
   // Opened without an invoice (a bookmark, the route table): nothing to ask for, and no error toast for it.
   const { result } = useOne<Invoice>({ resource: 'invoices', id, meta: { one: RESOURCES.invoices['x-admin'].show!.call }, errorNotification: false, queryOptions: { enabled: id !== '' } });
@@ -152,6 +160,8 @@ export function InvoiceSimDetailsPage() {
         resource={RESOURCES.invoiceLines}
         title={t('invoices.simDetailsOf', { bill: result?.billId ?? '…' })}
         fixedFilters={{ invoiceId: id }}
+        // The Invoice filter names the invoice the lines are of: its number (and version after the first) and month.
+        fixedShown={{ invoiceId: result?.billId ? invoiceScope(result, i18n.language) : '…' }}
         cellContext={{ currency: result?.currency }}
       />
     </Space>
