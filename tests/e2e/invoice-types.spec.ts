@@ -1,7 +1,8 @@
 /**
  * Issue 20's other invoice types on the invoice page: an administrator issues a credit note against a paid invoice
  * and edits a draft's settlement details (a wrong IBAN refused by its check digits, then saved), and sees what the
- * demo's last post-payment invoice drew on the paid deposit when it was issued, in en-US and zh-CN.
+ * demo's last post-payment invoice drew on the paid deposit when it was issued, in en-US and zh-CN; and a deposit
+ * requested and paid on the pages pays part of an invoice issued before it.
  */
 import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
@@ -88,3 +89,38 @@ for (const [lang, w] of Object.entries(WORDS)) {
     await expect(page.locator('.ant-table-row').filter({ hasText: w.fromDeposit }).filter({ hasText: amount })).toBeVisible();
   });
 }
+
+test('a deposit paid after an invoice was issued pays part of it, shown on that invoice (en-US)', async ({ page, request }) => {
+  const api = await apiSession(request, 'admin@demo.example.com');
+  const get = async (url: string) => (await (await request.get(url, { headers: api.as('DEMO') })).json()).data;
+  /** What each issued, unpaid post-payment invoice of org-demo has drawn on the deposit, in cents. */
+  const draws = async () => {
+    const open = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data.items as Array<{ id: string }>;
+    const sums = await Promise.all(open.map(async (inv) => ((await get(`${BILLS}/${inv.id}/settles`)).items as Array<{ kind: string; amount: number }>).filter((s) => s.kind === 'deposit').reduce((n, s) => n + Math.round(s.amount * 100), 0)));
+    return new Map(open.map((inv, i) => [inv.id, sums[i]]));
+  };
+  const before = await draws();
+  expect(before.size, 'the demo has an issued invoice not yet paid').toBeGreaterThan(0);
+
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/finance');
+  await page.getByRole('button', { name: 'Request deposit' }).click();
+  const ask = page.getByRole('dialog', { name: 'Request deposit' });
+  await ask.getByLabel(/^Amount/).fill('1.00');
+  await ask.getByRole('button', { name: 'Request' }).click();
+  await expect(page.getByText(/Deposit invoice DEP-\S+ issued/)).toBeVisible();
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  const pay = page.getByRole('dialog', { name: 'Record payment' });
+  await pay.getByLabel(/^Amount/).fill('1.00');
+  await pay.getByLabel('Reference').fill('SEPA-E2E-DEPOSIT');
+  await pay.getByRole('button', { name: 'Record payment' }).click();
+  await expect(page.getByText('Payment recorded')).toBeVisible();
+
+  // The 1.00 went at once to one invoice issued before, which stays issued (it asked for more).
+  const after = await draws();
+  const gained = [...after].filter(([id, cents]) => cents !== (before.get(id) ?? 0));
+  expect(gained.map(([id, cents]) => [id, cents - (before.get(id) ?? 0)])).toEqual([[gained[0]?.[0], 100]]);
+  await page.goto(`/en-US/financeDetailsPage?id=${gained[0][0]}`);
+  await expect(page.getByTestId('settlement-card').getByTestId('deposit-applied')).toHaveText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(gained[0][1] / 100));
+  await expect(page.locator('.ant-table-row').filter({ hasText: 'Paid from deposit' }).filter({ hasText: '€1.00' })).toBeVisible();
+});
