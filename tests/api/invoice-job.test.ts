@@ -342,10 +342,17 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(rows[0]).toBe('ICCID,SKU,Bundles,Bundle price,Usage,Overage,Overage amount,Amount');
-    // A line per SIM and one per pool.
-    const poolLines = (await suite.t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM invoice_lines WHERE invoice_id = $1 AND pool_id IS NOT NULL', [demoInvoiceId])).rows[0].n;
+    expect(rows[0]).toBe('ICCID,Pool,SKU,Bundles,Bundle price,Usage (MB),Overage (MB),Overage amount,Amount');
+    // A line per SIM and one per pool, the pool's line named by the pool, its volumes in MB as the SIM lines'.
+    const poolRows = (
+      await suite.t.db.query<{ name: string; sku: string; mb: string }>(
+        'SELECT p.name, l.sku, round(l.usage_kb / 1024.0, 4)::float8::text AS mb FROM invoice_lines l JOIN shared_pools p ON p.id = l.pool_id WHERE l.invoice_id = $1',
+        [demoInvoiceId],
+      )
+    ).rows;
+    const poolLines = poolRows.length;
     expect(poolLines).toBeGreaterThan(0);
+    for (const p of poolRows) expect(rows.filter((r) => r.startsWith(`,${p.name},${p.sku},`) && r.split(',')[5] === p.mb), p.name).toHaveLength(1);
     expect(rows.length - 1).toBe(bySku.reduce((s, i) => s + i.sims, 0) + poolLines);
     // The pools of its SIMs: their SIMs and usage, from the CDRs directly.
     const pools = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/shared_pool/details` })).json().data.items as Array<{ poolId: string; sims: number; usageKb: number; sizeKb: number; overageKb: number }>;
