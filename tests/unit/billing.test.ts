@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueDateOf } from '../../common/billing';
+import { dueDateOf, major, minorOf } from '../../common/billing';
 
 describe('invoice due date (SPEC.md section 9): 10 days after issue or month end, whichever is earlier', () => {
   it.each([
@@ -14,5 +14,26 @@ describe('invoice due date (SPEC.md section 9): 10 days after issue or month end
     ['2026-12-01T00:00:00Z', '2026-12-11', 'the first of the month, UTC'],
   ])('%s → %s (%s)', (issued, due) => {
     expect(dueDateOf(new Date(issued))).toBe(due);
+  });
+});
+
+describe('money as minor units: major writes them as two-decimal text, minorOf reads it back exactly', () => {
+  it.each([
+    [0, '0.00'],
+    [1, '0.01'],
+    [-1, '-0.01'],
+    [-50, '-0.50'],
+    [1999, '19.99'],
+    [123456, '1234.56'],
+    [9_999_999_999, '99999999.99'],
+  ])('%i ↔ %s', (minor, text) => {
+    expect(major(minor)).toBe(text);
+    expect(minorOf(text)).toBe(minor);
+  });
+
+  it('reads the texts whose float is just below the cent (19.99 × 100 is 1998.9999…) as the cent, for every cent to 2,000.00', () => {
+    for (let minor = 0; minor <= 200_000; minor++) if (minorOf(major(minor)) !== minor) throw new Error(`${minor} read back as ${minorOf(major(minor))}`);
+    expect(minorOf('19.99')).toBe(1999);
+    expect(minorOf('4.35')).toBe(435);
   });
 });
