@@ -116,10 +116,13 @@ async function tableExists(q: Queryable, table: string): Promise<boolean> {
 export async function applySchemaTables(db: Db, plans: TablePlan[]): Promise<string[]> {
   if (!plans.length) return [];
   const done: string[] = [];
+  // Derived tables first (they refer to organisations only), then the migration files in their files' order: a
+  // migration may refer to a derived table whatever the names of the two files.
+  const ordered = [...plans.filter((p) => !p.migration), ...plans.filter((p) => p.migration)];
   await db.tx(async (q) => {
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727001)');
     await q.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    for (const plan of plans) {
+    for (const plan of ordered) {
       const r = plan.resource;
       const table = r['x-admin'].table;
       const fail = (what: string): never => {
