@@ -131,6 +131,10 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     const fail = (w: string): never => { throw new Error(w); };
     expect(await applySchemaTables(t.db, [{ resource: changed, file: 'apn-profiles.json' }])).toEqual(['apn_profiles: added mtu']);
     expect(await applySchemaTables(t.db, [{ resource: changed, file: 'apn-profiles.json' }])).toEqual([]);
+    // Sorting by it later brings its index, as a table made with it would have.
+    const sorted = defineResource({ ...changed, 'x-admin': { ...changed['x-admin'], list: { ...changed['x-admin'].list, sortable: [...changed['x-admin'].list.sortable, 'mtu'] } } });
+    expect(await applySchemaTables(t.db, [{ resource: sorted, file: 'apn-profiles.json' }])).toEqual(['apn_profiles: added index apn_profiles_mtu']);
+    expect(await applySchemaTables(t.db, [{ resource: sorted, file: 'apn-profiles.json' }])).toEqual([]);
     expect(await countRows(t.db, 'apn_profiles')).toBeGreaterThan(0);
     const own = defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table: 'apn_own' } });
     const sql = 'CREATE TABLE apn_own (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz DEFAULT now());';
