@@ -235,6 +235,23 @@ export function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+let projectTables: { names: Set<string>; parents: Set<string> } | undefined;
+
+/**
+ * Whether a table name belongs to the project's own migrations (their CREATE TABLE names, the partitions of a
+ * partitioned table, schema_migrations) or to PostgreSQL (pg_…): names a schema of SCHEMAS_DIR may not take.
+ */
+export function isProjectTable(name: string): boolean {
+  if (!projectTables) {
+    const sql = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).map((f) => fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8')).join('\n');
+    const names = [...sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1].toLowerCase());
+    const parents = [...sql.matchAll(/PARTITION OF "?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1].toLowerCase());
+    projectTables = { names: new Set([...names, 'schema_migrations']), parents: new Set(parents) };
+  }
+  const t = projectTables;
+  return t.names.has(name) || name.startsWith('pg_') || [...t.parents].some((p) => name.startsWith(`${p}_`));
+}
+
 /**
  * Apply the SQL files of server/db/migrations in name order, each once, each in its own transaction.
  * On PostgreSQL an advisory lock keeps several instances starting at once from racing.

@@ -70,3 +70,15 @@ export function xAdminProblem(xAdmin: unknown): string | null {
   if (e.keyword === 'enum') return `${at} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
   return `${at} ${e.message ?? 'is wrong'}`;
 }
+
+const checkAll = new Ajv({ allErrors: true, strict: false }).compile(X_ADMIN_META);
+
+/**
+ * The first misspelt key of a schema's x-admin ("sortabel"), outside its labels and rights (whose keys are languages
+ * and roles, named better by defineResource): the cause to name when the checks of the keys it knows fail.
+ */
+export function misspeltKey(xAdmin: unknown): string | null {
+  if (checkAll(xAdmin)) return null;
+  const e = checkAll.errors!.find((x) => x.keyword === 'additionalProperties' && !/^\/(translations|permissions)(\/|$)/.test(x.instancePath));
+  return e ? `x-admin${e.instancePath.replace(/\//g, '.')} has the unknown key "${String(e.params.additionalProperty)}"` : null;
+}

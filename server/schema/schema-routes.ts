@@ -9,14 +9,14 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Subject } from '../../common/permissions.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { defineResource, formBodySchema, type ResourceSchema } from '../../common/resources.js';
-import type { Db, Queryable } from '../db/db.js';
+import { isProjectTable, type Db, type Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { listRoute, recordOf, routeOf, showRoute, snake } from '../db/resource-list.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { pathParams, type RouteDef } from '../http/route.js';
 import { CODES } from '../../common/errors.js';
-import { xAdminProblem } from './schema-meta.js';
+import { misspeltKey, xAdminProblem } from './schema-meta.js';
 import { deleteRows, insertRow, lockRows, updateRow } from './schema-repo.js';
 import { applySchemaTables, IDENTIFIER, type TablePlan } from './schema-tables.js';
 
@@ -26,6 +26,9 @@ type SubjectName = Exclude<Subject, 'all'>;
 const fileOf = new WeakMap<ResourceSchema, string>();
 /** The migration file beside a SCHEMAS_DIR schema (<name>.sql for <name>.json), which overrides its derived table. */
 const migrationOf = new WeakMap<ResourceSchema, { name: string; sql: string }>();
+
+/** A field name of a schema in SCHEMAS_DIR: camelCase letters and digits (its column is the snake_case of it). */
+const FIELD_NAME = /^[a-z][a-zA-Z0-9]*$/;
 
 /** The checks that need the server's tools: the x-admin meta-schema and plain SQL names. */
 function checkOnServer(r: ResourceSchema, file: string): void {
@@ -55,8 +58,18 @@ export function loadResources(dir?: string): ResourceSchema[] {
       } catch (e) {
         throw new Error(`${where}: not JSON (${(e as Error).message})`, { cause: e });
       }
-      const r = defineResource(parsed, where);
+      let r: ResourceSchema;
+      try {
+        r = defineResource(parsed, where);
+      } catch (e) {
+        // A misspelt key ("sortabel" for "sortable") leaves a known one missing: name the misspelling, not what it left.
+        const misspelt = misspeltKey((parsed as { 'x-admin'?: unknown } | null)?.['x-admin'] ?? {});
+        if (misspelt) throw new Error(`${where}: ${misspelt}`, { cause: e });
+        throw e;
+      }
       checkOnServer(r, where);
+      for (const f of Object.keys(r.properties)) if (!FIELD_NAME.test(f)) throw new Error(`${where}: the field "${f}" must be a camelCase name of letters and digits (its column is "${snake(f)}")`);
+      if (r['x-admin'].storage === 'generic' && isProjectTable(r['x-admin'].table)) throw new Error(`${where}: the table "${r['x-admin'].table}" is one of the console's own tables; choose another x-admin.table`);
       if (all.some((o) => o['x-admin'].resource === r['x-admin'].resource)) throw new Error(`${where}: the resource "${r['x-admin'].resource}" already exists`);
       if (all.some((o) => o['x-admin'].table === r['x-admin'].table) && r['x-admin'].storage === 'generic') throw new Error(`${where}: the table "${r['x-admin'].table}" belongs to another resource`);
       if (r['x-admin'].storage === 'generic' && mayDelete(r) && !r['x-admin'].show && !r['x-admin'].edit) throw new Error(`${where}: x-admin.permissions grant delete, which needs x-admin.show or x-admin.edit (its record call)`);
@@ -95,12 +108,32 @@ function recordCall(r: ResourceSchema) {
   return routeOf((r['x-admin'].show ?? r['x-admin'].edit)!.call);
 }
 
+type Shape = { type?: string | string[] } & Record<string, unknown>;
+
+/**
+ * A stored record's fields as the answers declare them: each may be null, since a column a changed schema added is
+ * empty in the rows written before it (an answer says so rather than inventing a 0 or a false).
+ */
+export function storedShape(properties: Record<string, Shape>): Record<string, Shape> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([f, p]) => [f, p.type === undefined ? p : { ...p, type: [...new Set([...([] as string[]).concat(p.type), 'null'])] }]),
+  );
+}
+
+/** A list or show route whose answer declares the stored shape (the route's own response objects are fresh). */
+function answeringStored(route: RouteDef, kind: 'list' | 'show'): RouteDef {
+  const res = route.schema.response as { properties: Record<string, Shape> };
+  const record = kind === 'list' ? (res.properties.items as unknown as { items: { properties: Record<string, Shape> } }).items : res;
+  record.properties = storedShape(record.properties);
+  return route;
+}
+
 /** The list, show, create, edit and delete routes of a resource stored generically in its table. */
 export function genericRoutes(r: ResourceSchema): RouteDef[] {
   const admin = r['x-admin'];
   const subject = admin.subject as SubjectName;
   const fields = Object.keys(r.properties);
-  const record = { type: 'object', properties: r.properties };
+  const record = { type: 'object', properties: storedShape(r.properties as Record<string, Shape>) };
   const one = (db: Queryable, orgId: string, key: string) => recordOf(db, r, orgId, key);
   // A value already taken (a unique index on the table) is named like any other broken rule.
   const unique = (e: unknown): never => {
@@ -115,8 +148,8 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
   };
   const entity = admin.resource;
   const list = routeOf(admin.list.call);
-  const routes: RouteDef[] = [listRoute(r, list.service, list.path, { method: list.method === 'GET' ? 'GET' : 'POST' })];
-  if (admin.show) routes.push(showRoute(r));
+  const routes: RouteDef[] = [answeringStored(listRoute(r, list.service, list.path, { method: list.method === 'GET' ? 'GET' : 'POST' }), 'list')];
+  if (admin.show) routes.push(answeringStored(showRoute(r), 'show'));
   if (admin.create) {
     const body = formBodySchema(r, 'create');
     routes.push({
@@ -171,11 +204,14 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
         const missing = keys.find((k) => !found.includes(k));
         if (missing !== undefined) throw notFound('record', missing);
         const befores = await Promise.all(keys.map((k) => one(q, auth.orgId, k)));
-        for (const k of keys) {
+        for (const [i, k] of keys.entries()) {
           try {
             await deleteRows(q, r, auth.orgId, [k]);
           } catch (e) {
-            if ((e as { code?: string }).code === '23503') throw new ApiError(409, CODES.recordInUse, { id: k }, 'errors.recordInUse', { id: k });
+            // Named as the confirmation named it: by the list's first column ("Private net"), not by its id.
+            const shown = befores[i]?.[admin.list.columns[0]];
+            const name = typeof shown === 'string' || typeof shown === 'number' ? String(shown) : k;
+            if ((e as { code?: string }).code === '23503') throw new ApiError(409, CODES.recordInUse, { id: name }, 'errors.recordInUse', { id: k });
             throw e;
           }
         }

@@ -73,7 +73,25 @@ function uniqueKeysOf(r: ResourceSchema): string[][] {
   return keys;
 }
 
-/** CREATE TABLE and its indexes: the organisation leads every index; sortable and searched fields get theirs. */
+/** The derived indexes, by name: the organisation leads every one; sortable and searched fields get theirs. */
+export function derivedIndexes(r: ResourceSchema): Array<{ name: string; sql: string }> {
+  const admin = r['x-admin'];
+  const t = admin.table;
+  const out: Array<{ name: string; sql: string }> = [];
+  const index = (suffix: string, body: string) => {
+    const name = `${t}_${suffix}`.slice(0, 63);
+    out.push({ name, sql: `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${quote(t)} ("org_id", ${body});` });
+  };
+  index('org_id', '"id"');
+  for (const f of new Set([...admin.list.sortable, admin.list.defaultSort.field])) if (f !== 'id') index(snake(f), `${quote(snake(f))}, "id"`);
+  for (const f of admin.list.search ?? []) {
+    const c = quote(snake(f));
+    index(`${snake(f)}_rev`, r.properties[f].pattern ? `reverse(${c}) text_pattern_ops` : `reverse(lower(${c})) text_pattern_ops`);
+  }
+  return out;
+}
+
+/** CREATE TABLE and its indexes (derivedIndexes). */
 export function derivedDdl(r: ResourceSchema, fail: (what: string) => never): string {
   const admin = r['x-admin'];
   const t = admin.table;
@@ -84,15 +102,7 @@ export function derivedDdl(r: ResourceSchema, fail: (what: string) => never): st
     ...cols.map((c) => `${quote(c.column)} ${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql ? ` DEFAULT ${c.defaultSql}` : ''}`),
     ...uniqueKeysOf(r).map((k) => `UNIQUE ("org_id", ${k.map(quote).join(', ')})`),
   ];
-  const stmts = [`CREATE TABLE IF NOT EXISTS ${quote(t)} (\n  ${lines.join(',\n  ')}\n);`];
-  const index = (suffix: string, body: string) => stmts.push(`CREATE INDEX IF NOT EXISTS ${quote(`${t}_${suffix}`.slice(0, 63))} ON ${quote(t)} ("org_id", ${body});`);
-  index('org_id', '"id"');
-  for (const f of new Set([...admin.list.sortable, admin.list.defaultSort.field])) if (f !== 'id') index(snake(f), `${quote(snake(f))}, "id"`);
-  for (const f of admin.list.search ?? []) {
-    const c = quote(snake(f));
-    index(`${snake(f)}_rev`, r.properties[f].pattern ? `reverse(${c}) text_pattern_ops` : `reverse(lower(${c})) text_pattern_ops`);
-  }
-  return stmts.join('\n');
+  return [`CREATE TABLE IF NOT EXISTS ${quote(t)} (\n  ${lines.join(',\n  ')}\n);`, ...derivedIndexes(r).map((i) => i.sql)].join('\n');
 }
 
 /** The SQL a resource's table comes from: its migration file when one lies beside the schema, or the derived DDL. */
@@ -116,10 +126,13 @@ async function tableExists(q: Queryable, table: string): Promise<boolean> {
 export async function applySchemaTables(db: Db, plans: TablePlan[]): Promise<string[]> {
   if (!plans.length) return [];
   const done: string[] = [];
+  // Derived tables first (they refer to organisations only), then the migration files in their files' order: a
+  // migration may refer to a derived table whatever the names of the two files.
+  const ordered = [...plans.filter((p) => !p.migration), ...plans.filter((p) => p.migration)];
   await db.tx(async (q) => {
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727001)');
     await q.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    for (const plan of plans) {
+    for (const plan of ordered) {
       const r = plan.resource;
       const table = r['x-admin'].table;
       const fail = (what: string): never => {
@@ -144,6 +157,15 @@ export async function applySchemaTables(db: Db, plans: TablePlan[]): Promise<str
         if (have.has(c.column)) continue;
         await q.exec(`ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.column)} ${c.sqlType}${c.defaultSql ? ` DEFAULT ${c.defaultSql}` : ''}`);
         done.push(`${table}: added ${c.column}`);
+      }
+      // A derived table also gains the index of a field the changed schema sorts or searches by.
+      if (!plan.migration) {
+        const indexed = new Set((await q.query<{ n: string }>('SELECT indexname AS n FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1', [table])).rows.map((x) => x.n));
+        for (const i of derivedIndexes(r)) {
+          if (indexed.has(i.name)) continue;
+          await q.exec(i.sql);
+          done.push(`${table}: added index ${i.name}`);
+        }
       }
     }
   });

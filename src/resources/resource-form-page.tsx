@@ -8,6 +8,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formBodySchema, type ResourceSchema } from '../../common/resources';
 import type { HttpError } from '../providers/http';
+import { editValues } from './edit-values';
 import { SchemaForm } from './schema-form';
 
 interface FormProps {
@@ -122,7 +123,7 @@ export function ResourceEditPage({ resource, id, title, onSaved }: EditProps) {
       busy={mutation.isPending}
       send={(values, onError) =>
         mutate(
-          { resource: admin.resource, id, values, meta: { update: admin.edit!.call }, successNotification: false, errorNotification: false },
+          { resource: admin.resource, id, values: editValues(formBodySchema(resource, 'edit').properties, initial, values), meta: { update: admin.edit!.call }, successNotification: false, errorNotification: false },
           {
             onSuccess: (r) => {
               void message.success(t('forms.saved'));

@@ -7,6 +7,7 @@ import { useBrand } from '../providers/brand';
 import { schemaPath, useSchemaCatalog } from '../resources/schema-catalog';
 import { canRead } from './ability';
 import { useHasPools } from './features';
+import { menuTree } from './menu-tree';
 import { SCREENS, screenOf, type ScreenDef } from './routes';
 
 const GROUP_ICONS: Record<NonNullable<ScreenDef['group']>, ReactNode> = {
@@ -47,16 +48,11 @@ function useMenuEntries(): MenuEntry[] {
   return [...screens, ...added];
 }
 
-/** Items the role may read, grouped; a group with one item is a plain item. */
+/** Items the role may read, grouped in the groups' order; a group with one item is a plain item. */
 export function useMenuItems(): MenuProps['items'] {
   const { t } = useTranslation();
   const visible = useMenuEntries();
-  const groups = [...new Set(visible.map((s) => s.group))];
-  return groups.map((g) => {
-    const items = visible.filter((s) => s.group === g);
-    if (items.length === 1) return { key: items[0].key, icon: GROUP_ICONS[g], label: items[0].label };
-    return { key: g, icon: GROUP_ICONS[g], label: t(`menu.group.${g}`), children: items.map((s) => ({ key: s.key, label: s.label })) };
-  });
+  return menuTree(visible, (g) => t(`menu.group.${g}`)).map(({ group, ...node }) => ({ ...node, icon: GROUP_ICONS[group] }));
 }
 
 /** The side menu: one top-level group open at a time; child screens highlight their parent item. */

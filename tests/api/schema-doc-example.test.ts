@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../../common/resources.js';
+import { buildApp } from '../../server/app.js';
 import { applySchemaTables, derivedDdl } from '../../server/schema/schema-tables.js';
 import { apnExample } from '../doc-example.js';
 import { buildTestApp, call, countRows, DB_KINDS, DEMO, signIn, type Session, type TestApp } from '../helper.js';
@@ -113,7 +114,9 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     await t.db.query("INSERT INTO sim_apn VALUES ('8900000000000000001', $1)", [ids[2]]);
     const refused = await send(s.admin, 'DELETE', BASE, { ids });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().status.message).toBe(`${ids[2]} is still used by other records: remove those first.`);
+    // Named as the confirmation names it, by the list's first column, not by an id the person never saw.
+    expect(refused.json().status.message).toBe('Bulk three is still used by other records: remove those first.');
+    expect(refused.json().data).toEqual({ id: ids[2] });
     expect(await countRows(t.db, 'apn_profiles', 'id = ANY($1)', [ids])).toBe(3);
     const done = await send(s.admin, 'DELETE', BASE, { ids: ids.slice(0, 2) });
     expect(done.json().data).toEqual({ deleted: 2 });
@@ -128,6 +131,10 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     const fail = (w: string): never => { throw new Error(w); };
     expect(await applySchemaTables(t.db, [{ resource: changed, file: 'apn-profiles.json' }])).toEqual(['apn_profiles: added mtu']);
     expect(await applySchemaTables(t.db, [{ resource: changed, file: 'apn-profiles.json' }])).toEqual([]);
+    // Sorting by it later brings its index, as a table made with it would have.
+    const sorted = defineResource({ ...changed, 'x-admin': { ...changed['x-admin'], list: { ...changed['x-admin'].list, sortable: [...changed['x-admin'].list.sortable, 'mtu'] } } });
+    expect(await applySchemaTables(t.db, [{ resource: sorted, file: 'apn-profiles.json' }])).toEqual(['apn_profiles: added index apn_profiles_mtu']);
+    expect(await applySchemaTables(t.db, [{ resource: sorted, file: 'apn-profiles.json' }])).toEqual([]);
     expect(await countRows(t.db, 'apn_profiles')).toBeGreaterThan(0);
     const own = defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table: 'apn_own' } });
     const sql = 'CREATE TABLE apn_own (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz DEFAULT now());';
@@ -138,5 +145,50 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     const twoTypes = defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table: 'apn_bad', menu: undefined, translations: undefined }, properties: { ...SCHEMA.properties, odd: { type: ['string', 'integer'] } } });
     await expect(applySchemaTables(t.db, [{ resource: twoTypes, file: '/x/apn-bad.json' }])).rejects.toThrow('/x/apn-bad.json: the field "odd" must have one type');
     void fail;
+  });
+
+  it('a migration beside one schema may refer to another schema\'s derived table, whatever the files\' names', async () => {
+    const as = (table: string) => defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table, menu: undefined, translations: undefined } });
+    const sql = 'CREATE TABLE apn_uses (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz, profile_id text REFERENCES apn_used(id));';
+    // "apn-usea.json" sorts before "apn-useb.json", yet the table it refers to is made first.
+    const done = await applySchemaTables(t.db, [
+      { resource: as('apn_uses'), file: 'apn-usea.json', migration: { name: 'apn-usea.sql', sql } },
+      { resource: as('apn_used'), file: 'apn-useb.json' },
+    ]);
+    expect(done).toEqual(['apn_used: created', 'apn_uses: apn-usea.sql']);
+  });
+
+  it('after a restart with a required field added, the rows written before it answer null for it, not an invented 0', async () => {
+    const made = (await send(s.admin, 'POST', BASE, { ...good, name: 'Before priority', default: false })).json().data.id as string;
+    const x = SCHEMA['x-admin'];
+    const changed = {
+      ...SCHEMA,
+      properties: { ...SCHEMA.properties, priority: { type: 'integer', minimum: 1, maximum: 9 } },
+      'x-admin': {
+        ...x,
+        list: { ...x.list, columns: [...x.list.columns, 'priority'] },
+        create: { ...x.create, fields: [...x.create.fields, 'priority'] },
+        edit: { ...x.edit, fields: [...x.edit.fields, 'priority'] },
+        translations: Object.fromEntries(Object.entries(x.translations as Record<string, { fields: object }>).map(([l, tr]) => [l, { ...tr, fields: { ...tr.fields, priority: 'P' } }])),
+      },
+    };
+    const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'apn-schemas-'));
+    fs.writeFileSync(path.join(dir2, 'apn-profiles.json'), JSON.stringify(changed));
+    const restarted = await buildApp({ config: { ...t.config, schemasDir: dir2 }, db: t.db, logger: false });
+    try {
+      await restarted.ready();
+      const shown = await call(restarted, s.admin, { method: 'GET', url: `${BASE}/${made}` });
+      expect(shown.statusCode).toBe(200);
+      expect(shown.json().data).toMatchObject({ name: 'Before priority', priority: null });
+      const listed = await call(restarted, s.admin, { method: 'POST', url: `${BASE}/list`, payload: { search: { field: 'name', value: 'Before priority' } } });
+      expect(listed.json().data.items).toEqual([expect.objectContaining({ id: made, priority: null })]);
+      // A new record must give it.
+      const without = await call(restarted, s.admin, { method: 'POST', url: BASE, payload: { ...good, name: 'Without priority' } });
+      expect(without.json().data).toMatchObject({ field: 'priority', rule: 'required' });
+      const given = await call(restarted, s.admin, { method: 'POST', url: BASE, payload: { ...good, name: 'With priority', priority: 3 } });
+      expect(given.json().data).toMatchObject({ priority: 3 });
+    } finally {
+      await restarted.close();
+    }
   });
 });

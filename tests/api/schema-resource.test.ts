@@ -142,7 +142,12 @@ describe('a schema that breaks the format stops the start with its file and its 
     ['a built-in resource\'s name', { ...admin, resource: 'sims', subject: 'sims-again' }, 'already exists'],
     ['a misspelt key', { ...(({ storage: _s, ...rest }) => rest)(admin), stroage: 'generic' }, 'x-admin has the unknown key "stroage"'],
     ['a misspelt list key', { ...admin, list: { ...admin.list, sortabel: ['name'] } }, 'x-admin.list has the unknown key "sortabel"'],
+    ['a misspelt list key in place of the right one', { ...admin, list: { ...(({ sortable: _s, ...rest }) => rest)(admin.list), sortabel: ['name'] } }, 'x-admin.list has the unknown key "sortabel"'],
+    ['a misspelt list in place of the right one', { ...(({ list: _l, ...rest }) => rest)(admin), lsit: admin.list }, 'x-admin has the unknown key "lsit"'],
     ['a table that is not a plain SQL name', { ...admin, table: 'gateways; DROP TABLE sims' }, 'must be a plain SQL identifier'],
+    ['a table of the console\'s own', { ...admin, table: 'audit_log' }, 'the table "audit_log" is one of the console\'s own tables'],
+    ['a partition of the console\'s own', { ...admin, table: 'cdrs_2026_11' }, 'the table "cdrs_2026_11" is one of the console\'s own tables'],
+    ['a table of PostgreSQL\'s own', { ...admin, table: 'pg_class' }, 'the table "pg_class" is one of the console\'s own tables'],
     ['a menu place without translations', (({ translations: _t, ...rest }) => rest)(admin), 'x-admin.translations is required for a resource with a menu place'],
   ])('%s', (_n, xAdmin, message) => {
     const dir = write({ ...base, 'x-admin': xAdmin });
@@ -157,6 +162,10 @@ describe('a schema that breaks the format stops the start with its file and its 
   it('a field whose column is not a plain SQL name', () => {
     const dir = write({ ...base, properties: { ...base.properties, 'bad-name': { type: 'string' } }, 'x-admin': { ...admin, translations: undefined, menu: undefined } });
     expect(() => loadResources(dir)).toThrow('the field "bad-name" makes the column "bad-name", not a plain SQL identifier');
+  });
+  it('a field name that is not camelCase', () => {
+    const dir = write({ ...base, properties: { ...base.properties, APN2: { type: 'string' } }, 'x-admin': { ...admin, translations: undefined, menu: undefined } });
+    expect(() => loadResources(dir)).toThrow(`${path.join(dir, 'bad.json')}: the field "APN2" must be a camelCase name of letters and digits`);
   });
   it('a file that is not JSON', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-'));

@@ -105,3 +105,35 @@ test('zh-CN: the same pages and confirmation in Chinese', async ({ page }) => {
   await expect(page).toHaveURL(/\/zh-CN\/r\/apn-profiles$/);
   await expect(page.getByRole('row', { name: /车队专网二/ })).toHaveCount(0);
 });
+
+test('an emptied user name is taken away when the edit is saved', async ({ page }) => {
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/r/apn-profiles/create');
+  await form(page).getByLabel('Name', { exact: true }).fill('Emptied user');
+  await form(page).getByLabel('APN', { exact: true }).fill('empty.example');
+  await page.getByRole('combobox', { name: 'Authentication' }).click({ force: true });
+  await page.getByTitle('PAP').click();
+  await form(page).getByLabel('User name', { exact: true }).fill('fleet-user');
+  await page.getByRole('combobox', { name: 'IP type' }).click({ force: true });
+  await page.getByTitle('IPv4', { exact: true }).click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('fleet-user', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(form(page).getByLabel('User name', { exact: true })).toHaveValue('fleet-user');
+  await form(page).getByLabel('User name', { exact: true }).fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/r\/apn-profiles\/show\//);
+  await expect(page.getByText('Emptied user', { exact: true })).toBeVisible();
+  await expect(page.getByText('fleet-user', { exact: true })).toHaveCount(0);
+});
+
+test('a user, for whom APN profiles is the Settings group\'s only entry, finds it in that group\'s place, before Task center', async ({ page }) => {
+  await signIn(page, 'user@demo.example.com');
+  // The schemas' entries come with the catalog, after the console's own.
+  await expect(page.getByRole('menuitem', { name: 'APN profiles' })).toBeVisible();
+  const top = page.locator('.ant-layout-sider .ant-menu-root > li');
+  const labels = await top.allInnerTexts();
+  const apn = labels.findIndex((l) => l.includes('APN profiles'));
+  expect(apn).toBeGreaterThan(-1);
+  expect(apn).toBeLessThan(labels.findIndex((l) => l.includes('Task center')));
+});
