@@ -20,6 +20,15 @@ vi.setConfig({ testTimeout: 120_000 });
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return quiet; } } as never;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+/**
+ * A year wholly in the future, for the scheduler tests that drive its clock over given days: a schedule's next run is
+ * its first occurrence from now, so days already past would be skipped, not run (the tests began failing once a fixed
+ * year's days were reached).
+ */
+const Y = new Date().getUTCFullYear() + 1;
+const at = (monthDay: string, time: string) => `${Y}-${monthDay}T${time}:00.000Z`;
+/** Europe/Berlin moves to summer time on the last Sunday of March (at 01:00 UTC). */
+const SUMMER_DAY = new Date(Date.UTC(Y, 2, 31) - new Date(Date.UTC(Y, 2, 31)).getUTCDay() * DAY);
 
 describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user });
@@ -357,43 +366,45 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('sends at 09:00 Berlin time through the March daylight-saving change', async () => {
-      const made = (await create(suite.admin, { name: 'Daily Berlin', weekdays: [1, 2, 3, 4, 5, 6, 7], startAt: '2027-03-25T00:00:00.000Z', iccids: mine.slice(500, 502) })).json().data;
+      // The week around the change: three days at 08:00 UTC (09:00 CET), then from the Sunday of the change 07:00 UTC (CEST).
+      const days = [-3, -2, -1, 0, 1, 2, 3].map((d) => new Date(SUMMER_DAY.getTime() + d * DAY));
+      const made = (await create(suite.admin, { name: 'Daily Berlin', weekdays: [1, 2, 3, 4, 5, 6, 7], startAt: days[0].toISOString(), iccids: mine.slice(500, 502) })).json().data;
       await only(made.id);
-      // The clock of this test is the far future: the occurrences before now are what the API computed from the start.
-      const expected = ['2027-03-25T08:00:00.000Z', '2027-03-26T08:00:00.000Z', '2027-03-27T08:00:00.000Z', '2027-03-28T07:00:00.000Z', '2027-03-29T07:00:00.000Z', '2027-03-30T07:00:00.000Z', '2027-03-31T07:00:00.000Z'];
+      // The clock of this test is the future: the occurrences before now are what the API computed from the start.
+      const expected = days.map((d, i) => new Date(d.getTime() + (i < 3 ? 8 : 7) * HOUR).toISOString());
       expect((await detail(made.id)).upcoming).toEqual(expected.slice(0, 5));
       const { net } = counting();
       for (const at of expected) await scheduler(net, () => new Date(new Date(at).getTime() + 60_000)).tick();
       const runs = await runsOf(made.id);
       expect(runs.map((r) => new Date(r.occurrence_at).toISOString())).toEqual(expected);
       expect(runs.every((r) => r.status === 'done' && r.sent === 2)).toBe(true);
-      expect((await detail(made.id)).nextRunAt).toBe('2027-04-01T07:00:00.000Z');
+      expect((await detail(made.id)).nextRunAt).toBe(new Date(days[6].getTime() + DAY + 7 * HOUR).toISOString());
     });
 
     it('records occurrences missed for longer than the grace as skipped, and sends the one within it', async () => {
-      const made = (await create(suite.admin, { name: 'Missed', weekdays: [1, 2, 3, 4, 5, 6, 7], sendTime: '06:00', timezone: 'UTC', startAt: '2027-05-01T00:00:00.000Z', iccids: mine.slice(600, 603) })).json().data;
+      const made = (await create(suite.admin, { name: 'Missed', weekdays: [1, 2, 3, 4, 5, 6, 7], sendTime: '06:00', timezone: 'UTC', startAt: at('05-01', '00:00'), iccids: mine.slice(600, 603) })).json().data;
       await only(made.id);
       const { net, sent } = counting();
       // Down from before 1 May 06:00 until 3 May 06:05: two occurrences long past, one 5 minutes late.
-      await scheduler(net, () => new Date('2027-05-03T06:05:00.000Z')).tick();
+      await scheduler(net, () => new Date(at('05-03', '06:05'))).tick();
       const runs = await runsOf(made.id);
       expect(GRACE_MS).toBe(15 * 60_000);
       expect(runs.map((r) => [new Date(r.occurrence_at).toISOString(), r.status])).toEqual([
-        ['2027-05-01T06:00:00.000Z', 'skipped'],
-        ['2027-05-02T06:00:00.000Z', 'skipped'],
-        ['2027-05-03T06:00:00.000Z', 'done'],
+        [at('05-01', '06:00'), 'skipped'],
+        [at('05-02', '06:00'), 'skipped'],
+        [at('05-03', '06:00'), 'done'],
       ]);
       expect(sent.size).toBe(3);
       const d = await detail(made.id);
       expect(d.runs.map((r: { status: string }) => r.status)).toEqual(['done', 'skipped', 'skipped']);
-      expect(d.nextRunAt).toBe('2027-05-04T06:00:00.000Z');
+      expect(d.nextRunAt).toBe(at('05-04', '06:00'));
       const records = (await post(suite.admin, '/sms/detail/list', { taskId: made.id })).json().data;
       expect(records.total).toBe(3);
       // Each skipped occurrence ends at once, with its event; the run sent ends with its own.
       expect((await runEvents(made.id)).map((e) => [e.data.occurrenceAt, e.data.status, e.data.targets, e.data.sent, e.data.skipped])).toEqual([
-        ['2027-05-01T06:00:00.000Z', 'skipped', 3, 0, 3],
-        ['2027-05-02T06:00:00.000Z', 'skipped', 3, 0, 3],
-        ['2027-05-03T06:00:00.000Z', 'done', 3, 3, 0],
+        [at('05-01', '06:00'), 'skipped', 3, 0, 3],
+        [at('05-02', '06:00'), 'skipped', 3, 0, 3],
+        [at('05-03', '06:00'), 'done', 3, 3, 0],
       ]);
     });
 
@@ -414,16 +425,16 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('sends nothing for a disabled schedule and restarts from now when it is enabled again', async () => {
-      const made = (await create(suite.admin, { name: 'Paused', weekdays: [1, 2, 3, 4, 5, 6, 7], timezone: 'UTC', startAt: '2027-06-01T00:00:00.000Z', iccids: mine.slice(700, 701) })).json().data;
+      const made = (await create(suite.admin, { name: 'Paused', weekdays: [1, 2, 3, 4, 5, 6, 7], timezone: 'UTC', startAt: at('06-01', '00:00'), iccids: mine.slice(700, 701) })).json().data;
       await only(made.id);
       await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
       const { net, sent } = counting();
-      await scheduler(net, () => new Date('2027-06-03T09:01:00.000Z')).tick();
+      await scheduler(net, () => new Date(at('06-03', '09:01'))).tick();
       expect(await runsOf(made.id)).toEqual([]);
       expect(sent.size).toBe(0);
       const on = (await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'enabled' } })).json().data;
       expect(on.status).toBe('enabled');
-      expect(on.nextRunAt).toBe('2027-06-01T09:00:00.000Z');
+      expect(on.nextRunAt).toBe(at('06-01', '09:00'));
     });
   });
 
