@@ -140,15 +140,23 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
             reference: { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S' },
           },
         },
-        response: { type: 'object', properties: { ...SETTLES.properties, invoice: INVOICE_RESPONSE } },
+        response: {
+          type: 'object',
+          properties: {
+            ...SETTLES.properties,
+            invoice: INVOICE_RESPONSE,
+            // Added for the console (older clients ignore it): the invoices this payment, a deposit's, paid from it.
+            depositDraws: { type: 'array', items: objectOf({ invoiceId: 'string', billId: 'string', amount: 'number', currency: 'string', paid: 'boolean' }) },
+          },
+        },
       },
-      summary: 'Record a payment of a published invoice; it is paid when its payments reach its total.',
+      summary: 'Record a payment of a published invoice; it is paid when its payments reach its total. A deposit so paid pays the invoices issued before it (depositDraws).',
     },
     async (req, auth, id) => {
       const body = req.body as { amount: number; paidOn: string; reference: string };
       return req.server.db.tx(async (q) => {
-        await settleBill(q, { orgId: auth.orgId, id, ...body, recordedBy: auth.accountId, now: nowOf(req) });
-        return { ...(await settlesOf(q, auth.orgId, id)), invoice: await invoiceRecord(q, auth.orgId, id) };
+        const { depositDraws } = await settleBill(q, { orgId: auth.orgId, id, ...body, recordedBy: auth.accountId, now: nowOf(req) });
+        return { ...(await settlesOf(q, auth.orgId, id)), invoice: await invoiceRecord(q, auth.orgId, id), depositDraws };
       });
     },
   ),

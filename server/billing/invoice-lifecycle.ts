@@ -98,8 +98,18 @@ async function reachBack(q: Queryable, orgId: string, dep: InvoiceState, now: Da
  * A payment of a published invoice recorded at `now` (in q's transaction): in whole cents, not above what is still
  * due, paid on a day not after today; the invoice is paid when its payments reach its total. A deposit invoice so paid
  * reaches back to the invoices issued before it (reachBack). The organisation is locked first, as publish locks it.
+ * Answers the draws of that reach back (none for any other payment), for the person to be told what the deposit paid.
  */
-export async function settleBill(q: Queryable, s: { orgId: string; id: string; amount: number; paidOn: string; reference: string; recordedBy: string; now: Date }): Promise<void> {
+/** An invoice a deposit just paid drew on, as the payment's answer names it: how much, and whether that paid it. */
+export interface DepositDraw {
+  invoiceId: string;
+  billId: string;
+  amount: number;
+  currency: string;
+  paid: boolean;
+}
+
+export async function settleBill(q: Queryable, s: { orgId: string; id: string; amount: number; paidOn: string; reference: string; recordedBy: string; now: Date }): Promise<{ depositDraws: DepositDraw[] }> {
   const today = s.now.toISOString().slice(0, 10);
   if (s.paidOn > today) throw invalid('paidOn', 'maximum', { limit: today });
   await takeOrgTurn(q, s.orgId);
@@ -119,6 +129,14 @@ export async function settleBill(q: Queryable, s: { orgId: string; id: string; a
     if (inv.type === 'predeposit') events.push(...(await reachBack(q, s.orgId, inv, s.now)));
   }
   await appendEvents(q, events);
+  const paid = new Set(events.filter((e) => e.subtype === 'paid').map((e) => e.subject));
+  const depositDraws = events
+    .filter((e) => e.subtype === 'deposit_applied')
+    .map((e) => {
+      const d = e.data as { billId: string; amount: string; currency: string };
+      return { invoiceId: String(e.subject), billId: d.billId, amount: Number(d.amount), currency: d.currency, paid: paid.has(e.subject) };
+    });
+  return { depositDraws };
 }
 
 /**

@@ -12,8 +12,8 @@ interface SubmitOptions<V, R> {
   form?: FormInstance<V>;
   /** Empty the form after a success (a dialog opened again starts afresh). */
   reset?: boolean;
-  /** The toast of a success. */
-  success?: (result: R) => string;
+  /** The toast of a success (null: none, the caller tells the person itself). */
+  success?: (result: R) => string | null;
 }
 
 export function useSubmit<V, R>(send: (values: V) => Promise<R>, done: (result: R) => void, opts: SubmitOptions<V, R> = {}) {
@@ -24,7 +24,8 @@ export function useSubmit<V, R>(send: (values: V) => Promise<R>, done: (result: 
     setBusy(true);
     try {
       const result = await send(values);
-      if (opts.success) void message.success(opts.success(result));
+      const text = opts.success?.(result);
+      if (text) void message.success(text);
       if (opts.reset) opts.form?.resetFields();
       done(result);
     } catch {

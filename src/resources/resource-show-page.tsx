@@ -1,10 +1,10 @@
 /** The detail page of any resource with x-admin.show: its record's fields in the schema's titled sections. */
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useOne } from '@refinedev/core';
-import { Button, Card, Descriptions, Result, Skeleton, Space, Typography } from 'antd';
+import { Breadcrumb, Button, Card, Descriptions, Result, Skeleton, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ResourceSchema } from '../../common/resources';
 import type { HttpError } from '../providers/http';
 import { LayoutTables } from '../components/layout-tables';
@@ -13,8 +13,10 @@ import { Cell } from './cell';
 interface Props {
   resource: ResourceSchema;
   id: string;
-  /** The page's title; the record's key value is shown beside it. */
-  title: string;
+  /** The page's title: a text, or the record's own name drawn from it (a generic resource's list's first column). */
+  title: string | ((record: Record<string, unknown>) => string);
+  /** What the record is, as a link above the title (the resource's list: "APN profiles / Fleet internet EU"). */
+  context?: { title: string; path: string };
   /** Buttons beside the title (Edit, actions the role may use); reload fetches the record again after an action. */
   extra?: (record: Record<string, unknown>, reload: () => void) => ReactNode;
   onBack: () => void;
@@ -26,7 +28,7 @@ interface Props {
   wrap?: (sections: ReactNode, record: Record<string, unknown>, reload: () => void) => ReactNode;
 }
 
-export function ResourceShowPage({ resource, id, title, extra, onBack, before, children, wrap }: Props) {
+export function ResourceShowPage({ resource, id, title, context, extra, onBack, before, children, wrap }: Props) {
   const { t } = useTranslation();
   const admin = resource['x-admin'];
   // Quiet: the page itself says what went wrong, once, as soon as the answer comes (a 404 is not tried again).
@@ -57,13 +59,15 @@ export function ResourceShowPage({ resource, id, title, extra, onBack, before, c
       ))}
     </Space>
   );
+  const heading = typeof title === 'function' ? title(result) : title;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      {context && <Breadcrumb items={[{ title: <Link to={context.path}>{context.title}</Link> }, { title: heading }]} />}
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 16, flexWrap: 'wrap' }}>
         <Space align="center" size="middle">
           <Button type="text" aria-label={t('resources.back')} icon={<ArrowLeftOutlined />} onClick={onBack} />
           <Typography.Title level={3} style={{ margin: 0 }}>
-            {title}
+            {heading}
           </Typography.Title>
         </Space>
         <Space wrap>{extra?.(result, reload)}</Space>

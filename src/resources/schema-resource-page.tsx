@@ -4,17 +4,19 @@
  * come from the server with the schema's own rights); a page the role may not use sends to the root.
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Result, Spin, Typography } from 'antd';
+import { Alert, App, Button, Result, Spin, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import type { ResourceSchema } from '../../common/resources';
-import { api } from '../providers/http';
+import { CODES } from '../../common/errors';
+import { api, toastOf, type HttpError } from '../providers/http';
 import { currentAbility } from '../shell/ability';
 import { ResourceCreatePage, ResourceEditPage } from './resource-form-page';
 import { ResourceListPage } from './resource-list-page';
 import { ResourceShowPage } from './resource-show-page';
 import { schemaPath, useSchemaCatalog } from './schema-catalog';
+import { inTitle } from './title-name';
 
 type Page = 'list' | 'create' | 'show' | 'edit';
 
@@ -23,17 +25,18 @@ const NAMED = 10;
 
 /**
  * Delete records after a confirmation that names them (the server's delete: one by its record call, several by the
- * collection with their keys, all or none). A refusal (a record still in use) is shown by api() as any other.
+ * collection with their keys, all or none). A refusal (a record still in use) is shown in the dialog, which stays.
  */
 function useDelete(resource: ResourceSchema) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
   const admin = resource['x-admin'];
   const url = (admin.show ?? admin.edit)!.call.split(' ')[1];
-  const one = t(`${admin.i18n}.one`);
-  return (rows: Array<{ key: string; name: string }>, done: () => void) =>
-    modal.confirm({
-      title: rows.length === 1 ? t('resources.deleteOne', { name: one, label: rows[0].name }) : t('resources.deleteMany', { count: rows.length, name: t(`${admin.i18n}.title`) }),
+  const one = inTitle(t(`${admin.i18n}.one`), i18n.language);
+  return (rows: Array<{ key: string; name: string }>, done: () => void) => {
+    const confirm = { danger: true };
+    const dialog = modal.confirm({
+      title: rows.length === 1 ? t('resources.deleteOne', { name: one, label: rows[0].name }) : t('resources.deleteMany', { count: rows.length, name: inTitle(t(`${admin.i18n}.title`), i18n.language) }),
       content: (
         <>
           {rows.length > 1 && (
@@ -46,20 +49,41 @@ function useDelete(resource: ResourceSchema) {
         </>
       ),
       okText: t('resources.delete'),
-      okButtonProps: { danger: true },
+      okButtonProps: confirm,
       cancelText: t('shell.cancel'),
-      onOk: async () => {
-        if (rows.length === 1) await api('DELETE', url.replace(':id', encodeURIComponent(rows[0].key)));
-        else await api('DELETE', url.replace(/\/:id$/, ''), { ids: rows.map((r) => r.key) });
-        void message.success(t('resources.deleted', { count: rows.length }));
-        done();
+      // Taking close, onOk closes the dialog itself: only once the records are gone (docs/decisions.md, refused deletes).
+      onOk: (close: () => void) => {
+        dialog.update({ okButtonProps: { ...confirm, loading: true } });
+        void (async () => {
+          try {
+            if (rows.length === 1) await api('DELETE', url.replace(':id', encodeURIComponent(rows[0].key)), undefined, { quiet: true });
+            else await api('DELETE', url.replace(/\/:id$/, ''), { ids: rows.map((r) => r.key) }, { quiet: true });
+          } catch (e) {
+            // Refused (a record still in use) or failed: the reason stays in the dialog, beside what was asked, until
+            // the person closes it. A refusal cannot pass by trying again, so its Delete goes; any other failure may.
+            const err = e as HttpError;
+            const refused = err.code === CODES.recordInUse;
+            const reason = toastOf(err);
+            dialog.update({
+              title: t('resources.notDeleted', { count: rows.length }),
+              content: <Alert type="error" showIcon role="alert" message={'key' in reason ? t(reason.key) : reason.text} style={{ marginBlock: 8 }} />,
+              okButtonProps: refused ? { ...confirm, style: { display: 'none' } } : confirm,
+              cancelText: t('resources.close'),
+            });
+            return;
+          }
+          close();
+          void message.success(t('resources.deleted', { count: rows.length }));
+          done();
+        })();
       },
     });
+  };
 }
 const ACTION: Record<Page, 'read' | 'create' | 'update'> = { list: 'read', show: 'read', create: 'create', edit: 'update' };
 
 export function SchemaResourcePage({ page }: { page: Page }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { lang, resource: name, id } = useParams();
   const { items, loaded } = useSchemaCatalog();
@@ -82,6 +106,7 @@ export function SchemaResourcePage({ page }: { page: Page }) {
   const to = (p: Page, key?: unknown) => `/${lang}/${schemaPath(admin.resource, p, key === undefined ? undefined : String(key))}`;
   const title = t(`${admin.i18n}.title`);
   const one = t(`${admin.i18n}.one`);
+  const named = inTitle(one, i18n.language);
 
   switch (page) {
     case 'list':
@@ -104,20 +129,21 @@ export function SchemaResourcePage({ page }: { page: Page }) {
           extra={
             admin.create && may('create') ? (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(to('create'))}>
-                {t('resources.new', { name: one })}
+                {t('resources.new', { name: named })}
               </Button>
             ) : undefined
           }
         />
       );
     case 'create':
-      return <ResourceCreatePage resource={resource} title={t('resources.new', { name: one })} onCreated={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))} />;
+      return <ResourceCreatePage resource={resource} title={t('resources.new', { name: named })} onCreated={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))} />;
     case 'show':
       return (
         <ResourceShowPage
           resource={resource}
           id={id!}
-          title={one}
+          title={nameOf}
+          context={{ title, path: to('list') }}
           onBack={() => navigate(to('list'))}
           extra={(record) => (
             <>
@@ -132,7 +158,7 @@ export function SchemaResourcePage({ page }: { page: Page }) {
         />
       );
     case 'edit':
-      return <ResourceEditPage resource={resource} id={id!} title={t('resources.editOf', { name: one })} onSaved={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))} />;
+      return <ResourceEditPage resource={resource} id={id!} title={t('resources.editOf', { name: named })} onSaved={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))} />;
   }
 }
 

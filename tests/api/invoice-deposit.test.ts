@@ -292,10 +292,18 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       const minor = sooner.minor + later.minor + 100;
       const dep = await askDeposit(suite.admin, minor);
       // Paid in part, a deposit is not yet a deposit: nothing drawn.
-      expect((await pay(suite.admin, dep.id, 1)).json().data.invoice.status).toBe('published');
+      const first = (await pay(suite.admin, dep.id, 1)).json().data;
+      expect(first.invoice.status).toBe('published');
+      expect(first.depositDraws).toEqual([]);
       expect(await drawsOf(sooner.id)).toEqual([]);
       const paid = await pay(suite.admin, dep.id, minor - 1);
       expect(paid.json().data.invoice.status).toBe('paid');
+      // The answer names what the deposit paid, in the order drawn, for the console to tell the person; the fields
+      // of the answer before it are all still there.
+      const billOf = async (id: string) => (await suite.t.db.query<{ bill_id: string }>('SELECT bill_id FROM invoices WHERE id = $1', [id])).rows[0].bill_id;
+      const draw = async (inv: { id: string }, minorDrawn: number, whole: boolean) => ({ invoiceId: inv.id, billId: await billOf(inv.id), amount: minorDrawn / 100, currency: paid.json().data.invoice.currency, paid: whole });
+      expect(paid.json().data.depositDraws).toEqual([await draw(sooner, sooner.minor, true), await draw(later, later.minor, true), await draw(part, 100, false)]);
+      expect(Object.keys(paid.json().data)).toEqual(expect.arrayContaining(['items', 'paid', 'outstanding', 'invoice']));
 
       expect(await drawsOf(sooner.id)).toEqual([sooner.minor]);
       expect(await drawsOf(later.id)).toEqual([later.minor]);

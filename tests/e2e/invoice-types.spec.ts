@@ -94,8 +94,10 @@ test('a deposit paid after an invoice was issued pays part of it, shown on that 
   const api = await apiSession(request, 'admin@demo.example.com');
   const get = async (url: string) => (await (await request.get(url, { headers: api.as('DEMO') })).json()).data;
   /** What each issued, unpaid post-payment invoice of org-demo has drawn on the deposit, in cents. */
+  const bills = new Map<string, string>();
   const draws = async () => {
-    const open = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data.items as Array<{ id: string }>;
+    const open = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data.items as Array<{ id: string; billId: string }>;
+    for (const inv of open) bills.set(inv.id, inv.billId);
     const sums = await Promise.all(open.map(async (inv) => ((await get(`${BILLS}/${inv.id}/settles`)).items as Array<{ kind: string; amount: number }>).filter((s) => s.kind === 'deposit').reduce((n, s) => n + Math.round(s.amount * 100), 0)));
     return new Map(open.map((inv, i) => [inv.id, sums[i]]));
   };
@@ -114,13 +116,19 @@ test('a deposit paid after an invoice was issued pays part of it, shown on that 
   await pay.getByLabel(/^Amount/).fill('1.00');
   await pay.getByLabel('Reference').fill('SEPA-E2E-DEPOSIT');
   await pay.getByRole('button', { name: 'Record payment' }).click();
-  await expect(page.getByText('Payment recorded')).toBeVisible();
+  const notice = page.locator('.ant-notification-notice');
+  await expect(notice).toContainText('Payment recorded. The deposit paid 1 earlier invoice:');
 
   // The 1.00 went at once to one invoice issued before, which stays issued (it asked for more).
   const after = await draws();
   const gained = [...after].filter(([id, cents]) => cents !== (before.get(id) ?? 0));
   expect(gained.map(([id, cents]) => [id, cents - (before.get(id) ?? 0)])).toEqual([[gained[0]?.[0], 100]]);
-  await page.goto(`/en-US/financeDetailsPage?id=${gained[0][0]}`);
+  // The person is told so, in a notice that stays: which invoice, how much, that it still asks for more; its link opens it.
+  const billId = bills.get(gained[0][0])!;
+  await expect(notice.getByRole('listitem')).toHaveText([`${billId} €1.00 from the deposit, part still due`]);
+  await notice.getByText(billId).click();
+  await expect(page).toHaveURL(new RegExp(`financeDetailsPage\\?id=${gained[0][0]}$`));
+  await expect(notice).toHaveCount(0);
   await expect(page.getByTestId('settlement-card').getByTestId('deposit-applied')).toHaveText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(gained[0][1] / 100));
   await expect(page.locator('.ant-table-row').filter({ hasText: 'Paid from deposit' }).filter({ hasText: '€1.00' })).toBeVisible();
 });

@@ -5,7 +5,7 @@
  */
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { FIXTURE_BASE, signIn } from './helpers';
+import { FIXTURE_BASE, apiSession, signIn } from './helpers';
 
 test.use({ baseURL: FIXTURE_BASE });
 
@@ -40,7 +40,9 @@ test('en-US: an admin creates, edits and deletes APN profiles, one and several, 
   await form(page).getByLabel('Name', { exact: true }).fill('Fleet internet EU');
   await form(page).getByLabel('Default', { exact: true }).check();
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Fleet internet EU', { exact: true })).toBeVisible();
+  // The page is titled by the record's name, under the resource it belongs to, which leads back to the list.
+  await expect(page.getByRole('heading', { level: 3 })).toHaveText('Fleet internet EU');
+  await expect(page.locator('.ant-breadcrumb')).toHaveText('APN profiles/Fleet internet EU');
 
   // Delete from its page: the confirmation names it; Cancel keeps it.
   await page.getByRole('button', { name: 'Delete Fleet internet EU' }).click();
@@ -49,7 +51,7 @@ test('en-US: an admin creates, edits and deletes APN profiles, one and several, 
   await expect(dialog).toContainText('This cannot be undone.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByText('Fleet internet EU', { exact: true })).toBeVisible();
+  await expect(page.locator('.ant-descriptions').getByText('Fleet internet EU', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Delete Fleet internet EU' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page).toHaveURL(/\/r\/apn-profiles$/);
@@ -97,10 +99,11 @@ test('zh-CN: the same pages and confirmation in Chinese', async ({ page }) => {
   await page.getByRole('button', { name: zh('编辑') }).click();
   await form(page).getByLabel('名称', { exact: true }).fill('车队专网二');
   await page.getByRole('button', { name: zh('保存') }).click();
-  await expect(page.getByText('车队专网二', { exact: true })).toBeVisible();
+  await expect(page.locator('.ant-descriptions').getByText('车队专网二', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: '删除 车队专网二' }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('删除APN 配置“车队专网二”？');
+  // A Latin word after the Chinese verb is set apart by a space, as Chinese text sets them ("APN 配置", "这 2 项").
+  await expect(dialog.locator('.ant-modal-confirm-title')).toHaveText('删除 APN 配置“车队专网二”？');
   await dialog.getByRole('button', { name: zh('删除') }).click();
   await expect(page).toHaveURL(/\/zh-CN\/r\/apn-profiles$/);
   await expect(page.getByRole('row', { name: /车队专网二/ })).toHaveCount(0);
@@ -123,7 +126,7 @@ test('an emptied user name is taken away when the edit is saved', async ({ page 
   await form(page).getByLabel('User name', { exact: true }).fill('');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/r\/apn-profiles\/show\//);
-  await expect(page.getByText('Emptied user', { exact: true })).toBeVisible();
+  await expect(page.locator('.ant-descriptions').getByText('Emptied user', { exact: true })).toBeVisible();
   await expect(page.getByText('fleet-user', { exact: true })).toHaveCount(0);
 });
 
@@ -136,4 +139,44 @@ test('a user, for whom APN profiles is the Settings group\'s only entry, finds i
   const apn = labels.findIndex((l) => l.includes('APN profiles'));
   expect(apn).toBeGreaterThan(-1);
   expect(apn).toBeLessThan(labels.findIndex((l) => l.includes('Task center')));
+});
+
+test('a profile still in use is not deleted: the dialog stays, says why in the page\'s language, offers only Close', async ({ page, request }) => {
+  // In the other customer's organisation: the fixture server's gateways of the demo organisation are other tests'.
+  const admin = await apiSession(request, 'admin@other.example.com');
+  const made = await request.post('/api/main/resources/apn-profiles', { headers: admin.as('OTHER'), data: { name: 'Gateway uplink', apn: 'uplink.example', authType: 'none', ipType: 'ipv4', default: false } });
+  expect(made.status()).toBe(200);
+  const profile = (await made.json()).data.id as string;
+  const gateway = await request.post('/api/main/resources/gateways', { headers: admin.as('OTHER'), data: { serial: 'GW-000555', name: 'Uplink gate', kind: 'indoor', ports: 4, apnProfileId: profile } });
+  expect(gateway.status()).toBe(200);
+
+  await signIn(page, 'admin@other.example.com');
+  await page.goto(`/en-US/r/apn-profiles/show/${profile}`);
+  await page.getByRole('button', { name: 'Delete Gateway uplink' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Gateway uplink is still used by other records: remove those first.');
+  await expect(dialog.locator('.ant-modal-confirm-title')).toHaveText('Not deleted');
+  // Trying again cannot pass: only Close is left, and the refusal is said once, in the dialog, not again in a toast.
+  await expect(dialog.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(page.getByText(/still used/)).toHaveCount(1);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 3 })).toHaveText('Gateway uplink');
+
+  // The same from the list, several ticked, in Chinese: nothing goes, the one in use is named.
+  const spare = await request.post('/api/main/resources/apn-profiles', { headers: admin.as('OTHER'), data: { name: 'Spare uplink', apn: 'spare.example', authType: 'none', ipType: 'ipv4', default: false } });
+  expect(spare.status()).toBe(200);
+  await page.goto('/zh-CN/r/apn-profiles');
+  await page.getByRole('checkbox', { name: /Gateway uplink/ }).check();
+  await page.getByRole('checkbox', { name: /Spare uplink/ }).check();
+  await page.getByRole('button', { name: /删除所选 2 项/ }).click();
+  const bulk = page.getByRole('dialog');
+  await expect(bulk.locator('.ant-modal-confirm-title')).toHaveText('删除这 2 项 APN 配置？');
+  await bulk.getByRole('button', { name: zh('删除') }).click();
+  await expect(bulk.getByRole('alert')).toHaveText('Gateway uplink 仍被其他记录使用，请先删除这些记录。');
+  await expect(bulk.locator('.ant-modal-confirm-title')).toHaveText('未删除任何一项');
+  await bulk.getByRole('button', { name: zh('关闭') }).click();
+  await expect(bulk).toHaveCount(0);
+  await expect(page.getByRole('row', { name: /Spare uplink/ })).toHaveCount(1);
 });

@@ -56,7 +56,7 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await expect(page).toHaveURL(/\/r\/gateways\/show\/[0-9A-Za-z]{20}$/);
   await expect(page.getByText('Identity', { exact: true })).toBeVisible();
   await expect(page.getByText('Installation', { exact: true }).first()).toBeVisible();
-  await expect(page.getByText('Harbour gate')).toBeVisible();
+  await expect(page.locator('.ant-descriptions').getByText('Harbour gate')).toBeVisible();
   await expect(page.getByText('Pier 7')).toBeVisible();
 
   await page.getByRole('button', { name: 'Edit' }).click();
@@ -64,7 +64,7 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await expect(form(page).getByLabel('Name')).toHaveValue('Harbour gate');
   const save = page.getByRole('button', { name: 'Save' });
   await fillAndPress(form(page).getByLabel('Name'), 'n'.repeat(31), save, page.getByText('must be at most 30 characters'));
-  await fillAndPress(form(page).getByLabel('Name'), 'Harbour gate east', save, page.getByText('Harbour gate east'));
+  await fillAndPress(form(page).getByLabel('Name'), 'Harbour gate east', save, page.locator('.ant-descriptions').getByText('Harbour gate east'));
 
   // A rule only the server can hold (a serial already taken) is named under its field.
   await page.goto('/en-US/r/gateways/create');
@@ -92,7 +92,7 @@ test('an operator, whom the schema lets read, sees list and detail without creat
   await expect(page.getByRole('button', { name: 'New Field gateway' })).toHaveCount(0);
   await expect(page.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
   await page.getByRole('link', { name: 'GW-000777' }).click();
-  await expect(page.getByText('Harbour gate east')).toBeVisible();
+  await expect(page.locator('.ant-descriptions').getByText('Harbour gate east')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
   await page.goto('/en-US/r/gateways/create');
   await expect(page).toHaveURL(/dashboard\/analysis$/);

@@ -3,7 +3,7 @@
  * the dialogs of the actions the role may take (publish, correct, record a payment). The server decides what a state
  * allows; the page offers only what the state and the role allow.
  */
-import { Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { App, Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dueDateOf } from '../../../common/billing';
@@ -212,14 +212,56 @@ export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; u
 }
 
 /** Record a payment: amount (cents), the day it was paid (not later than today), the bank's reference. */
-export function SettleDialog({ open, url, currency, onClose, onDone }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void }) {
+/** An invoice a deposit's payment paid from it (the settle answer's depositDraws). */
+interface DepositDraw {
+  invoiceId: string;
+  billId: string;
+  amount: number;
+  currency: string;
+  paid: boolean;
+}
+
+export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void; onOpen: (id: string) => void }) {
   const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const money = useMoney();
   const [form] = Form.useForm<{ amount: number; paidOn: string; reference: string }>();
   const today = new Date().toISOString().slice(0, 10);
+  // A deposit so paid pays the invoices issued before it (docs/decisions.md): the person is told which, and how much,
+  // with links, in a notice that stays until closed (a toast would be gone before the list is read).
+  const told = (draws: DepositDraw[]) => {
+    const key = `deposit-draws-${url}`;
+    notification.success({
+      key,
+      duration: 0,
+      message: t('invoiceActions.settledFromDeposit', { count: draws.length }),
+      description: (
+        <ul style={{ paddingInlineStart: 20, margin: 0 }} aria-label={t('invoiceActions.drawsList')}>
+          {draws.map((d) => (
+            <li key={d.invoiceId}>
+              <Typography.Link
+                onClick={() => {
+                  notification.destroy(key);
+                  onOpen(d.invoiceId);
+                }}
+              >
+                {d.billId}
+              </Typography.Link>
+              {' '}
+              {t(d.paid ? 'invoiceActions.drawPaid' : 'invoiceActions.drawPart', { amount: money(d.amount, d.currency) })}
+            </li>
+          ))}
+        </ul>
+      ),
+    });
+  };
   const { dialog } = useSubmit(
-    (values: { amount: number; paidOn: string; reference: string }) => api('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() }),
-    onDone,
-    { form, reset: true, success: () => t('invoiceActions.settled') },
+    (values: { amount: number; paidOn: string; reference: string }) => api<{ depositDraws?: DepositDraw[] }>('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() }),
+    (r) => {
+      if (r.depositDraws?.length) told(r.depositDraws);
+      onDone();
+    },
+    { form, reset: true, success: (r) => (r.depositDraws?.length ? null : t('invoiceActions.settled')) },
   );
   return (
     <FormDialog open={open} title={t('invoiceActions.settle')} okText={t('invoiceActions.settle')} onCancel={onClose} {...dialog} form={form} initialValues={{ paidOn: today }}>

@@ -123,7 +123,7 @@ export function InvoiceDetailPage() {
               {t('invoices.pdf')}
             </Button>
             <CorrectDialog open={dialog === 'correct'} url={`${base}/versions`} onClose={() => setDialog(null)} onDone={opened} />
-            <SettleDialog open={dialog === 'settle'} url={`${base}/settles`} currency={inv.currency} onClose={() => setDialog(null)} onDone={after} />
+            <SettleDialog open={dialog === 'settle'} url={`${base}/settles`} currency={inv.currency} onClose={() => setDialog(null)} onDone={after} onOpen={openInvoice} />
             <SettlementDialog open={dialog === 'settlement'} url={`${base}/settlement`} onClose={() => setDialog(null)} onDone={after} />
             <CreditDialog open={dialog === 'credit'} url={`${base}/credit`} currency={inv.currency} max={inv.amountInclTax} onClose={() => setDialog(null)} onDone={opened} />
           </>
