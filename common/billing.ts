@@ -17,3 +17,12 @@ export function dueDateOf(issued: Date): string {
  */
 export const major = (minor: number): string => (minor / 100).toFixed(2);
 export const minorOf = (text: string): number => Math.round(Number(text) * 100);
+
+/** An invoice a deposit's payment drew on (the settle answer's depositDraws): how much, and whether that paid it. */
+export interface DepositDraw {
+  invoiceId: string;
+  billId: string;
+  amount: number;
+  currency: string;
+  paid: boolean;
+}

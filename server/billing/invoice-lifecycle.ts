@@ -4,7 +4,7 @@
  * the event each writes. The invoice routes (bill-routes.ts, bill-types-routes.ts) and the demo seed
  * (server/db/seed/invoices.ts) both move invoices through these, so the demo's states are the routes' own.
  */
-import { dueDateOf, major, minorOf } from '../../common/billing.js';
+import { dueDateOf, major, minorOf, type DepositDraw } from '../../common/billing.js';
 import { CODES } from '../../common/errors.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
@@ -100,15 +100,6 @@ async function reachBack(q: Queryable, orgId: string, dep: InvoiceState, now: Da
  * reaches back to the invoices issued before it (reachBack). The organisation is locked first, as publish locks it.
  * Answers the draws of that reach back (none for any other payment), for the person to be told what the deposit paid.
  */
-/** An invoice a deposit just paid drew on, as the payment's answer names it: how much, and whether that paid it. */
-export interface DepositDraw {
-  invoiceId: string;
-  billId: string;
-  amount: number;
-  currency: string;
-  paid: boolean;
-}
-
 export async function settleBill(q: Queryable, s: { orgId: string; id: string; amount: number; paidOn: string; reference: string; recordedBy: string; now: Date }): Promise<{ depositDraws: DepositDraw[] }> {
   const today = s.now.toISOString().slice(0, 10);
   if (s.paidOn > today) throw invalid('paidOn', 'maximum', { limit: today });

@@ -6,7 +6,7 @@
 import { App, Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dueDateOf } from '../../../common/billing';
+import { dueDateOf, type DepositDraw } from '../../../common/billing';
 import { formatKb } from '../../resources/cell';
 import { FormDialog, useSubmit } from '../../components/submit-dialog';
 import { api } from '../../providers/http';
@@ -212,15 +212,6 @@ export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; u
 }
 
 /** Record a payment: amount (cents), the day it was paid (not later than today), the bank's reference. */
-/** An invoice a deposit's payment paid from it (the settle answer's depositDraws). */
-interface DepositDraw {
-  invoiceId: string;
-  billId: string;
-  amount: number;
-  currency: string;
-  paid: boolean;
-}
-
 export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void; onOpen: (id: string) => void }) {
   const { t } = useTranslation();
   const { notification } = App.useApp();
