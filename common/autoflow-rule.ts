@@ -74,10 +74,13 @@ export const TRIGGER_SCHEMA = {
   additionalProperties: false,
   properties: {
     type: { type: 'string', enum: TRIGGER_TYPES },
+    // Its range depends on the unit: each unit's branch below says both ends (checked before this outer bound), so a
+    // refusal names the unit's whole range.
     threshold: { type: 'integer', minimum: 1, maximum: DATA_UNITS.KB },
     unit: { type: 'string', enum: Object.keys(DATA_UNITS) },
     window: { type: 'string', enum: WINDOWS },
     percent: { type: 'integer', minimum: TRIGGER_RANGES.percent.min, maximum: TRIGGER_RANGES.percent.max },
+    // MO and MT counts have ranges of their own (below, checked before this outer bound).
     count: { type: 'integer', minimum: 1, maximum: TRIGGER_RANGES.smsMt.max },
     from: { type: 'string', enum: RULE_SIM_STATUSES },
     to: { type: 'string', enum: RULE_SIM_STATUSES },
@@ -93,13 +96,14 @@ export const TRIGGER_SCHEMA = {
     when('type', 'data_usage', {
       required: ['threshold', 'unit', 'window'],
       allOf: [
-        when('unit', 'MB', { properties: { threshold: { type: 'integer', maximum: DATA_UNITS.MB } } }),
-        when('unit', 'GB', { properties: { threshold: { type: 'integer', maximum: DATA_UNITS.GB } } }),
+        when('unit', 'KB', { properties: { threshold: { type: 'integer', minimum: 1, maximum: DATA_UNITS.KB } } }),
+        when('unit', 'MB', { properties: { threshold: { type: 'integer', minimum: 1, maximum: DATA_UNITS.MB } } }),
+        when('unit', 'GB', { properties: { threshold: { type: 'integer', minimum: 1, maximum: DATA_UNITS.GB } } }),
       ],
     }),
     when('type', 'data_usage_percent', { required: ['percent'] }),
-    when('type', 'sms_mo', { required: ['count', 'window'], properties: { count: { type: 'integer', maximum: TRIGGER_RANGES.smsMo.max } } }),
-    when('type', 'sms_mt', { required: ['count', 'window'] }),
+    when('type', 'sms_mo', { required: ['count', 'window'], properties: { count: { type: 'integer', minimum: TRIGGER_RANGES.smsMo.min, maximum: TRIGGER_RANGES.smsMo.max } } }),
+    when('type', 'sms_mt', { required: ['count', 'window'], properties: { count: { type: 'integer', minimum: 1, maximum: TRIGGER_RANGES.smsMt.max } } }),
     when('type', 'status_change', { required: ['from', 'to'] }),
     when('type', 'expiry_reminder', { required: ['days'] }),
     when('type', 'imei_change', { required: ['mode'], allOf: [when('mode', 'outside_list', { anyOf: [{ required: ['imeis'] }, { required: ['imeiFileToken', 'imeiFileSha256'] }] })] }),

@@ -1,6 +1,6 @@
 /**
  * ISO 4217 currency codes in use (2026) whose minor unit is a hundredth, for an organisation's billing currency: the
- * settlement details accept only these (issue 20). Invoices store money as numeric with two decimals, the minor unit
+ * settlement details accept only these. Invoices store money as numeric with two decimals, the minor unit
  * exactly, so the zero-digit (JPY, KRW…) and three-digit (BHD, KWD…) currencies are left out, as are funds codes,
  * precious metals and the testing codes (XTS, XXX).
  */

@@ -16,7 +16,7 @@ export function ibanOk(iban: string): boolean {
   return rest === 1;
 }
 
-/** An invoice's settlement details, as the settlement routes and the invoice page read and write them (issue 20). */
+/** An invoice's settlement details, as the settlement routes and the invoice page read and write them. */
 export interface Settlement {
   settlementCustomer: string | null;
   bankName: string | null;

@@ -18,9 +18,9 @@ export const SUBJECTS = {
   sim: ['read', 'export', 'activate', 'suspend', 'resume', 'reset', 'transfer', 'uploadInfo', 'editInfo', 'sendSms', 'cancelBundle'],
   'shared-pool-cube': ['read', 'update', 'settings'],
   'sim-report-cube': ['read', 'create', 'update'],
-  // generate: run the invoice job for a closed month of the caller's organisation, from the console.
-  // credit: issue a credit note; deposit: request a predeposit; settlement: edit a draft's settlement details and the
-  // organisation's billing profile (issue 20). Administrators' alone, as all of finance.
+  // read and export: the customer's invoices and their details file. The rest change invoices (INVOICE_CHANGES):
+  // publish, settle (record a payment), correct (a new version), generate (run the invoice job for a closed month),
+  // credit (issue a credit note), deposit (request a predeposit), settlement (a draft's settlement details).
   'customer-bill-cube': ['read', 'export', 'publish', 'settle', 'correct', 'generate', 'credit', 'deposit', 'settlement'],
   'cube-schedule-sms': ['read', 'create', 'update', 'delete'],
   'autoflow-cube': ['read', 'create', 'update', 'delete'],
@@ -29,7 +29,9 @@ export const SUBJECTS = {
   account: ['read', 'create', 'update', 'delete', 'changeStatus', 'resetPassword', 'updateAccess', 'grantOversight'],
   // oversee: become an administrator of every new sub-organisation of one's first-level organisation (SPEC.md section 6).
   org: ['read', 'create', 'update', 'rename', 'delete', 'oversee'],
-  task: ['read'],
+  // read: one's own tasks; readAll: everyone's tasks of the organisation (who started each is shown), administrators'
+  // alone, as the rest of what other members did is theirs to oversee.
+  task: ['read', 'readAll'],
   audit: ['read'],
   // An organisation's enterprise and settlement details (GET /enterprises/selectByOrgCode, PUT /enterprises).
   enterprise: ['read', 'update'],
@@ -44,10 +46,14 @@ export type Conditions = Record<string, unknown>;
 /** Who asks: the role in the current organisation, and what the conditions read about the caller. */
 export interface Caller {
   role: Role;
+  /** The signed-in account (what "the caller's own" records are matched against). */
+  accountId?: string;
   /** The current organisation (the partnerCode one). */
   orgId?: string;
   /** The account's oversight privilege (SPEC.md section 6). */
   oversight?: boolean;
+  /** The provider's back office (accounts.back_office): set in the database only, never by a route. */
+  backOffice?: boolean;
   /** The caller's active memberships. */
   memberships?: ReadonlyArray<{ orgId: string; role: Role }>;
 }
@@ -67,6 +73,8 @@ export const REASONS = {
   receivingOrg: { words: 'a receiving organisation that is the current one or one the caller does not administer', code: 'validation', field: 'targetOrgId', rule: 'receivingOrg' },
   noOversight: { words: 'a caller without the oversight privilege', code: 'permissionDenied' },
   notMember: { words: 'an organisation the caller is not a member of (answered as not found)', code: 'notFound' },
+  notBackOffice: { words: 'a caller who is not the provider\'s back office', code: 'permissionDenied' },
+  othersSchedule: { words: 'a scheduled SMS another account created', code: 'permissionDenied', messageKey: 'errors.othersSchedule' },
 } as const satisfies Record<string, { words: string; code: keyof typeof CODES; messageKey?: string; field?: string; rule?: string }>;
 export type Reason = keyof typeof REASONS;
 
@@ -85,7 +93,14 @@ const user: Define = (can) => {
 const operator: Define = (can, cannot, caller) => {
   user(can, cannot, caller);
   can(['suspend', 'resume', 'reset', 'sendSms'], 'sim');
+  // Scheduling is sending: SPEC.md section 1 lists scheduled SMS under SMS beside instant send, and a schedule only
+  // sends to the organisation's SIMs the text an operator could send by hand now (SPEC.md section 6 gives operators
+  // "send SMS"). So operators create schedules and change, enable, disable and delete their own. Someone else's
+  // schedule is that person's standing instruction: changing or deleting it is management, which section 6 leaves to
+  // admins ("all management"); a schedule whose creator is gone is theirs too.
   can(['create', 'update', 'delete'], 'cube-schedule-sms');
+  // (A caller without an account, as in the generated docs, owns none.)
+  cannot(['update', 'delete'], 'cube-schedule-sms', { createdBy: { $nin: caller.accountId ? [caller.accountId] : [] } }).because('othersSchedule');
 };
 
 const admin: Define = (can, cannot) => {
@@ -97,6 +112,17 @@ const superadmin: Define = (can, cannot) => {
   can('manage', 'all');
   cannot('delete', 'account', { role: 'superadmin' }).because('superadminAccount');
 };
+
+/**
+ * What changes an invoice. An invoice is the provider's statement to the customer: making, issuing, correcting,
+ * crediting it, asking for a deposit and recording that it was paid are the provider's billing side's, never the
+ * customer's (a customer admin recording a payment would turn an invoice Paid with no money moving). SPEC.md section 6
+ * gives the customer's roles no more than reading finance (customer-bill-cube read); so no role, admin and superadmin
+ * included, holds these actions: only an account of the provider's back office does (RECORD_RULES), whatever its role
+ * in the organisation. The back office is a flag of the account, not a role: no invitation, role change or account
+ * route can grant it, so no customer account can come to hold it.
+ */
+export const INVOICE_CHANGES = ['publish', 'settle', 'correct', 'generate', 'credit', 'deposit', 'settlement'] as const satisfies ReadonlyArray<(typeof SUBJECTS)['customer-bill-cube'][number]>;
 
 /** Role by role, the rules. An unknown role has no entry and fails loudly in defineAbilityFor. */
 export const PERMISSIONS: Record<Role, Define> = { user, operator, admin, superadmin };
@@ -142,6 +168,9 @@ export const RECORD_RULES: Define = (can, cannot, caller) => {
   // An organisation's pools (GET /shared_pool/cube/dashboard/{id}/pools) are read in an organisation the caller is
   // an active member of; every role reads pools, so membership is the whole condition.
   cannot('read', 'shared-pool-cube', { orgId: { $nin: mine.map((m) => m.orgId) } }).because('notMember');
+  // Invoices are changed by the provider's back office alone (INVOICE_CHANGES); it also reads and downloads them.
+  if (caller.backOffice) can(['read', 'export', ...INVOICE_CHANGES], 'customer-bill-cube');
+  else cannot([...INVOICE_CHANGES], 'customer-bill-cube').because('notBackOffice');
   // Oversight: held by the accounts given the privilege, and by every superadmin without asking.
   if (caller.oversight || caller.role === 'superadmin') can('oversee', 'org');
   else cannot('oversee', 'org').because('noOversight');

@@ -3,7 +3,7 @@
  * role's CASL ability, and the conditions a cell names are the REASONS of the rules that refuse or allow some records.
  */
 import { defineAbilityFor, type SchemaRights } from '../common/ability.js';
-import { REASONS, SUBJECTS, type Action, type Reason, type Subject } from '../common/permissions.js';
+import { REASONS, SUBJECTS, type Action, type Caller, type Reason, type Subject } from '../common/permissions.js';
 import { ROLES, type Role } from '../common/roles.js';
 import type { ResourceSchema } from '../common/resources.js';
 import type { RouteDef } from '../server/http/route.js';
@@ -22,12 +22,13 @@ function words(rule: { reason?: string; fields?: string | string[]; conditions?:
  * One cell, for a caller of the role with no memberships or privilege in particular: ✓, ✗, "✓ except …" (refused
  * for the records or callers named) or "✓ only for …" (allowed for those only).
  */
-export function cell(role: Role, action: Action, subject: Subj, schemas: readonly SchemaRights[] = []): string {
-  const ability = defineAbilityFor(role, schemas);
+export function cell(who: Role | Caller, action: Action, subject: Subj, schemas: readonly SchemaRights[] = []): string {
+  const ability = defineAbilityFor(who, schemas);
   if (!ability.can(action, subject)) {
     // A right that depends on the caller, not on a record: refused to this caller, allowed to one with the privilege.
     const rule = ability.relevantRuleFor(action, subject);
-    return rule?.reason && defineAbilityFor({ role, oversight: true }, schemas).can(action, subject) ? `✓ except ${words(rule)}` : '✗';
+    const caller = typeof who === 'string' ? { role: who } : who;
+    return rule?.reason && defineAbilityFor({ ...caller, oversight: true }, schemas).can(action, subject) ? `✓ except ${words(rule)}` : '✗';
   }
   // Rules by priority (the last declared first); those before the first unconditional permission are the exceptions.
   const rules = ability.possibleRulesFor(action, subject);
@@ -40,6 +41,9 @@ export function cell(role: Role, action: Action, subject: Subj, schemas: readonl
   }
   return except.length ? `✓ except ${[...new Set(except)].join('; ')}` : '✓';
 }
+
+/** The provider's back office of the doc's last column: an account flagged so, a user of the organisation it bills. */
+const BACK_OFFICE: Caller = { role: 'user', backOffice: true };
 
 /** The markdown of docs/permissions.md for the given routes (server/routes.ts ALL_ROUTES). */
 export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchema[] = []): string {
@@ -58,15 +62,21 @@ export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchem
     'permission, please contact your admin!" instead (server/http/context.ts, refusalOf).',
     'Someone else\'s organisation named in `partnerCode` answers 403; someone else\'s record id answers 404.',
     '',
-    `| subject | action | ${ROLES.join(' | ')} | routes |`,
-    `|---|---|${ROLES.map(() => '---').join('|')}|---|`,
+    'The column *back office* is an account of the provider\'s back office (`accounts.back_office`, set in the database,',
+    'never by a route or an invitation) that is a user of the organisation it bills. The invoice changes',
+    '(`INVOICE_CHANGES`) are its alone: every other caller, whatever its role, is refused them as',
+    `${REASONS.notBackOffice.words} (403 "Permission denied").`,
+    '',
+    `| subject | action | ${ROLES.join(' | ')} | back office | routes |`,
+    `|---|---|${ROLES.map(() => '---').join('|')}|---|---|`,
   ];
   for (const [subject, actions] of Object.entries(SUBJECTS) as Array<[Subj, readonly Action[]]>) {
     for (const action of actions) {
       const guarded = routes
         .filter((r) => typeof r.permission === 'object' && r.permission.subject === subject && r.permission.action === action)
         .map((r) => `\`${r.method} ${fullPath(r)}\``);
-      lines.push(`| ${subject} | ${action} | ${ROLES.map((role) => cell(role, action, subject, resources)).join(' | ')} | ${guarded.join('<br>') || '—'} |`);
+      const cells = [...ROLES, BACK_OFFICE].map((who) => cell(who, action, subject, resources));
+      lines.push(`| ${subject} | ${action} | ${cells.join(' | ')} | ${guarded.join('<br>') || '—'} |`);
     }
   }
   const open = routes.filter((r) => typeof r.permission !== 'object');

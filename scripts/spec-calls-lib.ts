@@ -1,6 +1,6 @@
 /**
- * SPEC.md section 7's calls, read from its text, beside the server's routes (issue 20: every call of section 7 is a
- * route, or its exception is recorded). The parser follows the section's writing: a method word (GET, POST, PUT,
+ * SPEC.md section 7's calls, read from its text, beside the server's routes: every call of section 7 is a route,
+ * or its exception is recorded. The parser follows the section's writing: a method word (GET, POST, PUT,
  * PATCH, DELETE, or "GET and PUT", "GET, PUT, POST") applies to the paths after it up to the next method word;
  * "its /x form" and "its /x" extend the path before it; "{name}" is a path parameter. Text that names a call without a
  * path of its own ("PUT rules", "GET bills settles, extract, …") is returned as unparsed, for a person to read.
@@ -75,7 +75,7 @@ export function parseSection7(text: string): { calls: SpecCall[]; unparsed: Arra
 const call = (method: Method, ...paths: string[]) => paths.map((path) => ({ method, path }));
 /**
  * Section 7's fragments that name calls without writing their paths, read by a person: the paths they mean. The
- * billing ones are the bills' sub-resources by bill id (issue 20's invoice part decides their exact shape).
+ * billing ones are the bills' sub-resources by bill id (the invoice routes decide their exact shape).
  */
 export const HAND_READ: Record<string, Array<{ method: Method; path: string }>> = {
   'Diagnose and cells: GET A maps service reverse-geocodes a coordinate and the place name of the first result is shown': [],

@@ -1,5 +1,5 @@
 /**
- * Which calls of SPEC.md section 7 are not routes of the server (issue 20). Usage:
+ * Which calls of SPEC.md section 7 are not routes of the server. Usage:
  *   npx tsx scripts/spec-calls.ts [path/to/SPEC.md]
  * Without a path it reads tests/fixtures/spec-section7.md (section 7 as SPEC.md wrote it). Prints the calls with no
  * route, each with its recorded exception (scripts/spec-call-exceptions.ts) or "NOT ANSWERED", and the fragments the

@@ -23,6 +23,7 @@ import csp from './plugins/external/csp.js';
 import compress from './plugins/external/compress.js';
 import services from './plugins/app/services.js';
 import lifecycles from './plugins/app/lifecycles.js';
+import metrics from './plugins/app/metrics.js';
 import envelope from './plugins/app/envelope.js';
 import errorHandler from './plugins/app/error-handler.js';
 import resources from './plugins/app/resources.js';
@@ -58,7 +59,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       const lang = pickLanguage(req.headers.language as string | undefined);
       const bad = err.code === 'FST_ERR_BAD_URL';
       return (reply as FastifyReply).status(400).send({
-        status: { code: bad ? CODES.validation : CODES.badRequest, success: false, message: bad ? translate(lang, 'errors.validation', { field: 'url', rule: translate(lang, 'rules.badUrl') }) : translate(lang, 'errors.badRequest') },
+        status: { code: bad ? CODES.validation : CODES.badRequest, success: false, message: bad ? translate(lang, 'rules.badUrl') : translate(lang, 'errors.badRequest') },
         data: bad ? { field: 'url', rule: 'badUrl' } : null,
       });
     },
@@ -74,6 +75,7 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
   // App plugins (server/plugins/app, server/http): services, their lifecycles, the envelope, each request's checks and
   // context, the error handler, the resource schemas.
   await app.register(services, { config, db });
+  await app.register(metrics);
   await app.register(lifecycles);
   await app.register(envelope);
   // Before the context: a NUL in partnerCode must not reach the membership query either.

@@ -24,6 +24,11 @@ export interface Config {
   autoflowMaxRules: number;
   /** Seconds between two scheduled evaluations of the usage and time rules (AUTOFLOW_SCHEDULE_SECONDS, default 300). */
   autoflowScheduleSeconds: number;
+  /**
+   * Seconds from SIGTERM or SIGINT to the process's exit (SHUTDOWN_TIMEOUT_SECONDS, default 10): work in flight
+   * finishes or is handed back, the database is closed (server/job/hand-back.ts).
+   */
+  shutdownTimeoutSeconds: number;
   seed: boolean;
   /** The network simulator's traffic (SIMULATOR=off switches it off; commands to the network are answered either way). */
   simulator: boolean;
@@ -75,6 +80,15 @@ export interface Config {
    * HTTP/1.1 to the rest. Unset, it speaks plain HTTP/1.1 (behind a proxy that ends TLS).
    */
   tls?: { certFile: string; keyFile: string };
+  /**
+   * NATS_URL: the event stream is published to NATS JetStream and its consumers read it there, their work shared by
+   * every instance; unset, the consumers read the database (docs/decisions.md "The event stream").
+   */
+  natsUrl?: string;
+  /** NATS_STREAM: the JetStream stream's name (default EVENTS); its subjects are the name in lower case, then `.>`. */
+  natsStream: string;
+  /** METRICS_TOKEN: the bearer token /metrics answers to; unset, /metrics is off. */
+  metricsToken?: string;
 }
 
 /** Requests allowed per minute and caller, per group of calls (server/http/rate-limit.ts). */
@@ -109,6 +123,14 @@ function scheduleSeconds(value: string | undefined): number {
   return n;
 }
 
+/** SHUTDOWN_TIMEOUT_SECONDS: a whole number of seconds, 1 to 600; unset is 10. */
+function shutdownSeconds(value: string | undefined): number {
+  if (value === undefined || value === '') return 10;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 600) throw new Error(`SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600, not "${value}"`);
+  return n;
+}
+
 /** TRUST_PROXY: a comma list of proxy addresses or CIDRs; empty or unset trusts none. */
 function trustProxyOf(value: string | undefined): false | string[] {
   const list = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -125,6 +147,13 @@ function tlsOf(env: NodeJS.ProcessEnv): Config['tls'] {
     if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Error(`${name} names "${file}", which is not a readable file.`);
   }
   return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
+}
+
+/** A JetStream stream name: letters, digits, _ and - (it also names the subjects, in lower case). */
+function natsStreamOf(v: string | undefined): string {
+  if (!v) return 'EVENTS';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) throw new Error(`NATS_STREAM must be 1 to 64 letters, digits, _ or -: ${JSON.stringify(v)}`);
+  return v;
 }
 
 /** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */
@@ -145,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     orgCap: Number(env.ORG_CAP ?? 20),
     autoflowMaxRules: Number(env.AUTOFLOW_MAX_RULES ?? 1000),
     autoflowScheduleSeconds: scheduleSeconds(env.AUTOFLOW_SCHEDULE_SECONDS),
+    shutdownTimeoutSeconds: shutdownSeconds(env.SHUTDOWN_TIMEOUT_SECONDS),
     seed: env.SEED !== 'false',
     simulator: env.SIMULATOR !== 'off',
     simulatorTickMs: Number(env.SIMULATOR_TICK_MS ?? 5000),
@@ -166,6 +196,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     webhookAllowPrivate: privateAllowanceOf(env.WEBHOOK_ALLOW_PRIVATE),
     tls: tlsOf(env),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    natsUrl: env.NATS_URL || undefined,
+    natsStream: natsStreamOf(env.NATS_STREAM),
     rateLimits: {
       api: count(env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.api, 'RATE_LIMIT_PER_MINUTE'),
       signIn: count(env.RATE_LIMIT_SIGN_IN_PER_MINUTE, DEFAULT_RATE_LIMITS.signIn, 'RATE_LIMIT_SIGN_IN_PER_MINUTE'),

@@ -3,6 +3,7 @@ import '@ant-design/v5-patch-for-react-19';
 import 'antd/dist/reset.css';
 // A visible ring on links under keyboard focus (antd removes it), and the visually-hidden class.
 import './a11y.css';
+import './tables.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';

@@ -28,6 +28,8 @@ export const DEMO = {
   user: 'user@demo.example.com',
 } as const;
 export type DemoRole = keyof typeof DEMO;
+/** The provider's back-office account (server/db/seed.ts): it alone makes, corrects, credits and settles invoices. */
+export const BACK_OFFICE = 'billing@provider.example.com';
 
 /**
  * Request limits for files that sign in or call far more often than a person could from one address (127.0.0.1 for
@@ -128,6 +130,9 @@ export interface Session {
   /** Headers of SPEC.md section 7 for this session. */
   headers: Record<string, string>;
 }
+
+/** The same session acting in another organisation of its account (the partnerCode header names it). */
+export const inOrg = (s: Session, partnerCode: string): Session => ({ ...s, partnerCode, headers: sessionHeaders(s.token, partnerCode) });
 
 /** Sign in through the real sign-in call. */
 export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<Session> {

@@ -9,10 +9,31 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-/** Makes the certificate in dir, points NODE_EXTRA_CA_CERTS and TEST_TLS_DIR of this process at it, returns dir. */
-export function trustTestTls(relativeDir: string): string {
-  const dir = path.resolve(relativeDir);
-  fs.mkdirSync(dir, { recursive: true });
+/** Whether a process of this id is alive (signal 0 checks without sending; EPERM means it is, under another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Makes the certificate in a directory of its own under `relativeBase` (named by this process's id, unique by
+ * mkdtemp), points NODE_EXTRA_CA_CERTS and TEST_TLS_DIR of this process at it, and returns it with its removal. Two
+ * runs in one checkout (two vitest runs, or vitest beside Playwright) each trust and serve their own key: a shared
+ * directory let one run's certificate replace the other's under its running workers. Directories left by runs that
+ * died (their process gone) are removed here.
+ */
+export function trustTestTls(relativeBase: string): { dir: string; remove: () => void } {
+  const base = path.resolve(relativeBase);
+  fs.mkdirSync(base, { recursive: true });
+  for (const entry of fs.readdirSync(base)) {
+    const pid = /^(\d+)-/.exec(entry)?.[1];
+    if (pid && Number(pid) !== process.pid && !alive(Number(pid))) fs.rmSync(path.join(base, entry), { recursive: true, force: true });
+  }
+  const dir = fs.mkdtempSync(path.join(base, `${process.pid}-`));
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
   execFileSync('openssl', [
@@ -22,11 +43,11 @@ export function trustTestTls(relativeDir: string): string {
   // NODE_EXTRA_CA_CERTS names one file: the certificates it named already (this machine sets it), then ours.
   const trusted = path.join(dir, 'trusted.pem');
   const before = process.env.NODE_EXTRA_CA_CERTS;
-  const extra = before && path.resolve(before) !== trusted && fs.existsSync(before) ? fs.readFileSync(before, 'utf8') : '';
+  const extra = before && fs.existsSync(before) ? fs.readFileSync(before, 'utf8') : '';
   fs.writeFileSync(trusted, `${extra.trimEnd()}\n${fs.readFileSync(cert, 'utf8')}`);
   process.env.NODE_EXTRA_CA_CERTS = trusted;
   process.env.TEST_TLS_DIR = dir;
-  return dir;
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface Received {

@@ -1,6 +1,7 @@
 /** Vitest global set-up: the tests' HTTPS receivers get a certificate the test workers trust (tests/test-tls.ts). */
 import { trustTestTls } from './test-tls.js';
 
-export default function setup(): void {
-  trustTestTls('.tmp/test-tls');
+/** Returns the teardown: the run's certificate directory is removed when the run ends. */
+export default function setup(): () => void {
+  return trustTestTls('.tmp/test-tls').remove;
 }

@@ -88,6 +88,8 @@ export class ActionRunner {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private again = false;
+  /** Set by stop(): nothing more is claimed, and claimed runs not begun are given back. */
+  private stopping = false;
   private readonly retryBaseMs: number;
   private readonly maxAttempts: number;
   private readonly leaseSeconds: number;
@@ -111,7 +113,12 @@ export class ActionRunner {
     this.timer.unref();
   }
 
+  /**
+   * Claim nothing more: the run being carried out finishes its actions (each a short call to the network or a mail),
+   * the runs claimed with it that have not begun are given back at once for the next instance.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running?.catch(() => undefined);
@@ -119,6 +126,7 @@ export class ActionRunner {
 
   /** Run what is due now (e.g. after the engine wrote runs); a round in progress runs once more after it. */
   wake(): void {
+    if (this.stopping) return;
     if (this.running) {
       this.again = true;
       return;
@@ -129,8 +137,8 @@ export class ActionRunner {
   private async drain(): Promise<void> {
     do {
       this.again = false;
-      while ((await this.runOnce()) > 0);
-    } while (this.again);
+      while (!this.stopping && (await this.runOnce()) > 0);
+    } while (this.again && !this.stopping);
   }
 
   /** Claim up to a batch of due runs and carry them out; returns how many were claimed. Tests call this. */
@@ -141,6 +149,7 @@ export class ActionRunner {
   }
 
   private async round(): Promise<number> {
+    if (this.stopping) return 0;
     const claimed = (
       await this.db.query<ClaimedRun>(
         `WITH next AS (SELECT id FROM autoflow_runs
@@ -153,6 +162,13 @@ export class ActionRunner {
       )
     ).rows;
     for (const run of claimed) {
+      if (this.stopping) {
+        // Not begun: back to the queue as it was, due now, for the next instance.
+        await this.db
+          .query('UPDATE autoflow_runs SET claimed_by = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1::bigint AND claimed_by = $2 AND ended_at IS NULL', [run.id, this.id])
+          .catch(() => undefined);
+        continue;
+      }
       try {
         await this.carryOut(run);
       } catch (err) {

@@ -22,7 +22,7 @@ export interface Line {
 /** A 400 naming the field, the rule and the lines (1-based) that break it. */
 export function badLines(field: string, rule: string, lines: Line[]): ApiError {
   const shown = lines.slice(0, LINES_IN_MESSAGE).map((l) => l.line).join(', ') + (lines.length > LINES_IN_MESSAGE ? ', …' : '');
-  return new ApiError(400, CODES.validation, { field, ruleKey: rule, lines: shown }, 'errors.validation', { field, rule, lines });
+  return new ApiError(400, CODES.validation, { field, ruleKey: rule, lines: shown, count: lines.length }, 'errors.validation', { field, rule, lines });
 }
 
 /** Invalid values first (by the check given), then repeats: the first problem of a list, or null. */

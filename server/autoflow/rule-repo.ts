@@ -113,7 +113,11 @@ export async function ruleEverExisted(q: Queryable, orgId: string, id: string): 
 
 /** Is the name taken by another rule of the organisation that is not deleted? */
 export async function nameTaken(q: Queryable, orgId: string, name: string, exceptId: string | null): Promise<boolean> {
-  const r = await q.query(`SELECT 1 FROM autoflow_rules WHERE org_id = $1 AND name = $2 AND status <> 'deleted' AND ($3::text IS NULL OR id <> $3) LIMIT 1`, [orgId, name, exceptId]);
+  // Names compare trimmed and case-insensitively: "  data over 50 mb " is the name "Data over 50 MB" already has.
+  const r = await q.query(
+    `SELECT 1 FROM autoflow_rules WHERE org_id = $1 AND lower(btrim(name)) = lower(btrim($2)) AND status <> 'deleted' AND ($3::text IS NULL OR id <> $3) LIMIT 1`,
+    [orgId, name, exceptId],
+  );
   return r.rows.length > 0;
 }
 

@@ -5,6 +5,7 @@
  * - POST   /auto_flow/cube/rules                  create (JSON, or multipart with the document in the field "rule")
  * - PUT    /auto_flow/cube/rules                  update (the document and its id; JSON or multipart likewise)
  * - GET    /auto_flow/cube/rules/:id/detail       one rule
+ * - POST   /auto_flow/cube/rules/impact           how many SIMs a rule document would act on now (read only; asked before enabling)
  * - PUT    /auto_flow/cube/rules/:id/:action      enable or disable
  * - DELETE /auto_flow/cube/rules/:id              delete (kept as status deleted: its name is free again)
  * - GET    /auto_flow/cube/rules/triggers/:id      a rule's run history (30 days): when, which SIM, what, each action's outcome
@@ -34,6 +35,7 @@ import { defineRoutes, type RouteDef } from '../http/route.js';
 import { arrayOf, ID_PARAMS, ID_TEXT, idsIn, NULLABLE_TEXT, obj, pagedQuery, subjectRoutes, typed } from '../http/shapes.js';
 import { badLines, checkDocument } from './rule-checks.js';
 import { listRuns, triggerActions } from './run-repo.js';
+import { simsMeetingNow } from './schedule.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
 import { queueOnce } from '../developer/webhooks.js';
 import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolChoices, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
@@ -64,17 +66,22 @@ const LABELS = Object.fromEntries(
   LANGUAGES.map((lang) => {
     const label = (key: string) => translate(lang, `fields.${key}`);
     const out: Record<string, string> = {};
-    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.trigger.properties)) out[`trigger.${k}`] = k === 'type' ? label('trigger') : k.startsWith('imeiFile') ? label('imeis') : label(k);
+    // A status change's from and to are statuses, not the dates of a range.
+    const triggerKey: Record<string, string> = { type: 'trigger', from: 'statusFrom', to: 'statusTo', imeiFileToken: 'imeis', imeiFileSha256: 'imeis' };
+    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.trigger.properties)) out[`trigger.${k}`] = label(triggerKey[k] ?? k);
     for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.scope.properties)) out[`scope.${k}`] = k === 'type' ? label('scope') : k === 'fileName' ? label('fileToken') : label(k);
     for (let i = 0; i < LIMITS.tags.count; i++) out[`scope.tags.${i}`] = label('tags');
     for (let i = 0; i < AUTOFLOW_RULE_SCHEMA.properties.actions.maxItems; i++) {
-      const action = (what: string) => `${label('actions')} ${i + 1}: ${what}`;
+      const action = (what: string) => `${what} (${label('actions')} ${i + 1})`;
       for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.actions.items.properties)) out[`actions.${i}.${k}`] = action(k === 'type' ? label('type') : label(k));
       for (let j = 0; j < LIMITS.emailsPerGroup; j++) out[`actions.${i}.emails.${j}`] = action(label('emails'));
     }
     return [lang, out];
   }),
 );
+
+/** A data threshold is said with its unit ("must be between 1 and 1,048,576 MB"). */
+const UNITS = { 'trigger.threshold': (body: unknown) => (body as { trigger?: { unit?: unknown } } | null)?.trigger?.unit as string | undefined };
 
 /** The organisation's facts about a document: ICCIDs its own, the scope file unchanged, the pool its own. */
 async function checkFacts(q: Queryable, orgId: string, doc: AutoflowRuleDocument): Promise<void> {
@@ -100,6 +107,7 @@ async function checkFacts(q: Queryable, orgId: string, doc: AutoflowRuleDocument
 
 /** Only the fields the document's type uses are kept: a scope of all SIMs keeps no stale ICCID list. */
 function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
+  // A name is kept without the spaces around it (the console trims it too; names compare trimmed, rule-repo.ts).
   const scopeKeys: Record<string, string[]> = { all: [], iccids: ['iccids'], file: ['fileToken', 'fileSha256', 'fileName'], tags: ['tags'], product_type: ['productType'], pool: ['poolId'] };
   const scope = Object.fromEntries(Object.entries(doc.scope).filter(([k]) => k === 'type' || scopeKeys[doc.scope.type].includes(k))) as AutoflowRuleDocument['scope'];
   const actionKeys: Record<string, string[]> = { suspend: [], resume: [], webhook: [], throttle: ['speedKbps'], tag: ['tag'], sms: ['text'], email: ['emails'] };
@@ -111,7 +119,7 @@ function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
   };
   const trigger = Object.fromEntries(Object.entries(doc.trigger).filter(([k]) => k === 'type' || triggerKeys[doc.trigger.type].includes(k))) as AutoflowRuleDocument['trigger'];
   if (trigger.mode === 'any') for (const k of ['imeis', 'imeiFileToken', 'imeiFileSha256'] as const) delete trigger[k];
-  return { ...doc, trigger, scope, actions };
+  return { ...doc, name: doc.name.trim(), trigger, scope, actions };
 }
 
 const nameExists = () => new ApiError(400, CODES.autoflowNameExists, { field: 'name' }, 'errors.autoflowNameExists', { field: 'name', rule: 'unique' });
@@ -149,7 +157,7 @@ async function requireRule(q: Queryable, orgId: string, id: string, forUpdate = 
 const route = subjectRoutes('rule', SUBJECT);
 /** Create or update: the rule document as JSON or in the multipart field "rule", its nested fields labelled (LABELS). */
 const documentRoute = (method: 'POST' | 'PUT', action: 'create' | 'update', body: object, handler: RouteDef['handler']) =>
-  route(method, '/auto_flow/cube/rules', action, { multipartJson: 'rule', labels: LABELS, schema: { body, response: ruleSchema }, handler });
+  route(method, '/auto_flow/cube/rules', action, { multipartJson: 'rule', labels: LABELS, units: UNITS, schema: { body, response: ruleSchema }, handler });
 
 export const ruleRoutes = defineRoutes([
   route('GET', '/auto_flow/cube/rules', 'read', {
@@ -196,6 +204,24 @@ export const ruleRoutes = defineRoutes([
       await audit(q, req, { action: 'update', entity: AUDIT_ENTITY, entityId: id, before: recordOf(before), after: recordOf(rule) });
       return rule;
     });
+  }),
+  route('POST', '/auto_flow/cube/rules/impact', 'read', {
+    // What enabling this document would do now, asked before a rule that suspends, throttles or messages SIMs is
+    // enabled: for a scheduled trigger, the SIMs meeting its condition now (the engine's own evaluation query, read
+    // only); for an event trigger, the SIMs it watches (each is acted on when its event comes).
+    labels: LABELS,
+    units: UNITS,
+    schema: { body: AUTOFLOW_RULE_SCHEMA, response: typed({ count: 'integer', basis: 'string' }) },
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const doc = tidy(req.body as AutoflowRuleDocument);
+      // Its times do not matter here (an enabled rule's activation may have passed): only what it watches and does.
+      checkDocument({ ...doc, activationAt: null, expiryAt: null }, new Date());
+      await checkFacts(req.server.db, auth.orgId, doc);
+      const now = await simsMeetingNow(req.server.db, { orgId: auth.orgId, trigger: doc.trigger, scope: doc.scope }, new Date());
+      if (now !== null) return { count: now, basis: 'now' };
+      return { count: (await simsInScope(req.server.db, auth.orgId, doc.scope, { limit: 0, offset: 0 })).total, basis: 'scope' };
+    },
   }),
   route('GET', '/auto_flow/cube/rules/:id/detail', 'read', {
     schema: { params: ID_PARAMS, response: ruleSchema },

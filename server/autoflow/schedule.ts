@@ -19,6 +19,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { appendEvents } from '../events/event-log.js';
 import { writeRuns, type ActiveRule, type Firing } from './engine.js';
+import { endedBefore } from '../job/hand-back.js';
 
 /** The triggers evaluated on a schedule. */
 export const SCHEDULED_TRIGGERS: readonly TriggerType[] = ['data_usage', 'data_usage_percent', 'sms_mo', 'sms_mt', 'expiry_reminder', 'no_connection'];
@@ -192,6 +193,17 @@ async function meetingGroup(q: Queryable, orgId: string, rules: ActiveRule[], no
   return (await q.query<Met>(sql, [orgId, now.toISOString(), JSON.stringify(rs), bound])).rows;
 }
 
+/**
+ * How many SIMs a rule would act on if it were evaluated now: the SIMs of its scope meeting its condition, by the very
+ * query an evaluation runs (meetingGroup, a group of one), read only (nothing tripped, nothing written). Null for a
+ * trigger that is not evaluated on a schedule (an event fires it, so nothing meets it "now").
+ */
+export async function simsMeetingNow(q: Queryable, rule: Pick<ActiveRule, 'orgId' | 'trigger' | 'scope'>, now: Date): Promise<number | null> {
+  if (!SCHEDULED_TRIGGERS.includes(rule.trigger.type)) return null;
+  const met = await meetingGroup(q, rule.orgId, [{ id: 'preview', name: '', actions: [], ...rule }], now);
+  return new Set(met.map((m) => m.sim_id)).size;
+}
+
 /** The enabled rules in their active period with a scheduled trigger. */
 export async function scheduledRules(q: Queryable, now: Date): Promise<ActiveRule[]> {
   const r = await q.query<{ id: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
@@ -343,8 +355,11 @@ export async function finishSchedule(db: Db, owner: string): Promise<void> {
   await db.query('UPDATE autoflow_schedule_lease SET owner = NULL, lease_until = NULL, last_run_at = now() WHERE name = $1 AND owner = $2', [LEASE, owner]);
 }
 
-/** Run the evaluation on this instance whenever it is due and this instance holds the lease. Returns stop. */
-export function startSchedule(db: Db, log: FastifyBaseLogger, opts: { everyMs?: number; pollMs?: number; clock?: () => Date; onFired?: () => void } = {}): () => Promise<void> {
+/**
+ * Run the evaluation on this instance whenever it is due and this instance holds the lease. Returns stop, which waits
+ * for an evaluation in progress, or until `handBack` aborts (the evaluation's lease then runs out by itself).
+ */
+export function startSchedule(db: Db, log: FastifyBaseLogger, opts: { everyMs?: number; pollMs?: number; clock?: () => Date; onFired?: () => void } = {}): (handBack?: AbortSignal) => Promise<void> {
   const owner = `${process.pid}-${newId(8)}`;
   const everyMs = opts.everyMs ?? SCHEDULE_MINUTES * 60_000;
   let running: Promise<void> | null = null;
@@ -368,8 +383,8 @@ export function startSchedule(db: Db, log: FastifyBaseLogger, opts: { everyMs?: 
       .finally(() => (running = null));
   }, opts.pollMs ?? Math.max(100, Math.min(30_000, Math.floor(everyMs / 10))));
   timer.unref();
-  return async () => {
+  return async (handBack) => {
     clearInterval(timer);
-    await running;
+    await endedBefore(running, handBack);
   };
 }

@@ -5,7 +5,7 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import type { Queryable } from '../db/db.js';
-import { selectOf } from '../db/resource-list.js';
+import { selectOf, tableOf } from '../db/resource-list.js';
 import type { InvoiceForPdf } from './invoice-pdf.js';
 
 /** The SIM lines of an invoice (the SIM list's condition on invoice_lines aliased t): a pool's line charges a pool, not a SIM. */
@@ -35,21 +35,38 @@ export async function lockedInvoice(q: Queryable, orgId: string, id: string): Pr
   ).rows[0];
 }
 
-const PDF_SELECT = selectOf(RESOURCES.invoices).replace(' FROM invoices t', ', t.bank_details AS "bankDetails", o.name AS "orgName" FROM invoices t JOIN organisations o ON o.id = t.org_id');
+/**
+ * The invoice's fields plus its bank details and the organisation's name. selectOf ends in the quoted table name
+ * (`FROM "invoices" t`): the join is added by cutting at that clause, and a SELECT it no longer matches fails here at
+ * load, not by printing a PDF without its bank details (as it once did, silently).
+ */
+const INVOICE_SELECT = selectOf(RESOURCES.invoices);
+const INVOICE_FROM = ` FROM ${tableOf(RESOURCES.invoices)} t`;
+if (!INVOICE_SELECT.endsWith(INVOICE_FROM)) throw new Error(`the invoice SELECT no longer ends in "${INVOICE_FROM}"`);
+const PDF_SELECT = `${INVOICE_SELECT.slice(0, -INVOICE_FROM.length)}, t.bank_details AS "bankDetails", o.name AS "orgName"${INVOICE_FROM} JOIN organisations o ON o.id = t.org_id`;
 
 /** The invoice as its PDF prints it, its lines not yet read (pdfLines); undefined for another organisation's. */
 export async function invoiceForPdf(q: Queryable, orgId: string, id: string): Promise<InvoiceForPdf | undefined> {
-  return (await q.query<Omit<InvoiceForPdf, 'lines' | 'orgName'>>(`${PDF_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id])).rows[0] as InvoiceForPdf | undefined;
+  return (await q.query<Omit<InvoiceForPdf, 'lines' | 'poolLines' | 'orgName'>>(`${PDF_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id])).rows[0] as InvoiceForPdf | undefined;
 }
 
-/** The invoice's SIM lines as its PDF lists them, by ICCID. */
-export async function pdfLines(q: Queryable, orgId: string, id: string): Promise<InvoiceForPdf['lines']> {
-  return (
+/** The invoice's lines as its PDF lists them: the SIMs' by ICCID, and apart from them the pools' by pool name. */
+export async function pdfLines(q: Queryable, orgId: string, id: string): Promise<Pick<InvoiceForPdf, 'lines' | 'poolLines'>> {
+  const lines = (
     await q.query<InvoiceForPdf['lines'][number]>(
-      'SELECT iccid, sku, usage_kb::float8 AS "usageKb", amount::float8 AS amount FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2 ORDER BY iccid',
+      `SELECT iccid, sku, usage_kb::float8 AS "usageKb", amount::float8 AS amount FROM invoice_lines t WHERE org_id = $1 AND invoice_id = $2 AND ${SIM_LINES} ORDER BY iccid`,
       [orgId, id],
     )
   ).rows;
+  const poolLines = (
+    await q.query<InvoiceForPdf['poolLines'][number]>(
+      `SELECT t.pool_id AS "poolId", p.name AS "poolName", t.sku, t.usage_kb::float8 AS "usageKb", t.amount::float8 AS amount
+         FROM invoice_lines t LEFT JOIN shared_pools p ON p.org_id = t.org_id AND p.id = t.pool_id
+        WHERE t.org_id = $1 AND t.invoice_id = $2 AND NOT (${SIM_LINES}) ORDER BY p.name, t.pool_id`,
+      [orgId, id],
+    )
+  ).rows;
+  return { lines, poolLines };
 }
 
 /** What the PDF prints of the invoice's payments and versions: amounts as exact decimal text (never a float). */

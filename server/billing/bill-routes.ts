@@ -72,7 +72,7 @@ const pdfRoute = (sub: string, preview: boolean) =>
     const inv = await invoiceForPdf(db, auth.orgId, id);
     if (!inv) throw notFound('invoice', id);
     if (preview && inv.status !== 'draft') throw wrongState(inv.status, 'preview');
-    inv.lines = await pdfLines(db, auth.orgId, id);
+    Object.assign(inv, await pdfLines(db, auth.orgId, id));
     Object.assign(inv, await pdfHistory(db, auth.orgId, id));
     const pdf = await invoicePdf(inv, req.lang);
     const name = `${inv.billId}${inv.version > 1 ? `-v${inv.version}` : ''}${preview ? '-preview' : ''}`.replace(/[^\w.-]/g, '_');

@@ -1,6 +1,6 @@
 /**
- * The SQL of credit notes, deposit requests and settlement details (bill-types-routes.ts; issue 20, docs/decisions.md
- * "Advance, credit and predeposit invoices, and the settlement details (issue 20)"). Money crosses this file as integer
+ * The SQL of credit notes, deposit requests and settlement details (bill-types-routes.ts; docs/decisions.md
+ * "Advance, credit and predeposit invoices, and the settlement details"). Money crosses this file as integer
  * minor units (bigint in SQL, a safe integer in TypeScript); the columns stay numeric with two decimals, the minor unit
  * exactly. Every query names the organisation first, so another organisation's invoice is never found.
  */
@@ -10,13 +10,24 @@ import type { Queryable } from '../db/db.js';
 
 const DAY = 86_400_000;
 
-/** Minor units already credited against an invoice by its credit notes (a positive number). */
-export async function creditedMinor(q: Queryable, orgId: string, invoiceId: string): Promise<number> {
-  const r = await q.query<{ minor: string }>(
-    `SELECT (coalesce(-sum(amount_incl_tax), 0) * 100)::bigint::text AS minor FROM invoices WHERE org_id = $1 AND credit_for = $2 AND type = 'credit'`,
-    [orgId, invoiceId],
+/** The invoice types a credit note may be issued against. */
+export const CREDITABLE_TYPES: readonly string[] = ['post_payment', 'advance'];
+
+/**
+ * What is left to credit on an invoice, in minor units: its total less the credit notes already issued against it
+ * (whose amounts are negative). Null for an invoice of a type never credited, or of another organisation. The credit
+ * route refuses more than this, and the invoice's settlement answer tells it to the credit dialog.
+ */
+export async function creditLeftMinor(q: Queryable, orgId: string, invoiceId: string): Promise<number | null> {
+  const r = await q.query<{ left_minor: string | null }>(
+    `SELECT CASE WHEN i.type = ANY($3::text[]) THEN
+              ((i.amount_incl_tax + coalesce((SELECT sum(c.amount_incl_tax) FROM invoices c WHERE c.org_id = $1 AND c.credit_for = i.id AND c.type = 'credit'), 0)) * 100)::bigint::text
+            END AS left_minor
+       FROM invoices i WHERE i.org_id = $1 AND i.id = $2`,
+    [orgId, invoiceId, CREDITABLE_TYPES],
   );
-  return Number(r.rows[0].minor);
+  const left = r.rows[0]?.left_minor;
+  return left === null || left === undefined ? null : Number(left);
 }
 
 /** The next version (n-th invoice) of a type in an organisation's month: each credit note or deposit is one. */

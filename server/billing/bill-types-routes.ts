@@ -1,6 +1,6 @@
 /**
- * Credit notes, deposit requests and settlement details on the customer API (issue 20; docs/decisions.md "Advance,
- * credit and predeposit invoices, and the settlement details (issue 20)"). The advance invoice is the monthly job's
+ * Credit notes, deposit requests and settlement details on the customer API (docs/decisions.md "Advance,
+ * credit and predeposit invoices, and the settlement details"). The advance invoice is the monthly job's
  * (invoice-advance.ts). Money in the bodies is integer minor units; the SQL is in bill-types-repo.ts. The rights are
  * the customer-bill-cube actions credit, deposit and settlement (common/permissions.ts): administrators'.
  */
@@ -15,7 +15,7 @@ import { nowOf } from '../http/clock.js';
 import { depositAppliedMinor } from './bill-repo.js';
 import { BASE, INVOICE_RESPONSE, invoiceRecord, invoiceRoute } from './bill-routes.js';
 import { creditBill, requestDeposit } from './invoice-lifecycle.js';
-import { depositOf, invoiceSettlement, saveSettlement } from './bill-types-repo.js';
+import { creditLeftMinor, depositOf, invoiceSettlement, saveSettlement } from './bill-types-repo.js';
 const notEditable = (status: string) => new ApiError(409, CODES.conflict, { status, action: 'settlement' }, 'errors.invoiceNotEditable');
 
 const MINOR = { type: 'integer', minimum: 1, maximum: CREDIT_MAX_MINOR } as const;
@@ -45,12 +45,13 @@ const SETTLEMENT_RESPONSE = {
     depositRequestedMinor: { type: 'integer' },
     depositAppliedMinor: { type: 'integer' },
     depositLeftMinor: { type: 'integer' },
+    creditLeftMinor: { type: ['integer', 'null'] },
   },
 };
 
 /**
  * The invoice's settlement details, whether they may be edited, the organisation's deposit in the invoice's currency
- * (paid, requested, left) and what this invoice drew on it.
+ * (paid, requested, left), what this invoice drew on it, and what is left to credit on it (the credit dialog's most).
  */
 async function settlementAnswer(req: FastifyRequest, orgId: string, id: string) {
   const s = await invoiceSettlement(req.server.db, orgId, id);
@@ -63,6 +64,7 @@ async function settlementAnswer(req: FastifyRequest, orgId: string, id: string) 
     depositRequestedMinor: d.requestedMinor,
     depositAppliedMinor: await depositAppliedMinor(req.server.db, orgId, id),
     depositLeftMinor: d.leftMinor,
+    creditLeftMinor: await creditLeftMinor(req.server.db, orgId, id),
   };
 }
 

@@ -1,13 +1,13 @@
 /**
- * Advance invoices (issue 20; docs/decisions.md "Advance, credit and predeposit invoices, and the settlement details
- * (issue 20)"): a prepaid bundle is billed in advance. For each organisation that placed prepaid bundle orders in the
- * closed month, the monthly job makes one invoice of type `advance`, version 1, as a draft: a line per SIM with its
- * prepaid orders of the month (test and cancelled ones aside) at their price, each rounded once to the cent, half away
- * from zero; the totals and the tax as the post-payment invoice's (TOTALS_SQL). The post-payment invoice keeps pricing
- * prepaid bundles 0, so a bundle is charged on exactly one of the two. Under the unique key (organisation, month,
- * advance, 1) with ON CONFLICT DO NOTHING, in one transaction with its lines and its `invoice.created` event: a re-run or
- * a second instance changes nothing. A month's prepaid orders are few (one per SIM at most, usually far fewer), so
- * the invoice is made in one transaction, not in batches.
+ * Advance invoices (docs/decisions.md "Advance, credit and predeposit invoices, and the settlement details"): a prepaid
+ * bundle is billed in advance. For each organisation that placed prepaid bundle orders in the closed month, the monthly
+ * job makes one invoice of type `advance`, version 1, as a draft: a line per SIM with its prepaid orders of the month
+ * (test and cancelled ones aside) at their price, each rounded once to the cent, half away from zero; the totals and
+ * the tax as the post-payment invoice's (TOTALS_SQL). The post-payment invoice keeps pricing prepaid bundles 0, so a
+ * bundle is charged on exactly one of the two. Under the unique key (organisation, month, advance, 1) with ON CONFLICT
+ * DO NOTHING, in one transaction with its lines and its `invoice.created` event: a re-run or a second instance changes
+ * nothing. A month's prepaid orders are few (one per SIM at most, usually far fewer), so the invoice is made in one
+ * transaction, not in batches.
  */
 import { dueDateOf } from '../../common/billing.js';
 import type { Db, Queryable } from '../db/db.js';

@@ -1,5 +1,5 @@
 /**
- * The monthly invoice job (issue 20; docs/decisions.md "Invoices made by the monthly job (issue 20)").
+ * The monthly invoice job (docs/decisions.md "Invoices made by the monthly job").
  *
  * For each organisation with a bundle in use during the closed UTC month (SIM pages end the day at 23:59 UTC+0), one
  * post-payment invoice, version 1, as a draft: a line per SIM from its bundle orders and the usage_daily rollup (never
@@ -436,7 +436,7 @@ export async function runInvoiceJob(db: Db, now: Date, owner: string, leaseSecon
 }
 
 /** Run the invoice job every everyMs (an hour) on clock's time; returns the stop function. */
-export function startInvoiceJob(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 3_600_000): () => Promise<void> {
+export function startInvoiceJob(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 3_600_000): (handBack?: AbortSignal) => Promise<void> {
   return startLeasedJob(db, log, {
     name: 'monthly_invoices',
     what: 'invoice job',

@@ -1,5 +1,5 @@
 /**
- * An invoice's transitions (issue 20; docs/decisions.md "Invoices made by the monthly job"): publish (drawing on the
+ * An invoice's transitions (docs/decisions.md "Invoices made by the monthly job"): publish (drawing on the
  * organisation's paid deposit), settle, correct, a credit note and a deposit request, with the state each requires and
  * the event each writes. The invoice routes (bill-routes.ts, bill-types-routes.ts) and the demo seed
  * (server/db/seed/invoices.ts) both move invoices through these, so the demo's states are the routes' own.
@@ -12,7 +12,7 @@ import { appendEvents, type NewEvent } from '../events/event-log.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { takeOrgTurn } from '../org/org-repo.js';
 import { addSettle, hasPayments, lockedInvoice, markPaid, openPostPaymentIds, publishInvoice, settledMinor, type InvoiceState } from './bill-repo.js';
-import { creditedMinor, depositOf, insertCreditNote, insertDeposit, nextVersion } from './bill-types-repo.js';
+import { CREDITABLE_TYPES, creditLeftMinor, depositOf, insertCreditNote, insertDeposit, nextVersion } from './bill-types-repo.js';
 import { typedBillId } from './invoice-advance.js';
 import { correctInvoice, dropStaleCorrection, profileOf, type MadeInvoice, type RunOptions } from './invoice-job.js';
 
@@ -111,7 +111,7 @@ export async function settleBill(q: Queryable, s: { orgId: string; id: string; a
   const cents = Math.round(s.amount * 100);
   if (Math.abs(s.amount * 100 - cents) > 1e-6) throw invalid('amount', 'cents');
   const dueCents = minorOf(inv.total) - (await settledMinor(q, s.orgId, s.id));
-  if (cents > dueCents) throw invalid('amount', 'max', { max: major(dueCents) });
+  if (cents > dueCents) throw invalid('amount', 'maximum', { limit: major(dueCents) });
   await addSettle(q, { orgId: s.orgId, invoiceId: s.id, cents, currency: inv.currency, paidOn: s.paidOn, reference: s.reference.trim(), recordedBy: s.recordedBy, at: s.now });
   const events: NewEvent[] = [{ orgId: s.orgId, type: 'invoice', subtype: 'settled', subject: s.id, at: s.now, data: { billId: inv.billId, version: inv.version, amount: major(cents), currency: inv.currency, paidOn: s.paidOn } }];
   if (cents === dueCents) {
@@ -164,8 +164,10 @@ export async function correctBill(db: Db, orgId: string, id: string, reason: str
 }
 
 /** What may be credited: a published or paid post-payment or advance invoice, its current version. */
-const CREDITABLE = new Set(['post_payment', 'advance']);
 const notCreditable = (status: string, type: string) => new ApiError(409, CODES.conflict, { status, type, action: 'credit' }, 'errors.invoiceNotCreditable');
+/** 400 saying, as money in the caller's language, what is left to credit (nothing, once the notes come to the total). */
+const creditAboveLeft = (leftMinor: number, currency: string) =>
+  new ApiError(400, CODES.validation, { left: { minor: leftMinor, currency } }, leftMinor > 0 ? 'errors.creditAboveLeft' : 'errors.creditNothingLeft', { field: 'amountMinor', rule: 'maximum', limit: leftMinor });
 
 /**
  * A credit note of `amountMinor` (tax included) against invoice `of`, issued at `now` in q's transaction: at most what
@@ -176,9 +178,9 @@ export async function creditBill(q: Queryable, c: { orgId: string; of: string; a
   // The organisation first: credit notes of one month are numbered one at a time, whichever invoice they credit.
   await takeOrgTurn(q, c.orgId);
   const inv = await lockInvoice(q, c.orgId, c.of);
-  if (!CREDITABLE.has(inv.type) || !inv.isCurrent || (inv.status !== 'published' && inv.status !== 'paid')) throw notCreditable(inv.status, inv.type);
-  const left = minorOf(inv.total) - (await creditedMinor(q, c.orgId, c.of));
-  if (c.amountMinor > left) throw invalid('amountMinor', 'maximum', { limit: Math.max(0, left) });
+  if (!CREDITABLE_TYPES.includes(inv.type) || !inv.isCurrent || (inv.status !== 'published' && inv.status !== 'paid')) throw notCreditable(inv.status, inv.type);
+  const left = Math.max(0, (await creditLeftMinor(q, c.orgId, c.of)) ?? 0);
+  if (c.amountMinor > left) throw creditAboveLeft(left, inv.currency);
   const p = (await profileOf(q, c.orgId))!;
   const version = await nextVersion(q, c.orgId, inv.billingCycle, 'credit');
   const note = { id: newId(), billId: typedBillId('CRN', p.code, inv.billingCycle, version) };

@@ -29,7 +29,10 @@ export interface InvoiceForPdf {
   settlementCustomer: string | null;
   orgName: string;
   bankDetails: Record<string, unknown>;
+  /** The SIM lines, one a SIM. */
   lines: Array<{ iccid: string; sku: string | null; usageKb: number; amount: number }>;
+  /** A shared pool's lines (its overage), which charge a pool, not a SIM. */
+  poolLines: Array<{ poolId: string; poolName: string | null; sku: string | null; usageKb: number; amount: number }>;
   /** Payments, oldest first; amounts as the database's exact decimal text, never a float. */
   /** kind deposit: a draw on the organisation's deposit, named in the reader's words instead of its reference. */
   settles: Array<{ paidOn: string; reference: string; amount: string; kind: 'payment' | 'deposit' }>;
@@ -105,6 +108,27 @@ export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Ui
     y -= 18;
   }
   y -= 20;
+
+  // How to pay, on the first page as the invoice page shows it: who settles it, and the bank, IBAN and BIC, with the
+  // words the page uses (common/locales "fields.").
+  const bd = (inv.bankDetails ?? {}) as Record<string, unknown>;
+  const payment: Array<[string, unknown]> = [
+    ['settlementCustomer', inv.settlementCustomer ?? inv.orgName],
+    ['bankName', bd.bank],
+    ['iban', bd.iban],
+    ['bic', bd.bic],
+  ];
+  const shownPayment = payment.filter(([, v]) => v !== null && v !== undefined && v !== '');
+  if (shownPayment.length) {
+    text(t('bank'), MARGIN, 12, true);
+    y -= 16;
+    for (const [k, v] of shownPayment) {
+      text(translate(lang, `fields.${k}`), MARGIN, 9, true);
+      text(String(v), MARGIN + 140, 9);
+      y -= 14;
+    }
+    y -= 16;
+  }
 
   /** A text cut with an ellipsis to fit width points. */
   const fit = (s: string, width: number, size: number) => {
@@ -187,15 +211,23 @@ export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Ui
     y -= 16;
   }
 
-  const bank = Object.entries(inv.bankDetails ?? {}).filter(([, v]) => v !== null && v !== '');
-  if (bank.length) {
-    need(20 + bank.length * 14);
-    text(t('bank'), MARGIN, 12, true);
-    y -= 16;
-    for (const [k, v] of bank) {
-      text(k, MARGIN, 9, true);
-      text(String(v), MARGIN + 140, 9);
-      y -= 14;
+  // A pool's charges are the pool's, not a SIM's: their own section, named by the pool.
+  if (inv.poolLines.length) {
+    need(48);
+    text(t('poolLines', { count: inv.poolLines.length }), MARGIN, 12, true);
+    y -= 18;
+    text(t('pool'), MARGIN, 9, true);
+    text('SKU', MARGIN + 170, 9, true);
+    right(t('usage'), MARGIN + 390, 9, true);
+    right(t('amount'), A4[0] - MARGIN, 9, true);
+    y -= 14;
+    for (const line of inv.poolLines) {
+      need(13);
+      text(fit(line.poolName ?? line.poolId, 160, 9), MARGIN, 9);
+      text(line.sku ?? '—', MARGIN + 170, 9);
+      right(`${(line.usageKb / 1024).toFixed(1)} MB`, MARGIN + 390, 9);
+      right(money(line.amount), A4[0] - MARGIN, 9);
+      y -= 13;
     }
   }
 

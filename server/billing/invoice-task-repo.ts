@@ -1,5 +1,5 @@
 /**
- * The SQL of the invoices' task-center work (issue 20): the months an organisation may have its invoice made for, what
+ * The SQL of the invoices' task-center work: the months an organisation may have its invoice made for, what
  * a run of a month would bill, and a large invoice's lines read through a cursor for its details file.
  */
 import { readCursor, type Queryable } from '../db/db.js';

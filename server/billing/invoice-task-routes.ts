@@ -1,5 +1,5 @@
 /**
- * Invoices through the task center (issue 20): the months an administrator may have the invoice job run for, the run
+ * Invoices through the task center: the months an administrator may have the invoice job run for, the run
  * itself as a task, and an invoice's details download, direct up to DETAILS_DIRECT_MAX_LINES lines and a task (202)
  * above. The SQL is in invoice-task-repo.ts, the jobs in invoice-tasks.ts.
  */

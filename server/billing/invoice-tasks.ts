@@ -1,6 +1,6 @@
 /**
- * Invoices' work in the task center (issue 20; docs/decisions.md "Invoices on demand and large details in the task
- * center (issue 20)"): `invoice_run` makes the caller's organisation's invoice of one closed month through the monthly
+ * Invoices' work in the task center (docs/decisions.md "Invoices on demand and large details in the task
+ * center"): `invoice_run` makes the caller's organisation's invoice of one closed month through the monthly
  * job's own run (invoice_runs and the invoices' unique key decide, so a run beside the timer still makes one invoice);
  * `invoice_export` writes a large invoice's lines as CSV or XLSX with the exports' writers.
  */
@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Language } from '../../common/limits.js';
 import type { Db, Queryable } from '../db/db.js';
-import { newId } from '../db/ids.js';
 import { invalid } from '../http/api-error.js';
 import { consoleLabel } from '../http/labels.js';
 import { appendTaskLog } from '../job/task-log.js';
@@ -18,6 +17,7 @@ import type { JobHandler, TaskRow } from '../job/worker.js';
 import { analyzeWithoutStatistics } from '../db/statistics.js';
 import { INVOICE_JOB_TABLES, invoiceOrganisation, LINE_BATCH, monthOf } from './invoice-job.js';
 import { DETAIL_COLUMNS, eachDetailBatch, monthInvoice, setTaskQuantity, setTaskRemark, simsToBill } from './invoice-task-repo.js';
+import { taskReference } from '../job/task-reference.js';
 
 /**
  * An invoice of more lines than this is written by the task center, not in the request (docs/decisions.md): 5,000
@@ -169,4 +169,4 @@ export const invoiceDetailsJob: JobHandler = async ({ db, store, task, progress 
 export const INVOICE_JOBS: Record<string, JobHandler> = { invoice_run: invoiceRunJob, invoice_export: invoiceDetailsJob };
 
 /** A reference id for an invoice task: RUN- (a month's run) or EXP- (a details file), the day and a random tail. */
-export const invoiceTaskReference = (prefix: 'RUN' | 'EXP', now: Date) => `${prefix}-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+export const invoiceTaskReference = (prefix: 'RUN' | 'EXP', now: Date) => taskReference(prefix === 'RUN' ? 'invoice_run' : 'invoice_export', now);

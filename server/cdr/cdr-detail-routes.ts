@@ -1,5 +1,5 @@
 /**
- * The CDR calls of SPEC.md section 7 beyond the list and the organisation's summary (issue 20; docs/decisions.md
+ * The CDR calls of SPEC.md section 7 beyond the list and the organisation's summary (docs/decisions.md
  * "The CDR calls' path segments"):
  *
  * - GET /stdcdrs/{id}: one CDR of the organisation with its data session (the network's session around it, or, where

@@ -29,6 +29,8 @@ export interface Db extends Queryable {
    */
   copyOut?(sql: string, onChunk: (chunk: Buffer) => Promise<void> | void): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections now (all, idle, and callers waiting for one), for /metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 let cursorSeq = 0;
@@ -224,6 +226,7 @@ export async function openPostgres(url: string, poolSize = Number(process.env.PG
         client.release();
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -56,6 +56,13 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 /**
+ * The provider's billing clerk: a back-office account (accounts.back_office), the only kind that makes, corrects,
+ * credits and settles invoices (common/permissions.ts). It is a user of the organisations it bills, which their
+ * account lists and seats leave out.
+ */
+export const BACK_OFFICE_ACCOUNT = { id: 'acc-billing', email: 'billing@provider.example.com', first: 'Bea', last: 'Billing', locale: 'en-US', orgs: ['org-demo', 'org-other'] } as const;
+
+/**
  * Seed the demo data once. size "small" keeps test databases quick; "demo" fills every screen. files: where the files
  * the seed lists (reports, finished exports) are written; without it the seed lists none.
  */
@@ -119,7 +126,14 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
   }
   await member('acc-operator', 'org-demo-north', 'operator', false);
   await member('acc-other-admin', 'org-other', 'admin', true);
-  // The first-level organisations' enterprise and settlement details (issue 20); the sub-organisations have none yet.
+  const b = BACK_OFFICE_ACCOUNT;
+  await q.query(
+    `INSERT INTO accounts (id, email, first_name, last_name, password_hash, locale, back_office, password_changed_at, logins_count, last_sign_in_at)
+     VALUES ($1, $2, $3, $4, $5, $6, true, now(), 1, now() - interval '1 day')`,
+    [b.id, b.email, b.first, b.last, hash, b.locale],
+  );
+  for (const [i, org] of b.orgs.entries()) await member(b.id, org, 'user', i === 0);
+  // The first-level organisations' enterprise and settlement details; the sub-organisations have none yet.
   await q.query(
     `INSERT INTO enterprises (org_id, legal_name, tax_id, address, billing_email, phone, currency, invoice_type, credit_limit_minor, bank_name, iban, bic) VALUES
        ('org-demo', 'Demo Logistics GmbH', 'DE123456789', 'Hafenstraße 1, 20457 Hamburg', 'billing@demo.example.com', '4940123456', 'EUR', 'post_payment', 500000, 'Demo Bank AG', 'DE89370400440532013000', 'COBADEFFXXX'),

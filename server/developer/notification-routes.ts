@@ -38,7 +38,7 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'pool_stopped', 'pool_released', 'threshold_crossed'],
   // Shared pools (issue 19): pool_events rows (035_pool_engine.sql) and settings changes.
   pool: ['setup', 'sim_enrolment', 'sim_exit', 'limit_increase', 'limit_decrease', 'overage', 'overage_recovery', 'new_pool_launch', 'manage_sims_add', 'scheduled_scan', 'settings_change'],
-  // Invoices (issue 20): made by the monthly job, then their lifecycle.
+  // Invoices: made by the monthly job, then their lifecycle.
   invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted', 'credited', 'settlement_updated', 'deposit_applied', 'deposit_released'],
   test: ['ping'],
 };

@@ -1,7 +1,8 @@
 /**
- * Where a webhook may go (issue 16, SSRF): HTTPS only, to a host whose every address is public. Loopback, private,
+ * Where a webhook may go (SSRF): HTTPS only, to a host whose every address is public. Loopback, private,
  * shared (CGNAT), link-local (cloud metadata at 169.254.169.254 among them), multicast, reserved and documentation
- * ranges are refused, in IPv4 and IPv6, also when written as IPv4-mapped or NAT64 IPv6. Checked when a URL is saved and
+ * ranges are refused, in IPv4 and IPv6, also when an IPv6 address carries a refused IPv4 one (IPv4-compatible,
+ * IPv4-mapped and SIIT, NAT64 and its local-use prefix, 6to4: embeddedIpv4 below). Checked when a URL is saved and
  * again before every delivery, whose connection then goes to the address checked (a name that resolves elsewhere a
  * moment later is not followed). WEBHOOK_ALLOW_PRIVATE lifts the address rule for tests (`true`: for every host; a list of
  * host names: for those names only, so a literal private address is still refused); production refuses it.
@@ -19,25 +20,67 @@ for (const [prefix, bits] of [
   ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) BLOCKED.addSubnet(prefix, bits, 'ipv6');
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, IPv4-compatible), if any. */
-function embeddedIpv4(address: string): string | null {
-  const m = /^(?:::ffff:|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const hi = parseInt(hex[1], 16);
-  const lo = parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 and a zone id allowed), or null. */
+export function ipv6Groups(address: string): number[] | null {
+  let text = address.replace(/%.*$/, '').toLowerCase();
+  if (net.isIP(text) !== 6) return null;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const groups = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 ? groups : null;
 }
 
-/** Is this address one a webhook may not reach? */
+const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+const zero = (groups: number[], from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+
+/**
+ * The IPv4 addresses an IPv6 address stands for, when it is one of the forms that carry one: IPv4-compatible ::/96,
+ * IPv4-mapped ::ffff:0:0/96, the SIIT form ::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16 (the IPv4 in bits
+ * 16-47), and the local-use NAT64 prefix 64:ff9b:1::/48. In that one the IPv4 sits where RFC 6052 puts it for the
+ * prefix length the network chose (48, 56, 64 or 96 bits), so every placement that fits is returned: the 96-bit one
+ * always, a shorter one when the bits after its IPv4 (the suffix) are zero. Bits 64-71 of such an address must be zero;
+ * one that breaks that rule yields 0.0.0.0, so it is refused (the prefix is never globally reachable anyway). Null for
+ * any other address.
+ */
+export function embeddedIpv4(groups: number[]): string[] | null {
+  const [g0, g1, g2, , g4, g5, g6, g7] = groups;
+  if (zero(groups, 0, 6)) return [v4Of(g6, g7)];
+  if (zero(groups, 0, 5) && g5 === 0xffff) return [v4Of(g6, g7)];
+  if (zero(groups, 0, 4) && g4 === 0xffff && g5 === 0) return [v4Of(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && zero(groups, 2, 6)) return [v4Of(g6, g7)];
+  if (g0 === 0x2002) return [v4Of(g1, g2)];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) {
+    // The address's bytes; 0-5 are the /48 prefix.
+    const b = groups.flatMap((g) => [g >> 8, g & 255]);
+    if (b[8] !== 0) return ['0.0.0.0'];
+    const v4 = (idx: number[]) => idx.map((i) => b[i]).join('.');
+    const zeroFrom = (i: number) => b.slice(i).every((x) => x === 0);
+    const found = [v4([12, 13, 14, 15])];
+    if (zeroFrom(13)) found.push(v4([9, 10, 11, 12]));
+    if (zeroFrom(12)) found.push(v4([7, 9, 10, 11]));
+    if (zeroFrom(11)) found.push(v4([6, 7, 9, 10]));
+    return found;
+  }
+  return null;
+}
+
+/** Is this address one a webhook may not reach? An IPv6 form that carries an IPv4 one is judged by that IPv4. */
 export function isPrivateAddress(address: string): boolean {
-  const family = net.isIP(address);
+  const family = net.isIP(address.replace(/%.*$/, ''));
   if (family === 4) return BLOCKED.check(address, 'ipv4');
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return BLOCKED.check(v4, 'ipv4');
-    return BLOCKED.check(address, 'ipv6');
+    const groups = ipv6Groups(address);
+    if (!groups) return true;
+    const v4 = embeddedIpv4(groups);
+    if (v4) return v4.some((a) => BLOCKED.check(a, 'ipv4'));
+    return BLOCKED.check(address.replace(/%.*$/, ''), 'ipv6');
   }
   return true;
 }

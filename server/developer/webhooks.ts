@@ -6,7 +6,9 @@
  * endpoint's deliveries in the order of their events (a retry can still overtake; the body carries the event's time).
  * A 2xx answer within 10 s is success; anything else is retried after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h (±10 %
  * jitter), more than a day and a half in all. Every attempt is a row of notification_logs. A URL whose every delivery has failed for 3 days is disabled and
- * its owner told by mail.
+ * its owner told by mail. A dispatcher asked to stop claims nothing more and gives back at once what it claimed but
+ * has not begun; a POST under way may end until the hand-back signal, and is then cut off and given back (lease
+ * cleared, not counted as an attempt, nothing logged), so the next instance sends it at once, under the same message id.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import https from 'node:https';
@@ -19,6 +21,7 @@ import type { DomainEvent } from '../events/event-log.js';
 import type { Mailer } from '../identity/mailer.js';
 import { signedHeaders } from './signing.js';
 import { checkTarget, type CheckedTarget, type PrivateAllowance } from './ssrf.js';
+import { whenAborted } from '../job/hand-back.js';
 
 /** Waits after the 1st, 2nd, … failed attempt; after the last one the delivery has failed for good. */
 export const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000, 24 * 3_600_000];
@@ -108,10 +111,15 @@ interface SendOutcome {
   httpCode: number | null;
   response: string | null;
   error: string | null;
+  /** Cut off because the server is stopping: not an attempt. */
+  handedBack?: boolean;
 }
 
-/** POST the body to the checked address (TLS still verifies the URL's host name); at most ATTEMPT_TIMEOUT_MS. */
-function post(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendOutcome> {
+/**
+ * POST the body to the checked address (TLS still verifies the URL's host name); at most ATTEMPT_TIMEOUT_MS, and no
+ * longer than `cut` lets it (the server stopping).
+ */
+function post(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number, cut: AbortSignal): Promise<SendOutcome> {
   // Connect to the address that was checked, not to whatever the name resolves to a moment later.
   // Node tries every address in turn when asked for all (autoSelectFamily), so a host with IPv6 and IPv4 addresses
   // (localhost: ::1 and 127.0.0.1) is reached on whichever listens.
@@ -125,6 +133,7 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      cut.removeEventListener('abort', onCut);
       resolve(o);
     };
     const req = https.request(
@@ -154,6 +163,12 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
       done({ httpCode: null, response: null, error: `no answer within ${timeoutMs / 1000} s` });
       req.destroy();
     }, timeoutMs);
+    const onCut = () => {
+      done({ httpCode: null, response: null, error: null, handedBack: true });
+      req.destroy();
+    };
+    if (cut.aborted) onCut();
+    else cut.addEventListener('abort', onCut, { once: true });
     req.on('error', (err) => done({ httpCode: null, response: null, error: String(err.message).slice(0, 500) }));
     req.end(body);
   });
@@ -174,6 +189,10 @@ export class WebhookDispatcher {
   private readonly owner = `${process.pid}-${newId(8)}`;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  /** Set by stop(): nothing more is claimed, and what was claimed but not begun is given back. */
+  private stopping = false;
+  /** Aborted when the POSTs under way are to be cut off and given back. */
+  private readonly cut = new AbortController();
 
   constructor(
     private readonly db: Db,
@@ -186,10 +205,16 @@ export class WebhookDispatcher {
     this.timer = setInterval(() => void this.tick(), this.opts.pollMs ?? 1000);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Claim nothing more; the attempts under way may end until `handBack` aborts, and are then cut off and given back.
+   * Resolves once nothing of this dispatcher's is under way.
+   */
+  async stop(handBack?: AbortSignal): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    void whenAborted(handBack).then(() => this.cut.abort());
+    await this.running?.catch(() => undefined);
   }
 
   /** Look for due deliveries now (the consumer has just queued some) instead of at the next poll. */
@@ -206,6 +231,7 @@ export class WebhookDispatcher {
   async runOnce(): Promise<number> {
     let attempted = 0;
     for (;;) {
+      if (this.stopping) return attempted;
       const due = await this.claim(null);
       if (!due.length) return attempted;
       // Endpoints side by side; one endpoint's deliveries one after another, in the order of their events.
@@ -213,7 +239,10 @@ export class WebhookDispatcher {
       for (const d of due) byKey.set(d.notification_key_id, [...(byKey.get(d.notification_key_id) ?? []), d]);
       await Promise.all(
         [...byKey.values()].map(async (list) => {
-          for (const d of list) await this.attempt(d).catch((err) => this.log.error({ err, delivery: d.id }, 'webhook attempt failed to record'));
+          for (const d of list) {
+            const tried = this.stopping ? this.giveBack(d) : this.attempt(d);
+            await tried.catch((err) => this.log.error({ err, delivery: d.id }, 'webhook attempt failed to record'));
+          }
         }),
       );
       attempted += due.length;
@@ -258,8 +287,9 @@ export class WebhookDispatcher {
     } else {
       url = checked.target.url.toString();
       const secrets = [d.secret, ...(d.previous_secret && d.previous_valid ? [d.previous_secret] : [])];
-      outcome = await post(checked.target, signedHeaders(secrets, d.message_id, d.body, new Date()), d.body, this.opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
+      outcome = await post(checked.target, signedHeaders(secrets, d.message_id, d.body, new Date()), d.body, this.opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS, this.cut.signal);
     }
+    if (outcome.handedBack) return this.giveBack(d);
     const delivered = outcome.httpCode !== null && outcome.httpCode >= 200 && outcome.httpCode < 300;
     const retryIn = RETRY_AFTER_MS[attempt - 1];
     const next = !delivered && d.retries && retryIn !== undefined ? Math.round(retryIn * (0.9 + Math.random() * 0.2)) : null;
@@ -282,6 +312,13 @@ export class WebhookDispatcher {
     });
     this.log.info({ delivery: d.id, attempt, httpCode: outcome.httpCode, error: outcome.error ?? undefined, status }, 'webhook attempt');
     return { logId, httpCode: outcome.httpCode, error: outcome.error, delivered };
+  }
+
+  /** Give a claimed delivery back untried (the server is stopping): its lease cleared, its attempts as they were. */
+  private async giveBack(d: DeliveryRow): Promise<AttemptResult> {
+    await this.db.query('UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1 AND lease_owner = $2', [d.id, this.owner]);
+    this.log.info({ delivery: d.id, attempt: d.attempt + 1 }, 'webhook attempt handed back: the server is stopping');
+    return { logId: '', httpCode: null, error: 'handed back: the server is stopping', delivered: false };
   }
 
   /** A success clears the failing mark; a failure sets it, and after 3 days of failures disables the key and tells its owner. */

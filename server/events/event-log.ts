@@ -1,15 +1,18 @@
 /**
- * The event log (issue 16; ARCHITECTURE.md "Events, webhooks and the public API"): domain events appended in the
- * transaction of their change, read by named consumers each with a cursor of its own, claimed with a lease so that one
- * instance at a time advances a consumer and a stopped instance is taken over. Delivery is at least once; a consumer is
- * idempotent by event id. The SQL is 015_event_log.sql; SIM, SMS and task events are appended there by triggers, so
- * every writer of those tables announces its change without code of its own.
+ * The event log (ARCHITECTURE.md "Events, webhooks and the public API"): domain events appended in the transaction of
+ * their change (the transactional outbox), numbered once committed by the relay (relay.ts), read in that order by named
+ * consumers each with a cursor of its own, claimed with a lease so that one instance at a time advances a consumer and
+ * a stopped instance is taken over. Delivery is at least once; a consumer is idempotent by event id. The SQL is
+ * 015_event_log.sql and 065_event_sequence.sql; SIM, SMS and task events are appended there by triggers, so every
+ * writer of those tables announces its change without code of its own.
  *
- * The interface (append, read from a cursor, commit) is what a broker would carry (docs/decisions.md "The event log").
+ * No reader waits on transactions: an event is readable once the relay has numbered it, and the relay numbers what is
+ * committed (docs/decisions.md "The event stream: a sequencer on the outbox").
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
+import { endedBefore } from '../job/hand-back.js';
 
 export type EventType = 'sim' | 'sms' | 'sms_schedule' | 'task' | 'pool' | 'usage' | 'autoflow' | 'org' | 'invoice';
 
@@ -34,10 +37,12 @@ export interface NewEvent {
   at?: Date;
 }
 
-/** Where a consumer has read to: the (transaction, id) of the last event it committed. */
+/** An event as the relay numbered it: `seq` is its place in the log (a bigint, as text). */
+export type SequencedEvent = DomainEvent & { seq: string };
+
+/** Where a consumer has read to: the number (seq) of the last event it committed. */
 export interface Cursor {
-  txid: string;
-  id: string;
+  seq: string;
 }
 
 /** Append events in q's transaction: they exist for consumers only if that transaction commits. */
@@ -59,9 +64,10 @@ export async function appendEvents(q: Queryable, events: NewEvent[]): Promise<vo
   );
 }
 
-interface EventRow {
+/** A row of events as read for a consumer or the relay (id and seq as text). */
+export interface EventRow {
   id: string;
-  txid: string;
+  seq: string;
   org_id: string;
   type: EventType;
   subtype: string;
@@ -70,23 +76,32 @@ interface EventRow {
   at: Date | string;
 }
 
-const toEvent = (r: EventRow): DomainEvent => ({ id: String(r.id), orgId: r.org_id, type: r.type, subtype: r.subtype, subject: r.subject, data: r.data, at: new Date(r.at) });
+/** A row of events as the event consumers and the relay's publisher see it. */
+export const toSequencedEvent = (r: EventRow): SequencedEvent => ({
+  id: String(r.id),
+  seq: String(r.seq),
+  orgId: r.org_id,
+  type: r.type,
+  subtype: r.subtype,
+  subject: r.subject,
+  data: r.data,
+  at: new Date(r.at),
+});
 
 /**
- * Up to `limit` events after the cursor, in log order, of transactions older than every transaction still running:
- * an event not returned now can only come after the last one returned (015_event_log.sql explains why). The order
- * names the table's columns: a bare `txid, id` would sort by the output columns `txid::text` and `id::text`, as text,
- * and skip every event whose transaction number has fewer digits than the cursor's (999 after 1000).
+ * Up to `limit` events numbered after the cursor, in log order. Only numbered events are read, and the relay numbers
+ * each batch in one transaction on from the last number given, so an event not returned now can only come after the
+ * last one returned. The order names the table's column: a bare `seq` would sort by the output column `seq::text`, as
+ * text, and put 10 before 9.
  */
-export async function readEvents(q: Queryable, after: Cursor, limit: number): Promise<{ events: DomainEvent[]; cursor: Cursor }> {
+export async function readEvents(q: Queryable, after: Cursor, limit: number): Promise<{ events: SequencedEvent[]; cursor: Cursor }> {
   const r = await q.query<EventRow>(
-    `SELECT id::text, txid::text, org_id, type, subtype, subject, data, at FROM events
-      WHERE (txid, id) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY events.txid, events.id LIMIT $3`,
-    [after.txid, after.id, Math.max(1, Math.floor(limit))],
+    `SELECT id::text, seq::text, org_id, type, subtype, subject, data, at FROM events
+      WHERE seq > $1::bigint ORDER BY events.seq LIMIT $2`,
+    [after.seq, Math.max(1, Math.floor(limit))],
   );
   const last = r.rows.at(-1);
-  return { events: r.rows.map(toEvent), cursor: last ? { txid: last.txid, id: last.id } : after };
+  return { events: r.rows.map(toSequencedEvent), cursor: last ? { seq: last.seq } : after };
 }
 
 /** A consumer's lease: held by one instance until `until` (database time) unless renewed by a commit or a claim. */
@@ -98,30 +113,22 @@ export interface Lease {
 
 /**
  * Take (or keep) the consumer's lease for leaseSeconds; null while another instance holds it. A consumer seen for the
- * first time starts at the log's present: it reads what is appended from now on, not the history before it existed.
+ * first time starts at the log's present, the last number given: it reads what is numbered from now on, not the
+ * history before it existed (startConsumer has the relay number what is committed first, so that is history too).
  */
 export async function claimConsumer(db: Db, consumer: string, owner: string, leaseSeconds: number): Promise<Lease | null> {
-  // The present is the oldest transaction still running on the server (its events, and later ones, are to come), unless
-  // this log already holds committed events past it: on a PostgreSQL server shared with other databases, one long
-  // transaction elsewhere holds that xmin back, and the events committed here since would be replayed as "new". Those
-  // are skipped: the cursor starts at the last event written. (A transaction of this database still running with a
-  // smaller id than that event is skipped with them: a consumer starts at a moment, not in the middle of one.)
   await db.query(
-    `INSERT INTO event_consumers (name, position_txid, position_id)
-     SELECT $1, CASE WHEN last.txid >= x.xmin THEN last.txid ELSE x.xmin END, CASE WHEN last.txid >= x.xmin THEN last.id ELSE 0 END
-       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) x
-       LEFT JOIN LATERAL (SELECT txid, id FROM events ORDER BY txid DESC, id DESC LIMIT 1) last ON true
-     ON CONFLICT (name) DO NOTHING`,
+    `INSERT INTO event_consumers (name, position_seq) SELECT $1, last FROM event_sequence ON CONFLICT (name) DO NOTHING`,
     [consumer],
   );
-  const r = await db.query<{ txid: string; id: string }>(
+  const r = await db.query<{ seq: string }>(
     `UPDATE event_consumers SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now()
       WHERE name = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < now())
-      RETURNING position_txid::text AS txid, position_id::text AS id`,
+      RETURNING position_seq::text AS seq`,
     [consumer, owner, leaseSeconds],
   );
   const row = r.rows[0];
-  return row ? { consumer, owner, cursor: { txid: row.txid, id: row.id } } : null;
+  return row ? { consumer, owner, cursor: { seq: row.seq } } : null;
 }
 
 /**
@@ -131,9 +138,9 @@ export async function claimConsumer(db: Db, consumer: string, owner: string, lea
  */
 export async function commitConsumer(q: Queryable, lease: Lease, cursor: Cursor, leaseSeconds: number): Promise<boolean> {
   const r = await q.query(
-    `UPDATE event_consumers SET position_txid = $3::xid8, position_id = $4::bigint, lease_until = now() + make_interval(secs => $5), updated_at = now()
+    `UPDATE event_consumers SET position_seq = $3::bigint, lease_until = now() + make_interval(secs => $4), updated_at = now()
       WHERE name = $1 AND lease_owner = $2 AND lease_until >= now()`,
-    [lease.consumer, lease.owner, cursor.txid, cursor.id, leaseSeconds],
+    [lease.consumer, lease.owner, cursor.seq, leaseSeconds],
   );
   if (r.rowCount === 1) lease.cursor = cursor;
   return r.rowCount === 1;
@@ -153,13 +160,20 @@ export interface ConsumerOptions {
   leaseSeconds?: number;
   /** Called after a batch's transaction committed (e.g. to wake what works on the consumer's writes). */
   onCommitted?: () => void;
+  /**
+   * The instance's relay (startRelay in relay.ts), poked at the start of each round, so an event committed before the
+   * round is numbered and read in it: an event waits at most one poll. Without it the consumer reads what other loops
+   * number.
+   */
+  relay?: { poke(): Promise<void> };
 }
 
 /**
- * Run a consumer on this instance: every pollMs, claim its lease and hand it batches until the log is read to its
- * present. Returns the stop function, which waits for a batch in progress and gives the lease back.
+ * Run a consumer on this instance: every pollMs, have the relay number what is committed, claim the lease and hand it
+ * batches until the log is read to its present. Returns the stop function, which waits for a batch in progress and
+ * gives the lease back, and poke, which runs a round now.
  */
-export function startConsumer(db: Db, log: FastifyBaseLogger, opts: ConsumerOptions): { stop: () => Promise<void>; poke: () => Promise<void> } {
+export function startConsumer(db: Db, log: FastifyBaseLogger, opts: ConsumerOptions): { stop: (handBack?: AbortSignal) => Promise<void>; poke: () => Promise<void> } {
   const owner = `${process.pid}-${newId(8)}`;
   const batch = opts.batch ?? 500;
   const leaseSeconds = opts.leaseSeconds ?? 30;
@@ -168,6 +182,8 @@ export function startConsumer(db: Db, log: FastifyBaseLogger, opts: ConsumerOpti
   let stopped = false;
 
   const round = async () => {
+    await opts.relay?.poke();
+    if (stopped) return;
     lease = await claimConsumer(db, opts.name, owner, leaseSeconds);
     if (!lease) return;
     for (;;) {
@@ -200,10 +216,12 @@ export function startConsumer(db: Db, log: FastifyBaseLogger, opts: ConsumerOpti
   const timer = setInterval(() => void poke(), opts.pollMs ?? 1000);
   return {
     poke,
-    stop: async () => {
+    // A batch still going when `handBack` aborts keeps the lease (its transaction ends with the database's close, and
+    // the cursor stays where it was committed); otherwise the lease is given back for another instance to take at once.
+    stop: async (handBack?: AbortSignal) => {
       stopped = true;
       clearInterval(timer);
-      await running;
+      if (!(await endedBefore(running, handBack))) return;
       if (lease) await releaseConsumer(db, lease).catch(() => undefined);
     },
   };
@@ -234,9 +252,10 @@ export async function maintainEventLog(db: Db, now: Date): Promise<string[]> {
     const [, y, m] = /^events_y(\d{4})m(\d{2})$/.exec(name)!;
     const end = new Date(Date.UTC(Number(y), Number(m), 1));
     if (end > cutoff) continue;
-    // A consumer that has not read past this month's last event holds it.
+    // An event not numbered yet, or a consumer that has not read past this month's last event, holds it.
     const lagging = await db.query(
-      `SELECT 1 FROM event_consumers c WHERE EXISTS (SELECT 1 FROM ${name} e WHERE (e.txid, e.id) > (c.position_txid, c.position_id)) LIMIT 1`,
+      `SELECT 1 WHERE EXISTS (SELECT 1 FROM ${name} WHERE seq IS NULL)
+          OR (SELECT max(seq) FROM ${name}) > (SELECT min(position_seq) FROM event_consumers)`,
     );
     if (lagging.rows.length) continue;
     await db.query(`DROP TABLE ${name}`);

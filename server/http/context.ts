@@ -71,8 +71,15 @@ export default fp(async (app) => {
     assertCan(this.requireAuth().ability, action, subject, record, field);
   });
   /** The caller's context: its rules and ability are built once, here. */
-  const contextOf = (base: Omit<AuthContext, 'caller' | 'rules' | 'ability'>, oversight: boolean, memberships: Caller['memberships']): AuthContext => {
-    const caller: Caller = { role: base.role, orgId: base.orgId, oversight, memberships: (memberships ?? []).map((m) => ({ orgId: m.orgId, role: asRole(m.role) })) };
+  const contextOf = (base: Omit<AuthContext, 'caller' | 'rules' | 'ability'>, oversight: boolean, memberships: Caller['memberships'], backOffice: boolean): AuthContext => {
+    const caller: Caller = {
+      role: base.role,
+      accountId: base.accountId,
+      orgId: base.orgId,
+      oversight,
+      backOffice,
+      memberships: (memberships ?? []).map((m) => ({ orgId: m.orgId, role: asRole(m.role) })),
+    };
     const rules = app.rulesFor(caller);
     return { ...base, caller, rules, ability: abilityFromRules(rules) };
   };
@@ -106,8 +113,8 @@ export default fp(async (app) => {
     const key = await verifyApiToken(app.db, bearerOf(req));
     req.apiKey = key;
     const member = (
-      await app.db.query<{ email: string; oversight: boolean; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
-        `SELECT a.email, a.oversight, o.code, o.level, m.role,
+      await app.db.query<{ email: string; oversight: boolean; back_office: boolean; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
+        `SELECT a.email, a.oversight, a.back_office, o.code, o.level, m.role,
                 (SELECT coalesce(json_agg(json_build_object('orgId', mm.org_id, 'role', mm.role)), '[]') FROM memberships mm WHERE mm.account_id = a.id AND mm.status = 'active') AS memberships
            FROM accounts a JOIN memberships m ON m.account_id = a.id AND m.org_id = $2 AND m.status = 'active'
            JOIN organisations o ON o.id = m.org_id
@@ -121,7 +128,7 @@ export default fp(async (app) => {
     if (named && named !== member.code) throw new ApiError(403, CODES.permissionDenied);
     const role = asRole(member.role);
     const base = { accountId: key.accountId, email: member.email, sessionId: `api-key:${key.id}`, orgId: key.orgId, orgCode: member.code, orgLevel: member.level, role };
-    return contextOf(base, member.oversight, member.memberships);
+    return contextOf(base, member.oversight, member.memberships, member.back_office);
   }
 
   async function authenticate(req: FastifyRequest): Promise<AuthContext> {
@@ -140,8 +147,8 @@ export default fp(async (app) => {
     // The account, its session and its membership (of partnerCode's organisation, else its default) in one query:
     // every signed-in call makes it, so it is one round trip to the database, not two.
     const row = (
-      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; revoked: boolean | null; org_id: string | null; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
-        `SELECT a.id, a.email, a.status, a.oversight, s.revoked_at IS NOT NULL AS revoked, m.org_id, m.code, m.level, m.role,
+      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; back_office: boolean; revoked: boolean | null; org_id: string | null; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
+        `SELECT a.id, a.email, a.status, a.oversight, a.back_office, s.revoked_at IS NOT NULL AS revoked, m.org_id, m.code, m.level, m.role,
                 (SELECT coalesce(json_agg(json_build_object('orgId', mm.org_id, 'role', mm.role)), '[]') FROM memberships mm WHERE mm.account_id = a.id AND mm.status = 'active') AS memberships
            FROM accounts a
            JOIN sessions s ON s.account_id = a.id AND s.id = $2
@@ -168,7 +175,7 @@ export default fp(async (app) => {
     }
     const role = asRole(membership.role);
     const base = { accountId: account.id, email: account.email, sessionId: sid, orgId: membership.org_id, orgCode: membership.code, orgLevel: membership.level, role };
-    return contextOf(base, account.oversight, account.memberships);
+    return contextOf(base, account.oversight, account.memberships, account.back_office);
   }
 });
 

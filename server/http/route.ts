@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Action, Subject } from '../../common/permissions.js';
 import { parseJsonBody, PARAMS_ROOT, unboundedInputs } from './input-guard.js';
+import { readMultipart } from './multipart.js';
 
 export const SERVICES = ['main', 'customer', 'cdr', 'pool', 'job', 'rule', 'identity', 'public'] as const;
 export type Service = (typeof SERVICES)[number];
@@ -31,6 +32,8 @@ export interface RouteDef {
   raw?: boolean;
   /** Field labels by language for its messages, where common/locales has none (a schema's own translations). */
   labels?: Partial<Record<string, Record<string, string>>>;
+  /** The unit a numeric field of the body is counted in, read from the body (a threshold's KB, MB or GB), said after its range. */
+  units?: Record<string, (body: unknown) => string | undefined>;
   /** Its own request limit (server/http/rate-limit.ts); without one the API's limit applies. */
   rateLimit?: 'signIn' | 'captcha' | 'passwordReset' | 'telemetry';
   /** A body limit in bytes below the server's (a larger body is refused with 413 naming it). */
@@ -100,11 +103,8 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[]): void {
 function multipartJsonBody(name: string) {
   return async (req: FastifyRequest) => {
     if (!req.isMultipart()) return;
-    let text: string | undefined;
-    for await (const part of req.parts()) {
-      if (part.type === 'field' && part.fieldname === name && typeof part.value === 'string') text ??= part.value;
-      else if (part.type === 'file') await part.toBuffer();
-    }
+    // Files are read (within their limit) and left unused.
+    const text = (await readMultipart(req)).fields.find((f) => f.name === name)?.value;
     // Missing, it is a missing body; present, the same parser as a JSON body (empty, not JSON, poisoned keys).
     req.body = text === undefined ? undefined : parseJsonBody(text);
   };

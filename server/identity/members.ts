@@ -32,7 +32,7 @@ export async function assertSeatLeft(q: Queryable, req: FastifyRequest, auth: Au
  */
 export async function removeMember(q: Queryable, req: FastifyRequest, accountId: string): Promise<void> {
   const auth = req.requireAuth();
-  const m = await memberRole(q, auth.orgId, accountId);
+  const m = await memberRole(q, auth.orgId, accountId, true);
   if (!m) throw notFound('membership', accountId);
   if (m.role === 'superadmin') throw new ApiError(403, CODES.superadminCannotBeRemoved);
   req.authorize('delete', 'account', { role: m.role });

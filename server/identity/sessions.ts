@@ -37,8 +37,8 @@ export async function membershipsOf(q: Queryable, accountId: string): Promise<Me
  */
 export async function sessionPayload(q: Queryable, accountId: string, token: string, schemas: readonly SchemaRights[]) {
   const account = (
-    await q.query<{ id: string; email: string; first_name: string; last_name: string; logins_count: number; locale: string; oversight: boolean }>(
-      'SELECT id, email, first_name, last_name, logins_count, locale, oversight FROM accounts WHERE id = $1',
+    await q.query<{ id: string; email: string; first_name: string; last_name: string; logins_count: number; locale: string; oversight: boolean; back_office: boolean }>(
+      'SELECT id, email, first_name, last_name, logins_count, locale, oversight, back_office FROM accounts WHERE id = $1',
       [accountId],
     )
   ).rows[0];
@@ -58,8 +58,10 @@ export async function sessionPayload(q: Queryable, accountId: string, token: str
     permissions: rulesFor(
       {
         role: asRole(current.role),
+        accountId: account.id,
         orgId: current.org_id,
         oversight: account.oversight,
+        backOffice: account.back_office,
         memberships: memberships.filter((m) => m.status === 'active').map((m) => ({ orgId: m.org_id, role: asRole(m.role) })),
       },
       schemas,

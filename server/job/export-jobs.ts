@@ -23,6 +23,7 @@ import { publishLive } from '../live/hub.js';
 import { copyColumns, copyCsv, csvLineSelect, literal } from './export-copy.js';
 import { csvWriter, xlsxWriter, type Cell } from './table-writers.js';
 import type { JobHandler } from './worker.js';
+import { taskReference } from './task-reference.js';
 
 // The console's labels of each resource's fields and values, so that an export reads like the page it came from.
 const label = (lang: Language, key: string, fallback: string) => consoleLabel(lang, key) ?? fallback;
@@ -107,7 +108,7 @@ export function exportRoute(kind: ExportKind, service: Service, path: string, mo
       if (count.total === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
       if (count.total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
       const taskId = newId();
-      const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+      const referenceId = taskReference(kind, new Date());
       await req.server.db.tx(async (tx) => {
         await tx.query(
           `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

@@ -57,7 +57,7 @@ export async function pruneSimHourly(db: Db, now: Date, opts: { batch?: number; 
  * Prune now and then every `everyMs` on `clock`'s time (the dashboard's clock); errors are logged, a run still going
  * when the next is due is not doubled. Returns the stop function, which resolves once a run in progress has stopped.
  */
-export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 60 * 60_000): () => Promise<void> {
+export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Date, everyMs = 60 * 60_000): (handBack?: AbortSignal) => Promise<void> {
   return startPeriodic(log, 'maintenance', everyMs, async (signal) => {
     const now = clock();
     // Each part's error is logged and the next part still runs; stopping skips the parts not yet begun.

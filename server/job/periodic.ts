@@ -6,11 +6,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.js';
 import { newId } from '../db/ids.js';
+import { endedBefore } from './hand-back.js';
 
 /**
  * Run `run` now and then every `everyMs`; a run still going when the next is due is not doubled, and its error is
  * logged as `what`. Returns the stop function: no further run, `run`'s signal aborted (a long run may stop between its
- * steps), and it resolves once the run in progress has ended and `onStop` has.
+ * steps), and it resolves once the run in progress has ended and `onStop` has; or, given `handBack`, when that aborts
+ * first, without `onStop` (a run still going keeps what it holds, such as its lease, until that runs out).
  */
 export function startPeriodic(
   log: FastifyBaseLogger,
@@ -18,7 +20,7 @@ export function startPeriodic(
   everyMs: number,
   run: (signal: AbortSignal) => Promise<unknown>,
   onStop?: () => Promise<unknown>,
-): () => Promise<void> {
+): (handBack?: AbortSignal) => Promise<void> {
   const abort = new AbortController();
   let running: Promise<void> | null = null;
   const tick = () => {
@@ -33,10 +35,10 @@ export function startPeriodic(
   tick();
   const timer = setInterval(tick, everyMs);
   timer.unref();
-  return async () => {
+  return async (handBack) => {
     abort.abort();
     clearInterval(timer);
-    await running;
+    if (!(await endedBefore(running, handBack))) return;
     await onStop?.();
   };
 }
@@ -70,7 +72,7 @@ export interface LeasedJob<S> {
  * Run a leased job every `everyMs` (startPeriodic) as an instance of its own; stopping gives the lease up, so another
  * instance may take the job at its next run instead of waiting for the lease to run out.
  */
-export function startLeasedJob<S>(db: Db, log: FastifyBaseLogger, job: LeasedJob<S>): () => Promise<void> {
+export function startLeasedJob<S>(db: Db, log: FastifyBaseLogger, job: LeasedJob<S>): (handBack?: AbortSignal) => Promise<void> {
   const owner = `${process.pid}-${newId(8)}`;
   const leaseSeconds = job.leaseSeconds ?? Math.max(60, Math.ceil((job.everyMs * 2) / 1000));
   return startPeriodic(

@@ -1,12 +1,15 @@
 /**
  * The loop of the job worker and the SMS scheduler: one run of `work` at a time per instance, every pollMs or when
- * asked (tests and wake-ups call run()); a call while a run is going gets that run. stop() waits for it to end.
+ * asked (tests and wake-ups call run()); a call while a run is going gets that run. stop() takes no more work and
+ * waits for the run in progress to end (the subclasses hand back what is unfinished when told to: ./hand-back.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 
 export abstract class PollLoop<T> {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<T> | null = null;
+  /** Set by stop(): work() takes nothing new. */
+  protected stopping = false;
 
   constructor(
     private readonly loopLog: FastifyBaseLogger,
@@ -24,9 +27,16 @@ export abstract class PollLoop<T> {
   }
 
   async stop(): Promise<void> {
+    this.halt();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** No further runs by the timer, and no new work taken; returns the run in progress, if any. */
+  protected halt(): Promise<T> | null {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running?.catch(() => undefined);
+    return this.running;
   }
 
   protected run(): Promise<T> {

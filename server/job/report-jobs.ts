@@ -16,6 +16,7 @@ import { startPeriodic } from './periodic.js';
 import { csvWriter } from './table-writers.js';
 import type { FileStore } from './storage.js';
 import type { JobHandler } from './worker.js';
+import { taskReference } from './task-reference.js';
 
 export const REPORT_KINDS = RESOURCES.reports.properties.report.enum as readonly string[] as readonly ReportKind[];
 export type ReportKind = 'monthly_usage' | 'sim_inventory' | 'sms_usage' | 'bundle_usage' | 'pool_usage';
@@ -83,7 +84,7 @@ export function periodBounds(period: string) {
 /** Queue the task that makes a report whose row is (now) pending; in the caller's transaction. */
 export async function queueReportTask(q: Queryable, r: { orgId: string; reportId: string; report: ReportKind; period: string; accountId: string | null; lang: Language }): Promise<string> {
   const taskId = newId();
-  const referenceId = `REP-${r.period.replace('-', '')}-${newId(6).toUpperCase()}`;
+  const referenceId = taskReference('report', new Date());
   await q.query(
     `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'report', 0, $5, $6)`,
     [r.orgId, taskId, r.accountId, referenceId, `${r.report} · ${r.period}`, JSON.stringify({ reportId: r.reportId, report: r.report, period: r.period, lang: r.lang })],
@@ -127,7 +128,7 @@ export async function scheduleReports(db: Db, now: Date = new Date()): Promise<n
 }
 
 /** Run the scheduler now and then every `everyMs`; returns the stop function (which waits for a run in progress). */
-export function startReportScheduler(db: Db, log: FastifyBaseLogger, everyMs = 10 * 60_000): () => Promise<void> {
+export function startReportScheduler(db: Db, log: FastifyBaseLogger, everyMs = 10 * 60_000): (handBack?: AbortSignal) => Promise<void> {
   return startPeriodic(log, 'report scheduler', everyMs, async () => {
     const n = await scheduleReports(db);
     if (n) log.info({ reports: n }, 'monthly reports scheduled');

@@ -49,7 +49,7 @@ function cleanRecipients(channel: SubscriptionChannel, raw: string[]): string[] 
   }
   const seen = new Set<string>();
   const dup = list.filter((r) => (seen.has(r.toLowerCase()) ? true : (seen.add(r.toLowerCase()), false)));
-  if (dup.length) throw invalid('recipients', channel === 'email' ? 'duplicateEmails' : 'uniqueItems', { list: dup.join(', ') });
+  if (dup.length) throw invalid('recipients', channel === 'email' ? 'duplicateEmails' : 'uniqueItems', { list: dup.join(', '), count: dup.length });
   return channel === 'email' ? list.map((r) => r.toLowerCase()) : list;
 }
 

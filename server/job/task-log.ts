@@ -59,12 +59,13 @@ export const taskLogRoutes = defineRoutes([
   subjectRoutes('job', 'task')('GET', '/rest/logs/provider/result/:id', 'read', {
     summary: "A job's provider log",
     schema: { params: ID_PARAMS, response: typed({ taskId: 'string', status: 'string', error: NULLABLE_TEXT, lines: arrayOf(LINE) }) },
-    // My task in the current organisation only: anyone else's reads as missing, like GET /rest/job/my/{id}.
+    // My task in the current organisation only: anyone else's reads as missing, like GET /rest/job/my/{id}, except to
+    // those who see the organisation's tasks (administrators, GET /rest/job/all).
     handler: async (req) => {
       const auth = req.requireAuth();
       const { id } = req.params as { id: string };
       const { db } = req.server;
-      const task = (await db.query<{ status: string; error: string | null }>('SELECT status, error FROM tasks WHERE org_id = $1 AND account_id = $2 AND id = $3', [auth.orgId, auth.accountId, id])).rows[0];
+      const task = (await db.query<{ status: string; error: string | null }>('SELECT status, error FROM tasks WHERE org_id = $1 AND (account_id = $2 OR $4) AND id = $3', [auth.orgId, auth.accountId, id, auth.ability.can('readAll', 'task')])).rows[0];
       if (!task) throw notFound('task', id);
       const lines = await db.query<{ at: Date; provider: string; level: string; message: string; detail: Record<string, unknown> }>(
         `SELECT at, provider, level, message, detail FROM task_logs WHERE org_id = $1 AND task_id = $2 ORDER BY at, id LIMIT ${TASK_LOG_MAX}`,

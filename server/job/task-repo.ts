@@ -37,6 +37,8 @@ const SELECT = `SELECT id, reference_id AS "referenceId", kind AS task, quantity
          result_file_id IS NOT NULL AS "hasReport", created_at AS "createdAt"
     FROM tasks`;
 const MINE = `org_id = $1 AND account_id = $2 AND created_at > now() - interval '${LIMITS.taskListDays} days'`;
+/** The organisation's tasks of the window, whoever started them ($2 is the caller, to mark their own). */
+const ORGS = `org_id = $1 AND created_at > now() - interval '${LIMITS.taskListDays} days'`;
 
 /** A task as the task center lists it. */
 export type TaskRow = Record<string, unknown> & { elapsedMs: string | number | null };
@@ -56,17 +58,44 @@ export async function myTasks(q: Queryable, orgId: string, accountId: string, as
   return { items: items.rows, ...counts.rows[0] };
 }
 
+/**
+ * A page of the organisation's tasks (an administrator's task center), newest first, each with who started it and
+ * whether it is the caller's; the processing count is the caller's own, as the header's shortcut shows.
+ */
+export async function orgTasks(q: Queryable, orgId: string, accountId: string, ask: { page: number; pageSize: number; status?: string }) {
+  const filter = ask.status ? `${ORGS} AND status = $3` : ORGS;
+  const params = ask.status ? [orgId, accountId, ask.status] : [orgId, accountId];
+  const [items, counts] = await Promise.all([
+    q.query<TaskRow>(
+      `SELECT t.*, t."accountId" = $2 AS mine, coalesce(nullif(trim(a.first_name || ' ' || a.last_name), ''), a.email, '') AS "startedBy"
+         FROM (${SELECT.replace('SELECT id,', 'SELECT id, account_id AS "accountId",')} WHERE ${filter}) t LEFT JOIN accounts a ON a.id = t."accountId"
+        ORDER BY t."createdAt" DESC, t.id LIMIT ${ask.pageSize} OFFSET ${(ask.page - 1) * ask.pageSize}`,
+      params,
+    ),
+    q.query<{ total: number; processing: number }>(
+      `SELECT count(*) FILTER (WHERE ${ask.status ? 'status = $3' : 'true'})::int AS total, count(*) FILTER (WHERE status = 'processing' AND account_id = $2)::int AS processing
+         FROM tasks WHERE ${ORGS}`,
+      params,
+    ),
+  ]);
+  return { items: items.rows, ...counts.rows[0] };
+}
+
 /** One of my tasks; undefined for someone else's or another organisation's. */
 export async function myTask(q: Queryable, orgId: string, accountId: string, id: string): Promise<TaskRow | undefined> {
   return (await q.query<TaskRow>(`${SELECT} WHERE org_id = $1 AND account_id = $2 AND id = $3`, [orgId, accountId, id])).rows[0];
 }
 
-/** The file of one of my tasks (null ids while it has none); undefined for someone else's task. */
-export async function myTaskFile(q: Queryable, orgId: string, accountId: string, id: string) {
+/**
+ * The file of one of my tasks (null ids while it has none); undefined for someone else's task, unless `anyone` (an
+ * administrator, who sees the organisation's tasks) when it is the organisation's.
+ */
+export async function myTaskFile(q: Queryable, orgId: string, accountId: string, id: string, anyone = false) {
   return (
     await q.query<{ file_id: string | null; storage_key: string | null }>(
-      'SELECT t.result_file_id AS file_id, f.storage_key FROM tasks t LEFT JOIN files f ON f.id = t.result_file_id WHERE t.org_id = $1 AND t.account_id = $2 AND t.id = $3',
-      [orgId, accountId, id],
+      `SELECT t.result_file_id AS file_id, f.storage_key FROM tasks t LEFT JOIN files f ON f.id = t.result_file_id
+        WHERE t.org_id = $1 AND (t.account_id = $2 OR $4) AND t.id = $3`,
+      [orgId, accountId, id, anyone],
     )
   ).rows[0];
 }

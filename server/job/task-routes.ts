@@ -9,7 +9,7 @@ import { defineRoutes } from '../http/route.js';
 import { ID_PARAMS, idsIn, NULLABLE_TEXT, pagedQuery, subjectRoutes, typed } from '../http/shapes.js';
 import { neverCached, sendStored } from './storage.js';
 import { pageResponse } from '../http/page-response.js';
-import { insertDownloadToken, myTask, myTaskFile, myTasks, useDownloadToken, type TaskRow } from './task-repo.js';
+import { insertDownloadToken, myTask, myTaskFile, myTasks, orgTasks, useDownloadToken, type TaskRow } from './task-repo.js';
 
 /** How long a one-time download link works. */
 const DOWNLOAD_MINUTES = 5;
@@ -21,6 +21,8 @@ const taskItem = typed({
   id: 'string', referenceId: 'string', task: 'string', quantity: 'integer', remark: NULLABLE_TEXT, status: taskStatus, progress: 'integer',
   startedAt: NULLABLE_TEXT, endedAt: NULLABLE_TEXT, elapsedMs: ['integer', 'null'], hasReport: 'boolean', createdAt: 'string',
 });
+/** An organisation's task: whose it is (their name), and whether it is the caller's. */
+const orgTaskItem = typed({ ...taskItem.properties, startedBy: 'string', mine: 'boolean' });
 /** The service and subject of every task route but the public download. */
 const taskRoute = subjectRoutes('job', 'task');
 
@@ -36,6 +38,17 @@ export const taskRoutes = defineRoutes([
       return { ...r, items: r.items.map(shape) };
     },
   }),
+  taskRoute('GET', '/rest/job/all', 'readAll', {
+    summary: "The organisation's tasks, whoever started them",
+    schema: { querystring: pagedQuery({ status: taskStatus }), response: pageResponse(orgTaskItem, { processing: { type: 'integer' } }) },
+    // An administrator's task center: every member's tasks of the window, each saying who started it.
+    handler: async (req) => {
+      const auth = req.requireAuth();
+      const { page, pageSize, status } = req.query as { page: number; pageSize: number; status?: string };
+      const r = await orgTasks(req.server.db, auth.orgId, auth.accountId, { page, pageSize, status });
+      return { ...r, items: r.items.map(shape) };
+    },
+  }),
   taskRoute('GET', '/rest/job/my/oneTimeToken', 'read', {
     schema: { querystring: idsIn('id'), response: typed({ token: 'string', url: 'string' }) },
     // A link to my task's file that works once, for 5 minutes: a plain link the browser downloads without the bearer.
@@ -43,7 +56,8 @@ export const taskRoutes = defineRoutes([
       neverCached(reply);
       const auth = req.requireAuth();
       const { id } = req.query as { id: string };
-      const row = await myTaskFile(req.server.db, auth.orgId, auth.accountId, id);
+      // Someone else's task is missing to all but those who see the organisation's tasks (administrators).
+      const row = await myTaskFile(req.server.db, auth.orgId, auth.accountId, id, auth.ability.can('readAll', 'task'));
       if (!row) throw notFound('task', id);
       if (!row.file_id || !row.storage_key || !req.server.files.exists(row.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
       const token = newSecret();

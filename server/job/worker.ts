@@ -2,7 +2,9 @@
  * The job worker: durable tasks in the tasks table, claimed by one instance at a time with FOR UPDATE SKIP LOCKED and
  * a heartbeat lease. A task whose worker stopped (a restart, a crash) is claimed again when its lease runs out and
  * starts over from the beginning; after MAX_ATTEMPTS it ends as "issues". A file is published (renamed into place)
- * and the task marked done in one step at the end, so a partial file is never offered as done.
+ * and the task marked done in one step at the end, so a partial file is never offered as done. A worker asked to stop
+ * claims nothing more, lets its task run until the hand-back signal and then gives it back unclaimed (not counted as
+ * an attempt), so another instance starts it over at once.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
@@ -12,6 +14,7 @@ import type { FileStore } from './storage.js';
 import { appendTaskLog } from './task-log.js';
 import { notifySubscribers } from './subscriptions.js';
 import { PollLoop } from './poll-loop.js';
+import { endedBefore, HandedBack } from './hand-back.js';
 
 export const LEASE_SECONDS = 60;
 export const MAX_ATTEMPTS = 3;
@@ -57,6 +60,8 @@ export type JobHandler = ((ctx: JobContext) => Promise<JobResult>) & { settle?: 
 
 export class JobWorker extends PollLoop<boolean> {
   readonly id = `worker-${newId(8)}`;
+  /** The task being run now, and whether it has been given back (its handler's outcome then no longer counts). */
+  private inFlight: { task: TaskRow; handedBack: boolean } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -81,7 +86,29 @@ export class JobWorker extends PollLoop<boolean> {
     return this.claimAndRun();
   }
 
+  /**
+   * Claim nothing more; the task in progress may finish until `handBack` aborts, and is then given back: unclaimed,
+   * its attempt not counted, so the next worker to look (any instance) starts it over at once. Its handler is ended
+   * at its next progress report. Without `handBack`, waits for the task to end.
+   */
+  override async stop(handBack?: AbortSignal): Promise<void> {
+    const running = this.halt();
+    if (await endedBefore(running, handBack)) return;
+    const flight = this.inFlight;
+    if (!flight || flight.handedBack) return;
+    flight.handedBack = true;
+    const r = await this.db.query(
+      `UPDATE tasks SET claimed_by = NULL, claimed_at = NULL, heartbeat_at = NULL, attempts = greatest(attempts - 1, 0), updated_at = now()
+        WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING id`,
+      [flight.task.id, this.id],
+    );
+    if (!r.rows.length) return;
+    this.log.info({ worker: this.id, task: flight.task.id, kind: flight.task.kind }, 'task handed back: the server is stopping');
+    await appendTaskLog(this.db, [{ orgId: flight.task.org_id, taskId: flight.task.id, provider: 'worker', level: 'warn', message: 'handedBack', detail: { worker: this.id } }]);
+  }
+
   private async claimAndRun(): Promise<boolean> {
+    if (this.stopping) return false;
     const kinds = Object.keys(this.handlers);
     const claimed = (
       await this.db.query<TaskRow & { previous: string | null }>(
@@ -111,11 +138,22 @@ export class JobWorker extends PollLoop<boolean> {
       await this.finish(claimed, 'issues', { error: 'interrupted' }, null, `Stopped ${MAX_ATTEMPTS} times before it could finish`);
       return true;
     }
+    const flight = { task: claimed, handedBack: false };
+    this.inFlight = flight;
+    try {
+      return await this.runClaimed(claimed, flight);
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  private async runClaimed(claimed: TaskRow, flight: { handedBack: boolean }): Promise<boolean> {
     const ctx: JobContext = {
       db: this.db,
       store: this.store,
       task: claimed,
       progress: async (percent) => {
+        if (flight.handedBack) throw new HandedBack();
         const r = await this.db.query(
           'UPDATE tasks SET progress = $3, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = \'processing\' RETURNING id',
           [claimed.id, this.id, Math.max(0, Math.min(99, Math.floor(percent)))],
@@ -130,6 +168,8 @@ export class JobWorker extends PollLoop<boolean> {
     };
     try {
       const out = await this.handlers[claimed.kind](ctx);
+      // Given back meanwhile: another instance does it over; this run's file and outcome are not offered.
+      if (flight.handedBack) return true;
       if (out.laterMs !== undefined) {
         await this.release(claimed, out.laterMs);
         return true;
@@ -147,7 +187,7 @@ export class JobWorker extends PollLoop<boolean> {
       }
       await this.finish(claimed, out.issues ? 'issues' : 'done', out.result, fileId, null);
     } catch (err) {
-      if ((err as Error).message === 'lease lost') return true;
+      if ((err as Error).message === 'lease lost' || flight.handedBack) return true;
       this.log.error({ err, task: claimed.id }, 'job failed');
       await this.finish(claimed, 'issues', { error: (err as Error).message }, null, 'The job failed; it can be started again');
     }

@@ -18,6 +18,11 @@ export interface LiveEvent {
 export interface LiveSubscriber {
   accountId: string;
   orgId: string;
+  /**
+   * Also hears the task events of the organisation's other members: those who see the organisation's tasks (task
+   * readAll, GET /rest/job/all, administrators) follow their progress live as they follow their own.
+   */
+  orgTasks?: boolean;
   send(event: LiveEvent): void;
   /** Ends the connection (the server is shutting down). */
   end(): void;
@@ -38,9 +43,12 @@ export async function publishLive(q: Queryable, e: { type: LiveType; orgId?: str
   ]);
 }
 
-/** Does this event concern this connection: addressed to its account, or to its organisation as a whole. */
-export const concerns = (e: Pick<LiveEvent, 'accountId' | 'orgId'>, s: Pick<LiveSubscriber, 'accountId' | 'orgId'>): boolean =>
-  e.accountId ? e.accountId === s.accountId : e.orgId === s.orgId;
+/**
+ * Does this event concern this connection: addressed to its account, or to its organisation as a whole; or a task of
+ * its organisation, whoever's, when it sees the organisation's tasks. Nothing else of another account reaches it.
+ */
+export const concerns = (e: Pick<LiveEvent, 'type' | 'accountId' | 'orgId'>, s: Pick<LiveSubscriber, 'accountId' | 'orgId' | 'orgTasks'>): boolean =>
+  e.accountId ? e.accountId === s.accountId || (e.type === 'task' && s.orgTasks === true && e.orgId === s.orgId) : e.orgId === s.orgId;
 
 export class LiveHub {
   private readonly subscribers = new Set<LiveSubscriber>();
@@ -50,6 +58,7 @@ export class LiveHub {
   private polling = false;
   private lastPrune = 0;
   private firstSubscribedAt = 0;
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -62,6 +71,11 @@ export class LiveHub {
 
   /** Add a connection; polling runs only while there is at least one. Returns the unsubscribe function. */
   subscribe(s: LiveSubscriber): () => void {
+    // Closed (the server stopping): a connection that arrives now is ended at once, as the others were.
+    if (this.closed) {
+      s.end();
+      return () => undefined;
+    }
     this.subscribers.add(s);
     if (!this.timer) {
       this.firstSubscribedAt = Date.now();
@@ -78,12 +92,14 @@ export class LiveHub {
   }
 
   /** Events of the last minutes after lastId for one connection (a reconnecting browser's Last-Event-ID). */
-  async replay(s: Pick<LiveSubscriber, 'accountId' | 'orgId'>, lastId: string): Promise<LiveEvent[]> {
+  async replay(s: Pick<LiveSubscriber, 'accountId' | 'orgId' | 'orgTasks'>, lastId: string): Promise<LiveEvent[]> {
+    // The same choice as concerns(), in SQL.
     const rows = await this.db.query<Row>(
       `SELECT id::text, type, org_id, account_id, data FROM live_events
-        WHERE id > $1 AND created_at > now() - interval '5 minutes' AND (account_id = $2 OR (account_id IS NULL AND org_id = $3))
+        WHERE id > $1 AND created_at > now() - interval '5 minutes'
+          AND (account_id = $2 OR (account_id IS NULL AND org_id = $3) OR ($4::boolean AND type = 'task' AND org_id = $3))
         ORDER BY live_events.id LIMIT 500`,
-      [lastId, s.accountId, s.orgId],
+      [lastId, s.accountId, s.orgId, s.orgTasks === true],
     );
     return rows.rows.map(toEvent);
   }
@@ -131,6 +147,7 @@ export class LiveHub {
 
   /** End every connection (shutdown). */
   close(): void {
+    this.closed = true;
     for (const s of [...this.subscribers]) s.end();
     this.subscribers.clear();
     if (this.timer) clearInterval(this.timer);

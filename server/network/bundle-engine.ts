@@ -412,7 +412,7 @@ export async function runBundleJob(db: Db, adapter: NetworkAdapter, now: Date, o
 }
 
 /** Run the bundle job every everyMs on clock's time; returns the stop function (which waits for a run in progress). */
-export function startBundleJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): () => Promise<void> {
+export function startBundleJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): (handBack?: AbortSignal) => Promise<void> {
   return startLeasedJob(db, log, {
     name: 'bundle_cycles',
     what: 'bundle job',

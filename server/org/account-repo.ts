@@ -23,15 +23,18 @@ const SELECT = `SELECT a.id, a.email, CASE WHEN ${PENDING} THEN NULL ELSE a.firs
 /** A page of an organisation's accounts, oldest first; search matches the e-mail, or a member's (never an invitee's) name. */
 export async function accountPage(q: Queryable, orgId: string, search: string | undefined, page: number, pageSize: number) {
   const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%` : null;
-  const where = `WHERE m.org_id = $1 AND ($2::text IS NULL OR a.email LIKE $2 OR (NOT ${PENDING} AND lower(a.first_name || ' ' || a.last_name) LIKE $2))`;
+  const where = `WHERE m.org_id = $1 AND NOT a.back_office AND ($2::text IS NULL OR a.email LIKE $2 OR (NOT ${PENDING} AND lower(a.first_name || ' ' || a.last_name) LIKE $2))`;
   const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM memberships m JOIN accounts a ON a.id = m.account_id ${where}`, [orgId, like])).rows[0].n;
   const items = (await q.query(`${SELECT} ${where} ORDER BY CASE WHEN ${PENDING} THEN m.invited_at ELSE a.created_at END, a.id LIMIT $3 OFFSET $4`, [orgId, like, pageSize, (page - 1) * pageSize])).rows;
   return { items, total };
 }
 
-/** One account of an organisation, or null. */
+/**
+ * One account of an organisation, or null. The provider's back-office accounts (accounts.back_office) are not the
+ * customer's: neither the list above nor this shows, changes or removes them.
+ */
 export async function accountIn(q: Queryable, orgId: string, accountId: string): Promise<AccountView | null> {
-  return (await q.query<AccountView>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2`, [orgId, accountId])).rows[0] ?? null;
+  return (await q.query<AccountView>(`${SELECT} WHERE m.org_id = $1 AND a.id = $2 AND NOT a.back_office`, [orgId, accountId])).rows[0] ?? null;
 }
 
 /** Whether an e-mail address has an account. */

@@ -30,7 +30,7 @@ export async function memberOrg(q: Queryable, accountId: string, idOrCode: strin
 /** Seats: the caps (the organisation's own or the configured default) and what is used. */
 export async function seatsOf(q: Queryable, org: OrgRow, defaults: { accountCap: number; orgCap: number }) {
   const r = await q.query<{ accounts: number; orgs: number }>(
-    `SELECT (SELECT count(*)::int FROM memberships WHERE org_id = $1) AS accounts,
+    `SELECT (SELECT count(*)::int FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = $1 AND NOT a.back_office) AS accounts,
             (SELECT count(*)::int FROM organisations WHERE parent_id = $1) AS orgs`,
     [org.id],
   );
@@ -153,9 +153,16 @@ export async function orgIdOf(q: Queryable, idOrCode: string): Promise<string | 
   return r.rows[0]?.id ?? null;
 }
 
-/** A member's role and membership state in an organisation, or null. */
-export async function memberRole(q: Queryable, orgId: string, accountId: string): Promise<{ role: string; status: string } | null> {
-  const r = await q.query<{ role: string; status: string }>('SELECT role, status FROM memberships WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
+/**
+ * A member's role and membership state in an organisation, or null; with customersOnly, null for the provider's
+ * back-office accounts too, whose memberships are not the customer's to change or remove (account-repo's accountIn).
+ */
+export async function memberRole(q: Queryable, orgId: string, accountId: string, customersOnly = false): Promise<{ role: string; status: string } | null> {
+  const r = await q.query<{ role: string; status: string }>(
+    `SELECT m.role, m.status FROM memberships m JOIN accounts a ON a.id = m.account_id
+      WHERE m.org_id = $1 AND m.account_id = $2 ${customersOnly ? 'AND NOT a.back_office' : ''}`,
+    [orgId, accountId],
+  );
   return r.rows[0] ?? null;
 }
 

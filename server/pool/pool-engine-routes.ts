@@ -236,7 +236,7 @@ export const poolEngineRoutes = defineRoutes([
     {
       type: 'object',
       properties: {
-        poolId: str, name: str, usageKb: kb, limitKb: kb, percent: { type: 'number' }, activatedSims: kb, totalSims: kb, stoppedSims: kb, cycleStart: str, cycleEnd: str,
+        poolId: str, name: str, usageKb: kb, limitKb: kb, percent: { type: 'number' }, activatedSims: kb, totalSims: kb, stoppedSims: kb, cycleStart: str, cycleEnd: str, cycleLastDay: str,
         overage: { type: 'boolean' }, overageAt: nullableStr, overagePolicy: str, baseBundleKb: kb, activationRule: str, updatedAt: str,
       },
     },
@@ -248,7 +248,7 @@ export const poolEngineRoutes = defineRoutes([
       const limit = Number(p.limit_kb);
       return {
         poolId: p.id, name: p.name, usageKb: usage, limitKb: limit, percent: limit > 0 ? Math.round((usage / limit) * 1000) / 10 : usage > 0 ? 100 : 0,
-        activatedSims: p.activated_sims, totalSims: p.total_sims, stoppedSims: stopped, cycleStart: p.cycle_start, cycleEnd: p.cycle_end,
+        activatedSims: p.activated_sims, totalSims: p.total_sims, stoppedSims: stopped, cycleStart: p.cycle_start, cycleEnd: p.cycle_end, cycleLastDay: p.cycle_last_day,
         overage: p.overage_cycle === p.cycle_start, overageAt: p.overage_cycle === p.cycle_start && p.overage_at ? new Date(p.overage_at).toISOString() : null,
         overagePolicy: p.overage_policy, baseBundleKb: Number(p.base_bundle_kb), activationRule: p.activation_rule, updatedAt: new Date(p.updated_at).toISOString(),
       };

@@ -381,7 +381,7 @@ export async function runPoolJob(db: Db, adapter: NetworkAdapter, now: Date, own
 }
 
 /** Run the pool job every everyMs on clock's time; returns the stop function (which waits for a run in progress). */
-export function startPoolJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): () => Promise<void> {
+export function startPoolJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): (handBack?: AbortSignal) => Promise<void> {
   return startLeasedJob(db, log, {
     name: POOL_JOB,
     what: 'pool job',

@@ -122,7 +122,7 @@ export async function poolEventHistory(q: Queryable, orgId: string, poolId: stri
 
 /** A pool as its dashboard reads it. */
 export interface DashboardPool {
-  id: string; name: string; usage_kb: string; limit_kb: string; activated_sims: number; total_sims: number; cycle_start: string; cycle_end: string;
+  id: string; name: string; usage_kb: string; limit_kb: string; activated_sims: number; total_sims: number; cycle_start: string; cycle_end: string; cycle_last_day: string;
   overage_cycle: string | null; overage_at: Date | null; overage_policy: string; base_bundle_kb: string; activation_rule: string; updated_at: Date;
 }
 
@@ -130,7 +130,7 @@ export interface DashboardPool {
 export async function dashboardPoolRow(q: Queryable, orgId: string, id: string): Promise<DashboardPool | undefined> {
   return (
     await q.query<DashboardPool>(
-      `SELECT id, name, usage_kb, limit_kb, activated_sims, total_sims, cycle_start::text, cycle_end::text, overage_cycle::text, overage_at, overage_policy, base_bundle_kb,
+      `SELECT id, name, usage_kb, limit_kb, activated_sims, total_sims, cycle_start::text, cycle_end::text, cycle_last_day::text, overage_cycle::text, overage_at, overage_policy, base_bundle_kb,
               activation_rule, updated_at FROM shared_pools WHERE org_id = $1 AND id = $2`,
       [orgId, id],
     )

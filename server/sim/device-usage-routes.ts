@@ -29,6 +29,7 @@ import type { JobHandler } from '../job/worker.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 import { insertTask } from '../job/task-repo.js';
 import { bundleSummary, bundleSummaryPage, countRows, coverageRows, cycleBundleOf, cycleRows, cyclesOf, eachBatch, simIdByIccid, type BundleFilter, type CycleBundle, type RowQuery } from './device-usage-repo.js';
+import { taskReference } from '../job/task-reference.js';
 
 const sims = RESOURCES.sims;
 const NUM = { type: ['number', 'null'] } as const;
@@ -86,7 +87,7 @@ async function queueExport(req: FastifyRequest, kind: DeviceExport, count: numbe
   if (count === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
   if (count > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
   const taskId = newId();
-  const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+  const referenceId = taskReference(kind, new Date());
   const format = payload.format as Format;
   await req.server.db.tx(async (tx) => {
     await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind, quantity: count, remark: format.toUpperCase(), payload: { ...payload, lang: req.lang } });

@@ -19,6 +19,7 @@ import { arrayOf, obj, outObj, subjectRoutes, typed } from '../http/shapes.js';
 import { publishLive } from '../live/hub.js';
 import type { CommandAnswer, SimRef } from '../network/adapter.js';
 import { applyChange, insertActivationTask, lockSims, releaseSlot, simFacts, takeSlots, type SimRow } from './sim-repo.js';
+import { taskReference } from '../job/task-reference.js';
 
 type PersonAction = Extract<SimAction, 'activate' | 'suspend' | 'resume' | 'reset'>;
 
@@ -89,7 +90,7 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
           else accepted.push(sim);
         }
         const taskId = action === 'activate' && accepted.length ? newId() : null;
-        const referenceId = taskId ? `ACT-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}` : null;
+        const referenceId = taskId ? taskReference('sim_activate', new Date()) : null;
         if (accepted.length) {
           await takeSlots(q, auth.orgId, accepted.map((s) => s.id), action, taskId);
         }

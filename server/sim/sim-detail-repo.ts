@@ -178,7 +178,10 @@ export async function periodsOf(q: Queryable, sim: SimKey) {
   return (
     await q.query<Record<string, unknown> & { sub_status: string }>(
       `SELECT s.iccid, s.status, s.sub_status, s.activated_at, s.expires_at, s.test_data_status, s.test_data_kb::float8 AS test_data_kb, s.test_period_days, s.test_started_at,
-              s.test_started_at + make_interval(days => s.test_period_days) AS test_ends_at, tb.used_kb::float8 AS test_used_kb, tb.quota_kb::float8 AS test_quota_kb,
+              -- A test period that is over ended by time or at the activation its used-up allowance brought, whichever came first.
+              CASE WHEN s.test_data_status IN ('ended', 'exhausted') AND s.activated_at IS NOT NULL
+                   THEN least(s.test_started_at + make_interval(days => s.test_period_days), s.activated_at)
+                   ELSE s.test_started_at + make_interval(days => s.test_period_days) END AS test_ends_at, tb.used_kb::float8 AS test_used_kb, tb.quota_kb::float8 AS test_quota_kb,
               s.pre_activated_at, s.pre_activated_period_days, s.pre_activated_at + make_interval(days => s.pre_activated_period_days) AS pre_ends_at,
               s.deactivated_at, s.deactivated_period_days, s.deactivated_at + make_interval(days => s.deactivated_period_days) AS retained_until
          FROM sims s

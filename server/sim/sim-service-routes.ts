@@ -97,7 +97,9 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
       return {
         iccid: r.iccid, status: r.status, subStatus: r.sub_status, activatedAt: r.activated_at, expiresAt: r.expires_at,
         test: {
-          status: r.test_data_status, allowanceKb: r.test_quota_kb ?? r.test_data_kb, usedKb: r.test_used_kb ?? null, periodDays: r.test_period_days,
+          // A period said to be over whose start was never recorded (SIMs brought in without their history) is not
+          // claimed to have ended: its state is unknown.
+          status: r.test_started_at === null && (r.test_data_status === 'ended' || r.test_data_status === 'exhausted') ? 'not_recorded' : r.test_data_status, allowanceKb: r.test_quota_kb ?? r.test_data_kb, usedKb: r.test_used_kb ?? null, periodDays: r.test_period_days,
           startedAt: r.test_started_at, endsAt: r.test_ends_at, running: inTest,
         },
         preActivated: { at: r.pre_activated_at, periodDays: r.pre_activated_period_days, endsAt: r.pre_ends_at, running: r.sub_status === 'quiet' },

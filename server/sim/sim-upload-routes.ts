@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
 import { translate } from '../../common/i18n.js';
 import { newId } from '../db/ids.js';
 import { invalid } from '../http/api-error.js';
@@ -19,24 +18,18 @@ import { arrayOf, ID_PARAMS, NO_FIELDS, obj, subjectRoutes, TASK_ANSWER, typed }
 import { publishLive } from '../live/hub.js';
 import { orgIdOf } from '../org/org-repo.js';
 import { insertUploadTask } from './upload-repo.js';
+import { readMultipart } from '../http/multipart.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
 import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from '../job/upload-jobs.js';
+import { taskReference } from '../job/task-reference.js';
 
-/** A multipart request's one file and its text fields. */
+/** A multipart request's one file (in the field "file") and its text fields, each part within its limit. */
 export async function readForm(req: FastifyRequest): Promise<{ file: { name: string; bytes: Uint8Array } | null; fields: Record<string, string> }> {
   if (!req.isMultipart()) throw invalid('file', 'required');
-  let file: { name: string; bytes: Uint8Array } | null = null;
+  const form = await readMultipart(req);
   const fields: Record<string, string> = {};
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      // toBuffer() throws FST_REQ_FILE_TOO_LARGE past 1 MB, which the error handler names.
-      const bytes = await (part as MultipartFile).toBuffer();
-      if (part.fieldname === 'file' && !file) file = { name: part.filename, bytes: new Uint8Array(bytes) };
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  return { file, fields };
+  for (const f of form.fields) fields[f.name] = f.value;
+  return { file: form.file?.field === 'file' ? { name: form.file.name, bytes: form.file.bytes } : null, fields };
 }
 
 export const requireFile = (form: Awaited<ReturnType<typeof readForm>>) => {
@@ -74,7 +67,7 @@ async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_uplo
   const draft = req.server.files.draft(key);
   await fs.promises.writeFile(draft, file.bytes);
   const size = await req.server.files.publish(key);
-  const referenceId = `${kind === 'sim_transfer' ? 'TRF' : 'UPL'}-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+  const referenceId = taskReference(kind, new Date());
   const ext = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() as UploadType;
   await req.server.db.tx(async (q) => {
     await insertUploadTask(q, {

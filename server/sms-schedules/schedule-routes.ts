@@ -1,7 +1,8 @@
 /**
  * Scheduled SMS (SPEC.md section 7, SMS on the customer API; sections 3, 4, 5 and 9; issue 17): the list, create,
  * edit, enable and disable, delete, details with the execution history, a run's records, and the operation log of
- * who changed what. Users read; operators, admins and superadmins manage (common/permissions.ts). A once-only
+ * who changed what. Users read; operators schedule and manage their own, admins and superadmins every one
+ * (common/permissions.ts). A once-only
  * schedule that is executing cannot be edited or deleted ("scheduled SMS in progress cannot be deleted or edited").
  */
 import { CODES } from '../../common/errors.js';
@@ -46,7 +47,7 @@ const TEXTS = arrayOf({ type: 'string' });
 const scheduleItem = typed({
   id: 'string', name: 'string', content: 'string', smsType: 'string', mode: 'string', weekdays: arrayOf({ type: 'integer' }), sendTime: 'string', timezone: 'string',
   startAt: 'string', endAt: NULLABLE_TEXT, neverEnds: 'boolean', targetCount: 'integer', emailNotify: 'boolean', notifyEmails: TEXTS, status: 'string',
-  executing: 'boolean', locked: 'boolean', nextRunAt: NULLABLE_TEXT, lastRunAt: NULLABLE_TEXT, creator: NULLABLE_TEXT, createdAt: 'string', updatedAt: 'string',
+  executing: 'boolean', locked: 'boolean', finished: 'boolean', nextRunAt: NULLABLE_TEXT, lastRunAt: NULLABLE_TEXT, creator: NULLABLE_TEXT, createdBy: NULLABLE_TEXT, createdAt: 'string', updatedAt: 'string',
 });
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
@@ -73,19 +74,26 @@ function itemOf(r: Row) {
     status: r.status,
     executing: r.executing,
     locked: isLocked(r),
+    finished: isFinished(r),
     nextRunAt: iso(r.next_run_at),
     lastRunAt: iso(r.last_run_at),
     creator: r.creator ?? null,
+    createdBy: r.created_by,
     createdAt: iso(r.created_at)!,
     updatedAt: iso(r.updated_at)!,
   };
 }
 
 const isLocked = (r: Pick<ScheduleRow, 'mode' | 'executing'>) => r.mode === 'once' && r.executing;
+/**
+ * Enabled, not executing and without a next run: a once-only schedule that has sent, or a repeated one past its end.
+ * Nothing more will happen, so there is nothing to switch off, and it is not edited back to life (a new one is made).
+ */
+const isFinished = (r: Pick<ScheduleRow, 'status' | 'executing' | 'next_run_at'>) => r.status === 'enabled' && !r.executing && !r.next_run_at;
 
 /** What the operation log keeps of a schedule (the API's names, the whole target list). */
 const auditShape = (r: Row) => {
-  const { targetCount: _t, executing: _e, locked: _l, nextRunAt: _n, lastRunAt: _r, creator: _c, createdAt: _ca, updatedAt: _u, id: _i, ...rest } = itemOf(r);
+  const { targetCount: _t, executing: _e, locked: _l, nextRunAt: _n, lastRunAt: _r, creator: _c, createdBy: _cb, createdAt: _ca, updatedAt: _u, id: _i, ...rest } = itemOf(r);
   return { ...rest, iccids: r.target_iccids };
 };
 
@@ -96,7 +104,11 @@ async function scheduleFound(q: Queryable, orgId: string, id: string, lock = fal
   return r;
 }
 
+/** What the permission file's conditions read about a schedule: who created it (an operator changes only their own). */
+const ownerOf = (r: Row) => ({ createdBy: r.created_by });
+
 const inProgress = () => new ApiError(409, CODES.conflict, {}, 'errors.scheduleInProgress');
+const finishedError = () => new ApiError(409, CODES.conflict, {}, 'errors.scheduleFinished');
 
 /** The next run of values saved now: none when disabled, else the first occurrence from now. */
 function nextRunOf(v: Pick<ScheduleRow, 'mode' | 'weekdays' | 'send_time' | 'timezone' | 'start_at' | 'end_at' | 'never_ends'>, enabled: boolean, at: Date): string | null {
@@ -163,8 +175,10 @@ export const scheduleRoutes = defineRoutes([
       const { id, ...input } = req.body as ScheduleInput & { id: string };
       return req.server.db.tx(async (q) => {
         const before = await scheduleFound(q, auth.orgId, id, true);
+        req.authorize('update', KEY, ownerOf(before));
         if (isLocked(before)) throw inProgress();
-        const v = checkSchedule(input, at);
+        if (isFinished(before)) throw finishedError();
+        const v = checkSchedule(input, at, { startAt: new Date(iso(before.start_at)!), endAt: before.end_at ? new Date(iso(before.end_at)!) : null });
         await checkTargets(q, auth.orgId, v.iccids);
         await updateSchedule(q, auth.orgId, id, v, nextRunOf(stored(v), before.status === 'enabled', at));
         const row = (await scheduleOf(q, auth.orgId, id))!;
@@ -180,7 +194,9 @@ export const scheduleRoutes = defineRoutes([
       const { id, status } = req.body as { id: string; status: 'enabled' | 'disabled' };
       return req.server.db.tx(async (q) => {
         const before = await scheduleFound(q, auth.orgId, id, true);
+        req.authorize('update', KEY, ownerOf(before));
         if (isLocked(before)) throw inProgress();
+        if (isFinished(before)) throw finishedError();
         if (before.status === status) return itemOf(before);
         // Enabled again: from now on; the occurrences while it was disabled are not runs at all.
         await setScheduleStatus(q, auth.orgId, id, status, nextRunOf(before, status === 'enabled', nowOf(req)));
@@ -197,6 +213,7 @@ export const scheduleRoutes = defineRoutes([
       const { id } = req.query as { id: string };
       return req.server.db.tx(async (q) => {
         const before = await scheduleFound(q, auth.orgId, id, true);
+        req.authorize('delete', KEY, ownerOf(before));
         if (isLocked(before)) throw inProgress();
         await deleteSchedule(q, auth.orgId, id);
         await audit(q, req, { action: 'delete', entity: 'sms_schedule', entityId: id, before: auditShape(before) });

@@ -44,8 +44,12 @@ export function localTime(at: Date, zone: string): string {
   return `${get('hour')}:${get('minute')}`;
 }
 
-/** Check an input against everything but the organisation's SIMs; returns the values to store. */
-export function checkSchedule(input: ScheduleInput, now: Date): ScheduleValues {
+/**
+ * Check an input against everything but the organisation's SIMs; returns the values to store. `before`, on an edit:
+ * the stored start and end, which may have passed since they were set; kept as they are, they are not refused as past
+ * (renaming a schedule that started last week changes only its name).
+ */
+export function checkSchedule(input: ScheduleInput, now: Date, before?: { startAt: Date; endAt: Date | null }): ScheduleValues {
   if (!input.name.trim()) throw invalid('name', 'required');
   // The rules of every SMS (common/sms.ts): "content does not comply", with the rule broken.
   const { content } = assertSmsContent(input.content, input.smsType);
@@ -58,7 +62,7 @@ export function checkSchedule(input: ScheduleInput, now: Date): ScheduleValues {
   let sendTime = input.sendTime ?? '';
   if (input.mode === 'once') {
     // A once-only SMS sends at its start; the time shown is that instant's in the schedule's zone.
-    if (startAt.getTime() < now.getTime()) throw invalid('startAt', 'notPast');
+    if (startAt.getTime() < now.getTime() && startAt.getTime() !== before?.startAt.getTime()) throw invalid('startAt', 'notPast');
     sendTime = localTime(startAt, timezone);
   } else {
     if (!weekdays.length) throw invalid('weekdays', 'minItems', { limit: 1 });
@@ -66,7 +70,7 @@ export function checkSchedule(input: ScheduleInput, now: Date): ScheduleValues {
     if (neverEnds && endAt) throw invalid('endAt', 'endOrNever');
     if (!neverEnds && !endAt) throw invalid('endAt', 'endOrNever');
     if (endAt && endAt.getTime() <= startAt.getTime()) throw invalid('endAt', 'notBefore');
-    if (endAt && endAt.getTime() < now.getTime()) throw invalid('endAt', 'notPast');
+    if (endAt && endAt.getTime() < now.getTime() && endAt.getTime() !== before?.endAt?.getTime()) throw invalid('endAt', 'notPast');
   }
   const iccids = input.iccids.map((s) => s.trim());
   const dupIccids = duplicatesOf(iccids);

@@ -7,7 +7,8 @@
  *    ./recurrence.ts). An occurrence older than GRACE_MS when it is noticed (the servers were down) is recorded as
  *    skipped and not sent late.
  * 2. A running run is claimed with a lease (claimed_by, heartbeat_at), like a task of the job worker; an instance
- *    that stops renewing it loses it to another after the lease.
+ *    that stops renewing it loses it to another after the lease; one that is shut down gives it back between two SIMs,
+ *    for another to go on with at once.
  * 3. The run sends in batches of BATCH targets, renewing its lease between batches. Each SIM's record is written
  *    (unique by run and ICCID) just before the network is asked, so a run taken over after a restart skips every SIM
  *    it already wrote: a record still pending from the stopped attempt may or may not have reached the network, so it
@@ -31,6 +32,7 @@ import { returnSmsQuota, takeSmsQuota } from '../sms/quota.js';
 import { scheduleText } from './messages.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
 import { PollLoop } from '../job/poll-loop.js';
+import { endedBefore, HandedBack } from '../job/hand-back.js';
 
 /** A missed occurrence older than this when the scheduler sees it is skipped, not sent late (docs/decisions.md). */
 export const GRACE_MS = 15 * 60_000;
@@ -98,6 +100,8 @@ export interface SchedulerOptions {
 
 export class SmsScheduler extends PollLoop<void> {
   readonly id = `sms-scheduler-${newId(8)}`;
+  /** Set once the run in progress is to be given back (the server stopping): it ends before its next SIM. */
+  private handingBack = false;
 
   constructor(
     private readonly db: Db,
@@ -119,10 +123,22 @@ export class SmsScheduler extends PollLoop<void> {
   }
 
   protected async work(): Promise<void> {
+    if (this.stopping) return;
     await this.materialise();
-    while (await this.runOne()) {
+    while (!this.stopping && (await this.runOne())) {
       /* next run */
     }
+  }
+
+  /**
+   * Start no new run; the run in progress may finish until `handBack` aborts, and then stops before its next SIM and is
+   * given back (unclaimed, the attempt not counted), so the next instance goes on with the SIMs not yet sent at once.
+   */
+  override async stop(handBack?: AbortSignal): Promise<void> {
+    const running = this.halt();
+    if (await endedBefore(running, handBack)) return;
+    this.handingBack = true;
+    await running?.catch(() => undefined);
   }
 
   /** Step 1: due occurrences become run rows (or skipped ones), and next_run_at moves on. Returns the runs started. */
@@ -204,6 +220,14 @@ export class SmsScheduler extends PollLoop<void> {
     try {
       await this.execute(run);
     } catch (err) {
+      if (err instanceof HandedBack) {
+        await this.db.query(
+          `UPDATE sms_schedule_runs SET claimed_by = NULL, heartbeat_at = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND claimed_by = $2 AND status = 'running'`,
+          [run.id, this.id],
+        );
+        this.log.info({ scheduler: this.id, run: run.id }, 'scheduled SMS run handed back: the server is stopping');
+        return false;
+      }
       if ((err as Error).message === 'lease lost') {
         this.log.warn({ scheduler: this.id, run: run.id }, 'scheduled SMS run lease lost to another instance');
         return true;
@@ -252,6 +276,7 @@ export class SmsScheduler extends PollLoop<void> {
     );
     const done = new Set((await this.db.query<{ iccid: string }>('SELECT iccid FROM sms_records WHERE run_id = $1 AND iccid = ANY($2::text[])', [run.id, iccids])).rows.map((r) => r.iccid));
     for (const iccid of iccids) {
+      if (this.handingBack) throw new HandedBack();
       if (done.has(iccid)) continue;
       const sim = sims.get(iccid);
       const id = newId();

@@ -16,6 +16,7 @@ import { publishLive } from '../live/hub.js';
 import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import { scheduleText } from './messages.js';
+import { taskReference } from '../job/task-reference.js';
 
 type Report = 'mt' | 'mo' | 'sims';
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
@@ -82,7 +83,7 @@ function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', p
       if (quantity === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
       if (quantity > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
       const taskId = newId();
-      const referenceId = `SMS-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+      const referenceId = taskReference('sms_report', new Date());
       await db.tx(async (q) => {
         await q.query(`INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sms_report', $5, $6, $7)`, [
           auth.orgId,

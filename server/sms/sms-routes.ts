@@ -3,7 +3,6 @@
  * message, the organisation's quota balance, the send template and the list's download through the task center.
  * Users read; operators, admins and superadmins send and reply (SPEC.md section 6: the `sendSms` right on `sim`).
  */
-import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
@@ -13,6 +12,7 @@ import { listPage } from '../db/listing.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
+import { readMultipart } from '../http/multipart.js';
 import { pageResponse } from '../http/page-response.js';
 import { defineRoutes } from '../http/route.js';
 import { arrayOf, ID_PARAMS, ID_TEXT, NO_FIELDS, obj, outObj, pagedQuery, subjectRoutes, TASK_ANSWER, typed } from '../http/shapes.js';
@@ -25,6 +25,7 @@ import { formatQuery, iccidTemplate } from '../sim/sim-upload-routes.js';
 import { smsQuotaOf } from './quota.js';
 import { repliesTo, simsByMsisdn, SMS_LIST_SPEC, smsRecordHead, SORTABLE, type SmsRow as Row } from './sms-repo.js';
 import { refusalMessage, sendSmsBatch, type SmsSendResult } from './send.js';
+import { taskReference } from '../job/task-reference.js';
 
 export const SMS_DIRECTIONS = ['MT', 'MO'] as const;
 export const SMS_STATUSES = ['pending', 'sent', 'delivered', 'failed', 'received'] as const;
@@ -130,14 +131,10 @@ async function sendInput(req: FastifyRequest): Promise<SendInput> {
     if (typeof b.content !== 'string') throw invalid('content', 'required');
     return { smsType: b.smsType ?? 'text', content: b.content, iccids: b.iccids ?? [], msisdns: b.msisdns ?? [] };
   }
+  const form = await readMultipart(req);
   const fields: Record<string, string> = {};
-  let file: { name: string; bytes: Uint8Array } | null = null;
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const bytes = await (part as MultipartFile).toBuffer();
-      if (part.fieldname === 'file' && !file && part.filename) file = { name: part.filename, bytes: new Uint8Array(bytes) };
-    } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-  }
+  for (const f of form.fields) fields[f.name] = f.value;
+  const file = form.file?.field === 'file' && form.file.name ? form.file : null;
   const smsType = (fields.smsType ?? 'text') as SmsType;
   if (!SMS_TYPES.includes(smsType)) throw invalid('smsType', 'enum', { values: SMS_TYPES.join(', ') });
   if (fields.content === undefined) throw invalid('content', 'required');
@@ -271,7 +268,7 @@ export const smsRoutes = defineRoutes([
       if (count.total === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
       if (count.total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
       const taskId = newId();
-      const referenceId = `EXP-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${newId(6).toUpperCase()}`;
+      const referenceId = taskReference('sms_export', new Date());
       await req.server.db.tx(async (tx) => {
         await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind: 'sms_export', quantity: count.total, remark: format.toUpperCase(), payload: { query, format, lang: req.lang } });
         await audit(tx, req, { action: 'export', entity: 'sms', entityId: taskId, after: { format, quantity: count.total } });

@@ -4,7 +4,7 @@
  * confirmation before a row is deleted (ConfirmDelete).
  */
 import { App, Empty, Popconfirm, Table, type TablePaginationConfig, type TableProps } from 'antd';
-import { useCallback, useState, type ReactElement, type ReactNode } from 'react';
+import { useCallback, useState, type CSSProperties, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface Paging {
@@ -34,10 +34,35 @@ export type PagedTableProps<T> = Omit<TableProps<T>, 'dataSource' | 'pagination'
   pager?: TablePaginationConfig;
 };
 
+/**
+ * How a list table fits its card: as wide as the card, its headers and cells wrapping to fit (auto layout), and
+ * scrolling sideways only when even wrapped it cannot fit. `scroll.x: 'max-content'` kept every cell on one line, so
+ * at 1280 px a list ran past its card and its last columns slid under the fixed actions column; antd's default with
+ * fixed columns (table-layout fixed) would share the width equally and cut the ICCIDs instead.
+ */
+export const FIT_TABLE = { scroll: { x: '100%' }, tableLayout: 'auto' } as const satisfies Pick<TableProps<object>, 'scroll' | 'tableLayout'>;
+
+/**
+ * The style of a block in a table cell that may be narrower than its content (a text cut with an ellipsis): its
+ * own width does not count in the table's auto layout (contain: inline-size), so a long text never widens its column
+ * past the card. Give the column the `width` it should have when there is room; when there is not, the element
+ * shrinks down to `min` px.
+ */
+export const shrinkable = (min: number): CSSProperties => ({ contain: 'inline-size', minWidth: min });
+
+/** A text on one line in a table cell (see shrinkable), ending in an ellipsis when longer, the whole of it in its title (shown on hover). */
+export function Cut({ text, min }: { text: string; min: number }) {
+  return (
+    <span title={text} style={{ ...shrinkable(min), display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+      {text}
+    </span>
+  );
+}
+
 /** A table of one server page (rows keyed by id, middle size, unless told otherwise). */
 export function PagedTable<T extends object>({ data, paging, empty, pager, ...table }: PagedTableProps<T>) {
   const emptyText = typeof empty === 'string' ? <Empty description={empty} /> : empty;
-  return <Table<T> rowKey="id" size="middle" loading={data === null} dataSource={data?.items ?? []} locale={{ emptyText }} pagination={paging.pagination(data?.total ?? 0, pager)} {...table} />;
+  return <Table<T> rowKey="id" size="middle" {...FIT_TABLE} loading={data === null} dataSource={data?.items ?? []} locale={{ emptyText }} pagination={paging.pagination(data?.total ?? 0, pager)} {...table} />;
 }
 
 /**

@@ -20,7 +20,15 @@ export function useSubmit<V, R>(send: (values: V) => Promise<R>, done: (result: 
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const values = opts.form ? await opts.form.validateFields() : (undefined as V);
+    let values = undefined as V;
+    // A field in error is shown under it by the form; nothing is sent (and no rejection is left unhandled).
+    if (opts.form) {
+      try {
+        values = await opts.form.validateFields();
+      } catch {
+        return;
+      }
+    }
     setBusy(true);
     try {
       const result = await send(values);
@@ -39,12 +47,12 @@ export function useSubmit<V, R>(send: (values: V) => Promise<R>, done: (result: 
   return { busy, submit, dialog };
 }
 
-/** A Modal holding a vertical form, with a line of help above it; `dialog` is useSubmit's. */
-export function FormDialog<V>({ help, form, name, initialValues, children, ...modal }: Omit<ModalProps, 'children'> & { help?: ReactNode; form: FormInstance<V>; name?: string; initialValues?: Partial<V>; children: ReactNode }) {
+/** A Modal holding a vertical form, with a line of help above it; `dialog` is useSubmit's. `disabled` greys every field (while the values to edit are still on their way). */
+export function FormDialog<V>({ help, form, name, initialValues, disabled, children, ...modal }: Omit<ModalProps, 'children'> & { help?: ReactNode; form: FormInstance<V>; name?: string; initialValues?: Partial<V>; disabled?: boolean; children: ReactNode }) {
   return (
     <Modal {...modal}>
       {help && <Typography.Paragraph type="secondary">{help}</Typography.Paragraph>}
-      <Form form={form} layout="vertical" name={name} initialValues={initialValues}>
+      <Form form={form} layout="vertical" name={name} initialValues={initialValues} disabled={disabled}>
         {children}
       </Form>
     </Modal>

@@ -12,11 +12,17 @@ export interface LoginParams {
 }
 
 const REDIRECT_KEY = 'redirectAfterLogin';
+/** Where the last person signed out: the next one to sign in in this tab starts on the landing page, not there. */
+const SIGNED_OUT_AT_KEY = 'signedOutAt';
 const lang = () => store.get('lang') ?? 'en-US';
 export const landingPath = () => `/${lang()}/dashboard/analysis`;
 
-/** Remember where a signed-out visitor wanted to go. */
+/**
+ * Remember where a signed-out visitor wanted to go. Not the page someone just signed out of: the sign-in that follows
+ * may be another person's, who would otherwise open on the previous person's page (their task center, say).
+ */
 export function saveRedirect(path: string): void {
+  if (sessionStorage.getItem(SIGNED_OUT_AT_KEY) === path) return;
   sessionStorage.setItem(REDIRECT_KEY, path);
 }
 
@@ -28,6 +34,7 @@ export const authProvider: AuthProvider = {
     try {
       const session = await api<SessionAnswer>('POST', '/api/identity/sso/signin/direct/cube/offline-access', params, { quiet: true });
       saveSession(session);
+      sessionStorage.removeItem(SIGNED_OUT_AT_KEY);
       // SPEC.md section 1: the first sign-in is welcomed.
       if (session.user.logins_count === 1) sessionStorage.setItem('welcome', '1');
       const target = sessionStorage.getItem(REDIRECT_KEY);
@@ -40,8 +47,10 @@ export const authProvider: AuthProvider = {
   },
   logout: async () => {
     // Whatever the server answers (or if it is down), the local session is gone.
+    const at = `${window.location.pathname}${window.location.search}`;
     await signOutOnServer();
     clearSession();
+    sessionStorage.setItem(SIGNED_OUT_AT_KEY, at);
     return { success: true, redirectTo: `/${lang()}/login` };
   },
   check: async () => {

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../providers/http';
 import { callOf } from '../providers/data-provider';
+import { formatNumber } from '../../common/numbers';
 
 interface Props {
   /**
@@ -38,7 +39,7 @@ export function ExportButton({ call, filters, ticked, total }: Props) {
       void message.success({
         content: (
           <span>
-            {t('resources.exportStarted', { count: r.quantity, n: r.quantity.toLocaleString(i18n.language) })}{' '}
+            {t('resources.exportStarted', { count: r.quantity, n: formatNumber(r.quantity, i18n.language) })}{' '}
             <a onClick={() => navigate(`/${lang}/taskcenter`)}>{t('resources.open')}</a>
           </span>
         ),
@@ -50,7 +51,7 @@ export function ExportButton({ call, filters, ticked, total }: Props) {
       setBusy(false);
     }
   };
-  const n = (count: number) => count.toLocaleString(i18n.language);
+  const n = (count: number) => formatNumber(count, i18n.language);
   const items = (['csv', 'xlsx'] as const).flatMap((format) => [
     { key: `all-${format}`, label: t('resources.exportAll', { count: total, n: n(total), format: format.toUpperCase() }), onClick: () => void start(format, false) },
     ...(ticked.length ? [{ key: `ticked-${format}`, label: t('resources.exportSelected', { count: ticked.length, n: n(ticked.length), format: format.toUpperCase() }), onClick: () => void start(format, true) }] : []),

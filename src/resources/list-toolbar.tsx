@@ -46,26 +46,30 @@ interface Props {
 
 /**
  * One filter with its name above it, as a hand-made filter bar has: two date windows (activated, expires) look alike
- * without their names. note: a short warning beside the name (too short a search, too long a window), so that the
- * controls of a row stay aligned.
+ * without their names. note: a short warning under the control (too short a search, too long a window), named by
+ * `<htmlFor>-note` for the control's aria-describedby. It hangs below the control rather than taking a line of the
+ * row, so that the controls of a row stay aligned; the bar leaves room for it (NOTE_ROOM).
  */
 export function Labelled({ label, htmlFor, note, children }: { label: string; htmlFor: string; note?: string | null; children: ReactNode }) {
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
-      <span style={{ fontSize: 12, lineHeight: '20px', whiteSpace: 'nowrap' }}>
-        <label htmlFor={htmlFor}>
-          <Typography.Text type="secondary">{label}</Typography.Text>
-        </label>
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 4, position: 'relative' }}>
+      <label htmlFor={htmlFor} style={{ fontSize: 12, lineHeight: '20px', whiteSpace: 'nowrap' }}>
+        <Typography.Text type="secondary">{label}</Typography.Text>
+      </label>
+      {children}
+      <div aria-live="polite" style={{ position: 'absolute', top: '100%', insetInlineStart: 0, marginTop: 2, whiteSpace: 'nowrap' }}>
         {note && (
-          <Typography.Text type="warning" style={{ fontSize: 12, marginInlineStart: 8 }}>
+          <Typography.Text id={`${htmlFor}-note`} type="warning" style={{ fontSize: 12, lineHeight: '20px' }}>
             {note}
           </Typography.Text>
         )}
-      </span>
-      {children}
+      </div>
     </div>
   );
 }
+
+/** The height a note under a control takes, which the bar adds below itself while one is shown. */
+const NOTE_ROOM = 22;
 
 export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, onColumns, text, onText, searchField }: Props) {
   const { t } = useTranslation();
@@ -78,11 +82,12 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
   const valueFilters = open.filter((f) => !resource.properties[f].enum && !String(resource.properties[f].type).includes('array'));
   const required = admin.list.requiredRange;
   const windowProblem = rangeProblem(resource, windowBodyOf(criteria));
+  const noted = !!problem || (!!windowProblem && !!required);
   const idBase = useId();
   const idOf = (f: string) => `${idBase}-${f}`;
 
   return (
-    <Flex wrap gap={12} align="flex-end" style={{ marginBottom: 16 }}>
+    <Flex wrap gap={12} align="flex-end" style={{ rowGap: 12 + (noted ? NOTE_ROOM : 0), marginBottom: 16 + (noted ? NOTE_ROOM : 0) }}>
       {admin.list.search?.length ? (
         <Labelled label={t('resources.search')} htmlFor={idOf('__search')} note={problem && t(problem)}>
           <Space.Compact>
@@ -95,6 +100,7 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
               allowClear
               value={text}
               status={problem ? 'warning' : undefined}
+              aria-describedby={problem ? `${idOf('__search')}-note` : undefined}
               onChange={(e) => onText(searchField, e.target.value)}
               style={{ width: 300 }}
             />

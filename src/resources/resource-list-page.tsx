@@ -17,6 +17,8 @@ import { Cell } from './cell';
 import { criteriaFromSearch, useLinkedCriteria } from './linked-criteria';
 import { ExportButton } from './export-button';
 import { ListToolbar, searchProblem, windowBodyOf, type Criteria } from './list-toolbar';
+import { formatNumber } from '../../common/numbers';
+import { FIT_TABLE } from '../components/list-parts';
 
 /** Rows of a page (pageSize), and the height of one at the table's middle density as drawn (a SIM list row: 48 px). */
 const PAGE_SIZE = 20;
@@ -141,6 +143,10 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
         sorter: admin.list.sortable.includes(f),
         // The first column names the row: it stays in view while the table scrolls sideways (1280 px screens).
         fixed: f === shown[0] ? ('left' as const) : undefined,
+        // A number that names something (ICCID, MSISDN, IMEI) is never broken across lines when the columns wrap to fit;
+        // a name in words that names the row keeps room for two or three words a line rather than one.
+        onCell: () =>
+          resource.properties[f].pattern ? { style: { whiteSpace: 'nowrap' as const } } : f === shown[0] ? { style: { minWidth: '8em' } } : {},
         render: (v: unknown, row: Record<string, unknown>) =>
           cells?.[f] ? (
             cells[f](row)
@@ -184,7 +190,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   const total = tableQuery.data?.total ?? 0;
   const capped = Boolean(tableQuery.data?.totalCapped);
   const count = total - (capped ? 1 : 0);
-  const n = count.toLocaleString(i18n.language);
+  const n = formatNumber(count, i18n.language);
   // A page's list before its first answer: placeholder lines a page of rows high instead of an empty table under a
   // spinner, so the rows take a place already kept (layout shift, docs/decisions.md). A nested list (a detail page's
   // tab) keeps antd's spinner: it often holds a few rows, and shrinking from a page's height would move what is under it.
@@ -242,9 +248,10 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
               : undefined
           }
           columns={withActions}
-          // Wider than the page (1280 px): the table scrolls sideways inside itself, its scroll bar kept at the bottom of
-          // the window (sticky) rather than under the last row, the naming column and the actions fixed at its edges.
-          scroll={{ x: 'max-content' }}
+          // As wide as the card, cells wrapping to fit; only when even wrapped it is wider (1280 px, many columns) does it
+          // scroll sideways inside itself, its scroll bar kept at the bottom of the window (sticky) rather than under the
+          // last row, the naming column and the actions fixed at its edges.
+          {...FIT_TABLE}
           sticky={{ offsetScroll: 0 }}
           pagination={{ ...tableProps.pagination, showTotal: () => t(capped ? 'resources.totalMore' : 'resources.total', { count, n }) }}
           loading={firstLoad ? false : tableProps.loading}

@@ -41,7 +41,7 @@ export const SCREENS: ScreenDef[] = [
   { key: 'userDetail', path: 'userDetail', subject: 'account', highlights: 'setCard' },
   { key: 'orgs', path: 'orgs', subject: 'org', highlights: 'setCard' },
   { key: 'orgscreate', path: 'orgscreate', subject: 'org', action: 'create', highlights: 'setCard' },
-  // Who receives which notifications by e-mail or SMS (GET/PUT/POST /rest/subscribe/group, issue 20).
+  // Who receives which notifications by e-mail or SMS (GET/PUT/POST /rest/subscribe/group).
   { key: 'notifications', path: 'notifications', subject: 'subscription', group: 'settings' },
   { key: 'taskcenter', path: 'taskcenter', subject: 'task', group: 'tasks' },
 ];

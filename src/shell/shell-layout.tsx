@@ -1,5 +1,5 @@
 import { ApiOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ProfileOutlined, QuestionCircleOutlined } from '@ant-design/icons';
-import { App, Badge, Button, Layout, Space, Tooltip, Typography } from 'antd';
+import { Alert, App, Badge, Button, Layout, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
@@ -15,7 +15,7 @@ import { canRead, currentAbility } from './ability';
 import { BrandFooter, BrandLogo } from './brand-mark';
 import { KeepAliveOutlet } from './keep-alive';
 import { OrgSwitcher } from './org-switcher';
-import { screenOf } from './routes';
+import { screenOf, type ScreenDef } from './routes';
 import { SideMenu } from './side-menu';
 import { TimeToggle } from './time-toggle';
 import { SupportButton } from './support-button';
@@ -23,16 +23,32 @@ import { UserMenu } from './user-menu';
 import { WelcomeDialog } from './welcome-dialog';
 
 /**
- * A screen outside the role's rights leads to the root; an automation rule screen says why first, in SPEC.md
- * section 6's words for the missing autoflow resource.
+ * A screen outside the role's rights leads to the root's page (the dashboard, SPEC.md section 2), which says why: the
+ * screen's name as the menu calls it travels in the navigation's state (shown by DeniedNotice).
  */
-function Denied({ autoflow }: { autoflow: boolean }) {
+function Denied({ screen }: { screen: ScreenDef }) {
+  const { lang } = useParams();
+  return <Navigate to={`/${lang}/dashboard/analysis`} replace state={{ denied: screen.highlights ?? screen.key }} />;
+}
+
+/** "You do not have access to Automation rules", with SPEC.md section 6's advice; closing it forgets it. */
+function DeniedNotice() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  useEffect(() => {
-    if (autoflow) void message.warning({ content: t('errors.autoflowWriteMissing'), key: 'autoflow-denied' });
-  }, [autoflow, message, t]);
-  return <Navigate to="/" replace />;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const denied = (location.state as { denied?: unknown } | null)?.denied;
+  if (typeof denied !== 'string') return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      closable
+      style={{ marginBottom: 16 }}
+      message={t('shell.noAccess', { page: t(`menu.${denied}`) })}
+      description={t('errors.autoflowWriteMissing')}
+      onClose={() => navigate(`${location.pathname}${location.search}`, { replace: true, state: null })}
+    />
+  );
 }
 
 /** The signed-in shell: side menu (256 px, 80 px collapsed), header, and the page; routes outside the role's rights go to the root. */
@@ -71,7 +87,7 @@ export function ShellLayout() {
 
   // Signed out meanwhile (401, 0502, another tab): the session handling decides where to go, not the rights check.
   if (!store.get('token')) return null;
-  if (screen && !currentAbility().can(screen.action ?? 'read', screen.subject)) return <Denied autoflow={screen.subject === 'autoflow-cube'} />;
+  if (screen && !currentAbility().can(screen.action ?? 'read', screen.subject)) return <Denied screen={screen} />;
   // SPEC.md section 2: reports are hidden and lead to the SIM list when the partner has them switched off.
   if (screen?.feature === 'reports' && !brand.reportsEnabled) return <Navigate to={`/${lang}/sim/simCard`} replace />;
 
@@ -135,6 +151,7 @@ export function ShellLayout() {
         {/* At least a window high (less the 64 px header): the footer starts below the fold, so it is not pushed down
             in sight when a page's content arrives after the shell (layout shift, docs/decisions.md). */}
         <Layout.Content style={{ padding: 24, minHeight: 'calc(100vh - 64px)' }}>
+          <DeniedNotice />
           <KeepAliveOutlet />
         </Layout.Content>
         <SupportButton />

@@ -16,11 +16,11 @@ describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
   });
 
   it.each([
-    ['pageSize=0', 'Page size: must be at least 1'],
-    ['pageSize=101', 'Page size: must be at most 100'],
-    ['page=0', 'page: must be at least 1'],
-    ['page=abc', 'page: must be integer'],
-    ['sort=email', 'sort: is not an accepted field'],
+    ['pageSize=0', 'Page size must be between 1 and 100'],
+    ['pageSize=101', 'Page size must be between 1 and 100'],
+    ['page=0', 'page must be between 1 and 100,000'],
+    ['page=abc', 'page must be a whole number'],
+    ['sort=email', 'sort is not an accepted field'],
   ])('refuses %s', async (query, message) => {
     const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/main/partner/DEMO/accounts?${query}` });
     expect(res.statusCode).toBe(400);
@@ -49,7 +49,7 @@ describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
 
   it('refuses an unknown status', async () => {
     const res = await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-user', payload: { status: 'banned' } });
-    expect(res.json().status.message).toBe('Status: must be one of: active, disabled');
+    expect(res.json().status.message).toBe('Status must be one of: active, disabled');
   });
 
   it('disabling an operator ends its sessions and is audited with before and after', async () => {

@@ -9,6 +9,7 @@ import { ActionRunner, type ActionState } from '../../server/autoflow/actions.js
 import { CONSUMER, handleEvents } from '../../server/autoflow/engine.js';
 import { claimSchedule, evaluateScheduled, finishSchedule } from '../../server/autoflow/schedule.js';
 import { startConsumer } from '../../server/events/event-log.js';
+import { startRelay } from '../../server/events/relay.js';
 import type { CommandAnswer, NetworkAdapter, NetworkName, SimRef } from '../../server/network/adapter.js';
 import { networkReports } from '../../server/network/reports.js';
 import { sendSmsBatch } from '../../server/sms/send.js';
@@ -58,6 +59,7 @@ class FlakyNetwork implements NetworkAdapter {
 describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) => {
   const suite = signedInSuite({ kind, config: { webhookAllowPrivate: true } }, { admin: DEMO.admin });
   let consumer: ReturnType<typeof startConsumer>;
+  let relay: ReturnType<typeof startRelay>;
   let network: FlakyNetwork;
   let runner: ActionRunner;
   let pool: Sim[];
@@ -76,11 +78,13 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(pool.length).toBeGreaterThanOrEqual(22);
     network = new FlakyNetwork(suite.t.app.network);
     runner = new ActionRunner(suite.t.db, network, suite.t.app.mailer, quiet, { retryBaseMs: 0, maxAttempts: 3 });
-    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
+    relay = startRelay(suite.t.db, quiet, { pollMs: 3_600_000 });
+    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000, relay });
     await consumer.poke();
   });
   afterAll(async () => {
     await consumer?.stop();
+    await relay?.stop();
   });
 
   const ref = (s: Sim): SimRef => ({ orgId: 'org-demo', simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn });
@@ -104,11 +108,11 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
       .poll(async () => {
         await consumer.poke();
         const r = await suite.t.db.query<{ n: string }>(
-          'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.txid, e.id) > (c.position_txid, c.position_id)',
+          'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.seq IS NULL OR e.seq > c.position_seq)',
           [CONSUMER],
         );
         return Number(r.rows[0].n);
-      }, { timeout: 120_000, interval: 50 })
+      }, { timeout: 10_000, interval: 20 })
       .toBe(0);
   const simRow = async (s: Sim) =>
     (
@@ -292,7 +296,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     // The consumer stops (an instance restarts); the change meanwhile is read by the next one from the cursor, once.
     await consumer.stop();
     await open(n, ORANGE_FR);
-    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000 });
+    consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: handleEvents, pollMs: 3_600_000, relay });
     await drain();
     expect(await runs(country)).toHaveLength(1);
     expect(await runs(net)).toHaveLength(2);

@@ -50,8 +50,8 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     it('accepts 1 and 100 characters and refuses 0 and 101', async () => {
       await accepted(base({ name: 'n' }));
       await accepted(base({ name: 'n'.repeat(100) }));
-      expect((await refused(base({ name: '' }))).message).toBe('Name: must be at least 1 character');
-      expect((await refused(base({ name: 'm'.repeat(101) }))).message).toBe('Name: must be at most 100 characters');
+      expect((await refused(base({ name: '' }))).message).toBe('Name is required');
+      expect((await refused(base({ name: 'm'.repeat(101) }))).message).toBe('Name must be at most 100 characters long');
     });
 
     it('refuses a name another rule of the organisation has with SPEC.md’s text, but not a deleted rule’s', async () => {
@@ -60,6 +60,21 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(res.json().status).toMatchObject({ code: 'CB-07-0001', message: 'Autoflow name already exists' });
       expect(res.json().data).toEqual({ field: 'name', rule: 'unique' });
       await accepted(base({ name: 'Old threshold rule' }));
+    });
+
+    it('compares names trimmed and case-insensitively, on create and on update', async () => {
+      const variant = `  ${DEMO_RULE_NAME.toLowerCase()} `;
+      const res = await create(base({ name: variant }));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().data).toEqual({ field: 'name', rule: 'unique' });
+      const other = await accepted(base());
+      const upd = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: other.id, name: DEMO_RULE_NAME.toUpperCase(), trigger: other.trigger, scope: other.scope, actions: other.actions } });
+      expect(upd.statusCode, upd.body).toBe(400);
+      expect(upd.json().data).toEqual({ field: 'name', rule: 'unique' });
+      // A rule keeps its own name in another case, and a name is kept without the spaces around it.
+      const self = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: other.id, name: `  ${String(other.name).toUpperCase()}  `, trigger: other.trigger, scope: other.scope, actions: other.actions } });
+      expect(self.statusCode, self.body).toBe(200);
+      expect(self.json().data.name).toBe(String(other.name).toUpperCase());
     });
 
     it('says the name exists in each language', async () => {
@@ -79,10 +94,13 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     ])('data usage in %s: 1 and %i accepted, 0 and one more refused', async (unit, max) => {
       await accepted(data(1, unit));
       await accepted(data(max, unit, 'rolling_24h'));
-      expect((await refused(data(0, unit))).message).toBe('Threshold: must be at least 1');
+      // The whole range in words, with the unit, whichever end is broken (a value is never clamped to it).
+      const range = `Threshold must be between 1 and ${max.toLocaleString('en-US')} ${unit}`;
+      expect((await refused(data(0, unit))).message).toBe(range);
+      expect((await refused(data(-5, unit))).message).toBe(range);
       const over = await refused(data(max + 1, unit));
       expect(over.data).toEqual({ field: 'trigger.threshold', rule: 'maximum' });
-      expect(over.message).toBe(`Threshold: must be at most ${max}`);
+      expect(over.message).toBe(range);
     });
 
     it.each([
@@ -94,13 +112,30 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     ])('%s: %s 1 and %i accepted, 0 and one more refused', async (type, field, label, max, extra) => {
       await accepted(trigger({ type, [field]: 1, ...extra }));
       await accepted(trigger({ type, [field]: max, ...extra }));
-      expect((await refused(trigger({ type, [field]: 0, ...extra }))).message).toBe(`${label}: must be at least 1`);
-      expect((await refused(trigger({ type, [field]: max + 1, ...extra }))).message).toBe(`${label}: must be at most ${max}`);
+      const range = `${label} must be between 1 and ${max.toLocaleString('en-US')}`;
+      expect((await refused(trigger({ type, [field]: 0, ...extra }))).message).toBe(range);
+      expect((await refused(trigger({ type, [field]: max + 1, ...extra }))).message).toBe(range);
+    });
+
+    it('says SMS MO counts are 1 to 200 and a fraction is no whole number, in every language', async () => {
+      const mo = (count: number) => trigger({ type: 'sms_mo', count, window: 'cycle' });
+      expect((await refused(mo(0))).message).toBe('Count must be between 1 and 200');
+      expect((await refused(mo(201))).message).toBe('Count must be between 1 and 200');
+      await accepted(mo(200));
+      const half = trigger({ type: 'data_usage', threshold: 1.5, unit: 'KB', window: 'cycle' });
+      const said = async (lang: string, doc: Doc) => (await create(doc, suite.admin, lang)).json().status.message as string;
+      expect(await said('en-US', half)).toBe('Threshold must be a whole number');
+      expect(await said('zh-CN', half)).toBe('阈值必须是整数');
+      expect(await said('zh-TW', half)).toBe('閾值必須是整數');
+      expect(await said('es-ES', half)).toBe('El campo «Umbral» debe ser un número entero');
+      const big = trigger({ type: 'data_usage', threshold: 1_073_741_825, unit: 'KB', window: 'cycle' });
+      expect(await said('zh-CN', big)).toBe('阈值必须在 1 到 1,073,741,824 KB 之间');
+      expect(await said('es-ES', big)).toBe('El campo «Umbral» debe estar entre 1 y 1.073.741.824 KB');
     });
 
     it('names each required condition field (threshold, percentage)', async () => {
-      expect((await refused(trigger({ type: 'data_usage', unit: 'MB', window: 'cycle' }))).message).toBe('Threshold: is required');
-      expect((await refused(trigger({ type: 'data_usage_percent' }))).message).toBe('Percentage: is required');
+      expect((await refused(trigger({ type: 'data_usage', unit: 'MB', window: 'cycle' }))).message).toBe('Threshold is required');
+      expect((await refused(trigger({ type: 'data_usage_percent' }))).message).toBe('Percentage is required');
       expect((await refused(trigger({ type: 'data_usage', threshold: 5, window: 'cycle', unit: 'TB' }))).data).toEqual({ field: 'trigger.unit', rule: 'enum' });
     });
 
@@ -118,11 +153,11 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       };
       await accepted(trigger({ type: 'imei_change', mode: 'any' }));
       await accepted(trigger({ type: 'imei_change', mode: 'outside_list', imeis: [imei(1), imei(2)] }));
-      expect((await refused(trigger({ type: 'imei_change', mode: 'outside_list' }))).message).toBe('IMEI list: is required');
+      expect((await refused(trigger({ type: 'imei_change', mode: 'outside_list' }))).message).toBe('IMEI list is required');
       const bad = await refused(trigger({ type: 'imei_change', mode: 'outside_list', imeis: [imei(1), '350000000000001', imei(3), imei(1)] }));
-      expect(bad.message).toBe('IMEI list: has invalid IMEIs on lines 2');
+      expect(bad.message).toBe('IMEI list has an invalid IMEI on line 2');
       const dup = await refused(trigger({ type: 'imei_change', mode: 'outside_list', imeis: [imei(1), imei(3), imei(1)] }));
-      expect(dup.message).toBe('IMEI list: has duplicates on lines 3');
+      expect(dup.message).toBe('IMEI list has a duplicate on line 3');
     });
 
     it('a country change names ISO countries, or none for any', async () => {
@@ -144,32 +179,32 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const thousand = await refused(base({ scope: { type: 'iccids', iccids: many(1000) } }));
       expect(thousand.data.rule).toBe('iccidForeign');
       expect(thousand.data.lines).toHaveLength(1000);
-      expect(thousand.message).toBe('ICCIDs: has ICCIDs that are not in the current organisation on lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …');
+      expect(thousand.message).toBe('ICCID list has ICCIDs on lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … that are not in the current organisation');
       const over = await refused(base({ scope: { type: 'iccids', iccids: many(1001) } }));
-      expect(over.message).toBe('ICCIDs: must have at most 1000 items');
+      expect(over.message).toBe('ICCID list can have at most 1,000 entries');
     });
 
     it('names the lines of Luhn-invalid ICCIDs, then of duplicates, then of another organisation’s', async () => {
       const broken = own[1].slice(0, -1) + String((Number(own[1].slice(-1)) + 1) % 10);
       const invalid = await refused(base({ scope: { type: 'iccids', iccids: [own[0], broken, own[2], '123'] } }));
-      expect(invalid.message).toBe('ICCIDs: has invalid ICCIDs on lines 2, 4');
+      expect(invalid.message).toBe('ICCID list has invalid ICCIDs on lines 2, 4');
       expect(invalid.data.lines).toEqual([{ line: 2, value: broken }, { line: 4, value: '123' }]);
       const dup = await refused(base({ scope: { type: 'iccids', iccids: [own[0], own[1], own[0]] } }));
-      expect(dup.message).toBe('ICCIDs: has duplicates on lines 3');
+      expect(dup.message).toBe('ICCID list has a duplicate on line 3');
       const other = await refused(base({ scope: { type: 'iccids', iccids: [own[0], foreign] } }));
-      expect(other.message).toBe('ICCIDs: has ICCIDs that are not in the current organisation on lines 2');
+      expect(other.message).toBe('ICCID list has an ICCID on line 2 that is not in the current organisation');
       expect(other.data.lines).toEqual([{ line: 2, value: foreign }]);
     });
 
     it('names the required field of each scope: tags, product type, shared pool', async () => {
-      expect((await refused(base({ scope: { type: 'tags' } }))).message).toBe('Tags: is required');
-      expect((await refused(base({ scope: { type: 'product_type' } }))).message).toBe('Product type: is required');
-      expect((await refused(base({ scope: { type: 'pool' } }))).message).toBe('Shared pool: is required');
+      expect((await refused(base({ scope: { type: 'tags' } }))).message).toBe('Tags is required');
+      expect((await refused(base({ scope: { type: 'product_type' } }))).message).toBe('Product type is required');
+      expect((await refused(base({ scope: { type: 'pool' } }))).message).toBe('Shared pool is required');
       await accepted(base({ scope: { type: 'tags', tags: ['pilot', 'meters'] } }));
       await accepted(base({ scope: { type: 'product_type', productType: 'automotive' } }));
       await accepted(base({ scope: { type: 'pool', poolId: DEMO_POOL_ID } }));
       expect((await refused(base({ scope: { type: 'pool', poolId: 'A'.repeat(20) } }))).data).toEqual({ field: 'scope.poolId', rule: 'poolUnknown' });
-      expect((await refused(base({ scope: { type: 'tags', tags: ['elevenchars'] } }))).message).toBe('Tags: must be at most 10 characters');
+      expect((await refused(base({ scope: { type: 'tags', tags: ['elevenchars'] } }))).message).toBe('Tags must be at most 10 characters long');
     });
 
     it('keeps only the fields of the scope’s type', async () => {
@@ -188,18 +223,18 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     it('take one or more in order, and at least one', async () => {
       const rule = await accepted(base({ actions: [{ type: 'throttle', speedKbps: 128 }, { type: 'tag', tag: 'slow' }, { type: 'sms', text: 'Slowed' }, { type: 'resume' }] }));
       expect((rule.actions as Doc[]).map((a) => a.type)).toEqual(['throttle', 'tag', 'sms', 'resume']);
-      expect((await refused(base({ actions: [] }))).message).toBe('Actions: must have at least 1 item');
+      expect((await refused(base({ actions: [] }))).message).toBe('Actions must have at least 1 entry');
       expect((await refused(base({ actions: [{ type: 'throttle', speedKbps: 512 }] }))).data).toEqual({ field: 'actions.0.speedKbps', rule: 'enum' });
-      expect((await refused(base({ actions: [{ type: 'suspend' }, { type: 'throttle' }] }))).message).toBe('Throttle speed: is required');
+      expect((await refused(base({ actions: [{ type: 'suspend' }, { type: 'throttle' }] }))).message).toBe('Throttle speed is required');
     });
 
     it('e-mail a group of 1 to 10 valid, unique addresses', async () => {
       await accepted(base({ actions: [{ type: 'email', emails: email(10) }] }));
-      expect((await refused(base({ actions: [{ type: 'email', emails: email(11) }] }))).message).toBe('Actions 1: E-mail group: must have at most 10 items');
-      expect((await refused(base({ actions: [{ type: 'email', emails: [] }] }))).message).toBe('Actions 1: E-mail group: must have at least 1 item');
+      expect((await refused(base({ actions: [{ type: 'email', emails: email(11) }] }))).message).toBe('E-mail group (Actions 1) can have at most 10 entries');
+      expect((await refused(base({ actions: [{ type: 'email', emails: [] }] }))).message).toBe('E-mail group (Actions 1) must have at least 1 entry');
       const address = await refused(base({ actions: [{ type: 'email', emails: ['not-an-address'] }] }));
       expect(address.data).toEqual({ field: 'actions.0.emails.0', rule: 'email' });
-      expect(address.message).toBe('Actions 1: E-mail group: must be a valid e-mail address');
+      expect(address.message).toBe('E-mail group (Actions 1) must be a valid e-mail address');
       const dup = await refused(base({ actions: [{ type: 'webhook' }, { type: 'email', emails: ['a@x.example.com', 'b@x.example.com', 'A@X.example.com'] }] }));
       expect(dup.data.field).toBe('actions.1.emails');
       expect(dup.data.lines).toEqual([{ line: 3, value: 'A@X.example.com' }]);
@@ -209,9 +244,9 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
   describe('activation and expiry', () => {
     it('are not earlier than now, and expiry after activation', async () => {
       await accepted(base({ activationAt: inMinutes(5), expiryAt: inMinutes(60) }));
-      expect((await refused(base({ activationAt: inMinutes(-5) }))).message).toBe('Activation time: must not be earlier than now');
-      expect((await refused(base({ expiryAt: inMinutes(-5) }))).message).toBe('Expiry time: must not be earlier than now');
-      expect((await refused(base({ activationAt: inMinutes(60), expiryAt: inMinutes(30) }))).message).toBe('Expiry time: must not be before the start');
+      expect((await refused(base({ activationAt: inMinutes(-5) }))).message).toBe('Activation time must not be earlier than now');
+      expect((await refused(base({ expiryAt: inMinutes(-5) }))).message).toBe('Expiry time must not be earlier than now');
+      expect((await refused(base({ activationAt: inMinutes(60), expiryAt: inMinutes(30) }))).message).toBe('Expiry time must not be before the start');
     });
 
     it('an edit may keep an activation time that has since passed', async () => {
@@ -221,7 +256,38 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: kept.activationAt } });
       expect(res.statusCode, res.body).toBe(200);
       const moved = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: inMinutes(-10) } });
-      expect(moved.json().status.message).toBe('Activation time: must not be earlier than now');
+      expect(moved.json().status.message).toBe('Activation time must not be earlier than now');
+    });
+  });
+
+  describe('impact before enabling', () => {
+    const IMPACT = `${RULES}/impact`;
+    const impact = (doc: Doc, session = suite.admin) => call(suite.t.app, session, { method: 'POST', url: IMPACT, payload: doc });
+
+    it('counts the SIMs a usage rule would act on now, by the engine’s evaluation, writing nothing', async () => {
+      const meeting = async (kb: number) => Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo' AND cycle_usage_kb >= $1", [kb])).rows[0].n);
+      const trips = async () => Number((await suite.t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_trips')).rows[0].n);
+      const before = await trips();
+      const all = await impact(base({ trigger: { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' } }));
+      expect(all.statusCode, all.body).toBe(200);
+      expect(all.json().data).toEqual({ count: await meeting(1), basis: 'now' });
+      expect(all.json().data.count).toBeGreaterThan(0);
+      const few = await impact(base({ trigger: { type: 'data_usage', threshold: 1024, unit: 'GB', window: 'cycle' } }));
+      expect(few.json().data).toEqual({ count: await meeting(1024 * 1024 * 1024), basis: 'now' });
+      // Scoped to typed ICCIDs: at most those.
+      const typed = await impact(base({ trigger: { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' }, scope: { type: 'iccids', iccids: own.slice(0, 2) } }));
+      expect(typed.json().data.count).toBeLessThanOrEqual(2);
+      expect(await trips()).toBe(before);
+    });
+
+    it('counts the SIMs an event rule watches; refuses what a save refuses; a user may not ask', async () => {
+      const sims = Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
+      const res = await impact(base({ trigger: { type: 'status_change', from: 'any', to: 'paused' } }));
+      expect(res.json().data).toEqual({ count: sims, basis: 'scope' });
+      const bad = await impact(base({ trigger: { type: 'data_usage', threshold: 0, unit: 'KB', window: 'cycle' } }));
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().status.message).toBe('Threshold must be between 1 and 1,073,741,824 KB');
+      expect((await impact(base(), suite.user)).statusCode).toBe(403);
     });
   });
 
@@ -341,7 +407,7 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(res.json().data).toMatchObject({ name: 'From a template', origin: 'template' });
       const bad = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${JSON.stringify(base({ name: '' }))}\r\n--${boundary}--\r\n`;
       const refusedRes = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: bad, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
-      expect(refusedRes.json().status.message).toBe('Name: must be at least 1 character');
+      expect(refusedRes.json().status.message).toBe('Name is required');
     });
 
     it('lists the countries by name in the caller’s language', async () => {
@@ -392,14 +458,14 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const rule = await accepted(base({ scope: { type: 'file', fileToken: v.token, fileSha256: v.sha256, fileName: 'sims.csv' } }));
       expect(rule.scope).toEqual({ type: 'file', fileToken: v.token, fileSha256: v.sha256, fileName: 'sims.csv' });
       const changed = await refused(base({ scope: { type: 'file', fileToken: v.token, fileSha256: await sha256(`${text}\r\n${own[3]}`) } }));
-      expect(changed.message).toBe('Scope file: was modified after validation: please upload it again');
+      expect(changed.message).toBe('Scope file was modified after validation. Please upload it again');
     });
 
     it('names the rows (as the spreadsheet numbers them) of invalid, repeated and foreign ICCIDs', async () => {
       const invalid = await upload('scope', 'sims.csv', csv('ICCID', [own[0], '8949', own[1]]));
-      expect(invalid.json().status.message).toBe('File: has invalid ICCIDs on lines 3');
+      expect(invalid.json().status.message).toBe('File has an invalid ICCID on line 3');
       const dup = await upload('scope', 'sims.csv', csv('ICCID', [own[0], own[1], own[0]]));
-      expect(dup.json().status.message).toBe('File: has duplicates on lines 4');
+      expect(dup.json().status.message).toBe('File has a duplicate on line 4');
       const other = await upload('scope', 'sims.csv', csv('ICCID', [foreign, own[0]]));
       expect(other.json().data.lines).toEqual([{ line: 2, value: foreign }]);
     });
@@ -409,11 +475,11 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const tenThousand = await upload('scope', 'many.csv', csv('ICCID', many(10_000)));
       expect(tenThousand.json().data.rule).toBe('iccidForeign');
       const over = await upload('scope', 'many.csv', csv('ICCID', many(10_001)));
-      expect(over.json().status.message).toBe('File: must have at most 10,000 rows');
+      expect(over.json().status.message).toBe('File must have at most 10,000 rows');
     });
 
     it('refuses a file of another format, and an operator', async () => {
-      expect((await upload('scope', 'sims.txt', 'ICCID')).json().status.message).toBe('File: must be a .xls, .xlsx, .csv file');
+      expect((await upload('scope', 'sims.txt', 'ICCID')).json().status.message).toBe('File must be a .xls, .xlsx, .csv file');
       const op = await upload('scope', 'sims.csv', csv('ICCID', own.slice(0, 1)), suite.operator);
       expect(op.json().status.code).toBe('CB-00-0402');
     });
@@ -426,7 +492,7 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       // A scope token is not an IMEI list, and an IMEI token is not a scope.
       expect((await refused(base({ scope: { type: 'file', fileToken: v.token, fileSha256: v.sha256 } }))).data.rule).toBe('scopeFileUnknown');
       const bad = await upload('imei_change', 'imeis.csv', csv('IMEI', ['356938035643809', '356938035643808']));
-      expect(bad.json().status.message).toBe('File: has invalid IMEIs on lines 3');
+      expect(bad.json().status.message).toBe('File has an invalid IMEI on line 3');
     });
   });
 });

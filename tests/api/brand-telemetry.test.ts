@@ -25,7 +25,7 @@ describe.each(DB_KINDS)('brand and telemetry on %s', (kind) => {
   });
 
   it('the url of the brand call is required', async () => {
-    expect((await suite.t.app.inject({ method: 'GET', url: '/api/main/brand/logo' })).json().status.message).toBe('url: is required');
+    expect((await suite.t.app.inject({ method: 'GET', url: '/api/main/brand/logo' })).json().status.message).toBe('url is required');
   });
 
   it('stores page views with the account when signed in', async () => {
@@ -35,7 +35,7 @@ describe.each(DB_KINDS)('brand and telemetry on %s', (kind) => {
     expect(await countRows(suite.t.db, 'page_views', "account_id = 'acc-user' AND org_id = 'org-demo'")).toBe(1);
     expect(await countRows(suite.t.db, 'page_views', 'account_id IS NULL')).toBe(1);
     const long = await suite.t.app.inject({ method: 'POST', url: '/api/public/analytics/pageview', payload: { path: 'x'.repeat(501) } });
-    expect(long.json().status.message).toBe('path: must be at most 500 characters');
+    expect(long.json().status.message).toBe('path must be at most 500 characters long');
   });
 
   it('stores error reports and refuses oversized ones', async () => {

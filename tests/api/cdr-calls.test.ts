@@ -60,7 +60,7 @@ describe.each(DB_KINDS)('the CDR calls of issue 20 on %s', (kind) => {
       for (const bad of ['0', '-1', 'abc', '1.5', '9999999999999999999', "1'%20OR%201=1"]) {
         const res = await get(suite.user, `/api/cdr/stdcdrs/${bad}`);
         expect(res.statusCode, bad).toBe(400);
-        expect(res.json().status.message).toMatch(/^id: /);
+        expect(res.json().status.message).toMatch(/^id /);
       }
     });
   });
@@ -112,8 +112,8 @@ describe.each(DB_KINDS)('the CDR calls of issue 20 on %s', (kind) => {
       expect((await sum(suite.user, day(latest - 30 * DAY), day(latest))).statusCode).toBe(200);
       const over = await sum(suite.user, day(latest - 31 * DAY), day(latest));
       expect(over.statusCode).toBe(400);
-      expect(over.json().status.message).toBe('Date to: must be at most 31 days after the start');
-      expect((await sum(suite.user, day(latest), day(latest - DAY))).json().status.message).toBe('Date to: must not be before the start');
+      expect(over.json().status.message).toBe('Date to must be at most 31 days after the start');
+      expect((await sum(suite.user, day(latest), day(latest - DAY))).json().status.message).toBe('Date to must not be before the start');
       expect((await sum(suite.user, '2026-02-30', day(latest))).statusCode).toBe(400);
       expect((await get(suite.user, `/api/cdr/sum/DEMO/stdcdrs/${cdr.iccid}?from=${day(latest)}`)).json().status.message).toMatch(/to/i);
     });
@@ -151,14 +151,14 @@ describe.each(DB_KINDS)('the CDR calls of issue 20 on %s', (kind) => {
       expect((await exp(suite.user, 'all/distributor/DEMO/csv/cdrs', window())).statusCode).toBe(200);
       const over = await exp(suite.user, 'all/distributor/DEMO/csv/cdrs', { startAtFrom: iso(latest - 31 * DAY - 1000), startAtTo: iso(latest) });
       expect(over.statusCode).toBe(400);
-      expect(over.json().status.message).toBe('Start to: must be at most 31 days after the start');
+      expect(over.json().status.message).toBe('Start to must be at most 31 days after the start');
       const overSome = await exp(suite.user, 'distributor/DEMO/csv/cdrs', { startAtFrom: iso(latest - 31 * DAY - 1000), startAtTo: iso(latest), selected: [cdr.id] });
       expect(overSome.statusCode).toBe(400);
     });
 
     it('refuses none ticked, a format it does not write, a selection in the all form, and another organisation', async () => {
       expect((await exp(suite.user, 'distributor/DEMO/csv/cdrs', { ...window(), selected: [] })).json().status.message).toBe('Please select the data to export');
-      expect((await exp(suite.user, 'distributor/DEMO/csv/cdrs', window())).json().status.message).toBe('Selected records: is required');
+      expect((await exp(suite.user, 'distributor/DEMO/csv/cdrs', window())).json().status.message).toBe('Selected records is required');
       expect((await exp(suite.user, 'all/distributor/DEMO/pdf/cdrs', window())).statusCode).toBe(400);
       expect((await exp(suite.user, 'all/distributor/DEMO/csv/cdrs', { ...window(), selected: [cdr.id] })).statusCode).toBe(400);
       expect((await exp(suite.user, 'all/distributor/OTHER/csv/cdrs', window())).statusCode).toBe(404);

@@ -52,11 +52,11 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
     expect((await list(suite.user, { startAtFrom: iso(latest - 31 * DAY), startAtTo: iso(latest) })).statusCode).toBe(200);
     const over = await list(suite.user, { startAtFrom: iso(latest - 31 * DAY - 1000), startAtTo: iso(latest) });
     expect(over.statusCode).toBe(400);
-    expect(over.json().status.message).toBe('Start to: must be at most 31 days after the start');
+    expect(over.json().status.message).toBe('Start to must be at most 31 days after the start');
     const missing = await list(suite.user, { startAtTo: iso(latest) });
-    expect(missing.json().status.message).toBe('Start from: is required');
+    expect(missing.json().status.message).toBe('Start from is required');
     const backwards = await list(suite.user, { startAtFrom: iso(latest), startAtTo: iso(latest - DAY) });
-    expect(backwards.json().status.message).toBe('Start to: must not be before the start');
+    expect(backwards.json().status.message).toBe('Start to must not be before the start');
   });
 
   it('sums volumes per natural day from the rollups, equal to the records themselves', async () => {
@@ -118,8 +118,8 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
   it('refuses a summary over 32 natural days or backwards, and a day that is not one', async () => {
     const over = await summary(suite.user, { from: day(latest - 31 * DAY), to: day(latest) });
     expect(over.statusCode).toBe(400);
-    expect(over.json().status.message).toBe('Date to: must be at most 31 days after the start');
-    expect((await summary(suite.user, { from: day(latest), to: day(latest - DAY) })).json().status.message).toBe('Date to: must not be before the start');
+    expect(over.json().status.message).toBe('Date to must be at most 31 days after the start');
+    expect((await summary(suite.user, { from: day(latest), to: day(latest - DAY) })).json().status.message).toBe('Date to must not be before the start');
     expect((await summary(suite.user, { from: '2026-13-01', to: day(latest) })).statusCode).toBe(400);
   });
 

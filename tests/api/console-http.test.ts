@@ -170,8 +170,8 @@ describe('console HTTP helper', () => {
   it('refuses a file of 1 MB + 1 byte by name and rule; accepts exactly 1 MB', async () => {
     const big = new FormData();
     big.append('file', new Blob([new Uint8Array(1024 * 1024 + 1)]), 'big.csv');
-    await expect(upload('/api/main/fixture/upload', big)).rejects.toMatchObject({ statusCode: 400, message: 'File: must be at most 1 MB' });
-    expect(events).toEqual([{ type: 'toast', message: 'File: must be at most 1 MB', statusCode: 400, code: 'CB-00-0422' }]);
+    await expect(upload('/api/main/fixture/upload', big)).rejects.toMatchObject({ statusCode: 400, message: 'File must be at most 1 MB' });
+    expect(events).toEqual([{ type: 'toast', message: 'File must be at most 1 MB', statusCode: 400, code: 'CB-00-0422' }]);
     const exact = new FormData();
     exact.append('file', new Blob([new Uint8Array(1024 * 1024)]), 'exact.csv');
     expect((await upload<{ size: number }>('/api/main/fixture/upload', exact)).size).toBe(1024 * 1024);
@@ -191,7 +191,7 @@ describe('console HTTP helper', () => {
     expect(page.data[0].status).toBe('processing');
     const one = await dataProvider.getOne({ resource: 'tasks', id: page.data[0].id as string, meta });
     expect(one.data.id).toBe(page.data[0].id);
-    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({ statusCode: 400, message: 'Page size: must be at most 100' });
+    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({ statusCode: 400, message: 'Page size must be between 1 and 100' });
   });
 
   it('the live provider delivers the server’s events to listeners of their type', async () => {

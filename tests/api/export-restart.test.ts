@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
@@ -13,27 +12,8 @@ import { scaleSeed, SCALE_ORG } from '../../bench/scale-seed.js';
 import { loadConfig } from '../../server/config.js';
 import { migrate, openDb } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
+import { freePort, until } from '../wait.js';
 import { createPostgresDatabase, DB_KINDS, DEMO, DEMO_PASSWORD, TEST_CODE } from '../helper.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, everyMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
   const cleanups: (() => Promise<void> | void)[] = [];

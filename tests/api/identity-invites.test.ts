@@ -17,7 +17,7 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
     expect(res.json().data).toEqual({ email: 'new.person@example.com', role: 'operator', orgCode: 'DEMO', status: 'pending' });
     const token = await tokenMailedTo('new.person@example.com');
     const weak = await suite.t.app.inject({ method: 'POST', url: '/api/identity/sso/signin/direct/cube/invited', payload: { token, password: 'weak' } });
-    expect(weak.json().status.message).toBe('Password: Password must be 6-12 digits and include letter, number and symbol!');
+    expect(weak.json().status.message).toBe('Password must be 6-12 digits and include letter, number and symbol!');
     const ok = await suite.t.app.inject({ method: 'POST', url: '/api/identity/sso/signin/direct/cube/invited', payload: { token, password: 'Nina#2026' } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.customData.partner_code).toBe('DEMO');
@@ -53,11 +53,11 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
   });
 
   it.each([
-    [{ email: 'bad', role: 'user' }, 'E-mail: has the wrong format'],
-    [{ email: 'x@example.com', role: 'owner' }, 'Role: must be one of: user, operator, admin, superadmin'],
-    [{ email: 'x@example.com', role: 'user', firstName: 'F'.repeat(31) }, 'First name: must be at most 30 characters'],
-    [{ email: 'x@example.com', role: 'user', firstName: '' }, 'First name: must be at least 1 character'],
-    [{ email: 'x@example.com' }, 'Role: is required'],
+    [{ email: 'bad', role: 'user' }, 'E-mail has the wrong format'],
+    [{ email: 'x@example.com', role: 'owner' }, 'Role must be one of: user, operator, admin, superadmin'],
+    [{ email: 'x@example.com', role: 'user', firstName: 'F'.repeat(31) }, 'First name must be at most 30 characters long'],
+    [{ email: 'x@example.com', role: 'user', firstName: '' }, 'First name is required'],
+    [{ email: 'x@example.com' }, 'Role is required'],
   ])('refuses %j', async (payload, message) => {
     const res = await call(suite.t.app, suite.admin, { method: 'POST', url: INVITE, payload });
     expect(res.statusCode).toBe(400);
@@ -71,7 +71,7 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
   });
 
   it('refuses when no account seat is left', async () => {
-    await suite.t.db.query("UPDATE organisations SET account_cap = (SELECT count(*) FROM memberships WHERE org_id = 'org-demo') WHERE id = 'org-demo'");
+    await suite.t.db.query("UPDATE organisations SET account_cap = (SELECT count(*) FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = 'org-demo' AND NOT a.back_office) WHERE id = 'org-demo'");
     const res = await call(suite.t.app, suite.admin, { method: 'POST', url: INVITE, payload: { email: 'late@example.com', role: 'user' } });
     expect(res.json().status.message).toBe('The maximum number of accounts has been reached.');
     expect(await countRows(suite.t.db, 'accounts', "email = 'late@example.com'")).toBe(0);

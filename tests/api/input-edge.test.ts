@@ -21,7 +21,7 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
     const res = await post('/api/main/sim/deviceName', { iccid, deviceName: 'bad\u0000name' });
     expect(res.statusCode).toBe(400);
     expect(res.json().data).toEqual({ field: 'deviceName', rule: 'unsafeText' });
-    expect(res.json().status.message).toBe('Device name: must not contain the NUL character or broken Unicode (a lone surrogate)');
+    expect(res.json().status.message).toBe('Device name must not contain the NUL character or broken Unicode (a lone surrogate)');
     expect(await countRows(suite.t.db, 'sims', "device_name LIKE '%bad%'")).toBe(before);
   });
 
@@ -29,7 +29,15 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
     const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: '{"name":"North \\ud800 depot","country":"DE","smsQuota":1}', headers: { 'content-type': 'application/json', language: 'es-ES' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().data.field).toBe('name');
-    expect(res.json().status.message).toContain('no debe contener el carácter NUL');
+    expect(res.json().status.message).toBe('El campo «Nombre» no debe contener el carácter NUL ni Unicode roto (un sustituto aislado)');
+  });
+
+  it('a URL whose percent-encoding is broken is refused in a sentence of its own, in the caller\'s language', async () => {
+    const en = await get('/api/main/sim/%E0%A4%A');
+    expect(en.statusCode).toBe(400);
+    expect(en.json().data).toEqual({ field: 'url', rule: 'badUrl' });
+    expect(en.json().status.message).toBe('The request URL is not valid (broken percent-encoding)');
+    expect((await get('/api/main/sim/%E0%A4%A', { language: 'zh-CN' })).json().status.message).toBe('请求的 URL 无效（百分号编码损坏）');
   });
 
   it('a NUL in a path parameter or a query answers 400 naming it, not 500', async () => {

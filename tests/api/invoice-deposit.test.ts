@@ -13,12 +13,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { advanceInvoice } from '../../server/billing/invoice-advance.js';
 import { invoiceOrganisation } from '../../server/billing/invoice-job.js';
 import { newId } from '../../server/db/ids.js';
-import { call, countRows, DB_KINDS, DEMO, signedInSuite, type Session } from '../helper.js';
+import { BACK_OFFICE, call, countRows, DB_KINDS, inOrg, type Session, signedInSuite } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
 describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s', (kind) => {
-  const suite = signedInSuite({ kind, config: { clock: () => clock } }, { admin: DEMO.admin, other: 'admin@other.example.com' });
+  const suite = signedInSuite({ kind, config: { clock: () => clock } }, { billing: BACK_OFFICE });
+  const billingOther = () => inOrg(suite.billing, 'OTHER');
   const clock = new Date('2024-06-10T09:00:00Z');
   const sims: Record<string, { id: string; iccid: string }> = {};
   const req = (s: Session, method: 'GET' | 'POST', url: string, payload?: object) => call(suite.t.app, s, { method, url, ...(payload ? { payload } : {}) });
@@ -62,14 +63,14 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
   const settlement = async (s: Session, id: string) => (await req(s, 'GET', `${BILLS}/${id}/settlement`)).json().data as { depositLeftMinor: number; depositAppliedMinor: number; depositPaidMinor: number };
   const publish = (s: Session, id: string) => req(s, 'POST', `${BILLS}/${id}/publish`);
   const settles = async (id: string) =>
-    (await req(suite.admin, 'GET', `${BILLS}/${id}/settles`)).json().data as { items: Array<{ amount: number; kind: string; reference: string; recordedBy: string | null }>; paid: number; outstanding: number };
+    (await req(suite.billing, 'GET', `${BILLS}/${id}/settles`)).json().data as { items: Array<{ amount: number; kind: string; reference: string; recordedBy: string | null }>; paid: number; outstanding: number };
   const statusOf = async (id: string) => (await suite.t.db.query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id])).rows[0].status;
   const depositEvents = (id: string, subtype = 'deposit_applied') => countRows(suite.t.db, 'events', "type = 'invoice' AND subtype = $1 AND subject = $2", [subtype, id]);
   const minorOf = (n: number) => Math.round(n * 100);
 
   /** Every issued post-payment or advance invoice of org-demo and org-other still asking for money paid by a bank payment of what it asks. */
   async function payOpen(): Promise<void> {
-    for (const [org, s] of [['org-demo', suite.admin], ['org-other', suite.other]] as const) {
+    for (const [org, s] of [['org-demo', suite.billing], ['org-other', billingOther()]] as const) {
       const open = await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = $1 AND status = 'published' AND type IN ('post_payment', 'advance') ORDER BY id", [org]);
       for (const { id } of open.rows) {
         const { outstanding } = await settlesOf(s, id);
@@ -89,56 +90,56 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
 
   it('no deposit: an invoice is published as before, nothing drawn', async () => {
     const inv = await draft('40.00');
-    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(0);
-    expect((await publish(suite.admin, inv.id)).json().data.status).toBe('published');
+    expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(0);
+    expect((await publish(suite.billing, inv.id)).json().data.status).toBe('published');
     expect((await settles(inv.id)).items).toEqual([]);
     expect(await depositEvents(inv.id)).toBe(0);
   });
 
   it('a deposit smaller than the invoice pays part of it; the rest is paid as usual', async () => {
-    await paidDeposit(suite.admin, 5000);
+    await paidDeposit(suite.billing, 5000);
     const inv = await draft('100.00');
     expect(inv.minor).toBeGreaterThan(5000);
-    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(5000);
-    const res = await publish(suite.admin, inv.id);
+    expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(5000);
+    const res = await publish(suite.billing, inv.id);
     expect(res.json().data.status).toBe('published');
     const s = await settles(inv.id);
     expect(s.items).toEqual([expect.objectContaining({ amount: 50, kind: 'deposit', reference: 'DEPOSIT', recordedBy: null })]);
     expect(minorOf(s.outstanding)).toBe(inv.minor - 5000);
-    expect(await settlement(suite.admin, inv.id)).toEqual(expect.objectContaining({ depositLeftMinor: 0, depositAppliedMinor: 5000 }));
+    expect(await settlement(suite.billing, inv.id)).toEqual(expect.objectContaining({ depositLeftMinor: 0, depositAppliedMinor: 5000 }));
     const ev = (await suite.t.db.query<{ data: { amount: string; depositLeft: string } }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1", [inv.id])).rows;
     expect(ev.map((e) => [e.data.amount, e.data.depositLeft])).toEqual([['50.00', '0.00']]);
     // Paying what is still due, not a cent more, makes it paid.
-    const over = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000 + 1) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
+    const over = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000 + 1) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
     expect(over.statusCode).toBe(400);
-    const rest = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
+    const rest = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
     expect(rest.json().data.invoice.status).toBe('paid');
   });
 
   it('a deposit of exactly the invoice pays it in full; one larger leaves the rest for the next invoice', async () => {
     const exact = await draft('20.00');
-    await paidDeposit(suite.admin, exact.minor);
-    expect((await publish(suite.admin, exact.id)).json().data.status).toBe('paid');
+    await paidDeposit(suite.billing, exact.minor);
+    expect((await publish(suite.billing, exact.id)).json().data.status).toBe('paid');
     expect(await depositEvents(exact.id, 'paid')).toBe(1);
-    expect((await settlement(suite.admin, exact.id)).depositLeftMinor).toBe(0);
+    expect((await settlement(suite.billing, exact.id)).depositLeftMinor).toBe(0);
 
     const small = await draft('10.00');
-    await paidDeposit(suite.admin, small.minor + 777);
-    expect((await publish(suite.admin, small.id)).json().data.status).toBe('paid');
+    await paidDeposit(suite.billing, small.minor + 777);
+    expect((await publish(suite.billing, small.id)).json().data.status).toBe('paid');
     expect(minorOf((await settles(small.id)).items[0].amount)).toBe(small.minor);
-    expect((await settlement(suite.admin, small.id)).depositLeftMinor).toBe(777);
+    expect((await settlement(suite.billing, small.id)).depositLeftMinor).toBe(777);
     // The next invoice takes the 7.77 left, and the deposit is then 0, not below.
     const next = await draft('30.00');
-    expect((await publish(suite.admin, next.id)).json().data.status).toBe('published');
+    expect((await publish(suite.billing, next.id)).json().data.status).toBe('published');
     expect(minorOf((await settles(next.id)).items[0].amount)).toBe(777);
-    expect((await settlement(suite.admin, next.id)).depositLeftMinor).toBe(0);
+    expect((await settlement(suite.billing, next.id)).depositLeftMinor).toBe(0);
   });
 
   it('drawn once: two publishes of one invoice at once, and two invoices at once, never spend the deposit twice', async () => {
     const a = await draft('25.00');
     const b = await draft('25.00');
-    await paidDeposit(suite.admin, 1000);
-    const same = await Promise.all([publish(suite.admin, a.id), publish(suite.admin, a.id)]);
+    await paidDeposit(suite.billing, 1000);
+    const same = await Promise.all([publish(suite.billing, a.id), publish(suite.billing, a.id)]);
     expect(same.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect((await settles(a.id)).items.filter((i) => i.kind === 'deposit').map((i) => minorOf(i.amount))).toEqual([1000]);
     expect(await depositEvents(a.id)).toBe(1);
@@ -147,17 +148,17 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     const d = await draft('25.00');
     // a paid in full first: else the next deposit would reach back to it.
     await payOpen();
-    await paidDeposit(suite.admin, 1500);
-    await Promise.all([publish(suite.admin, b.id), publish(suite.admin, c.id), publish(suite.admin, d.id)]);
+    await paidDeposit(suite.billing, 1500);
+    await Promise.all([publish(suite.billing, b.id), publish(suite.billing, c.id), publish(suite.billing, d.id)]);
     const drawn = (await Promise.all([b, c, d].map(async (x) => (await settles(x.id)).items.reduce((n, i) => n + minorOf(i.amount), 0)))).sort((x, y) => x - y);
     expect(drawn).toEqual([0, 0, 1500]);
-    expect((await settlement(suite.admin, b.id)).depositLeftMinor).toBe(0);
+    expect((await settlement(suite.billing, b.id)).depositLeftMinor).toBe(0);
     // Two job runs of one month at once make one invoice; published twice at once, it draws once.
     await payOpen();
-    await paidDeposit(suite.admin, 300);
+    await paidDeposit(suite.billing, 300);
     const e = await draft('5.00', 'org-demo', true);
     expect(await countRows(suite.t.db, 'invoice_settles', "kind = 'deposit' AND invoice_id = $1", [e.id])).toBe(0);
-    await Promise.all([publish(suite.admin, e.id), publish(suite.admin, e.id)]);
+    await Promise.all([publish(suite.billing, e.id), publish(suite.billing, e.id)]);
     expect(await countRows(suite.t.db, 'invoice_settles', "kind = 'deposit' AND invoice_id = $1", [e.id])).toBe(1);
     // The database keeps a second draw of one invoice out whatever the code does.
     await expect(suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit')", [e.id])).rejects.toThrow();
@@ -165,82 +166,82 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
 
   it('a correction gives the draw back; its new version draws again when issued: nothing lost, nothing counted twice', async () => {
     const inv = await draft('60.00');
-    await paidDeposit(suite.admin, 2000);
-    await publish(suite.admin, inv.id);
-    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(0);
+    await paidDeposit(suite.billing, 2000);
+    await publish(suite.billing, inv.id);
+    expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(0);
     // A draw on the deposit is no payment: the invoice may still be corrected.
-    const v2 = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
+    const v2 = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
     expect(v2.statusCode, v2.body).toBe(200);
     const v2id = v2.json().data.id as string;
     expect(await statusOf(inv.id)).toBe('obsolete');
     expect(await depositEvents(inv.id, 'deposit_released')).toBe(1);
-    expect((await settlement(suite.admin, v2id)).depositLeftMinor).toBe(2000);
+    expect((await settlement(suite.billing, v2id)).depositLeftMinor).toBe(2000);
     // The obsolete version keeps its history: its draw is still listed on it.
     expect((await settles(inv.id)).items.map((i) => i.kind)).toEqual(['deposit']);
-    expect((await publish(suite.admin, v2id)).json().data.status).toBe('published');
+    expect((await publish(suite.billing, v2id)).json().data.status).toBe('published');
     expect(minorOf((await settles(v2id)).items[0].amount)).toBe(2000);
-    expect((await settlement(suite.admin, v2id)).depositLeftMinor).toBe(0);
+    expect((await settlement(suite.billing, v2id)).depositLeftMinor).toBe(0);
     // A version with a payment of its own is not corrected.
-    await req(suite.admin, 'POST', `${BILLS}/${v2id}/settles`, { amount: 1, paidOn: '2024-06-10', reference: 'SEPA-2' });
-    expect((await req(suite.admin, 'POST', `${BILLS}/${v2id}/versions`, {})).statusCode).toBe(409);
+    await req(suite.billing, 'POST', `${BILLS}/${v2id}/settles`, { amount: 1, paidOn: '2024-06-10', reference: 'SEPA-2' });
+    expect((await req(suite.billing, 'POST', `${BILLS}/${v2id}/versions`, {})).statusCode).toBe(409);
   });
 
   it('a credit note and an advance invoice never draw on the deposit', async () => {
     const inv = await draft('45.00');
-    await publish(suite.admin, inv.id);
+    await publish(suite.billing, inv.id);
     // Paid before the deposit, which would otherwise pay it.
     await payOpen();
-    await paidDeposit(suite.admin, 999);
-    const note = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/credit`, { amountMinor: 500, reason: 'Outage' });
+    await paidDeposit(suite.billing, 999);
+    const note = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/credit`, { amountMinor: 500, reason: 'Outage' });
     expect(note.statusCode, note.body).toBe(200);
     const noteId = note.json().data.id as string;
     expect((await settles(noteId)).items).toEqual([]);
-    expect(await settlement(suite.admin, noteId)).toEqual(expect.objectContaining({ depositLeftMinor: 999, depositAppliedMinor: 0 }));
+    expect(await settlement(suite.billing, noteId)).toEqual(expect.objectContaining({ depositLeftMinor: 999, depositAppliedMinor: 0 }));
     // An advance invoice of the job (its prepaid bundles billed ahead) is published without a draw.
     const { cycle, at } = await newMonth('12.00', 'org-demo', 'prepaid');
     const adv = await suite.t.db.tx((q) => advanceInvoice(q, 'org-demo', cycle, at));
     expect(adv).toBeDefined();
-    expect((await publish(suite.admin, adv!.id)).json().data.status).toBe('published');
+    expect((await publish(suite.billing, adv!.id)).json().data.status).toBe('published');
     expect((await settles(adv!.id)).items).toEqual([]);
-    expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(999);
+    expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(999);
   });
 
   it('another organisation\'s deposit is never drawn; its own invoices draw only its own', async () => {
     const mine = await draft('45.00');
-    const left = (await settlement(suite.admin, mine.id)).depositLeftMinor;
+    const left = (await settlement(suite.billing, mine.id)).depositLeftMinor;
     const theirs = await draft('10.00', 'org-other');
-    await paidDeposit(suite.other, 100_000);
-    expect((await settlement(suite.admin, mine.id)).depositLeftMinor).toBe(left);
-    await publish(suite.admin, mine.id);
+    await paidDeposit(billingOther(), 100_000);
+    expect((await settlement(suite.billing, mine.id)).depositLeftMinor).toBe(left);
+    await publish(suite.billing, mine.id);
     expect(minorOf((await settles(mine.id)).items[0]?.amount ?? 0)).toBe(left);
-    expect((await publish(suite.other, theirs.id)).json().data.status).toBe('paid');
-    expect((await settlement(suite.other, theirs.id)).depositLeftMinor).toBe(100_000 - theirs.minor);
-    expect((await req(suite.other, 'GET', `${BILLS}/${mine.id}/settlement`)).statusCode).toBe(404);
+    expect((await publish(billingOther(), theirs.id)).json().data.status).toBe('paid');
+    expect((await settlement(billingOther(), theirs.id)).depositLeftMinor).toBe(100_000 - theirs.minor);
+    expect((await req(billingOther(), 'GET', `${BILLS}/${mine.id}/settlement`)).statusCode).toBe(404);
   });
 
   it('a deposit paid in another currency is not drawn by an invoice in this one', async () => {
     const currency = (c: string) => suite.t.db.query("UPDATE billing_profiles SET currency = $1 WHERE org_id = 'org-demo'", [c]);
     await currency('USD');
-    await paidDeposit(suite.admin, 700);
+    await paidDeposit(suite.billing, 700);
     await currency('EUR');
     const eur = await draft('15.00');
-    expect((await settlement(suite.admin, eur.id)).depositLeftMinor).toBe(0);
-    await publish(suite.admin, eur.id);
+    expect((await settlement(suite.billing, eur.id)).depositLeftMinor).toBe(0);
+    await publish(suite.billing, eur.id);
     expect((await settles(eur.id)).items).toEqual([]);
     await currency('USD');
     const usd = await draft('15.00');
     await currency('EUR');
-    expect((await settlement(suite.admin, usd.id)).depositLeftMinor).toBe(700);
-    await publish(suite.admin, usd.id);
+    expect((await settlement(suite.billing, usd.id)).depositLeftMinor).toBe(700);
+    await publish(suite.billing, usd.id);
     expect((await settles(usd.id)).items).toEqual([expect.objectContaining({ amount: 7, kind: 'deposit' })]);
   });
 
   it('the PDF lists the draw on the deposit among the payments, in the reader\'s language', async () => {
     const inv = await draft('70.00');
-    await paidDeposit(suite.admin, 1234);
-    await publish(suite.admin, inv.id);
+    await paidDeposit(suite.billing, 1234);
+    await publish(suite.billing, inv.id);
     for (const [lang, words] of [['en-US', 'Paid from deposit'], ['zh-CN', '已从押金支付'], ['zh-TW', '已從押金支付'], ['es-ES', 'Pagado con el depósito']] as const) {
-      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${inv.id}/download/pdf`, headers: { language: lang } });
+      const res = await call(suite.t.app, suite.billing, { method: 'GET', url: `${BILLS}/${inv.id}/download/pdf`, headers: { language: lang } });
       expect(res.statusCode).toBe(200);
       const text = (await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true })).text;
       expect(text, lang).toContain(words);
@@ -265,7 +266,7 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       const was = clock.getTime();
       clock.setTime(Date.parse(`2024-06-${String(day).padStart(2, '0')}T09:00:00Z`));
       try {
-        expect((await publish(suite.admin, inv.id)).json().data.status).toBe('published');
+        expect((await publish(suite.billing, inv.id)).json().data.status).toBe('published');
       } finally {
         clock.setTime(was);
       }
@@ -278,25 +279,25 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       const sooner = await issued('20.00', 3);
       // One paid in part by the bank: the deposit pays only its rest.
       const part = await issued('40.00', 9);
-      expect((await req(suite.admin, 'POST', `${BILLS}/${part.id}/settles`, { amount: 10, paidOn: '2024-06-10', reference: 'SEPA-PART' })).statusCode).toBe(200);
+      expect((await req(suite.billing, 'POST', `${BILLS}/${part.id}/settles`, { amount: 10, paidOn: '2024-06-10', reference: 'SEPA-PART' })).statusCode).toBe(200);
       const waiting = await draft('10.00');
       const { cycle, at } = await newMonth('12.00', 'org-demo', 'prepaid');
       const adv = (await suite.t.db.tx((q) => advanceInvoice(q, 'org-demo', cycle, at)))!;
-      await publish(suite.admin, adv.id);
+      await publish(suite.billing, adv.id);
       const theirs = await draft('10.00', 'org-other');
-      await publish(suite.other, theirs.id);
+      await publish(billingOther(), theirs.id);
       // org-other's own deposit (of an earlier test) may pay it at its publish; org-demo's never does.
       const theirDraws = await drawsOf(theirs.id);
 
       // Enough for sooner, later, and 1.00 of part.
       const minor = sooner.minor + later.minor + 100;
-      const dep = await askDeposit(suite.admin, minor);
+      const dep = await askDeposit(suite.billing, minor);
       // Paid in part, a deposit is not yet a deposit: nothing drawn.
-      const first = (await pay(suite.admin, dep.id, 1)).json().data;
+      const first = (await pay(suite.billing, dep.id, 1)).json().data;
       expect(first.invoice.status).toBe('published');
       expect(first.depositDraws).toEqual([]);
       expect(await drawsOf(sooner.id)).toEqual([]);
-      const paid = await pay(suite.admin, dep.id, minor - 1);
+      const paid = await pay(suite.billing, dep.id, minor - 1);
       expect(paid.json().data.invoice.status).toBe('paid');
       // The answer names what the deposit paid, in the order drawn, for the console to tell the person; the fields
       // of the answer before it are all still there.
@@ -312,7 +313,7 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       expect(minorOf((await settles(part.id)).outstanding)).toBe(part.minor - 1000 - 100);
       for (const id of [waiting.id, adv.id]) expect(await drawsOf(id)).toEqual([]);
       expect(await drawsOf(theirs.id)).toEqual(theirDraws);
-      expect((await settlement(suite.admin, part.id)).depositLeftMinor).toBe(0);
+      expect((await settlement(suite.billing, part.id)).depositLeftMinor).toBe(0);
       // The events say which deposit paid, and what it left, in the order drawn; paid where it covered the invoice.
       const left = (after: number) => (after / 100).toFixed(2);
       expect(await appliedEvents(sooner.id)).toEqual([expect.objectContaining({ amount: left(sooner.minor), depositLeft: left(minor - sooner.minor), depositId: dep.id, depositBillId: dep.billId })]);
@@ -322,14 +323,14 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     });
 
     it('an invoice the deposit paid in part at its publish draws again on the next deposit, once for each deposit', async () => {
-      await paidDeposit(suite.admin, 1000);
+      await paidDeposit(suite.billing, 1000);
       const inv = await issued('50.00', 10);
       expect(await drawsOf(inv.id)).toEqual([1000]);
       const rest = inv.minor - 1000;
-      const dep = await paidDeposit(suite.admin, rest + 500);
+      const dep = await paidDeposit(suite.billing, rest + 500);
       expect(await drawsOf(inv.id)).toEqual([1000, rest]);
       expect(await statusOf(inv.id)).toBe('paid');
-      expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(500);
+      expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(500);
       // The database keeps out a second draw of one invoice for the same deposit, and a second at its publish.
       const draw = (depositId: string | null) =>
         suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit', $2)", [inv.id, depositId]);
@@ -343,33 +344,33 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     });
 
     it('a correction gives back every draw of the version it replaces', async () => {
-      await paidDeposit(suite.admin, 1000);
+      await paidDeposit(suite.billing, 1000);
       const inv = await issued('60.00', 10);
-      await paidDeposit(suite.admin, 1500);
+      await paidDeposit(suite.billing, 1500);
       expect(await drawsOf(inv.id)).toEqual([1000, 1500]);
       expect(await statusOf(inv.id)).toBe('published');
-      const v2 = await req(suite.admin, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
+      const v2 = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
       expect(v2.statusCode, v2.body).toBe(200);
       const v2id = v2.json().data.id as string;
       const released = (await suite.t.db.query<{ data: { amount: string } }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_released' AND subject = $1", [inv.id])).rows;
       expect(released.map((r) => r.data.amount)).toEqual(['25.00']);
-      expect((await settlement(suite.admin, v2id)).depositLeftMinor).toBe(2500);
+      expect((await settlement(suite.billing, v2id)).depositLeftMinor).toBe(2500);
       // A draft is not drawn on by a deposit paid meanwhile; its publish draws what is left.
-      await paidDeposit(suite.admin, 100);
+      await paidDeposit(suite.billing, 100);
       expect(await drawsOf(v2id)).toEqual([]);
-      await publish(suite.admin, v2id);
+      await publish(suite.billing, v2id);
       expect(await drawsOf(v2id)).toEqual([2600]);
     });
 
     it('two deposits paid at once pay an invoice no more than it asks', async () => {
       const inv = await issued('20.00', 10);
-      const a = await askDeposit(suite.admin, inv.minor);
-      const b = await askDeposit(suite.admin, inv.minor);
-      const res = await Promise.all([pay(suite.admin, a.id, inv.minor), pay(suite.admin, b.id, inv.minor)]);
+      const a = await askDeposit(suite.billing, inv.minor);
+      const b = await askDeposit(suite.billing, inv.minor);
+      const res = await Promise.all([pay(suite.billing, a.id, inv.minor), pay(suite.billing, b.id, inv.minor)]);
       expect(res.map((r) => r.statusCode)).toEqual([200, 200]);
       expect(await drawsOf(inv.id)).toEqual([inv.minor]);
       expect(await statusOf(inv.id)).toBe('paid');
-      expect((await settlement(suite.admin, inv.id)).depositLeftMinor).toBe(inv.minor);
+      expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(inv.minor);
       // The deposit left stays for the next invoice, rather than reaching one already paid.
       const next = await issued('30.00', 10);
       expect(await drawsOf(next.id)).toEqual([inv.minor]);

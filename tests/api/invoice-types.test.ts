@@ -1,22 +1,24 @@
 /**
- * The other invoice types (issue 20): the advance invoice the monthly job makes of a month's prepaid bundle orders,
+ * The other invoice types: the advance invoice the monthly job makes of a month's prepaid bundle orders,
  * credit notes against published or paid invoices, deposit requests, and a draft's settlement details with the
  * organisation's billing profile. Amounts to the cent in integer minor units, re-runs, rights and other organisations.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_MAX_MINOR } from '../../common/enterprise.js';
+import { formatMoney } from '../../common/numbers.js';
 import { DEPOSIT_MAX_MINOR } from '../../server/billing/bill-types-routes.js';
 import { advanceInvoice, advanceInvoices } from '../../server/billing/invoice-advance.js';
 import { runInvoiceJob } from '../../server/billing/invoice-job.js';
 import { newId } from '../../server/db/ids.js';
-import { call, countRows, DB_KINDS, DEMO, signedInSuite, type Session } from '../helper.js';
+import { BACK_OFFICE, call, countRows, DB_KINDS, DEMO, inOrg, type Session, signedInSuite } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 /** round(n / d), half away from zero, for non-negative integers. */
 const roundDiv = (n: number, d: number) => Math.floor((2 * n + d) / (2 * d));
 
 describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement details on %s', (kind) => {
-  const suite = signedInSuite({ kind, config: { clock: () => clock } }, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' });
+  const suite = signedInSuite({ kind, config: { clock: () => clock } }, { billing: BACK_OFFICE, admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' });
+  const billingOther = () => inOrg(suite.billing, 'OTHER');
   // A month the demo's seed bills nothing in, so the job's invoices of it are this test's alone.
   const cycle = '2024-03';
   const jobNow = new Date('2024-04-01T01:00:00Z');
@@ -94,23 +96,27 @@ describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement 
       const adv = await invoiceOf('advance');
       const total = cents(adv.total);
       // A draft is not credited: it is corrected or edited instead.
-      const draft = await credit(suite.admin, adv.id, { amountMinor: 100, reason: 'Goodwill' });
+      const draft = await credit(suite.billing, adv.id, { amountMinor: 100, reason: 'Goodwill' });
       expect(draft.statusCode).toBe(409);
       expect(draft.json().status.message).toMatch(/published or paid/);
-      expect((await req(suite.admin, 'POST', `${BILLS}/${adv.id}/publish`)).statusCode).toBe(200);
+      expect((await req(suite.billing, 'POST', `${BILLS}/${adv.id}/publish`)).statusCode).toBe(200);
       const bad = async (body: object, message: string | RegExp) => {
-        const res = await credit(suite.admin, adv.id, body);
+        const res = await credit(suite.billing, adv.id, body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().status.message).toMatch(message);
       };
-      await bad({ amountMinor: 0, reason: 'x' }, 'Amount: must be at least 1');
-      await bad({ amountMinor: 1.5, reason: 'x' }, /Amount: must be/);
-      await bad({ amountMinor: '100', reason: 'x' }, /Amount: must be/);
-      await bad({ amountMinor: total + 1, reason: 'x' }, `Amount: must be at most ${total}`);
-      await bad({ amountMinor: 100 }, 'Reason: is required');
-      await bad({ amountMinor: 100, reason: 'x'.repeat(201) }, 'Reason: must be at most 200 characters');
-      await bad({ amountMinor: 100, reason: '   ' }, 'Reason: has the wrong format');
-      const res = await credit(suite.admin, adv.id, { amountMinor: 1000, reason: 'x'.repeat(200) });
+      await bad({ amountMinor: 0, reason: 'x' }, 'Amount must be between 1 and 100,000,000,000');
+      await bad({ amountMinor: 1.5, reason: 'x' }, 'Amount must be a whole number');
+      await bad({ amountMinor: '100', reason: 'x' }, 'Amount must be a whole number');
+      // Above what is left: said as money, the limit in the answer's data for a program.
+      const eur = (minor: number) => formatMoney(minor, 'EUR', 'en-US');
+      await bad({ amountMinor: total + 1, reason: 'x' }, `At most ${eur(total)} is left to credit on this invoice: its total less the credit notes already issued.`);
+      expect((await credit(suite.billing, adv.id, { amountMinor: total + 1, reason: 'x' })).json().data).toEqual({ field: 'amountMinor', rule: 'maximum', limit: total });
+      expect((await req(suite.billing, 'GET', `${BILLS}/${adv.id}/settlement`)).json().data.creditLeftMinor).toBe(total);
+      await bad({ amountMinor: 100 }, 'Reason is required');
+      await bad({ amountMinor: 100, reason: 'x'.repeat(201) }, 'Reason must be at most 200 characters long');
+      await bad({ amountMinor: 100, reason: '   ' }, /^Reason:? has the wrong format$/);
+      const res = await credit(suite.billing, adv.id, { amountMinor: 1000, reason: 'x'.repeat(200) });
       expect(res.statusCode).toBe(200);
       const note = res.json().data;
       const tax = roundDiv(1000 * rateBp, 10000 + rateBp);
@@ -124,34 +130,38 @@ describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement 
       expect(line.map((l) => [cents(l.amount), l.sim_id])).toEqual([[-(1000 - tax), null]]);
       // The note names what it credits, and takes no payment.
       expect((await req(suite.admin, 'GET', `${BILLS}/${note.id}/settlement`)).json().data).toEqual(expect.objectContaining({ creditFor: adv.id, creditForBillId: 'ADV-202403-DEMO', editable: false }));
-      expect((await req(suite.admin, 'POST', `${BILLS}/${note.id}/settles`, { amount: 1, paidOn: '2024-04-10', reference: 'X' })).statusCode).toBe(409);
+      expect((await req(suite.billing, 'POST', `${BILLS}/${note.id}/settles`, { amount: 1, paidOn: '2024-04-10', reference: 'X' })).statusCode).toBe(409);
       // What is left to credit is the total less the notes so far: one cent more is refused, exactly that is not.
-      await bad({ amountMinor: total - 1000 + 1, reason: 'Rest' }, `Amount: must be at most ${total - 1000}`);
-      const rest = await credit(suite.admin, adv.id, { amountMinor: total - 1000, reason: 'Rest' });
+      expect((await req(suite.billing, 'GET', `${BILLS}/${adv.id}/settlement`)).json().data.creditLeftMinor).toBe(total - 1000);
+      await bad({ amountMinor: total - 1000 + 1, reason: 'Rest' }, `At most ${eur(total - 1000)} is left to credit on this invoice: its total less the credit notes already issued.`);
+      const es = await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${adv.id}/credit`, headers: { language: 'es-ES' }, payload: { amountMinor: total, reason: 'Rest' } });
+      expect(es.json().status.message).toBe(`Queda como máximo ${formatMoney(total - 1000, 'EUR', 'es-ES')} por abonar en esta factura: su total menos las notas de abono ya emitidas.`);
+      const rest = await credit(suite.billing, adv.id, { amountMinor: total - 1000, reason: 'Rest' });
       expect(rest.statusCode).toBe(200);
       expect(rest.json().data.billId).toBe('CRN-202403-DEMO-2');
       expect(rest.json().data.version).toBe(2);
-      await bad({ amountMinor: 1, reason: 'More' }, 'Amount: must be at most 0');
+      await bad({ amountMinor: 1, reason: 'More' }, 'Nothing is left to credit on this invoice: its credit notes already come to its total.');
+      expect((await req(suite.billing, 'GET', `${BILLS}/${adv.id}/settlement`)).json().data.creditLeftMinor).toBe(0);
       const credited = (await suite.t.db.query<{ c: string }>("SELECT (-sum(amount_incl_tax) * 100)::bigint::text AS c FROM invoices WHERE credit_for = $1", [adv.id])).rows[0].c;
       expect(Number(credited)).toBe(total);
     });
 
     it('credits a paid invoice; a credit note, a deposit or another organisation\'s invoice is not credited', async () => {
-      const dep = await req(suite.admin, 'POST', `${BILLS}/predeposit`, { amountMinor: 2500 });
+      const dep = await req(suite.billing, 'POST', `${BILLS}/predeposit`, { amountMinor: 2500 });
       expect(dep.statusCode).toBe(200);
       const depId = dep.json().data.id as string;
-      expect((await req(suite.admin, 'POST', `${BILLS}/${depId}/settles`, { amount: 25, paidOn: '2024-04-10', reference: 'DEP-PAID' })).json().data.invoice.status).toBe('paid');
-      expect((await credit(suite.admin, depId, { amountMinor: 1, reason: 'x' })).statusCode).toBe(409);
+      expect((await req(suite.billing, 'POST', `${BILLS}/${depId}/settles`, { amount: 25, paidOn: '2024-04-10', reference: 'DEP-PAID' })).json().data.invoice.status).toBe('paid');
+      expect((await credit(suite.billing, depId, { amountMinor: 1, reason: 'x' })).statusCode).toBe(409);
       const note = (await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = 'org-demo' AND type = 'credit' AND credit_for IS NOT NULL LIMIT 1")).rows[0];
-      expect((await credit(suite.admin, note.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(409);
+      expect((await credit(suite.billing, note.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(409);
       // A paid post-payment invoice of the seed.
       const paid = (await suite.t.db.query<{ id: string; total: string }>("SELECT id, amount_incl_tax::text AS total FROM invoices WHERE org_id = 'org-demo' AND type = 'post_payment' AND status = 'paid' AND amount_incl_tax > 1 ORDER BY billing_date DESC LIMIT 1")).rows[0];
-      const ok = await credit(suite.admin, paid.id, { amountMinor: cents(paid.total), reason: 'Full refund' });
+      const ok = await credit(suite.billing, paid.id, { amountMinor: cents(paid.total), reason: 'Full refund' });
       expect(ok.statusCode).toBe(200);
       expect(Math.round(ok.json().data.amountInclTax * 100)).toBe(-cents(paid.total));
       const otherOrg = (await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = 'org-other' AND status IN ('published', 'paid') LIMIT 1")).rows[0];
-      expect((await credit(suite.admin, otherOrg.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(404);
-      expect((await credit(suite.other, paid.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(404);
+      expect((await credit(suite.billing, otherOrg.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(404);
+      expect((await credit(billingOther(), paid.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(404);
       expect((await credit(suite.user, paid.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(403);
       expect((await credit(suite.operator, paid.id, { amountMinor: 1, reason: 'x' })).statusCode).toBe(403);
       // Credit notes are listed under their type.
@@ -165,30 +175,30 @@ describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement 
       clock = new Date('2024-05-03T08:00:00Z');
       const post = await invoiceOf('post_payment');
       const before = (await req(suite.admin, 'GET', `${BILLS}/${post.id}/settlement`)).json().data;
-      const res = await req(suite.admin, 'POST', `${BILLS}/predeposit`, { amountMinor: 123_456, reason: 'Deposit for May' });
+      const res = await req(suite.billing, 'POST', `${BILLS}/predeposit`, { amountMinor: 123_456, reason: 'Deposit for May' });
       expect(res.statusCode).toBe(200);
       const dep = res.json().data;
       expect(dep).toEqual(expect.objectContaining({ type: 'predeposit', status: 'published', billId: 'DEP-202405-DEMO-1', billingCycle: '2024-05', taxAmount: 0, amountInclTax: 1234.56, amountExclTax: 1234.56, dueDate: '2024-05-13' }));
       const mid = (await req(suite.admin, 'GET', `${BILLS}/${post.id}/settlement`)).json().data;
       expect(mid.depositRequestedMinor - before.depositRequestedMinor).toBe(123_456);
-      const paid = await req(suite.admin, 'POST', `${BILLS}/${dep.id}/settles`, { amount: 1234.56, paidOn: '2024-05-03', reference: 'SEPA-DEP' });
+      const paid = await req(suite.billing, 'POST', `${BILLS}/${dep.id}/settles`, { amount: 1234.56, paidOn: '2024-05-03', reference: 'SEPA-DEP' });
       expect(paid.statusCode, paid.body).toBe(200);
       expect(paid.json().data.invoice.status).toBe('paid');
       const after = (await req(suite.admin, 'GET', `${BILLS}/${post.id}/settlement`)).json().data;
       expect(after.depositPaidMinor - before.depositPaidMinor).toBe(123_456);
       expect(after.depositRequestedMinor).toBe(before.depositRequestedMinor);
       // The second deposit of the month is its version 2.
-      expect((await req(suite.admin, 'POST', `${BILLS}/predeposit`, { amountMinor: 1 })).json().data.billId).toBe('DEP-202405-DEMO-2');
+      expect((await req(suite.billing, 'POST', `${BILLS}/predeposit`, { amountMinor: 1 })).json().data.billId).toBe('DEP-202405-DEMO-2');
     });
 
     it('refuses amounts outside 1 … what a line holds, and callers who do not administer finance', async () => {
       const dep = (s: Session, body: object) => req(s, 'POST', `${BILLS}/predeposit`, body);
-      for (const [body, message] of [[{ amountMinor: 0 }, 'Amount: must be at least 1'], [{ amountMinor: DEPOSIT_MAX_MINOR + 1 }, `Amount: must be at most ${DEPOSIT_MAX_MINOR}`], [{ amountMinor: 10.5 }, /Amount: must be/], [{}, 'Amount: is required'], [{ amountMinor: 5, reason: '' }, /Reason: must be at least 1/]] as const) {
-        const res = await dep(suite.admin, body);
+      for (const [body, message] of [[{ amountMinor: 0 }, `Amount must be between 1 and ${DEPOSIT_MAX_MINOR.toLocaleString('en-US')}`], [{ amountMinor: DEPOSIT_MAX_MINOR + 1 }, `Amount must be between 1 and ${DEPOSIT_MAX_MINOR.toLocaleString('en-US')}`], [{ amountMinor: 10.5 }, 'Amount must be a whole number'], [{}, 'Amount is required'], [{ amountMinor: 5, reason: '' }, 'Reason is required']] as const) {
+        const res = await dep(suite.billing, body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().status.message).toMatch(message);
       }
-      const max = await dep(suite.other, { amountMinor: DEPOSIT_MAX_MINOR });
+      const max = await dep(billingOther(), { amountMinor: DEPOSIT_MAX_MINOR });
       expect(max.statusCode, max.body).toBe(200);
       expect(max.json().data.amountInclTax).toBe(DEPOSIT_MAX_MINOR / 100);
       expect((await dep(suite.user, { amountMinor: 5 })).statusCode).toBe(403);
@@ -202,7 +212,7 @@ describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement 
 
     it('an administrator edits a draft: its tax and total again from its net, and the billing profile for the invoices to come', async () => {
       const post = await invoiceOf('post_payment');
-      const res = await put(suite.admin, post.id, good);
+      const res = await put(suite.billing, post.id, good);
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toEqual(expect.objectContaining({ ...good, status: 'draft', editable: true }));
       const inv = (await suite.t.db.query<{ net: string; tax: string; total: string; currency: string; customer: string; bank: object; limit: string }>(
@@ -219,55 +229,55 @@ describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement 
       expect(ent).toEqual(expect.objectContaining({ currency: 'USD', creditLimitMinor: 250_000, bankName: 'Hafenbank', iban: good.iban, bic: good.bic }));
       expect(await countRows(suite.t.db, 'events', "type = 'invoice' AND subtype = 'settlement_updated' AND subject = $1", [post.id])).toBe(1);
       // Optional details cleared; the next deposit is asked in the profile's currency.
-      const cleared = await put(suite.admin, post.id, { ...good, settlementCustomer: null, bankName: null, iban: null, bic: null, creditLimitMinor: null, currency: 'EUR', taxRateBp: 0 });
+      const cleared = await put(suite.billing, post.id, { ...good, settlementCustomer: null, bankName: null, iban: null, bic: null, creditLimitMinor: null, currency: 'EUR', taxRateBp: 0 });
       expect(cleared.json().data).toEqual(expect.objectContaining({ settlementCustomer: null, iban: null, creditLimitMinor: null, taxRateBp: 0 }));
       expect((await suite.t.db.query<{ tax: string }>('SELECT tax_amount::text AS tax FROM invoices WHERE id = $1', [post.id])).rows[0].tax).toBe('0.00');
-      expect((await put(suite.admin, post.id, { ...good, currency: 'GBP' })).statusCode).toBe(200);
-      expect((await req(suite.admin, 'POST', `${BILLS}/predeposit`, { amountMinor: 100 })).json().data.currency).toBe('GBP');
+      expect((await put(suite.billing, post.id, { ...good, currency: 'GBP' })).statusCode).toBe(200);
+      expect((await req(suite.billing, 'POST', `${BILLS}/predeposit`, { amountMinor: 100 })).json().data.currency).toBe('GBP');
     });
 
     it('refuses bad details naming the field and the rule, on both sides of each limit', async () => {
       const post = await invoiceOf('post_payment');
       const bad = async (patch: object, message: string | RegExp) => {
-        const res = await put(suite.admin, post.id, { ...good, ...patch });
+        const res = await put(suite.billing, post.id, { ...good, ...patch });
         expect(res.statusCode, JSON.stringify(patch)).toBe(400);
         expect(res.json().status.message).toMatch(message);
       };
-      const fine = async (patch: object) => expect((await put(suite.admin, post.id, { ...good, ...patch })).statusCode, JSON.stringify(patch)).toBe(200);
-      await bad({ settlementCustomer: '' }, 'Settlement customer: must be at least 1 character');
-      await bad({ settlementCustomer: 'x'.repeat(101) }, 'Settlement customer: must be at most 100 characters');
+      const fine = async (patch: object) => expect((await put(suite.billing, post.id, { ...good, ...patch })).statusCode, JSON.stringify(patch)).toBe(200);
+      await bad({ settlementCustomer: '' }, 'Settlement customer is required');
+      await bad({ settlementCustomer: 'x'.repeat(101) }, 'Settlement customer must be at most 100 characters long');
       await fine({ settlementCustomer: 'x'.repeat(100) });
-      await bad({ bankName: 'b'.repeat(101) }, 'Bank: must be at most 100 characters');
+      await bad({ bankName: 'b'.repeat(101) }, 'Bank must be at most 100 characters long');
       await fine({ bankName: 'b'.repeat(100) });
-      await bad({ iban: 'GB82WEST12345698765433' }, 'IBAN: is not a valid IBAN (its check digits do not match)');
-      await bad({ iban: 'gb82WEST12345698765432' }, 'IBAN: has the wrong format');
-      await bad({ iban: 'NO938601111794' }, 'IBAN: must be at least 15 characters');
+      await bad({ iban: 'GB82WEST12345698765433' }, 'This IBAN is not valid (its check digits do not match)');
+      await bad({ iban: 'gb82WEST12345698765432' }, /^IBAN:? has the wrong format$/);
+      await bad({ iban: 'NO938601111794' }, 'IBAN must be 15 to 34 characters long');
       await fine({ iban: 'NO9386011117947' });
-      await bad({ iban: `LC55HEMM${'0'.repeat(27)}` }, 'IBAN: must be at most 34 characters');
+      await bad({ iban: `LC55HEMM${'0'.repeat(27)}` }, 'IBAN must be at most 34 characters long');
       await fine({ iban: 'LC55HEMM000100010012001200023015' });
-      await bad({ bic: 'NWBKGB2' }, 'BIC: must be at least 8 characters');
-      await bad({ bic: 'NWBKGB2LXXXX' }, 'BIC: must be at most 11 characters');
+      await bad({ bic: 'NWBKGB2' }, 'BIC must be 8 to 11 characters long');
+      await bad({ bic: 'NWBKGB2LXXXX' }, 'BIC must be at most 11 characters long');
       await fine({ bic: 'NWBKGB2LXXX' });
-      await bad({ creditLimitMinor: -1 }, 'Credit limit: must be at least 0');
+      await bad({ creditLimitMinor: -1 }, /^Credit limit must be between 0 and /);
       await fine({ creditLimitMinor: 0 });
-      await bad({ creditLimitMinor: CREDIT_MAX_MINOR + 1 }, `Credit limit: must be at most ${CREDIT_MAX_MINOR}`);
+      await bad({ creditLimitMinor: CREDIT_MAX_MINOR + 1 }, `Credit limit must be between 0 and ${CREDIT_MAX_MINOR.toLocaleString('en-US')}`);
       await fine({ creditLimitMinor: CREDIT_MAX_MINOR });
-      await bad({ creditLimitMinor: 10.5 }, /Credit limit: must be/);
-      await bad({ currency: 'usd' }, /Currency: must be one of/);
-      await bad({ currency: 'XXX' }, /Currency: must be one of/);
-      await bad({ currency: 'JPY' }, /Currency: must be one of/);
-      await bad({ taxRateBp: -1 }, 'Tax rate: must be at least 0');
-      await bad({ taxRateBp: 10000 }, 'Tax rate: must be at most 9999');
+      await bad({ creditLimitMinor: 10.5 }, 'Credit limit must be a whole number');
+      await bad({ currency: 'usd' }, /^Currency:? must be one of/);
+      await bad({ currency: 'XXX' }, /^Currency:? must be one of/);
+      await bad({ currency: 'JPY' }, /^Currency:? must be one of/);
+      await bad({ taxRateBp: -1 }, 'Tax rate must be between 0 and 9,999');
+      await bad({ taxRateBp: 10000 }, 'Tax rate must be between 0 and 9,999');
       await fine({ taxRateBp: 9999 });
-      await bad({ taxRateBp: 19.5 }, /Tax rate: must be/);
-      await bad({ extra: 1 }, /extra: is not an accepted field/);
+      await bad({ taxRateBp: 19.5 }, 'Tax rate must be a whole number');
+      await bad({ extra: 1 }, /^extra:? is not an accepted field/);
       const { bic: _bic, ...noBic } = good;
-      expect((await put(suite.admin, post.id, noBic)).json().status.message).toMatch('BIC: is required');
+      expect((await put(suite.billing, post.id, noBic)).json().status.message).toMatch(/^BIC:? is required$/);
     });
 
     it('only a current draft is edited; users, operators and other organisations are kept out', async () => {
       const adv = await invoiceOf('advance');
-      const published = await put(suite.admin, adv.id, good);
+      const published = await put(suite.billing, adv.id, good);
       expect(published.statusCode).toBe(409);
       expect(published.json().status.message).toMatch(/Only a draft/);
       expect((await req(suite.admin, 'GET', `${BILLS}/${adv.id}/settlement`)).json().data.editable).toBe(false);
@@ -275,12 +285,12 @@ describe.each(DB_KINDS)('advance, credit and predeposit invoices and settlement 
       expect((await put(suite.user, post.id, good)).statusCode).toBe(403);
       expect((await put(suite.operator, post.id, good)).statusCode).toBe(403);
       expect((await req(suite.user, 'GET', `${BILLS}/${post.id}/settlement`)).statusCode).toBe(403);
-      expect((await put(suite.other, post.id, good)).statusCode).toBe(404);
+      expect((await put(billingOther(), post.id, good)).statusCode).toBe(404);
       expect((await req(suite.other, 'GET', `${BILLS}/${post.id}/settlement`)).statusCode).toBe(404);
       // A correction makes the draft obsolete: its details are no longer edited.
-      const v2 = (await req(suite.admin, 'POST', `${BILLS}/${post.id}/versions`, { reason: 'Recount' })).json().data;
-      expect((await put(suite.admin, post.id, good)).statusCode).toBe(409);
-      expect((await put(suite.admin, v2.id, good)).statusCode).toBe(200);
+      const v2 = (await req(suite.billing, 'POST', `${BILLS}/${post.id}/versions`, { reason: 'Recount' })).json().data;
+      expect((await put(suite.billing, post.id, good)).statusCode).toBe(409);
+      expect((await put(suite.billing, v2.id, good)).statusCode).toBe(200);
     });
 
     it('saving the enterprise details sets the billing profile the invoices to come are made with', async () => {

@@ -7,7 +7,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dueDateOf } from '../../common/billing.js';
 import type { Language } from '../../common/limits.js';
-import { call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
+import { BACK_OFFICE, call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
@@ -27,7 +27,7 @@ const PRINTED: Record<Language, { title: string; published: string; labels: stri
 const PDF_MAX_BYTES = 250 * 1024;
 
 describe.each(DB_KINDS)('invoices on %s', (kind) => {
-  const suite = signedInSuite(kind, { admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' });
+  const suite = signedInSuite(kind, { billing: BACK_OFFICE, admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' });
   let invoiceId: string;
   beforeAll(async () => {
     invoiceId = (await suite.t.db.query<{ id: string }>("SELECT i.id FROM invoices i WHERE org_id = 'org-demo' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id) ORDER BY billing_date DESC LIMIT 1")).rows[0].id;
@@ -147,11 +147,11 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
     ).rows[0];
     expect(published).toBeDefined();
     // A correction (version 2, v1 obsolete), published, then part of it paid.
-    const v2 = (await call(suite.t.app, suite.admin, { method: 'POST', url: `${BILLS}/${published.id}/versions`, payload: { reason: 'Late CDRs of the month' } })).json().data as { id: string; version: number };
+    const v2 = (await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${published.id}/versions`, payload: { reason: 'Late CDRs of the month' } })).json().data as { id: string; version: number };
     expect(v2.version).toBe(2);
-    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: `${BILLS}/${v2.id}/publish` })).statusCode).toBe(200);
+    expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${v2.id}/publish` })).statusCode).toBe(200);
     const paidOn = new Date().toISOString().slice(0, 10);
-    const settled = await call(suite.t.app, suite.admin, { method: 'POST', url: `${BILLS}/${v2.id}/settles`, payload: { amount: 1.23, paidOn, reference: 'SEPA-PDF-1' } });
+    const settled = await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${v2.id}/settles`, payload: { amount: 1.23, paidOn, reference: 'SEPA-PDF-1' } });
     expect(settled.statusCode).toBe(200);
     const row = (
       await suite.t.db.query<{ outstanding: string; v1Made: Date; v2Made: Date }>(

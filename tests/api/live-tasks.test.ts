@@ -101,9 +101,9 @@ describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
     });
 
     it.each([
-      ['?pageSize=0', 'Page size: must be at least 1'],
-      ['?pageSize=101', 'Page size: must be at most 100'],
-      ['?status=stuck', 'Status: must be one of: processing, done, issues'],
+      ['?pageSize=0', 'Page size must be between 1 and 100'],
+      ['?pageSize=101', 'Page size must be between 1 and 100'],
+      ['?status=stuck', 'Status must be one of: processing, done, issues'],
     ])('refuses %s', async (query, message) => {
       const res = await list(admin, query);
       expect(res.statusCode).toBe(400);

@@ -27,15 +27,15 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
   });
 
   it.each([
-    ['0', 0, 'SMS quota: must be at least 1'],
-    ['the cap + 1', 'cap+1', 'SMS quota: must be at most {cap}'],
-    ['text', '5', 'SMS quota: must be integer'],
+    ['0', 0, 'SMS quota must be between 1 and 1,000,000,000'],
+    ['the cap + 1', 'cap+1', 'SMS quota must be at most {cap}'],
+    ['text', '5', 'SMS quota must be a whole number'],
   ])('refuses a quota of %s and writes nothing', async (_n, value, message) => {
     const before = await quotaOf('org-demo-north');
     const audits = await countRows(suite.t.db, 'audit_log');
     const res = await setQuota(suite.admin, { id: 'org-demo-north', smsQuota: value === 'cap+1' ? cap + 1 : value });
     expect(res.statusCode).toBe(400);
-    expect(res.json().status.message).toBe(message.replace('{cap}', String(cap)));
+    expect(res.json().status.message).toBe(message.replace('{cap}', cap.toLocaleString('en-US')));
     expect(await quotaOf('org-demo-north')).toBe(before);
     expect(await countRows(suite.t.db, 'audit_log')).toBe(audits);
   });
@@ -67,7 +67,7 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.country).toBe('AT');
     const bad = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: { country: 'XX' } });
-    expect(bad.json().status.message).toBe('Country: must be an ISO 3166-1 alpha-2 country code');
+    expect(bad.json().status.message).toBe('Country must be an ISO 3166-1 alpha-2 country code');
     expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs/org-demo-south', payload: {} })).statusCode).toBe(400);
   });
 

@@ -17,15 +17,15 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
 
   describe('create refuses bad input and writes nothing', () => {
     it.each([
-      ['a 4-character name', { name: 'Abcd', country: 'DE', smsQuota: 10 }, 'Name: must be at least 5 characters'],
-      ['a 41-character name', { name: 'A'.repeat(41), country: 'DE', smsQuota: 10 }, 'Name: must be at most 40 characters'],
-      ['a name of spaces', { name: '     x   ', country: 'DE', smsQuota: 10 }, 'Name: must be at least 5 characters'],
-      ['an SMS quota of 0', { name: 'Quota Zero Org', country: 'DE', smsQuota: 0 }, 'SMS quota: must be at least 1'],
-      ['an SMS quota over the cap', { name: 'Quota Over Org', country: 'DE', smsQuota: 10001 }, 'SMS quota: must be at most 10000'],
-      ['a text SMS quota', { name: 'Quota Text Org', country: 'DE', smsQuota: '10' }, 'SMS quota: must be integer'],
-      ['a bad country', { name: 'Country Org', country: 'Germany', smsQuota: 10 }, 'Country: has the wrong format'],
-      ['an unassigned country code', { name: 'Country Org', country: 'XX', smsQuota: 10 }, 'Country: must be an ISO 3166-1 alpha-2 country code'],
-      ['an unknown field', { name: 'Unknown Org', country: 'DE', smsQuota: 10, level: 1 }, 'level: is not an accepted field'],
+      ['a 4-character name', { name: 'Abcd', country: 'DE', smsQuota: 10 }, 'Name must be 5 to 40 characters long'],
+      ['a 41-character name', { name: 'A'.repeat(41), country: 'DE', smsQuota: 10 }, 'Name must be at most 40 characters long'],
+      ['a name of spaces', { name: '     x   ', country: 'DE', smsQuota: 10 }, 'Name must be at least 5 characters long'],
+      ['an SMS quota of 0', { name: 'Quota Zero Org', country: 'DE', smsQuota: 0 }, 'SMS quota must be between 1 and 1,000,000,000'],
+      ['an SMS quota over the cap', { name: 'Quota Over Org', country: 'DE', smsQuota: 10001 }, 'SMS quota must be at most 10,000'],
+      ['a text SMS quota', { name: 'Quota Text Org', country: 'DE', smsQuota: '10' }, 'SMS quota must be a whole number'],
+      ['a bad country', { name: 'Country Org', country: 'Germany', smsQuota: 10 }, 'Country has the wrong format'],
+      ['an unassigned country code', { name: 'Country Org', country: 'XX', smsQuota: 10 }, 'Country must be an ISO 3166-1 alpha-2 country code'],
+      ['an unknown field', { name: 'Unknown Org', country: 'DE', smsQuota: 10, level: 1 }, 'level is not an accepted field'],
       ['a taken name', { name: 'demo logistics north', country: 'DE', smsQuota: 10 }, 'The organisation name already exists.'],
     ])('%s', async (_n, payload, message) => {
       const orgs = await countRows(suite.t.db, 'organisations');
@@ -39,7 +39,7 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
 
     it('answers in Spanish', async () => {
       const res = await create(suite.admin, { name: 'Abcd', country: 'DE', smsQuota: 10 }, 'es-ES');
-      expect(res.json().status.message).toBe('Nombre: debe tener al menos 5 caracteres');
+      expect(res.json().status.message).toBe('El campo «Nombre» debe tener entre 5 y 40 caracteres');
     });
   });
 

@@ -54,10 +54,10 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
       [{}, 'must name at least one field'],
       [{ overagePolicy: 'stop' }, 'Overage policy'],
       [{ optInMode: 'auto' }, 'Opt-in mode'],
-      [{ name: '' }, 'Name: must be at least 1 character'],
-      [{ name: 'n'.repeat(101) }, 'Name: must be at most 100 characters'],
+      [{ name: '' }, 'Name is required'],
+      [{ name: 'n'.repeat(101) }, 'Name must be at most 100 characters long'],
       [{ activationRule: 'pro_rata' }, 'activationRule'],
-      [{ name: 'cold chain pool' }, 'Name: is already taken'],
+      [{ name: 'cold chain pool' }, 'Name is already in use'],
     ];
     for (const [body, message] of cases) {
       const res = await put(suite.admin, body);

@@ -56,10 +56,10 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
 
   describe('rename', () => {
     it.each([
-      ['an empty name', '', 'Name: must be at least 1 character'],
-      ['a name of spaces', '   ', 'Name: has the wrong format'],
-      ['a 101-character name', 'p'.repeat(101), 'Name: must be at most 100 characters'],
-      ['a number', 42, 'Name: must be string'],
+      ['an empty name', '', 'Name is required'],
+      ['a name of spaces', '   ', 'Name has the wrong format'],
+      ['a 101-character name', 'p'.repeat(101), 'Name must be at most 100 characters long'],
+      ['a number', 42, 'Name must be text'],
     ])('refuses %s and keeps the name', async (_n, name, message) => {
       const res = await rename(suite.admin, name);
       expect(res.statusCode).toBe(400);
@@ -75,7 +75,7 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
         [second],
       );
       const res = await rename(suite.admin, 'second pool');
-      expect(res.json().status.message).toBe('Name: is already taken');
+      expect(res.json().status.message).toBe('Name is already in use');
     });
 
     it('lets an admin rename (100 characters is the limit), not a user or an operator, and not someone else\'s pool', async () => {

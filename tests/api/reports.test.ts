@@ -32,10 +32,10 @@ describe.each(DB_KINDS)('reports on %s', (kind) => {
   });
 
   it.each([
-    ['every column disabled', 'all', 'Columns: must keep at least one column enabled'],
+    ['every column disabled', 'all', 'At least one column must stay enabled'],
     ['an unknown column', [{ columnKey: 'salary', enabled: true }], 'must be one of'],
-    ['no columns', [], 'must have at least 1 item'],
-    ['a text flag', [{ columnKey: 'iccid', enabled: 'yes' }], 'must be boolean'],
+    ['no columns', [], 'Columns must have at least 1 entry'],
+    ['a text flag', [{ columnKey: 'iccid', enabled: 'yes' }], 'Enabled must be yes or no'],
   ])('refuses %s and changes nothing', async (_n, columns, message) => {
     const before = (await prefs(suite.admin)).json().data.items;
     const body = columns === 'all' ? before.map((c: { columnKey: string }) => ({ columnKey: c.columnKey, enabled: false })) : columns;

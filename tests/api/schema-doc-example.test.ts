@@ -81,11 +81,11 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
 
   describe('refuses broken rules by field, in the caller\'s language, writing nothing', () => {
     it.each([
-      ['en-US', { ...good, name: 'Io' }, 'Name: must be at least 3 characters'],
-      ['en-US', { ...good, name: 'x'.repeat(41) }, 'Name: must be at most 40 characters'],
-      ['en-US', { ...good, name: 'Upper APN', apn: 'Internet' }, 'APN: has the wrong format'],
-      ['en-US', { ...good, name: 'Bad auth', authType: 'kerberos' }, 'Authentication: must be one of'],
-      ['en-US', { ...good, name: 'Flag as text', default: 'yes' }, 'Default: must be boolean'],
+      ['en-US', { ...good, name: 'Io' }, 'Name must be 3 to 40 characters long'],
+      ['en-US', { ...good, name: 'x'.repeat(41) }, 'Name must be at most 40 characters long'],
+      ['en-US', { ...good, name: 'Upper APN', apn: 'Internet' }, 'APN has the wrong format'],
+      ['en-US', { ...good, name: 'Bad auth', authType: 'kerberos' }, 'Authentication must be one of'],
+      ['en-US', { ...good, name: 'Flag as text', default: 'yes' }, 'Default must be yes or no'],
       ['zh-CN', { ...good, name: 'Io' }, '名称'],
       ['es-ES', { ...good, name: 'IP wrong', ipType: 'ipx' }, 'Tipo de IP'],
     ])('%s: %j', async (language, payload, message) => {

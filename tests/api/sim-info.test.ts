@@ -17,9 +17,9 @@ describe.each(DB_KINDS)('SIM information on %s', (kind) => {
   });
 
   it.each([
-    ['/sim/deviceName', { deviceName: 'd'.repeat(40) }, { deviceName: 'd'.repeat(41) }, 'Device name: must be at most 40 characters'],
+    ['/sim/deviceName', { deviceName: 'd'.repeat(40) }, { deviceName: 'd'.repeat(41) }, 'Device name must be at most 40 characters long'],
     ['/device/saveNote', { notes: 'n'.repeat(140) }, { notes: 'n'.repeat(141) }, 'must be at most 140 characters'],
-    ['/device/saveTag', { tags: Array.from({ length: 10 }, (_, i) => `tag-${i}`) }, { tags: Array.from({ length: 11 }, (_, i) => `tag-${i}`) }, 'must have at most 10 items'],
+    ['/device/saveTag', { tags: Array.from({ length: 10 }, (_, i) => `tag-${i}`) }, { tags: Array.from({ length: 11 }, (_, i) => `tag-${i}`) }, 'Tags can have at most 10 entries'],
     ['/device/saveTag', { tags: ['ten-chars!'] }, { tags: ['eleven-char'] }, 'must be at most 10 characters'],
   ])('%s takes the limit and refuses one over it', async (path, ok, over, message) => {
     const good = await edit(suite.admin, path, ok);
@@ -34,7 +34,7 @@ describe.each(DB_KINDS)('SIM information on %s', (kind) => {
 
   it('tags are trimmed and kept once; an empty device name clears it', async () => {
     expect((await edit(suite.admin, '/device/saveTag', { tags: [' cold ', 'cold', 'north'] })).json().data.tags).toEqual(['cold', 'north']);
-    expect((await edit(suite.admin, '/device/saveTag', { tags: ['dup', 'dup'] })).json().status.message).toContain('must not contain duplicates');
+    expect((await edit(suite.admin, '/device/saveTag', { tags: ['dup', 'dup'] })).json().status.message).toContain('Tags must not list the same entry twice');
     expect((await edit(suite.admin, '/sim/deviceName', { deviceName: '  ' })).json().data.deviceName).toBeNull();
   });
 

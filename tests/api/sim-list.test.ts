@@ -30,13 +30,13 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
     expect(res.json().data.total).toBe(mine.filter((s) => s.iccid.endsWith(tail)).length);
     const one = await list(suite.user, { search: { field: 'iccid', value: '7' } });
     expect(one.statusCode).toBe(400);
-    expect(one.json().status.message).toBe('Search value: must be at least 2 characters');
+    expect(one.json().status.message).toBe('Search value must be 2 to 64 characters long');
   });
 
   it('refuses letters in a digits-only search, in the caller’s language', async () => {
     const res = await list(suite.user, { search: { field: 'msisdn', value: '12ab' } }, 'es-ES');
     expect(res.statusCode).toBe(400);
-    expect(res.json().status.message).toBe('Valor de búsqueda: solo puede contener dígitos');
+    expect(res.json().status.message).toBe('El campo «Valor de búsqueda» solo puede contener dígitos');
   });
 
   it('searches device names by their end, whatever the case', async () => {
@@ -54,8 +54,8 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
     expect(ok.json().data.items.map((s: { iccid: string }) => s.iccid).sort()).toEqual(known.sort());
     const over = await list(suite.user, { iccids: [...known, ...filler, '8900000000000999999'] });
     expect(over.statusCode).toBe(400);
-    expect(over.json().status.message).toBe('ICCIDs: must have at most 1000 items');
-    expect((await list(suite.user, { iccids: [] })).json().status.message).toBe('ICCIDs: must have at least 1 item');
+    expect(over.json().status.message).toBe('ICCID list can have at most 1,000 entries');
+    expect((await list(suite.user, { iccids: [] })).json().status.message).toBe('ICCID list must have at least 1 entry');
     expect((await list(suite.user, { iccids: ['12345'] })).statusCode).toBe(400);
   });
 
@@ -66,12 +66,12 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
   });
 
   it.each([
-    [{ status: 'sleeping' }, 'Lifecycle status: must be one of: inactive, pre_activated, active, paused, expired, terminated'],
-    [{ pageSize: 0 }, 'Page size: must be at least 1'],
-    [{ pageSize: 101 }, 'Page size: must be at most 100'],
-    [{ sort: 'imsi' }, 'sort: must be one of: iccid, deviceName, status, activatedAt, lastSessionAt, cycleUsageKb, expiresAt'],
-    [{ page: '2' }, 'page: must be integer'],
-    [{ owner: 'me' }, 'owner: is not an accepted field'],
+    [{ status: 'sleeping' }, 'Lifecycle status must be one of: inactive, pre_activated, active, paused, expired, terminated'],
+    [{ pageSize: 0 }, 'Page size must be between 1 and 100'],
+    [{ pageSize: 101 }, 'Page size must be between 1 and 100'],
+    [{ sort: 'imsi' }, 'sort must be one of: iccid, deviceName, status, activatedAt, lastSessionAt, cycleUsageKb, expiresAt'],
+    [{ page: '2' }, 'page must be a whole number'],
+    [{ owner: 'me' }, 'owner is not an accepted field'],
   ])('refuses %j', async (payload, message) => {
     expect(answerOf(await list(suite.user, payload))).toMatchObject({ statusCode: 400, message });
   });

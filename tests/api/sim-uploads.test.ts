@@ -70,17 +70,17 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
 
   describe('the file as a whole', () => {
     it.each([
-      ['a text file', 'iccids.txt', Buffer.from('ICCID\r\n89490200001234567890\r\n'), 'File: must be a .xls, .xlsx, .csv file'],
-      ['a PDF', 'iccids.pdf', Buffer.from('%PDF-1.7\n'), 'File: must be a .xls, .xlsx, .csv file'],
-      ['a name without extension', 'iccids', Buffer.from('ICCID\r\n'), 'File: must be a .xls, .xlsx, .csv file'],
-      ['a picture renamed .xlsx', 'photo.xlsx', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 'File: is not a real .xlsx file'],
-      ['an xlsx renamed .xls', 'book.xls', book([['ICCID'], ['x']], 'xlsx'), 'File: is not a real .xls file'],
-      ['a binary file renamed .csv', 'data.csv', Buffer.from([0x49, 0x43, 0, 0, 0xff, 0xfe]), 'File: is not a real .csv file'],
-      ['a broken workbook', 'broken.xlsx', Buffer.from('PK\u0003\u0004garbage-not-a-zip'), 'File: cannot be read as a spreadsheet'],
-      ['a 40-character name', `${'a'.repeat(35)}.xlsx`, book([['ICCID'], ['x']], 'xlsx'), 'File: name must be under 40 characters'],
-      ['a file without rows', 'empty.csv', Buffer.from('ICCID\r\n\r\n'), 'File: has no rows under its header'],
-      ['an empty file', 'empty.csv', Buffer.from(''), 'File: has no rows under its header'],
-      ['a file with another first column', 'other.csv', csv([['IMEI'], ['356938035643809']]), "File: must have the template's columns, ICCID first"],
+      ['a text file', 'iccids.txt', Buffer.from('ICCID\r\n89490200001234567890\r\n'), 'File must be a .xls, .xlsx, .csv file'],
+      ['a PDF', 'iccids.pdf', Buffer.from('%PDF-1.7\n'), 'File must be a .xls, .xlsx, .csv file'],
+      ['a name without extension', 'iccids', Buffer.from('ICCID\r\n'), 'File must be a .xls, .xlsx, .csv file'],
+      ['a picture renamed .xlsx', 'photo.xlsx', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 'File is not a real .xlsx file'],
+      ['an xlsx renamed .xls', 'book.xls', book([['ICCID'], ['x']], 'xlsx'), 'File is not a real .xls file'],
+      ['a binary file renamed .csv', 'data.csv', Buffer.from([0x49, 0x43, 0, 0, 0xff, 0xfe]), 'File is not a real .csv file'],
+      ['a broken workbook', 'broken.xlsx', Buffer.from('PK\u0003\u0004garbage-not-a-zip'), 'File cannot be read as a spreadsheet'],
+      ['a 40-character name', `${'a'.repeat(35)}.xlsx`, book([['ICCID'], ['x']], 'xlsx'), 'File must have a name shorter than 40 characters'],
+      ['a file without rows', 'empty.csv', Buffer.from('ICCID\r\n\r\n'), 'File has no rows under its header'],
+      ['an empty file', 'empty.csv', Buffer.from(''), 'File has no rows under its header'],
+      ['a file with another first column', 'other.csv', csv([['IMEI'], ['356938035643809']]), "File must have the template's columns, ICCID first"],
     ])('refuses %s, naming the file and the rule, and makes no task', async (_n, name, bytes, message) => {
       const before = await tasks();
       const res = await transfer(suite.admin, { name, bytes });
@@ -114,7 +114,7 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       const before = await tasks();
       const res = await transfer(suite.admin, { name: 'over.csv', bytes: over });
       expect(res.statusCode).toBe(400);
-      expect(res.json().status.message).toBe('File: must be at most 1 MB');
+      expect(res.json().status.message).toBe('File must be at most 1 MB');
       expect(await tasks()).toBe(before);
     });
 
@@ -124,26 +124,26 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       const before = await tasks();
       const res = await transfer(suite.admin, { name: 'many.xlsx', bytes });
       expect(res.statusCode).toBe(400);
-      expect(res.json().status.message).toBe('File: must have at most 100,000 rows');
+      expect(res.json().status.message).toBe('File must have at most 100,000 rows');
       expect(await tasks()).toBe(before);
     });
 
     it('names the file in the person\'s language', async () => {
       const res = await transfer(suite.admin, { name: 'iccids.txt', bytes: Buffer.from('x') }, undefined, 'es-ES');
-      expect(res.json().status.message).toBe('Archivo: debe ser un archivo .xls, .xlsx, .csv');
+      expect(res.json().status.message).toBe('«Archivo» debe ser un archivo .xls, .xlsx, .csv');
     });
 
     it('refuses a request without a file, a missing or foreign receiving organisation, and a missing acknowledgement', async () => {
       const file = { name: 'ok.csv', bytes: csv([['ICCID'], [SPECIAL_SIMS.activatable]]) };
       const before = await tasks();
       const cases: [Record<string, string>, typeof file | undefined, string][] = [
-        [{ targetOrgId: 'org-demo-north', acknowledged: 'true' }, undefined, 'File: is required'],
-        [{ acknowledged: 'true' }, file, 'Receiving organisation: is required'],
-        [{ targetOrgId: 'org-other', acknowledged: 'true' }, file, 'Receiving organisation: must be another organisation where you are an admin'],
-        [{ targetOrgId: 'org-demo', acknowledged: 'true' }, file, 'Receiving organisation: must be another organisation where you are an admin'],
-        [{ targetOrgId: 'DEMO', acknowledged: 'true' }, file, 'Receiving organisation: must be another organisation where you are an admin'],
-        [{ targetOrgId: 'org-demo-north' }, file, 'Acknowledgement: must be given'],
-        [{ targetOrgId: 'org-demo-north', acknowledged: 'false' }, file, 'Acknowledgement: must be given'],
+        [{ targetOrgId: 'org-demo-north', acknowledged: 'true' }, undefined, 'File is required'],
+        [{ acknowledged: 'true' }, file, 'Receiving organisation is required'],
+        [{ targetOrgId: 'org-other', acknowledged: 'true' }, file, 'Receiving organisation must be another organisation where you are an admin'],
+        [{ targetOrgId: 'org-demo', acknowledged: 'true' }, file, 'Receiving organisation must be another organisation where you are an admin'],
+        [{ targetOrgId: 'DEMO', acknowledged: 'true' }, file, 'Receiving organisation must be another organisation where you are an admin'],
+        [{ targetOrgId: 'org-demo-north' }, file, 'Acknowledgement must be given'],
+        [{ targetOrgId: 'org-demo-north', acknowledged: 'false' }, file, 'Acknowledgement must be given'],
       ];
       for (const [fields, f, message] of cases) {
         const res = await transfer(suite.admin, f, fields);
@@ -248,7 +248,7 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       const rows = await report(suite.admin, taskId);
       expect(rows[0]).toEqual(['Fila', 'ICCID', 'Resultado', 'Motivo']);
       expect(rows.slice(1).map((r) => [r[0], r[2]])).toEqual([['2', 'Hecho'], ['3', 'Hecho'], ['4', 'Hecho'], ['5', 'No hecho'], ['6', 'No hecho']]);
-      expect(rows[4][3]).toBe('La SIM está en un pool compartido y no se puede transferir');
+      expect(rows[4][3]).toBe('La SIM está en una bolsa compartida y no se puede transferir');
 
       // Started over after a stop (the lease taken over), the job finds its own work and reports the same.
       await suite.t.db.query("UPDATE tasks SET status = 'processing', ended_at = NULL, progress = 50, claimed_by = NULL, result = NULL, result_file_id = NULL WHERE id = $1", [taskId]);
@@ -305,7 +305,7 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       expect(parsed.json().data).toMatchObject({ rows: 1, ok: 1, failed: 0 });
       const bad = await info(suite.admin, 'imei', file);
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().status.message).toBe('Type: must be one of: deviceName, notes, tags');
+      expect(bad.json().status.message).toBe('Type must be one of: deviceName, notes, tags');
       expect((await info(suite.admin, 'deviceName', file, 'OTHER')).statusCode).toBe(404);
     });
   });

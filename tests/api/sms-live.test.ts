@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { startConsumer } from '../../server/events/event-log.js';
+import { startRelay, type Relay } from '../../server/events/relay.js';
 import { LIVE_CONSUMER, liveHandle, type LiveSmsData } from '../../server/live/live-consumer.js';
 import { networkReports } from '../../server/network/reports.js';
 import { SimulatedNetwork } from '../../server/network/simulator.js';
@@ -29,6 +30,7 @@ describe.each(DB_KINDS)('live SMS statuses over SSE on %s', (kind) => {
   let operator: Session;
   let other: Session;
   let consumer: { stop: () => Promise<void>; poke: () => Promise<void> };
+  let relay: Relay;
 
   beforeAll(async () => {
     // A second instance on the same database: the browsers connect to it, the change and the consumer are on the first.
@@ -42,12 +44,15 @@ describe.each(DB_KINDS)('live SMS statuses over SSE on %s', (kind) => {
     // event is then in the past), the network step below delivers only this organisation's, and the other stream has
     // nothing of its own to hear.
     await suite.t.db.query(`UPDATE sms_records SET status = 'delivered', delivered_at = now() WHERE org_id <> 'org-demo' AND status IN ('pending', 'sent')`);
-    // The first instance runs the consumer (as an instance with jobs does); its first claim starts it at the present.
-    consumer = startConsumer(suite.t.db, suite.t.app.log, { name: LIVE_CONSUMER, handle: liveHandle, pollMs: 50 });
+    // The first instance runs the relay and the consumer (as an instance with jobs does); its first claim starts it at
+    // the present.
+    relay = startRelay(suite.t.db, suite.t.app.log, { pollMs: 50 });
+    consumer = startConsumer(suite.t.db, suite.t.app.log, { name: LIVE_CONSUMER, handle: liveHandle, pollMs: 50, relay });
     await consumer.poke();
   });
   afterAll(async () => {
     await consumer.stop();
+    await relay.stop();
     await second.close();
   });
 

@@ -97,7 +97,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
 
   describe('limits and texts', () => {
     it.each([
-      ['a 50-character name and refuses 51 characters naming the field', 'name', 50, 'Name: must be at most 50 characters'],
+      ['a 50-character name and refuses 51 characters naming the field', 'name', 50, 'Name must be at most 50 characters long'],
       ['140 characters of content and refuses 141', 'content', 140, 'Content does not comply: 141 characters, at most 140.'],
     ])('takes %s', async (_n, field, most, message) => {
       expect((await create(suite.admin, { [field]: 'x'.repeat(most) })).statusCode).toBe(200);
@@ -105,8 +105,8 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('refuses an empty or blank name', async () => {
-      expect((await create(suite.admin, { name: '' })).json().status.message).toBe('Name: must be at least 1 character');
-      expect((await create(suite.admin, { name: '   ' })).json().status.message).toBe('Name: is required');
+      expect((await create(suite.admin, { name: '' })).json().status.message).toBe('Name is required');
+      expect((await create(suite.admin, { name: '   ' })).json().status.message).toBe('Name is required');
     });
 
     it('takes binary content as hex, stored in upper case, and refuses what is not', async () => {
@@ -122,24 +122,24 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect((await create(suite.admin, { iccids: mine })).statusCode).toBe(200);
       const res = await create(suite.admin, { iccids: [...mine, foreign] });
       expect(res.statusCode).toBe(400);
-      expect(res.json().status.message).toBe('ICCIDs: must have at most 1000 items');
+      expect(res.json().status.message).toBe('ICCID list can have at most 1,000 entries');
     });
 
     it('takes 10 e-mail addresses and refuses 11, a bad one and duplicates, naming them', async () => {
       const emails = Array.from({ length: 11 }, (_, i) => `ops${i}@demo.example.com`);
       expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails.slice(0, 10) })).statusCode).toBe(200);
-      expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails })).json().status.message).toBe('Notification e-mails: must have at most 10 items');
-      expect((await create(suite.admin, { emailNotify: true, notifyEmails: ['not-an-address'] })).json().status.message).toBe('notifyEmails.0: must be a valid e-mail address');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails })).json().status.message).toBe('Notification e-mails can have at most 10 entries');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: ['not-an-address'] })).json().status.message).toBe('Notification e-mails must be a valid e-mail address');
       const dup = await create(suite.admin, { emailNotify: true, notifyEmails: ['a@demo.example.com', 'b@demo.example.com', 'A@demo.example.com'] });
-      expect(dup.json().status.message).toBe('Notification e-mails: contains duplicate addresses: A@demo.example.com');
+      expect(dup.json().status.message).toBe('Notification e-mails contains a duplicate address (A@demo.example.com)');
       expect(dup.json().data.offenders).toEqual(['A@demo.example.com']);
-      expect((await create(suite.admin, { emailNotify: true, notifyEmails: [] })).json().status.message).toBe('Notification e-mails: must have at least 1 item');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: [] })).json().status.message).toBe('Notification e-mails must have at least 1 entry');
     });
 
     it('refuses duplicate ICCIDs and ICCIDs of another organisation, listing each offender', async () => {
       const dup = await create(suite.admin, { iccids: [mine[0], mine[1], mine[0], mine[2], mine[1]] });
       expect(dup.statusCode).toBe(400);
-      expect(dup.json().status.message).toBe(`ICCIDs: contains duplicate ICCIDs: ${mine[0]}, ${mine[1]}`);
+      expect(dup.json().status.message).toBe(`ICCID list contains duplicate ICCIDs (${mine[0]}, ${mine[1]})`);
       expect(dup.json().data.offenders).toEqual([mine[0], mine[1]]);
       const gone = await create(suite.admin, { iccids: [mine[0], foreign, '89490000000000000000'] });
       expect(gone.statusCode).toBe(400);
@@ -153,12 +153,12 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('refuses a repeated schedule without weekdays, without an end, or ending before it starts, and a once-only one in the past', async () => {
-      expect((await create(suite.admin, { weekdays: [] })).json().status.message).toBe('Weekdays: must have at least 1 item');
-      expect((await create(suite.admin, { neverEnds: false })).json().status.message).toBe('End time: needs an end time, or "never ends" (not both)');
+      expect((await create(suite.admin, { weekdays: [] })).json().status.message).toBe('Weekdays must have at least 1 entry');
+      expect((await create(suite.admin, { neverEnds: false })).json().status.message).toBe('End time or “Never ends” must be chosen, not both');
       const start = new Date(Date.now() + DAY);
-      expect((await create(suite.admin, { neverEnds: false, startAt: start.toISOString(), endAt: new Date(start.getTime() - HOUR).toISOString() })).json().status.message).toBe('End time: must not be before the start');
-      expect((await create(suite.admin, { mode: 'once', startAt: new Date(Date.now() - HOUR).toISOString() })).json().status.message).toBe('Start: cannot be earlier than now');
-      expect((await create(suite.admin, { timezone: 'Mars/Olympus' })).json().status.message).toBe('Time zone: must be an IANA time zone such as Europe/Berlin');
+      expect((await create(suite.admin, { neverEnds: false, startAt: start.toISOString(), endAt: new Date(start.getTime() - HOUR).toISOString() })).json().status.message).toBe('End time must not be before the start');
+      expect((await create(suite.admin, { mode: 'once', startAt: new Date(Date.now() - HOUR).toISOString() })).json().status.message).toBe('Start cannot be earlier than now');
+      expect((await create(suite.admin, { timezone: 'Mars/Olympus' })).json().status.message).toBe('Time zone must be an IANA time zone such as Europe/Berlin');
     });
   });
 
@@ -196,7 +196,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect(full.json().data.iccids).toHaveLength(1000);
       const over = book([['ICCID'], ...mine.map((i) => [i]), [foreign]], 'xlsx');
       const texts = {
-        'en-US': 'File: must have at most 1,000 rows',
+        'en-US': 'File must have at most 1,000 rows',
         'zh-CN': expect.stringContaining('1,000'),
         'zh-TW': expect.stringContaining('1,000'),
         'es-ES': expect.stringContaining('1,000'),
@@ -215,21 +215,21 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
         expect(res.statusCode).toBe(400);
         messages[lang] = res.json().status.message;
       }
-      expect(messages['en-US']).toBe('File: must be a .xlsx, .xls, .csv, .txt file');
+      expect(messages['en-US']).toBe('File must be a .xlsx, .xls, .csv, .txt file');
       expect(new Set(Object.values(messages)).size).toBe(4);
       expect(Object.values(messages).every((m) => m.includes('.xlsx, .xls, .csv, .txt'))).toBe(true);
-      expect((await parse(suite.operator, 'targets.xlsx', 'ICCID\n' + mine[0])).json().status.message).toBe('File: is not a real .xlsx file');
+      expect((await parse(suite.operator, 'targets.xlsx', 'ICCID\n' + mine[0])).json().status.message).toBe('File is not a real .xlsx file');
     });
 
     it('names the rows holding no ICCID (a number cell lost its digits), duplicates and SIMs of another organisation', async () => {
       const numbers = await parse(suite.operator, 'targets.xlsx', book([['ICCID'], [mine[0]], [Number(mine[1])], ['hello']], 'xlsx'));
       expect(numbers.statusCode).toBe(400);
-      expect(numbers.json().status.message).toBe('File: rows 3, 4 hold no ICCID of 18 to 22 digits (an ICCID stored as a number has lost its last digits: store it as text)');
+      expect(numbers.json().status.message).toBe('File has no ICCID of 18 to 22 digits on rows 3, 4 (an ICCID stored as a number has lost its last digits; store it as text)');
       expect(numbers.json().data).toMatchObject({ field: 'file', rule: 'fileIccids', offenders: ['3', '4'] });
       const zh = await parse(suite.operator, 'targets.xlsx', book([['ICCID'], ['x']], 'xlsx'), 'zh-CN');
-      expect(zh.json().status.message).toBe('文件：第 2 行不是 18 至 22 位数字的 ICCID（以数字存储的 ICCID 已丢失末尾数字，请存为文本）');
+      expect(zh.json().status.message).toBe('文件第 2 行不是 18 至 22 位数字的 ICCID（以数字存储的 ICCID 已丢失末尾数字，请存为文本）');
       const dup = await parse(suite.operator, 'targets.csv', `ICCID\n${mine[0]}\n${mine[1]}\n${mine[0]}\n`);
-      expect(dup.json().status.message).toBe(`File: contains duplicate ICCIDs: ${mine[0]}`);
+      expect(dup.json().status.message).toBe(`File contains a duplicate ICCID (${mine[0]})`);
       const theirs = await parse(suite.operator, 'targets.csv', `ICCID\n${mine[0]}\n${foreign}\n`);
       expect(theirs.statusCode).toBe(400);
       expect(theirs.json().status.message).toBe(`Device (ICCID) does not exist: ${foreign}`);
@@ -264,6 +264,27 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect((await call(suite.t.app, suite.operator, { method: 'GET', url: `/api/customer/sms/task/detail/${made.id}` })).statusCode).toBe(404);
     });
 
+    it('refuses an operator someone else\'s schedule: an admin\'s is not theirs to edit, switch or delete', async () => {
+      const theirs = (await create(suite.admin, { name: 'Admin poll' })).json().data;
+      const mine = (await create(suite.operator, { name: 'Operator poll' })).json().data;
+      expect(mine.createdBy).not.toBe(theirs.createdBy);
+      for (const lang of ['en-US', 'zh-CN'] as const) {
+        for (const res of [
+          await post(suite.operator, '/sms/task/update', { id: theirs.id, ...base({ name: 'Taken over' }) }, lang),
+          await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: theirs.id, status: 'disabled' }, headers: { language: lang } }),
+          await call(suite.t.app, suite.operator, { method: 'DELETE', url: `/api/customer/sms/task?id=${theirs.id}`, headers: { language: lang } }),
+        ]) {
+          expect(res.statusCode, res.body).toBe(403);
+          expect(res.json().status.message).toBe(lang === 'en-US' ? 'Only its creator or an administrator can change or delete this scheduled SMS.' : '只有创建者或管理员可以修改或删除此定时短信。');
+        }
+      }
+      expect(await detail(theirs.id)).toMatchObject({ name: 'Admin poll', status: 'enabled' });
+      // An admin manages every schedule, the operator's included.
+      expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: mine.id, status: 'disabled' } })).statusCode).toBe(200);
+      expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${mine.id}` })).statusCode).toBe(200);
+      expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${theirs.id}` })).statusCode).toBe(200);
+    });
+
     it('refuses to edit, switch or delete a once-only schedule in progress with the SPEC text', async () => {
       for (const res of [
         await post(suite.admin, '/sms/task/update', { id: EXECUTING_SCHEDULE_ID, ...base() }),
@@ -279,7 +300,7 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
 
   it('keeps an operation log of who changed what', async () => {
     const startAt = new Date(Date.now() + HOUR).toISOString();
-    const made = (await create(suite.admin, { name: 'Logged', startAt })).json().data;
+    const made = (await create(suite.operator, { name: 'Logged', startAt })).json().data;
     await post(suite.admin, '/sms/task/update', { id: made.id, ...base({ name: 'Logged again', content: 'PONG', startAt }) });
     await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
     const log = (await post(suite.user, '/operation/log/list', { id: made.id })).json().data;
@@ -435,6 +456,36 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       const on = (await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'enabled' } })).json().data;
       expect(on.status).toBe('enabled');
       expect(on.nextRunAt).toBe(at('06-01', '09:00'));
+    });
+  });
+
+  describe('a schedule with nothing more to send', () => {
+    it('is finished once its only run has sent: nothing to switch or edit, and it can still be deleted', async () => {
+      const sendAt = new Date(Date.now() + 60_000);
+      const made = (await create(suite.admin, { name: 'Sent once', mode: 'once', startAt: sendAt.toISOString(), iccids: mine.slice(900, 901) })).json().data;
+      expect(made).toMatchObject({ status: 'enabled', finished: false });
+      await only(made.id);
+      const { net } = counting();
+      const run = scheduler(net, () => new Date(sendAt.getTime() + 60_000));
+      await run.tick();
+      await run.tick();
+      const done = await detail(made.id);
+      expect(done).toMatchObject({ status: 'enabled', executing: false, nextRunAt: null, finished: true });
+      expect(done.lastRunAt).not.toBeNull();
+      // The list says the same as the details.
+      const listed = (await post(suite.admin, '/sms/task/list', { page: 1, pageSize: 100, name: 'Sent once' })).json().data.items;
+      expect(listed.find((s: { id: string }) => s.id === made.id).finished).toBe(true);
+      for (const language of ['en-US', 'zh-CN']) {
+        for (const res of [
+          await post(suite.admin, '/sms/task/update', { id: made.id, ...base({ name: 'Sent twice', mode: 'once', startAt: new Date(Date.now() + 3_600_000).toISOString() }) }, language),
+          await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' }, headers: { language } }),
+        ]) {
+          expect(res.statusCode).toBe(409);
+          expect(res.json().status.message).toMatch(language === 'en-US' ? /^Finished: this schedule has nothing more to send/ : /^已完成/);
+        }
+      }
+      expect((await detail(made.id)).finished).toBe(true);
+      expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${made.id}` })).statusCode).toBe(200);
     });
   });
 

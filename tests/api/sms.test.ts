@@ -277,9 +277,9 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
   it('validates numbers (country code, length, no plus) and sends to the SIM a number names', async () => {
     const [sim] = await active();
     for (const [value, message] of [
-      ['+491511234567', 'Numbers: +491511234567 must be digits in international format, country code first, without + or a leading 0'],
-      ['2891234567', 'Numbers: 2891234567 does not start with a known country calling code'],
-      ['4915112345678901', 'Numbers: 4915112345678901 must have at most 15 digits with the country code and at least 4 after it'],
+      ['+491511234567', '+491511234567 must be digits in international format, country code first, without + or a leading 0'],
+      ['2891234567', '2891234567 does not start with a known country calling code'],
+      ['4915112345678901', '4915112345678901 must have at most 15 digits with the country code and at least 4 after it'],
     ]) {
       const res = await send(suite.operator, { msisdns: [value], content: 'PING' });
       expect(res.statusCode).toBe(400);

@@ -98,6 +98,32 @@ describe('a server given a certificate', () => {
     }
   });
 
+  it('refuses an upload declaring more than its limit over HTTP/2 too, before its body is sent', async () => {
+    const session = http2.connect(base);
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = session.request({
+          ':method': 'POST',
+          ':path': '/api/customer/sms/task/targets/parse',
+          ...admin.headers,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(50 * 1024 * 1024),
+        });
+        let status = 0;
+        let body = '';
+        req.on('response', (h) => (status = Number(h[':status'])));
+        req.setEncoding('utf8');
+        req.on('data', (d: string) => (body += d));
+        req.on('end', () => resolve({ status, body }));
+        req.on('error', reject);
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body).status.message).toBe('The upload is larger than 2 MB: a file may be at most 1 MB.');
+    } finally {
+      session.close();
+    }
+  });
+
   it('still answers an HTTP/1.1 client over TLS', async () => {
     const res = await fetch(`${base}/api/main/orgs`, { headers: admin.headers });
     expect(res.status).toBe(200);

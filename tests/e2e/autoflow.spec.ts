@@ -93,6 +93,10 @@ LANGS.forEach(({ lang, words, common }, index) => {
     await page.getByRole('menuitem', { name: w.action.enum.type.webhook }).click();
     await expect(node(page, w.node.actionN.replace('{{n}}', '2'))).toContainText(w.action.enum.type.webhook);
     await page.getByRole('button', { name: button(w.save) }).click();
+    // A new rule that suspends asks first, naming how many SIMs it would suspend now (the one typed in: 1).
+    const ask = page.getByRole('dialog');
+    await expect(ask).toContainText(w.enableConfirm.now.suspend_one.replace('{{n}}', '1'));
+    await ask.getByRole('button', { name: button(w.enableConfirm.saveEnable) }).click();
     await expect(page).toHaveURL(/\/autoflow$/);
     const row = page.getByRole('row').filter({ hasText: name });
     await expect(row).toContainText(w.words.triggerLine.replace('{{name}}', w.trigger.enum.type.data_usage).replace('{{condition}}', over50));

@@ -46,7 +46,7 @@ test('webhook settings: the secret is hidden until asked for, an http:// URL is 
 
   await page.getByLabel('Webhook URL', { exact: true }).fill('http://hooks.example.com/iot');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Webhook URL: must be a full HTTPS URL' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Webhook URL must be a full HTTPS URL' })).toBeVisible();
   await page.getByLabel('Webhook URL', { exact: true }).fill('https://127.0.0.1/hook');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'must not point at a private, loopback' })).toBeVisible();

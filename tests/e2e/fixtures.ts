@@ -9,6 +9,7 @@ import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { deleteStream, NATS_URL, natsAnswers } from '../nats';
 import { SERVER_ENV, TEMPLATE_DIR, workerDataDir, workerPort } from './e2e-env';
 
 export { expect };
@@ -56,8 +57,12 @@ export const test = base.extend<object, { workerServer: WorkerServer; serverTls:
       const tlsDir = process.env.TEST_TLS_DIR;
       if (serverTls && !tlsDir) throw new Error('serverTls needs the certificate of tests/e2e/global-setup.ts (TEST_TLS_DIR)');
       const tls = serverTls && tlsDir ? { TLS_CERT_FILE: path.join(tlsDir, 'cert.pem'), TLS_KEY_FILE: path.join(tlsDir, 'key.pem') } : {};
+      // Where NATS answers (every machine of this project, CI's included) the worker's server reads its event stream
+      // there, on a stream of its own, as a production instance with NATS_URL does; elsewhere from the database.
+      const stream = `E2E_W${workerInfo.parallelIndex}_${process.pid}`;
+      const nats = natsAnswers ? { NATS_URL, NATS_STREAM: stream } : {};
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, ...SERVER_ENV, ...tls, PORT: String(port), DATA_DIR: dataDir, SEED: 'false' },
+        env: { ...process.env, ...SERVER_ENV, ...tls, ...nats, PORT: String(port), DATA_DIR: dataDir, SEED: 'false' },
         stdio: ['ignore', log, log],
       });
       const url = `${serverTls ? 'https' : 'http'}://localhost:${port}`;
@@ -70,6 +75,7 @@ export const test = base.extend<object, { workerServer: WorkerServer; serverTls:
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
         fs.closeSync(log);
+        if (natsAnswers) await deleteStream(stream);
       }
     },
     { scope: 'worker', timeout: 150_000 },

@@ -3,6 +3,8 @@ import { expect, type APIRequestContext, type Locator, type Page } from '@playwr
 import { E2E_JWT_SECRET, FIXTURE_PORT } from './e2e-env';
 
 export const PASSWORD = 'Demo#2026';
+/** The provider's back-office account (server/db/seed.ts): the one that makes, corrects, credits and settles invoices. */
+export const BACK_OFFICE = 'billing@provider.example.com';
 /** The fixture server of playwright.config.ts (SCHEMAS_DIR=tests/fixtures/schemas, one port above the main one). */
 export const FIXTURE_BASE = `http://localhost:${FIXTURE_PORT}`;
 export const CODE = '246810';

@@ -1,12 +1,12 @@
 /**
- * Invoices and the task center (issue 20): an admin runs the invoice job for a closed month from the invoices list and
+ * Invoices and the task center (issue 20): the provider's back office runs the invoice job for a closed month from the invoices list and
  * follows it in the task center; a paid invoice's PDF prints its payments and versions in English and in Chinese.
  */
 import { expect, test } from './fixtures';
-import { openFirstInvoice, pdfText, signIn } from './helpers';
+import { BACK_OFFICE, openFirstInvoice, pdfText, signIn } from './helpers';
 
-test('an admin makes the invoices of last month from the invoices list and sees the job in the task center', async ({ page }) => {
-  await signIn(page, 'admin@demo.example.com');
+test('the provider\'s back office makes the invoices of last month from the invoices list and sees the job in the task center', async ({ page }) => {
+  await signIn(page, BACK_OFFICE);
   await page.getByRole('menuitem', { name: 'Invoices' }).click();
   await page.getByRole('button', { name: 'Make invoices' }).click();
   const dialog = page.getByRole('dialog', { name: 'Make the invoices of a closed month' });

@@ -1,7 +1,8 @@
 /** Invoices: the list, an invoice's detail, its PDF download and its SIM lines. */
 import fs from 'node:fs';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openFirstInvoice, pdfText, signIn } from './helpers';
+import { apiSession, BACK_OFFICE, openFirstInvoice, pdfText, signIn } from './helpers';
 
 test('an admin opens an invoice, downloads its PDF and reads its SIM lines', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
@@ -55,8 +56,8 @@ test('the SIM details of an invoice name it in their Invoice filter, in en-US an
   }
 });
 
-test('an admin corrects a published invoice, opens its versions and reads the PDF of each in two languages', async ({ page }) => {
-  await signIn(page, 'admin@demo.example.com');
+test('the provider\'s back office corrects a published invoice, opens its versions and reads the PDF of each in two languages', async ({ page }) => {
+  await signIn(page, BACK_OFFICE);
   await openFirstInvoice(page, [['Status', 'Published'], ['Type', 'Post-payment']], 'Post-payment');
   const versions = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Versions$/ }) });
   await expect(versions.getByRole('row')).toHaveCount(2);
@@ -94,6 +95,45 @@ test('an admin corrects a published invoice, opens its versions and reads the PD
   expect(esText).toContain('Factura');
   expect(esText).toContain('€');
   expect(esText).toMatch(/89\d{17}/);
+});
+
+const BILLS = '/api/customer/cube/v2/api/customer/bills';
+/** What changes an invoice, by its button on the list and on an invoice. */
+const LIST_CHANGES = ['Make invoices', 'Request deposit'];
+const INVOICE_CHANGES = ['Correct', 'Issue credit note', 'Record payment', 'Publish', 'Settlement details'];
+/** A button by its words, after its icon's name ("edit Correct"), never a longer label that ends the same. */
+const button = (page: Page, words: string) => page.getByRole('button', { name: new RegExp(`(^|\\s)${words}$`) });
+
+test('a customer admin reads invoices but is offered no change: none on the list, none on an open or a paid invoice', async ({ page, request }) => {
+  const api = await apiSession(request, 'admin@demo.example.com');
+  const first = async (data: object) =>
+    (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 1, ...data } })).json()).data.items[0] as { id: string; status: string } | undefined;
+  // An open post-payment invoice (the seed's issued one, or the draft a correction made of it) and a paid one.
+  const open = (await first({ status: 'published', type: 'post_payment' })) ?? (await first({ status: 'draft', type: 'post_payment' }));
+  const paid = await first({ status: 'paid', type: 'post_payment' });
+  if (!open || !paid) throw new Error('the demo has no open or no paid post-payment invoice');
+  const invoices = [open, paid];
+
+  // The back office is offered them on the same pages (so their absence below is the role's, not the page's).
+  await signIn(page, BACK_OFFICE);
+  await page.goto('/en-US/finance');
+  for (const name of LIST_CHANGES) await expect(button(page, name)).toBeVisible();
+  await page.goto(`/en-US/financeDetailsPage?id=${open.id}`);
+  for (const name of ['Correct', open.status === 'draft' ? 'Publish' : 'Record payment']) await expect(button(page, name)).toBeVisible();
+  await page.goto(`/en-US/financeDetailsPage?id=${paid.id}`);
+  await expect(button(page, 'Issue credit note')).toBeVisible();
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+
+  await signIn(page, 'admin@demo.example.com');
+  await page.goto('/en-US/finance');
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  for (const name of LIST_CHANGES) await expect(button(page, name)).toHaveCount(0);
+  for (const inv of invoices) {
+    await page.goto(`/en-US/financeDetailsPage?id=${inv.id}`);
+    await expect(page.getByRole('button', { name: 'Download PDF' })).toBeVisible();
+    for (const name of INVOICE_CHANGES) await expect(button(page, name)).toHaveCount(0);
+  }
 });
 
 test('a user is kept out of finance: no menu entry, and its address leads home', async ({ page }) => {

@@ -13,21 +13,24 @@ test('an admin creates an organisation; the form holds the schema’s rules and 
 
   const name = page.getByRole('textbox', { name: 'Name' });
   const quota = page.getByRole('spinbutton', { name: 'SMS quota' });
-  // The quota field keeps to 1 … the organisation's own quota (10,000): 0 and 10,001 are brought back in range.
+  // The quota field keeps what is typed: 0 and 10,001 stay as typed and are refused in words, with the range
+  // 1 … the organisation's own quota (10,000).
   await quota.fill('10001');
   await quota.blur();
-  await expect(quota).toHaveValue('10000');
-  await quota.fill('0');
-  await quota.blur();
-  await expect(quota).toHaveValue('1');
+  await expect(quota).toHaveValue('10001');
   // 4 characters and no country are refused before anything is sent, each under its field.
   await name.fill('Abcd');
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByText('must be at least 5 characters')).toBeVisible();
-  await expect(page.getByText('is required')).toBeVisible();
+  await expect(page.getByText('SMS quota must be between 1 and 10,000')).toBeVisible();
+  await expect(page.getByText('Name must be 5 to 40 characters long')).toBeVisible();
+  await expect(page.getByText('Country is required')).toBeVisible();
+  await quota.fill('0');
+  await quota.blur();
+  await expect(quota).toHaveValue('0');
   await name.fill('A'.repeat(41));
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByText('must be at most 40 characters')).toBeVisible();
+  await expect(page.getByText('SMS quota must be between 1 and 10,000')).toBeVisible();
+  await expect(page.getByText('Name must be at most 40 characters long')).toBeVisible();
 
   // A taken name passes the form and is refused by the server, with its message.
   await name.fill('Demo Logistics South');
@@ -77,7 +80,7 @@ test('an admin renames an organisation with the rename codes shown, and chooses 
   // The name's own rules in the form, then 0135 for a taken name, then the rename.
   await rowOf('Alpen').getByRole('button', { name: 'Rename' }).click();
   const [name, save] = [dialog.getByRole('textbox', { name: 'Name' }), dialog.getByRole('button', { name: 'Save' })];
-  await fillAndPress(name, 'Alp', save, dialog.getByText('must be at least 5 characters'));
+  await fillAndPress(name, 'Alp', save, dialog.getByText('Name must be 5 to 40 characters long'));
   await fillAndPress(name, 'Demo Logistics North', save, dialog.getByText('The organisation name already exists.'));
   await fillAndPress(name, 'Alpen Tirol', save, page.getByText('Renamed to Alpen Tirol'));
   await expect(rowOf('Alpen Tirol')).toBeVisible();

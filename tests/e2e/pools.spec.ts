@@ -24,7 +24,7 @@ test('an admin opens a pool: usage, settings, activity, events, and renames it',
   const dialog = page.getByRole('dialog');
   const [name, save] = [dialog.getByRole('textbox', { name: 'Name' }), dialog.getByRole('button', { name: 'Save' })];
   await fillAndPress(name, '   ', save, dialog.getByText('has the wrong format'));
-  await fillAndPress(name, 'cold chain pool', save, dialog.getByText('Name: is already taken'));
+  await fillAndPress(name, 'cold chain pool', save, dialog.getByText('Name is already in use'));
   await fillAndPress(name, 'EU Fleet Pool 2026', save, page.getByText('Renamed to EU Fleet Pool 2026'));
   await expect(page.getByRole('heading', { name: 'EU Fleet Pool 2026' })).toBeVisible();
   // Back to the seed's name for the specs that follow.

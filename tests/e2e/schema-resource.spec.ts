@@ -37,12 +37,14 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await form(page).getByLabel('Name').fill('ab');
   await form(page).getByLabel('Ports').fill('65');
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByText('has the wrong format')).toBeVisible();
-  await expect(page.getByText('must be at least 3 characters')).toBeVisible();
-  // The number field holds the schema's bounds itself (antd's InputNumber): 65 becomes 64 as it loses focus.
-  await expect(form(page).getByLabel('Ports')).toHaveValue('64');
-  await expect(page.locator('#root_ports__error')).toHaveCount(0);
+  await expect(page.locator('#root_serial__error')).toHaveText('Serial number has the wrong format');
+  // A length with both ends in the schema is said with both.
+  await expect(page.locator('#root_name__error')).toHaveText('Name must be 3 to 30 characters long');
+  // The number field keeps what was typed (65 stays 65) and refuses it with the schema's range in words.
+  await expect(form(page).getByLabel('Ports')).toHaveValue('65');
+  await expect(page.locator('#root_ports__error')).toHaveText('Ports must be between 1 and 64');
   await expect(page.locator('#root_kind__error')).toHaveText('Installation is required');
+  await expect(page).toHaveURL(/\/r\/gateways\/create$/);
 
   await form(page).getByLabel('Serial number').fill('GW-000777');
   await form(page).getByLabel('Name').fill('Harbour gate');
@@ -63,7 +65,7 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await expect(page.getByRole('heading', { name: 'Edit Field gateway' })).toBeVisible();
   await expect(form(page).getByLabel('Name')).toHaveValue('Harbour gate');
   const save = page.getByRole('button', { name: 'Save' });
-  await fillAndPress(form(page).getByLabel('Name'), 'n'.repeat(31), save, page.getByText('must be at most 30 characters'));
+  await fillAndPress(form(page).getByLabel('Name'), 'n'.repeat(31), save, page.locator('#root_name__error', { hasText: 'Name must be at most 30 characters long' }));
   await fillAndPress(form(page).getByLabel('Name'), 'Harbour gate east', save, page.locator('.ant-descriptions').getByText('Harbour gate east'));
 
   // A rule only the server can hold (a serial already taken) is named under its field.
@@ -74,7 +76,7 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await page.getByRole('combobox', { name: 'Installation' }).click({ force: true });
   await page.getByTitle('Indoor').click();
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.locator('.ant-form-item-explain-error', { hasText: 'Serial number: is already taken' })).toBeVisible();
+  await expect(page.locator('.ant-form-item-explain-error', { hasText: 'Serial number is already in use' })).toBeVisible();
 
   // Back in the list: the record, its link and its Edit.
   await page.getByRole('menuitem', { name: 'Field gateways' }).click();

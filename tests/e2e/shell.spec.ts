@@ -23,8 +23,25 @@ test('a route outside the role’s rights sends the user to the root', async ({ 
   await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
   await page.goto('/en-US/autoflow');
   await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
-  // An automation rule screen says why, in SPEC.md's words for the missing autoflow resource.
+  // The dashboard says why, in SPEC.md's words for the missing autoflow resource.
   await expect(page.getByText('You do not have this permission, please contact your admin!')).toBeVisible();
+});
+
+test('a user typing the address of a page they may not open is told, on the dashboard, which page it was', async ({ page }) => {
+  // docs/permissions.md: a user reads neither autoflow-cube (Automation rules) nor customer-bill-cube (Invoices).
+  await signIn(page, 'user@demo.example.com');
+  for (const [path, name] of [['autoflow', 'Automation rules'], ['finance', 'Invoices'], ['trigger', 'Automation rules']]) {
+    await page.goto(`/en-US/${path}`);
+    await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
+    await expect(page.getByRole('alert').filter({ hasText: `You do not have access to ${name}` })).toBeVisible();
+  }
+  // Closing the notice forgets it; the next page has none.
+  await page.getByRole('alert').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // In Chinese, with the page's name as the Chinese menu calls it.
+  await page.goto('/zh-CN/finance');
+  await expect(page).toHaveURL(/\/zh-CN\/dashboard\/analysis$/);
+  await expect(page.getByRole('alert')).toContainText('您没有访问“账单”的权限');
 });
 
 test('child screens highlight their menu item', async ({ page }) => {

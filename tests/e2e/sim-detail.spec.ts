@@ -58,27 +58,43 @@ test('an admin edits the tags: 10 of 10 characters at most, each refused beyond'
   await page.goto(`/en-US/sim/detail?iccid=${iccid}`);
   await page.getByRole('button', { name: 'Tags' }).click();
   const dialog = page.getByRole('dialog');
-  // One tags box (typed, Enter), not a generated list of "Tags-1", "Tags-2" fields.
-  const box = dialog.getByRole('combobox', { name: 'Tags' });
+  // One tags box (typed, Enter adds the tag), not a generated list of "Tags-1", "Tags-2" fields.
+  const box = dialog.getByRole('textbox', { name: 'Tags' });
   await expect(dialog.getByText(/Tags-\d/)).toHaveCount(0);
   // Start from none: Backspace in the empty box takes the last tag away.
   await box.click();
   for (let i = 0; i < 12; i++) await box.press('Backspace');
+  await expect(dialog.locator('.ant-tag')).toHaveCount(0);
   for (let i = 0; i < 9; i++) await box.pressSequentially(`tag-${i}\n`);
+  await expect(dialog.locator('.ant-tag')).toHaveCount(9);
+  // Eleven characters: refused in words, and what was typed stays in the box (nothing cut).
   await box.pressSequentially('eleven-char\n');
-  await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Tag “eleven-char” must be at most 10 characters')).toBeVisible();
-  // Each tag has its own remove cross (antd hides it from assistive technology, where Backspace removes a tag).
-  await dialog.getByTitle('eleven-char').locator('[aria-label="close"]').click();
+  await expect(box).toHaveValue('eleven-char');
+  await expect(dialog.locator('.ant-tag')).toHaveCount(9);
+  // Ten characters are taken: the tenth tag.
+  await box.fill('');
   await box.pressSequentially('ten-chars!\n');
-  // The eleventh tag cannot even be added.
+  await expect(box).toHaveValue('');
+  await expect(dialog.locator('.ant-tag', { hasText: 'ten-chars!' })).toBeVisible();
+  // An eleventh tag cannot be added: it stays in the box, refused in words.
   await box.pressSequentially('one-more\n');
-  await expect(dialog.getByText('one-more')).toHaveCount(0);
+  await expect(dialog.getByText('Tags can have at most 10 entries')).toBeVisible();
+  await expect(box).toHaveValue('one-more');
+  await expect(dialog.locator('.ant-tag')).toHaveCount(10);
+  await box.fill('');
+  // Each tag has its own named remove cross, and removing one makes room again.
+  await dialog.getByRole('img', { name: 'Remove tag-0' }).click();
+  await expect(dialog.locator('.ant-tag')).toHaveCount(9);
+  await box.pressSequentially('one-more\n');
+  await expect(dialog.locator('.ant-tag')).toHaveCount(10);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Saved')).toBeVisible();
   const device = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Device$/ }) });
   await expect(device).toContainText('ten-chars!');
+  await expect(device).toContainText('one-more');
   await expect(device).toContainText('tag-8');
+  await expect(device).not.toContainText('tag-0');
 });
 
 test('a user goes through every tab of a SIM: the tab stays in the address, the chart draws, the trace and the diagnose PDF download', async ({ page, request }) => {

@@ -20,7 +20,7 @@ test('a user finds SIMs by the last digits of an ICCID, filters them, and choose
   // One character is not a search yet; a letter in an ICCID never matches.
   const search = page.getByRole('textbox', { name: 'Whole value or last characters' });
   await search.fill('3');
-  await expect(page.getByText('Enter at least 2 characters')).toBeVisible();
+  await expect(page.getByText('Type at least 2 characters to search')).toBeVisible();
   await search.fill('3x');
   await expect(page.getByText('Digits only for this field')).toBeVisible();
   await search.fill(iccid.slice(-8));

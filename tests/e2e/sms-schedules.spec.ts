@@ -66,7 +66,7 @@ for (const { lang, words, shared, wednesday, expand } of LANGS) {
     // A third from an Excel file, read by the server; a file of another type is refused in the page's language.
     const chooser = page.locator('input[type=file]');
     await chooser.setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
-    await expect(page.getByText(`${shared.fields.file}${lang === 'en-US' ? ': ' : '：'}${shared.rules.fileType.replace('{{types}}', '.xlsx, .xls, .csv, .txt')}`)).toBeVisible();
+    await expect(page.getByText(shared.rules.fileType.replace('{{field}}', shared.fields.file).replace('{{types}}', '.xlsx, .xls, .csv, .txt'))).toBeVisible();
     await chooser.setInputFiles({ name: 'more.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: workbook([DEMO_SIMS.paused]) });
     await expect(page.getByText(w.fileRead.replace('{{name}}', 'more.xlsx').replace('{{count}}', '1'))).toBeVisible();
     await expect(targets).toHaveValue(`${DEMO_SIMS.active}\n${DEMO_SIMS.pre_activated}\n${DEMO_SIMS.paused}`);

@@ -19,8 +19,8 @@ describe('a pool scope in words', () => {
     const words = (lng: string) => scopeWords(i18n.getFixedT(lng), lng, scope, pools);
     expect(words('en-US')).toBe('Pool: EU Fleet Pool');
     expect(words('zh-CN')).toBe('共享池：EU Fleet Pool');
-    expect(words('zh-TW')).toBe('共用池：EU Fleet Pool');
-    expect(words('es-ES')).toBe('Grupo compartido: EU Fleet Pool');
+    expect(words('zh-TW')).toBe('共享池：EU Fleet Pool');
+    expect(words('es-ES')).toBe('Bolsa compartida: EU Fleet Pool');
   });
 
   it('says "A shared pool" while the name is not known (not loaded yet, or a pool deleted since)', () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatDuration, formatTime } from '../../src/components/date-time';
+import { formatDuration, formatTime, formatTimeParts as parts } from '../../src/components/date-time';
 import { useDebouncedValue } from '../../src/components/use-debounced-value';
 import { parseFrames } from '../../src/providers/live';
 
@@ -26,7 +26,8 @@ describe('times shown in the console', () => {
   const at = '2026-11-22T15:59:30Z';
 
   it('in UTC, marked so, in each language', () => {
-    expect(formatTime(at, 'UTC', 'en-US')).toBe('Nov 22, 2026, 3:59:30 PM UTC');
+    // ICU writes a narrow no-break space before PM in newer versions, a space in older ones.
+    expect(formatTime(at, 'UTC', 'en-US').replace(/\u202f/g, ' ')).toBe('Nov 22, 2026, 3:59:30 PM UTC');
     expect(formatTime(at, 'UTC', 'zh-CN')).toBe('2026年11月22日 15:59:30 UTC');
     expect(formatTime(at, 'UTC', 'es-ES')).toBe('22 nov 2026, 15:59:30 UTC');
   });
@@ -34,6 +35,15 @@ describe('times shown in the console', () => {
   it('in local time without the mark, and nothing for a value that is not a time', () => {
     expect(formatTime(at, 'local', 'en-US')).not.toMatch(/UTC$/);
     expect(formatTime('not a time', 'UTC', 'en-US')).toBe('');
+  });
+
+  it('in two pieces, the date and the time, where a narrow column may break the line; without the year for a list of recent days', () => {
+    const formatTimeParts = (...a: Parameters<typeof parts>) => parts(...a).map((p) => p.replace(/\u202f/g, ' '));
+    expect(formatTimeParts(at, 'UTC', 'en-US')).toEqual(['Nov 22, 2026, ', '3:59:30 PM UTC']);
+    expect(formatTimeParts(at, 'UTC', 'zh-TW')).toEqual(['2026年11月22日 ', '下午3:59:30 UTC']);
+    expect(formatTimeParts(at, 'UTC', 'en-US', true)).toEqual(['Nov 22, ', '3:59:30 PM UTC']);
+    expect(formatTimeParts(at, 'UTC', 'es-ES', true)).toEqual(['22 nov, ', '15:59:30 UTC']);
+    expect(formatTimeParts(at, 'UTC', 'zh-CN', true)).toEqual(['11月22日 ', '15:59:30 UTC']);
   });
 
   it('durations by their two largest units', () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14's rough edges that a unit shows: forms that read like hand-made ones (sentence messages naming the field,
+ * Rough edges that a unit shows: forms that read like hand-made ones (sentence messages naming the field,
  * no blank first option, tags in one box, Previous left of Next), a CDR duration with its unit, the CDR chart's legend
  * clear of its day labels and its address carrying the list's criteria, and a count written once, not regrouped.
  */
@@ -9,6 +9,7 @@ import { Statistic } from 'antd';
 import { describe, expect, it, vi } from 'vitest';
 import { RESOURCES } from '../../common/resource-registry';
 import { fieldsSchema } from '../../common/resources';
+import { formatNumber } from '../../common/numbers';
 import { TextStatistic } from '../../src/components/text-statistic';
 import { cdrChartOption } from '../../src/custom/cdr/chart-option';
 import i18n from '../../src/i18n';
@@ -46,7 +47,7 @@ describe('forms read like hand-made ones', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(screen.getByText('E-mail is required')).toBeTruthy());
     expect(screen.getByText('Role is required')).toBeTruthy();
-    expect(screen.getByText('First name must be at most 30 characters')).toBeTruthy();
+    expect(screen.getByText('First name must be at most 30 characters long')).toBeTruthy();
     expect(screen.queryByText('is required')).toBeNull();
   });
 
@@ -55,7 +56,8 @@ describe('forms read like hand-made ones', () => {
     try {
       form('accounts', ['role']);
       fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-      await waitFor(() => expect(screen.getByText(`${i18n.t('accounts.fields.role')}${i18n.t('rules.required')}`)).toBeTruthy());
+      await waitFor(() => expect(screen.getByText(i18n.t('validation.required', { field: i18n.t('accounts.fields.role') }))).toBeTruthy());
+      expect(screen.getByText('请填写角色')).toBeTruthy();
     } finally {
       await act(() => i18n.changeLanguage('en-US'));
     }
@@ -80,11 +82,28 @@ describe('forms read like hand-made ones', () => {
       <SchemaForm schema={fieldsSchema(RESOURCES.sims, ['tags'])} prefix="sims" formData={{ tags: ['ok', 'eleven-char'] }} onChange={() => undefined} onSubmit={onSubmit} submitText="Save" />,
     );
     expect(screen.queryByText(/Tags-\d/)).toBeNull();
-    expect(screen.getByRole('combobox', { name: 'Tags' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Tags' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Add' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    // Said of the one tag, not of the list: not "Tags “eleven-char” …".
     await waitFor(() => expect(screen.getByText('Tag “eleven-char” must be at most 10 characters')).toBeTruthy());
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['en-US', 'Tag “eleven-char” must be at most 10 characters'],
+    ['es-ES', 'La etiqueta «eleven-char» debe tener como máximo 10 caracteres'],
+    ['zh-CN', '标签“eleven-char”最多 10 个字符'],
+    ['zh-TW', '標籤「eleven-char」最多 10 個字元'],
+  ])('in %s a tag typed too long is refused in words about that one tag', async (lang, message) => {
+    await act(() => i18n.changeLanguage(lang));
+    try {
+      render(<SchemaForm schema={fieldsSchema(RESOURCES.sims, ['tags'])} prefix="sims" formData={{ tags: ['ok'] }} onChange={() => undefined} onSubmit={() => undefined} submitText="Save" />);
+      fireEvent.change(screen.getByRole('textbox'), { target: { value: 'eleven-char,' } });
+      expect((await screen.findByRole('alert')).textContent).toBe(message);
+    } finally {
+      await act(() => i18n.changeLanguage('en-US'));
+    }
   });
 
   it("a step's Previous sits left of its Next, side by side in one row", () => {
@@ -127,12 +146,17 @@ describe('CDRs', () => {
 });
 
 describe('counts in Spanish', () => {
-  it('a figure is shown as written: 1089 stays 1089 beside 2000 (antd would regroup it to 1,089)', () => {
-    const es = (n: number) => n.toLocaleString('es-ES');
-    render(<Statistic title="antd" value={es(1089)} />);
+  it('a figure is shown as written: 1089 stays 1089 (antd would regroup it to 1,089)', () => {
+    render(<Statistic title="antd" value="1089" />);
     expect(screen.getByText('1,089')).toBeTruthy();
-    render(<TextStatistic title="located" value={es(1089)} suffix={`/ ${es(2000)}`} />);
+    render(<TextStatistic title="located" value="1089" />);
     expect(screen.getByText('1089')).toBeTruthy();
-    expect(screen.getByText('/ 2000')).toBeTruthy();
+  });
+
+  it("a balance groups both figures with Spanish's '.' (CLDR would leave 9997 ungrouped beside 10.000)", () => {
+    const es = (n: number) => formatNumber(n, 'es-ES');
+    render(<TextStatistic title="balance" value={es(9997)} suffix={`/ ${es(10000)}`} />);
+    expect(screen.getByText('9.997')).toBeTruthy();
+    expect(screen.getByText('/ 10.000')).toBeTruthy();
   });
 });

@@ -44,8 +44,8 @@ describe('server messages', () => {
   });
 
   it('translates field names inside validation messages', () => {
-    expect(translate('zh-CN', 'errors.validation', { field: 'password', rule: '为必填项' })).toBe('密码：为必填项');
-    expect(translate('es-ES', 'errors.validation', { field: 'email', rule: 'es obligatorio' })).toBe('Correo electrónico: es obligatorio');
+    expect(translate('zh-CN', 'validation.required', { field: 'password' })).toBe('请填写密码');
+    expect(translate('es-ES', 'rules.timezone', { field: 'timezone' })).toBe('El campo «Zona horaria» debe ser una zona horaria IANA como Europe/Berlin');
   });
 
   it('falls back to en-US, then to the key', () => {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineAbilityFor, rulesFor, subjectOf } from '../../common/ability.js';
-import { REASONS, type Action, type Caller, type Reason, type Subject } from '../../common/permissions.js';
-import { isAdminRole, isSuperadminRole } from '../../common/roles.js';
+import { INVOICE_CHANGES, REASONS, type Action, type Caller, type Reason, type Subject } from '../../common/permissions.js';
+import { isAdminRole, isSuperadminRole, ROLES } from '../../common/roles.js';
 import { ALL_ROUTES } from '../../server/routes.js';
 import { permissionsMarkdown } from '../../scripts/permissions-doc.js';
 
@@ -46,6 +46,17 @@ const CASES: Case[] = [
   ['superadmin', 'delete', 'account', { role: 'admin' }, true],
   ['admin', 'read', 'audit', null, true],
   ['operator', 'read', 'audit', null, false],
+  // Scheduling is sending (SPEC.md section 6 "send SMS"): operators schedule; changing someone else's is management.
+  ['operator', 'create', 'cube-schedule-sms', null, true],
+  ['operator', 'update', 'cube-schedule-sms', { createdBy: 'acc-admin' }, false],
+  ['operator', 'delete', 'cube-schedule-sms', { createdBy: 'acc-admin' }, false],
+  ['operator', 'delete', 'cube-schedule-sms', { createdBy: null }, false],
+  ['user', 'create', 'cube-schedule-sms', null, false],
+  ['admin', 'delete', 'cube-schedule-sms', { createdBy: 'acc-operator' }, true],
+  ['superadmin', 'update', 'cube-schedule-sms', { createdBy: 'acc-operator' }, true],
+  // The customer's roles read and download invoices; changing them is the provider's back office's.
+  ['admin', 'read', 'customer-bill-cube', null, true],
+  ['admin', 'export', 'customer-bill-cube', null, true],
 ];
 
 describe('declared permissions', () => {
@@ -102,6 +113,8 @@ const CONDITION_CASES: ConditionCase[] = [
   ['receivingOrg', adminOfAB, 'transfer', 'sim', undefined, { receivingOrgId: null }, { receivingOrgId: B }],
   ['notMember', adminOfAB, 'read', 'shared-pool-cube', undefined, { orgId: 'org-d' }, { orgId: C }],
   ['notMember', { role: 'user', orgId: A, memberships: [{ orgId: A, role: 'user' }] }, 'read', 'shared-pool-cube', undefined, { orgId: B }, { orgId: A }],
+  ['othersSchedule', { role: 'operator', accountId: 'acc-operator' }, 'delete', 'cube-schedule-sms', undefined, { createdBy: 'acc-admin' }, { createdBy: 'acc-operator' }],
+  ['othersSchedule', { role: 'operator', accountId: 'acc-operator' }, 'update', 'cube-schedule-sms', undefined, { createdBy: null }, { createdBy: 'acc-operator' }],
 ];
 
 describe('conditions of the permission file', () => {
@@ -115,7 +128,24 @@ describe('conditions of the permission file', () => {
   });
 
   it('every condition is exercised above', () => {
-    expect(new Set(CONDITION_CASES.map((c) => c[0]))).toEqual(new Set(Object.keys(REASONS).filter((r) => r !== 'noOversight')));
+    expect(new Set(CONDITION_CASES.map((c) => c[0]))).toEqual(new Set(Object.keys(REASONS).filter((r) => r !== 'noOversight' && r !== 'notBackOffice')));
+  });
+
+  // Every invoice change, for every role with every privilege a customer account can hold: refused, and said why.
+  const customers = ROLES.flatMap((role) => [{ role }, { role, oversight: true }, { role, orgId: A, memberships: [{ orgId: A, role }] }] as Caller[]);
+  it.each(customers.flatMap((who) => INVOICE_CHANGES.map((action) => [who, action] as const)))('no customer account changes an invoice: %j may not %s', (who, action) => {
+    const ability = defineAbilityFor(who);
+    expect(ability.can(action, 'customer-bill-cube')).toBe(false);
+    expect(ability.relevantRuleFor(action, 'customer-bill-cube')?.reason).toBe('notBackOffice');
+  });
+
+  it.each(ROLES)('the provider\'s back office changes invoices whatever its role in the organisation (%s)', (role) => {
+    const ability = defineAbilityFor({ role, backOffice: true });
+    for (const action of ['read', 'export', ...INVOICE_CHANGES] as const) expect(ability.can(action, 'customer-bill-cube')).toBe(true);
+  });
+
+  it('the invoice changes are every action of the bill subject but reading and downloading', () => {
+    expect(new Set(INVOICE_CHANGES)).toEqual(new Set(['publish', 'settle', 'correct', 'generate', 'credit', 'deposit', 'settlement']));
   });
 
   it('only the account-wide fields of an update need the right everywhere: the role of this membership does not', () => {

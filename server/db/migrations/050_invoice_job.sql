@@ -1,4 +1,4 @@
--- Invoices made from usage (issue 20; docs/decisions.md "Invoices made by the monthly job (issue 20)").
+-- Invoices made from usage (docs/decisions.md "Invoices made by the monthly job").
 --
 -- The monthly job (server/billing/invoice-job.ts) makes, for each organisation with billable usage in a closed UTC
 -- month, one post-payment invoice (version 1, draft) from its bundle orders and the usage_daily rollup. An invoice is

@@ -1,5 +1,5 @@
--- The other invoice types of SPEC.md section 3 made for real (issue 20; docs/decisions.md "Advance, credit and
--- predeposit invoices, and the settlement details (issue 20)").
+-- The other invoice types of SPEC.md section 3 made for real (docs/decisions.md "Advance, credit and
+-- predeposit invoices, and the settlement details").
 --
 -- advance:    made by the monthly job from the prepaid bundle orders placed in the closed month, at their price
 --             (the post-payment invoice keeps pricing them 0, so nothing is charged twice).

@@ -1,5 +1,5 @@
--- A paid deposit drawn on by the post-payment invoices (issue 20; docs/decisions.md "A paid deposit drawn on when a
--- post-payment invoice is issued (issue 20)").
+-- A paid deposit drawn on by the post-payment invoices (docs/decisions.md "A paid deposit drawn on when a
+-- post-payment invoice is issued").
 --
 -- A deposit application is a payment (settle) of kind 'deposit' on the invoice it pays, recorded when the invoice is
 -- published: min(the organisation's deposit left, what the invoice asks), in whole cents. At most one per invoice

@@ -1,5 +1,5 @@
--- A deposit paid after a post-payment invoice was issued reaches back to it (issue 20; docs/decisions.md "A deposit
--- paid after the invoices were issued pays them (issue 20)").
+-- A deposit paid after a post-payment invoice was issued reaches back to it (docs/decisions.md "A deposit
+-- paid after the invoices were issued pays them").
 --
 -- When a deposit invoice becomes paid, the organisation's issued, not fully paid post-payment invoices in its currency
 -- draw on the deposit, oldest due first. An invoice may so draw more than once: once when it is published (056) and

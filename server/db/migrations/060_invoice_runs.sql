@@ -1,5 +1,5 @@
--- The monthly invoice job writes an invoice's lines in short transactions (issue 20; docs/decisions.md "Invoice lines
--- in batches (issue 20)"). One transaction per organisation took 38 s at 1,000,000 SIMs on PostgreSQL and held back
+-- The monthly invoice job writes an invoice's lines in short transactions (docs/decisions.md "Invoice lines
+-- in batches"). One transaction per organisation took 38 s at 1,000,000 SIMs on PostgreSQL and held back
 -- the event-log consumers of the server, whose horizon is the oldest running transaction.
 --
 -- A run claims the invoice's key (organisation, month, type, version) here, writes its lines in batches of SIMs in
@@ -34,6 +34,6 @@ END $$;
 CREATE TRIGGER invoices_delete_lines AFTER DELETE ON invoices FOR EACH ROW EXECUTE FUNCTION invoice_lines_cascade();
 CREATE INDEX invoice_lines_org_invoice_sim_idx ON invoice_lines (org_id, invoice_id, sim_id);
 
--- A pool's overage is charged on the invoice as a pool line (docs/decisions.md "Pool overage charged as a pool line
--- (issue 20)"): no SIM, the pool it charges, its usage and the overage beyond the pool's size.
+-- A pool's overage is charged on the invoice as a pool line (docs/decisions.md "Pool overage charged as a pool line"):
+-- no SIM, the pool it charges, its usage and the overage beyond the pool's size.
 ALTER TABLE invoice_lines ADD COLUMN pool_id text;

@@ -1,5 +1,5 @@
--- Invoices in the task center (issue 20; docs/decisions.md "Invoices on demand and large details in the task center
--- (issue 20)"): `invoice_run` makes an organisation's invoice of a closed month on request, through the same run and
+-- Invoices in the task center (docs/decisions.md "Invoices on demand and large details in the task
+-- center"): `invoice_run` makes an organisation's invoice of a closed month on request, through the same run and
 -- unique key as the monthly job. (`invoice_export`, a large invoice's details file, was allowed already.)
 ALTER TABLE tasks DROP CONSTRAINT tasks_kind_check;
 ALTER TABLE tasks ADD CONSTRAINT tasks_kind_check CHECK (kind IN ('sim_export', 'sim_activate', 'sim_suspend', 'sim_resume', 'sim_reset', 'sim_transfer',

@@ -42,7 +42,11 @@ export async function seedAutoflow(ctx: Ctx): Promise<void> {
         const s = rng.pick(orgSims);
         const at = new Date(now.getTime() - rng.int(10, 29 * 24 * 60) * MINUTE);
         if (!last || at > last) last = at;
-        runs.push({ org_id: org, rule_id: id, sim_id: s.id, iccid: s.iccid, trigger: t.trigger, at, status: rng.chance(0.9) ? 'success' : 'failed', detail: { actions: t.actions.map((a) => a.type), condition: t.condition } });
+        const status = rng.chance(0.9) ? 'success' : 'failed';
+        // Each action's outcome, as the engine writes it: a webhook handed to its delivery is queued; in a failed run
+        // the first action failed.
+        const actions = t.actions.map((a, n) => ({ ...a, outcome: status === 'failed' && n === 0 ? 'failed' : a.type === 'webhook' ? 'queued' : 'done', at }));
+        runs.push({ org_id: org, rule_id: id, sim_id: s.id, iccid: s.iccid, trigger: t.trigger, at, status, actions: JSON.stringify(actions), detail: { actions: t.actions.map((a) => a.type), condition: t.condition } });
       }
       rules.push({
         org_id: org, id, name: t.name, trigger: t.trigger, condition: t.condition, scope: t.scope, actions: JSON.stringify(t.actions),

@@ -1,11 +1,33 @@
 /** Generator: monthly reports, tasks of the task center and their files. */
 import type { Db } from '../db.js';
+import { defineAbilityFor } from '../../../common/ability.js';
 import { SIM_STATUSES } from '../../../common/lifecycle.js';
 import { EXPORTS, EXPORT_JOBS, type ExportKind } from '../../job/export-jobs.js';
 import { REPORT_CONTENT_TYPE, type ReportKind, SCHEDULED_LANGUAGE, writeReport } from '../../job/report-jobs.js';
+import { taskReference } from '../../job/task-reference.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../network/activation.js';
 import { BUSY_TASK_ID, DEMO_REPORT_ID, DEMO_TASK_ID, SPECIAL_SIMS, fixedId } from './fixtures.js';
 import { type Ctx, DAY, HOUR, MINUTE, type Row, insertRows, monthStart } from './rows.js';
+
+/** Kinds of the demo's other tasks, as the task center names them; the exports among them are ones the export job makes. */
+export const DEMO_TASK_KINDS = ['sim_export', 'cdr_export', 'sim_reset', 'bundle_export', 'sim_suspend', 'sim_resume', 'sim_transfer', 'sim_export', 'bundle_export', 'sim_suspend'];
+/** The demo organisation's members who start them, with their roles (seed.ts). */
+export const DEMO_TASK_OWNERS = ['acc-admin', 'acc-operator', 'acc-superadmin', 'acc-user'];
+const ROLE_OF: Record<string, string> = { 'acc-admin': 'admin', 'acc-operator': 'operator', 'acc-superadmin': 'superadmin', 'acc-user': 'user' };
+/** The right starting each kind of task needs (the routes that queue them, docs/permissions.md). */
+export const TASK_RIGHTS: Record<string, [string, 'sim' | 'cdr']> = {
+  sim_export: ['export', 'sim'], bundle_export: ['export', 'sim'], cdr_export: ['export', 'cdr'], sim_reset: ['reset', 'sim'],
+  sim_suspend: ['suspend', 'sim'], sim_resume: ['resume', 'sim'], sim_transfer: ['transfer', 'sim'],
+};
+const mayStart = (owner: string, kind: string) => defineAbilityFor(ROLE_OF[owner]).can(...TASK_RIGHTS[kind]);
+
+/**
+ * Who owns a demo task of this kind: the member drawn if their role may start it, else the first who may. A user's
+ * list holding a SIM resumption of 2,000 SIMs, which no user can start, reads as someone else's task.
+ */
+export function demoTaskOwner(drawn: string, kind: string): string {
+  return mayStart(drawn, kind) ? drawn : DEMO_TASK_OWNERS.find((o) => mayStart(o, kind))!;
+}
 
 /**
  * Reports and the task center. Every report and finished task that offers a download has its file, made by the same
@@ -61,7 +83,7 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
     const started = new Date(created.getTime() + rng.int(1, 20) * 1000);
     const ended = status === 'processing' ? null : new Date(started.getTime() + rng.int(2, 600) * 1000);
     const row: Row = {
-      org_id: org, id: rng.id(), account_id: account, reference_id: `T${created.toISOString().slice(0, 10).replace(/-/g, '')}${String(ref++)}`, kind, quantity,
+      org_id: org, id: rng.id(), account_id: account, reference_id: taskReference(kind, created, String(ref++).padStart(6, '0')), kind, quantity,
       remark: null, status, progress: status === 'done' ? 100 : status === 'issues' ? 100 : rng.int(5, 80), payload: { format: 'csv' }, result: status === 'processing' ? null : { ok: quantity },
       result_file_id: null, error: null, attempts: status === 'processing' ? 0 : 1, claimed_by: null, claimed_at: null,
       heartbeat_at: null, started_at: started, ended_at: ended, created_at: created, updated_at: ended ?? now, ...extra,
@@ -83,7 +105,8 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   const busyAt = new Date(now.getTime() - 2 * MINUTE);
   const sentAt = new Date(busyAt.getTime() + 5000);
   task('org-demo', 'acc-admin', 'sim_activate', 'processing', busyAt, {
-    id: BUSY_TASK_ID, quantity: 1, remark: 'Activation in progress', progress: 10,
+    // Its remark is what an activation's is (the SIM it activates), not a state: the status column says how it stands.
+    id: BUSY_TASK_ID, quantity: 1, remark: SPECIAL_SIMS.operationInProgress, progress: 10,
     payload: { iccids: [SPECIAL_SIMS.operationInProgress], lang: 'en-US', sentAt: sentAt.toISOString(), refused: {} },
     run_after: new Date(sentAt.getTime() + ACTIVATION_ANSWER_MINUTES * MINUTE),
   });
@@ -92,15 +115,12 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   });
   exported(task('org-other', 'acc-other-admin', 'sim_export', 'done', new Date(now.getTime() - 5 * HOUR)), 'sim_export', {});
   if (size === 'demo') {
-    // Kinds the task center names; the exports among them are ones the export job makes.
-    const kindsList = ['sim_export', 'cdr_export', 'sim_reset', 'bundle_export', 'sim_suspend', 'sim_resume', 'sim_transfer', 'sim_export', 'bundle_export', 'sim_suspend'];
-    const owners = ['acc-admin', 'acc-operator', 'acc-superadmin', 'acc-user'];
     const live = ctx.sims.filter((s) => s.org === 'org-demo' && s.status === 'active');
     for (let i = 0; i < 24; i++) {
       const created = new Date(now.getTime() - rng.int(10, 7 * 24 * 60 - 10) * MINUTE);
       const status = rng.weighted([['done', 85], ['issues', 15]]) as 'done' | 'issues';
-      const kind = rng.pick(kindsList);
-      const owner = rng.pick(owners);
+      const kind = rng.pick(DEMO_TASK_KINDS);
+      const owner = demoTaskOwner(rng.pick(DEMO_TASK_OWNERS), kind);
       const row = task('org-demo', owner, kind, status, created);
       if (status !== 'done' || !(kind in EXPORTS)) continue;
       // Narrow selections, as people export them: one status, one bundle state, one SIM's last week of CDRs.

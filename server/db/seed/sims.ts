@@ -5,6 +5,12 @@ import { COUNTRIES, DEVICE_KINDS, NETWORKS, OVERAGE, PLANS, POOL_PLAN, type Plan
 import { BUSY_TASK_ID, DEMO_FIXED, FLEETS, FLEET_SIZES, type FixedSim, SIM_TECHNOLOGIES, type SimTechnology, fixedId, iccidAt, simIdOf } from './fixtures.js';
 import { type Ctx, DAY, HOUR, MINUTE, type Row, type SimSeed, dateOnly, insertRows, monthStart, perDayKb, round2 } from './rows.js';
 
+/** The test period's length in days. */
+const TEST_DAYS = 30;
+/** How long a SIM's test period ran before its activation: its whole length, or less when it was activated sooner (the period starts on pre-activation at the earliest). */
+const testDays = (preActivatedAt: Date | null, activatedAt: Date | null) =>
+  preActivatedAt && activatedAt ? Math.min(TEST_DAYS, Math.floor((activatedAt.getTime() - preActivatedAt.getTime()) / DAY)) : TEST_DAYS;
+
 export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
   const { rng, now, size } = ctx;
   const poolDefs: { org: string; name: string; target: number; overage: string; optIn: string; rule: string }[] = [
@@ -99,10 +105,12 @@ export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
         cycle_start: null,
         // The cycle, its usage and its limit are those of the bundles in use (seedCycles).
         cycle_limit_kb: null,
+        // A SIM in use went through its test period before it was activated: it ended (by its 30 days or by the
+        // activation, whichever came first), and it has the start it began at to show.
         test_data_status: status === 'pre_activated' ? (sub === 'test' ? 'in_test' : 'not_started') : used ? 'ended' : 'not_started',
         test_data_kb: status === 'inactive' ? null : TEST_PLAN.quotaKb,
-        test_period_days: status === 'inactive' ? null : 30,
-        test_started_at: sub === 'test' ? new Date(now.getTime() - rng.int(1, 20) * DAY) : null,
+        test_period_days: status === 'inactive' ? null : TEST_DAYS,
+        test_started_at: sub === 'test' ? new Date(now.getTime() - rng.int(1, 20) * DAY) : used && sub !== 'active_test' ? new Date(activatedAt!.getTime() - testDays(preActivatedAt, activatedAt) * DAY) : null,
         pre_activated_at: preActivatedAt,
         pre_activated_period_days: status === 'inactive' ? null : 180,
         deactivated_at: status === 'paused' || status === 'expired' || status === 'terminated' ? new Date(now.getTime() - rng.int(1, 90) * DAY) : null,

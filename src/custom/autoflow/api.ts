@@ -68,6 +68,9 @@ export const autoflowApi = {
     form.append('rule', JSON.stringify(opts.id ? { id: opts.id, ...doc } : doc));
     return upload<Rule>(`${R}/rules`, form, { method: opts.id ? 'PUT' : 'POST', headers: { operator: opts.operator, scene: opts.scene } });
   },
+  /** How many SIMs the document would act on now (basis "now") or watches (basis "scope", an event trigger). */
+  impact: (doc: Pick<AutoflowRuleDocument, 'name' | 'trigger' | 'scope' | 'actions'>) =>
+    api<{ count: number; basis: 'now' | 'scope' }>('POST', `${R}/rules/impact`, { name: doc.name, trigger: doc.trigger, scope: doc.scope, actions: doc.actions }),
   setStatus: (id: string, action: 'enable' | 'disable') => api<Rule>('PUT', `${R}/rules/${encodeURIComponent(id)}/${action}`),
   remove: (id: string) => api<{ id: string }>('DELETE', `${R}/rules/${encodeURIComponent(id)}`),
   runs: (id: string, p: { page: number; pageSize: number; status?: string; iccid?: string; actionType?: string; actionOutcome?: string }) => api<Page<Run>>('GET', `${R}/rules/triggers/${encodeURIComponent(id)}?${q(p)}`),

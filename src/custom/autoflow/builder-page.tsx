@@ -11,7 +11,8 @@ import { Alert, App, Button, Card, Dropdown, Form, Input, Modal, Skeleton, Space
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ACTION_TYPES, AUTOFLOW_RULE_SCHEMA, MAX_ACTIONS, type AutoflowRuleDocument } from '../../../common/autoflow-rule';
+import { ACTION_SCHEMA, ACTION_TYPES, AUTOFLOW_RULE_SCHEMA, MAX_ACTIONS, SCOPE_SCHEMA, TRIGGER_SCHEMA, type AutoflowRuleDocument } from '../../../common/autoflow-rule';
+import { schemaMessage } from '../../../common/validation-messages';
 import { LIMITS } from '../../../common/limits';
 import type { HttpError } from '../../providers/http';
 import { store } from '../../providers/session-store';
@@ -19,7 +20,8 @@ import { cspSafeValidator } from '../../resources/csp-validator';
 import { canWrite } from './access';
 import { autoflowApi } from './api';
 import Canvas from './canvas';
-import { actionOf, NodePanel, type FieldError, type NodeKey } from './node-forms';
+import { confirmEnable } from './enable-confirm';
+import { actionOf, NodePanel, subSchema, type FieldError, type NodeKey } from './node-forms';
 import { BLANK, TEMPLATES, type TemplateKey } from './templates';
 import { useAutoflowTexts } from './texts';
 
@@ -48,10 +50,10 @@ export function WorkFlowOperationPage() {
 }
 
 function Builder({ id, template }: { id: string | null; template: TemplateKey | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { lang } = useParams();
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [doc, setDoc] = useState<AutoflowRuleDocument | null>(null);
   const [open, setOpen] = useState<NodeKey | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Target, FieldError[]>>>({});
@@ -101,17 +103,41 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
   const check = (d: AutoflowRuleDocument): Partial<Record<Target, FieldError[]>> => {
     const out: Partial<Record<Target, FieldError[]>> = {};
     const { errors: found } = validator.validateFormData(d, AUTOFLOW_RULE_SCHEMA as unknown as RJSFSchema);
+    // The trigger's fields as they apply to its type and unit (a threshold in MB has MB's range).
+    const trigger = subSchema(TRIGGER_SCHEMA as never, d.trigger as never, Object.keys(TRIGGER_SCHEMA.properties)).properties;
+    const schemaOf = (path: string): Record<string, unknown> | undefined => {
+      const [head, second, third, fourth] = path.replace(/^\./, '').split('.');
+      const props = (s: { properties: Record<string, unknown> }, k?: string) => (k ? (s.properties[k] as Record<string, unknown> | undefined) : undefined);
+      if (head === 'trigger') return trigger[second];
+      if (head === 'scope') return props(SCOPE_SCHEMA, second);
+      if (head === 'actions' && third) {
+        const field = props(ACTION_SCHEMA, third);
+        return fourth !== undefined ? (field?.items as Record<string, unknown> | undefined) : field;
+      }
+      return props(AUTOFLOW_RULE_SCHEMA, head);
+    };
     for (const e of found) {
       const p = (e.params ?? {}) as Record<string, unknown>;
       const path = e.name === 'required' && p.missingProperty && !String(e.property).endsWith(String(p.missingProperty)) ? `${e.property}.${String(p.missingProperty)}` : String(e.property ?? '');
       const where = targetOf(path);
-      const limit = p.limit;
-      const rule = t(`rules.${e.name}`, { limit, count: typeof limit === 'number' ? limit : undefined, type: p.type, values: (p.allowedValues as unknown[] | undefined)?.join(', '), format: p.format });
+      const schema = schemaOf(path);
+      const email = schema?.['x-rule'] === 'email' && e.name !== 'required' && e.name !== 'type';
+      const unit = where.field === 'threshold' ? d.trigger.unit : undefined;
+      const message = schemaMessage(t, i18n.language, label(where.section, where.field), email ? { keyword: 'format', params: { format: 'email' } } : { keyword: e.name ?? 'pattern', params: p, schema, unit });
       const list = (out[where.node] ??= []);
-      if (!list.some((x) => x.field === where.field)) list.push({ field: where.field, message: t('errors.validation', { field: label(where.section, where.field), rule }) });
+      if (!list.some((x) => x.field === where.field)) list.push({ field: where.field, message });
     }
     if (d.scope.type === 'file' && !d.scope.fileToken) out.scope = [{ field: 'fileToken', message: t('autoflow.noFileChosen') }];
     return out;
+  };
+
+  /** The server's refusal shown on the node its field belongs to. */
+  const refusedBy = (e: unknown) => {
+    const err = e as HttpError;
+    if (!err.field) return;
+    const where = targetOf(err.field);
+    setErrors({ [where.node]: [{ field: where.field, message: err.message }] });
+    if (where.node !== 'name' && where.node !== 'actions') setOpen(where.node);
   };
 
   const save = async () => {
@@ -127,6 +153,8 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
     }
     setBusy(true);
     try {
+      // A new rule is enabled as it is created: one that acts on SIMs first says on how many, and asks.
+      if (!id && body.status !== 'disabled' && !(await confirmEnable(modal, t, i18n.language, body, t('autoflow.enableConfirm.saveEnable')))) return;
       await autoflowApi.save(body, { id: id ?? undefined, scene: template && !id ? 'template' : 'console', operator: store.get('userEmail') ?? '' });
       leaving.current = true;
       saved.current = stable(doc);
@@ -134,12 +162,7 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
       window.dispatchEvent(new Event('autoflow:changed'));
       navigate(`/${lang}/autoflow`);
     } catch (e) {
-      const err = e as HttpError;
-      if (err.field) {
-        const where = targetOf(err.field);
-        setErrors({ [where.node]: [{ field: where.field, message: err.message }] });
-        if (where.node !== 'name' && where.node !== 'actions') setOpen(where.node);
-      }
+      refusedBy(e);
     } finally {
       setBusy(false);
     }
@@ -168,8 +191,9 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
               <Input
                 id="autoflow-name"
                 value={doc.name}
-                maxLength={LIMITS.autoflowName.max}
-                showCount
+                // The count turns red past the limit; nothing typed is cut (saving says the limit).
+                count={{ show: true, max: LIMITS.autoflowName.max }}
+                status={doc.name.length > LIMITS.autoflowName.max ? 'error' : undefined}
                 readOnly={readOnly}
                 style={{ width: 420, maxWidth: "100%" }}
                 placeholder={t('autoflow.namePlaceholder')}

@@ -323,6 +323,7 @@ export function NodePanel({ node, doc, onChange, onClose, errors, readOnly }: Pa
           uiSchema={form.ui}
           formData={form.data}
           widgets={WIDGETS}
+          units={node === 'condition' ? { threshold: doc.trigger.unit } : undefined}
           serverError={fieldError}
           onChange={(d) => onChange(form.apply(d))}
           onSubmit={() => onClose()}

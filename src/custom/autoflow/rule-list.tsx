@@ -4,20 +4,24 @@
  * Without the autoflow write right no write control is drawn (the server refuses such writes with SPEC.md's text).
  */
 import { DeleteOutlined, DownOutlined, EditOutlined, HistoryOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Dropdown, Empty, Input, Select, Skeleton, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Dropdown, Empty, Select, Skeleton, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ACTION_TYPES, TRIGGER_TYPES } from '../../../common/autoflow-rule';
-import { useTimeFormat } from '../../components/date-time';
-import { ConfirmDelete, PagedTable, usePaging } from '../../components/list-parts';
+import { DateTime } from '../../components/date-time';
+import { ConfirmDelete, Cut, PagedTable, usePaging } from '../../components/list-parts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { LimitedSearch, useSearchable } from '../../components/limited-search';
+import { LIMITS } from '../../../common/limits';
 import { canWrite } from './access';
 import { autoflowApi, type Page, type Rule } from './api';
 import { TEMPLATE_KEYS } from './templates';
+import { confirmEnable } from './enable-confirm';
 import { useAutoflowTexts } from './texts';
 import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, scopeWords, triggerWords } from './words';
+import { formatNumber } from '../../../common/numbers';
 
 export function AutoflowPage() {
   return useAutoflowTexts() ? <RuleList /> : <Skeleton active />;
@@ -29,13 +33,12 @@ function RuleList() {
   const { page, pageSize, setPage } = paging;
   const { lang } = useParams();
   const navigate = useNavigate();
-  const { message } = App.useApp();
-  const time = useTimeFormat();
+  const { message, modal } = App.useApp();
   const [name, setName] = useState('');
   const [status, setStatus] = useState<string | undefined>();
   const [trigger, setTrigger] = useState<string | undefined>();
   const [actionType, setActionType] = useState<string | undefined>();
-  const search = useDebouncedValue(name);
+  const search = useSearchable(useDebouncedValue(name), LIMITS.autoflowName.max);
   const [data, setData] = useState<Page<Rule> | null>(null);
   const pools = usePoolNames(poolIdsOf((data?.items ?? []).map((r) => r.scope)));
   const load = useCallback(
@@ -82,13 +85,13 @@ function RuleList() {
         )}
       </Space>
       <Card>
-        <Space style={{ marginBottom: 16 }} wrap>
-          <Input.Search allowClear placeholder={t('autoflow.searchName')} aria-label={t('autoflow.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 240 }} maxLength={100} />
+        <Space style={{ marginBottom: 16 }} wrap align="start">
+          <LimitedSearch max={LIMITS.autoflowName.max} allowClear placeholder={t('autoflow.searchName')} aria-label={t('autoflow.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 240 }} />
           <Select allowClear placeholder={t('autoflow.fields.status')} aria-label={t('autoflow.fields.status')} style={{ width: 150 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`autoflow.status.${s}`) }))} />
           <Select allowClear placeholder={t('autoflow.fields.trigger')} aria-label={t('autoflow.fields.trigger')} style={{ width: 220 }} value={trigger} onChange={(v) => (setTrigger(v), setPage(1))} options={TRIGGER_TYPES.map((s) => ({ value: s, label: t(`autoflow.trigger.enum.type.${s}`) }))} />
           <Select allowClear placeholder={t('autoflow.fields.actions')} aria-label={t('autoflow.fields.actions')} style={{ width: 200 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={ACTION_TYPES.map((s) => ({ value: s, label: t(`autoflow.action.enum.type.${s}`) }))} />
         </Space>
-        <PagedTable<Rule> data={data} paging={paging} scroll={{ x: 1200 }}
+        <PagedTable<Rule> data={data} paging={paging}
           empty={
             filtered ? (
               t('autoflow.noMatch')
@@ -112,12 +115,21 @@ function RuleList() {
               dataIndex: 'name',
               fixed: 'left',
               width: 200,
-              render: (v: string, r) => <Link to={`/${lang}/trigger?id=${encodeURIComponent(r.id)}`}>{v}</Link>,
+              // A name wraps between its words, on two lines at most (then cut with an ellipsis); the whole name shows
+              // on hover and on focus. Kept on one line, a name set its column's minimum width and squeezed the rule's
+              // trigger and scope into a word per line at 1280 px. A word longer than the column is cut, not broken.
+              render: (v: string, r) => (
+                <Tooltip title={v} trigger={['hover', 'focus']} placement="topLeft">
+                  <Link to={`/${lang}/trigger?id=${encodeURIComponent(r.id)}`} className="af-rule-name" style={{ display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden', overflowWrap: 'break-word' }}>
+                    {v}
+                  </Link>
+                </Tooltip>
+              ),
             },
             {
               title: t('autoflow.fields.status'),
               key: 'status',
-              width: 90,
+              width: 70,
               render: (_: unknown, r) =>
                 mayUpdate ? (
                   <Switch
@@ -125,6 +137,8 @@ function RuleList() {
                     checked={r.status === 'enabled'}
                     aria-label={`${t(r.status === 'enabled' ? 'autoflow.disable' : 'autoflow.enable')}: ${r.name}`}
                     onChange={async (on) => {
+                      // Switching on a rule that acts on SIMs first says on how many, and asks.
+                      if (on && !(await confirmEnable(modal, t, i18n.language, r).catch((e: { message?: string }) => (void message.error(e.message ?? t('autoflow.enableConfirm.title', { name: r.name })), false)))) return;
                       await autoflowApi.setStatus(r.id, on ? 'enable' : 'disable');
                       void message.success(t(on ? 'autoflow.enabled' : 'autoflow.disabled', { name: r.name }));
                       void load();
@@ -134,12 +148,12 @@ function RuleList() {
                   <Tag color={r.status === 'enabled' ? 'green' : 'default'}>{t(`autoflow.status.${r.status}`)}</Tag>
                 ),
             },
-            { title: t('autoflow.fields.trigger'), key: 'trigger', width: 220, render: (_: unknown, r) => triggerWords(t, i18n.language, r.trigger) },
-            { title: t('autoflow.fields.scope'), key: 'scope', width: 130, render: (_: unknown, r) => scopeWords(t, i18n.language, r.scope, pools) },
+            { title: t('autoflow.fields.trigger'), key: 'trigger', width: 200, render: (_: unknown, r) => triggerWords(t, i18n.language, r.trigger) },
+            { title: t('autoflow.fields.scope'), key: 'scope', width: 170, render: (_: unknown, r) => scopeWords(t, i18n.language, r.scope, pools) },
             {
               title: t('autoflow.fields.actions'),
               key: 'actions',
-              width: 220,
+              width: 180,
               render: (_: unknown, r) => (
                 <Space size={[0, 4]} wrap>
                   {r.actions.map((a, i) => (
@@ -150,13 +164,15 @@ function RuleList() {
                 </Space>
               ),
             },
-            { title: t('autoflow.fields.lastRunAt'), dataIndex: 'lastRunAt', width: 170, render: (v: string | null) => (v ? time(v) : '—') },
-            { title: t('autoflow.fields.runCount'), dataIndex: 'runCount', width: 100, align: 'right', render: (v: number) => v.toLocaleString(i18n.language) },
-            { title: t('autoflow.fields.creator'), key: 'creator', width: 200, ellipsis: true, render: (_: unknown, r) => r.creatorEmail ?? '—' },
+            { title: t('autoflow.fields.lastRunAt'), dataIndex: 'lastRunAt', width: 100, render: (v: string | null) => <DateTime value={v} /> },
+            { title: t('autoflow.fields.runCount'), dataIndex: 'runCount', width: 70, align: 'right', render: (v: number) => formatNumber(v, i18n.language) },
+            // The creator's address on one line, cut with an ellipsis (its title says it whole) when the column is
+            // narrow: wrapped, it broke "superadmin" mid-word in a narrow column.
+            { title: t('autoflow.fields.creator'), key: 'creator', width: 120, render: (_: unknown, r) => (r.creatorEmail ? <Cut text={r.creatorEmail} min={80} /> : '—') },
             {
               title: t('autoflow.operations'),
               key: 'ops',
-              width: 130,
+              width: 100,
               fixed: 'right',
               render: (_: unknown, r) => (
                 <Space size={0}>

@@ -5,14 +5,15 @@
  * the answer shown. The menu keeps autoflow highlighted.
  */
 import { DownloadOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Empty, Input, Select, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Select, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useTimeFormat } from '../../components/date-time';
+import { DateTime, useTimeFormat } from '../../components/date-time';
 import { PagedTable, usePaging } from '../../components/list-parts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { LimitedSearch, useSearchable } from '../../components/limited-search';
 import { saveFile } from '../../providers/http';
 import { canWrite } from './access';
 import { ACTION_OUTCOMES, ACTION_TYPES, type RuleAction, type RuleScope, type RuleTrigger } from '../../../common/autoflow-rule';
@@ -20,6 +21,7 @@ import { autoflowApi, type ActionOutcome, type ChangeRecord, type Page, type Rul
 import { useAutoflowTexts } from './texts';
 import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, scopeWords, triggerWords } from './words';
+import { formatNumber } from '../../../common/numbers';
 
 /**
  * A table that scrolls sideways is a region the keyboard can reach (axe: scrollable-region-focusable): its rows hold
@@ -37,6 +39,22 @@ function useFocusableScroll(label: string) {
   return ref;
 }
 
+/** The run history's ICCID search: the server takes at most 20 characters, an ICCID's longest. */
+const ICCID_SEARCH_MAX = 20;
+/** The run history finds the runs of one SIM, by its whole ICCID: 18 to 20 digits. */
+const ICCID_WHOLE = { min: 18, max: ICCID_SEARCH_MAX };
+const isWholeIccid = (v: string) => new RegExp(`^\\d{${ICCID_WHOLE.min},${ICCID_WHOLE.max}}$`).test(v);
+
+/**
+ * Why an ICCID typed in the run history is not searched (the words' key and values), or null when it is searched or
+ * nothing is typed. Too long is said by the search box itself.
+ */
+function iccidSearchNote(text: string): [string, Record<string, number>?] | null {
+  const v = text.trim();
+  if (!v || v.length > ICCID_SEARCH_MAX || isWholeIccid(v)) return null;
+  if (!/^\d+$/.test(v)) return ['resources.searchDigits'];
+  return ['autoflow.searchIccidWhole', ICCID_WHOLE];
+}
 const RUN_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const;
 const COLORS: Record<string, string> = { success: 'green', done: 'green', failed: 'red', pending: 'blue', queued: 'blue', sending: 'blue', retrying: 'orange', skipped: 'default' };
 
@@ -130,7 +148,7 @@ function eventLine(t: TFunction, lang: string, run: Run): string {
   if (scheduled) {
     if (scheduled.value === undefined || scheduled.value === null) return '—';
     const unit = scheduled.valueUnit ? ` ${scheduled.valueUnit}` : scheduled.percent !== undefined ? ' %' : '';
-    return t('autoflow.measured', { value: `${scheduled.value.toLocaleString(lang)}${unit}` });
+    return t('autoflow.measured', { value: `${formatNumber(scheduled.value, lang)}${unit}` });
   }
   const e = run.detail?.event;
   if (!e) return '—';
@@ -143,7 +161,6 @@ function eventLine(t: TFunction, lang: string, run: Run): string {
 
 function Runs({ rule }: { rule: Rule }) {
   const { t, i18n } = useTranslation();
-  const time = useTimeFormat();
   const runsScroll = useFocusableScroll(t('autoflow.runs'));
   const paging = usePaging();
   const { page, pageSize, setPage } = paging;
@@ -151,12 +168,13 @@ function Runs({ rule }: { rule: Rule }) {
   const [actionType, setActionType] = useState<string | undefined>();
   const [actionOutcome, setActionOutcome] = useState<string | undefined>();
   const [iccidText, setIccidText] = useState('');
-  const iccid = useDebouncedValue(iccidText).trim();
+  const iccid = useSearchable(useDebouncedValue(iccidText), ICCID_SEARCH_MAX).trim();
+  const note = iccidSearchNote(iccidText);
   const [data, setData] = useState<Page<Run> | null>(null);
   const load = useCallback(
     () =>
       autoflowApi
-        .runs(rule.id, { page, pageSize, status, actionType, actionOutcome, iccid: /^\d{18,20}$/.test(iccid) ? iccid : undefined })
+        .runs(rule.id, { page, pageSize, status, actionType, actionOutcome, iccid: isWholeIccid(iccid) ? iccid : undefined })
         .then(setData, () => setData({ items: [], total: 0 })),
     [rule.id, page, pageSize, status, actionType, actionOutcome, iccid],
   );
@@ -183,17 +201,26 @@ function Runs({ rule }: { rule: Rule }) {
   };
   return (
     <>
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap align="start">
         <Select allowClear placeholder={t('autoflow.fields.outcome')} aria-label={t('autoflow.fields.outcome')} style={{ width: 160 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={RUN_STATUSES.map((s) => ({ value: s, label: t(`autoflow.outcome.${s}`) }))} />
         <Select allowClear placeholder={t('autoflow.fields.actionType')} aria-label={t('autoflow.fields.actionType')} style={{ width: 180 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={types.map((a) => ({ value: a, label: t(`autoflow.action.enum.type.${a}`) }))} />
         <Select allowClear placeholder={t('autoflow.fields.actionOutcome')} aria-label={t('autoflow.fields.actionOutcome')} style={{ width: 180 }} value={actionOutcome} onChange={(v) => (setActionOutcome(v), setPage(1))} options={ACTION_OUTCOMES.map((o) => ({ value: o, label: t(`autoflow.outcome.${o}`) }))} />
-        <Input.Search allowClear placeholder={t('autoflow.searchIccid')} aria-label={t('autoflow.searchIccid')} value={iccidText} maxLength={20} style={{ width: 260 }} onChange={(e) => (setIccidText(e.target.value), setPage(1))} />
+        <LimitedSearch
+          max={ICCID_SEARCH_MAX}
+          note={note && t(note[0], note[1])}
+          allowClear
+          placeholder={t('autoflow.searchIccid')}
+          aria-label={t('autoflow.searchIccid')}
+          value={iccidText}
+          style={{ width: 260 }}
+          onChange={(e) => (setIccidText(e.target.value), setPage(1))}
+        />
         <Button onClick={() => void load()}>{t('autoflow.refresh')}</Button>
       </Space>
       <div ref={runsScroll}>
-      <PagedTable<Run> data={data} paging={paging} empty={t('autoflow.noRuns')} scroll={{ x: 1160 }}
+      <PagedTable<Run> data={data} paging={paging} empty={t('autoflow.noRuns')}
         columns={[
-          { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
+          { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => <DateTime value={v} /> },
           { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
           { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 150, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
           { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, width: 200, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
@@ -257,9 +284,9 @@ function Changes({ rule }: { rule: Rule }) {
   };
   return (
     <div ref={changesScroll}>
-    <PagedTable<ChangeRecord> data={data} paging={paging} empty={t('autoflow.noChanges')} scroll={{ x: 900 }}
+    <PagedTable<ChangeRecord> data={data} paging={paging} empty={t('autoflow.noChanges')}
       columns={[
-        { title: t('autoflow.fields.changedAt'), dataIndex: 'at', width: 180, render: (v: string) => time(v) },
+        { title: t('autoflow.fields.changedAt'), dataIndex: 'at', width: 180, render: (v: string) => <DateTime value={v} /> },
         { title: t('autoflow.fields.changedBy'), dataIndex: 'accountEmail', width: 220, render: (v: string | null) => v ?? '—' },
         { title: t('autoflow.fields.changeKind'), dataIndex: 'action', width: 110, render: (v: string) => <Tag>{t(`autoflow.changeAction.${v}`, { defaultValue: v })}</Tag> },
         { title: t('autoflow.fields.change'), key: 'change', render: (_: unknown, c) => lines(c) },
@@ -298,7 +325,7 @@ function Sims({ rule }: { rule: Rule }) {
       <PagedTable<ScopeSim> rowKey="iccid" data={data} paging={paging} empty={t('autoflow.noSims')}
         columns={[
           { title: 'ICCID', dataIndex: 'iccid' },
-          { title: t('autoflow.fields.simStatus'), dataIndex: 'status' },
+          { title: t('autoflow.fields.simStatus'), dataIndex: 'status', render: (v: string) => t(`sims.enum.status.${v}`) },
           { title: t('autoflow.scope.fields.productType'), dataIndex: 'productType', render: (v: string) => t(`autoflow.scope.enum.productType.${v}`, { defaultValue: v }) },
           { title: t('autoflow.scope.fields.tags'), dataIndex: 'tags', render: (v: string[]) => (v.length ? v.map((x) => <Tag key={x}>{x}</Tag>) : '—') },
         ]}

@@ -1,8 +1,9 @@
 /** A rule in words, for the list, the canvas's nodes and the history: "Data usage above 50 MB in the cycle". */
 import type { TFunction } from 'i18next';
 import type { RuleAction, RuleScope, RuleTrigger } from '../../../common/autoflow-rule';
+import { formatNumber } from '../../../common/numbers';
 
-const n = (v: number | undefined, lang: string) => (v === undefined ? '…' : v.toLocaleString(lang));
+const n = (v: number | undefined, lang: string) => (v === undefined ? '…' : formatNumber(v, lang));
 
 export function triggerName(t: TFunction, type: string): string {
   return t(`autoflow.trigger.enum.type.${type}`);

@@ -1,5 +1,5 @@
 /**
- * An invoice's lifecycle on its detail page (issue 20): its versions, its payments (settles) and its lines by SKU, and
+ * An invoice's lifecycle on its detail page: its versions, its payments (settles) and its lines by SKU, and
  * the dialogs of the actions the role may take (publish, correct, record a payment). The server decides what a state
  * allows; the page offers only what the state and the role allow.
  */
@@ -8,8 +8,10 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dueDateOf, type DepositDraw } from '../../../common/billing';
 import { formatKb } from '../../resources/cell';
+import { maxChars, numberIn } from '../../components/form-rules';
 import { FormDialog, useSubmit } from '../../components/submit-dialog';
 import { api } from '../../providers/http';
+import { numberFormat } from '../../../common/numbers';
 
 interface Version {
   id: string;
@@ -55,7 +57,7 @@ const STATUS_COLORS: Record<string, string> = { draft: 'default', published: 'bl
 
 function useMoney() {
   const { i18n } = useTranslation();
-  return (n: number, currency: string) => new Intl.NumberFormat(i18n.language, { style: 'currency', currency }).format(n);
+  return (n: number, currency: string) => numberFormat(i18n.language, { style: 'currency', currency }).format(n);
 }
 
 /** A titled card with a small table of all its rows, loading until they come (null). */
@@ -195,7 +197,7 @@ export function PublishButton({ url, icon, onDone }: { url: string; icon: ReactN
 
 /** A correction: a reason, then the new version opens. */
 export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; url: string; onClose: () => void; onDone: (newId: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<{ reason?: string }>();
   const { dialog } = useSubmit(
     ({ reason }: { reason?: string }) => api<{ id: string; version: number }>('POST', url, reason?.trim() ? { reason: reason.trim() } : {}),
@@ -204,8 +206,8 @@ export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; u
   );
   return (
     <FormDialog open={open} title={t('invoiceActions.correctTitle')} okText={t('invoiceActions.correct')} onCancel={onClose} {...dialog} help={t('invoiceActions.correctHelp')} form={form}>
-      <Form.Item name="reason" label={t('invoiceActions.reason')} rules={[{ max: 200 }]}>
-        <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2 }} />
+      <Form.Item name="reason" label={t('invoiceActions.reason')} rules={[maxChars(t, i18n.language, t('invoiceActions.reason'), 200)]}>
+        <Input.TextArea count={{ show: true, max: 200 }} autoSize={{ minRows: 2 }} />
       </Form.Item>
     </FormDialog>
   );
@@ -213,7 +215,8 @@ export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; u
 
 /** Record a payment: amount (cents), the day it was paid (not later than today), the bank's reference. */
 export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void; onOpen: (id: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
   const { notification } = App.useApp();
   const money = useMoney();
   const [form] = Form.useForm<{ amount: number; paidOn: string; reference: string }>();
@@ -256,14 +259,14 @@ export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: {
   );
   return (
     <FormDialog open={open} title={t('invoiceActions.settle')} okText={t('invoiceActions.settle')} onCancel={onClose} {...dialog} form={form} initialValues={{ paidOn: today }}>
-      <Form.Item name="amount" label={`${t('invoiceActions.amount')} (${currency})`} rules={[{ required: true }]}>
-        <InputNumber min={0.01} max={999_999_999_999} precision={2} step={0.01} style={{ width: '100%' }} />
+      <Form.Item name="amount" label={`${t('invoiceActions.amount')} (${currency})`} rules={[{ required: true }, numberIn(t, lang, t('invoiceActions.amount'), 0.01, 999_999_999_999, 2)]}>
+        <InputNumber step={0.01} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="paidOn" label={t('invoiceActions.paidOn')} rules={[{ required: true }]}>
         <Input type="date" max={today} />
       </Form.Item>
-      <Form.Item name="reference" label={t('invoiceActions.reference')} rules={[{ required: true, whitespace: true, max: 64 }]}>
-        <Input maxLength={64} />
+      <Form.Item name="reference" label={t('invoiceActions.reference')} rules={[{ required: true, whitespace: true }, maxChars(t, lang, t('invoiceActions.reference'), 64)]}>
+        <Input count={{ show: true, max: 64 }} />
       </Form.Item>
     </FormDialog>
   );

@@ -33,7 +33,7 @@ export function InvoicesPage() {
   const open = (id: string) => `/${lang}/financeDetailsPage?id=${encodeURIComponent(id)}`;
   const can = (action: string) => ready && currentAbility().can(action, 'customer-bill-cube');
   // Running the invoice job for a closed month (generate), and a deposit requested here, where the organisation's
-  // invoices are (issue 20): the new invoice opens.
+  // invoices are: the new invoice opens.
   const extra = (
     <Space>
       {can('generate') && <RunInvoicesButton bills={BILLS} />}
@@ -125,7 +125,7 @@ export function InvoiceDetailPage() {
             <CorrectDialog open={dialog === 'correct'} url={`${base}/versions`} onClose={() => setDialog(null)} onDone={opened} />
             <SettleDialog open={dialog === 'settle'} url={`${base}/settles`} currency={inv.currency} onClose={() => setDialog(null)} onDone={after} onOpen={openInvoice} />
             <SettlementDialog open={dialog === 'settlement'} url={`${base}/settlement`} onClose={() => setDialog(null)} onDone={after} />
-            <CreditDialog open={dialog === 'credit'} url={`${base}/credit`} currency={inv.currency} max={inv.amountInclTax} onClose={() => setDialog(null)} onDone={opened} />
+            <CreditDialog open={dialog === 'credit'} base={base} currency={inv.currency} onClose={() => setDialog(null)} onDone={opened} />
           </>
         );
       }}

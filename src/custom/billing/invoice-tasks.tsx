@@ -1,5 +1,5 @@
 /**
- * Invoices' work in the task center (issue 20): the invoice job run for a closed month from the invoices list, and an
+ * Invoices' work in the task center: the invoice job run for a closed month from the invoices list, and an
  * invoice's lines downloaded as CSV or XLSX, which a large invoice has prepared in the task center instead.
  */
 import { CalculatorOutlined, DownloadOutlined } from '@ant-design/icons';
@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api, downloadOrTask, saveFile } from '../../providers/http';
+import { formatNumber } from '../../../common/numbers';
 
 /** The months from earliest to latest (YYYY-MM), newest first. */
 function monthsBetween(earliest: string, latest: string): string[] {
@@ -115,7 +116,7 @@ export function DetailsDownload({ url, fallbackName }: { url: string; fallbackNa
     setBusy(true);
     try {
       const got = await downloadOrTask(`${url}?format=${format}`);
-      if ('task' in got) notice(t('invoiceActions.detailsQueued', { lines: got.task.quantity.toLocaleString(i18n.language) }));
+      if ('task' in got) notice(t('invoiceActions.detailsQueued', { lines: formatNumber(got.task.quantity, i18n.language) }));
       else saveFile(got.file, `${fallbackName}.${format}`);
     } catch {
       // The HTTP helper has already said why.

@@ -5,16 +5,18 @@
  * (/device/coverCountry/export). Its words come with it (./locales), not with the sign-in bundle.
  */
 import { DownOutlined, ExportOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { App, Button, Card, Dropdown, Empty, Input, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Card, Dropdown, Empty, Select, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pageTexts } from '../../components/page-texts';
-import { usePaging } from '../../components/list-parts';
+import { usePaging, FIT_TABLE } from '../../components/list-parts';
+import { LimitedSearch } from '../../components/limited-search';
 import { api, type HttpError } from '../../providers/http';
 import { formatKb, TwoLineCell } from '../../resources/cell';
 import { ExportButton } from '../../resources/export-button';
 import { currentAbility } from '../../shell/ability';
+import { formatNumber } from '../../../common/numbers';
 
 const useTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./locales/*.json', { import: 'default' }), 'bundleSummary.title').useReady;
 
@@ -37,6 +39,9 @@ interface Product {
 
 const STATUSES = ['IN_USE', 'PENDING', 'EXPIRED', 'CANCELLED'] as const;
 
+/** The bundle search: the server takes at most 64 characters. */
+const BUNDLE_SEARCH_MAX = 64;
+
 export function BundleSummary({ onOrders }: { onOrders: () => void }) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
@@ -44,6 +49,7 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
   const { lang } = useParams();
   const ready = useTexts();
   const [filters, setFilters] = useState<{ status?: string; search?: string }>({});
+  const [searchText, setSearchText] = useState('');
   const paging = usePaging();
   const { page, pageSize } = paging;
   const [state, setState] = useState<{ items: Product[]; total: number; loading: boolean; error: string | null }>({ items: [], total: 0, loading: true, error: null });
@@ -58,7 +64,7 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
   }, [filters, page, pageSize, i18n.language]);
   const mayExport = currentAbility().can('export', 'sim');
   const kb = (v: number | null) => (v === null ? '—' : formatKb(v, i18n.language));
-  const n = (v: number) => v.toLocaleString(i18n.language);
+  const n = (v: number) => formatNumber(v, i18n.language);
   const coverage = async (format: 'csv' | 'xlsx') => {
     try {
       const r = await api<{ quantity: number }>('POST', '/api/main/device/coverCountry/export', { format });
@@ -100,13 +106,17 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
       </Space>
       <Card>
         <Typography.Paragraph type="secondary">{t('bundleSummary.hint')}</Typography.Paragraph>
-        <Space wrap style={{ marginBottom: 12 }}>
-          <Input.Search
+        <Space wrap align="start" style={{ marginBottom: 12 }}>
+          <LimitedSearch
+            max={BUNDLE_SEARCH_MAX}
             allowClear
-            maxLength={64}
             aria-label={t('bundleSummary.search')}
             placeholder={t('bundleSummary.search')}
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
             onSearch={(v) => {
+              // A text longer than the server takes is not searched: the line under the box says so.
+              if (v.length > BUNDLE_SEARCH_MAX) return;
               setFilters((f) => ({ ...f, search: v.trim() || undefined }));
               paging.setPage(1);
             }}
@@ -124,7 +134,7 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
             }}
           />
         </Space>
-        <Table<Product> rowKey="sku" size="small" data-testid="bundle-summary" loading={state.loading} dataSource={state.items} scroll={{ x: 'max-content' }}
+        <Table<Product> rowKey="sku" size="small" data-testid="bundle-summary" loading={state.loading} dataSource={state.items} {...FIT_TABLE}
           locale={{ emptyText: <Empty description={state.error ?? t('bundleSummary.empty')} /> }}
           pagination={paging.pagination(state.total)}
           columns={[

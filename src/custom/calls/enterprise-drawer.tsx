@@ -5,6 +5,7 @@
 import { Alert, App, Button, Drawer, Form, Input, InputNumber, Select, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { maxChars, numberIn } from '../../components/form-rules';
 import { CURRENCIES } from '../../../common/currencies';
 import { INVOICE_TYPES } from '../../../common/enterprise';
 import { api } from '../../providers/http';
@@ -19,7 +20,10 @@ type Values = Omit<Enterprise, 'orgCode' | 'orgName' | 'settlement' | 'saved' | 
 const TEXT_FIELDS = ['taxId', 'address', 'billingEmail', 'phone', 'bankName', 'iban', 'bic'] as const;
 
 export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: string } | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  /** A text field's rules: at most `max` characters, said rather than cut. */
+  const chars = (label: string, max: number) => [maxChars(t, lang, t(label), max)];
   const ready = useCallsTexts();
   const { message } = App.useApp();
   const [data, setData] = useState<Enterprise | null>(null);
@@ -75,25 +79,25 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
           {!data.saved && <Alert type="info" showIcon message={t('calls.enterprise.notSaved')} style={{ marginBottom: 16 }} />}
           {ro && <Alert type="warning" showIcon message={t('calls.enterprise.readOnly')} style={{ marginBottom: 16 }} />}
           <Form form={form} layout="vertical" disabled={ro}>
-            <Form.Item name="legalName" label={t('calls.enterprise.legalName')} rules={[{ required: true, whitespace: true, max: 100 }]} extra={data.settlement ? t('calls.enterprise.settlementLocked') : undefined}>
-              <Input maxLength={100} disabled={ro || (data.settlement && data.saved)} />
+            <Form.Item name="legalName" label={t('calls.enterprise.legalName')} rules={[{ required: true, whitespace: true }, ...chars('calls.enterprise.legalName', 100)]} extra={data.settlement ? t('calls.enterprise.settlementLocked') : undefined}>
+              <Input count={{ show: true, max: 100 }} disabled={ro || (data.settlement && data.saved)} />
             </Form.Item>
-            <Form.Item name="taxId" label={t('calls.enterprise.taxId')}><Input maxLength={30} /></Form.Item>
-            <Form.Item name="address" label={t('calls.enterprise.address')}><Input.TextArea maxLength={200} rows={2} /></Form.Item>
-            <Form.Item name="billingEmail" label={t('calls.enterprise.billingEmail')} rules={[{ type: 'email' }]}><Input maxLength={254} /></Form.Item>
-            <Form.Item name="phone" label={t('calls.enterprise.phone')}><Input maxLength={15} inputMode="numeric" /></Form.Item>
+            <Form.Item name="taxId" label={t('calls.enterprise.taxId')} rules={chars('calls.enterprise.taxId', 30)}><Input /></Form.Item>
+            <Form.Item name="address" label={t('calls.enterprise.address')} rules={chars('calls.enterprise.address', 200)}><Input.TextArea count={{ show: true, max: 200 }} rows={2} /></Form.Item>
+            <Form.Item name="billingEmail" label={t('calls.enterprise.billingEmail')} rules={[{ type: 'email' }, ...chars('calls.enterprise.billingEmail', 254)]}><Input /></Form.Item>
+            <Form.Item name="phone" label={t('calls.enterprise.phone')} rules={chars('calls.enterprise.phone', 15)}><Input inputMode="numeric" /></Form.Item>
             <Form.Item name="currency" label={t('calls.enterprise.currency')} rules={[{ required: true }]}>
               <Select showSearch options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
             </Form.Item>
             <Form.Item name="invoiceType" label={t('calls.enterprise.invoiceType')} rules={[{ required: true }]}>
               <Select options={INVOICE_TYPES.map((k) => ({ value: k, label: t(`calls.enterprise.types.${k}`) }))} />
             </Form.Item>
-            <Form.Item name="creditLimit" label={t('calls.enterprise.creditLimit')}>
-              <InputNumber min={0} max={1_000_000_000} precision={2} style={{ width: '100%' }} addonAfter={currency ?? data.currency} />
+            <Form.Item name="creditLimit" label={t('calls.enterprise.creditLimit')} rules={[numberIn(t, lang, t('calls.enterprise.creditLimit'), 0, 1_000_000_000, 2)]}>
+              <InputNumber style={{ width: '100%' }} addonAfter={currency ?? data.currency} />
             </Form.Item>
-            <Form.Item name="bankName" label={t('calls.enterprise.bankName')}><Input maxLength={100} /></Form.Item>
-            <Form.Item name="iban" label={t('calls.enterprise.iban')} normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')}><Input maxLength={42} /></Form.Item>
-            <Form.Item name="bic" label={t('calls.enterprise.bic')} normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')}><Input maxLength={11} /></Form.Item>
+            <Form.Item name="bankName" label={t('calls.enterprise.bankName')} rules={chars('calls.enterprise.bankName', 100)}><Input /></Form.Item>
+            <Form.Item name="iban" label={t('calls.enterprise.iban')} normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')} rules={chars('calls.enterprise.iban', 42)}><Input /></Form.Item>
+            <Form.Item name="bic" label={t('calls.enterprise.bic')} normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')} rules={chars('calls.enterprise.bic', 11)}><Input /></Form.Item>
           </Form>
         </>
       )}

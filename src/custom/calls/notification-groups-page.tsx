@@ -127,7 +127,7 @@ function Groups() {
       >
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item name="name" label={t('calls.groups.name')} rules={[{ required: true, whitespace: true, max: 50 }]}>
-            <Input maxLength={50} />
+            <Input count={{ show: true, max: 50 }} />
           </Form.Item>
           <Form.Item name="notifications" label={t('calls.groups.notifications')} rules={[{ required: true, type: 'array', min: 1 }]}>
             <Checkbox.Group options={(data?.kinds ?? []).map((k) => ({ value: k, label: t(`calls.groups.kinds.${k}`) }))} />

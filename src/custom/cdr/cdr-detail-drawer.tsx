@@ -6,6 +6,7 @@ import { DateTime, formatDuration } from '../../components/date-time';
 import { api } from '../../providers/http';
 import { formatKb } from '../../resources/cell';
 import { useCallsTexts } from '../calls/texts';
+import { formatNumber } from '../../../common/numbers';
 
 interface Totals { uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }
 interface CdrDetail {
@@ -51,7 +52,7 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
           <Descriptions.Item label={t('calls.cdr.ended')}>{session.endedAt ? <DateTime value={session.endedAt} /> : t('calls.cdr.open')}</Descriptions.Item>
           {session.apn && <Descriptions.Item label={t('calls.cdr.apn')}>{session.apn}</Descriptions.Item>}
           {session.ip && <Descriptions.Item label={t('calls.cdr.ip')}>{session.ip}</Descriptions.Item>}
-          <Descriptions.Item label={t('calls.cdr.records')}>{session.cdrCount.toLocaleString(i18n.language)}</Descriptions.Item>
+          <Descriptions.Item label={t('calls.cdr.records')}>{formatNumber(session.cdrCount, i18n.language)}</Descriptions.Item>
           <Descriptions.Item label={t('calls.cdr.uplink')}>{kb(session.uplinkKb)}</Descriptions.Item>
           <Descriptions.Item label={t('calls.cdr.downlink')}>{kb(session.downlinkKb)}</Descriptions.Item>
           <Descriptions.Item label={t('calls.cdr.total')}>{kb(session.volumeKb)}</Descriptions.Item>
@@ -64,7 +65,7 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
           <Descriptions.Item label={t('calls.cdr.position')}>
             {cell.lat !== null && cell.lon !== null ? (
               <>
-                {cell.lat.toLocaleString(i18n.language, { maximumFractionDigits: 4 })}, {cell.lon.toLocaleString(i18n.language, { maximumFractionDigits: 4 })} · <DateTime value={cell.locatedAt} />
+                {formatNumber(cell.lat, i18n.language, { maximumFractionDigits: 4 })}, {formatNumber(cell.lon, i18n.language, { maximumFractionDigits: 4 })} · <DateTime value={cell.locatedAt} />
               </>
             ) : (
               t('calls.cdr.noPosition')

@@ -1,6 +1,7 @@
 /** The CDR chart's option: uplink and downlink stacked per day, the legend above the plot, clear of the day labels. */
 import type { EChartsOption } from 'echarts';
 import { unitFor } from '../../resources/cell';
+import { numberFormat } from '../../../common/numbers';
 
 export interface DayTotals {
   day: string;
@@ -14,7 +15,7 @@ export interface DayTotals {
  */
 export function cdrChartOption(days: DayTotals[], names: { uplink: string; downlink: string }, lang: string): EChartsOption {
   const unit = unitFor(Math.max(0, ...days.map((d) => d.uplinkKb + d.downlinkKb)));
-  const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+  const number = numberFormat(lang, { maximumFractionDigits: 2 });
   const inUnit = (kb: number) => Math.round((kb / unit.divisor) * 100) / 100;
   return {
     tooltip: { trigger: 'axis', valueFormatter: (v) => `${number.format(Number(v))} ${unit.name}` },

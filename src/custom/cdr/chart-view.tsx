@@ -19,6 +19,7 @@ import { store } from '../../providers/session-store';
 import { formatKb } from '../../resources/cell';
 import { Labelled } from '../../resources/list-toolbar';
 import { cdrChartOption } from './chart-option';
+import { formatNumber } from '../../../common/numbers';
 
 interface Totals {
   uplinkKb: number;
@@ -116,7 +117,7 @@ export function ChartViewPage() {
               </Col>
             ))}
             <Col xs={24} md={6}>
-              <Card>{data ? <TextStatistic title={t('cdrChart.cdrCount')} value={data.total.cdrCount.toLocaleString(i18n.language)} /> : <Skeleton active paragraph={false} />}</Card>
+              <Card>{data ? <TextStatistic title={t('cdrChart.cdrCount')} value={formatNumber(data.total.cdrCount, i18n.language)} /> : <Skeleton active paragraph={false} />}</Card>
             </Col>
           </Row>
           <Card title={t('cdrChart.perDay')}>

@@ -9,6 +9,7 @@ import { expiringSoonWindow, type DashboardView } from '../../../common/dashboar
 import { formatKb } from '../../resources/cell';
 import { changeOf, percent } from './format';
 import type { CardFigures, Call } from './use-dashboard';
+import { formatNumber } from '../../../common/numbers';
 
 interface FigureProps {
   title: string;
@@ -80,7 +81,7 @@ export function FigureCards({ call, view }: { call: Call<CardFigures>; view: Das
   const { lang } = useParams();
   const { token } = theme.useToken();
   const f = call.data;
-  const n = (v: number | undefined) => (f && v !== undefined ? v.toLocaleString(i18n.language) : call.failed ? '—' : null);
+  const n = (v: number | undefined) => (f && v !== undefined ? formatNumber(v, i18n.language) : call.failed ? '—' : null);
   const share = (part: number, whole: number, key: string) =>
     whole > 0 ? <Typography.Text type="secondary">{t(key, { percent: percent(part / whole, i18n.language) })}</Typography.Text> : null;
   const soon = expiringSoonWindow(new Date(call.updatedAt || Date.now()));

@@ -5,6 +5,7 @@
 import { DASHBOARD_OFFSET_MS, type DashboardView } from '../../../common/dashboard';
 import type { TooltipContent } from '../../components/svg-chart/chart-parts';
 import type { Bucket, Freshness } from './use-dashboard';
+import { numberFormat } from '../../../common/numbers';
 
 /** A bucket's instant or name (an hour as ISO, a UTC+8 day YYYY-MM-DD or month YYYY-MM) as a UTC date on the UTC+8 clock. */
 function onDashboardClock(label: string, view: DashboardView): Date {
@@ -60,7 +61,7 @@ export function changeOf(current: number, previous: number): number | null {
  */
 export function percent(fraction: number, lang: string, digits?: number): string {
   const d = digits ?? (Math.abs(fraction) < 0.1 ? 1 : 0);
-  return new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: digits ?? 0, maximumFractionDigits: d }).format(Math.abs(fraction));
+  return numberFormat(lang, { style: 'percent', minimumFractionDigits: digits ?? 0, maximumFractionDigits: d }).format(Math.abs(fraction));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EChartsOption } from 'echarts';
 import type { TFunction } from 'i18next';
 import { formatKb } from '../../resources/cell';
 import type { Freshness } from './use-dashboard';
+import { formatNumber } from '../../../common/numbers';
 
 export type Measure = 'sims' | 'usage';
 export const MEASURES: Measure[] = ['sims', 'usage'];
@@ -33,7 +34,7 @@ export const valueOf = (x: { sims: number; usageKb: number }, measure: Measure) 
 
 /** A figure of the measure as people read it: a count, or a volume in KB, MB or GB. */
 export function formatMeasure(value: number, measure: Measure, lang: string): string {
-  return measure === 'sims' ? value.toLocaleString(lang) : formatKb(value, lang);
+  return measure === 'sims' ? formatNumber(value, lang) : formatKb(value, lang);
 }
 
 /** The part of the world the SIMs are in, with room around it; the whole world for a fleet spread over it. */
@@ -73,8 +74,8 @@ export function heatmapOption(data: HeatmapData, measure: Measure, ctx: Context)
   const countryMax = Math.max(1, measure === 'sims' ? data.max.countrySims : data.max.countryUsageKb);
   const cellMax = Math.max(1, measure === 'sims' ? data.max.cellSims : data.max.cellUsageKb);
   const lines = (title: string, x: Item) =>
-    `<b>${title}</b><br/>${t('heatmap.measure.sims')}: ${(x.sims ?? 0).toLocaleString(lang)}<br/>${t('heatmap.measure.usage')}: ${formatKb(x.usageKb ?? 0, lang)}`;
-  const coord = (v: number) => v.toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    `<b>${title}</b><br/>${t('heatmap.measure.sims')}: ${formatNumber(x.sims ?? 0, lang)}<br/>${t('heatmap.measure.usage')}: ${formatKb(x.usageKb ?? 0, lang)}`;
+  const coord = (v: number) => formatNumber(v, lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   // The formatter also words the value a legend points at while a country or cell is hovered.
   const legend = { type: 'continuous', calculable: false, itemHeight: 90, itemWidth: 12, bottom: 16, textStyle: { fontSize: 12 }, formatter: (v: unknown) => fmt(Number(v)) } as const;
   return {

@@ -14,6 +14,7 @@ import { formatKb } from '../../resources/cell';
 import { formatMeasure, heatmapOption, MEASURES, type HeatmapData, type Measure } from './heatmap-option';
 import { SnapshotNote } from './snapshot-note';
 import { TopCountries } from './top-countries';
+import { formatNumber } from '../../../common/numbers';
 
 const HeatmapMap = lazy(() => import('./heatmap-map'));
 /** Taller on a taller screen, so the map fills 1920 x 1080 as well as 1280 x 800. */
@@ -116,7 +117,7 @@ export function HeatmapPage() {
           <Col xs={24} sm={8}>
             <Card>
               {data ? (
-                <TextStatistic title={t('heatmap.located')} value={data.locatedSims.toLocaleString(lang)} suffix={`/ ${data.totalSims.toLocaleString(lang)}`} />
+                <TextStatistic title={t('heatmap.located')} value={formatNumber(data.locatedSims, lang)} suffix={`/ ${formatNumber(data.totalSims, lang)}`} />
               ) : (
                 <Skeleton active paragraph={false} />
               )}
@@ -130,7 +131,7 @@ export function HeatmapPage() {
           <Col xs={24} sm={8}>
             <Card>
               {data ? (
-                <TextStatistic title={t('heatmap.countryCount')} value={data.countries.length.toLocaleString(lang)} />
+                <TextStatistic title={t('heatmap.countryCount')} value={formatNumber(data.countries.length, lang)} />
               ) : (
                 <Skeleton active paragraph={false} />
               )}
@@ -158,7 +159,7 @@ export function HeatmapPage() {
                   <TopCountries countries={data.countries} measure={measure} countryName={countryName} format={(v) => formatMeasure(v, measure, lang)} />
                   {data.totalSims > data.locatedSims && (
                     <Typography.Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
-                      {t('heatmap.unlocated', { count: data.totalSims - data.locatedSims, n: (data.totalSims - data.locatedSims).toLocaleString(lang) })}
+                      {t('heatmap.unlocated', { count: data.totalSims - data.locatedSims, n: formatNumber(data.totalSims - data.locatedSims, lang) })}
                     </Typography.Paragraph>
                   )}
                 </>

@@ -7,6 +7,7 @@ import { percent } from './format';
 import { DonutChart } from '../../components/svg-chart/donut-chart';
 import { Panel } from './panel';
 import type { Call, LifecycleCount } from './use-dashboard';
+import { formatNumber } from '../../../common/numbers';
 
 /** One colour per state, in the spirit of the SIM list's tags (green active, blue pre-activated, orange paused…). */
 const COLORS: Record<string, string> = {
@@ -40,15 +41,15 @@ export function LifecyclePanel({ call, height }: { call: Call<LifecycleCount>; h
             <DonutChart
               label={t('analysis.lifecycle.title')}
               height={donut}
-              centre={{ value: total.toLocaleString(i18n.language), label: t('analysis.lifecycle.total') }}
+              centre={{ value: formatNumber(total, i18n.language), label: t('analysis.lifecycle.total') }}
               items={d.items.map((i) => ({ key: i.status, name: name(i.status), value: i.count, color: COLORS[i.status] }))}
-              describe={(item) => ({ lines: [{ color: item.color, name: item.name, value: item.value.toLocaleString(i18n.language), note: `(${percent(item.value / total, i18n.language)})` }] })}
+              describe={(item) => ({ lines: [{ color: item.color, name: item.name, value: formatNumber(item.value, i18n.language), note: `(${percent(item.value / total, i18n.language)})` }] })}
               onSelect={(item) => void navigate(listOf(item.key))}
             />
             <nav aria-label={t('analysis.lifecycle.legend')}>
               {d.items.map((i) => (
                 // Named by what it shows ("Paused 3.2% 1,024"): a name that differs from the visible text fails WCAG 2.5.3.
-                <Link key={i.status} to={listOf(i.status)} title={t('analysis.lifecycle.open', { state: name(i.status), n: i.count.toLocaleString(i18n.language) })} style={{ color: 'inherit' }}>
+                <Link key={i.status} to={listOf(i.status)} title={t('analysis.lifecycle.open', { state: name(i.status), n: formatNumber(i.count, i18n.language) })} style={{ color: 'inherit' }}>
                   <Flex align="center" gap={8} style={{ padding: '4px 6px', borderRadius: 6 }}>
                     <span style={{ width: 10, height: 10, borderRadius: 5, background: COLORS[i.status], flex: 'none' }} />
                     <Typography.Text style={{ flex: 1 }} ellipsis>
@@ -58,7 +59,7 @@ export function LifecyclePanel({ call, height }: { call: Call<LifecycleCount>; h
                       {total ? percent(i.count / total, i18n.language, 1) : ''}
                     </Typography.Text>
                     <Typography.Text strong style={{ minWidth: 56, textAlign: 'right' }}>
-                      {i.count.toLocaleString(i18n.language)}
+                      {formatNumber(i.count, i18n.language)}
                     </Typography.Text>
                     <RightOutlined aria-hidden style={{ fontSize: 10, color: '#bfbfbf' }} />
                   </Flex>

@@ -10,6 +10,7 @@ import { bucketLabel, bucketTooltip, type SeriesWords } from './format';
 import { Panel } from './panel';
 import type { Call, SmsUsage, Statistics } from './use-dashboard';
 import { readableShade } from '../../providers/readable-theme';
+import { formatNumber } from '../../../common/numbers';
 
 const UPLINK = '#2f54eb';
 const DOWNLINK = '#85a5ff';
@@ -42,7 +43,7 @@ export function UsagePanel({ call, view, height }: { call: Call<Statistics>; vie
         const scaled = (kb: number) => Math.round((kb / unit.divisor) * 100) / 100;
         const [up, down] = [t('analysis.statistics.uplink'), t('analysis.statistics.downlink')];
         const kb = (v: number) => formatKb(v, i18n.language);
-        const tick = (v: number) => v.toLocaleString(i18n.language);
+        const tick = (v: number) => formatNumber(v, i18n.language);
         const words: SeriesWords[] = [
           { name: up, color: UPLINK, value: (b) => kb(b.uplinkKb) },
           { name: down, color: DOWNLINK, value: (b) => kb(b.downlinkKb) },
@@ -73,7 +74,7 @@ export function UsagePanel({ call, view, height }: { call: Call<Statistics>; vie
 
 export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: DashboardView; height: number }) {
   const { t, i18n } = useTranslation();
-  const n = (v: number) => v.toLocaleString(i18n.language);
+  const n = (v: number) => formatNumber(v, i18n.language);
   const chartHeight = height - 84;
   return (
     <Panel title={t('analysis.sms.title')} extra={<ClockHint view={view} />} call={call} height={height} isEmpty={(d) => d.mo + d.mt === 0} emptyText={t('analysis.sms.empty')}>

@@ -180,7 +180,7 @@ function ApiKeysTab() {
       <Modal open={creating} title={t('developer.newKey')} okText={t('developer.create')} cancelText={t('developer.cancel')} confirmLoading={busy} onOk={() => void create()} onCancel={() => setCreating(false)} destroyOnHidden>
         <Form form={form} layout="vertical" requiredMark={false}>
           <Form.Item name="name" label={t('developer.nameOptional')} rules={[{ max: 60, message: t('developer.nameRule') }, { whitespace: true, message: t('developer.nameRule') }]}>
-            <Input maxLength={60} showCount autoFocus />
+            <Input count={{ show: true, max: 60 }} autoFocus />
           </Form.Item>
         </Form>
       </Modal>

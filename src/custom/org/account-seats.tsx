@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../providers/http';
 import { store } from '../../providers/session-store';
+import { formatNumber } from '../../../common/numbers';
 
 interface Seats {
   accountCap: number;
@@ -36,7 +37,7 @@ export function AccountSeats({ compact, version = 0 }: { compact?: boolean; vers
   const seats = useAccountSeats(version);
   if (!seats) return null;
   const full = seats.accountsLeft <= 0;
-  const text = t('accounts.seatsLeft', { count: seats.accountsLeft, n: seats.accountsLeft.toLocaleString(i18n.language), cap: seats.accountCap.toLocaleString(i18n.language) });
+  const text = t('accounts.seatsLeft', { count: seats.accountsLeft, n: formatNumber(seats.accountsLeft, i18n.language), cap: formatNumber(seats.accountCap, i18n.language) });
   if (compact) {
     return (
       <Tooltip title={full ? t('errors.maxAccounts') : undefined}>

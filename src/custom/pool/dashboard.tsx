@@ -11,6 +11,7 @@ import { Chart } from '../../components/echarts';
 import { api, type HttpError } from '../../providers/http';
 import { formatKb, unitFor } from '../../resources/cell';
 import { usePoolTexts } from './texts';
+import { formatNumber, numberFormat } from '../../../common/numbers';
 
 interface RealTime {
   name: string;
@@ -22,6 +23,8 @@ interface RealTime {
   stoppedSims: number;
   cycleStart: string;
   cycleEnd: string;
+  /** The cycle's last day, as the pool's page shows it. */
+  cycleLastDay: string;
   overage: boolean;
   overageAt: string | null;
   overagePolicy: string;
@@ -75,7 +78,7 @@ function useCall<T>(path: string, key: unknown): { data: T | null; problem: stri
 /** Values in the unit the largest reads best in, with the unit's name for the axis. */
 function inUnit(maxKb: number, lang: string) {
   const unit = unitFor(maxKb);
-  const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+  const number = numberFormat(lang, { maximumFractionDigits: 2 });
   return { unit: unit.name, of: (kb: number) => Math.round((kb / unit.divisor) * 100) / 100, format: (v: number) => `${number.format(v)} ${unit.name}` };
 }
 
@@ -169,9 +172,9 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
             {rt.data && (
               <>
                 <Space wrap size="middle" style={{ marginBottom: 8 }}>
-                  <Typography.Text strong>{t('poolDash.percent', { value: rt.data.percent.toLocaleString(lang) })}</Typography.Text>
+                  <Typography.Text strong>{t('poolDash.percent', { value: formatNumber(rt.data.percent, lang) })}</Typography.Text>
                   <Typography.Text type="secondary">{formatKb(rt.data.usageKb, lang)} / {formatKb(rt.data.limitKb, lang)}</Typography.Text>
-                  <Typography.Text type="secondary">{t('poolDash.cycle', { from: date(rt.data.cycleStart), to: date(new Date(Date.parse(`${rt.data.cycleEnd}T00:00:00Z`) - 86_400_000).toISOString()) })}</Typography.Text>
+                  <Typography.Text type="secondary">{t('poolDash.cycle', { from: date(rt.data.cycleStart), to: date(rt.data.cycleLastDay) })}</Typography.Text>
                   <Typography.Text type="secondary">{t('poolDash.sims', { activated: rt.data.activatedSims, total: rt.data.totalSims })}</Typography.Text>
                 </Space>
                 {rt.data.overage && (

@@ -1,5 +1,5 @@
 /** One SIM's CDR summary of the last 31 days (GET /sum/{org}/stdcdrs/{iccid}): totals and its networks and radios. */
-import { Card, Col, Empty, Row, Statistic, Table } from 'antd';
+import { Card, Col, Empty, Row, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../../common/limits';
@@ -7,6 +7,8 @@ import { api } from '../../providers/http';
 import { store } from '../../providers/session-store';
 import { formatKb } from '../../resources/cell';
 import { useCallsTexts } from '../calls/texts';
+import { TextStatistic } from '../../components/text-statistic';
+import { formatNumber } from '../../../common/numbers';
 
 interface Totals { uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }
 interface Summary { total: Totals; networks: Array<Totals & { network: string; rat: string }> }
@@ -34,8 +36,8 @@ export function CdrSummary({ iccid }: { iccid: string }) {
       {data && (
         <Row gutter={[16, 16]}>
           <Col xs={24} md={8}>
-            <Statistic title={t('calls.sum.total')} value={kb(data.total.volumeKb)} />
-            <Statistic title={t('calls.sum.records')} value={data.total.cdrCount.toLocaleString(i18n.language)} style={{ marginTop: 12 }} />
+            <TextStatistic title={t('calls.sum.total')} value={kb(data.total.volumeKb)} />
+            <TextStatistic title={t('calls.sum.records')} value={formatNumber(data.total.cdrCount, i18n.language)} style={{ marginTop: 12 }} />
           </Col>
           <Col xs={24} md={16}>
             <Table
@@ -49,7 +51,7 @@ export function CdrSummary({ iccid }: { iccid: string }) {
                 { key: 'network', title: t('calls.sum.network'), dataIndex: 'network' },
                 { key: 'rat', title: t('calls.sum.rat'), render: (_, r) => t(`cdrs.enum.rat.${r.rat}`) },
                 { key: 'volume', title: t('calls.sum.volume'), align: 'right', render: (_, r) => kb(r.volumeKb) },
-                { key: 'records', title: t('calls.sum.records'), align: 'right', render: (_, r) => r.cdrCount.toLocaleString(i18n.language) },
+                { key: 'records', title: t('calls.sum.records'), align: 'right', render: (_, r) => formatNumber(r.cdrCount, i18n.language) },
               ]}
             />
           </Col>

@@ -12,6 +12,7 @@ import { api } from '../../providers/http';
 import { formatKb } from '../../resources/cell';
 import { RefreshButton, TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
+import { formatNumber } from '../../../common/numbers';
 
 interface Connection {
   connectionStatus: string;
@@ -78,7 +79,7 @@ export function ConnectionTab({ iccid }: { iccid: string }) {
                       <Typography.Text strong>{place ? `${place.name}, ${country(place.country)}` : t('simDetail.connection.noPlace')}</Typography.Text>
                       <Typography.Text type="secondary">
                         {[
-                          place && place.distanceKm > IN_TOWN_KM ? t('simDetail.connection.distance', { distance: `${Math.round(place.distanceKm).toLocaleString(i18n.language)} km` }) : null,
+                          place && place.distanceKm > IN_TOWN_KM ? t('simDetail.connection.distance', { distance: `${formatNumber(Math.round(place.distanceKm), i18n.language)} km` }) : null,
                           `${t('simDetail.connection.coordinates')} ${c.location.lat.toFixed(4)}, ${c.location.lon.toFixed(4)}`,
                         ]
                           .filter(Boolean)

@@ -7,13 +7,14 @@ import { Button, Descriptions, Drawer, Empty, Space, Table, Tag, Typography } fr
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
-import { usePaging } from '../../components/list-parts';
+import { usePaging, FIT_TABLE } from '../../components/list-parts';
 import { ExportButton } from '../../resources/export-button';
 import { formatKb } from '../../resources/cell';
 import { currentAbility } from '../../shell/ability';
 import { usePolicyTexts } from './data-policy';
 import { TabFrame } from './tab-frame';
 import { useSimData } from './use-sim-data';
+import { formatNumber } from '../../../common/numbers';
 
 interface Cycle {
   number: number;
@@ -57,7 +58,7 @@ function CycleDrawer({ iccid, bundleId, bundleName, number, onClose }: { iccid: 
               { key: 'downlink', label: t('simService.cycles.downlink'), children: kb(c.downlinkKb) },
               { key: 'limit', label: t('simService.cycles.limit'), children: kb(c.limitKb) },
               { key: 'overage', label: t('simService.cycles.overage'), children: kb(c.overageKb) },
-              { key: 'cdrs', label: t('simService.cycles.cdrs'), children: c.cdrs.toLocaleString(i18n.language) },
+              { key: 'cdrs', label: t('simService.cycles.cdrs'), children: formatNumber(c.cdrs, i18n.language) },
               {
                 key: 'rat',
                 label: t('simService.cycles.byRat'),
@@ -101,7 +102,7 @@ export function CyclesTab({ iccid }: { iccid: string }) {
               <ExportButton call="POST /api/main/device/cycle/export" filters={() => ({ iccid, ...(d.bundleId ? { bundleId: d.bundleId } : {}) })} ticked={[]} total={d.total} />
             )}
           </Space>
-          <Table<Cycle> rowKey="number" size="small" data-testid="cycles" dataSource={d.items} loading={state.loading} scroll={{ x: 'max-content' }}
+          <Table<Cycle> rowKey="number" size="small" data-testid="cycles" dataSource={d.items} loading={state.loading} {...FIT_TABLE}
             locale={{ emptyText: <Empty description={t('simService.cycles.empty')} /> }}
             pagination={paging.pagination(d.total)}
             columns={[

@@ -6,6 +6,7 @@ import { Card, Col, Descriptions, Progress, Row, Tag, Typography, type Descripti
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
 import { formatKb } from '../../resources/cell';
+import { cycleAmounts } from './cycle-amounts';
 import { usePolicyTexts } from './data-policy';
 import { TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
@@ -75,41 +76,7 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                   ]}
                 />
                 {s.cycle ? (
-                  <Facts
-                    style={{ marginTop: 16 }}
-                    title={t('simService.service.cycleOf', { number: s.cycle.number, bundle: s.cycle.bundleName })}
-                    items={[
-                      {
-                        key: 'bounds',
-                        label: t('simService.service.cycle'),
-                        children: (
-                          <span>
-                            <DateTime value={s.cycle.start} /> – <DateTime value={s.cycle.end} /> ({t(`bundleOrders.enum.resetCycle.${s.cycle.resetCycle}`)})
-                          </span>
-                        ),
-                      },
-                      {
-                        key: 'usage',
-                        label: t('simService.service.usage'),
-                        children: (
-                          <div style={{ minWidth: 200 }}>
-                            {`${kb(s.cycle.usageKb)} / ${kb(s.cycle.limitKb)}`}
-                            {s.cycle.limitKb !== null && (
-                              <Progress
-                                aria-label={t('simService.service.usage')}
-                                size="small"
-                                showInfo={false}
-                                percent={s.cycle.limitKb > 0 ? Math.min(100, (s.cycle.usageKb / s.cycle.limitKb) * 100) : 100}
-                                status={s.cycle.usageKb >= s.cycle.limitKb ? 'exception' : 'normal'}
-                              />
-                            )}
-                          </div>
-                        ),
-                      },
-                      { key: 'remaining', label: t('simService.service.remaining'), children: kb(s.cycle.remainingKb) },
-                      { key: 'overage', label: t('simService.service.overage'), children: kb(s.cycle.overageKb) },
-                    ]}
-                  />
+                  <CycleFacts cycle={s.cycle} />
                 ) : (
                   <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
                     {t('simService.service.noCycle')}
@@ -187,5 +154,48 @@ export function ServiceTab({ iccid }: { iccid: string }) {
         </Card>
       </Col>
     </Row>
+  );
+}
+
+/** The cycle the SIM counts: its bounds, and used, limit, left and overage in amounts that add up (cycle-amounts.ts). */
+function CycleFacts({ cycle: c }: { cycle: NonNullable<Service['cycle']> }) {
+  const { t, i18n } = useTranslation();
+  const a = cycleAmounts(c, i18n.language);
+  return (
+    <Facts
+      style={{ marginTop: 16 }}
+      title={t('simService.service.cycleOf', { number: c.number, bundle: c.bundleName })}
+      items={[
+        {
+          key: 'bounds',
+          label: t('simService.service.cycle'),
+          children: (
+            <span>
+              <DateTime value={c.start} /> – <DateTime value={c.end} /> ({t(`bundleOrders.enum.resetCycle.${c.resetCycle}`)})
+            </span>
+          ),
+        },
+        {
+          key: 'usage',
+          label: t('simService.service.usage'),
+          children: (
+            <div style={{ minWidth: 200 }}>
+              {`${a.used} / ${a.limit ?? '—'}`}
+              {c.limitKb !== null && (
+                <Progress
+                  aria-label={t('simService.service.usage')}
+                  size="small"
+                  showInfo={false}
+                  percent={c.limitKb > 0 ? Math.min(100, (c.usageKb / c.limitKb) * 100) : 100}
+                  status={c.usageKb >= c.limitKb ? 'exception' : 'normal'}
+                />
+              )}
+            </div>
+          ),
+        },
+        { key: 'remaining', label: t('simService.service.remaining'), children: a.left ?? '—' },
+        { key: 'overage', label: t('simService.service.overage'), children: a.over ?? '—' },
+      ]}
+    />
   );
 }

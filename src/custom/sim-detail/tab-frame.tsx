@@ -4,6 +4,7 @@ import { Alert, Button, Empty, Skeleton, Table, type TableColumnsType } from 'an
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePagedSimData, type SimData } from './use-sim-data';
+import { FIT_TABLE } from '../../components/list-parts';
 
 export function TabFrame<T>({ state, children }: { state: SimData<T>; children: (data: T) => ReactNode }) {
   const { t } = useTranslation();
@@ -47,7 +48,7 @@ export function PagedTab<T extends { id: string | number }>({ url, empty, column
           dataSource={page.items}
           loading={state.loading}
           pagination={state.pagination}
-          scroll={{ x: 'max-content' }}
+          {...FIT_TABLE}
           locale={{ emptyText: <Empty description={empty} /> }}
           columns={columns}
         />

@@ -10,6 +10,7 @@ import { Chart } from '../../components/echarts';
 import { formatKb, unitFor } from '../../resources/cell';
 import { TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
+import { formatNumber } from '../../../common/numbers';
 
 type Cycle = 'day' | 'month' | 'year';
 interface Totals {
@@ -75,7 +76,7 @@ export function UsageTab({ iccid }: { iccid: string }) {
                     label={t('simDetail.usage.chart')}
                     height={340}
                     option={{
-                      tooltip: { trigger: 'axis', valueFormatter: (v) => `${Number(v).toLocaleString(i18n.language)} ${unit.name}` },
+                      tooltip: { trigger: 'axis', valueFormatter: (v) => `${formatNumber(Number(v), i18n.language)} ${unit.name}` },
                       legend: { top: 0, data: [t('simDetail.usage.uplink'), t('simDetail.usage.downlink')] },
                       grid: { left: 64, right: 24, bottom: 40, top: 48 },
                       xAxis: { type: 'category', data: u.buckets.map((b) => periodLabel(b.period, u.cycle, i18n.language)) },

@@ -14,6 +14,7 @@ import { LIMITS } from '../../../common/limits';
 import { api } from '../../providers/http';
 import { currentAbility } from '../../shell/ability';
 import { decide, type SimFacts } from '../../../common/lifecycle';
+import { formatNumber } from '../../../common/numbers';
 
 type Action = 'activate' | 'suspend' | 'resume' | 'reset';
 const CALLS: Record<Action, string> = { activate: '/api/main/sim/active', suspend: '/api/main/sim/suspend', resume: '/api/main/sim/resume', reset: '/api/main/device/reset' };
@@ -62,13 +63,13 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
   // From the list, the ticked SIMs can be sent an SMS (the All SMS page's send form opens with them).
   const sms = !sim && currentAbility().can('sendSms', 'sim');
   if (!allowed.length && !sms) return null;
-  const n = ticked.length.toLocaleString(i18n.language);
+  const n = formatNumber(ticked.length, i18n.language);
   const run = async (action: Action) => {
     setBusy(action);
     try {
       const r = await api<{ results: Result[]; accepted: number; refused: number; taskId?: string }>('POST', CALLS[action], { iccids: ticked });
       const refused = r.results.filter((x) => !x.ok);
-      const okN = r.accepted.toLocaleString(i18n.language);
+      const okN = formatNumber(r.accepted, i18n.language);
       // An accepted activation is a task the network carries out: say it was sent, and where to follow it.
       let close = () => undefined as void;
       const sent = r.taskId ? (

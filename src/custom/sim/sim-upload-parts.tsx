@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { LIMITS } from '../../../common/limits';
 import { download, saveFile, upload, type HttpError } from '../../providers/http';
+import { formatNumber } from '../../../common/numbers';
 
 const TYPES = ['xlsx', 'xls', 'csv'] as const;
 
@@ -50,9 +51,9 @@ export function TemplateButton({ url }: { url: (format: string) => string }) {
 
 /** The file field: chosen, checked in the browser, then checked by the server (`check`), whose answer is shown. */
 export function FileField({ file, onFile, error, checking }: { file: File | null; onFile: (f: File | null) => void; error?: string; checking: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
-    <Form.Item label={t('simUpload.file')} required validateStatus={error ? 'error' : checking ? 'validating' : undefined} help={error ?? t('simUpload.fileHelp', { limit: LIMITS.uploadFileNameLength, rows: LIMITS.uploadRows.toLocaleString() })}>
+    <Form.Item label={t('simUpload.file')} required validateStatus={error ? 'error' : checking ? 'validating' : undefined} help={error ?? t('simUpload.fileHelp', { limit: LIMITS.uploadFileNameLength, rows: formatNumber(LIMITS.uploadRows, i18n.language) })}>
       <Upload.Dragger
         accept=".xls,.xlsx,.csv"
         maxCount={1}
@@ -75,7 +76,7 @@ export function FileField({ file, onFile, error, checking }: { file: File | null
 /** What the server says the file would do: counts, and the rows that would not be done, with why. */
 export function PreviewView({ preview, okKey }: { preview: Preview; okKey: string }) {
   const { t, i18n } = useTranslation();
-  const n = (x: number) => x.toLocaleString(i18n.language);
+  const n = (x: number) => formatNumber(x, i18n.language);
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Alert
@@ -158,7 +159,7 @@ export function useTaskStarted() {
     void message.success({
       content: (
         <span>
-          {t('simUpload.started', { count: quantity, n: quantity.toLocaleString(i18n.language) })} <a onClick={() => navigate(`/${lang}/taskcenter`)}>{t('resources.open')}</a>
+          {t('simUpload.started', { count: quantity, n: formatNumber(quantity, i18n.language) })} <a onClick={() => navigate(`/${lang}/taskcenter`)}>{t('resources.open')}</a>
         </span>
       ),
       duration: 6,

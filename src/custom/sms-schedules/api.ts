@@ -9,9 +9,13 @@ export interface Schedule extends ScheduleSettings<string> {
   executing: boolean;
   /** A once-only schedule executing: it cannot be edited, switched or deleted. */
   locked: boolean;
+  /** Enabled, with nothing more to send (a once-only schedule that has sent, a repeated one past its end). */
+  finished: boolean;
   nextRunAt: string | null;
   lastRunAt: string | null;
   creator: string | null;
+  /** The creating account's id: an operator changes only their own schedules (common/permissions.ts). */
+  createdBy: string | null;
   createdAt: string;
   updatedAt: string;
 }

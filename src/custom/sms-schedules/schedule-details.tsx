@@ -62,7 +62,7 @@ export function ScheduleDetails({ id }: { id: string }) {
           <StatusTag schedule={s} />
         </Space>
         <Space wrap>
-          {canManage() && (
+          {canManage(s) && !s.finished && (
             <Button icon={<EditOutlined />} disabled={s.locked} onClick={() => navigate(`/${lang}/scheduleSmsAdd?id=${encodeURIComponent(s.id)}`)}>
               {t('smsSchedules.edit')}
             </Button>
@@ -80,6 +80,7 @@ export function ScheduleDetails({ id }: { id: string }) {
         </Space>
       </Space>
       {s.locked && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('smsSchedules.inProgress')} />}
+      {s.finished && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('smsSchedules.finishedHint')} />}
       <Card style={{ marginBottom: 16 }}>
         <Descriptions column={{ xs: 1, md: 2, xl: 3 }} size="small">
           <Descriptions.Item label={t('smsSchedules.fields.content')}>

@@ -46,11 +46,21 @@ const inZone = (d: Dayjs, fmt: string, zone: string) => dayjs.tz(d.format(fmt), 
 /** An instant as a picker value showing the zone's wall clock. */
 const fromZone = (iso: string, zone: string) => dayjs(dayjs(iso).tz(zone).format('YYYY-MM-DDTHH:mm'));
 
-function toInput(v: Values): ScheduleInput {
+/**
+ * The body to save. Editing, a time the person left as it was keeps the stored instant: the form shows a repeated
+ * schedule's start as a day and a once-only one to the minute, so rebuilding the instant from what is shown would move
+ * a start of 21:24:37 to 00:00 (or to 21:24:00) when only the name was changed.
+ */
+function toInput(v: Values, original?: ScheduleDetail): ScheduleInput {
   const repeated = v.mode === 'repeated';
-  const startAt = repeated ? inZone(v.startDate!, 'YYYY-MM-DD', v.timezone) : inZone(v.sendAt!, 'YYYY-MM-DDTHH:mm', v.timezone);
+  const sameZone = !!original && original.timezone === v.timezone;
+  const shown = original ? toValues(original) : undefined;
+  const unchanged = (a: Dayjs | undefined, b: Dayjs | undefined, fmt: string) => !!a && !!b && a.format(fmt) === b.format(fmt);
+  const keepStart = sameZone && original.mode === v.mode && unchanged(repeated ? v.startDate : v.sendAt, repeated ? shown!.startDate : shown!.sendAt, repeated ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHH:mm');
+  const startAt = keepStart ? dayjs(original.startAt) : repeated ? inZone(v.startDate!, 'YYYY-MM-DD', v.timezone) : inZone(v.sendAt!, 'YYYY-MM-DDTHH:mm', v.timezone);
   // The end day is the last day it sends: the schedule stops at the start of the next day in its zone.
-  const endAt = repeated && v.ends === 'date' && v.endDate ? inZone(v.endDate, 'YYYY-MM-DD', v.timezone).add(1, 'day') : null;
+  const keepEnd = sameZone && !!original.endAt && unchanged(v.endDate, shown!.endDate, 'YYYY-MM-DD');
+  const endAt = repeated && v.ends === 'date' && v.endDate ? (keepEnd ? dayjs(original!.endAt) : inZone(v.endDate, 'YYYY-MM-DD', v.timezone).add(1, 'day')) : null;
   return {
     name: v.name.trim(),
     smsType: v.smsType,
@@ -58,7 +68,7 @@ function toInput(v: Values): ScheduleInput {
     mode: v.mode,
     timezone: v.timezone,
     weekdays: repeated ? [...(v.weekdays ?? [])].sort() : [],
-    sendTime: repeated ? v.sendTime!.format('HH:mm') : startAt.format('HH:mm'),
+    sendTime: repeated ? v.sendTime!.format('HH:mm') : startAt.tz(v.timezone).format('HH:mm'),
     startAt: startAt.toISOString(),
     endAt: endAt?.toISOString() ?? null,
     neverEnds: repeated && v.ends === 'never',
@@ -100,6 +110,7 @@ function ScheduleForm() {
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const [loaded, setLoaded] = useState(!id);
+  const [original, setOriginal] = useState<ScheduleDetail>();
   const [busy, setBusy] = useState(false);
   const mode = Form.useWatch('mode', form);
   const ends = Form.useWatch('ends', form);
@@ -108,13 +119,13 @@ function ScheduleForm() {
   const notify = Form.useWatch('emailNotify', form);
   const days = useMemo(() => weekdayNames(i18n.language, 'long'), [i18n.language]);
   useEffect(() => {
-    if (id) void schedulesApi.detail(id).then((s) => (form.setFieldsValue(toValues(s)), setLoaded(true)), () => navigate(`/${lang}/scheduleSmsDetails`));
+    if (id) void schedulesApi.detail(id).then((s) => (form.setFieldsValue(toValues(s)), setOriginal(s), setLoaded(true)), () => navigate(`/${lang}/scheduleSmsDetails`));
   }, [id, form, lang, navigate]);
 
   const submit = async (v: Values) => {
     setBusy(true);
     try {
-      const body = toInput(v);
+      const body = toInput(v, original);
       const saved = id ? await schedulesApi.update(id, body) : await schedulesApi.create(body);
       navigate(`/${lang}/scheduleSmsDetails?id=${encodeURIComponent(saved.id)}`);
     } catch (e) {
@@ -143,7 +154,8 @@ function ScheduleForm() {
       <Card style={{ maxWidth: 880 }}>
         <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)} requiredMark scrollToFirstError>
           <Form.Item name="name" label={t('smsSchedules.fields.name')} rules={[{ required: true, whitespace: true, message: t('smsSchedules.rules.name') }, { max: LIMITS.scheduledSmsName.max, message: t('smsSchedules.rules.name') }]}>
-            <Input maxLength={LIMITS.scheduledSmsName.max} showCount />
+            {/* The count turns red past the limit; nothing typed is cut (the rule above refuses it). */}
+            <Input count={{ show: true, max: LIMITS.scheduledSmsName.max }} />
           </Form.Item>
           <Form.Item name="smsType" label={t('smsSchedules.fields.smsType')}>
             <Radio.Group options={(['text', 'binary'] as const).map((v) => ({ value: v, label: t(`smsSchedules.smsType.${v}`) }))} onChange={() => void form.validateFields(['content']).catch(() => undefined)} />

@@ -3,13 +3,15 @@
  * status, next and last run, targets; enable or disable and delete after a confirmation; a row opens its details.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Input, Select, Space, Tag, Typography } from 'antd';
+import { Button, Card, Select, Space, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTimeFormat } from '../../components/date-time';
 import { PagedTable, usePaging } from '../../components/list-parts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { LimitedSearch, useSearchable } from '../../components/limited-search';
+import { LIMITS } from '../../../common/limits';
 import { schedulesApi, weekdayNames, type Page, type Schedule } from './api';
 import { canCreate, DeleteButton, ToggleButton } from './schedule-actions';
 
@@ -20,11 +22,11 @@ export function useWhen(): (s: Pick<Schedule, 'mode' | 'weekdays' | 'sendTime' |
   return (s) => (s.mode === 'once' ? `${t('smsSchedules.mode.once')} · ${s.sendTime} ${s.timezone}` : `${s.weekdays.map((d) => names[d - 1]).join(', ')} · ${s.sendTime} ${s.timezone}`);
 }
 
-export function StatusTag({ schedule }: { schedule: Pick<Schedule, 'status' | 'locked' | 'mode' | 'nextRunAt' | 'lastRunAt'> }) {
+export function StatusTag({ schedule }: { schedule: Pick<Schedule, 'status' | 'locked' | 'finished'> }) {
   const { t } = useTranslation();
   if (schedule.locked) return <Tag color="blue">{t('smsSchedules.status.executing')}</Tag>;
-  // A once-only schedule that has sent: nothing more will happen unless it is edited.
-  if (schedule.mode === 'once' && schedule.status === 'enabled' && !schedule.nextRunAt && schedule.lastRunAt) return <Tag>{t('smsSchedules.status.finished')}</Tag>;
+  // Nothing more will happen (the server says so): neither enabled nor switchable.
+  if (schedule.finished) return <Tag>{t('smsSchedules.status.finished')}</Tag>;
   return <Tag color={schedule.status === 'enabled' ? 'green' : 'default'}>{t(`smsSchedules.status.${schedule.status}`)}</Tag>;
 }
 
@@ -38,7 +40,7 @@ export function ScheduleList() {
   const { page, pageSize, setPage } = paging;
   const [name, setName] = useState('');
   const [status, setStatus] = useState<string | undefined>();
-  const search = useDebouncedValue(name);
+  const search = useSearchable(useDebouncedValue(name), LIMITS.scheduledSmsName.max);
   const [data, setData] = useState<Page<Schedule> | null>(null);
   const load = useCallback(
     () => schedulesApi.list({ page, pageSize, ...(search.trim() ? { name: search.trim() } : {}), ...(status ? { status } : {}) }).then(setData, () => setData({ items: [], total: 0 })),
@@ -60,8 +62,8 @@ export function ScheduleList() {
         )}
       </Space>
       <Card>
-        <Space style={{ marginBottom: 16 }} wrap>
-          <Input.Search allowClear placeholder={t('smsSchedules.searchName')} aria-label={t('smsSchedules.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 260 }} maxLength={50} />
+        <Space style={{ marginBottom: 16 }} wrap align="start">
+          <LimitedSearch max={LIMITS.scheduledSmsName.max} allowClear placeholder={t('smsSchedules.searchName')} aria-label={t('smsSchedules.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 260 }} />
           <Select
             allowClear
             placeholder={t('smsSchedules.fields.status')}
@@ -72,7 +74,7 @@ export function ScheduleList() {
             options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`smsSchedules.status.${s}`) }))}
           />
         </Space>
-        <PagedTable<Schedule> data={data} paging={paging} empty={t('smsSchedules.none')} scroll={{ x: 900 }}
+        <PagedTable<Schedule> data={data} paging={paging} empty={t('smsSchedules.none')}
           columns={[
             { title: t('smsSchedules.fields.name'), dataIndex: 'name', render: (v: string, s) => <Link to={open(s.id)}>{v}</Link> },
             { title: t('smsSchedules.fields.when'), key: 'when', render: (_: unknown, s) => when(s) },

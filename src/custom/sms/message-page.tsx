@@ -6,7 +6,7 @@
  * superadmins send and reply; users only read. SIMs ticked in the SIM list arrive in the send form (router state).
  */
 import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Space, Table, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,9 @@ import { ReplyDialog } from './sms-compose';
 import { SendDrawer } from './send-drawer';
 import { useLiveSms } from './live-sms';
 import { ON_ITS_WAY, STATUS_COLORS, type Quota, type SmsPage, type SmsRow } from './sms-types';
+import { TextStatistic } from '../../components/text-statistic';
+import { formatNumber } from '../../../common/numbers';
+import { FIT_TABLE, shrinkable } from '../../components/list-parts';
 
 const PAGE_SIZE = 20;
 /** The slow refresh while the live stream is down. */
@@ -84,7 +87,7 @@ export function MessagePage() {
     // The SIMs picked in the list are used once: a reload or a way back does not open the form again.
     if (preset.length) void navigate(location.pathname + location.search, { replace: true, state: null });
   };
-  const n = (v: number) => v.toLocaleString(i18n.language);
+  const n = (v: number) => formatNumber(v, i18n.language);
   const expanded = (data?.items ?? []).filter((r) => r.replies?.length && !collapsed.has(r.id)).map((r) => r.id);
   const filtered = Object.values(filters).some((v) => v !== undefined);
 
@@ -108,15 +111,16 @@ export function MessagePage() {
     {
       key: 'content',
       title: t('sms.fields.content'),
+      width: 280,
       render: (_: unknown, r: SmsRow) => (
-        <Space size={8}>
+        <Flex gap={8} align="center" style={shrinkable(140)}>
           <Content row={r} />
           {canSend && r.direction === 'MO' && <Button size="small" onClick={() => setReplyTo(r)}>{t('sms.reply')}</Button>}
-        </Space>
+        </Flex>
       ),
     },
     { key: 'status', title: t('sms.fields.status'), sorter: true, render: (_: unknown, r: SmsRow) => <StatusTag row={r} /> },
-    { key: 'sender', title: t('sms.fields.sender'), render: (_: unknown, r: SmsRow) => <Sender row={r} /> },
+    { key: 'sender', title: t('sms.fields.sender'), width: 180, render: (_: unknown, r: SmsRow) => <Sender row={r} /> },
   ];
 
   return (
@@ -124,7 +128,7 @@ export function MessagePage() {
       <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
         <Typography.Title level={3} style={{ margin: 0 }}>{t('sms.allSms')}</Typography.Title>
         <Space size="middle" wrap align="end">
-          {quota && <Statistic title={t('sms.balance')} value={n(quota.remaining)} suffix={<Typography.Text type="secondary" style={{ fontSize: 14 }}>/ {n(quota.quota)}</Typography.Text>} />}
+          {quota && <TextStatistic title={t('sms.balance')} value={n(quota.remaining)} suffix={<Typography.Text type="secondary" style={{ fontSize: 14 }}>/ {n(quota.quota)}</Typography.Text>} />}
           <Button icon={<ReloadOutlined />} onClick={refresh} aria-label={t('sms.reload')} />
           {canExport && <ExportButton call="POST /api/main/sms/list/download" filters={() => body} ticked={[]} total={data?.total ?? 0} />}
           {canSend && <Button type="primary" icon={<SendOutlined />} onClick={() => setSending(true)}>{t('sms.send')}</Button>}
@@ -138,7 +142,7 @@ export function MessagePage() {
           rowKey="id"
           size="small"
           loading={loading}
-          scroll={{ x: 'max-content' }}
+          {...FIT_TABLE}
           dataSource={data?.items ?? []}
           columns={columns}
           locale={{ emptyText: <Empty description={filtered ? t('sms.empty') : t('sms.emptyAll')} /> }}
@@ -172,12 +176,12 @@ export function MessagePage() {
 function Content({ row }: { row: SmsRow }) {
   const { t } = useTranslation();
   return (
-    <Space size={4}>
+    <Flex gap={4} align="center" style={{ flex: '0 1 auto', minWidth: 0 }}>
       {row.smsType === 'binary' && <Tag bordered={false}>{t('sms.smsType.binary')}</Tag>}
-      <Typography.Text code={row.smsType === 'binary'} style={{ maxWidth: 240 }} ellipsis={{ tooltip: row.content }}>
+      <Typography.Text code={row.smsType === 'binary'} style={{ maxWidth: 240, minWidth: 0 }} ellipsis={{ tooltip: row.content }}>
         {row.content}
       </Typography.Text>
-    </Space>
+    </Flex>
   );
 }
 
@@ -205,7 +209,7 @@ function Sender({ row }: { row: SmsRow }) {
   if (row.direction === 'MO') return <Typography.Text type="secondary">{t('sms.device')}</Typography.Text>;
   const who = row.scheduleName ? t('sms.schedule', { name: row.scheduleName }) : (row.accountName ?? '—');
   return (
-    <Typography.Text style={{ maxWidth: 160 }} ellipsis={{ tooltip: who }}>
+    <Typography.Text style={{ ...shrinkable(90), display: 'block', maxWidth: 160 }} ellipsis={{ tooltip: who }}>
       {who}
     </Typography.Text>
   );

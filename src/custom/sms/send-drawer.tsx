@@ -5,7 +5,7 @@
  * refused and why.
  */
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Form, Input, Result, Segmented, Space, Statistic, Table, Upload, type UploadFile } from 'antd';
+import { Alert, Button, Drawer, Form, Input, Result, Segmented, Space, Table, Upload, type UploadFile } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../../common/limits';
@@ -13,6 +13,8 @@ import { checkSmsContent, type SmsType } from '../../../common/sms';
 import { download, saveFile, upload } from '../../providers/http';
 import { SmsContentField, SmsTypeField } from './sms-compose';
 import type { Quota, SendResult } from './sms-types';
+import { TextStatistic } from '../../components/text-statistic';
+import { formatNumber } from '../../../common/numbers';
 
 type Target = 'iccids' | 'file' | 'msisdns';
 const lines = (text: string) => text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
@@ -58,12 +60,12 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
     }
   };
   const template = async () => saveFile(await download('GET', '/api/main/sms/sendTemplate?format=xlsx'), 'sms-send-template.xlsx');
-  const n = (v: number) => v.toLocaleString(i18n.language);
+  const n = (v: number) => formatNumber(v, i18n.language);
   const refused = result?.results.filter((r) => !r.ok) ?? [];
 
   return (
     <Drawer open={open} onClose={onClose} title={t('sms.sendTitle')} width={560} destroyOnHidden={false}
-      extra={quota && <Statistic title={t('sms.balance')} value={n(quota.remaining)} valueStyle={{ fontSize: 16 }} suffix={<span style={{ fontSize: 12 }}> / {n(quota.quota)}</span>} />}
+      extra={quota && <TextStatistic title={t('sms.balance')} value={n(quota.remaining)} valueStyle={{ fontSize: 16 }} suffix={<span style={{ fontSize: 12 }}> / {n(quota.quota)}</span>} />}
     >
       {result ? (
         <>

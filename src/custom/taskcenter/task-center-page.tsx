@@ -4,16 +4,21 @@
  */
 import { useTable } from '@refinedev/antd';
 import { DownloadOutlined, ProfileOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Modal, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Modal, Progress, Segmented, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { LIMITS } from '../../../common/limits';
 import { DateTime, formatDuration } from '../../components/date-time';
 import { api } from '../../providers/http';
-import { TASKS_RESOURCE, type TaskRow } from './tasks';
+import { store } from '../../providers/session-store';
+import { useSessionValue } from '../../providers/use-session-value';
+import { currentAbility } from '../../shell/ability';
+import { ORG_TASKS_LIST, TASKS_RESOURCE, type TaskRow } from './tasks';
 import { ProviderLogDrawer } from './provider-log';
 import { useCallsTexts } from '../calls/texts';
+import { formatNumber } from '../../../common/numbers';
+import { Cut, FIT_TABLE } from '../../components/list-parts';
 
 // Preset colours, not antd's status ones: a status tag writes #52c41a on #f6ffed (2.2:1); the presets' text is made
 // readable by the theme (src/providers/readable-theme.ts).
@@ -39,9 +44,21 @@ function DownloadReport({ taskId }: { taskId: string }) {
     }
   };
   return (
-    <Button type="link" size="small" icon={<DownloadOutlined />} loading={busy} onClick={() => void go()}>
-      {t('tasks.download')}
-    </Button>
+    <Tooltip title={t('tasks.download')}>
+      <Button type="text" size="small" icon={<DownloadOutlined />} loading={busy} onClick={() => void go()} aria-label={t('tasks.download')} />
+    </Tooltip>
+  );
+}
+
+/** A reference (ACT-20261128-001001) on one line, or in a narrow column on two after its last hyphen. */
+function ReferenceId({ value }: { value: string }) {
+  const at = value.lastIndexOf('-') + 1;
+  return (
+    <>
+      <span style={{ whiteSpace: 'nowrap' }}>{value.slice(0, at)}</span>
+      <wbr />
+      <span style={{ whiteSpace: 'nowrap' }}>{value.slice(at)}</span>
+    </>
   );
 }
 
@@ -50,9 +67,13 @@ export function TaskCenterPage() {
   const [status, setStatus] = useState<'all' | TaskRow['status']>('all');
   const [logOf, setLogOf] = useState<TaskRow | null>(null);
   const wordsReady = useCallsTexts();
+  useSessionValue('permissions');
+  // A person sees their own tasks; an administrator the organisation's, each row saying who started it. The account
+  // and organisation are part of the query's key, so one person's answer is never shown to the next in this tab.
+  const everyone = currentAbility().can('readAll', 'task');
   const { tableProps, tableQuery, setFilters } = useTable<TaskRow>({
     resource: TASKS_RESOURCE.name,
-    meta: TASKS_RESOURCE.meta,
+    meta: { ...TASKS_RESOURCE.meta, ...(everyone ? { list: ORG_TASKS_LIST } : {}), account: store.get('userId'), org: store.get('partnerCode') },
     syncWithLocation: false,
     pagination: { pageSize: 20 },
   });
@@ -62,43 +83,72 @@ export function TaskCenterPage() {
   const blocker = useBlocker(({ currentLocation, nextLocation }) => processing > 0 && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname));
 
   const columns = [
-    { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const },
-    { title: t('tasks.task'), dataIndex: 'task', key: 'task', render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
+    { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const, render: (v: string) => <ReferenceId value={v} /> },
+    // Chinese task names break between words, not between any two characters ("SIM 激活", never "SIM 激 / 活").
+    { title: t('tasks.task'), dataIndex: 'task', key: 'task', width: 130, onCell: () => ({ style: { wordBreak: 'keep-all' as const } }), render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
+    ...(everyone
+      ? [
+          {
+            title: t('tasks.startedBy'),
+            dataIndex: 'startedBy',
+            key: 'startedBy',
+            width: 150,
+            render: (v: string | undefined, row: TaskRow) => (row.mine ? <Tag color="blue">{t('tasks.you')}</Tag> : <Cut text={v || '—'} min={80} />),
+          },
+        ]
+      : []),
     {
       title: t('tasks.status'),
       dataIndex: 'status',
       key: 'status',
       render: (v: TaskRow['status'], row: TaskRow) =>
         v === 'processing' ? (
-          <Space>
+          <Flex vertical gap={4} align="start">
             <Tag color={STATUS_COLORS[v]}>{t(`tasks.statuses.${v}`)}</Tag>
             <Progress percent={row.progress} size="small" style={{ width: 90, margin: 0 }} aria-label={t('tasks.progress')} />
-          </Space>
+          </Flex>
         ) : (
           <Tag color={STATUS_COLORS[v]}>{t(`tasks.statuses.${v}`)}</Tag>
         ),
     },
-    { title: t('tasks.quantity'), dataIndex: 'quantity', key: 'quantity', align: 'right' as const, render: (v: number) => v.toLocaleString(i18n.language) },
-    { title: t('tasks.start'), dataIndex: 'startedAt', key: 'startedAt', render: (v: string | null) => <DateTime value={v} /> },
-    { title: t('tasks.end'), dataIndex: 'endedAt', key: 'endedAt', render: (v: string | null) => <DateTime value={v} /> },
-    { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
-    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', ellipsis: true, width: 220, render: (v: string | null) => v ?? '—' },
+    { title: t('tasks.quantity'), dataIndex: 'quantity', key: 'quantity', align: 'right' as const, render: (v: number) => formatNumber(v, i18n.language) },
     {
-      title: wordsReady ? t('calls.log.open') : '',
-      key: 'log',
+      // Start over end, each on one line (without the year: the list covers the last days), the whole time in a title.
+      title: (
+        <>
+          <div>{t('tasks.start')}</div>
+          <div>{t('tasks.end')}</div>
+        </>
+      ),
+      key: 'time',
       render: (_: unknown, row: TaskRow) => (
-        <Button type="link" size="small" icon={<ProfileOutlined />} onClick={() => setLogOf(row)} aria-label={`${t('calls.log.open')} ${row.referenceId}`}>
-          {t('calls.log.open')}
-        </Button>
+        <>
+          <div>
+            <DateTime value={row.startedAt} oneLine withoutYear />
+          </div>
+          <div>
+            <DateTime value={row.endedAt} oneLine withoutYear />
+          </div>
+        </>
       ),
     },
+    { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', onCell: () => ({ style: { whiteSpace: 'nowrap' as const } }), render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
+    // A long remark (a file's name, an ICCID) ends in an ellipsis, the whole of it in its title.
+    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', width: 200, render: (v: string | null) => <Cut text={v ?? '—'} min={80} /> },
     {
+      // The task's provider log and its report file, as icons with their names in tooltips: the column stays narrow
+      // and in view should the table still be wider than its card (the columns wrap to fit first).
       title: t('tasks.report'),
-      dataIndex: 'hasReport',
       key: 'report',
-      // The download stays in view at 1280 px, the columns between scrolling inside the table.
       fixed: 'right' as const,
-      render: (has: boolean, row: TaskRow) => (has ? <DownloadReport taskId={row.id} /> : '—'),
+      render: (_: unknown, row: TaskRow) => (
+        <Space size={0}>
+          <Tooltip title={wordsReady ? t('calls.log.open') : ''}>
+            <Button type="text" size="small" icon={<ProfileOutlined />} onClick={() => setLogOf(row)} aria-label={`${t('calls.log.open')} ${row.referenceId}`} />
+          </Tooltip>
+          {row.hasReport && <DownloadReport taskId={row.id} />}
+        </Space>
+      ),
     },
   ];
 
@@ -122,14 +172,14 @@ export function TaskCenterPage() {
               { value: 'issues', label: t('tasks.statuses.issues') },
             ]}
           />
-          <Typography.Text type="secondary">{t('tasks.window', { days: LIMITS.taskListDays })}</Typography.Text>
+          <Typography.Text type="secondary">{t(everyone ? 'tasks.windowAll' : 'tasks.window', { days: LIMITS.taskListDays })}</Typography.Text>
         </Space>
         <Table<TaskRow>
           {...tableProps}
           rowKey="id"
           size="middle"
           columns={columns}
-          scroll={{ x: 'max-content' }}
+          {...FIT_TABLE}
           sticky={{ offsetScroll: 0 }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tasks.empty', { days: LIMITS.taskListDays })} /> }}
         />

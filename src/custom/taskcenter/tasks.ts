@@ -16,12 +16,18 @@ export interface TaskRow {
   elapsedMs: number | null;
   hasReport: boolean;
   createdAt: string;
+  /** The organisation's list (an administrator's) says who started each task, and whether it is the reader's. */
+  startedBy?: string;
+  mine?: boolean;
 }
 
 export const TASKS_RESOURCE = {
   name: 'tasks',
   meta: { list: 'GET /api/job/rest/job/my', one: 'GET /api/job/rest/job/my/:id', subject: 'task' },
 } as const;
+
+/** The organisation's tasks, whoever started them: the list an administrator's task center shows (task readAll). */
+export const ORG_TASKS_LIST = 'GET /api/job/rest/job/all';
 
 /** How many of my tasks are processing in the current organisation; follows the live task events. */
 export function useProcessingTasks(enabled: boolean): number {

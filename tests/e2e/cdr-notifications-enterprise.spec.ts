@@ -1,6 +1,6 @@
 /**
- * Issue 20's screens: a CDR's session and cell from cdrCard and its two exports, one SIM's CDR summary, a job's
- * provider log in the task center, notification groups under Settings, and an organisation's enterprise details.
+ * A CDR's session and cell from cdrCard and its two exports, one SIM's CDR summary, a job's provider log in the task
+ * center, notification groups under Settings, and an organisation's enterprise details.
  */
 import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
@@ -56,7 +56,7 @@ test('an admin makes an e-mail notification group and sees the SMS variant', asy
   await dialog.getByLabel('A task finished', { exact: true }).check();
   await dialog.getByLabel('Recipients').fill('night@example.com\nnot-an-address');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Recipients: must be a valid e-mail address')).toBeVisible();
+  await expect(page.getByText('Recipients must be a valid e-mail address')).toBeVisible();
   await dialog.getByLabel('Recipients').fill('night@example.com\nlead@example.com');
   await dialog.getByRole('button', { name: 'Save' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Night shift' });
@@ -83,7 +83,7 @@ test('an admin edits the organisation’s enterprise details; a wrong IBAN is re
   await expect(drawer.getByLabel('Legal name')).toHaveValue('Demo Logistics GmbH');
   await drawer.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 01');
   await drawer.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('IBAN: is not a valid IBAN (its check digits do not match)')).toBeVisible();
+  await expect(page.getByText('This IBAN is not valid (its check digits do not match)')).toBeVisible();
   await drawer.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00');
   await drawer.getByLabel('Tax ID').fill('DE999999999');
   await drawer.getByRole('button', { name: 'Save' }).click();

@@ -1,0 +1,30 @@
+/** The NATS server of this machine (127.0.0.1:4222, JetStream on), and whether it answers; CI runs it, so there a missing server fails. */
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import net from 'node:net';
+
+export const NATS_URL = 'nats://127.0.0.1:4222';
+
+/** Whether something accepts a connection on 127.0.0.1:`port` within a second. */
+export const answersOn = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.setTimeout(1000);
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => (s.destroy(), resolve(false)));
+  });
+
+export const natsAnswers = await answersOn(4222);
+
+if (!natsAnswers && process.env.CI) throw new Error('NATS does not answer on 127.0.0.1:4222 (CI must start it in .ci/run)');
+
+/** Delete a stream a test or a test server made on this machine's NATS (gone already is fine). */
+export async function deleteStream(stream: string): Promise<void> {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
