@@ -85,7 +85,7 @@ export function TaskCenterPage() {
   const columns = [
     { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const, render: (v: string) => <ReferenceId value={v} /> },
     // Chinese task names break between words, not between any two characters ("SIM 激活", never "SIM 激 / 活").
-    { title: t('tasks.task'), dataIndex: 'task', key: 'task', width: 130, onCell: () => ({ style: { wordBreak: 'keep-all' as const } }), render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
+    { title: t('tasks.task'), dataIndex: 'task', key: 'task', width: 160, onCell: () => ({ style: { wordBreak: 'keep-all' as const } }), render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
     ...(everyone
       ? [
           {
