@@ -85,7 +85,16 @@ export function TaskCenterPage() {
   const columns = [
     { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const, render: (v: string) => <ReferenceId value={v} /> },
     // Chinese task names break between words, not between any two characters ("SIM 激活", never "SIM 激 / 活").
-    { title: t('tasks.task'), dataIndex: 'task', key: 'task', width: 160, onCell: () => ({ style: { wordBreak: 'keep-all' as const } }), render: (v: string) => t(`tasks.kinds.${v}`, { defaultValue: v }) },
+    // At least 9em wide however the table is squeezed (a column's width is only a wish in an auto-sized table): two-word
+    // kinds take a line each ("Bundle coverage / export"), not three.
+    {
+      title: t('tasks.task'),
+      dataIndex: 'task',
+      key: 'task',
+      width: 160,
+      onCell: () => ({ style: { wordBreak: 'keep-all' as const } }),
+      render: (v: string) => <div style={{ minWidth: '9em' }}>{t(`tasks.kinds.${v}`, { defaultValue: v })}</div>,
+    },
     ...(everyone
       ? [
           {
