@@ -16,6 +16,8 @@ export const CODES = {
   recordInUse: 'CB-00-0419',
   tooManyRequests: 'CB-00-0429',
   internal: 'CB-00-0500',
+  /** A part the call needs (Redis, for sign-in) does not answer for a moment. */
+  serviceUnavailable: 'CB-00-0503',
   sessionExpired: '0502',
   orgFirstLevelPermission: '0131',
   orgCannotDelete: '0132',

@@ -87,6 +87,13 @@ export interface Config {
   natsUrl?: string;
   /** NATS_STREAM: the JetStream stream's name (default EVENTS); its subjects are the name in lower case, then `.>`. */
   natsStream: string;
+  /**
+   * REDIS_URL: rate-limit counters, failed sign-ins and picture challenges live in Redis, shared by every instance;
+   * unset, they live in the database (docs/decisions.md "Per-call state in Redis").
+   */
+  redisUrl?: string;
+  /** REDIS_PREFIX: the start of every key this deployment writes in Redis (default `simconsole:`), so several share one. */
+  redisPrefix: string;
   /** METRICS_TOKEN: the bearer token /metrics answers to; unset, /metrics is off. */
   metricsToken?: string;
 }
@@ -156,6 +163,13 @@ function natsStreamOf(v: string | undefined): string {
   return v;
 }
 
+/** A prefix of Redis keys: letters, digits and : _ - . (it is written before every key). */
+function redisPrefixOf(v: string | undefined): string {
+  if (v === undefined || v === '') return 'simconsole:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(v)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, :, _, . or -: ${JSON.stringify(v)}`);
+  return v;
+}
+
 /** Read the configuration; refuses VERIFICATION_CODE in production (ARCHITECTURE.md, Identity). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const production = env.NODE_ENV === 'production';
@@ -199,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: env.METRICS_TOKEN || undefined,
     natsUrl: env.NATS_URL || undefined,
     natsStream: natsStreamOf(env.NATS_STREAM),
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: redisPrefixOf(env.REDIS_PREFIX),
     rateLimits: {
       api: count(env.RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.api, 'RATE_LIMIT_PER_MINUTE'),
       signIn: count(env.RATE_LIMIT_SIGN_IN_PER_MINUTE, DEFAULT_RATE_LIMITS.signIn, 'RATE_LIMIT_SIGN_IN_PER_MINUTE'),

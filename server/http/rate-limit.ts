@@ -1,7 +1,9 @@
 /**
- * Request limits (ARCHITECTURE.md, "Abuse"): @fastify/rate-limit with its counters in the database, so that every
- * instance behind a load balancer counts the same calls. One fixed window of a minute per caller and group of calls;
- * a call costs one upsert. Over the limit: 429 in the envelope with Retry-After and a message in the caller's language.
+ * Request limits (ARCHITECTURE.md, "Abuse"): @fastify/rate-limit with its counters where every instance behind a load
+ * balancer counts the same calls: in Redis with REDIS_URL (the plugin's own Redis store: one script call per request,
+ * nothing written to the database), else in the database (one upsert per call). One fixed window of a minute per
+ * caller and group of calls. Over the limit: 429 in the envelope with Retry-After and a message in the caller's
+ * language. A counter that cannot be reached lets the call through (docs/decisions.md, "Per-call state in Redis").
  */
 import fp from 'fastify-plugin';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -86,8 +88,12 @@ export default fp(
       max: (req) => limits[groupOf(req)],
       keyGenerator: async (req) => (counted(req) ? `${groupOf(req)}:${await callerOf(req, groupOf(req))}` : ''),
       allowList: (req) => !counted(req),
-      store: databaseStore(app.db, (err) => app.log.warn({ err }, 'rate limits: pruning failed')),
-      // A database that does not answer fails the call anyway; a counter that failed does not add a second error.
+      ...(app.redis
+        ? { redis: app.redis, nameSpace: `${app.config.redisPrefix}rate:` }
+        : { store: databaseStore(app.db, (err) => app.log.warn({ err }, 'rate limits: pruning failed')) }),
+      // A counter that cannot be reached lets the call through: the limits guard against a client's excess, and
+      // refusing every call while Redis restarts would be an outage of our own making. (A database that does not
+      // answer fails the call anyway.)
       skipOnError: true,
       errorResponseBuilder: (_req, ctx) => new ApiError(429, CODES.tooManyRequests, { seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }, 'errors.rateLimited'),
     });

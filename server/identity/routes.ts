@@ -37,7 +37,7 @@ export const identityRoutes = defineRoutes([
   route('GET', '/captcha', 'public', {
     rateLimit: 'captcha',
     schema: { response: typed({ challengeId: 'string', svg: 'string' }) },
-    handler: async (req) => createChallenge(req.server.db),
+    handler: async (req) => createChallenge(req.server.challenges),
   }),
   route('POST', '/sso/signin/direct/cube/offline-access', 'public', {
     rateLimit: 'signIn',
@@ -51,23 +51,26 @@ export const identityRoutes = defineRoutes([
       const { db, config } = req.server;
       const mail = normalise(body.username);
       await assertMayTry(req, reply, mail);
-      if (!(await checkChallenge(db, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
+      if (!(await checkChallenge(req.server.challenges, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
       const account = await accountForSignIn(db, mail);
       // Unknown e-mail and wrong password answer alike and take alike long.
       const ok = await verifyPassword(body.password, account?.password_hash ?? DUMMY_HASH);
       if (!account || !ok) {
-        await recordFailure(db, mail, req.ip);
+        await recordFailure(req, mail);
         throw new ApiError(400, CODES.wrongCredentials);
       }
       if (account.status !== 'active') throw new ApiError(400, CODES.accountDisabled);
-      return db.tx(async (q) => {
+      const payload = await db.tx(async (q) => {
         const token = await startSession(req.server, q, reply, account.id);
         await countSignIn(q, account.id);
-        await clearFailures(q, mail, req.ip);
-        const payload = await sessionPayload(q, account.id, token, req.server.resources);
-        await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: payload.user.logins_count } });
-        return payload;
+        const answer = await sessionPayload(q, account.id, token, req.server.resources);
+        await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: answer.user.logins_count } });
+        return answer;
       });
+      // Once signed in: this address's failures for the account are forgotten (where they are counted: not in the
+      // session's transaction, so a store that is away does not undo the sign-in).
+      await clearFailures(req, mail).catch((err: unknown) => req.log.warn({ err }, 'sign-in: failures not cleared'));
+      return payload;
     },
   }),
   route('POST', '/sso/signin/direct/cube/refresh', 'public', {
@@ -143,7 +146,7 @@ export const identityRoutes = defineRoutes([
     handler: async (req) => {
       const body = req.body as { username: string; verificationCode: string; challengeId?: string };
       const { db, config, mailer } = req.server;
-      if (!(await checkChallenge(db, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
+      if (!(await checkChallenge(req.server.challenges, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
       const mail = normalise(body.username);
       const account = await activeAccountByEmail(db, mail);
       if (!account) return null;

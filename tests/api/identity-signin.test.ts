@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../server/db/ids.js';
-import { pairPauseSeconds } from '../../server/identity/sign-in-throttle.js';
 import { call, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, HAMMER_RATE_LIMITS, signedInSuite, signIn, TEST_CODE } from '../helper.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
@@ -76,107 +74,6 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   it('answers in the language header', async () => {
     const res = await post({ ...good, agreeTerms: false }, { language: 'zh-CN' });
     expect(res.json().status.message).toBe('请同意使用条款和隐私政策。');
-  });
-
-  it('checks a real image challenge once', async () => {
-    const cap = await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha' });
-    expect(cap.statusCode).toBe(200);
-    const { challengeId, svg } = cap.json().data;
-    expect(svg).toMatch(/^<svg /);
-    const answer = (await suite.t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
-    expect(answer.answer_hash).toMatch(/^[0-9a-f]{64}$/);
-    // A wrong answer spends the challenge.
-    const wrong = await post({ ...good, verificationCode: 'ZZZZ', challengeId });
-    expect(wrong.json().status.code).toBe('CB-01-0002');
-    expect((await countRows(suite.t.db, 'challenges', 'id = $1 AND used_at IS NOT NULL', [challengeId]))).toBe(1);
-  });
-
-  it('draws the challenge as paths with noise: no <text>, and no reading of the SVG as text finds the answer', async () => {
-    for (let i = 0; i < 20; i++) {
-      const { challengeId, svg } = (await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha' })).json().data as { challengeId: string; svg: string };
-      const { answer_hash } = (await suite.t.db.query<{ answer_hash: string }>('SELECT answer_hash FROM challenges WHERE id = $1', [challengeId])).rows[0];
-      expect(svg).not.toMatch(/<text|<tspan|<use|<image|font-family/i);
-      // Only the picture's own elements, and nothing but whitespace between tags (an SVG's readable text).
-      expect(new Set([...svg.matchAll(/<([a-z]+)/g)].map((m) => m[1]))).toEqual(new Set(['svg', 'rect', 'path']));
-      expect(svg.replace(/<[^>]*>/g, '').trim()).toBe('');
-      // The solver that read the old picture (its glyphs in order), and every run of four answer characters anywhere in
-      // the markup, miss the answer.
-      const oldSolver = [...svg.matchAll(/<text[^>]*>([A-Z0-9])<\/text>/g)].map((m) => m[1]).join('');
-      const runs = [...svg.toUpperCase().matchAll(/(?=([2-9A-HJ-NP-Z]{4}))/g)].map((m) => m[1]);
-      for (const guess of [oldSolver, ...runs]) expect(sha256(guess)).not.toBe(answer_hash);
-    }
-  });
-
-  it('a solved challenge passes once: the same answer again is refused', async () => {
-    await suite.t.db.query("INSERT INTO challenges (id, answer_hash, expires_at) VALUES ('cap-known', $1, now() + interval '5 minutes')", [sha256('K7WX')]);
-    const first = await post({ ...good, verificationCode: 'k7wx', challengeId: 'cap-known' });
-    expect(first.statusCode).toBe(200);
-    const again = await post({ ...good, verificationCode: 'K7WX', challengeId: 'cap-known' });
-    expect(again.json().status.code).toBe('CB-01-0002');
-  });
-
-  describe('throttling failed sign-ins without a lever to lock owners out (ASVS 2.2.1)', () => {
-    it('50 wrong passwords for user@ from one address pause that address (429, Retry-After) while the right password signs in from another', async () => {
-      const attacker = '198.51.100.7';
-      const codes = new Set<string>();
-      for (let i = 0; i < 50; i++) {
-        const res = await post({ ...good, username: DEMO.user, password: `Wrong#${i}` }, {}, attacker);
-        codes.add(res.json().status.code);
-        if (i >= 5) {
-          expect(res.statusCode).toBe(429);
-          expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-        }
-      }
-      expect([...codes].sort()).toEqual(['CB-01-0001', 'CB-01-0004']);
-      // Only the attempts that were checked count: 5, not 50.
-      expect(await countRows(suite.t.db, 'sign_in_failures', 'ip = $1', [attacker])).toBe(5);
-      // Even the right password is refused from the attacker's address while it is paused ...
-      const there = await post({ ...good, username: DEMO.user }, { language: 'es-ES' }, attacker);
-      expect(there.statusCode).toBe(429);
-      expect(there.json().status.code).toBe('CB-01-0004');
-      expect(there.json().status.message).toMatch(/^Demasiados inicios de sesión fallidos para esta cuenta desde aquí\. Inténtelo de nuevo en \d+ segundos\.$/);
-      // ... and the owner, with the right password and a solved challenge, signs in from elsewhere.
-      const owner = await post({ ...good, username: DEMO.user }, {}, '203.0.113.20');
-      expect(owner.statusCode).toBe(200);
-      expect(owner.json().data.user.email).toBe(DEMO.user);
-    });
-
-    it('pauses one account at one address after 5 failures, before checking the password', async () => {
-      const here = '198.51.100.8';
-      for (let i = 0; i < 5; i++) expect((await post({ ...good, username: DEMO.admin, password: 'Wrong#123' }, {}, here)).json().status.code).toBe('CB-01-0001');
-      const paused = await post({ ...good, username: DEMO.admin }, {}, here);
-      expect(paused.statusCode).toBe(429);
-      expect(Number(paused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(Number(paused.headers['retry-after'])).toBeLessThanOrEqual(30);
-      expect(paused.json().status).toMatchObject({ code: 'CB-01-0004', message: expect.stringMatching(/^Too many failed sign-ins for this account from here\. Try again in \d+ seconds\.$/) });
-      // Another account from the same address is not paused by this one's failures.
-      expect((await post({ ...good, username: DEMO.operator }, {}, here)).statusCode).toBe(200);
-      // When the pause has passed, the right password signs in and forgets this address's failures for the account.
-      await suite.t.db.query("UPDATE sign_in_failures SET at = at - interval '31 seconds' WHERE ip = $1", [here]);
-      expect((await post({ ...good, username: DEMO.admin }, {}, here)).statusCode).toBe(200);
-      expect(await countRows(suite.t.db, 'sign_in_failures', 'ip = $1', [here])).toBe(0);
-    });
-
-    it('a successful sign-in from one address leaves the failures counted at another', async () => {
-      await suite.t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT $1, '198.51.100.9' FROM generate_series(1, 5)", [DEMO.operator]);
-      expect((await post(good, {}, '198.51.100.10')).statusCode).toBe(200);
-      expect((await post(good, {}, '198.51.100.9')).statusCode).toBe(429);
-    });
-
-    it('each further failure doubles the pause, up to 15 minutes', () => {
-      expect([4, 5, 6, 7, 8, 9, 10, 50].map(pairPauseSeconds)).toEqual([0, 30, 60, 120, 240, 480, 900, 900]);
-    });
-
-    it('limits failures per address across accounts', async () => {
-      await suite.t.db.query("INSERT INTO sign_in_failures (email, ip) SELECT 'x' || g || '@y.com', '10.9.9.9' FROM generate_series(1, 20) g");
-      const res = await post(good, {}, '10.9.9.9');
-      expect(res.statusCode).toBe(429);
-      expect(res.json().status.code).toBe('CB-00-0429');
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(14 * 60);
-      // Other addresses are not affected.
-      expect((await post(good, {}, '10.9.9.10')).statusCode).toBe(200);
-      await suite.t.db.query("DELETE FROM sign_in_failures WHERE ip = '10.9.9.9'");
-    });
   });
 
   it('refuses a disabled account', async () => {

@@ -1,15 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { DEFAULT_RATE_LIMITS, loadConfig } from '../../server/config.js';
-import { countRows, DB_KINDS, DEMO, DEMO_PASSWORD, sessionHeaders, signedInSuite, TEST_CODE } from '../helper.js';
+import { buildTestApp, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, sessionHeaders, signedInSuite, TEST_CODE, type DbKind } from '../helper.js';
+import { deleteKeys, REDIS_URL, redisAnswers, testPrefix } from '../redis.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const CAPTCHA = '/api/identity/captcha';
 const LIMITS = { api: 5, signIn: 3, captcha: 3, passwordReset: 2, telemetry: 3 };
 
-describe.each(DB_KINDS)('rate limits on %s', (kind) => {
-  const suite = signedInSuite({ kind, config: { rateLimits: LIMITS } });
+/** Where the counters live: the database (PGlite, PostgreSQL) or Redis (with REDIS_URL); the same behaviour on each. */
+const STORES: { name: string; kind: DbKind; redis: boolean }[] = [
+  ...DB_KINDS.map((kind) => ({ name: `the database (${kind})`, kind, redis: false })),
+  ...(redisAnswers ? [{ name: 'Redis', kind: 'pglite' as DbKind, redis: true }] : []),
+];
+
+describe.each(STORES)('rate limits in $name', ({ kind, redis }) => {
+  const prefix = testPrefix();
+  const suite = signedInSuite({ kind, config: { rateLimits: LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : {}) } });
+  const peek = redis ? new Redis(REDIS_URL) : null;
+  afterAll(async () => {
+    peek?.disconnect();
+    if (redis) await deleteKeys(REDIS_URL, prefix);
+  });
+
+  /** What the store holds: challenges made, a counter's hits, the counters whose key ends so; and ending a window. */
+  const challengesMade = async () => (peek ? (await peek.keys(`${prefix}challenge:*`)).length : countRows(suite.t.db, 'challenges'));
+  const hitsOf = async (key: string) =>
+    peek ? Number(await peek.get(`${prefix}rate:${key}`)) : Number((await suite.t.db.query<{ hits: number }>('SELECT hits FROM rate_limits WHERE key = $1', [key])).rows[0]?.hits ?? 0);
+  const countersEndingWith = async (end: string) => (peek ? (await peek.keys(`${prefix}rate:*${end}`)).length : countRows(suite.t.db, 'rate_limits', 'key LIKE $1', [`%${end}`]));
+  const endWindow = async (key: string) => {
+    if (peek) await peek.del(`${prefix}rate:${key}`);
+    else await suite.t.db.query("UPDATE rate_limits SET reset_at = now() - interval '1 second' WHERE key = $1", [key]);
+  };
 
   const from = (remoteAddress: string, opts: { method?: 'GET' | 'POST'; url: string; payload?: object; headers?: Record<string, string> }, app: FastifyInstance = suite.t.app) =>
     app.inject({ method: opts.method ?? 'GET', url: opts.url, payload: opts.payload, headers: opts.headers, remoteAddress });
@@ -34,7 +58,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
       'zh-TW': /^請求過於頻繁，請 (\d+) 秒後再試。$/,
       'es-ES': /^Demasiadas solicitudes\. Inténtelo de nuevo en (\d+) segundos\.$/,
     };
-    const challenges = await countRows(suite.t.db, 'challenges');
+    const challenges = await challengesMade();
     for (const [language, message] of Object.entries(messages)) {
       const refused = await from('192.0.2.1', { url: CAPTCHA, headers: { language } });
       expect(refused.statusCode).toBe(429);
@@ -48,7 +72,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
       expect(data).toBeNull();
     }
     // Refused before the handler: no challenge was made.
-    expect(await countRows(suite.t.db, 'challenges')).toBe(challenges);
+    expect(await challengesMade()).toBe(challenges);
     // Another address has its own count.
     expect((await from('192.0.2.2', { url: CAPTCHA })).statusCode).toBe(200);
   });
@@ -63,7 +87,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
       const refused = await from('192.0.2.10', { url: CAPTCHA }, second);
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBeDefined();
-      expect(await countRows(suite.t.db, 'rate_limits', 'key = $1 AND hits = 4', ['captcha:address:192.0.2.10'])).toBe(1);
+      expect(await hitsOf('captcha:address:192.0.2.10')).toBe(4);
     } finally {
       await second.close();
     }
@@ -72,7 +96,7 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
   it('a new window starts when the last one has passed', async () => {
     for (let i = 0; i < LIMITS.captcha; i++) await from('192.0.2.20', { url: CAPTCHA });
     expect((await from('192.0.2.20', { url: CAPTCHA })).statusCode).toBe(429);
-    await suite.t.db.query("UPDATE rate_limits SET reset_at = now() - interval '1 second' WHERE key = 'captcha:address:192.0.2.20'");
+    await endWindow('captcha:address:192.0.2.20');
     expect((await from('192.0.2.20', { url: CAPTCHA })).statusCode).toBe(200);
   });
 
@@ -125,7 +149,22 @@ describe.each(DB_KINDS)('rate limits on %s', (kind) => {
 
   it('the health check and unknown paths are not counted', async () => {
     for (let i = 0; i < LIMITS.api + 2; i++) expect((await from('192.0.2.80', { url: '/api/health' })).statusCode).toBe(200);
-    expect(await countRows(suite.t.db, 'rate_limits', "key LIKE '%192.0.2.80'")).toBe(0);
+    expect(await countersEndingWith('192.0.2.80')).toBe(0);
+  });
+
+  it.runIf(redis)('in Redis: two instances on two databases share one count, and no call writes a counter to the database', async () => {
+    // Another instance with a database of its own: only Redis is shared.
+    const other = await buildTestApp({ seed: false, config: { rateLimits: LIMITS, redisUrl: REDIS_URL, redisPrefix: prefix } });
+    try {
+      expect((await from('192.0.2.90', { url: CAPTCHA })).statusCode).toBe(200);
+      expect((await from('192.0.2.90', { url: CAPTCHA }, other.app)).statusCode).toBe(200);
+      expect((await from('192.0.2.90', { url: CAPTCHA })).statusCode).toBe(200);
+      expect((await from('192.0.2.90', { url: CAPTCHA }, other.app)).statusCode).toBe(429);
+      expect(await hitsOf('captcha:address:192.0.2.90')).toBe(4);
+      for (const db of [suite.t.db, other.db]) expect(await countRows(db, 'rate_limits')).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });
 

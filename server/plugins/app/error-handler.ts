@@ -44,11 +44,13 @@ export default fp(
       const stopped = readingStopped(req.raw) || code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE';
       if (stopped && req.raw.httpVersionMajor === 1) reply.header('connection', 'close');
       if (err instanceof ApiError) {
-        const { ruleKey, entityKey, ...rest } = err.params as { ruleKey?: string; entityKey?: string; field?: string };
+        const { ruleKey, entityKey, ...rest } = err.params as { ruleKey?: string; entityKey?: string; field?: string; seconds?: unknown };
         // Sums of money among the params are written in the caller's language ("At most €80.00 is left to credit").
         const named = written(lang, rest.field ? { ...rest, field: label(rest.field) } : entityKey ? { ...rest, entity: translate(lang, `entities.${entityKey}`) } : rest);
         // A broken rule is said as a sentence naming the field ("Time zone must be an IANA time zone such as Europe/Berlin").
         const message = ruleKey ? ruleMessage(say, lang, label(rest.field ?? 'body'), ruleKey, rest) : translate(lang, err.messageKey, named);
+        // A refusal for now (429, 503) says when to try again, in the header as in the message.
+        if ((err.statusCode === 429 || err.statusCode === 503) && typeof rest.seconds === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(rest.seconds));
         return reply.status(err.statusCode).send({
           status: { code: err.code, success: false, message },
           data: err.data ?? (ruleKey ? { field: rest.field, rule: ruleKey } : null),

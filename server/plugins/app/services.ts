@@ -1,6 +1,6 @@
 /**
  * The services every route and job shares, decorated onto the instance: configuration, database, tokens, mail, live
- * streams, error sink, stored files, the network, the job worker, webhooks, autoflow actions, scheduled SMS and the
+ * streams, per-call state (Redis or the database), error sink, stored files, the network, the job worker, webhooks, autoflow actions, scheduled SMS and the
  * dashboard's snapshots. They are started and stopped by app/lifecycles.ts.
  */
 import fp from 'fastify-plugin';
@@ -29,6 +29,10 @@ import { smsExportJob } from '../../sms/sms-export.js';
 import { noSink, sentrySink, type ErrorSink } from '../../public/error-sink.js';
 import { SmsScheduler } from '../../sms-schedules/scheduler.js';
 import { smsReportJob } from '../../sms-schedules/task-reports.js';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../../http/redis.js';
+import { databaseFailures, redisFailures, type SignInFailures } from '../../identity/sign-in-throttle.js';
+import { databaseChallenges, redisChallenges, type ChallengeStore } from '../../identity/captcha.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,6 +61,12 @@ declare module 'fastify' {
     webhooks: WebhookDispatcher;
     /** Scheduled SMS: due occurrences become runs, runs are claimed with a lease and sent (instances with jobs). */
     smsScheduler: SmsScheduler;
+    /** The Redis connection of per-call state (REDIS_URL), or null: then that state lives in the database. */
+    redis: Redis | null;
+    /** Failed sign-ins, counted for the throttle: in Redis or the database. */
+    signInFailures: SignInFailures;
+    /** The picture challenges' answers: in Redis or the database. */
+    challenges: ChallengeStore;
     envelope(req: FastifyRequest, data: unknown): { status: { code: string; success: boolean; message: string }; data: unknown };
   }
 }
@@ -68,6 +78,12 @@ export default fp<{ config: Config; db: Db }>(
     app.decorate('tokens', await TokenService.create(db, config.accessTokenTtlSeconds));
     app.decorate('mailer', createMailer(db, config));
     app.decorate('live', new LiveHub(db, config.livePollMs));
+    // Per-call state (rate-limit counters, failed sign-ins, challenges): in Redis when REDIS_URL is set.
+    const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
+    app.decorate('redis', redis);
+    app.decorate('signInFailures', redis ? redisFailures(redis, config.redisPrefix) : databaseFailures(db));
+    app.decorate('challenges', redis ? redisChallenges(redis, config.redisPrefix) : databaseChallenges(db));
+    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
     app.decorate('errorSink', config.sentryDsn ? sentrySink(config.sentryDsn, (m) => app.log.warn(m)) : noSink);
     const files = filesIn(config.dataDir);
     app.decorate('files', files);
