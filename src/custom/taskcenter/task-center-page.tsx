@@ -85,15 +85,15 @@ export function TaskCenterPage() {
   const columns = [
     { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const, render: (v: string) => <ReferenceId value={v} /> },
     // Chinese task names break between words, not between any two characters ("SIM 激活", never "SIM 激 / 活").
-    // At least 9em wide however the table is squeezed (a column's width is only a wish in an auto-sized table): two-word
-    // kinds take a line each ("Bundle coverage / export"), not three.
+    // At least 8em wide however the table is squeezed (a column's width is only a wish in an auto-sized table): two-word
+    // kinds take a line each ("Bundle coverage / export"), not three. The remark gives way instead: it ends in an ellipsis.
     {
       title: t('tasks.task'),
       dataIndex: 'task',
       key: 'task',
-      width: 160,
+      width: 140,
       onCell: () => ({ style: { wordBreak: 'keep-all' as const } }),
-      render: (v: string) => <div style={{ minWidth: '9em' }}>{t(`tasks.kinds.${v}`, { defaultValue: v })}</div>,
+      render: (v: string) => <div style={{ minWidth: '8em' }}>{t(`tasks.kinds.${v}`, { defaultValue: v })}</div>,
     },
     ...(everyone
       ? [
@@ -101,8 +101,8 @@ export function TaskCenterPage() {
             title: t('tasks.startedBy'),
             dataIndex: 'startedBy',
             key: 'startedBy',
-            width: 150,
-            render: (v: string | undefined, row: TaskRow) => (row.mine ? <Tag color="blue">{t('tasks.you')}</Tag> : <Cut text={v || '—'} min={80} />),
+            width: 130,
+            render: (v: string | undefined, row: TaskRow) => (row.mine ? <Tag color="blue">{t('tasks.you')}</Tag> : <Cut text={v || '—'} min={64} />),
           },
         ]
       : []),
@@ -143,7 +143,7 @@ export function TaskCenterPage() {
     },
     { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', onCell: () => ({ style: { whiteSpace: 'nowrap' as const } }), render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
     // A long remark (a file's name, an ICCID) ends in an ellipsis, the whole of it in its title.
-    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', width: 200, render: (v: string | null) => <Cut text={v ?? '—'} min={80} /> },
+    { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', width: 180, render: (v: string | null) => <Cut text={v ?? '—'} min={64} /> },
     {
       // The task's provider log and its report file, as icons with their names in tooltips: the column stays narrow
       // and in view should the table still be wider than its card (the columns wrap to fit first).
