@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { answersOn } from './nats.js';
+import { DB_KINDS, type DbKind } from './helper.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -23,3 +24,9 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
     redis.disconnect();
   }
 }
+
+/** Where per-call state can live: the database (PGlite, PostgreSQL where it runs) or Redis (on PGlite) where it answers. */
+export const PER_CALL_STORES: { name: string; kind: DbKind; redis: boolean }[] = [
+  ...DB_KINDS.map((kind) => ({ name: `the database (${kind})`, kind, redis: false })),
+  ...(redisAnswers ? [{ name: 'Redis', kind: 'pglite' as DbKind, redis: true }] : []),
+];

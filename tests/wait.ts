@@ -1,4 +1,5 @@
 /** Small waits for tests that drive a real server process: a free port to start it on, and polling until a condition holds. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
 /** A TCP port on 127.0.0.1 that nothing listens on now. */
@@ -22,3 +23,33 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined>, t
     await sleep(everyMs);
   }
 }
+
+/** A server program of the test's own (nats-server, redis-server) on `port`: started until it accepts connections, stopped by signal. */
+export function childServer(command: string, args: string[], port: number, signal: NodeJS.Signals = 'SIGTERM') {
+  let child: ChildProcess | null = null;
+  return {
+    async start() {
+      child = spawn(command, args, { stdio: 'ignore' });
+      await until(`${command} to answer`, () => answers(port), 20_000);
+    },
+    async stop() {
+      const c = child;
+      if (!c || c.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill(signal);
+      });
+      child = null;
+    },
+  };
+}
+
+/** True once something accepts a connection on 127.0.0.1:`port`, else undefined (for until). */
+const answers = (port: number) =>
+  new Promise<true | undefined>((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.setTimeout(1000);
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(undefined));
+    s.once('timeout', () => (s.destroy(), resolve(undefined)));
+  });

@@ -6,7 +6,6 @@
  * the SIM runs once per change. On PostgreSQL where it answers, else PGlite. (A SIM's order across the outage is not
  * yet assured.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,9 +15,8 @@ import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import { appendEvents } from '../../server/events/event-log.js';
 import type { BuildOptions } from '../helper.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
-import { answersOn } from '../nats.js';
 import { httpsReceiver } from '../test-tls.js';
-import { freePort, sleep, until } from '../wait.js';
+import { childServer, freePort, sleep, until } from '../wait.js';
 
 /** How long NATS stays down: longer than the client's first reconnect attempts, as a restart of the service would be. */
 const OUTAGE_MS = 30_000;
@@ -31,24 +29,7 @@ const hasNatsServer = fs.existsSync('/usr/sbin/nats-server') || fs.existsSync('/
 if (!hasNatsServer) console.warn('tests/api/event-stream-outage.test.ts skipped: no nats-server binary on this machine');
 
 /** A NATS server with JetStream on `port`, its stream kept in `store` across a stop and a start. */
-function natsServer(port: number, store: string) {
-  let child: ChildProcess | null = null;
-  return {
-    async start() {
-      child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
-      await until('NATS to answer', async () => ((await answersOn(port)) ? true : undefined), 20_000);
-    },
-    async stop() {
-      const c = child;
-      if (!c || c.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill('SIGTERM');
-      });
-      child = null;
-    },
-  };
-}
+const natsServer = (port: number, store: string) => childServer('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], port);
 
 // On PostgreSQL where one answers, else on PGlite: on PGlite under the whole suite's load the deliveries after the
 // outage have outlasted five minutes once (not yet understood; see the issue's note), while alone it passes.

@@ -3,20 +3,15 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { DEFAULT_RATE_LIMITS, loadConfig } from '../../server/config.js';
-import { buildTestApp, countRows, DB_KINDS, DEMO, DEMO_PASSWORD, sessionHeaders, signedInSuite, TEST_CODE, type DbKind } from '../helper.js';
-import { deleteKeys, REDIS_URL, redisAnswers, testPrefix } from '../redis.js';
+import { buildTestApp, countRows, DEMO, DEMO_PASSWORD, sessionHeaders, signedInSuite, TEST_CODE } from '../helper.js';
+import { deleteKeys, PER_CALL_STORES, REDIS_URL, testPrefix } from '../redis.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const CAPTCHA = '/api/identity/captcha';
 const LIMITS = { api: 5, signIn: 3, captcha: 3, passwordReset: 2, telemetry: 3 };
 
-/** Where the counters live: the database (PGlite, PostgreSQL) or Redis (with REDIS_URL); the same behaviour on each. */
-const STORES: { name: string; kind: DbKind; redis: boolean }[] = [
-  ...DB_KINDS.map((kind) => ({ name: `the database (${kind})`, kind, redis: false })),
-  ...(redisAnswers ? [{ name: 'Redis', kind: 'pglite' as DbKind, redis: true }] : []),
-];
 
-describe.each(STORES)('rate limits in $name', ({ kind, redis }) => {
+describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
   const prefix = testPrefix();
   const suite = signedInSuite({ kind, config: { rateLimits: LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : {}) } });
   const peek = redis ? new Redis(REDIS_URL) : null;

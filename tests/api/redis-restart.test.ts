@@ -5,12 +5,10 @@
  * answer 503 with Retry-After and a message in the caller's language (the throttle fails closed). When Redis is back,
  * the same instance counts and signs in again without a restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, DEMO_PASSWORD, signedInSuite, TEST_CODE, type BuildOptions } from '../helper.js';
-import { answersOn } from '../nats.js';
-import { freePort, sleep, until } from '../wait.js';
+import { childServer, freePort, sleep, until } from '../wait.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
@@ -20,25 +18,8 @@ if (!hasRedisServer) console.warn('tests/api/redis-restart.test.ts skipped: no r
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const LIMITS = { api: 100_000, signIn: 10_000, captcha: 10_000, passwordReset: 10_000, telemetry: 3 };
 
-/** A Redis server on `port` that keeps nothing on disk. */
-function redisServer(port: number) {
-  let child: ChildProcess | null = null;
-  return {
-    async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      await until('Redis to answer', async () => ((await answersOn(port)) ? true : undefined), 20_000);
-    },
-    async stop() {
-      const c = child;
-      if (!c || c.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill('SIGKILL');
-      });
-      child = null;
-    },
-  };
-}
+/** A Redis server on `port` that keeps nothing on disk, killed outright when stopped. */
+const redisServer = (port: number) => childServer('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], port, 'SIGKILL');
 
 describe.skipIf(!hasRedisServer)('per-call state across a Redis restart under load', () => {
   let redis: ReturnType<typeof redisServer>;

@@ -6,18 +6,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../server/db/ids.js';
 import { pairPauseSeconds } from '../../server/identity/sign-in-throttle.js';
-import { DB_KINDS, DEMO, DEMO_PASSWORD, HAMMER_RATE_LIMITS, signedInSuite, TEST_CODE, type DbKind } from '../helper.js';
-import { deleteKeys, REDIS_URL, redisAnswers, testPrefix } from '../redis.js';
+import { DEMO, DEMO_PASSWORD, HAMMER_RATE_LIMITS, signedInSuite, TEST_CODE } from '../helper.js';
+import { deleteKeys, PER_CALL_STORES, REDIS_URL, testPrefix } from '../redis.js';
 
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const good = { username: DEMO.operator, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true };
 
-const STORES: { name: string; kind: DbKind; redis: boolean }[] = [
-  ...DB_KINDS.map((kind) => ({ name: `the database (${kind})`, kind, redis: false })),
-  ...(redisAnswers ? [{ name: 'Redis', kind: 'pglite' as DbKind, redis: true }] : []),
-];
 
-describe.each(STORES)('sign-in state in $name', ({ kind, redis }) => {
+describe.each(PER_CALL_STORES)('sign-in state in $name', ({ kind, redis }) => {
   const prefix = testPrefix();
   // This file signs in far more often than a person could; the per-minute request limits are proven in rate-limit.test.ts.
   const suite = signedInSuite({ kind, config: { rateLimits: HAMMER_RATE_LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : {}) } });
