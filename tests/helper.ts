@@ -48,17 +48,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Open a fresh, migrated, seeded database of the given kind. */
 /** Open a fresh, migrated database of the given kind (on PostgreSQL with its url, for a second connection). */
 export async function freshDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
+  const fresh = await emptyDb(kind);
+  await migrate(fresh.db);
+  return fresh;
+}
+
+/** Open a new database of the given kind with nothing in it, not even the migrations (tests of a migration). */
+export async function emptyDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
   if (kind === 'pglite') {
     const db = await openPglite('memory://');
-    await migrate(db);
     return { db, drop: () => db.close() };
   }
   const { url, drop } = await createPostgresDatabase();
   const db = await openPostgres(url);
-  await migrate(db);
   return {
     db,
     url,

@@ -4,8 +4,8 @@
  * common/autoflow-rule.ts, and the rules of kinds SPEC.md does not list are disabled rather than left to fire.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openPglite, openPostgres, type Db } from '../../server/db/db.js';
-import { createPostgresDatabase, DB_KINDS } from '../helper.js';
+import { migrate, type Db } from '../../server/db/db.js';
+import { DB_KINDS, emptyDb } from '../helper.js';
 
 const MIGRATION = '020_autoflow_rules.sql';
 
@@ -13,17 +13,7 @@ describe.each(DB_KINDS)('migration 020 on %s', (kind) => {
   let db: Db;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      db = await openPglite('memory://');
-      drop = () => db.close();
-    } else {
-      const created = await createPostgresDatabase();
-      db = await openPostgres(created.url);
-      drop = async () => {
-        await db.close();
-        await created.drop();
-      };
-    }
+    ({ db, drop } = await emptyDb(kind));
     // Every migration but 020: it is marked done for the first run, then unmarked.
     await db.query('CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     await db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [MIGRATION]);

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openPglite, openPostgres, type Db } from '../../server/db/db.js';
+import { migrate, type Db } from '../../server/db/db.js';
 import { appendEvents, readEvents } from '../../server/events/event-log.js';
 import { relayOnce } from '../../server/events/relay.js';
-import { createPostgresDatabase, DB_KINDS } from '../helper.js';
+import { DB_KINDS, emptyDb } from '../helper.js';
 
 const MIGRATION = '065_event_sequence.sql';
 /** 065 and whatever comes after it: held back for the first run, so the database is as it was before the upgrade. */
@@ -22,17 +22,7 @@ describe.each(DB_KINDS)('migration 065 on %s', (kind) => {
   let db: Db;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      db = await openPglite('memory://');
-      drop = () => db.close();
-    } else {
-      const created = await createPostgresDatabase();
-      db = await openPostgres(created.url);
-      drop = async () => {
-        await db.close();
-        await created.drop();
-      };
-    }
+    ({ db, drop } = await emptyDb(kind));
     await db.query('CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     await db.query('INSERT INTO schema_migrations (name) SELECT unnest($1::text[])', [LATER]);
     await migrate(db);
