@@ -61,13 +61,19 @@ describe.each(DB_KINDS)('whose tasks on %s', (kind) => {
   });
 
   it('a rights change ends the stream, so an administrator made an operator hears no other member’s task after it', async () => {
+    // The promotion's own rights change must have reached the operator's streams before the promoted one opens;
+    // otherwise a late delivery of it (the event log waits on older transactions) would end the new stream too.
+    const before = await openLive(base, operator);
+    await ready(before);
     await setRole('admin');
     try {
+      await waitUntil('the promotion on the old stream', () => before.frames.some((f) => f.event === 'permissions'));
+      await before.stop();
       const promoted = await openLive(base, operator);
       const mine = await openLive(base, user);
       await ready(promoted, mine);
-      const before = await exportSims(user);
-      await waitUntil('the member’s task on the administrator’s stream', () => taskFrames(promoted.frames, before).length > 0);
+      const earlier = await exportSims(user);
+      await waitUntil('the member’s task on the administrator’s stream', () => taskFrames(promoted.frames, earlier).length > 0);
       await setRole('operator');
       // Told, then ended: the browser reconnects under its new rights.
       await waitUntil('the rights change', () => promoted.frames.some((f) => f.event === 'permissions'));
