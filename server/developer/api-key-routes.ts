@@ -2,7 +2,7 @@
  * API keys (SPEC.md section 7, Developer; issue 16 section 3). A key is an RSA key pair made here: the public half is
  * kept, the private half is in the answer that creates the key and nowhere else. A caller of the public API signs a
  * short JWT with it (server/developer/public-api.ts). A developer sees and deletes only their own keys; deleting one
- * stops it at once (the next call looks the key up).
+ * stops it at once on this instance and within a second on the others (server/http/auth-cache.ts).
  */
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -34,6 +34,8 @@ export const apiKeyRoutes = defineRoutes([
     schema: { response: arrayOf(keyItem) },
     handler: async (req) => {
       const auth = req.requireAuth();
+      // Last-used times are written in batches: this instance's latest are written before they are read.
+      await req.server.apiCallLog.flush();
       return apiKeysOf(req.server.db, auth.orgId, auth.accountId);
     },
   }),
@@ -73,6 +75,7 @@ export const apiKeyRoutes = defineRoutes([
       id: 'string', apiKeyId: NULLABLE_TEXT, ip: NULLABLE_TEXT, traceId: 'string', at: 'string', httpCode: 'integer', method: 'string', path: 'string',
       headers: {}, body: NULLABLE_TEXT, response: NULLABLE_TEXT, durationMs: ['integer', 'null'],
     }),
-    apiLogPage,
+    // The calls this instance has not yet written are written first: one's own last call is always listed.
+    async (db, orgId, body: Parameters<typeof apiLogPage>[2], app) => (await app.apiCallLog.flush(), apiLogPage(db, orgId, body)),
   ),
 ]);

@@ -3,6 +3,7 @@
  * equality filters, newest first, with the total. Both log calls take the same paging and window fields.
  */
 import { PAGING_PROPERTIES } from '../../common/limits.js';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/db.js';
 import { pageResponse } from '../http/page-response.js';
 import type { RouteDef } from '../http/route.js';
@@ -19,12 +20,12 @@ export const LOG_PAGE_FIELDS = {
  * A log call: POST `path` with the paging and window fields and these filters, under the developer key's read right,
  * answered with a page of these rows read by `page`.
  */
-export function logRoute<B>(path: string, filters: Record<string, object>, row: object, page: (db: Db, orgId: string, body: B) => Promise<unknown>): RouteDef {
+export function logRoute<B>(path: string, filters: Record<string, object>, row: object, page: (db: Db, orgId: string, body: B, app: FastifyInstance) => Promise<unknown>): RouteDef {
   return subjectRoutes('main', 'cube-developer-key')('POST', path, 'read', {
     schema: { body: obj({ ...LOG_PAGE_FIELDS, ...filters }), response: pageResponse(row) },
     handler: async (req) => {
       const auth = req.requireAuth();
-      return page(req.server.db, auth.orgId, (req.body ?? {}) as B);
+      return page(req.server.db, auth.orgId, (req.body ?? {}) as B, req.server);
     },
   });
 }

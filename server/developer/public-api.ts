@@ -4,10 +4,11 @@
  * - Its routes are the console's own route declarations published under another path (PUBLIC_ROUTES): the same
  *   schemas, permission and handler, so the domain rules and messages are those of the console, never a copy.
  * - A caller signs a JWT with its API key's private key (RS256, `iss` = the key id, `exp` at most 5 minutes after
- *   `iat`) and sends it as `Authorization: Bearer`. The key is looked up on every call (a deleted key stops at once)
- *   and acts for its developer in its organisation with that person's role now, never more.
+ *   `iat`) and sends it as `Authorization: Bearer`. The key is looked up at most a second before the call (a deleted
+ *   key stops within a second, at once on the instance that deleted it) and acts for its developer in its
+ *   organisation with that person's role then, never more.
  * - Every call is a row of api_logs (IP, trace id, also sent back as `x-trace-id`, method, path, headers with
- *   Authorization and cookies redacted, body and answer capped at 4 KB, duration).
+ *   Authorization and cookies redacted, body and answer capped at 4 KB, duration), written in batches (call-log.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -15,6 +16,8 @@ import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify, errors as jose
 import { CODES } from '../../common/errors.js';
 import type { Db } from '../db/db.js';
 import { ApiError } from '../http/api-error.js';
+import type { AuthCache } from '../http/auth-cache.js';
+import { ApiCallLog } from './call-log.js';
 import { fullPath, type RouteDef } from '../http/route.js';
 
 /** The longest a token may live (exp − iat). */
@@ -60,13 +63,15 @@ export interface ApiKeyCaller {
   accountId: string;
 }
 
+type KeyRow = { id: string; org_id: string; account_id: string; key: CryptoKey };
+
 const refuse = (key: string, params: Record<string, unknown> = {}) => new ApiError(401, CODES.unauthenticated, params, `errors.${key}`);
 
 /**
  * The key a bearer token is signed with, or why it is refused (401 with its own message): no token, not an RS256 JWT
  * naming its key, an unknown or deleted key, a wrong signature, expired, issued in the future, living too long.
  */
-export async function verifyApiToken(db: Db, token: string | null | undefined): Promise<ApiKeyCaller> {
+export async function verifyApiToken(db: Db, token: string | null | undefined, cache?: AuthCache<unknown>): Promise<ApiKeyCaller> {
   if (!token) throw refuse('apiTokenMissing');
   let keyId: string;
   try {
@@ -77,17 +82,21 @@ export async function verifyApiToken(db: Db, token: string | null | undefined): 
   } catch {
     throw refuse('apiTokenMalformed');
   }
-  const row = (
-    await db.query<{ id: string; org_id: string; account_id: string; public_key: string }>(
-      'SELECT id, org_id, account_id, public_key FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL',
-      [keyId],
-    )
-  ).rows[0];
+  const lookUp = async (): Promise<KeyRow | undefined> => {
+    const found = (
+      await db.query<{ id: string; org_id: string; account_id: string; public_key: string }>(
+        'SELECT id, org_id, account_id, public_key FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL',
+        [keyId],
+      )
+    ).rows[0];
+    return found && { ...found, key: await importSPKI(found.public_key, 'RS256') };
+  };
+  // The key's row (and its parsed public key) is remembered briefly: a deleted key stops within a second.
+  const row = cache ? ((await cache.through(`api-key|${keyId}`, lookUp)) as KeyRow | undefined) : await lookUp();
   if (!row) throw refuse('apiKeyUnknown', { keyId });
   let claims: { iat?: number; exp?: number };
   try {
-    const key = await importSPKI(row.public_key, 'RS256');
-    ({ payload: claims } = await jwtVerify(token, key, { algorithms: ['RS256'], issuer: keyId, requiredClaims: ['iat', 'exp'], clockTolerance: CLOCK_SKEW_SECONDS }));
+    ({ payload: claims } = await jwtVerify(token, row.key, { algorithms: ['RS256'], issuer: keyId, requiredClaims: ['iat', 'exp'], clockTolerance: CLOCK_SKEW_SECONDS }));
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw refuse('apiTokenExpired');
     if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'iat') throw refuse('apiTokenFuture');
@@ -119,6 +128,9 @@ export const publicApiLog = fp(
       if (isPublicApi(req)) (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer = capped(typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null);
       return payload;
     });
+    const calls = new ApiCallLog(app.db, app.log);
+    app.decorate('apiCallLog', calls);
+    app.addHook('onClose', () => calls.close());
     app.addHook('onResponse', async (req, reply) => {
       if (!isPublicApi(req)) return;
       const caller = req.apiKey;
@@ -126,14 +138,10 @@ export const publicApiLog = fp(
       if (!caller) return;
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, SECRET_HEADERS.has(k) ? '[redacted]' : v]));
       const method = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? req.method : 'POST';
-      await app.db
-        .query(
-          `INSERT INTO api_logs (org_id, api_key_id, ip, trace_id, http_code, method, path, headers, body, response, duration_ms)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          [caller.orgId, caller.id, req.ip, req.id, reply.statusCode, method, req.url.slice(0, 2000), JSON.stringify(headers), capped(req.rawBody ?? req.body), (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer ?? null, Math.max(0, Math.round(reply.elapsedTime))],
-        )
-        .catch((err) => req.log.warn({ err }, 'public API call not logged'));
-      await app.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [caller.id]).catch(() => undefined);
+      calls.add({
+        orgId: caller.orgId, apiKeyId: caller.id, ip: req.ip, traceId: req.id, at: new Date(), httpCode: reply.statusCode, method, path: req.url.slice(0, 2000), headers,
+        body: capped(req.rawBody ?? req.body), response: (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer ?? null, durationMs: Math.max(0, Math.round(reply.elapsedTime)),
+      });
     });
   },
   { name: 'public-api-log' },
@@ -143,5 +151,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The API key a public API call is signed with (set by authentication). */
     apiKey?: ApiKeyCaller;
+  }
+  interface FastifyInstance {
+    /** The public API's call log, written in batches (call-log.ts). */
+    apiCallLog: ApiCallLog;
   }
 }

@@ -10,8 +10,9 @@ import { pickLanguage, type Language } from '../../common/limits.js';
 import { REASONS, type Action, type Caller, type Reason, type Subject } from '../../common/permissions.js';
 import { asRole, type Role } from '../../common/roles.js';
 import { ApiError, invalid } from './api-error.js';
+import { AuthCache } from './auth-cache.js';
 import type { Permission, RouteDef } from './route.js';
-import { isPublicApi, verifyApiToken } from '../developer/public-api.js';
+import { isPublicApi, verifyApiToken, type ApiKeyCaller } from '../developer/public-api.js';
 
 export interface AuthContext {
   accountId: string;
@@ -43,6 +44,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The rules of a caller (or a bare role) with the loaded schema resources' declared rights. */
     rulesFor(who: Caller | Role): AppRule[];
+    /** Who callers are (sessions, API keys), remembered for at most a second (auth-cache.ts). */
+    authCache: AuthCache<unknown>;
   }
   interface FastifyContextConfig {
     permission?: Permission;
@@ -67,6 +70,14 @@ export default fp(async (app) => {
   });
   // app.resources is decorated once the schemas are loaded, after this plugin: it is read at call time.
   app.decorate('rulesFor', (who: Caller | Role) => rulesFor(who, app.resources ?? []));
+  const cache = new AuthCache<unknown>();
+  app.decorate('authCache', cache);
+  // A call that may change someone's rights (a role, a membership, a session, a key) is answered with the cache
+  // forgotten, so on this instance the change holds from the next call on; other instances see it within a second.
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !isRead(req.routeOptions.config?.permission)) cache.clear();
+    return payload;
+  });
   app.decorateRequest('authorize', function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string) {
     assertCan(this.requireAuth().ability, action, subject, record, field);
   });
@@ -110,8 +121,16 @@ export default fp(async (app) => {
 
   /** A public API call: the API key's developer, in the key's organisation, with their role there now. */
   async function authenticateApiKey(req: FastifyRequest): Promise<AuthContext> {
-    const key = await verifyApiToken(app.db, bearerOf(req));
+    const key = await verifyApiToken(app.db, bearerOf(req), cache);
     req.apiKey = key;
+    const context = (await cache.through(`api-key-member|${key.id}`, () => apiKeyContext(key))) as AuthContext;
+    // A key acts in its own organisation only: naming another one (SPEC.md's partnerCode) is refused as in the console.
+    const named = headerOf(req, 'partnercode');
+    if (named && named !== context.orgCode) throw new ApiError(403, CODES.permissionDenied);
+    return context;
+  }
+
+  async function apiKeyContext(key: ApiKeyCaller): Promise<AuthContext> {
     const member = (
       await app.db.query<{ email: string; oversight: boolean; back_office: boolean; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
         `SELECT a.email, a.oversight, a.back_office, o.code, o.level, m.role,
@@ -123,9 +142,6 @@ export default fp(async (app) => {
       )
     ).rows[0];
     if (!member) throw new ApiError(401, CODES.unauthenticated, { keyId: key.keyId }, 'errors.apiKeyOwnerGone');
-    // A key acts in its own organisation only: naming another one (SPEC.md's partnerCode) is refused as in the console.
-    const named = headerOf(req, 'partnercode');
-    if (named && named !== member.code) throw new ApiError(403, CODES.permissionDenied);
     const role = asRole(member.role);
     const base = { accountId: key.accountId, email: member.email, sessionId: `api-key:${key.id}`, orgId: key.orgId, orgCode: member.code, orgLevel: member.level, role };
     return contextOf(base, member.oversight, member.memberships, member.back_office);
@@ -144,6 +160,10 @@ export default fp(async (app) => {
     }
     const { sub, sid } = verified.claims;
     const partnerCode = headerOf(req, 'partnercode');
+    return (await cache.through(`session|${sub}|${sid}|${partnerCode ?? ''}`, () => sessionContext(sub, sid, partnerCode))) as AuthContext;
+  }
+
+  async function sessionContext(sub: string, sid: string, partnerCode: string | undefined): Promise<AuthContext> {
     // The account, its session and its membership (of partnerCode's organisation, else its default) in one query:
     // every signed-in call makes it, so it is one round trip to the database, not two.
     const row = (
@@ -205,6 +225,10 @@ export function refusalOf(action: Action, subject: Exclude<Subject, 'all'>, reas
   if (subject === 'autoflow-cube' && action !== 'read') return new ApiError(400, CODES.autoflowWriteMissing);
   return new ApiError(403, CODES.permissionDenied);
 }
+
+/** Actions that change nothing (a read, every member's tasks, an export, which only makes a file). */
+const READ_ACTIONS = new Set<Action>(['read', 'readAll', 'export']);
+const isRead = (p: Permission | undefined): boolean => typeof p === 'object' && READ_ACTIONS.has(p.action);
 
 function headerOf(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];

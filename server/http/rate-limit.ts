@@ -6,6 +6,7 @@
  * language. A counter that cannot be reached lets the call through (docs/decisions.md, "Per-call state in Redis").
  */
 import fp from 'fastify-plugin';
+import type { Counter } from 'prom-client';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
@@ -39,7 +40,7 @@ const counted = (req: FastifyRequest): boolean => {
 async function callerOf(req: FastifyRequest, group: Group): Promise<string> {
   if (group === 'api' && isPublicApi(req)) {
     // The public API counts per API key; a call whose token does not verify counts against its address.
-    const key = await verifyApiToken(req.server.db, bearerOf(req)).catch(() => null);
+    const key = await verifyApiToken(req.server.db, bearerOf(req), req.server.authCache).catch(() => null);
     if (key) return `api-key:${key.id}`;
   } else if (group === 'api') {
     const token = bearerOf(req);
@@ -95,6 +96,7 @@ export default fp(
       // refusing every call while Redis restarts would be an outage of our own making. (A database that does not
       // answer fails the call anyway.)
       skipOnError: true,
+      onExceeded: (req) => void (app.metrics?.getSingleMetric('http_rate_limited_total') as Counter | undefined)?.inc({ group: groupOf(req) }),
       errorResponseBuilder: (_req, ctx) => new ApiError(429, CODES.tooManyRequests, { seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }, 'errors.rateLimited'),
     });
   },

@@ -6,9 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { appendEvents } from '../../server/events/event-log.js';
 import { relayOnce } from '../../server/events/relay.js';
+import { DEFAULT_RATE_LIMITS } from '../../server/config.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
+import { REDIS_URL, redisAnswers, testPrefix } from '../redis.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
+const CAPTCHA_LIMIT = 3;
 
 /** The value of one series in a Prometheus text answer, or undefined when it is absent. */
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -23,7 +26,7 @@ function series(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe.each(DB_KINDS)('metrics on %s', (kind) => {
-  const suite = signedInSuite({ kind, config: { metricsToken: TOKEN } }, { admin: DEMO.admin });
+  const suite = signedInSuite({ kind, config: { metricsToken: TOKEN, rateLimits: { ...DEFAULT_RATE_LIMITS, captcha: CAPTCHA_LIMIT } } }, { admin: DEMO.admin });
   const scrape = async (authorization?: string) => suite.t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
 
   it('answers only to the bearer token', async () => {
@@ -72,6 +75,24 @@ describe.each(DB_KINDS)('metrics on %s', (kind) => {
     await suite.t.db.query("DELETE FROM event_consumers WHERE name = 'metrics_probe'");
   });
 
+  it('reports how long the oldest task of each kind has waited', async () => {
+    const exported = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/list/export/task', payload: { format: 'xlsx' } });
+    expect(exported.statusCode).toBe(200);
+    // Queued a minute ago, as a task a stuck worker never took would be.
+    await suite.t.db.query(`UPDATE tasks SET created_at = now() - interval '1 minute' WHERE id = $1`, [exported.json().data.taskId]);
+    const age = series((await scrape(`Bearer ${TOKEN}`)).body, 'job_queue_oldest_seconds', { kind: 'sim_export' });
+    expect(age).toBeGreaterThanOrEqual(60);
+    expect(age).toBeLessThan(3600);
+  });
+
+  it('counts the calls the rate limits refuse, by limit', async () => {
+    const before = series((await scrape(`Bearer ${TOKEN}`)).body, 'http_rate_limited_total', { group: 'captcha' }) ?? 0;
+    const answers: number[] = [];
+    for (let i = 0; i < CAPTCHA_LIMIT + 2; i++) answers.push((await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha', remoteAddress: '203.0.113.77' })).statusCode);
+    expect(answers.filter((c) => c === 429)).toHaveLength(2);
+    expect(series((await scrape(`Bearer ${TOKEN}`)).body, 'http_rate_limited_total', { group: 'captcha' })).toBe(before + 2);
+  });
+
   if (kind === 'postgres') {
     it('reports the PostgreSQL pool', async () => {
       const text = (await scrape(`Bearer ${TOKEN}`)).body;
@@ -79,6 +100,14 @@ describe.each(DB_KINDS)('metrics on %s', (kind) => {
       expect(series(text, 'db_pool_connections', { state: 'waiting' })).toBe(0);
     });
   }
+});
+
+describe.runIf(redisAnswers)('metrics with REDIS_URL', () => {
+  const suite = signedInSuite({ kind: 'pglite', config: { metricsToken: TOKEN, redisUrl: REDIS_URL, redisPrefix: testPrefix() } });
+  it('say whether the instance is connected to Redis', async () => {
+    const res = await suite.t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(series(res.body, 'redis_connected')).toBe(1);
+  });
 });
 
 describe('metrics without METRICS_TOKEN', () => {

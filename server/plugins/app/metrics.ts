@@ -1,6 +1,7 @@
 /**
- * Metrics in Prometheus text format at GET /metrics: request rates and latencies by route, the database pool, the job
- * queues, and the event stream (events waiting in the outbox, each consumer's lag, redeliveries, dead letters).
+ * Metrics in Prometheus text format at GET /metrics: request rates and latencies by route, calls refused by the rate
+ * limits, the database pool, the Redis connection, the job queues (depth and oldest age by kind), and the event stream
+ * (events waiting in the outbox, each consumer's lag, redeliveries, dead letters).
  *
  * One registry per app instance (tests build many apps in one process; a global registry would mix them). The queue
  * and event figures are read from the database when scraped, not kept in memory, so every instance reports the same
@@ -121,6 +122,36 @@ export default fp(
         for (const row of r.rows) this.set({ kind: row.kind, state: row.claimed ? 'claimed' : 'waiting' }, Number(row.n));
       },
     });
+    new Gauge({
+      name: 'job_queue_oldest_seconds',
+      help: 'Age of the oldest task of each kind still to finish (since it was queued): a stuck or starved kind grows here.',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const r = await db.query<{ kind: string; age: string }>(
+          `SELECT kind, extract(epoch FROM now() - min(created_at))::float8::text AS age FROM tasks WHERE status = 'processing' GROUP BY 1`,
+        );
+        for (const row of r.rows) this.set({ kind: row.kind }, Math.max(0, Number(row.age)));
+      },
+    });
+    new Counter({
+      name: 'http_rate_limited_total',
+      help: 'Calls refused with 429 by the per-minute limits, by limit group (api, signIn, captcha, passwordReset, telemetry).',
+      labelNames: ['group'] as const,
+      registers: [registry],
+    });
+    if (app.redis) {
+      const redis = app.redis;
+      new Gauge({
+        name: 'redis_connected',
+        help: 'Whether this instance is connected to REDIS_URL (1) or not (0: rate limits let calls through, sign-in answers 503).',
+        registers: [registry],
+        collect() {
+          this.set(redis.status === 'ready' ? 1 : 0);
+        },
+      });
+    }
     new Gauge({
       name: 'webhook_deliveries_pending',
       help: 'Webhook deliveries not yet delivered nor given up on.',
