@@ -3,12 +3,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's packages the suite drives: Chromium (end to end) and HAProxy (npm run cluster's load balancer).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-    echo "Installing Debian's Chromium for the end-to-end tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    echo "Installing Debian's ${missing[*]} for the tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "The end-to-end tests need Debian's Chromium at /usr/bin/chromium: run 'sudo apt-get install -y chromium'." >&2
+    echo "The tests need Debian's ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'." >&2
     exit 1
   fi
 fi
