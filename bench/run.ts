@@ -11,6 +11,7 @@
  * Not a test: nothing here passes or fails; the sizes are written beside each figure.
  */
 import { spawnSync } from 'node:child_process';
+import type { FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,7 +34,7 @@ import { readUpload } from '../server/job/sheet-files.js';
 import { bucketsOf, type View } from '../server/dashboard/dashboard-routes.js';
 import { xlsxWriter } from '../server/job/table-writers.js';
 import { lighthouseSection } from './lighthouse.js';
-import { loadApi, loadDirect, THROUGHPUT_HEAD, throughputLine, type ThroughputRow } from './throughput.js';
+import { answersOn, loadApi, loadDirect, startCluster, THROUGHPUT_HEAD, throughputLine, type LoadFigures, type ThroughputRow } from './throughput.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
@@ -373,14 +374,34 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       const direct = kind === 'postgres' ? await openPostgres(url, connections) : db;
       const call = { method: 'POST' as const, url: '/api/main/sim/list/es', body: { pageSize: 20 }, headers };
       const sql = () => listPage(direct, simSpec, SCALE_ORG.id, listQueryOf(RESOURCES.sims, { page: 1, pageSize: 20 }));
-      await loadApi(app, call, connections, 2);
-      const api = await loadApi(app, call, connections, seconds);
+      const measure = async (target: FastifyInstance | string) => (await loadApi(target, call, connections, 2), loadApi(target, call, connections, seconds));
+      const api = await measure(app);
       await loadDirect(sql, connections, 2);
       const bareFigures = await loadDirect(sql, connections, seconds);
-      if (direct !== db) await direct.close();
       const pools = kind === 'postgres' ? `API: the server's pool of ${process.env.PG_POOL_SIZE ?? 10}; SQL: a pool of ${connections}` : 'one (PGlite)';
-      throughputRows.push({ db: kind, size, what: `SIM list, page 1, ${connections} connections`, setup: `${seconds} s; ${pools}`, api, sql: bareFigures });
-      console.log(`${kind}: ${throughputLine(throughputRows.at(-1)!)}`);
+      const row = (what: string, setup: string, figures: LoadFigures) => {
+        throughputRows.push({ db: kind, size, what: `SIM list, page 1, ${connections} connections, ${what}`, setup: `${seconds} s; ${setup}`, api: figures, sql: bareFigures });
+        console.log(`${kind}: ${throughputLine(throughputRows.at(-1)!)}`);
+      };
+      row('rate limits in the database', pools, api);
+      // The same instance's code with its per-call state in Redis (a second app on the same database).
+      if (await answersOn(6379)) {
+        const prefix = `bench:${newId(6)}:`;
+        const withRedis = await buildApp({ config: { ...config, redisUrl: 'redis://127.0.0.1:6379', redisPrefix: prefix }, db, logger: false });
+        await withRedis.ready();
+        row('rate limits in Redis', pools, await measure(withRedis));
+        await withRedis.close();
+      }
+      // Three instances (processes of their own) behind HAProxy, each with Redis, on the same PostgreSQL database.
+      if (kind === 'postgres' && fs.existsSync('/usr/sbin/haproxy')) {
+        const cluster = await startCluster(url, 3);
+        try {
+          row('3 instances behind HAProxy, Redis', `3 × the pool of ${process.env.PG_POOL_SIZE ?? 10}; SQL: a pool of ${connections}`, await measure(cluster.base));
+        } finally {
+          await cluster.stop();
+        }
+      }
+      if (direct !== db) await direct.close();
     }
 
     await app.close();
@@ -414,6 +435,11 @@ const THROUGHPUT_INTRO = [
   'process of its own; "SQL" the same two queries by 50 concurrent callers on the database directly. Requests per',
   'second, the 95th percentile of their times, and the API\'s share of the bare SQL\'s throughput. The load, the server',
   'and the database share the same 2 cores.',
+  '',
+  'Three ways of serving the call: one instance with its per-call state (rate-limit counts) in the database, as the',
+  'embedded default keeps it; the same instance with `REDIS_URL`; and `npm run cluster`\'s three instances (processes of',
+  'their own, each with Redis) behind HAProxy. Who the caller is is remembered for a second in each instance',
+  '(docs/decisions.md, "What a signed-in call asks of the database before its handler").',
   '',
 ];
 const mb = (bytes: number) => `+${(bytes / 1048576).toFixed(1)} MB`;

@@ -1,9 +1,12 @@
 /**
- * Throughput under load (BENCH_ONLY=throughput): one call through the real HTTP server on the loopback, at a number of
- * concurrent connections (autocannon, in a process of its own: bench/load.ts), beside the same SQL run by as many
- * concurrent callers on the database directly. Requests per second and the 95th percentile of both, and their ratio.
+ * Throughput under load (BENCH_ONLY=throughput): one call through the real HTTP server on the loopback (an app of this
+ * process, or any address: HAProxy in front of several instances), at a number of concurrent connections (autocannon,
+ * in a process of its own: bench/load.ts), beside the same SQL run by as many concurrent callers on the database
+ * directly. Requests per second and the 95th percentile of both, and their ratio.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -30,13 +33,18 @@ export interface ThroughputRow {
 }
 
 const LOAD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load.ts');
+const CLUSTER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'cluster.ts');
 
 /** autocannon against the app, listening on a loopback port, from a child process. */
-export async function loadApi(app: FastifyInstance, call: { method: 'GET' | 'POST'; url: string; body?: unknown; headers: Record<string, string> }, connections: number, seconds: number): Promise<LoadFigures> {
-  if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+export async function loadApi(target: FastifyInstance | string, call: { method: 'GET' | 'POST'; url: string; body?: unknown; headers: Record<string, string> }, connections: number, seconds: number): Promise<LoadFigures> {
+  let base: string;
+  if (typeof target === 'string') base = target;
+  else {
+    if (!target.server.listening) await target.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}`;
+  }
   const task = {
-    url: `http://127.0.0.1:${port}${call.url}`,
+    url: `${base}${call.url}`,
     method: call.method,
     // What a browser sends: JSON, and the encodings it accepts (answers over 1 KB are compressed).
     headers: { ...call.headers, 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br' },
@@ -87,3 +95,58 @@ export const THROUGHPUT_HEAD = [
 
 export const throughputLine = (r: ThroughputRow) =>
   `| ${r.db} | ${r.size} | ${r.what} | ${r.setup} | ${r.api.perSecond.toFixed(0)}${r.api.failed ? ` (${r.api.failed} failed)` : ''} | ${r.api.p95.toFixed(1)} | ${r.sql.perSecond.toFixed(0)}${r.sql.failed ? ` (${r.sql.failed} failed)` : ''} | ${r.sql.p95.toFixed(1)} | ${((r.api.perSecond / r.sql.perSecond) * 100).toFixed(0)} % |`;
+
+/** Whether something accepts a connection on 127.0.0.1:`port` within a second (Redis for the bench's second app). */
+export const answersOn = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.setTimeout(1000);
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => (s.destroy(), resolve(false)));
+  });
+
+/** A port p with p..p+n all free. */
+async function freeRun(n: number): Promise<number> {
+  const free = (p: number) => new Promise<boolean>((resolve) => {
+    const s = net.createServer().once('error', () => resolve(false)).listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+  for (;;) {
+    const p = 20_000 + Math.floor(Math.random() * 20_000);
+    if ((await Promise.all(Array.from({ length: n + 1 }, (_, i) => free(p + i)))).every(Boolean)) return p;
+  }
+}
+
+/**
+ * `npm run cluster` (scripts/cluster.ts) on the bench's PostgreSQL database: `instances` processes behind HAProxy,
+ * with Redis, without jobs, the simulator or NATS (the load is calls); ready once every instance has answered.
+ */
+export async function startCluster(databaseUrl: string, instances: number): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freeRun(instances);
+  const dataDir = fs.mkdtempSync('/tmp/bench-cluster-');
+  const child = spawn(process.execPath, ['--import', 'tsx', CLUSTER], {
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', CLUSTER_INSTANCES: String(instances), DATABASE_URL: databaseUrl, DATA_DIR: dataDir,
+      SEED: 'false', JOBS: 'off', SIMULATOR: 'off', NATS_URL: '', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-cluster:${port}:`,
+      RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const seen = new Set<string>();
+  const deadline = Date.now() + 120_000;
+  while (seen.size < instances) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the cluster did not start');
+    const r = await fetch(`${base}/api/health`).catch(() => null);
+    if (r?.ok) seen.add(r.headers.get('x-served-by') ?? '');
+    else await new Promise((res) => setTimeout(res, 200));
+  }
+  return {
+    base,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => (fs.rmSync(dataDir, { recursive: true, force: true }), resolve()));
+        child.kill('SIGTERM');
+      }),
+  };
+}
