@@ -6,6 +6,7 @@
  * waited for. A Content-Length that is already too large is refused before any of the body is read (uploadLimits).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import { CODES } from '../../common/errors.js';
@@ -33,6 +34,30 @@ function stopReading(raw: IncomingMessage): void {
   stopped.add(raw);
   raw.unpipe();
   raw.pause();
+}
+
+/**
+ * Close a connection whose request was not read to its end gently: the answer, then our end closed (FIN), then what the
+ * client is still sending read and thrown away for up to LINGER_MS or LINGER_BYTES, and only then the socket destroyed.
+ * Destroyed at once, the unread data would make the kernel reset the connection, which can throw the answer away in
+ * the client before it reads it (seen under load). The bytes bound keeps "not read to its end" true for large bodies.
+ */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+export function lingerOnClose(socket: Socket | null | undefined): void {
+  if (!socket) return;
+  (socket as Socket & { destroySoon: () => void }).destroySoon = function (this: Socket) {
+    this.end();
+    let read = 0;
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    this.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) this.destroy();
+    });
+    this.resume();
+  };
 }
 
 /** A size limit in words: whole megabytes as MB, anything else in KB. */

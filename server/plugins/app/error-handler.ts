@@ -10,7 +10,7 @@ import { LIMITS } from '../../../common/limits.js';
 import { translate } from '../../../common/i18n.js';
 import { ApiError } from '../../http/api-error.js';
 import { bodyProblemOf, describeAjvError } from '../../http/error-mapping.js';
-import { readingStopped, sizeText } from '../../http/multipart.js';
+import { lingerOnClose, readingStopped, sizeText } from '../../http/multipart.js';
 import { ruleMessage, schemaMessage } from '../../../common/validation-messages.js';
 import { formatMoney } from '../../../common/numbers.js';
 
@@ -42,7 +42,10 @@ export default fp(
       // there the paused stream's flow control stops the sender.)
       const code = (err as FastifyError).code;
       const stopped = readingStopped(req.raw) || code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE';
-      if (stopped && req.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+      if (stopped && req.raw.httpVersionMajor === 1) {
+        reply.header('connection', 'close');
+        lingerOnClose(req.raw.socket);
+      }
       if (err instanceof ApiError) {
         const { ruleKey, entityKey, ...rest } = err.params as { ruleKey?: string; entityKey?: string; field?: string; seconds?: unknown };
         // Sums of money among the params are written in the caller's language ("At most €80.00 is left to credit").
