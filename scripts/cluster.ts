@@ -118,6 +118,8 @@ function haproxyConfig(opts: { host: string; port: number; backends: Array<{ nam
     '  http-request del-header X-Forwarded-For',
     '  http-request set-header X-Forwarded-Proto http',
     '  option forwardfor',
+    // Metrics are each instance's own and an operator's business: scraped from each instance on 127.0.0.1, never here.
+    '  http-request deny deny_status 404 if { path -m beg /metrics }',
     '  default_backend instances',
     '',
     'backend instances',

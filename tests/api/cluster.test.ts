@@ -102,6 +102,8 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
     }, 120_000, 100);
     expect([...seen].sort()).toEqual(['i1', 'i2', 'i3']);
     expect(output).toContain('3 instances on');
+    // Metrics are not served through the balancer (they are scraped from each instance).
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer x' } })).status).toBe(404);
 
     // Signed in from 127.0.0.2 claiming another address: the instance records the address HAProxy saw.
     const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
