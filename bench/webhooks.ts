@@ -30,6 +30,9 @@ import { appendEvents, startConsumer } from '../server/events/event-log.js';
 import { startRelay } from '../server/events/relay.js';
 import { newId } from '../server/db/ids.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { answersOn } from './throughput.js';
 
 const SECTION = '## Webhooks and the public API';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -75,6 +78,17 @@ if (!process.env.BENCH_TLS_DIR) {
   process.exit(r.status ?? 1);
 }
 
+const natsAnswers = () => answersOn(4222);
+/** Delete the bench's own stream from this machine's NATS. */
+async function deleteStream(stream: string): Promise<void> {
+  const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child: () => quiet } as never;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -110,14 +124,8 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
     // beside a transaction held open in another database.
     const runs: Array<{ pollMs: number; hold: number }> = [{ pollMs: 1000, hold: 0 }, { pollMs: 100, hold: 0 }];
     if (kind === 'postgres' && HOLD_SECONDS > 0) runs.push({ pollMs: 1000, hold: HOLD_SECONDS });
-    for (const { pollMs, hold } of runs) {
-      // Wired as the server wires them (server/plugins/app/lifecycles.ts): the relay poked by the consumer's rounds, the
-      // dispatcher woken when the consumer has queued deliveries.
-      const dispatcher = new WebhookDispatcher(db, quiet, { allowPrivate: () => true, mailer: app.mailer, pollMs, batch: 50 });
-      const relay = startRelay(db, quiet, { pollMs });
-      const consumer = startConsumer(db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs, relay, onCommitted: () => dispatcher.wake() });
-      await consumer.poke();
-      dispatcher.start();
+    /** EVENTS events appended one transaction each, timed to their arrival at the receiver: one row of the table. */
+    const measure = async (what: string, hold: number) => {
       const held = hold ? await holdTransaction(hold) : null;
       arrived.clear();
       const committed = new Map<string, number>();
@@ -135,18 +143,49 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
         // What became of the others: the deliveries' states and the last errors their attempts logged.
         const states = await db.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`);
         const errors = await db.query(`SELECT http_code, error, count(*)::int AS n FROM notification_logs WHERE http_code IS DISTINCT FROM 200 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`);
-        console.log(`webhooks bench (${kind}, poll ${pollMs} ms): ${committed.size - arrived.size} events did not arrive`, JSON.stringify(states.rows), JSON.stringify(errors.rows));
+        console.log(`webhooks bench (${kind}, ${what}): ${committed.size - arrived.size} events did not arrive`, JSON.stringify(states.rows), JSON.stringify(errors.rows));
       }
       const lat = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id)! - at);
       const span = Math.max(...[...arrived.values()]) - t0;
       // Still open when the last event arrived: every event was delivered beside it.
       const openAtEnd = held ? held.openFor() / 1000 : 0;
       await held?.end();
+      const beside = held ? `, beside a ${hold} s transaction in another database (open ${openAtEnd.toFixed(0)} s when the last arrived)` : '';
+      rows.push(`| ${kind} | ${EVENTS.toLocaleString('en-US')} events, ${what}${beside} | event → receiver | ${pct(lat, 0.5).toFixed(0)} | ${pct(lat, 0.95).toFixed(0)} | ${(lat.length / (span / 1000)).toFixed(0)} deliveries/s (${lat.length} of ${EVENTS} arrived) |`);
+    };
+
+    for (const { pollMs, hold } of runs) {
+      // Wired as the server wires them (server/plugins/app/lifecycles.ts): the relay poked by the consumer's rounds, the
+      // dispatcher woken when the consumer has queued deliveries.
+      const dispatcher = new WebhookDispatcher(db, quiet, { allowPrivate: () => true, mailer: app.mailer, pollMs, batch: 50 });
+      const relay = startRelay(db, quiet, { pollMs });
+      const consumer = startConsumer(db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs, relay, onCommitted: () => dispatcher.wake() });
+      await consumer.poke();
+      dispatcher.start();
+      await measure(`poll ${pollMs} ms`, hold);
       await dispatcher.stop();
       await consumer.stop();
       await relay.stop();
-      const beside = held ? `, beside a ${hold} s transaction in another database (open ${openAtEnd.toFixed(0)} s when the last arrived)` : '';
-      rows.push(`| ${kind} | ${EVENTS.toLocaleString('en-US')} events, poll ${pollMs} ms${beside} | event → receiver | ${pct(lat, 0.5).toFixed(0)} | ${pct(lat, 0.95).toFixed(0)} | ${(lat.length / (span / 1000)).toFixed(0)} deliveries/s (${lat.length} of ${EVENTS} arrived) |`);
+    }
+
+    // The JetStream path: an instance with NATS_URL (a stream of its own) running its consumers and dispatcher as the
+    // server does, at the default poll; on PostgreSQL also beside the held transaction.
+    if (await natsAnswers()) {
+      const stream = `BENCH_${newId(8).toUpperCase()}`;
+      const onNats = await buildApp({ config: { ...config, jobs: true, natsUrl: 'nats://127.0.0.1:4222', natsStream: stream, jobPollMs: 1000 }, db, logger: false });
+      await onNats.ready();
+      try {
+        // Its consumers exist once a first event has gone all the way through.
+        arrived.clear();
+        await appendEvents(db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject: 'bench-warm-up' }]);
+        const ready = performance.now() + 60_000;
+        while (arrived.size === 0 && performance.now() < ready) await new Promise((r) => setTimeout(r, 50));
+        await measure('JetStream (NATS), default poll', 0);
+        if (kind === 'postgres' && HOLD_SECONDS > 0) await measure('JetStream (NATS), default poll', HOLD_SECONDS);
+      } finally {
+        await onNats.close();
+        await deleteStream(stream);
+      }
     }
 
     // The same call with the console's token and with an API key's JWT (a new JWT per call, as a careful caller signs).
@@ -195,6 +234,8 @@ writeSection({
     'milliseconds from the commit of an event to its first byte at a local HTTPS receiver (through the event log, its relay, the',
     '`webhooks` consumer, the delivery table and one dispatcher), at the server\'s default poll (JOB_POLL_MS, 1 s) and at 100 ms,',
     `and on PostgreSQL at 1 s beside a transaction held open for ${HOLD_SECONDS} s in another database of the same server;`,
+    'the "JetStream" rows are an instance with NATS_URL (its own stream) whose relay publishes the outbox to NATS and whose',
+    'durable consumer queues the deliveries, as a server with NATS runs;',
     'events are appended one transaction each, as changes happen. The public API rows time the same SIM list call with the',
     'console\'s token and with an API key\'s JWT signed for each call (the key looked up, RS256 verified, the call logged).',
   ],
