@@ -119,16 +119,17 @@ async function freeRun(n: number): Promise<number> {
 
 /**
  * `npm run cluster` (scripts/cluster.ts) on the bench's PostgreSQL database: `instances` processes behind HAProxy,
- * with Redis, without jobs, the simulator or NATS (the load is calls); ready once every instance has answered.
+ * with Redis, without jobs, the simulator or NATS (the load is calls) unless `env` says otherwise; ready once every
+ * instance has answered.
  */
-export async function startCluster(databaseUrl: string, instances: number): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startCluster(databaseUrl: string, instances: number, env: Record<string, string> = {}): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = await freeRun(instances);
   const dataDir = fs.mkdtempSync('/tmp/bench-cluster-');
   const child = spawn(process.execPath, ['--import', 'tsx', CLUSTER], {
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', CLUSTER_INSTANCES: String(instances), DATABASE_URL: databaseUrl, DATA_DIR: dataDir,
       SEED: 'false', JOBS: 'off', SIMULATOR: 'off', NATS_URL: '', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-cluster:${port}:`,
-      RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -5,6 +5,7 @@
  * a certificate made by openssl and trusted through NODE_EXTRA_CA_CERTS, so this script starts itself again with it set.
  *
  *   node --import tsx bench/webhooks.ts     (BENCH_DB=pglite|postgres|both, BENCH_EVENTS, default 1,000)
+ *   BENCH_DB=postgres BENCH_SPREAD_ONLY=1 node --import tsx bench/webhooks.ts   (only one against three instances)
  *
  * On PostgreSQL it also measures the default poll beside a transaction held open for BENCH_HOLD_SECONDS (60; 0 leaves
  * it out) in another database of the same server, as a nightly pg_dump or a long report would hold one.
@@ -32,12 +33,15 @@ import { newId } from '../server/db/ids.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { answersOn } from './throughput.js';
+import { answersOn, startCluster } from './throughput.js';
 
 const SECTION = '## Webhooks and the public API';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const HOLD_SECONDS = Number(process.env.BENCH_HOLD_SECONDS ?? 60);
+const SPREAD_EVENTS = Number(process.env.BENCH_SPREAD_EVENTS ?? 10_000);
+/** BENCH_SPREAD_ONLY=1: only the deliveries by one and by three instances (PostgreSQL, NATS). */
+const SPREAD_ONLY = process.env.BENCH_SPREAD_ONLY === '1';
 
 /**
  * A transaction open for `seconds` in a database of its own on the bench's PostgreSQL server (it holds the server's
@@ -97,7 +101,7 @@ const pct = (xs: number[], p: number) => {
 
 
 async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
-  const { db, drop } = await openDb(kind);
+  const { db, url: databaseUrl, drop } = await openDb(kind);
   const dir = process.env.BENCH_TLS_DIR!;
   const arrived = new Map<string, number>();
   const receiver = https.createServer({ key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) }, (req, res) => {
@@ -122,8 +126,8 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
 
     // Event to receiver, at the server's default poll (1 s, JOB_POLL_MS) and at 100 ms; on PostgreSQL at 1 s again
     // beside a transaction held open in another database.
-    const runs: Array<{ pollMs: number; hold: number }> = [{ pollMs: 1000, hold: 0 }, { pollMs: 100, hold: 0 }];
-    if (kind === 'postgres' && HOLD_SECONDS > 0) runs.push({ pollMs: 1000, hold: HOLD_SECONDS });
+    const runs: Array<{ pollMs: number; hold: number }> = SPREAD_ONLY ? [] : [{ pollMs: 1000, hold: 0 }, { pollMs: 100, hold: 0 }];
+    if (kind === 'postgres' && HOLD_SECONDS > 0 && !SPREAD_ONLY) runs.push({ pollMs: 1000, hold: HOLD_SECONDS });
     /** EVENTS events appended one transaction each, timed to their arrival at the receiver: one row of the table. */
     const measure = async (what: string, hold: number) => {
       const held = hold ? await holdTransaction(hold) : null;
@@ -170,7 +174,7 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
 
     // The JetStream path: an instance with NATS_URL (a stream of its own) running its consumers and dispatcher as the
     // server does, at the default poll; on PostgreSQL also beside the held transaction.
-    if (await natsAnswers()) {
+    if (!SPREAD_ONLY && (await natsAnswers())) {
       const stream = `BENCH_${newId(8).toUpperCase()}`;
       const onNats = await buildApp({ config: { ...config, jobs: true, natsUrl: 'nats://127.0.0.1:4222', natsStream: stream, jobPollMs: 1000 }, db, logger: false });
       await onNats.ready();
@@ -185,6 +189,46 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       } finally {
         await onNats.close();
         await deleteStream(stream);
+      }
+    }
+
+    // Deliveries per second with one and with three instances (processes of their own, npm run cluster) sharing the
+    // stream: SPREAD_EVENTS events committed at once, timed from the first commit to the last arrival.
+    if (kind === 'postgres' && (await natsAnswers()) && fs.existsSync('/usr/sbin/haproxy')) {
+      const rates = new Map<number, number>();
+      for (const n of [1, 3]) {
+        const stream = `BENCH_${newId(8).toUpperCase()}`;
+        const cluster = await startCluster(databaseUrl, n, {
+          JOBS: 'on', NATS_URL: 'nats://127.0.0.1:4222', NATS_STREAM: stream, WEBHOOK_ALLOW_PRIVATE: 'true', NODE_ENV: 'test',
+        });
+        try {
+          arrived.clear();
+          await appendEvents(db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject: 'bench-warm-up' }]);
+          const ready = performance.now() + 120_000;
+          while (arrived.size === 0 && performance.now() < ready) await new Promise((r) => setTimeout(r, 50));
+          arrived.clear();
+          const ids: string[] = [];
+          const t0 = performance.now();
+          for (let i = 0; i < SPREAD_EVENTS; i += 100) {
+            const subjects = Array.from({ length: 100 }, (_, j) => `spread-${n}-${i + j}`);
+            const made = await db.tx(async (q) => {
+              await appendEvents(q, subjects.map((subject) => ({ orgId: 'org-demo', type: 'task' as const, subtype: 'finished', subject })));
+              return (await q.query<{ id: string }>(`SELECT id::text AS id FROM events WHERE subject = ANY($1::text[])`, [subjects])).rows.map((r) => `evt_${r.id}`);
+            });
+            ids.push(...made);
+          }
+          const deadline = performance.now() + 300_000;
+          while (ids.some((id) => !arrived.has(id)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+          const got = ids.filter((id) => arrived.has(id)).length;
+          const seconds = (Math.max(...ids.map((id) => arrived.get(id) ?? 0)) - t0) / 1000;
+          rates.set(n, got / seconds);
+          const ratio = n > 1 && rates.get(1) ? `, ${(got / seconds / rates.get(1)!).toFixed(2)}x one instance` : '';
+          rows.push(`| ${kind} | ${SPREAD_EVENTS.toLocaleString('en-US')} events at once, ${n} instance${n > 1 ? 's' : ''} on one JetStream stream | first commit → last arrival (ms) | ${(seconds * 1000).toFixed(0)} | | ${(got / seconds).toFixed(0)} deliveries/s (${got} of ${SPREAD_EVENTS} arrived${ratio}) |`);
+          console.log(rows.at(-1));
+        } finally {
+          await cluster.stop();
+          await deleteStream(stream);
+        }
       }
     }
 
@@ -210,10 +254,12 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       }
       return { p50: pct(ms, 0.5), p95: pct(ms, 0.95) };
     };
-    const c = await time(consoleCall);
-    const p = await time(publicCall);
-    rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | console token | ${c.p50.toFixed(1)} | ${c.p95.toFixed(1)} | |`);
-    rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | API key JWT (signed per call, logged) | ${p.p50.toFixed(1)} | ${p.p95.toFixed(1)} | ${(p.p50 / c.p50).toFixed(2)}x the console's p50 |`);
+    if (!SPREAD_ONLY) {
+      const c = await time(consoleCall);
+      const p = await time(publicCall);
+      rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | console token | ${c.p50.toFixed(1)} | ${c.p95.toFixed(1)} | |`);
+      rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | API key JWT (signed per call, logged) | ${p.p50.toFixed(1)} | ${p.p95.toFixed(1)} | ${(p.p50 / c.p50).toFixed(2)}x the console's p50 |`);
+    }
     await app.close();
   } finally {
     receiver.closeAllConnections();
@@ -241,6 +287,7 @@ writeSection({
   ],
   table: ['| database | size | what | p50 ms | p95 ms | rate / ratio |', '|---|---|---|---:|---:|---|'],
   // The rows of a database this run did not measure (BENCH_DB=postgres) stay as they were.
-  rows: (old) => [...rows, ...old.filter((l) => !kinds.some((k) => l.startsWith(`| ${k} |`)))],
+  // With BENCH_SPREAD_ONLY only the rows of many instances are replaced.
+  rows: (old) => [...(SPREAD_ONLY ? old.filter((l) => !l.includes('events at once')) : []), ...rows, ...(SPREAD_ONLY ? [] : old.filter((l) => !kinds.some((k) => l.startsWith(`| ${k} |`))))],
 });
 process.exit(0);
