@@ -7,7 +7,9 @@
  *   node --import tsx bench/autoflow.ts     (BENCH_DB=pglite|postgres|both; BENCH_AUTOFLOW_SIMS, default 1,000,000 on
  *                                            PostgreSQL; BENCH_AUTOFLOW_PGLITE_SIMS, default 1,000,000; BENCH_AUTOFLOW_EVENTS,
  *                                            default 20,000; BENCH_AUTOFLOW_LATENCY_EVENTS, default 200;
- *                                            BENCH_AUTOFLOW_PARTS=scheduled for the scheduled evaluation only)
+ *                                            BENCH_AUTOFLOW_PARTS=scheduled for the scheduled evaluation only,
+ *                                            BENCH_AUTOFLOW_PARTS=instances for one against three server processes
+ *                                            on JetStream, PostgreSQL only)
  *
  * Writes its section, "Autoflow engine", into bench/results.md, keeping the others and the notes after its table. Not a test.
  */
@@ -25,6 +27,8 @@ import { startConsumer } from '../server/events/event-log.js';
 import { startRelay } from '../server/events/relay.js';
 import { writeSection } from './results-file.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
+import { deleteStream, startCluster } from './throughput.js';
+
 
 const SECTION = '## Autoflow engine';
 const EVENTS = Number(process.env.BENCH_AUTOFLOW_EVENTS ?? 20_000);
@@ -109,7 +113,7 @@ async function writeEvents(db: Db, count: number, sims: number, perTx: number): 
 }
 
 async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<string[]> {
-  const { db, drop } = await openDb(kind);
+  const { db, url, drop } = await openDb(kind);
   const rows: string[] = [];
   const size = `${n(sims)} SIMs, ${n(RULES)} rules`;
   try {
@@ -120,8 +124,47 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
     await seedRules(db, sims);
     console.log(`${kind}: seeded ${size} in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 
+    // BENCH_AUTOFLOW_PARTS=instances: the engine on JetStream in one and in three server processes (npm run cluster)
+    // on this database, EVENTS events written at once, timed until the autoflow consumer's lag (their health answer)
+    // is 0 again.
+    if (PARTS === 'instances' && kind === 'postgres') {
+      const rates = new Map<number, number>();
+      for (const count of [1, 3]) {
+        const stream = `BENCH_${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+        const cluster = await startCluster(url, count, {
+          JOBS: 'on', NATS_URL: 'nats://127.0.0.1:4222', NATS_STREAM: stream, NODE_ENV: 'test',
+          // Only the engine's work: the hourly and daily jobs' first passes and the scheduled rules would share the cores.
+          AUTOFLOW_SCHEDULE_SECONDS: '86400', DASHBOARD_LIVE_SIMS: '100000000',
+        });
+        try {
+          type Health = { data: { events: { outbox: number; consumers: { consumer: string; pending: number }[] } } };
+          const lag = async () => {
+            const h = (await (await fetch(`${cluster.base}/api/health`)).json()) as Health;
+            return h.data.events.outbox + (h.data.events.consumers.find((c) => c.consumer === CONSUMER)?.pending ?? Infinity);
+          };
+          // Its consumers exist, and the backlog of the seed is behind them.
+          const ready = performance.now() + 300_000;
+          while ((await lag().catch(() => Infinity)) > 0 && performance.now() < ready) await new Promise((r) => setTimeout(r, 500));
+          const before = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
+          const t0 = performance.now();
+          await writeEvents(db, EVENTS, sims, 1000);
+          const deadline = performance.now() + 900_000;
+          while ((await lag().catch(() => Infinity)) > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+          const seconds = (performance.now() - t0) / 1000;
+          const fired = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n) - before;
+          rates.set(count, EVENTS / seconds);
+          const ratio = count > 1 && rates.get(1) ? `; ${(EVENTS / seconds / rates.get(1)!).toFixed(2)}x one instance` : '';
+          rows.push(`| ${kind} | ${size} | events through the engine on JetStream, ${count} instance${count > 1 ? 's' : ''} (${n(EVENTS)} written at once, from the first write to lag 0) | ${(EVENTS / seconds).toFixed(0)} events/s | ${n(fired)} runs written, ${seconds.toFixed(1)} s${ratio} |`);
+          console.log(rows.at(-1));
+        } finally {
+          await cluster.stop();
+          await deleteStream(stream);
+        }
+      }
+    }
+
     // BENCH_AUTOFLOW_PARTS=scheduled measures the scheduled evaluation only.
-    if (PARTS !== 'scheduled') {
+    if (PARTS !== 'scheduled' && PARTS !== 'instances') {
       // 1. Throughput: EVENTS events waiting in the log, numbered by the relay and read by the consumer in its batches of
       // 500 (matched, runs written).
       const relay = startRelay(db, quiet, { pollMs: 3_600_000 });
@@ -245,6 +288,7 @@ const intro = [
 // Rows of a database this run did not measure stay from the last run (BENCH_DB=postgres, then pglite), and with
 // BENCH_AUTOFLOW_PARTS=scheduled a measured database's rows of the other parts.
 const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
-const kept = (l: string) => !measured.has(l.split('|')[1].trim()) || (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l));
+const kept = (l: string) =>
+  !measured.has(l.split('|')[1].trim()) || (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l)) || (PARTS === 'instances' && !/on JetStream/.test(l));
 writeSection({ title: SECTION, intro, table: ['| database | size | what | figure | beside |', '|---|---|---|---|---|'], rows: (old) => [...old.filter(kept), ...rows] });
 process.exit(0);

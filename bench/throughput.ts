@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import type { AddressInfo } from 'node:net';
 
 export interface LoadFigures {
@@ -150,4 +152,14 @@ export async function startCluster(databaseUrl: string, instances: number, env: 
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Delete a stream a bench made on this machine's NATS (gone already is fine). */
+export async function deleteStream(stream: string): Promise<void> {
+  const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
 }

@@ -31,9 +31,7 @@ import { appendEvents, startConsumer } from '../server/events/event-log.js';
 import { startRelay } from '../server/events/relay.js';
 import { newId } from '../server/db/ids.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { answersOn, startCluster } from './throughput.js';
+import { answersOn, deleteStream, startCluster } from './throughput.js';
 
 const SECTION = '## Webhooks and the public API';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -83,15 +81,6 @@ if (!process.env.BENCH_TLS_DIR) {
 }
 
 const natsAnswers = () => answersOn(4222);
-/** Delete the bench's own stream from this machine's NATS. */
-async function deleteStream(stream: string): Promise<void> {
-  const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
-  try {
-    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child: () => quiet } as never;
 const pct = (xs: number[], p: number) => {
