@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +13,9 @@ import type { FastifyInstance } from 'fastify';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { AddressInfo } from 'node:net';
+import { freeRun } from '../scripts/ports.js';
+
+export { answersOn } from '../scripts/ports.js';
 
 export interface LoadFigures {
   /** Requests (or queries) answered per second. */
@@ -97,27 +99,6 @@ export const THROUGHPUT_HEAD = [
 
 export const throughputLine = (r: ThroughputRow) =>
   `| ${r.db} | ${r.size} | ${r.what} | ${r.setup} | ${r.api.perSecond.toFixed(0)}${r.api.failed ? ` (${r.api.failed} failed)` : ''} | ${r.api.p95.toFixed(1)} | ${r.sql.perSecond.toFixed(0)}${r.sql.failed ? ` (${r.sql.failed} failed)` : ''} | ${r.sql.p95.toFixed(1)} | ${((r.api.perSecond / r.sql.perSecond) * 100).toFixed(0)} % |`;
-
-/** Whether something accepts a connection on 127.0.0.1:`port` within a second (Redis for the bench's second app). */
-export const answersOn = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.setTimeout(1000);
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => (s.destroy(), resolve(false)));
-  });
-
-/** A port p with p..p+n all free. */
-async function freeRun(n: number): Promise<number> {
-  const free = (p: number) => new Promise<boolean>((resolve) => {
-    const s = net.createServer().once('error', () => resolve(false)).listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-  for (;;) {
-    const p = 20_000 + Math.floor(Math.random() * 20_000);
-    if ((await Promise.all(Array.from({ length: n + 1 }, (_, i) => free(p + i)))).every(Boolean)) return p;
-  }
-}
 
 /**
  * `npm run cluster` (scripts/cluster.ts) on the bench's PostgreSQL database: `instances` processes behind HAProxy,

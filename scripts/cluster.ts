@@ -21,10 +21,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import pg from 'pg';
+import { answersOn } from './ports.js';
 
 const env = process.env;
 
@@ -45,15 +45,11 @@ const host = env.HOST || '0.0.0.0';
 const dataDir = path.resolve(env.DATA_DIR || './data/cluster');
 const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/iot';
 
-const answers = (url: string) =>
-  new Promise<boolean>((resolve) => {
-    const u = new URL(url);
-    const s = net.connect({ host: u.hostname, port: Number(u.port) });
-    s.setTimeout(1000);
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => (s.destroy(), resolve(false)));
-  });
+/** Whether the server of a URL (nats://…, redis://…) answers. */
+const answers = (url: string) => {
+  const u = new URL(url);
+  return answersOn(Number(u.port), u.hostname);
+};
 
 /** A variable's value, or the local server's address when the variable is unset and that server answers. */
 async function serviceUrl(name: string, local: string): Promise<string> {

@@ -1,19 +1,11 @@
 /** The NATS server of this machine (127.0.0.1:4222, JetStream on), and whether it answers; CI runs it, so there a missing server fails. */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import net from 'node:net';
+import { answersOn } from '../scripts/ports.js';
 
 export const NATS_URL = 'nats://127.0.0.1:4222';
 
-/** Whether something accepts a connection on 127.0.0.1:`port` within a second. */
-export const answersOn = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.setTimeout(1000);
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => (s.destroy(), resolve(false)));
-  });
+export { answersOn };
 
 export const natsAnswers = await answersOn(4222);
 

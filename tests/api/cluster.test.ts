@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,22 +20,12 @@ import { deleteStream, natsAnswers } from '../nats.js';
 import { deleteKeys, REDIS_URL, redisAnswers, testPrefix } from '../redis.js';
 import { collectFrames } from '../sse.js';
 import { until } from '../wait.js';
+import { freeRun } from '../../scripts/ports.js';
 
 const haproxy = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some((p) => fs.existsSync(p));
 // npm test installs HAProxy (scripts/test-all.sh): in CI a missing one is a failure, not a skip.
 if (!haproxy && process.env.CI) throw new Error("HAProxy is missing: npm test installs Debian's haproxy");
 const WORKERS = 6;
-
-/** A port p with p..p+3 all free (HAProxy's and the three instances'). */
-async function freeRun(): Promise<number> {
-  const free = (p: number) => new Promise<boolean>((resolve) => {
-    const s = net.createServer().once('error', () => resolve(false)).listen(p, '0.0.0.0', () => s.close(() => resolve(true)));
-  });
-  for (;;) {
-    const p = 20_000 + Math.floor(Math.random() * 20_000);
-    if ((await Promise.all([0, 1, 2, 3].map((i) => free(p + i)))).every(Boolean)) return p;
-  }
-}
 
 /** A POST from a given local address (127.0.0.2: another client than HAProxy's 127.0.0.1), with extra headers. */
 function postFrom(localAddress: string, url: string, body: unknown, headers: Record<string, string>): Promise<number> {
@@ -67,7 +56,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
     await seedDemo(db, { size: 'small', files: filesIn(dataDir) });
     await db.close();
 
-    const port = await freeRun();
+    const port = await freeRun(3);
     const base = `http://127.0.0.1:${port}`;
     const stream = `CLUSTER_${process.pid}_${port}`;
     const prefix = testPrefix();
