@@ -85,7 +85,7 @@ test('removed from the organisation one works in: the 0502 modal, then sign-out'
   // The operator stays out of Demo Logistics North: each e2e run starts on a fresh database, and no later spec needs it.
 });
 
-test('a role changed by an admin reaches the open console live: the menu follows without a reload', async ({ page, request }) => {
+test('a role changed by an admin reaches the open console live, and so does the next one on the stream it reconnects by itself', async ({ page, request }) => {
   // Wait until the console listens (the shell loads on demand, then opens the live stream).
   const listening = page.waitForResponse((r) => r.url().includes('/api/identity/sse/connect'));
   await signIn(page, 'user@demo.example.com');
@@ -94,12 +94,19 @@ test('a role changed by an admin reaches the open console live: the menu follows
   await expect(page.getByRole('menuitem', { name: 'Accounts' })).toHaveCount(0);
   const admin = await apiSession(request, 'admin@demo.example.com');
   const marker = await page.evaluate(() => (window as unknown as { marker: number }).marker = 42);
+  const reconnected = page.waitForRequest((r) => r.url().includes('/api/identity/sse/connect') && !!r.headers()['last-event-id'], { timeout: 30_000 });
   try {
     expect((await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'admin' } })).status()).toBe(200);
     await expect(page.getByText('Your access was updated.')).toBeVisible({ timeout: 10_000 });
     // Accounts comes in the Settings group (beside Notifications), both admins' screens.
     await page.getByRole('menuitem', { name: 'Settings' }).click();
     await expect(page.getByRole('menuitem', { name: 'Accounts' })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker);
+    // The server ended the stream after telling it (its rights chose what it may hear): the console reconnects by
+    // itself, resuming after that event, so the next change reaches it too.
+    await reconnected;
+    expect((await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'user' } })).status()).toBe(200);
+    await expect(page.getByRole('menuitem', { name: 'Accounts' })).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker);
   } finally {
     await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'user' } });
