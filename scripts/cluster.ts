@@ -6,8 +6,9 @@
  *   next healthy instance (round robin), checking GET /api/health every second (twice failed: out; twice passed: in).
  * - A call that cannot reach an instance (refused: it has just died) is sent to another one (redispatch), as is a GET
  *   that met a kept-alive connection to it closing, so only the calls in flight on an instance when it dies are lost
- *   (and a POST sent just as it died, which the client may send again: nothing carried it out); the console's live connection (SSE, passed through
- *   unbuffered) drops with it and reconnects through HAProxy to another instance, resuming after its last event.
+ *   (and a POST sent just as it died, which the client may send again: nothing carried it out). The console's live
+ *   connection (SSE, passed through unbuffered) drops with it and reconnects through HAProxy to another instance,
+ *   resuming after its last event.
  * - HAProxy replaces any X-Forwarded-For the client sent with the client's address, and the instances trust it from
  *   127.0.0.1 only (TRUST_PROXY), so rate limits and sign-in throttles count real client addresses.
  * - Files (exports, uploads) are written under one DATA_DIR shared by the instances; the network simulator's traffic

@@ -121,7 +121,8 @@ export default fp(async (app) => {
 
   /** A public API call: the API key's developer, in the key's organisation, with their role there now. */
   async function authenticateApiKey(req: FastifyRequest): Promise<AuthContext> {
-    const key = await verifyApiToken(app.db, bearerOf(req), cache);
+    // The rate limiter has usually verified the token already (and set req.apiKey); otherwise it is verified here.
+    const key = req.apiKey ?? (await verifyApiToken(app.db, bearerOf(req), cache));
     req.apiKey = key;
     const context = (await cache.through(`api-key-member|${key.id}`, () => apiKeyContext(key))) as AuthContext;
     // A key acts in its own organisation only: naming another one (SPEC.md's partnerCode) is refused as in the console.

@@ -41,6 +41,8 @@ async function callerOf(req: FastifyRequest, group: Group): Promise<string> {
   if (group === 'api' && isPublicApi(req)) {
     // The public API counts per API key; a call whose token does not verify counts against its address.
     const key = await verifyApiToken(req.server.db, bearerOf(req), req.server.authCache).catch(() => null);
+    // Verified once per call: authentication takes the key from here.
+    if (key) req.apiKey = key;
     if (key) return `api-key:${key.id}`;
   } else if (group === 'api') {
     const token = bearerOf(req);
