@@ -152,12 +152,15 @@ export class ActionRunner {
     if (this.stopping) return 0;
     const claimed = (
       await this.db.query<ClaimedRun>(
+        // Carried out in the order they fell due (RETURNING alone gives no order): a SIM's runs one after another.
         `WITH next AS (SELECT id FROM autoflow_runs
                         WHERE ended_at IS NULL AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
-                        ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         UPDATE autoflow_runs r SET claimed_by = $1, lease_until = now() + make_interval(secs => $3), attempts = r.attempts + 1
-           FROM next WHERE r.id = next.id
-         RETURNING r.id::text AS id, r.org_id, r.rule_id, r.sim_id, r.iccid, r.trigger, r.at, r.actions`,
+                        ORDER BY next_at, id LIMIT $2 FOR UPDATE SKIP LOCKED),
+              claimed AS (
+                UPDATE autoflow_runs r SET claimed_by = $1, lease_until = now() + make_interval(secs => $3), attempts = r.attempts + 1
+                  FROM next WHERE r.id = next.id
+                RETURNING r.id, r.next_at, r.org_id, r.rule_id, r.sim_id, r.iccid, r.trigger, r.at, r.actions)
+         SELECT id::text AS id, org_id, rule_id, sim_id, iccid, trigger, at, actions FROM claimed ORDER BY claimed.next_at, claimed.id`,
         [this.id, this.batch, this.leaseSeconds],
       )
     ).rows;

@@ -256,16 +256,22 @@ export class WebhookDispatcher {
   }
 
   private async claim(only: string | null): Promise<DeliveryRow[]> {
+    // RETURNING gives rows in no particular order: they are sorted again, so one endpoint's deliveries are sent in the
+    // order of their events (a SIM's changes in the order they happened).
     const r = await this.db.query<DeliveryRow>(
-      `UPDATE webhook_deliveries d SET lease_owner = $1, lease_until = now() + interval '60 seconds', updated_at = now()
-         FROM notification_keys k
-        WHERE k.id = d.notification_key_id AND d.id IN (
-          SELECT id FROM webhook_deliveries
-           WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())
-             AND ($3::bigint IS NULL AND next_at <= now() OR id = $3::bigint)
-           ORDER BY next_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING d.id::text, d.org_id, d.notification_key_id, d.message_id, d.event_type, d.subtype, d.body, d.attempt, d.retries,
-                  k.webhook_url, k.status AS key_status, k.secret, k.previous_secret, coalesce(k.previous_until > now(), false) AS previous_valid`,
+      `WITH claimed AS (
+         UPDATE webhook_deliveries d SET lease_owner = $1, lease_until = now() + interval '60 seconds', updated_at = now()
+           FROM notification_keys k
+          WHERE k.id = d.notification_key_id AND d.id IN (
+            SELECT id FROM webhook_deliveries
+             WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())
+               AND ($3::bigint IS NULL AND next_at <= now() OR id = $3::bigint)
+             ORDER BY next_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING d.id, d.next_at, d.org_id, d.notification_key_id, d.message_id, d.event_type, d.subtype, d.body, d.attempt, d.retries,
+                    k.webhook_url, k.status AS key_status, k.secret, k.previous_secret, coalesce(k.previous_until > now(), false) AS previous_valid)
+       SELECT id::text, org_id, notification_key_id, message_id, event_type, subtype, body, attempt, retries,
+              webhook_url, key_status, secret, previous_secret, previous_valid
+         FROM claimed ORDER BY claimed.next_at, claimed.id`,
       [this.owner, only ? 1 : (this.opts.batch ?? 20), only],
     );
     return r.rows;

@@ -13,7 +13,8 @@
  *   from then on is held too, and when it ends they are all handed back without delay, in order, ahead of anything
  *   new. The next pull must begin with the first of them; if it does not, it is handed back the same way;
  * - a partition taken over with messages still unacknowledged (an instance that stopped or died holding them), or read
- *   after the connection or a pull broke (deliveries may have been lost on the way), is guarded: its first pull waits
+ *   after the connection or a pull broke (deliveries may have been lost on the way), is guarded — and a pull during
+ *   which the connection dropped or came back is handed back whole, unhandled, to be guarded first: its first pull waits
  *   the acknowledgement window, after which JetStream usually redelivers those messages ahead of newer ones, and until
  *   they are all acknowledged a message is committed only when JetStream's acknowledgement floor shows nothing older
  *   still out (its redelivery timer may run late, and a newer message then comes first: it is handed back);
@@ -552,6 +553,13 @@ export function startJetStreamConsumer(
           // newer one first means JetStream had not taken the hand-back yet, and this pull goes back too.
           if (!pulled && h.resumeAt !== null && m.seq > h.resumeAt) failed = true;
           pulled = true;
+          // The connection dropped or came back since this partition was last guarded: messages delivered before may
+          // have been lost on the way, and JetStream redelivers them only after the acknowledgement window. Nothing of
+          // this pull is committed; it goes back, and the partition is guarded before the next pull.
+          if (!failed && bus.disturbedAt !== h.seenDisturbance) {
+            failed = true;
+            h.needsGuard = true;
+          }
           if (failed || h.leaving || stopped) {
             back.push(m);
             continue;
@@ -568,7 +576,8 @@ export function startJetStreamConsumer(
             } else h.resumeAt = null;
           }
         }
-        if (chunk.length && !failed && !h.leaving && !stopped) {
+        if (chunk.length && bus.disturbedAt !== h.seenDisturbance) h.needsGuard = true;
+        if (chunk.length && !failed && !h.needsGuard && !h.leaving && !stopped) {
           const rest = await handleBatch(h, chunk);
           if (rest.length) failed = true;
           back.push(...rest);

@@ -146,6 +146,22 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect((await logsOf(rows.at(-1)!.id))[0]).toMatchObject({ attempt: 1, http_code: 200, response: 'thanks', error: null });
   });
 
+  it('one endpoint’s deliveries go out in the order of their events, whatever order the database keeps them in', async () => {
+    const subjects = Array.from({ length: 12 }, (_, i) => `in-order-${i}`);
+    await appendEvents(suite.t.db, subjects.map((subject) => ({ orgId: 'org-demo', type: 'task' as const, subtype: 'finished', subject, data: { taskId: subject } })));
+    await consumer.poke();
+    // Rewritten rows move to the end of the table: a scan now meets the later events' deliveries first.
+    const queued = await suite.t.db.query(
+      `UPDATE webhook_deliveries SET updated_at = now() WHERE notification_key_id = $1 AND status = 'pending' AND body LIKE '%in-order-%' AND (id % 3) <> 2 RETURNING id`,
+      [key.id],
+    );
+    expect(queued.rows.length).toBeGreaterThan(0);
+    const from = rx.received.length;
+    await dispatcher.runOnce();
+    const got = rx.received.slice(from).map((r) => JSON.parse(r.body).data.taskId as string);
+    expect(got).toEqual(subjects);
+  });
+
   it('the same event handed over twice is delivered once (idempotent by event id)', async () => {
     const before = (await deliveries()).length;
     await oneEvent('twice');
