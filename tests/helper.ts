@@ -102,6 +102,7 @@ export interface BuildOptions {
 /** Build the real app on a fresh database seeded with the small demo data set (or the full one: seedSize 'demo'). */
 export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
   const { db, drop } = await freshDb(opts.kind ?? 'pglite');
+  const shared = sharedServices();
   const config = loadConfig({ VERIFICATION_CODE: TEST_CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
     // Stored files (exports) of this app only; the database itself is in memory or its own PostgreSQL database.
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'iot-console-test-')),
@@ -109,6 +110,7 @@ export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
     simulator: false,
     // Jobs run when a test says so (t.app.jobs.runOnce()).
     jobs: false,
+    ...shared.config,
     ...opts.config,
   });
   // The files the seed lists (reports, finished exports) are written where this app reads them.
@@ -122,6 +124,35 @@ export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
     close: async () => {
       await app.close();
       await drop();
+      await shared.cleanUp(config);
+    },
+  };
+}
+
+/**
+ * TEST_NATS_URL and TEST_REDIS_URL run every test app on those services (a stream and a key prefix of its own, removed
+ * when it closes), so the whole API suite can be run once on the path several instances take:
+ *   TEST_NATS_URL=nats://127.0.0.1:4222 TEST_REDIS_URL=redis://127.0.0.1:6379 npm run test:api
+ * A suite's own natsUrl/redisUrl (or its choice of none) still wins. Unset, apps run on the database alone.
+ */
+function sharedServices(): { config: Partial<Config>; cleanUp: (config: Config) => Promise<void> } {
+  const nats = process.env.TEST_NATS_URL;
+  const redis = process.env.TEST_REDIS_URL;
+  const id = newId(10).replace(/[^A-Za-z0-9]/g, 'x');
+  return {
+    config: {
+      ...(nats ? { natsUrl: nats, natsStream: `TEST_${id}` } : {}),
+      ...(redis ? { redisUrl: redis, redisPrefix: `test:${id}:` } : {}),
+    },
+    cleanUp: async (config) => {
+      if (nats && config.natsUrl === nats) {
+        const { deleteStreamAt } = await import('./nats.js');
+        await deleteStreamAt(nats, config.natsStream);
+      }
+      if (redis && config.redisUrl === redis) {
+        const { deleteKeys } = await import('./redis.js');
+        await deleteKeys(redis, config.redisPrefix);
+      }
     },
   };
 }

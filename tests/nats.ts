@@ -13,7 +13,12 @@ if (!natsAnswers && process.env.CI) throw new Error('NATS does not answer on 127
 
 /** Delete a stream a test or a test server made on this machine's NATS (gone already is fine). */
 export async function deleteStream(stream: string): Promise<void> {
-  const nc = await connect({ servers: NATS_URL });
+  await deleteStreamAt(NATS_URL, stream);
+}
+
+/** Delete a stream on the NATS server at url (gone already is fine). */
+export async function deleteStreamAt(url: string, stream: string): Promise<void> {
+  const nc = await connect({ servers: url });
   try {
     await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
   } finally {
