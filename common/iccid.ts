@@ -27,9 +27,17 @@ export function hasValidLuhn(digits: string): boolean {
   return luhnCheckDigit(digits.slice(0, -1)) === digits.charCodeAt(digits.length - 1) - 48;
 }
 
+/**
+ * An ICCID's shape as a JSON-schema pattern: 19 or 20 digits starting with 89. Anchored at both ends with bounded
+ * repetition (the input guard's rule). The schemas in schemas/*.json write it out; tests/unit/iccid.test.ts holds
+ * them to this one.
+ */
+export const ICCID_PATTERN = '^89[0-9]{17,18}$';
+const ICCID_SHAPE = new RegExp(ICCID_PATTERN);
+
 /** ICCID: 19 or 20 digits, starting with 89 (telecom), the last a Luhn check digit (ITU-T E.118). */
 export function isValidIccid(value: string): boolean {
-  return /^89[0-9]{17,18}$/.test(value) && hasValidLuhn(value);
+  return ICCID_SHAPE.test(value) && hasValidLuhn(value);
 }
 
 /** IMEI: 15 digits, the last a Luhn check digit over the first 14. */

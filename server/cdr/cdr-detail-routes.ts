@@ -11,6 +11,7 @@
  *   networks and radios, from the daily rollups and, for the breakdown, its CDRs in the window (one SIM's index).
  */
 import { translate } from '../../common/i18n.js';
+import { ICCID_PATTERN } from '../../common/iccid.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { AREAS, COUNTRY_AREA } from '../../common/country-areas.js';
 import { notFound } from '../http/api-error.js';
@@ -22,7 +23,7 @@ import { cdrRoute, checkDays, DAILY_TOTALS, DAY, totalOf, TOTALS } from './cdr-r
 import { cdrOf, countriesSeen, positionBefore, sessionClosedAfter, sessionOpenedBefore, sessionTotals, simDailyTotals, simIdOf, simNetworkTotals } from './cdr-repo.js';
 
 const cdrs = RESOURCES.cdrs;
-const ICCID = { type: 'string', pattern: '^89[0-9]{17,18}$' } as const;
+const ICCID = { type: 'string', pattern: ICCID_PATTERN } as const;
 const NULLABLE_TIME = { type: NULLABLE_TEXT, format: 'date-time' } as const;
 
 const cdrProps = Object.fromEntries(Object.entries(cdrs.properties).map(([k, v]) => [k, { type: (v as { type: unknown }).type }]));

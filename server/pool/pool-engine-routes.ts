@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { translate } from '../../common/i18n.js';
+import { ICCID_PATTERN } from '../../common/iccid.js';
 import { LANGUAGES } from '../../common/limits.js';
 import { appendEvents } from '../events/event-log.js';
 import { invalid, notFound } from '../http/api-error.js';
@@ -173,7 +174,7 @@ export const poolEngineRoutes = defineRoutes([
         additionalProperties: false,
         properties: {
           action: { type: 'string', enum: ['add', 'remove'] },
-          iccids: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', pattern: '^89[0-9]{17,18}$', minLength: 19, maxLength: 20 } },
+          iccids: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', pattern: ICCID_PATTERN, minLength: 19, maxLength: 20 } },
         },
       },
       response: { type: 'object', properties: { changed: kb, unchanged: kb, inOtherPool: { type: 'array', items: str }, notFound: { type: 'array', items: str } } },
@@ -297,7 +298,7 @@ export const poolEngineRoutes = defineRoutes([
   ),
   dashboard(
     'sims',
-    poolQuery({ pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string', minLength: 1, maxLength: 20, pattern: '^89[0-9]{17,18}$' } }),
+    poolQuery({ pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string', minLength: 1, maxLength: 20, pattern: ICCID_PATTERN } }),
     {
       type: 'object',
       properties: {

@@ -8,6 +8,7 @@
  * accepted. Every change is a sim_events row, and each request an audit row.
  */
 import { CODES } from '../../common/errors.js';
+import { ICCID_PATTERN } from '../../common/iccid.js';
 import { translate } from '../../common/i18n.js';
 import { LIMITS, type Language } from '../../common/limits.js';
 import { newId } from '../db/ids.js';
@@ -53,7 +54,7 @@ const resultSchema = batchAnswer(
 const refOf = (orgId: string, s: SimRow): SimRef => ({ orgId, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn });
 
 /** The ICCIDs of an action's body: the schema bounds what is parsed; the count rules are checked on the distinct ones. */
-const ICCIDS_BODY = obj({ iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: '^89[0-9]{17,18}$' } } }, ['iccids']);
+const ICCIDS_BODY = obj({ iccids: { type: 'array', maxItems: 10 * LIMITS.activationBatch, items: { type: 'string', pattern: ICCID_PATTERN } } }, ['iccids']);
 
 function distinctIccids(body: unknown): string[] {
   const iccids = [...new Set((body as { iccids: string[] }).iccids)];

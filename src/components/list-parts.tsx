@@ -6,6 +6,7 @@
 import { App, Empty, Popconfirm, Table, type TablePaginationConfig, type TableProps } from 'antd';
 import { useCallback, useState, type CSSProperties, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Page } from '../../common/page';
 
 export interface Paging {
   page: number;
@@ -26,7 +27,7 @@ export function usePaging(pageSize = 20): Paging {
 
 export type PagedTableProps<T> = Omit<TableProps<T>, 'dataSource' | 'pagination' | 'locale'> & {
   /** The page the server sent, or null while it comes (the table shows it loading). */
-  data: { items: T[]; total: number } | null;
+  data: Page<T> | null;
   paging: Paging;
   /** What the table says without rows: a text, or an Empty of its own. */
   empty: ReactNode;

@@ -8,6 +8,7 @@ import type { BaseRecord, CrudFilter, DataProvider } from '@refinedev/core';
 import { takeEarlyCall } from '../early-calls';
 import { api, download, upload } from './http';
 import { store } from './session-store';
+import type { Page } from '../../common/page';
 
 type Call = { method: string; url: string };
 
@@ -38,11 +39,6 @@ export function filterBody(filters: CrudFilter[] = []): Record<string, unknown> 
     body[f.field] = f.value;
   }
   return body;
-}
-
-interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 export const dataProvider: DataProvider = {

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasValidLuhn, isValidIccid, isValidImei, isValidImsi, isValidMsisdn, luhnCheckDigit, makeIccid, makeImei } from '../../common/iccid.js';
+import { hasValidLuhn, ICCID_PATTERN, isValidIccid, isValidImei, isValidImsi, isValidMsisdn, luhnCheckDigit, makeIccid, makeImei } from '../../common/iccid.js';
 
 // 8949020000001000000 + check digit: a 20-digit German ICCID.
 const ICCID20 = makeIccid('894902', 1_000_000, 20);
@@ -110,3 +112,50 @@ function makeIccidOfLength(length: number): string {
   const body = '89'.padEnd(length - 1, '1');
   return body + luhnCheckDigit(body);
 }
+
+describe('ICCID_PATTERN: the shape written once', () => {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const pattern = ICCID_PATTERN.replace(/[\\^$[\]{}]/g, (c) => `\\${c}`);
+  const literal = new RegExp(pattern);
+
+  it('is the shape isValidIccid checks', () => {
+    expect(new RegExp(ICCID_PATTERN).test(ICCID20)).toBe(true);
+    expect(new RegExp(ICCID_PATTERN).test(ICCID19)).toBe(true);
+    expect(new RegExp(ICCID_PATTERN).test(`${ICCID20}0`)).toBe(false);
+    expect(new RegExp(ICCID_PATTERN).test(ICCID20.slice(0, 18))).toBe(false);
+  });
+
+  it('every schema field named iccid with a pattern uses it', () => {
+    const seen: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'iccid' && v && typeof v === 'object' && 'pattern' in v) {
+          seen.push(where);
+          expect((v as { pattern: string }).pattern, where).toBe(ICCID_PATTERN);
+        }
+        walk(v, `${where}.${k}`);
+      }
+    };
+    for (const f of fs.readdirSync(path.join(root, 'schemas')).filter((n) => n.endsWith('.json'))) walk(JSON.parse(fs.readFileSync(path.join(root, 'schemas', f), 'utf8')), f);
+    expect(seen.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('no source file of the server, the console or common/ writes it out again', () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.(ts|tsx)$/.test(e.name) && p !== path.join(root, 'common/iccid.ts')) {
+          fs.readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
+            // Comments may name it; code uses ICCID_PATTERN.
+            if (literal.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line)) found.push(`${path.relative(root, p)}:${i + 1}`);
+          });
+        }
+      }
+    };
+    for (const d of ['server', 'src', 'common']) walk(path.join(root, d));
+    expect(found).toEqual([]);
+  });
+});

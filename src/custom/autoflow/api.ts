@@ -1,6 +1,7 @@
 /** The autoflow calls of the rule engine's service (SPEC.md section 7, Autoflow; server/autoflow/rule-routes.ts). */
 import type { AutoflowRuleDocument, ChangeRecord, RuleAction, RuleScope, RuleTrigger, ScopeSim } from '../../../common/autoflow-rule';
 import { api, download, upload } from '../../providers/http';
+import type { Page } from '../../../common/page';
 
 /** The shapes the server answers, declared once for both (common/autoflow-rule.ts). */
 export type { ChangeRecord, ScopeSim };
@@ -43,10 +44,7 @@ export interface WebhookBody {
   data: Record<string, unknown>;
 }
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
+export type { Page };
 
 export interface ValidatedFile {
   token: string;

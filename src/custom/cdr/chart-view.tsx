@@ -20,6 +20,9 @@ import { formatKb } from '../../resources/cell';
 import { Labelled } from '../../resources/list-toolbar';
 import { cdrChartOption } from './chart-option';
 import { formatNumber } from '../../../common/numbers';
+import { ICCID_PATTERN } from '../../../common/iccid';
+
+const ICCID_SHAPE = new RegExp(ICCID_PATTERN);
 
 interface Totals {
   uplinkKb: number;
@@ -55,7 +58,7 @@ export function ChartViewPage() {
   const span = range[1].startOf('day').diff(range[0].startOf('day'), 'day') + 1;
   const tooLong = span > LIMITS.cdrSummaryDays;
   const badIccid = iccid !== '' && !ICCID_OR_END.test(iccid);
-  const whole = /^89[0-9]{17,18}$/.test(iccid);
+  const whole = ICCID_SHAPE.test(iccid);
 
   useEffect(() => {
     if (tooLong || badIccid) return;

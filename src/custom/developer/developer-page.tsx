@@ -13,6 +13,7 @@ import { DateTime } from '../../components/date-time';
 import { PagedTable, usePaging, type Paging } from '../../components/list-parts';
 import { api, type HttpError } from '../../providers/http';
 import { store } from '../../providers/session-store';
+import type { Page } from '../../../common/page';
 
 interface ApiKey {
   id: string;
@@ -61,11 +62,6 @@ interface EventType {
   label: string;
   subtypes: Array<{ subtype: string; label: string }>;
 }
-interface Page<T> {
-  items: T[];
-  total: number;
-}
-
 const TABS = ['apiKeys', 'webhook', 'apiLog', 'notificationLog'] as const;
 type Tab = (typeof TABS)[number];
 

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePaging } from '../../components/list-parts';
 import { api, type HttpError } from '../../providers/http';
+import type { NumberedPage } from '../../../common/page';
 
 export interface SimData<T> {
   data: T | null;
@@ -38,18 +39,11 @@ export function useSimData<T>(url: string, body?: Record<string, unknown>): SimD
   return { ...state, reload };
 }
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 /** A server-paged list of a SIM: its page and page size travel in the call, antd's pagination drives them. */
 export function usePagedSimData<T>(base: string) {
   const paging = usePaging();
   const sep = base.includes('?') ? '&' : '?';
-  const result = useSimData<Page<T>>(`${base}${sep}page=${paging.page}&pageSize=${paging.pageSize}`);
+  const result = useSimData<NumberedPage<T>>(`${base}${sep}page=${paging.page}&pageSize=${paging.pageSize}`);
   return { ...result, pagination: paging.pagination(result.data?.total ?? 0), resetPage: () => paging.setPage(1) };
 }
 

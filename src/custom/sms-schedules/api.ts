@@ -1,6 +1,7 @@
 /** The scheduled SMS calls of the customer API (SPEC.md section 7) and the shapes they answer. */
 import type { ScheduleSettings } from '../../../common/sms-schedule';
 import { api } from '../../providers/http';
+import type { Page } from '../../../common/page';
 
 export interface Schedule extends ScheduleSettings<string> {
   id: string;
@@ -58,10 +59,7 @@ export interface LogEntry {
   changes: Array<{ field: string; before: unknown; after: unknown }>;
 }
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
+export type { Page };
 
 export type ScheduleInput = ScheduleSettings<string> & { iccids: string[] };
 
