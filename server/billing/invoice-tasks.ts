@@ -11,7 +11,7 @@ import type { Language } from '../../common/limits.js';
 import type { Db, Queryable } from '../db/db.js';
 import { invalid } from '../http/api-error.js';
 import { consoleLabel } from '../http/labels.js';
-import { appendTaskLog } from '../job/task-log.js';
+import { appendTaskLog } from '../job/task-log-repo.js';
 import { tableWriter, TABLE_FORMATS, type Cell, type TableFormat } from '../job/table-writers.js';
 import type { JobHandler, TaskRow } from '../job/worker.js';
 import { analyzeWithoutStatistics } from '../db/statistics.js';

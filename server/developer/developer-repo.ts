@@ -4,7 +4,6 @@
  */
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
-import { logPage } from './log-page.js';
 
 const API_KEY_COLUMNS = `id, key_id AS "keyId", name, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
 
@@ -124,4 +123,28 @@ export async function setWebhookStatus(q: Queryable, id: string, status: 'enable
 /** Point a key's webhook at a new (checked) URL, forgetting that the old one was failing. */
 export async function setWebhookUrl(q: Queryable, id: string, url: string) {
   return (await q.query(`UPDATE notification_keys SET webhook_url = $2, failing_since = NULL, updated_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id, url])).rows[0];
+}
+
+/** One page of a developer log: the organisation's rows in the window and filters, newest first, with the total. */
+export interface LogQuery {
+  /** The table, and the columns as the answer names them. */
+  table: string;
+  columns: string;
+  /** Its time column: the window's and the order's. */
+  time: string;
+  /** Further conditions, each using $n placeholders numbered from 4 ($1 the organisation, $2 and $3 the window). */
+  where: string[];
+  params: unknown[];
+}
+
+export async function logPage(db: Db, orgId: string, body: { page?: number; pageSize?: number; from?: string; to?: string }, q: LogQuery): Promise<{ items: unknown[]; total: number }> {
+  const page = body.page ?? 1;
+  const size = body.pageSize ?? 20;
+  const where = [`org_id = $1`, `($2::timestamptz IS NULL OR ${q.time} >= $2)`, `($3::timestamptz IS NULL OR ${q.time} <= $3)`, ...q.where].join(' AND ');
+  const params = [orgId, body.from ?? null, body.to ?? null, ...q.params];
+  const [items, total] = await Promise.all([
+    db.query(`SELECT ${q.columns} FROM ${q.table} WHERE ${where} ORDER BY ${q.time} DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`, params),
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM ${q.table} WHERE ${where}`, params),
+  ]);
+  return { items: items.rows, total: Number(total.rows[0].n) };
 }

@@ -32,26 +32,3 @@ export function logRoute<B>(path: string, filters: Record<string, object>, row: 
 
 /** A filter by a delivery's or a call's HTTP status. */
 export const HTTP_CODE = { type: 'integer', minimum: 100, maximum: 599 } as const;
-
-export interface LogQuery {
-  /** The table, and the columns as the answer names them. */
-  table: string;
-  columns: string;
-  /** Its time column: the window's and the order's. */
-  time: string;
-  /** Further conditions, each using $n placeholders numbered from 4 ($1 the organisation, $2 and $3 the window). */
-  where: string[];
-  params: unknown[];
-}
-
-export async function logPage(db: Db, orgId: string, body: { page?: number; pageSize?: number; from?: string; to?: string }, q: LogQuery): Promise<{ items: unknown[]; total: number }> {
-  const page = body.page ?? 1;
-  const size = body.pageSize ?? 20;
-  const where = [`org_id = $1`, `($2::timestamptz IS NULL OR ${q.time} >= $2)`, `($3::timestamptz IS NULL OR ${q.time} <= $3)`, ...q.where].join(' AND ');
-  const params = [orgId, body.from ?? null, body.to ?? null, ...q.params];
-  const [items, total] = await Promise.all([
-    db.query(`SELECT ${q.columns} FROM ${q.table} WHERE ${where} ORDER BY ${q.time} DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`, params),
-    db.query<{ n: string }>(`SELECT count(*) AS n FROM ${q.table} WHERE ${where}`, params),
-  ]);
-  return { items: items.rows, total: Number(total.rows[0].n) };
-}

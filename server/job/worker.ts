@@ -11,7 +11,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { publishLive } from '../live/hub.js';
 import type { FileStore } from './storage.js';
-import { appendTaskLog } from './task-log.js';
+import { appendTaskLog } from './task-log-repo.js';
 import { notifySubscribers } from './subscriptions.js';
 import { PollLoop } from './poll-loop.js';
 import { endedBefore, HandedBack } from './hand-back.js';

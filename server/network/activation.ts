@@ -12,7 +12,7 @@ import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { audit } from '../http/audit.js';
 import { csvWriter } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
-import { appendTaskLog } from '../job/task-log.js';
+import { appendTaskLog } from '../job/task-log-repo.js';
 import type { NetworkAdapter, SimRef } from './adapter.js';
 import { defineCycles } from './bundle-engine.js';
 import { networkEvents, type SimEvent } from './sim-events.js';
