@@ -7,6 +7,16 @@ import { newId } from '../db/ids.js';
 
 const API_KEY_COLUMNS = `id, key_id AS "keyId", name, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
 
+/** A key not revoked, by the key id its tokens name as issuer (the public API's authentication). */
+export async function liveApiKey(q: Queryable, keyId: string) {
+  return (
+    await q.query<{ id: string; org_id: string; account_id: string; public_key: string }>(
+      'SELECT id, org_id, account_id, public_key FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL',
+      [keyId],
+    )
+  ).rows[0];
+}
+
 /** A developer's API keys, newest first. */
 export async function apiKeysOf(q: Queryable, orgId: string, accountId: string) {
   return (await q.query(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE org_id = $1 AND account_id = $2 ORDER BY created_at DESC, id`, [orgId, accountId])).rows;

@@ -19,6 +19,7 @@ import { ApiError } from '../http/api-error.js';
 import type { AuthCache } from '../http/auth-cache.js';
 import { ApiCallLog } from './call-log.js';
 import { fullPath, type RouteDef } from '../http/route.js';
+import { liveApiKey } from './developer-repo.js';
 
 /** The longest a token may live (exp − iat). */
 export const TOKEN_LIFETIME_SECONDS = 300;
@@ -83,12 +84,7 @@ export async function verifyApiToken(db: Db, token: string | null | undefined, c
     throw refuse('apiTokenMalformed');
   }
   const lookUp = async (): Promise<KeyRow | undefined> => {
-    const found = (
-      await db.query<{ id: string; org_id: string; account_id: string; public_key: string }>(
-        'SELECT id, org_id, account_id, public_key FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL',
-        [keyId],
-      )
-    ).rows[0];
+    const found = await liveApiKey(db, keyId);
     return found && { ...found, key: await importSPKI(found.public_key, 'RS256') };
   };
   // The key's row (and its parsed public key) is remembered briefly: a deleted key stops within a second.

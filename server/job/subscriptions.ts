@@ -3,22 +3,19 @@
  * variant): who in the organisation hears of which of its tasks' ends, by e-mail or by SMS. The groups are the
  * organisation's, kept by its administrators (the permission file's "subscription"); a task's end is told to them in
  * the transaction that ends it (server/job/worker.ts), e-mail through the mailer's outbox, SMS into sms_outbox for the
- * gateway (docs/decisions.md "Notification subscription groups").
+ * gateway (docs/decisions.md "Notification subscription groups"). The SQL, and the telling, are in ./subscription-repo.ts.
  */
 import { CODES } from '../../common/errors.js';
-import { translate } from '../../common/i18n.js';
 import { EMAIL_PATTERN, LIMITS, type Language } from '../../common/limits.js';
 import { checkMsisdn } from '../../common/msisdn.js';
 import { GROUP_NAME, GROUPS_MAX, NOTIFICATION_KINDS, RECIPIENTS_MAX, SUBSCRIPTION_CHANNELS, type SubscriptionChannel } from '../../common/subscriptions.js';
-import type { Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes } from '../http/route.js';
 import { arrayOf, listOf, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { appendEvents } from '../events/event-log.js';
-import { consoleLabel } from '../http/labels.js';
-import type { TaskRow } from './worker.js';
+import { groupForUpdate, groupsOf, insertGroup, lockAndCountGroups, updateGroup } from './subscription-repo.js';
 
 const CHANNEL = { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] };
 const TEXTS = arrayOf({ type: 'string' });
@@ -33,8 +30,6 @@ const fields = {
   enabled: { type: 'boolean' },
   language: { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] },
 } as const;
-
-const SELECT = `SELECT id, channel, name, notifications, recipients, enabled, language, created_at AS "createdAt", updated_at AS "updatedAt" FROM subscription_groups`;
 
 /** The recipients of a channel, trimmed and checked: valid, and each listed once. */
 function cleanRecipients(channel: SubscriptionChannel, raw: string[]): string[] {
@@ -65,8 +60,7 @@ export const subscriptionRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { channel } = req.query as { channel?: string };
-      const r = await req.server.db.query(`${SELECT} WHERE org_id = $1 AND ($2::text IS NULL OR channel = $2) ORDER BY channel, created_at, id`, [auth.orgId, channel ?? null]);
-      return { items: r.rows, kinds: [...NOTIFICATION_KINDS], max: GROUPS_MAX };
+      return { items: await groupsOf(req.server.db, auth.orgId, channel ?? null), kinds: [...NOTIFICATION_KINDS], max: GROUPS_MAX };
     },
   }),
   route('POST', '/rest/subscribe/group', 'create', {
@@ -82,16 +76,12 @@ export const subscriptionRoutes = defineRoutes([
       try {
         return await req.server.db.tx(async (q) => {
           // One group at a time per organisation: the count and the insert cannot race past the cap.
-          await q.query('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', [auth.orgId]);
-          const n = (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM subscription_groups WHERE org_id = $1 AND channel = $2', [auth.orgId, body.channel])).rows[0].n;
+          const n = await lockAndCountGroups(q, auth.orgId, body.channel);
           if (n >= GROUPS_MAX) throw new ApiError(400, CODES.validation, { field: 'name', max: GROUPS_MAX }, 'errors.subscriptionGroupsFull', { field: 'name', rule: 'maxItems' });
-          const row = (
-            await q.query(
-              `INSERT INTO subscription_groups (org_id, id, channel, name, notifications, recipients, enabled, language, created_by)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, channel, name, notifications, recipients, enabled, language, created_at AS "createdAt", updated_at AS "updatedAt"`,
-              [auth.orgId, id, body.channel, name, body.notifications, recipients, body.enabled ?? true, body.language ?? req.lang, auth.accountId],
-            )
-          ).rows[0];
+          const row = await insertGroup(q, {
+            orgId: auth.orgId, id, channel: body.channel, name, notifications: body.notifications, recipients,
+            enabled: body.enabled ?? true, language: body.language ?? req.lang, createdBy: auth.accountId,
+          });
           await audit(q, req, { action: 'create', entity: 'subscription_group', entityId: id, after: row as Record<string, unknown> });
           await appendEvents(q, [{ orgId: auth.orgId, type: 'org', subtype: 'subscription_group_created', subject: id, data: { channel: body.channel, notifications: body.notifications } }]);
           return row;
@@ -112,18 +102,12 @@ export const subscriptionRoutes = defineRoutes([
       if (body.name !== undefined && !name) throw invalid('name', 'required');
       try {
         return await req.server.db.tx(async (q) => {
-          const before = (await q.query<{ channel: SubscriptionChannel } & Record<string, unknown>>(`${SELECT} WHERE org_id = $1 AND id = $2 FOR UPDATE`, [auth.orgId, body.id])).rows[0];
+          const before = await groupForUpdate(q, auth.orgId, body.id);
           if (!before) throw notFound('subscriptionGroup', body.id);
           const recipients = body.recipients ? cleanRecipients(before.channel, body.recipients) : null;
-          const row = (
-            await q.query(
-              `UPDATE subscription_groups SET name = coalesce($3, name), notifications = coalesce($4, notifications), recipients = coalesce($5, recipients),
-                      enabled = coalesce($6, enabled), language = coalesce($7, language), updated_at = now()
-                WHERE org_id = $1 AND id = $2
-                RETURNING id, channel, name, notifications, recipients, enabled, language, created_at AS "createdAt", updated_at AS "updatedAt"`,
-              [auth.orgId, body.id, name ?? null, body.notifications ?? null, recipients, body.enabled ?? null, body.language ?? null],
-            )
-          ).rows[0];
+          const row = await updateGroup(q, auth.orgId, body.id, {
+            name: name ?? null, notifications: body.notifications ?? null, recipients, enabled: body.enabled ?? null, language: body.language ?? null,
+          });
           await audit(q, req, { action: 'update', entity: 'subscription_group', entityId: body.id, before, after: row as Record<string, unknown> });
           await appendEvents(q, [{ orgId: auth.orgId, type: 'org', subtype: 'subscription_group_updated', subject: body.id, data: { enabled: (row as { enabled: boolean }).enabled } }]);
           return row;
@@ -135,40 +119,3 @@ export const subscriptionRoutes = defineRoutes([
     },
   }),
 ]);
-
-/**
- * Tell the organisation's enabled groups that take this kind of notice that a task ended, in q's transaction (the one
- * that ends the task): e-mails into the outbox (the mailer sends those when SMTP is configured), SMS into sms_outbox.
- */
-export async function notifySubscribers(q: Queryable, task: TaskRow, status: 'done' | 'issues'): Promise<void> {
-  const kind = status === 'done' ? 'task_done' : 'task_issues';
-  const groups = (
-    await q.query<{ channel: SubscriptionChannel; recipients: string[]; language: Language }>(
-      `SELECT channel, recipients, language FROM subscription_groups WHERE org_id = $1 AND enabled AND $2 = ANY(notifications)`,
-      [task.org_id, kind],
-    )
-  ).rows;
-  if (!groups.length) return;
-  const ref = (await q.query<{ reference_id: string }>('SELECT reference_id FROM tasks WHERE id = $1', [task.id])).rows[0]?.reference_id ?? task.id;
-  const mails: Array<[string, string, string]> = [];
-  const sms: Array<[string, string]> = [];
-  for (const g of groups) {
-    const params = { reference: ref, task: consoleLabel(g.language, `tasks.kinds.${task.kind}`) ?? task.kind, status: translate(g.language, `taskLog.status.${status}`) };
-    const subject = translate(g.language, 'mail.taskEndedSubject', params);
-    for (const r of g.recipients) {
-      if (g.channel === 'email') mails.push([r, subject, translate(g.language, 'mail.taskEndedBody', params)]);
-      else sms.push([r, subject.slice(0, 140)]);
-    }
-  }
-  if (mails.length) {
-    await q.query(
-      `INSERT INTO outbox (to_address, subject, body, kind) SELECT x.a, x.s, x.b, 'notice' FROM unnest($1::text[], $2::text[], $3::text[]) AS x(a, s, b)`,
-      [mails.map((m) => m[0]), mails.map((m) => m[1]), mails.map((m) => m[2])],
-    );
-  }
-  if (sms.length) {
-    await q.query(`INSERT INTO sms_outbox (org_id, to_msisdn, body, kind) SELECT $1, x.t, x.b, 'notice' FROM unnest($2::text[], $3::text[]) AS x(t, b)`, [
-      task.org_id, sms.map((m) => m[0]), sms.map((m) => m[1]),
-    ]);
-  }
-}

@@ -12,7 +12,7 @@ import { newId } from '../db/ids.js';
 import { publishLive } from '../live/hub.js';
 import type { FileStore } from './storage.js';
 import { appendTaskLog } from './task-log-repo.js';
-import { notifySubscribers } from './subscriptions.js';
+import { notifySubscribers } from './subscription-repo.js';
 import { PollLoop } from './poll-loop.js';
 import { endedBefore, HandedBack } from './hand-back.js';
 
