@@ -13,7 +13,7 @@ const LIMITS = { api: 5, signIn: 3, captcha: 3, passwordReset: 2, telemetry: 3 }
 
 describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
   const prefix = testPrefix();
-  const suite = signedInSuite({ kind, config: { rateLimits: LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : {}) } });
+  const suite = signedInSuite({ kind, config: { rateLimits: LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : { redisUrl: undefined }) } });
   const peek = redis ? new Redis(REDIS_URL) : null;
   afterAll(async () => {
     peek?.disconnect();

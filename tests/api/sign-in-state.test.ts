@@ -16,7 +16,7 @@ const good = { username: DEMO.operator, password: DEMO_PASSWORD, verificationCod
 describe.each(PER_CALL_STORES)('sign-in state in $name', ({ kind, redis }) => {
   const prefix = testPrefix();
   // This file signs in far more often than a person could; the per-minute request limits are proven in rate-limit.test.ts.
-  const suite = signedInSuite({ kind, config: { rateLimits: HAMMER_RATE_LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : {}) } });
+  const suite = signedInSuite({ kind, config: { rateLimits: HAMMER_RATE_LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : { redisUrl: undefined }) } });
   afterAll(async () => {
     if (redis) await deleteKeys(REDIS_URL, prefix);
   });

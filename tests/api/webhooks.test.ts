@@ -344,9 +344,10 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
 });
 
 describe.each(DB_KINDS)('webhooks through the running server on %s', (kind) => {
-  // The server as an instance with jobs runs it: the relay, the consumers and the dispatcher on their own timers.
+  // The server as an instance with jobs runs it: the relay, the consumers and the dispatcher on their own timers, on
+  // the in-database path (the JetStream path's own such test is tests/api/event-stream-server.test.ts).
   const POLL_MS = 200;
-  const suite = signedInSuite({ kind, config: { webhookAllowPrivate: true, jobs: true, jobPollMs: POLL_MS } }, { admin: DEMO.superadmin, operator: DEMO.operator });
+  const suite = signedInSuite({ kind, config: { webhookAllowPrivate: true, jobs: true, jobPollMs: POLL_MS, natsUrl: undefined } }, { admin: DEMO.superadmin, operator: DEMO.operator });
   let rx: Awaited<ReturnType<typeof httpsReceiver>>;
   beforeAll(async () => (rx = await httpsReceiver()));
   afterAll(() => rx.close());
