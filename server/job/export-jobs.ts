@@ -24,6 +24,7 @@ import { copyColumns, copyCsv, csvLineSelect, literal } from './export-copy.js';
 import { csvWriter, xlsxWriter, type Cell } from './table-writers.js';
 import type { JobHandler } from './worker.js';
 import { taskReference } from './task-reference.js';
+import { insertTask } from './task-repo.js';
 
 // The console's labels of each resource's fields and values, so that an export reads like the page it came from.
 const label = (lang: Language, key: string, fallback: string) => consoleLabel(lang, key) ?? fallback;
@@ -110,10 +111,10 @@ export function exportRoute(kind: ExportKind, service: Service, path: string, mo
       const taskId = newId();
       const referenceId = taskReference(kind, new Date());
       await req.server.db.tx(async (tx) => {
-        await tx.query(
-          `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [auth.orgId, taskId, auth.accountId, referenceId, kind, count.total, `${format.toUpperCase()}${selected ? ` · ${selected.length}` : ''}`, JSON.stringify({ query, selected, format, lang: req.lang })],
-        );
+        await insertTask(tx, {
+          orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind, quantity: count.total,
+          remark: `${format.toUpperCase()}${selected ? ` · ${selected.length}` : ''}`, payload: { query, selected, format, lang: req.lang },
+        });
         await audit(tx, req, { action: 'export', entity: resource['x-admin'].resource, entityId: taskId, after: { format, quantity: count.total } });
         await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
       });

@@ -17,6 +17,7 @@ import { csvWriter } from './table-writers.js';
 import type { FileStore } from './storage.js';
 import type { JobHandler } from './worker.js';
 import { taskReference } from './task-reference.js';
+import { insertTask } from './task-repo.js';
 
 export const REPORT_KINDS = RESOURCES.reports.properties.report.enum as readonly string[] as readonly ReportKind[];
 export type ReportKind = 'monthly_usage' | 'sim_inventory' | 'sms_usage' | 'bundle_usage' | 'pool_usage';
@@ -85,10 +86,10 @@ export function periodBounds(period: string) {
 export async function queueReportTask(q: Queryable, r: { orgId: string; reportId: string; report: ReportKind; period: string; accountId: string | null; lang: Language }): Promise<string> {
   const taskId = newId();
   const referenceId = taskReference('report', new Date());
-  await q.query(
-    `INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'report', 0, $5, $6)`,
-    [r.orgId, taskId, r.accountId, referenceId, `${r.report} · ${r.period}`, JSON.stringify({ reportId: r.reportId, report: r.report, period: r.period, lang: r.lang })],
-  );
+  await insertTask(q, {
+    orgId: r.orgId, id: taskId, accountId: r.accountId, referenceId, kind: 'report', quantity: 0,
+    remark: `${r.report} · ${r.period}`, payload: { reportId: r.reportId, report: r.report, period: r.period, lang: r.lang },
+  });
   await publishLive(q, { type: 'task', orgId: r.orgId, accountId: r.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   return taskId;
 }

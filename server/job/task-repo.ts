@@ -9,7 +9,8 @@ import type { Queryable } from '../db/db.js';
 export interface NewTask {
   orgId: string;
   id: string;
-  accountId: string;
+  /** Who asked; null for a task the product starts itself (a scheduled report). */
+  accountId: string | null;
   referenceId: string | null;
   kind: string;
   quantity: number;

@@ -9,6 +9,7 @@ import type { Queryable } from '../db/db.js';
 import { selectOf, snake } from '../db/resource-list.js';
 import type { DiagnoseFacts } from '../domain/diagnose.js';
 import type { SimAction, SimFacts } from '../domain/lifecycle.js';
+import { insertTask } from '../job/task-repo.js';
 
 /** A SIM as an action decides on it. */
 export interface SimRow extends SimFacts {
@@ -75,15 +76,10 @@ export async function insertActivationTask(
   q: Queryable,
   t: { orgId: string; id: string; accountId: string; referenceId: string | null; remark: string; iccids: string[]; lang: string },
 ): Promise<void> {
-  await q.query(`INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sim_activate', $5, $6, $7)`, [
-    t.orgId,
-    t.id,
-    t.accountId,
-    t.referenceId,
-    t.iccids.length,
-    t.remark,
-    JSON.stringify({ iccids: t.iccids, lang: t.lang }),
-  ]);
+  await insertTask(q, {
+    orgId: t.orgId, id: t.id, accountId: t.accountId, referenceId: t.referenceId, kind: 'sim_activate', quantity: t.iccids.length, remark: t.remark,
+    payload: { iccids: t.iccids, lang: t.lang },
+  });
 }
 
 const sims = RESOURCES.sims;

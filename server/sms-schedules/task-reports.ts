@@ -17,6 +17,7 @@ import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import { scheduleText } from './messages.js';
 import { taskReference } from '../job/task-reference.js';
+import { insertTask } from '../job/task-repo.js';
 
 type Report = 'mt' | 'mo' | 'sims';
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
@@ -85,15 +86,10 @@ function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', p
       const taskId = newId();
       const referenceId = taskReference('sms_report', new Date());
       await db.tx(async (q) => {
-        await q.query(`INSERT INTO tasks (org_id, id, account_id, reference_id, kind, quantity, remark, payload) VALUES ($1, $2, $3, $4, 'sms_report', $5, $6, $7)`, [
-          auth.orgId,
-          taskId,
-          auth.accountId,
-          referenceId,
-          quantity,
-          `${scheduleText(req.lang, `reports.names.${report}`)} · ${s.name}`.slice(0, 500),
-          JSON.stringify(payload),
-        ]);
+        await insertTask(q, {
+          orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind: 'sms_report', quantity,
+          remark: `${scheduleText(req.lang, `reports.names.${report}`)} · ${s.name}`.slice(0, 500), payload,
+        });
         await audit(q, req, { action: 'export', entity: 'sms_schedule', entityId: b.id, after: { report, runId: payload.runId, format: payload.format, quantity } });
         await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
       });

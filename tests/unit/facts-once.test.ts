@@ -27,3 +27,9 @@ describe('facts declared once', () => {
     expect(linesMatching(/^\s*(export\s+)?(interface|type)\s+Page\s*</, ['src', 'server', 'common'])).toEqual(['common/page.ts:5']);
   });
 });
+
+describe('one way to enqueue a task', () => {
+  it('only server/job/task-repo.ts inserts into tasks (insertTask); every other writer calls it', () => {
+    expect(linesMatching(/INSERT\s+INTO\s+tasks\b/, ['server'])).toEqual([expect.stringMatching(/^server\/job\/task-repo\.ts:\d+$/)]);
+  });
+});

@@ -16,7 +16,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 const PENDING = new Set<string>([
   'server/db/resource-list.ts',
-  'server/job/export-jobs.ts',
   'server/sms-schedules/task-reports.ts',
 ]);
 
