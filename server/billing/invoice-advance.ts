@@ -13,7 +13,7 @@ import { dueDateOf } from '../../common/billing.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { appendEvents } from '../events/event-log.js';
-import { monthOf, profileOf, TOTALS_SQL, type MadeInvoice } from './invoice-job.js';
+import { monthOf, profileOf, TOTALS_SQL, type MadeInvoice } from './invoice-basics.js';
 
 const DAY = 86_400_000;
 

@@ -17,10 +17,11 @@ import { appendEvents } from '../events/event-log.js';
 import { claimJob, startLeasedJob } from '../job/periodic.js';
 import { analyzeWithoutStatistics } from '../db/statistics.js';
 import { advanceInvoices } from './invoice-advance.js';
+import { monthOf, profileOf, TOTALS_SQL, type MadeInvoice, type Profile } from './invoice-basics.js';
+
+export { monthOf, profileOf, TOTALS_SQL, type MadeInvoice, type Profile };
 
 const DAY = 86_400_000;
-/** Defaults for an organisation without a billing profile (050_invoice_job.sql). */
-const DEFAULT_PROFILE = { currency: 'EUR', taxRate: '0.19', overageMinorPerMb: 2 };
 
 /** The tables the job reads, analysed on PGlite before its first query when they have no statistics or have outgrown them (server/db/statistics.ts). */
 export const INVOICE_JOB_TABLES = ['bundle_orders', 'usage_daily', 'invoice_lines', 'shared_pools'] as const;
@@ -30,11 +31,6 @@ export function closedMonthOf(now: Date): { cycle: string; start: Date; end: Dat
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   return { cycle: start.toISOString().slice(0, 7), start, end };
-}
-
-export function monthOf(cycle: string): { cycle: string; start: Date; end: Date } {
-  const [y, m] = cycle.split('-').map(Number);
-  return { cycle, start: new Date(Date.UTC(y, m - 1, 1)), end: new Date(Date.UTC(y, m, 1)) };
 }
 
 /** The bill id of an organisation's post-payment invoice of a month: INV-YYYYMM-<org code>, at most 40 characters. */
@@ -111,54 +107,6 @@ const POOLS_SQL = `
       JOIN shared_pools p ON p.id = x.pool_id AND p.org_id = $1
       LEFT JOIN invoice_lines pl ON pl.org_id = $1 AND pl.invoice_id = $2 AND pl.pool_id = p.id), '[]'::jsonb)
    WHERE i.org_id = $1 AND i.id = $2`;
-
-/** The invoice's figures summed from its lines; the tax rounded once on the net. */
-export const TOTALS_SQL = `
-  UPDATE invoices i SET amount_excl_tax = s.net, tax_amount = round(s.net * i.tax_rate, 2), amount_incl_tax = s.net + round(s.net * i.tax_rate, 2),
-         bundle_quantity = s.qty, bundle_price = s.bundles, overage_quantity_kb = s.over_kb, overage_price = s.over, usage_kb = s.usage, sim_count = s.sims
-    FROM (SELECT coalesce(sum(amount), 0) AS net, coalesce(sum(bundle_quantity), 0)::int AS qty, coalesce(sum(amount - overage_amount), 0) AS bundles,
-                 coalesce(sum(overage_kb), 0)::bigint AS over_kb, coalesce(sum(overage_amount), 0) AS over, coalesce(sum(usage_kb) FILTER (WHERE sim_id IS NOT NULL), 0)::bigint AS usage, count(sim_id)::int AS sims
-            FROM invoice_lines WHERE org_id = $1 AND invoice_id = $2) s
-   WHERE i.org_id = $1 AND i.id = $2
-  RETURNING i.amount_incl_tax::text AS total, i.sim_count AS sims`;
-
-export interface MadeInvoice {
-  id: string;
-  billId: string;
-  version: number;
-  total: string;
-  sims: number;
-}
-
-export interface Profile {
-  code: string;
-  currency: string;
-  taxRate: string;
-  perMb: number;
-  settlementCustomer: string | null;
-  bankDetails: unknown;
-  creditLimit: string | null;
-}
-
-export async function profileOf(q: Queryable, orgId: string): Promise<Profile | undefined> {
-  const org = (
-    await q.query<{ code: string; currency: string | null; tax_rate: string | null; per_mb: number | null; settlement_customer: string | null; bank_details: unknown; credit_limit: string | null }>(
-      `SELECT o.code, p.currency, p.tax_rate::text, p.overage_minor_per_mb AS per_mb, p.settlement_customer, p.bank_details, p.credit_limit::text
-         FROM organisations o LEFT JOIN billing_profiles p ON p.org_id = o.id WHERE o.id = $1`,
-      [orgId],
-    )
-  ).rows[0];
-  if (!org) return undefined;
-  return {
-    code: org.code,
-    currency: org.currency ?? DEFAULT_PROFILE.currency,
-    taxRate: org.tax_rate ?? DEFAULT_PROFILE.taxRate,
-    perMb: org.per_mb ?? DEFAULT_PROFILE.overageMinorPerMb,
-    settlementCustomer: org.settlement_customer,
-    bankDetails: org.bank_details ?? {},
-    creditLimit: org.credit_limit,
-  };
-}
 
 const daysOf = (month: { start: Date; end: Date }) => Math.round((month.end.getTime() - month.start.getTime()) / DAY);
 

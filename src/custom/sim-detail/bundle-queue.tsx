@@ -1,5 +1,5 @@
 /**
- * Above a SIM's bundle orders (issue 19): its bundles in queue order (GET /sim/getAllPackageService/{iccid}): those in
+ * Above a SIM's bundle orders: its bundles in queue order (GET /sim/getAllPackageService/{iccid}): those in
  * use (the one whose cycle it counts marked), then the pending ones in the order they take over, each with when it is
  * expected to start. An admin may cancel a pending or in-use bundle (POST /sim/bundle/cancel); the next takes over.
  */
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useTimeFormat } from '../../components/date-time';
 import { api } from '../../providers/http';
 import { currentAbility } from '../../shell/ability';
-import { BUNDLE_STATUS_COLORS, type BundleOrder } from './bundles-tab';
+import { BUNDLE_STATUS_COLORS, type BundleOrder } from './bundle-order';
 import { usePolicyTexts } from './data-policy';
 import { useSimData } from './use-sim-data';
 

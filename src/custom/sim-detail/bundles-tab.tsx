@@ -7,34 +7,10 @@ import { Descriptions, Empty, Progress, Space, Table, Tag, Typography } from 'an
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
 import { formatKb, TwoLineCell } from '../../resources/cell';
+import { BUNDLE_STATUS_COLORS, type BundleOrder } from './bundle-order';
 import { BundleQueue } from './bundle-queue';
 import { TabFrame } from './tab-frame';
 import { simQuery, useSimData } from './use-sim-data';
-
-export interface BundleOrder {
-  id: string;
-  name: string;
-  sku: string;
-  type: string;
-  paymentMode: string;
-  serviceType: string;
-  status: 'PENDING' | 'IN_USE' | 'EXPIRED' | 'CANCELLED';
-  quotaKb: number | null;
-  usedKb: number;
-  resetCycle: string;
-  overagePolicy: string;
-  throttleKbps: number | null;
-  overageThresholdKb: number | null;
-  outOfCoverage: string;
-  coverageCountries: string[];
-  orderedAt: string;
-  activatedAt: string | null;
-  expectedExpireAt: string | null;
-  expiredAt: string | null;
-  salesOrderId: string | null;
-}
-
-export const BUNDLE_STATUS_COLORS: Record<BundleOrder['status'], string> = { PENDING: 'gold', IN_USE: 'green', EXPIRED: 'default', CANCELLED: 'red' };
 
 /** The overage policy as a label and its speed or threshold (for the table), or as a sentence (for the detail). */
 function useOverage() {
