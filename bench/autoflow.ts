@@ -1,5 +1,5 @@
 /**
- * Bench of the autoflow engine (issue 18): events per second through the `autoflow` consumer with 1,000 enabled rules
+ * Bench of the autoflow engine: events per second through the `autoflow` consumer with 1,000 enabled rules
  * in an organisation of BENCH_AUTOFLOW_SIMS SIMs (default 1,000,000), event → action latency (from the commit of a SIM's
  * change to its rule's action done, through the event log, the consumer and the action runner, as server/app.ts wires
  * them), and one scheduled evaluation of the rules with usage and time triggers over the rollups.

@@ -1,5 +1,5 @@
 /**
- * Layout shift of the dashboard and the SIM list on a cold, signed-in load (issue 15, item 3): the sum of Chromium's
+ * Layout shift of the dashboard and the SIM list on a cold, signed-in load: the sum of Chromium's
  * 'layout-shift' entries without recent input, gathered by a PerformanceObserver that Playwright injects before the
  * page's own scripts, over the load until the page is settled (its data drawn, then a second without a new shift).
  *

@@ -1,5 +1,5 @@
 /**
- * The monthly invoice job (issue 20) for one organisation of N SIMs, and a correction of the invoice it made (version
+ * The monthly invoice job for one organisation of N SIMs, and a correction of the invoice it made (version
  * 2, in the same batches), beside the bare SQL of their aggregate (the same bundle and usage_daily read, summed, nothing
  * written). Each SIM has a monthly postpaid bundle (a fifth of them on a
  * daily quota, every seventh billing overage) and a UTC day of usage in each of five days of the closed month.

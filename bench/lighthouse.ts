@@ -1,5 +1,5 @@
 /**
- * The Lighthouse part of the bench (issue 15): the built console (dist/, not built here) served by the real server on
+ * The Lighthouse part of the bench: the built console (dist/, not built here) served by the real server on
  * a fresh demo database, measured by Lighthouse in its desktop preset (simulated 10 Mbit/s and 40 ms, no CPU
  * slowdown) in Debian's Chromium: the sign-in page cold, and the dashboard signed in with a cold cache, each over
  * plain HTTP/1.1 and over HTTP/2 with a self-signed certificate. Beside it the

@@ -1,5 +1,5 @@
 /**
- * The pool engine at scale (issue 19; BENCH_ONLY=pools, or `node --import tsx bench/pools.ts`): one shared pool holding
+ * The pool engine at scale (BENCH_ONLY=pools, or `node --import tsx bench/pools.ts`): one shared pool holding
  * every SIM of the scale organisation (1,000,000 by default; 80 % in service and enrolled), measured as the job runs it:
  * - the daily recompute (pool size = activated SIMs × bundle size, pro-rata shares, limit event, the day's enrolments
  *   effected, a scheduled scan) beside the bare SQL of the same figures (one aggregate and one UPDATE, nothing else);

@@ -330,7 +330,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       jobRows.push({ db: kind, size, what: `SMS to ${targets.length.toLocaleString('en-US')} SIMs, request to all handed to the network (${sent} sent)`, ms: smsMs, limit: 'selecting those SIMs', limitMs: sqlMs });
       console.log(`${kind}: SMS to ${targets.length}: ${smsMs.toFixed(0)} ms, ${sent} sent`);
     }
-    // The cycle rollover (issue 19): every SIM of the scale organisation on a DAY cycle that has just ended, some of
+    // The cycle rollover: every SIM of the scale organisation on a DAY cycle that has just ended, some of
     // them stopped by their overage policy; the bundle job's rollover (batches of ROLL_BATCH in their own transactions,
     // each SIM's `usage/cycle_reset` event and each release's, the bundles' cycle usage) beside the bare UPDATE of the
     // same rows (new bounds, usage 0, nothing else).
@@ -514,7 +514,7 @@ fs.writeFileSync('bench/results.md', lines.join('\n'));
 if (runs('webhooks')) spawnSync(process.execPath, ['--import', 'tsx', 'bench/webhooks.ts'], { stdio: 'inherit' });
 // The autoflow engine's part (bench/autoflow.ts) likewise.
 if (runs('autoflow')) spawnSync(process.execPath, ['--import', 'tsx', 'bench/autoflow.ts'], { stdio: 'inherit' });
-// The pool engine's part (bench/pools.ts, issue 19) likewise.
+// The pool engine's part (bench/pools.ts) likewise.
 if (runs('pools')) spawnSync(process.execPath, ['--import', 'tsx', 'bench/pools.ts'], { stdio: 'inherit' });
 console.log(lines.join('\n'));
 process.exit(0);

@@ -1,5 +1,5 @@
 /**
- * The SMS list bench's seed (issue 17): `count` sms_records of the scale organisation over the last 90 days, set-based
+ * The SMS list bench's seed: `count` sms_records of the scale organisation over the last 90 days, set-based
  * (generate_series, in slices of a million so that progress shows and no statement holds all rows at once). Each
  * message goes to one of the scale seed's SIMs (ICCID, number and id computed as scale-seed.ts makes them, no join);
  * nine in ten are MT (delivered, sent, failed), one in ten an MO, half of those answering the MT just before it. The

@@ -1,5 +1,5 @@
 /**
- * Bench of the developer platform (issue 16): how long an event takes to reach a webhook receiver (from the commit of
+ * Bench of the developer platform: how long an event takes to reach a webhook receiver (from the commit of
  * its change to the receiver's first byte of it), how many deliveries per second one instance makes, and what the
  * public API's key costs beside the console's own token on the same call. A real HTTPS receiver on this machine with
  * a certificate made by openssl and trusted through NODE_EXTRA_CA_CERTS, so this script starts itself again with it set.

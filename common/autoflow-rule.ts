@@ -1,5 +1,5 @@
 /**
- * The autoflow rule (SPEC.md sections 3, 5 and 9; issue 18): one JSON document, one JSON Schema (draft-07). The server
+ * The autoflow rule (SPEC.md sections 3, 5 and 9): one JSON document, one JSON Schema (draft-07). The server
  * validates create and update bodies with it (server/autoflow/rule-routes.ts) and the console's builder renders its
  * side-panel forms from it with RJSF, so a range lives here once. Conditions depend on the trigger's type and on the
  * data unit through allOf/if/then, which ajv reports at the exact field (trigger.threshold: must be at most 1048576)

@@ -1,5 +1,5 @@
 /**
- * A scheduled SMS's settings (SPEC.md sections 3 to 5; issue 17), declared once for the server, which checks and
+ * A scheduled SMS's settings (SPEC.md sections 3 to 5), declared once for the server, which checks and
  * stores them (server/sms-schedules/), and the console, which edits them (src/custom/sms-schedules/). Times are `T`: a
  * Date on the server, ISO 8601 text in the calls.
  */

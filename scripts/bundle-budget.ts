@@ -1,6 +1,6 @@
 /**
  * What the browser downloads for a route of the built console, read from Vite's manifest (build.manifest), and the
- * budgets of issue 15. A route loads index.html, the entry chunk and its static imports (the modulepreloads), then
+ * routes' budgets. A route loads index.html, the entry chunk and its static imports (the modulepreloads), then
  * the lazy chunks it renders, each with its own static imports. Sizes are measured here (gzip -9 and brotli 11, as
  * scripts/precompress.ts writes them), so the numbers do not depend on the .gz/.br copies being present.
  * `tsx scripts/bundle-budget.ts [dist]` prints the table; tests/budget/ holds the failing check.
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
-/** KB here are KiB (1,024 bytes), as Lighthouse and the issue count them. */
+/** KB here are KiB (1,024 bytes), as Lighthouse counts them. */
 export const KB = 1024;
 
 export interface RouteDef {
@@ -20,7 +20,7 @@ export interface RouteDef {
   language?: boolean;
   /** A signed-in route: dayjs's locale of the language too (DAYJS_CHUNKS). */
   signedIn?: boolean;
-  /** The gzip KB of JavaScript the route may load (issue 15). */
+  /** The gzip KB of JavaScript the route may load. */
   budgetKb: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Build-time compression of the console (issue 15, "Transfer"): a brotli (.br) and a gzip (.gz) copy beside every
+ * Build-time compression of the console: a brotli (.br) and a gzip (.gz) copy beside every
  * text file of the build, at the strongest settings, so the server picks one by the request's Accept-Encoding
  * (@fastify/static's preCompressed) and does no compression work per request for a static file.
  * Runs as a Vite plugin after the bundle is written (into whatever outDir the build was given), or by hand:

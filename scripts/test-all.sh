@@ -27,6 +27,6 @@ echo "== lint"; npx eslint .
 echo "== docs in sync"; npx tsx scripts/gen-permissions-doc.ts --check
 echo "== unit and API"; npx vitest run
 echo "== build"; npx vite build --logLevel warn
-# The bundle budget of issue 15 (every route: sign-in 250 KB, dashboard 600 KB gzip), read from the build just made.
+# The bundle budget (every route: sign-in 250 KB, dashboard 600 KB gzip), read from the build just made.
 echo "== bundle budget"; BUDGET_DIST=dist npx vitest run --config tests/budget/vitest.config.ts
 echo "== end to end"; npx playwright test

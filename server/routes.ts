@@ -48,13 +48,13 @@ import { enterpriseRoutes } from './org/enterprise-routes.js';
 const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...poolEngineRoutes, ...billRoutes, ...invoiceTaskRoutes, ...billTypeRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
   // The tabs of a SIM's page.
   ...simDetailRoutes, ...simDiagnoseRoutes,
-  // What a SIM's bundles do to it now: its data policy and why, its coverage (issue 19).
+  // What a SIM's bundles do to it now: its data policy and why, its coverage.
   ...simBundleRoutes,
-  // The SIM's service, periods, card and bundle queue; a bundle's cycle (issue 19).
+  // The SIM's service, periods, card and bundle queue; a bundle's cycle.
   ...simServiceRoutes,
   // The organisation's tags, and which organisation holds a SIM.
   ...deviceRoutes,
-  // Usage per cycle and per bundle, coverage, with their exports through the task center (issue 19).
+  // Usage per cycle and per bundle, coverage, with their exports through the task center.
   ...deviceUsageRoutes,
   ...heatmapRoutes,
   // Developer: webhook settings and the notification log, API keys.
@@ -72,7 +72,7 @@ const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRo
   exportRoute('sim_export', 'main', '/sim/list/export/task'),
   exportRoute('bundle_export', 'main', '/sim/service/list/export'),
   exportRoute('cdr_export', 'cdr', '/export/distributor/:id/cdrs'),
-  // Issue 20: one CDR, countries and areas, one SIM's summary, and SPEC.md's two-segment CDR exports (organisation,
+  // CDRs: one CDR, countries and areas, one SIM's summary, and SPEC.md's two-segment CDR exports (organisation,
   // format): the ticked records, or every record of the filters (docs/decisions.md "The CDR calls' path segments").
   ...cdrDetailRoutes,
   exportRoute('cdr_export', 'cdr', '/export/distributor/:org/:format/cdrs', 'selected'),

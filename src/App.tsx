@@ -126,8 +126,9 @@ const loginRoute = () => import('./pages/login/login-page').then((m) => ({ Compo
 const staticPage = (name: 'TermsPage' | 'PrivacyPage' | 'TokenExpiredPage' | 'NotFoundPage') => () => import('./pages/static-pages').then((m) => ({ Component: m[name] }));
 const signedInRoute = () => {
   // The shell, and on the dashboard its page, are fetched beside the signed-in providers rather than one after the
-  // other as each lazy part is drawn: a signed-in first load waits for one round of chunks instead of three (issue 15,
-  // Lighthouse's dashboard). Only here, where a signed-in route is entered: the sign-in page fetches none of them.
+  // other as each lazy part is drawn: a signed-in first load waits for one round of chunks instead of three (as
+  // Lighthouse measures the dashboard, bench/lighthouse.ts). Only here, where a signed-in route is entered: the
+  // sign-in page fetches none of them.
   if (/\/dashboard\/analysis\/?$/.test(window.location.pathname)) {
     prefetchDashboard();
     // Its figures are asked for now too, not once the page is drawn (src/early-calls.ts).

@@ -1,8 +1,9 @@
 /**
  * The dashboard's five calls, started when a signed-in first load enters the dashboard's route instead of when its page
- * is drawn (issue 15, Lighthouse's dashboard): the answers travel while the signed-in chunks arrive and the shell and
- * its providers draw. The page asks through Refine's data provider as always; the provider takes an answer started
- * here for the same address (once, and only while fresh), so nothing is asked twice and a late page asks anew.
+ * is drawn (as Lighthouse measures the dashboard, bench/lighthouse.ts): the answers travel while the signed-in chunks
+ * arrive and the shell and its providers draw. The page asks through Refine's data provider as always; the provider
+ * takes an answer started here for the same address (once, and only while fresh), so nothing is asked twice and a
+ * late page asks anew.
  */
 import { dashboardViewOf } from '../common/dashboard';
 import { peek } from './providers/http';

@@ -2,7 +2,7 @@
 /**
  * i18next with the console's strings (src/locales) merged with the shared messages (common/locales), one language at a
  * time: a language's messages and antd's locale are separate chunks, fetched when the language is first used (and
- * dayjs's locale once signed in) (issue 15: the sign-in page loads no other language's resources). `i18n.changeLanguage(lang)` fetches them
+ * dayjs's locale once signed in) (so the sign-in page loads no other language's resources). `i18n.changeLanguage(lang)` fetches them
  * before it switches, so every caller (the switcher, the /{lang}/ prefix, Refine's i18nProvider, tests) stays as it
  * was; `i18nReady` settles when the first language is in place, and main.tsx draws nothing before it.
  */

@@ -1,5 +1,5 @@
 /**
- * While a person signs in, fetch what the dashboard will draw (issue 15): the signed-in routes' chunk (Refine), the
+ * While a person signs in, fetch what the dashboard will draw: the signed-in routes' chunk (Refine), the
  * shell and the analysis page (its charts are drawn by the page itself, as SVG), so that sign-in then dashboard is no slower than when all of it came with the
  * sign-in page. Asked once, when the password field takes the focus: not on idle, since a visitor who only reads the
  * sign-in page (or the terms) must not pay for the dashboard's code (tests/e2e/sign-in.spec.ts and dashboard.spec.ts check

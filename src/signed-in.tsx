@@ -1,5 +1,5 @@
 /**
- * Everything the signed-in routes share, in a chunk of its own (issue 15): Refine with its data, live, auth, access
+ * Everything the signed-in routes share, in a chunk of its own: Refine with its data, live, auth, access
  * and i18n providers (and with them @tanstack/query, qs and the rest of Refine's data layer), and the check that sends
  * a signed-out visitor to sign-in, and the dialog half of antd's App (src/providers/console-dialogs.tsx). The sign-in page and the other signed-out pages never load it; the sign-in page
  * prefetches it (src/prefetch.ts).

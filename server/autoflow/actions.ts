@@ -1,5 +1,5 @@
 /**
- * The autoflow action runner (issue 18): each run is a durable job. A runner claims due runs with a lease
+ * The autoflow action runner: each run is a durable job. A runner claims due runs with a lease
  * (FOR UPDATE SKIP LOCKED; a run whose runner stopped is claimed again when its lease ends) and carries out the
  * rule's actions in order, recording each action's outcome on the run row:
  *

@@ -1,5 +1,5 @@
 /**
- * The rule engine's event side (issue 18): the `autoflow` consumer of the event log. For each batch it loads the
+ * The rule engine's event side: the `autoflow` consumer of the event log. For each batch it loads the
  * enabled, active rules of the batch's organisations for the triggers its events can fire (indexed by organisation and
  * trigger type: an event meets only the rules that can fire on it), the facts of the events' SIMs, and the validated
  * lists the rules name; the matcher (matcher.ts) decides; each firing is a run-history row, unique per rule, SIM and

@@ -1,5 +1,5 @@
 /**
- * The rule engine's matcher (issue 18): pure functions, no I/O, tested by tables of cases. Given an event of the log,
+ * The rule engine's matcher: pure functions, no I/O, tested by tables of cases. Given an event of the log,
  * the facts of its SIM and a rule, does the rule fire? The engine (engine.ts) loads the facts once per batch.
  *
  * Event-driven triggers are matched here. Usage, SMS-count, expiry and no-connection triggers are time- or

@@ -1,5 +1,5 @@
 /**
- * What the rule's schema cannot say, checked after it (issue 18): identifiers valid (Luhn) and the organisation's,
+ * What the rule's schema cannot say, checked after it: identifiers valid (Luhn) and the organisation's,
  * no duplicates, each refusal naming the offending lines; times not earlier than now; a scope file unchanged since
  * its validation; a pool of the organisation. The pure checks here take facts, the route loads them.
  */

@@ -1,5 +1,5 @@
 /**
- * The SQL of autoflow rules (SPEC.md sections 3 and 7; issue 18): a rule is a row whose trigger, condition, scope and
+ * The SQL of autoflow rules (SPEC.md sections 3 and 7): a rule is a row whose trigger, condition, scope and
  * ordered actions together are the document of common/autoflow-rule.ts. Every query names the organisation first.
  */
 import { conditionOf, type AutoflowRuleDocument, type ChangeRecord, type RuleStatus, type ScopeSim } from '../../common/autoflow-rule.js';

@@ -1,5 +1,5 @@
 /**
- * Autoflow rules (SPEC.md section 7, Autoflow; issue 18), under the rule engine's service:
+ * Autoflow rules (SPEC.md section 7, Autoflow), under the rule engine's service:
  *
  * - GET    /auto_flow/cube/rules                  the organisation's rules (not deleted): search by name, filters
  * - POST   /auto_flow/cube/rules                  create (JSON, or multipart with the document in the field "rule")

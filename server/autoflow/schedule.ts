@@ -1,5 +1,5 @@
 /**
- * The rule engine's scheduled side (issue 18): usage, SMS-count, expiry and no-connection triggers are conditions on a
+ * The rule engine's scheduled side: usage, SMS-count, expiry and no-connection triggers are conditions on a
  * SIM's state, not events, so a job evaluates them every few minutes over the rollups the network's writer keeps
  * (sims.cycle_usage_kb, usage_sim_hourly, usage_daily, bundle_orders.used_kb, sims.expires_at, sims.last_session_at),
  * never over CDRs. The rules are grouped by organisation and trigger kind (and window): one query per group reads the

@@ -1,5 +1,5 @@
 /**
- * Uploads of an autoflow rule (SPEC.md sections 5, 7 and 8; issue 18): a scope file of ICCIDs and an IMEI-change
+ * Uploads of an autoflow rule (SPEC.md sections 5, 7 and 8): a scope file of ICCIDs and an IMEI-change
  * trigger's file of IMEIs (csv, xls or xlsx; at most 10,000 rows), each validated as a whole before a rule may name
  * it, and their templates. Every value must be valid (Luhn), unique, and (ICCIDs) a SIM of the current organisation;
  * a refusal names the offending rows as the spreadsheet numbers them. A valid file is kept under a token bound to the

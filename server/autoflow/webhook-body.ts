@@ -1,5 +1,5 @@
 /**
- * What a rule's "notify the webhook" action sends (issue 18): an event of the log, type autoflow and subtype
+ * What a rule's "notify the webhook" action sends: an event of the log, type autoflow and subtype
  * rule_fired, which the webhooks consumer delivers signed and retried like every other event. Try-it-out shows and
  * sends the same body for a sample SIM and a sample of the trigger's event, so what a developer sees is what arrives.
  */

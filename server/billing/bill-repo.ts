@@ -1,5 +1,5 @@
 /**
- * The SQL of the invoice routes (bill-routes.ts; issue 21 "no route file contains SQL"): an invoice locked for a
+ * The SQL of the invoice routes (bill-routes.ts; no route file contains SQL): an invoice locked for a
  * transition, its PDF and CSV rows, its payments, versions, extract and pools. Every query names the organisation
  * first, so another organisation's invoice is never found.
  */

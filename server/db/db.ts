@@ -132,7 +132,8 @@ export async function openPostgres(url: string, poolSize = Number(process.env.PG
   const { default: pg } = await import('pg');
   // Keep int8 and numeric as strings is pg's default; counts are cast to int in SQL where numbers are wanted.
   // No JIT compilation (PG_JIT=on brings it back): the console's queries are short, and a plan costed high by a
-  // correlated subquery (All SMS's thread heads) spent 460 of its 620 ms compiling (docs/decisions.md, issue 17).
+  // correlated subquery (All SMS's thread heads) spent 460 of its 620 ms compiling (docs/decisions.md,
+  // "PostgreSQL without JIT; the All SMS list at 10 million records").
   const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(process.env.PG_JIT === 'on' ? {} : { options: '-c jit=off' }) });
   // An idle client dropped by the server (restart, failover) must not crash the process; the pool replaces it.
   pool.on('error', (err) => {

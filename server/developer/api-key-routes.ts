@@ -1,5 +1,5 @@
 /**
- * API keys (SPEC.md section 7, Developer; issue 16 section 3). A key is an RSA key pair made here: the public half is
+ * API keys (SPEC.md section 7, Developer). A key is an RSA key pair made here: the public half is
  * kept, the private half is in the answer that creates the key and nowhere else. A caller of the public API signs a
  * short JWT with it (server/developer/public-api.ts). A developer sees and deletes only their own keys; deleting one
  * stops it at once on this instance and within a second on the others (server/http/auth-cache.ts).

@@ -1,5 +1,5 @@
 /**
- * The SQL of the developer pages (SPEC.md section 7, Developer; issue 16): API keys, notification keys and their
+ * The SQL of the developer pages (SPEC.md section 7, Developer): API keys, notification keys and their
  * webhooks, and the two logs. A developer's keys are their own: every query names the organisation and the account.
  */
 import type { Db, Queryable } from '../db/db.js';

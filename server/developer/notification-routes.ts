@@ -1,5 +1,5 @@
 /**
- * Webhook settings and the notification log (SPEC.md section 7, Developer; issue 16 section 2). A developer has one
+ * Webhook settings and the notification log (SPEC.md section 7, Developer). A developer has one
  * notification key per organisation, made on first use: its signing secret (whsec_…, Standard Webhooks), its URL and
  * whether it is on. Only its owner reads it; the key's rights follow cube-developer-key (admins and superadmins).
  *
@@ -33,10 +33,10 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   sms_schedule: ['run_finished'],
   task: ['finished'],
   autoflow: ['rule_fired'],
-  // Bundles that act (issue 19): cycles, allowances and their controls, coverage, a pool's stop; and a usage rule's
-  // threshold crossed (issue 18, server/autoflow/schedule.ts).
+  // Bundles that act: cycles, allowances and their controls, coverage, a pool's stop; and a usage rule's threshold
+  // crossed (server/autoflow/schedule.ts).
   usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'pool_stopped', 'pool_released', 'threshold_crossed'],
-  // Shared pools (issue 19): pool_events rows (035_pool_engine.sql) and settings changes.
+  // Shared pools: pool_events rows (035_pool_engine.sql) and settings changes.
   pool: ['setup', 'sim_enrolment', 'sim_exit', 'limit_increase', 'limit_decrease', 'overage', 'overage_recovery', 'new_pool_launch', 'manage_sims_add', 'scheduled_scan', 'settings_change'],
   // Invoices: made by the monthly job, then their lifecycle.
   invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted', 'credited', 'settlement_updated', 'deposit_applied', 'deposit_released'],

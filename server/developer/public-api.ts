@@ -1,5 +1,5 @@
 /**
- * The public API (issue 16 section 3; ARCHITECTURE.md "Events, webhooks and the public API"), under /api/public/v1/.
+ * The public API (ARCHITECTURE.md "Events, webhooks and the public API"), under /api/public/v1/.
  *
  * - Its routes are the console's own route declarations published under another path (PUBLIC_ROUTES): the same
  *   schemas, permission and handler, so the domain rules and messages are those of the console, never a copy.

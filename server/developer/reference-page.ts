@@ -1,5 +1,5 @@
 /**
- * The public API's interactive reference (issue 16): Swagger UI from the swagger-ui-dist package, served by this
+ * The public API's interactive reference: Swagger UI from the swagger-ui-dist package, served by this
  * server (the console's CSP allows only its own scripts), reading GET /api/public/openapi.json. Loaded only on this
  * page, never by the console. GET /api/public/reference is the page; its three files are served beside it.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 16): the `webhooks` consumer of the event log queues one delivery per event and enabled notification
+ * Webhooks: the `webhooks` consumer of the event log queues one delivery per event and enabled notification
  * key of its organisation (idempotent by event id, in the transaction that moves the consumer's cursor); a dispatcher
  * on every instance that runs jobs claims due deliveries under a lease and POSTs them, signed per Standard Webhooks
  * (./signing.ts), to the key's URL after checking its addresses again (./ssrf.ts): endpoints side by side, one

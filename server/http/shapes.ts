@@ -1,5 +1,5 @@
 /**
- * The JSON-schema and route shapes that recur across the route files, written once (issue 21): a closed input object,
+ * The JSON-schema and route shapes that recur across the route files, written once: a closed input object,
  * a response object, a paged input, ids in the path or the query, lists, and route makers that state a file's service
  * (and its permission subject) once so each route names only its method, path, right, schemas and handler.
  */

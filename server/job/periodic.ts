@@ -1,5 +1,5 @@
 /**
- * The loop of the server's periodic jobs (issue 21: it was written out four times): a run now, then one every
+ * The loop of the server's periodic jobs, written once here rather than in each job: a run now, then one every
  * interval, never two at once on an instance, and a stop that waits for the run in progress. The leased form adds the
  * `job_leases` row (026_bundle_engine.sql) that keeps a job to one instance at a time: the bundle, pool and invoice jobs.
  */

@@ -62,7 +62,7 @@ export function filesIn(dataDir: string): LocalFileStore {
 
 /**
  * A download's answers, the refusals included, are never kept by the browser: Chromium holds a 410 as fresh for ever
- * (like a 301), so one "no longer available" for a report's fixed address would hide the file made later (issue 14).
+ * (like a 301), so one "no longer available" for a report's fixed address would hide the file made later.
  */
 export function neverCached(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store');

@@ -133,7 +133,7 @@ export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<
       if (b) events.push({ orgId: a.sim.orgId, simId: a.sim.simId, iccid: a.sim.iccid, type: 'bundle_change', detail: { bundleId: b.id, name: b.name, from: 'PENDING', to: 'IN_USE' }, at: e.at });
     }
     await networkEvents(q, events);
-    // Their cycles are those of the bundles that just started (issue 19).
+    // Their cycles are those of the bundles that just started.
     await defineCycles(q, activate.map((a) => ({ orgId: a.sim.orgId, simId: a.sim.simId })), e.at);
   });
 }

@@ -37,7 +37,7 @@ export interface NetworkAdapter {
   /** Detach the SIMs and let them attach again (ends their data session). */
   reset(sims: SimRef[]): Promise<CommandAnswer[]>;
   /**
-   * Set SIMs' data policy (issue 19: overage and out-of-coverage policies): 'stop' bars data (SMS still pass), a
+   * Set SIMs' data policy (bundles' overage and out-of-coverage policies): 'stop' bars data (SMS still pass), a
    * throttle caps its speed at 128 or 256 kbps, 'none' lifts either. Idempotent: the same policy again changes nothing.
    */
   setDataPolicy(sims: Array<{ sim: SimRef; control: 'none' | 'throttle_128' | 'throttle_256' | 'stop' }>): Promise<CommandAnswer[]>;

@@ -1,5 +1,5 @@
 /**
- * Bundles that act (issue 19; docs/decisions.md "Bundle cycles and overage enforcement (issue 19)"). The rules are
+ * Bundles that act (docs/decisions.md "Bundle cycles and overage enforcement"). The rules are
  * server/domain/bundle-cycle.ts; this module applies them to the database, set-based, each change an event appended in
  * its transaction:
  *

@@ -1,5 +1,5 @@
 /**
- * The shared pool calls of SPEC.md section 7 that the pool engine answers (issue 19): settings (what the customer may
+ * The shared pool calls of SPEC.md section 7 that the pool engine answers: settings (what the customer may
  * change: name, overage policy, opt-in mode; admins only, each change an event), quick search, one event's detail, and
  * the pool dashboard (`real_time_data`, `line_chart`, `bar_chart`, `sim_usage_rank`, `sims`), read from the pool's row
  * and rollups (pool_usage_daily, pool_members), never from CDRs.

@@ -1,5 +1,5 @@
 /**
- * Shared pools that act (issue 19; SPEC.md sections 3 and 9; docs/decisions.md "The pool engine (issue 19)"). The SQL
+ * Shared pools that act (SPEC.md sections 3 and 9; docs/decisions.md "The pool engine"). The SQL
  * is 035_pool_engine.sql; this module applies the rules set-based, each change an event appended in its transaction
  * (pool_events rows become log events by trigger):
  *

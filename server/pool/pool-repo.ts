@@ -1,5 +1,5 @@
 /**
- * The SQL of shared pools on the data-pool API (SPEC.md sections 3 and 7; issue 19): a pool's row and settings, its
+ * The SQL of shared pools on the data-pool API (SPEC.md sections 3 and 7): a pool's row and settings, its
  * SIMs, its events, and the dashboard's readings from the pool's row and rollups (pool_usage_daily, pool_members),
  * never from CDRs. Every query names the organisation first.
  */

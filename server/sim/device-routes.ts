@@ -1,6 +1,6 @@
 /**
- * Small calls of SPEC.md section 7 about where SIMs are and how they are labelled (issue 19; docs/decisions.md "What
- * the bundle calls answer (issue 19)"):
+ * Small calls of SPEC.md section 7 about where SIMs are and how they are labelled (docs/decisions.md "What the
+ * bundle calls answer"):
  *
  * - POST /device/tag: the tags the organisation's SIMs carry, each with how many SIMs carry it (for the filters and
  *   rule scopes that pick SIMs by tag), alphabetical; `prefix` narrows them to tags starting with it.

@@ -1,5 +1,5 @@
 /**
- * The SQL of usage per cycle and per bundle and of the bundles' coverage (issue 19; device-usage-routes.ts): a SIM's
+ * The SQL of usage per cycle and per bundle and of the bundles' coverage (device-usage-routes.ts): a SIM's
  * cycles with its CDRs summed in each, the organisation's bundles by product, each product's coverage countries. A
  * list is a query object ({ sql, params }) so that its page, its count and its export job read the same rows.
  */

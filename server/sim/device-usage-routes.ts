@@ -1,6 +1,6 @@
 /**
- * Usage per cycle and per bundle, and the coverage of the organisation's bundles (issue 19; docs/decisions.md "The last
- * bundle calls (issue 19)"), each with its export through the task center (CSV or XLSX, at most 100,000 rows, worded
+ * Usage per cycle and per bundle, and the coverage of the organisation's bundles (docs/decisions.md "The last bundle
+ * calls"), each with its export through the task center (CSV or XLSX, at most 100,000 rows, worded
  * in the requester's language):
  *
  * - POST /device/cycle {iccid, bundleId?}: the cycles of one SIM's bundle, newest first and paged: number (from 1, the

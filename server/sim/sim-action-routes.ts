@@ -143,7 +143,7 @@ const refusals = (results: Map<string, SimResult>) => [...results.values()].filt
 
 export const simActionRoutes = defineRoutes([
   actionRoute('activate', '/sim/active'),
-  // POST /sim/preActiveValidated (issue 19; docs/decisions.md "The last bundle calls (issue 19)"): would these SIMs be
+  // POST /sim/preActiveValidated (docs/decisions.md "The last bundle calls"): would these SIMs be
   // activated? The activate rules of SPEC.md section 4 asked SIM by SIM without taking anything, so the activate
   // dialog can say which will be refused and why before anyone confirms. Nothing is written.
   route('POST', '/sim/preActiveValidated', 'activate', {

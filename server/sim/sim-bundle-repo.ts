@@ -1,5 +1,5 @@
 /**
- * The SQL of a SIM's bundle policy and of cancelling a bundle (issue 19; sim-bundle-routes.ts): the SIM's policy
+ * The SQL of a SIM's bundle policy and of cancelling a bundle (sim-bundle-routes.ts): the SIM's policy
  * columns with the bundles, pool and rule behind them, and a cancellation with its SIM event. Every query names the
  * organisation first.
  */

@@ -1,5 +1,5 @@
 /**
- * What a SIM's bundles do to it now (issue 19; docs/decisions.md "What the bundle calls answer (issue 19)"):
+ * What a SIM's bundles do to it now (docs/decisions.md "What the bundle calls answer"):
  *
  * - GET /sim/bundle/overuse_policy/{iccid}: the data policy the network enforces now (none, throttled to 128 or
  *   256 kbps, stopped) and why: the cycle's allowance reached under the overage policy of the bundle that takes the
@@ -9,7 +9,7 @@
  *   and whether the SIM is outside its coverage now (where, since when).
  *
  * - POST /sim/bundle/cancel {iccid, bundleId}: an admin cancels a pending or in-use bundle (docs/decisions.md "The last
- *   bundle calls (issue 19)"): CANCELLED from now, a bundle_change event in the same transaction; a cancelled bundle in
+ *   bundle calls"): CANCELLED from now, a bundle_change event in the same transaction; a cancelled bundle in
  *   use hands over to the next in the queue at once, and the SIM's cycle and data policy are decided again.
  *
  * {id} is the SIM's ICCID, as on every other call of the SIM page; another organisation's SIM answers 404.

@@ -1,5 +1,5 @@
 /**
- * The SQL of a SIM's page (SPEC.md sections 2, 4 and 7; issue 19): its connection, bundles and their cycles, usage,
+ * The SQL of a SIM's page (SPEC.md sections 2, 4 and 7): its connection, bundles and their cycles, usage,
  * events, CDRs and SMS, and its lifecycle periods. Every query names the organisation first, so it reads through an
  * index led by the organisation and never reaches another organisation's rows.
  */
@@ -139,7 +139,7 @@ export function smsPage(q: Queryable, sim: SimKey, ask: PageAsk) {
   );
 }
 
-// What a SIM's bundles give it (issue 19; the calls of sim-service-routes.ts).
+// What a SIM's bundles give it (the calls of sim-service-routes.ts).
 
 const BUNDLE_SELECT = `b.id, b.name, b.sku, b.type, b.service_type AS "serviceType", b.status, b.payment_mode AS "paymentMode", b.quota_kb::float8 AS "quotaKb",
   b.used_kb::float8 AS "usedKb", b.reset_cycle AS "resetCycle", b.overage_policy AS "overagePolicy", b.throttle_kbps AS "throttleKbps", b.out_of_coverage AS "outOfCoverage",

@@ -1,5 +1,5 @@
 /**
- * What a SIM's bundles give it, read from the database (issue 19; docs/decisions.md "The last bundle calls (issue 19)").
+ * What a SIM's bundles give it, read from the database (docs/decisions.md "The last bundle calls").
  * Every call reads one SIM of the caller's organisation by ICCID; another organisation's answers 404 like a missing one.
  *
  * - GET /sim/service?iccid=: the service now: the data and SMS services its bundles in use give, the bundle whose cycle

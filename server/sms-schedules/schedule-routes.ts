@@ -1,5 +1,5 @@
 /**
- * Scheduled SMS (SPEC.md section 7, SMS on the customer API; sections 3, 4, 5 and 9; issue 17): the list, create,
+ * Scheduled SMS (SPEC.md section 7, SMS on the customer API; sections 3, 4, 5 and 9): the list, create,
  * edit, enable and disable, delete, details with the execution history, a run's records, and the operation log of
  * who changed what. Users read; operators schedule and manage their own, admins and superadmins every one
  * (common/permissions.ts). A once-only

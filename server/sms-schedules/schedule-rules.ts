@@ -1,5 +1,5 @@
 /**
- * The checks of a scheduled SMS that a JSON Schema cannot say (SPEC.md sections 5 and 9; issue 17): the content rules
+ * The checks of a scheduled SMS that a JSON Schema cannot say (SPEC.md sections 5 and 9): the content rules
  * every SMS follows (server/sms/content.ts), weekdays for a repeated schedule, a real time zone, times not in the
  * past and an end after the start, target SIMs without duplicates and all of the organisation, e-mail addresses
  * unique. Each refusal names the field, the rule and, for lists, the offending entries.

@@ -1,5 +1,5 @@
 /**
- * The scheduled SMS scheduler (SPEC.md sections 3, 4 and 9; issue 17). Every instance that runs jobs ticks it; the
+ * The scheduled SMS scheduler (SPEC.md sections 3, 4 and 9). Every instance that runs jobs ticks it; the
  * database keeps the work single:
  *
  * 1. Due occurrences become run rows. Schedules whose next_run_at has come are locked (FOR UPDATE SKIP LOCKED), each

@@ -1,5 +1,5 @@
 /**
- * A scheduled SMS's target file (issue 17), read on the server so that the console carries no spreadsheet library:
+ * A scheduled SMS's target file, read on the server so that the console carries no spreadsheet library:
  * the send template's first column (ICCID) of an .xlsx, .xls, .csv or .txt file, with or without the header row, at
  * most LIMITS.iccidList rows. Every ICCID must be 18-22 digits written as text (a number cell has lost an ICCID's last
  * digits), once, and a SIM of the organisation; otherwise the offenders are named.

@@ -1,5 +1,5 @@
 /**
- * A scheduled SMS's files through the task center (SPEC.md section 7; issue 17): the MT report (every message its runs
+ * A scheduled SMS's files through the task center (SPEC.md section 7): the MT report (every message its runs
  * sent, or one run's), the MO report (the devices' answers to those messages) and the list of its target SIMs
  * (/sms/sim/download/csv). The request checks and counts; a job of kind sms_report writes the file, so a large task
  * never holds a request open and the file is offered in the task center like every export.

@@ -1,5 +1,5 @@
 /**
- * Words that come with their pages (issue 15): a chunk per language fetched with the pages that use them, not with
+ * Words that come with their pages: a chunk per language fetched with the pages that use them, not with
  * src/locales, which the sign-in page downloads whole. The pages wait for them in the current language, and again
  * after a switch. Each page folder names its files with its own `import.meta.glob` (Vite reads it where it is
  * written) and a key its words hold, by which to tell they are there.

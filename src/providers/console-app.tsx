@@ -1,5 +1,5 @@
 /**
- * antd's App in two halves (issue 15): `App.useApp()` answers everywhere as before, but the sign-in page does not load
+ * antd's App in two halves: `App.useApp()` answers everywhere as before, but the sign-in page does not load
  * the dialog and notification code. ConsoleApp (around every route) holds the toasts; ConsoleDialogs (around the
  * signed-in routes, src/signed-in.tsx) adds the modal and notification hooks when a person is signed in. One toast
  * holder for the whole console, so SPEC.md section 9's three toasts at a time hold across pages and the HTTP events.

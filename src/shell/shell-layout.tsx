@@ -116,7 +116,7 @@ export function ShellLayout() {
             <a href={brand.theme.platformHelp ?? 'https://docs.demo.example.com'} target="_blank" rel="noreferrer" style={{ display: 'block', lineHeight: '28px' }}>
               <QuestionCircleOutlined /> {t('shell.docs')}
             </a>
-            {/* The public API's interactive reference (issue 16), served by this server, opened beside the console. */}
+            {/* The public API's interactive reference, served by this server, opened beside the console. */}
             <a href="/api/public/reference" target="_blank" rel="noreferrer" style={{ display: 'block', lineHeight: '28px' }}>
               <ApiOutlined /> {t('shell.apiReference')}
             </a>

@@ -1,5 +1,5 @@
 /**
- * The account list's accountWide flag (issue 21): per account, whether the caller may make the account-wide edits
+ * The account list's accountWide flag: per account, whether the caller may make the account-wide edits
  * (status, password, oversight, names, language). It must say what those routes answer, for an account in one
  * organisation and for the same account once it also belongs to one where the caller is not admin.
  */

@@ -1,5 +1,5 @@
 /**
- * An activation the network never answers (issue 14): the seeded one holds no lease, waits without holding the job
+ * An activation the network never answers: the seeded one holds no lease, waits without holding the job
  * worker, and ends as "issues" after the stated time with a report that says why; the header's count goes back to 0.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The rule engine's second half (issue 18), driven step by step: the scheduled triggers over the rollups (written by the
+ * The rule engine's second half, driven step by step: the scheduled triggers over the rollups (written by the
  * network's own writer, server/network/reports.ts), network and country changes through the event log, and the actions
  * as durable jobs with retries. The network is the simulator, wrapped where a test needs it to refuse (the system's
  * edge); everything else is the real server and database.

@@ -1,5 +1,5 @@
 /**
- * The rule engine's event side (issue 18, first step): the `autoflow` consumer of the event log matches SIM events to
+ * The rule engine's event side (its first half): the `autoflow` consumer of the event log matches SIM events to
  * the enabled rules of their organisation and trigger, within each rule's scope, and writes one run per rule, SIM and
  * crossing, however often the log hands the event over. Driven step by step: the consumer is poked by the test.
  */

@@ -1,5 +1,5 @@
 /**
- * Autoflow rules (issue 18): the rule document of common/autoflow-rule.ts at every boundary of SPEC.md section 5 (both
+ * Autoflow rules: the rule document of common/autoflow-rule.ts at every boundary of SPEC.md section 5 (both
  * sides of each range), the checks after the schema (Luhn, the organisation's ICCIDs, duplicates by line, times not
  * earlier than now, the name taken, the maximum count), the write right's refusal text, and the change records.
  */

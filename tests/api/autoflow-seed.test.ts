@@ -1,5 +1,5 @@
 /**
- * The demo seed's rules (issue 18) have "run" for weeks: what their scheduled triggers meet at seed time fired back then.
+ * The demo seed's rules have "run" for weeks: what their scheduled triggers meet at seed time fired back then.
  * The seed arms them (autoflow_trips with the keys the evaluation uses, server/autoflow/schedule.ts armScheduled), so the
  * first evaluation after a fresh start fires nothing (it used to fire hundreds of runs, mails and suspensions), while a
  * SIM that crosses afterwards fires as usual. The real server, database and action runner; the network's own writer

@@ -1,8 +1,8 @@
 /**
- * The last bundle calls of issue 19, each answering from the database: the SIM's service, periods, card and bundle
- * queue, a bundle's cycle, usage per cycle and per bundle with their exports, the coverage export, the pre-activation
- * check, and cancelling a bundle (the next in the queue takes over). One SIM is given known bundles and CDRs: a daily
- * bundle activated three days ago at 10:00 UTC, so today is its fourth cycle.
+ * The last bundle calls of SPEC.md section 7, each answering from the database: the SIM's service, periods, card and
+ * bundle queue, a bundle's cycle, usage per cycle and per bundle with their exports, the coverage export, the
+ * pre-activation check, and cancelling a bundle (the next in the queue takes over). One SIM is given known bundles and
+ * CDRs: a daily bundle activated three days ago at 10:00 UTC, so today is its fourth cycle.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';

@@ -1,5 +1,5 @@
 /**
- * Bundles that act (issue 19), a simulated month stepped on a fixed clock (no sleeps): for each reset cycle and each
+ * Bundles that act, a simulated month stepped on a fixed clock (no sleeps): for each reset cycle and each
  * overage policy, a SIM that crosses its allowance is stopped, throttled or billed as its policy says and released at
  * its next cycle; each cycle's usage equals the sum of its CDRs; no stopped SIM carries a CDR once its allowance (or
  * its extra allowance) was reached; two instances running the job roll each cycle once. Then bundle status by time,

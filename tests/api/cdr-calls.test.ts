@@ -1,4 +1,4 @@
-/** Issue 20's CDR calls: one CDR with its session and cell, countries and areas, one SIM's summary, the two-segment exports. */
+/** The CDR calls: one CDR with its session and cell, countries and areas, one SIM's summary, the two-segment exports. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
@@ -6,7 +6,7 @@ const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
-describe.each(DB_KINDS)('the CDR calls of issue 20 on %s', (kind) => {
+describe.each(DB_KINDS)('the CDR calls of SPEC.md section 7 on %s', (kind) => {
   const suite = signedInSuite(kind, { user: DEMO.user, other: 'admin@other.example.com' });
   let latest: number;
   let cdr: { id: string; iccid: string; sim_id: string; start_at: Date; end_at: Date; volume_kb: number };

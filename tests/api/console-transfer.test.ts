@@ -1,5 +1,5 @@
 /**
- * What the server sends over the wire (issue 15, "Transfer"): the console's files as the brotli or gzip copy written
+ * What the server sends over the wire: the console's files as the brotli or gzip copy written
  * at build time (scripts/precompress.ts), chosen by Accept-Encoding; a year's immutable cache for hashed assets and
  * no-cache for index.html (also where it answers a route of the console); large JSON answers compressed on the fly,
  * small ones and event streams not.

@@ -1,5 +1,5 @@
 /**
- * Tenant walls (issue 13, section 2). The admin of Other Customer Ltd calls every route that takes an id with Demo
+ * Tenant walls. The admin of Other Customer Ltd calls every route that takes an id with Demo
  * Logistics' real ids (ICCIDs, accounts, organisations, tasks, pools, invoices, reports, CDRs, …) in its path, its
  * query and its body, and learns nothing of Demo: no answer differs from the answer to an id that does not exist, no
  * 2xx carries Demo's data, nothing answers 5xx, and Demo's rows are the same afterwards. The walk reads the route

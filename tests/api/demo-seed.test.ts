@@ -1,5 +1,5 @@
 /**
- * The demo seed obeys its own rules (issue 14), over the whole of both seeds: the small one the tests use and the full
+ * The demo seed obeys its own rules, over the whole of both seeds: the small one the tests use and the full
  * one `npm start` makes. It makes every file it lists; no task holds a lease into the future; a bundle that ended did
  * so in the past; a SIM's bundles in use share one cycle whose limit and usage are theirs, the usage being what its
  * CDRs carried since the cycle began and never more than the bundles' overage policies allow; and the Basic, Bundles
@@ -131,7 +131,7 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
     expect(sims.filter((s) => s.status !== 'active' && s.status !== 'paused' && (s.cycle_limit_kb !== null || s.cycle_start !== null)).map((s) => s.iccid)).toEqual([]);
   });
 
-  it('stops or throttles exactly the SIMs whose cycle usage their overage policy stops or throttles (issue 19), none at random', async () => {
+  it('stops or throttles exactly the SIMs whose cycle usage their overage policy stops or throttles, none at random', async () => {
     const rows = (
       await suite.t.db.query<{ id: string; iccid: string; flow_control_policy: string; overage_control: string; coverage_barred: boolean; rule_control: RuleControl; cycle_ends_at: Date | null; cycle_started_at: Date | null }>(
         'SELECT id, iccid, flow_control_policy, overage_control, coverage_barred, rule_control, cycle_started_at, cycle_ends_at FROM sims',
@@ -201,7 +201,7 @@ describe.each(DB_KINDS.flatMap((kind) => SIZES.map((size) => [kind, size] as con
     }
   });
 
-  it('arms its enabled rules (issue 18): an evaluation at seed time fires nothing, so a fresh start suspends and mails no one', async () => {
+  it('arms its enabled rules: an evaluation at seed time fires nothing, so a fresh start suspends and mails no one', async () => {
     // The seed's rules have run for weeks: what they meet at seed time is tripped, with the time of the seed.
     const trips = (await suite.t.db.query<{ n: string; at: Date | null }>('SELECT count(*)::text AS n, max(tripped_at) AS at FROM autoflow_trips')).rows[0];
     if (size === 'demo') expect(Number(trips.n)).toBeGreaterThan(100);

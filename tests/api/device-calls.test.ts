@@ -1,6 +1,6 @@
 /**
  * POST /device/tag (the organisation's tags with how many SIMs carry each) and GET /sim/belong_org/{iccid} (the
- * organisation holding a SIM, among the caller's own and its direct sub-organisations), issue 19.
+ * organisation holding a SIM, among the caller's own and its direct sub-organisations).
  */
 import { describe, expect, it } from 'vitest';
 import { networkReports } from '../../server/network/reports.js';

@@ -1,6 +1,6 @@
 /**
- * A paid deposit drawn on by the post-payment invoices (issue 20; docs/decisions.md "A paid deposit drawn on when a
- * post-payment invoice is issued (issue 20)"): when a post-payment invoice is published it draws min(deposit left,
+ * A paid deposit drawn on by the post-payment invoices (docs/decisions.md "A paid deposit drawn on when a post-payment
+ * invoice is issued"): when a post-payment invoice is published it draws min(deposit left,
  * what it asks) in whole cents, as a settle of kind deposit; paid when that covers it; never twice, never below 0,
  * never another organisation's deposit nor one paid in another currency; a correction gives the draw back and the new version draws again; a credit
  * note and an advance invoice never draw. A deposit paid after invoices were issued pays them, oldest due first

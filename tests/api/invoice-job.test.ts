@@ -1,5 +1,5 @@
 /**
- * The monthly invoice job and the invoice lifecycle (issue 20): a month's invoices against the usage computed directly
+ * The monthly invoice job and the invoice lifecycle: a month's invoices against the usage computed directly
  * from the CDRs and bundles (to the cent), re-runs and two instances, corrections as versions, publishing and its due
  * date on both sides of the month end, settles, permissions and other organisations.
  */
@@ -31,7 +31,7 @@ interface Expected {
 
 /**
  * What org's invoice of the month must say, computed here from the raw CDRs and bundle orders (not the rollup) by the
- * rule of docs/decisions.md "Invoices made by the monthly job (issue 20)", in integer cents.
+ * rule of docs/decisions.md "Invoices made by the monthly job", in integer cents.
  */
 async function expected(t: TestApp, orgId: string, cycle: string): Promise<Expected> {
   const { start, end } = monthOf(cycle);

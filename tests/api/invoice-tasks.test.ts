@@ -1,5 +1,5 @@
 /**
- * Invoices through the task center (issue 20): the invoice job run on demand for a closed month (its bounds on both
+ * Invoices through the task center: the invoice job run on demand for a closed month (its bounds on both
  * sides, the caller's organisation only, one invoice beside the monthly timer), and the details download direct up to
  * the threshold and a task above it, as CSV or XLSX, headed in the requester's language; XLSX refused above a sheet's
  * 1,048,575 data lines.

@@ -1,12 +1,12 @@
 /**
- * Issue 20's job and organisation calls: a task's provider log, notification subscription groups (e-mail and SMS),
+ * The job and organisation calls: a task's provider log, notification subscription groups (e-mail and SMS),
  * and an organisation's enterprise and settlement details.
  */
 import { describe, expect, it } from 'vitest';
 import { SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
 import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
-describe.each(DB_KINDS)('job and organisation calls of issue 20 on %s', (kind) => {
+describe.each(DB_KINDS)('job and organisation calls of SPEC.md section 7 on %s', (kind) => {
   const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user, other: 'admin@other.example.com' });
   const runJobs = async () => {
     while (await suite.t.app.jobs.runOnce());

@@ -1,5 +1,5 @@
 /**
- * The pool engine's calls (issue 19): settings (admins only, each change an event; "no limit" releases the SIMs the
+ * The pool engine's calls: settings (admins only, each change an event; "no limit" releases the SIMs the
  * pool stopped), quick search, one event's detail, and the dashboard's five calls from the pool's rollups.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

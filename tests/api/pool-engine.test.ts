@@ -1,5 +1,5 @@
 /**
- * Shared pools that act (issue 19), a month stepped every 6 hours on a fixed clock (no sleeps), with two instances:
+ * Shared pools that act, a month stepped every 6 hours on a fixed clock (no sleeps), with two instances:
  * SIMs of the pool are enrolled as they come into service and exit as they are terminated (events created, effected by
  * the next daily recompute); the pool's size is recomputed daily (activated SIMs × bundle size) with limit events; its
  * usage passing the limit is one overage event per cycle, whoever records the CDR; under "stop overage SIMs" every SIM

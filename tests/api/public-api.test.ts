@@ -1,5 +1,5 @@
 /**
- * API keys and the public API (issue 16, section 3), on PGlite and PostgreSQL: a key made in the console hands its
+ * API keys and the public API, on PGlite and PostgreSQL: a key made in the console hands its
  * private key over once; a JWT signed with it calls /api/public/v1 with the developer's current role; another key, an
  * expired or future token, a token living too long, a deleted key, another organisation's key and a user's suspend are
  * refused with their own messages; every call is in the API log with its trace id, Authorization redacted; one key's

@@ -173,7 +173,7 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     expect((await download(suite.admin, DEMO_REPORT_ID, 'OTHER')).statusCode).toBe(404);
   });
 
-  it('every seeded ready report downloads, with as many rows as the list says (issue 14)', async () => {
+  it('every seeded ready report downloads, with as many rows as the list says', async () => {
     const seeded = (await suite.t.db.query<{ org_id: string; id: string; row_count: number }>("SELECT org_id, id, row_count FROM reports WHERE status = 'ready' ORDER BY org_id, id")).rows;
     expect(seeded.length).toBeGreaterThan(0);
     for (const r of seeded) {
@@ -183,7 +183,7 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     }
   });
 
-  it('a report made again downloads from its own address at once, and its task counts the report\'s rows (issue 14)', async () => {
+  it('a report made again downloads from its own address at once, and its task counts the report\'s rows', async () => {
     const before = (await suite.t.db.query<{ report: string; period: string }>('SELECT report, period FROM reports WHERE id = $1', [DEMO_REPORT_ID])).rows[0];
     const res = await generate(suite.admin, before.report, before.period);
     expect(res.json().data.id).toBe(DEMO_REPORT_ID);

@@ -1,5 +1,5 @@
 /**
- * Live SMS statuses (issue 17): an SMS of the organisation delivered, failed or answered reaches the organisation's
+ * Live SMS statuses: an SMS of the organisation delivered, failed or answered reaches the organisation's
  * SSE stream through the event log's `live` consumer (server/live/live-consumer.ts), on another instance than the one
  * that made the change and runs the consumer; another organisation's stream hears nothing of it.
  */

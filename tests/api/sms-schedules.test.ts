@@ -1,5 +1,5 @@
 /**
- * Scheduled SMS (issue 17; SPEC.md sections 3, 4, 5, 7 and 9): every limit on both sides, the offenders named, a user
+ * Scheduled SMS (SPEC.md sections 3, 4, 5, 7 and 9): every limit on both sides, the offenders named, a user
  * refused, the in-progress text, the operation log; the scheduler: one run across two instances, a restart mid-run
  * that messages nobody twice, a daylight-saving week in Europe/Berlin, a missed occurrence skipped. On PGlite and,
  * with TEST_DATABASE_URL, PostgreSQL.

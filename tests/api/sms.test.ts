@@ -1,5 +1,5 @@
 /**
- * SMS (issue 17): the content rules, the organisation's quota taken atomically, the batch send SIM by SIM
+ * SMS: the content rules, the organisation's quota taken atomically, the batch send SIM by SIM
  * (server/sms/), and the main API's SMS calls: the All SMS list with its reply threads, send, reply, the quota balance
  * and the list's download.
  */

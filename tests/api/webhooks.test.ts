@@ -1,5 +1,5 @@
 /**
- * Webhooks end to end (issue 16, section 2) against a real HTTPS receiver on this machine, with a self-signed
+ * Webhooks end to end against a real HTTPS receiver on this machine, with a self-signed
  * certificate the server trusts through NODE_EXTRA_CA_CERTS (tests/tls-setup.ts): a SIM suspended through the API
  * reaches the receiver signed, verified by the `standardwebhooks` package (a verifier nobody here wrote); failures are
  * retried on the schedule, each attempt logged; SSRF refused at save and at delivery; a rotated secret; a test event, a
@@ -292,9 +292,9 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(theirs.items.every((l: { url: string }) => !l.url.includes('localhost'))).toBe(true);
     const types = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'es-ES' } });
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim')).toMatchObject({ label: 'SIM', subtypes: expect.arrayContaining([{ subtype: 'status_change', label: 'Cambio de estado' }]) });
-    // A scheduled SMS run's end (issue 17) is an event webhooks carry.
+    // A scheduled SMS run's end is an event webhooks carry.
     expect(types.json().data.find((x: { type: string }) => x.type === 'sms_schedule')).toMatchObject({ label: 'SMS programado', subtypes: [{ subtype: 'run_finished', label: 'Ejecución finalizada' }] });
-    // A usage rule's crossing and a SIM's change of network (issue 18) too.
+    // A usage rule's crossing and a SIM's change of network too.
     expect(types.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: 'Umbral superado' });
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim').subtypes).toContainEqual({ subtype: 'network_change', label: 'Cambio de red' });
     const zh = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'zh-CN' } });

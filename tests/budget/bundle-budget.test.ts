@@ -1,5 +1,5 @@
 /**
- * The bundle budget of issue 15: the JavaScript (gzip) that the sign-in page and the dashboard load, read from the
+ * The bundle budget: the JavaScript (gzip) that the sign-in page and the dashboard load, read from the
  * built console by route (scripts/bundle-budget.ts). BUDGET_DIST names the build (npm run budget builds one into
  * .tmp/budget-dist); without it, dist/. `npm test` holds every route to its budget. BUDGET_ROUTES (comma-separated)
  * limits the size checks to those routes; every route is measured and printed all the same.

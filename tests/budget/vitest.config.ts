@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // The bundle budget: `npm run budget` builds and checks every route; `npm test` checks the sign-in page against its
-// dist/ (scripts/test-all.sh), the dashboard joining when it is under its budget (issue 15).
+// dist/ (scripts/test-all.sh), the dashboard joining when it is under its budget.
 export default defineConfig({
   root: path.resolve(import.meta.dirname, '../..'),
   test: {

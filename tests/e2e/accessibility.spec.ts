@@ -1,5 +1,5 @@
 /**
- * Accessibility (issue 15, item 5): every screen of SPEC.md section 2 passes axe-core's WCAG 2.x A and AA rules with no
+ * Accessibility: every screen of SPEC.md section 2 passes axe-core's WCAG 2.x A and AA rules with no
  * serious or critical violation. The walk reads the console's own route table (src/shell/routes.ts), so a new screen is
  * checked without new test code; a screen outside the menu is reached as a person reaches it, through the first link to
  * it on the screen it highlights (a SIM's detail from the SIM list), or by its bare path when no link leads there.

@@ -1,5 +1,5 @@
 /**
- * Automation rules as an admin meets them (issue 18), in English and in Chinese: a rule built on the canvas (data usage
+ * Automation rules as an admin meets them, in English and in Chinese: a rule built on the canvas (data usage
  * above 50 MB in the cycle → suspend + webhook, on one SIM typed into the scope node; the condition opened with the
  * keyboard, its missing threshold shown on its node, an action added as a node) and saved; the scheduled evaluation
  * (every 2 s on the e2e servers: AUTOFLOW_SCHEDULE_SECONDS in e2e-env.ts) trips it on that SIM's cycle usage, the

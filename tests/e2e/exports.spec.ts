@@ -18,7 +18,7 @@ test('an admin exports two ticked SIMs; the task center shows the task done and 
   await page.getByText('Open the task center').click();
 
   const task = page.getByRole('row').filter({ hasText: 'CSV · 2' }).first();
-  // A fresh e2e server's first pool-job pass holds its PGlite database for a while (issue 19's notes: the pool job is
+  // A fresh e2e server's first pool-job pass holds its PGlite database for a while (the pool job is
   // slow on PGlite, not yet explained); the export waits behind it.
   await expect(task).toContainText('Done', { timeout: 60_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('button', { name: 'Download' }).click()]);

@@ -1,5 +1,5 @@
 /**
- * Invoices and the task center (issue 20): the provider's back office runs the invoice job for a closed month from the invoices list and
+ * Invoices and the task center: the provider's back office runs the invoice job for a closed month from the invoices list and
  * follows it in the task center; a paid invoice's PDF prints its payments and versions in English and in Chinese.
  */
 import { expect, test } from './fixtures';

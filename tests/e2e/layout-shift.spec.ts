@@ -1,5 +1,5 @@
 /**
- * Layout shift (issue 15, item 3): a cold, signed-in load of the dashboard and of the SIM list moves what is already
+ * Layout shift: a cold, signed-in load of the dashboard and of the SIM list moves what is already
  * drawn by no more than 0.02 (the sum of Chromium's layout-shift scores without recent input). Not a timing figure:
  * the score counts the area that moved, and every card, chart and table keeps its place while its data loads.
  * bench/cls.ts measures the same over more screens and links (docs/decisions.md).

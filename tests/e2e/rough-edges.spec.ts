@@ -1,5 +1,5 @@
 /**
- * Issue 14's rough edges, as a new customer admin met them at 1280 px: CDR durations without a unit and a chart that
+ * The rough edges a new customer admin met at 1280 px: CDR durations without a unit and a chart that
  * ignored the list, unlabelled filters, forms that looked generated, tables cut off, a side menu that scrolled away,
  * no seats left for accounts, and Spanish cut off in the menu.
  */

@@ -1,5 +1,5 @@
 /**
- * What a SIM's bundles do to it, on its page (issue 19): the data-policy notice says it is slowed and why (here an
+ * What a SIM's bundles do to it, on its page: the data-policy notice says it is slowed and why (here an
  * automation rule's throttle, made by the real engine when the SIM is suspended); the service tab, the cycles with a
  * cycle's detail, the bundle queue; and the bundle orders list's view by product with its exports.
  */

@@ -1,5 +1,5 @@
 /**
- * Scheduled SMS as an admin meets it (issue 17): from the menu to a new weekly schedule (one SIM picked by its last
+ * Scheduled SMS as an admin meets it: from the menu to a new weekly schedule (one SIM picked by its last
  * digits, one pasted, one from an Excel file the server reads), its details with the coming runs, disabled after a confirmation, the operation log saying who
  * did what, and a seeded schedule's execution history opened down to its messages. In English and in Chinese.
  */

@@ -1,5 +1,5 @@
 /**
- * All SMS and instant send (issue 17): an operator finds a SIM by its last digits, sends it an SMS, sees it delivered
+ * All SMS and instant send: an operator finds a SIM by its last digits, sends it an SMS, sees it delivered
  * and the device's answer under it, and answers that; the same in Chinese with a refusal SIM by SIM; a user reads but has no send or
  * reply. The network delivers each SMS a moment after hand-off and the device always answers (e2e-env.ts); the page
  * hears of it over the live stream (SSE), not by polling.

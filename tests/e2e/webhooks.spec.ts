@@ -1,5 +1,5 @@
 /**
- * Webhooks as a customer meets them (issue 16): a receiver of their own over HTTPS (a certificate made by openssl in
+ * Webhooks as a customer meets them: a receiver of their own over HTTPS (a certificate made by openssl in
  * the global set-up, trusted by the server through NODE_EXTRA_CA_CERTS), set up on the Developer page, and a SIM
  * suspended on its page arriving there signed, verified with the `standardwebhooks` package.
  */

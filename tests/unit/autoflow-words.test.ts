@@ -1,4 +1,4 @@
-/** A rule's scope in words (issue 18): a pool scope by its pool's name in each language, the old words while unknown. */
+/** A rule's scope in words: a pool scope by its pool's name in each language, the old words while unknown. */
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import en from '../../src/custom/autoflow/locales/en-US.json' with { type: 'json' };

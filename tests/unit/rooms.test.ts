@@ -1,5 +1,5 @@
 /**
- * The three rooms (issue 21): the server (server/) and the console (src/) share only common/; common/ imports neither.
+ * The three rooms: the server (server/) and the console (src/) share only common/; common/ imports neither.
  * A server file that imported the console's src/locales would ship the console's words into the server and tie them.
  */
 import fs from 'node:fs';

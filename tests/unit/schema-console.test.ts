@@ -1,5 +1,5 @@
 /**
- * Two things a resource added by a schema alone met in the console (issue 21, tried again): its menu entry's place
+ * Two things a resource added by a schema alone met in the console: its menu entry's place
  * and the edit form emptying a field.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** SIM statuses are declared once, in common/lifecycle.ts (issue 21): the resource schema's enums repeat them exactly. */
+/** SIM statuses are declared once, in common/lifecycle.ts: the resource schema's enums repeat them exactly. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SIM_STATUSES, SUB_STATUSES } from '../../common/lifecycle.js';

@@ -1,4 +1,4 @@
-/** Every call of SPEC.md section 7 is a route of the server, or its exception is recorded with a reason (issue 20). */
+/** Every call of SPEC.md section 7 is a route of the server, or its exception is recorded with a reason. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALL_ROUTES } from '../../server/routes.js';
@@ -23,7 +23,7 @@ describe('SPEC.md section 7 against the routes', () => {
     expect(unexplained).toEqual([]);
   });
 
-  it('answers the calls of issue 20’s CDR, job and organisation part', () => {
+  it('answers the CDR, job and organisation calls of SPEC.md section 7', () => {
     const missing = missingCalls(calls, ALL_ROUTES.map((r) => ({ method: r.method, path: r.path }))).map((c) => `${c.method} ${c.path}`);
     for (const call of ['GET /stdcdrs/{id}', 'GET /info_country_areas', 'GET /sum/{a}/stdcdrs/{b}', 'POST /export/distributor/{a}/{b}/cdrs', 'POST /export/all/distributor/{a}/{b}/cdrs',
       'GET /rest/logs/provider/result/{id}', 'GET /rest/subscribe/group', 'PUT /rest/subscribe/group', 'POST /rest/subscribe/group', 'GET /enterprises/selectByOrgCode/{code}', 'PUT /enterprises']) {

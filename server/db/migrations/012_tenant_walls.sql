@@ -1,4 +1,4 @@
--- Tenant walls (issue 13): an organisation's name is unique inside one customer's tree (a first-level organisation
+-- Tenant walls: an organisation's name is unique inside one customer's tree (a first-level organisation
 -- and its sub-organisations), not across customers, so that creating or renaming one tells nothing about another
 -- customer's names. Each organisation records the first-level organisation of its tree; the unique index on
 -- (root_id, lower(name)) is what makes two creations at once in one tree end with one winner (docs/decisions.md).

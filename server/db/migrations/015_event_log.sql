@@ -1,4 +1,4 @@
--- The event log (issue 16; ARCHITECTURE.md "Events, webhooks and the public API"): every change a customer may want to
+-- The event log (ARCHITECTURE.md "Events, webhooks and the public API"): every change a customer may want to
 -- react to, appended in the transaction of the change, read by consumers (the webhook dispatcher now, the rule engine
 -- and live pages later) each with a cursor of its own.
 --

@@ -1,4 +1,4 @@
--- Webhooks (issue 16): each enabled notification key receives its organisation's events, signed per Standard Webhooks,
+-- Webhooks: each enabled notification key receives its organisation's events, signed per Standard Webhooks,
 -- retried with backoff for more than 24 hours, each attempt a row of notification_logs (server/developer/webhooks.ts).
 
 -- The signing secret is whsec_ + base64 of 32 random bytes. A rotation keeps the old secret signing beside the new one

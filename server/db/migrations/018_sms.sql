@@ -1,4 +1,4 @@
--- SMS (issue 17): the organisation's SMS quota as a balance consumed by sending, binary content as hex, and the
+-- SMS: the organisation's SMS quota as a balance consumed by sending, binary content as hex, and the
 -- All SMS list's searches.
 
 -- The quota (organisations.sms_quota, set by the parent organisation for its sub-organisations) is an allowance;

@@ -1,4 +1,4 @@
--- Autoflow rules as one document (issue 18; common/autoflow-rule.ts is its schema): the trigger types of SPEC.md
+-- Autoflow rules as one document (common/autoflow-rule.ts is its schema): the trigger types of SPEC.md
 -- section 5, the condition in the schema's shape, and one or more ordered actions instead of a single one.
 
 -- Triggers: no connection for N hours and a country change join; the pool-usage and session-start kinds of the first

@@ -1,4 +1,4 @@
--- The autoflow engine's second half (issue 18): actions run as durable jobs on their run, scheduled triggers over the
+-- The autoflow engine's second half: actions run as durable jobs on their run, scheduled triggers over the
 -- rollups, and network or country changes as SIM events.
 
 -- A run is its own job (server/autoflow/actions.ts): claimed with a lease by one instance at a time, its actions

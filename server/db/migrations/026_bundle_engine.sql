@@ -1,4 +1,4 @@
--- Bundles that act (issue 19; docs/decisions.md "Bundle cycles and overage enforcement (issue 19)").
+-- Bundles that act (docs/decisions.md "Bundle cycles and overage enforcement").
 --
 -- A SIM's cycle is that of its base bundle in use (the first by activation, the test bundle aside): its reset rule and
 -- anchor are copied onto the SIM, with the cycle's bounds, so that the rollover of a million SIMs is one indexed

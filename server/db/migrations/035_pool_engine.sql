@@ -1,4 +1,4 @@
--- Shared pools that act (issue 19; docs/decisions.md "The pool engine (issue 19)"). The engine is
+-- Shared pools that act (docs/decisions.md "The pool engine"). The engine is
 -- server/pool/pool-engine.ts, a job leased once across instances.
 --
 -- A SIM belongs to a pool when sims.pool_id names it (the pool's total SIMs); it is enrolled (counted in the pool's

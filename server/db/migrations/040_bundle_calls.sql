@@ -1,4 +1,4 @@
--- The bundle and device calls of issue 19 (docs/decisions.md "The last bundle calls (issue 19)").
+-- The last bundle and device calls of SPEC.md section 7 (docs/decisions.md "The last bundle calls").
 --
 -- A bundle's cycles are numbered from 1, the cycle its activation falls in: calendar cycles (DAY, MONTH) on the UTC
 -- calendar (SPEC.md section 9: SIM pages end the day at 23:59 UTC+0), the others 24 hours, 31 days or 366 days long

@@ -1,4 +1,4 @@
--- Issue 20, "CDRs and the remaining calls": one CDR by its id, a job's provider log, notification subscription
+-- CDRs and the remaining calls of SPEC.md section 7: one CDR by its id, a job's provider log, notification subscription
 -- groups and an organisation's enterprise (settlement) details. Runs unchanged on PGlite and PostgreSQL 15.
 
 -- GET /stdcdrs/{id}: a CDR is found by its organisation and id. The primary key leads with start_at (the partition

@@ -31,7 +31,7 @@ export function demoTaskOwner(drawn: string, kind: string): string {
 
 /**
  * Reports and the task center. Every report and finished task that offers a download has its file, made by the same
- * code as the real job from the data just seeded (issue 14: the demo makes the files it lists, or lists no download).
+ * code as the real job from the data just seeded (the demo makes the files it lists, or lists no download).
  * Without a file store (ctx.files) there are no files: no reports, and finished tasks offer no download.
  */
 export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {

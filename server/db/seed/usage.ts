@@ -109,7 +109,7 @@ export async function seedRollups(ctx: Ctx): Promise<void> {
 }
 
 /**
- * Each SIM's cycle as every tab tells it (issue 14): the bundles in use (not the test one) share the base bundle's reset
+ * Each SIM's cycle as every tab tells it: the bundles in use (not the test one) share the base bundle's reset
  * cycle; the SIM's cycle starts when that cycle did, its usage is what its CDRs carried since, and its limit is the sum
  * of those bundles' quotas. The usage is drawn from the bundles in order (the base one first, each up to its quota, the
  * last one takes the rest), and a bundle whose overage policy could not have let the SIM use that much bills the

@@ -36,13 +36,13 @@ export default fp(
     let stopMaintenance: Stop = async () => {};
     if (config.jobs) app.addHook('onReady', async () => void (stopMaintenance = startMaintenance(db, app.log, now)));
     if (config.simulator) app.addHook('onReady', async () => network.start());
-    // Bundles and cycles by time (issue 19): once across the instances that run jobs, under a lease.
+    // Bundles and cycles by time: once across the instances that run jobs, under a lease.
     let stopBundleJob: Stop = async () => {};
     if (config.jobs) app.addHook('onReady', async () => void (stopBundleJob = startBundleJob(db, network, app.log, now)));
     // Invoices of the closed month: once across the instances that run jobs, under a lease; idempotent.
     let stopInvoiceJob: Stop = async () => {};
     if (config.jobs) app.addHook('onReady', async () => void (stopInvoiceJob = startInvoiceJob(db, app.log, now)));
-    // Shared pools (issue 19): cycles, enrolments and exits, the daily size, overage; once across instances, under a lease.
+    // Shared pools: cycles, enrolments and exits, the daily size, overage; once across instances, under a lease.
     let stopPoolJob: Stop = async () => {};
     if (config.jobs) app.addHook('onReady', async () => void (stopPoolJob = startPoolJob(db, network, app.log, now)));
     // The relay numbers committed events of the log (server/events/relay.ts); each consumer pokes it at the start of

@@ -88,7 +88,7 @@ export default fp<{ config: Config; db: Db }>(
     const files = filesIn(config.dataDir);
     app.decorate('files', files);
     // The network answers commands whether or not its simulated traffic runs (SIMULATOR=off stops only the traffic).
-    // The reports tell the network a SIM's new data policy (issue 19): they reach it once it exists.
+    // The reports tell the network a SIM's new data policy: they reach it once it exists.
     const network: SimulatedNetwork = new SimulatedNetwork(
       db,
       networkReports(db, () => network),

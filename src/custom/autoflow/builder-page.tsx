@@ -1,5 +1,5 @@
 /**
- * workFlowOperation: create (?template= to start from one) and edit (?id=) an automation rule on a canvas (issue 18).
+ * workFlowOperation: create (?template= to start from one) and edit (?id=) an automation rule on a canvas.
  * The document is one object; the canvas draws it and each node's panel edits its part. Saving checks it against the
  * rule's schema first (the same the server uses), marking the nodes that are wrong, then sends it; the server's
  * refusal is shown on the node its field belongs to. Leaving with unsaved changes asks first. The menu keeps autoflow

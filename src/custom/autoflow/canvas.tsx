@@ -1,5 +1,5 @@
 /**
- * The rule drawn with @xyflow/react (issue 18): Trigger → Scope → Condition → the actions in their order. Clicking a
+ * The rule drawn with @xyflow/react: Trigger → Scope → Condition → the actions in their order. Clicking a
  * node, or Enter on a focused one (Tab moves between them), opens its form; a node whose part of the document is
  * wrong is drawn red with the message. The layout is fixed (nothing to drag): the flow reads top down, the actions side
  * by side in their order, so it stays legible beside the open panel.

@@ -1,5 +1,5 @@
 /**
- * autoflow: the organisation's automation rules (SPEC.md section 2; issue 18), kept alive: name, trigger, scope,
+ * autoflow: the organisation's automation rules (SPEC.md section 2), kept alive: name, trigger, scope,
  * actions, an enable switch, last run, run count, creator; search by name and filters by status, trigger and action.
  * Without the autoflow write right no write control is drawn (the server refuses such writes with SPEC.md's text).
  */

@@ -1,4 +1,4 @@
-/** The rules one can start from (issue 18): the builder opens with one of these filled in (?template=). */
+/** The rules one can start from: the builder opens with one of these filled in (?template=). */
 import type { AutoflowRuleDocument } from '../../../common/autoflow-rule';
 
 export const TEMPLATES = {

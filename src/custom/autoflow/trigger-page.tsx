@@ -1,5 +1,5 @@
 /**
- * trigger: one rule's run history, the SIMs in its scope and try-it-out (issue 18; ?id= names the rule, without it one
+ * trigger: one rule's run history, the SIMs in its scope and try-it-out (?id= names the rule, without it one
  * is chosen). Runs are filtered by outcome and ICCID and show each action's outcome; the SIMs download as CSV;
  * try-it-out shows the exact body the rule's webhook would receive and sends it to the organisation's webhook, with
  * the answer shown. The menu keeps autoflow highlighted.

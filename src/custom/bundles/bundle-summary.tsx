@@ -1,5 +1,5 @@
 /**
- * The bundle orders list's "by bundle" view (issue 19): the organisation's bundles one row per product (POST
+ * The bundle orders list's "by bundle" view: the organisation's bundles one row per product (POST
  * /device/bundle): SIMs holding it, orders by status, this cycle's use, SIMs over their allowance or slowed or stopped;
  * exported through the task center (/device/bundle/export), and each product's coverage countries too
  * (/device/coverCountry/export). Its words come with it (./locales), not with the sign-in bundle.

@@ -1,5 +1,5 @@
 /**
- * The Developer page (SPEC.md sections 2, 3 and 5; issue 16 section 4): API keys, webhook settings, the API log and
+ * The Developer page (SPEC.md sections 2, 3 and 5): API keys, webhook settings, the API log and
  * the notification log. The private key of a new API key is shown once, with a download; the webhook's signing
  * secret stays hidden until asked for; both logs are paged on the server and open a drawer with the whole call; a
  * logged delivery can be sent again. The tab is kept in the address (?tab=).

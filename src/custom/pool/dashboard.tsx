@@ -1,5 +1,5 @@
 /**
- * A shared pool's dashboard (issue 19), in the pool's page: usage now against the limit, usage over the cycle, usage per
+ * A shared pool's dashboard, in the pool's page: usage now against the limit, usage over the cycle, usage per
  * day or per SIM group, the top SIMs, and the pool's SIMs, from the pool calls that read its rollups
  * (GET /api/pool/shared_pool/cube/dashboard/…). ECharts comes with this module only (loaded on demand).
  */

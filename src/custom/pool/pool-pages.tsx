@@ -15,7 +15,7 @@ import { FieldsDialog } from '../../resources/fields-dialog';
 import { ResourceListPage } from '../../resources/resource-list-page';
 import { ResourceShowPage } from '../../resources/resource-show-page';
 
-// The dashboard (with ECharts) and the settings come with the pool's page only when shown (issue 19).
+// The dashboard (with ECharts) and the settings come with the pool's page only when shown.
 const PoolDashboard = lazy(() => import('./dashboard').then((m) => ({ default: m.PoolDashboard })));
 const PoolSettings = lazy(() => import('./settings').then((m) => ({ default: m.PoolSettings })));
 

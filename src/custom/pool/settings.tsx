@@ -1,5 +1,5 @@
 /**
- * A shared pool's settings (issue 19): what the customer may change (name, overage policy, opt-in mode), for an
+ * A shared pool's settings: what the customer may change (name, overage policy, opt-in mode), for an
  * administrator (PUT /api/pool/shared_pool/cube/pools/{id}/settings, each change an event); anyone else reads them.
  * The activation rule is set with the pool; "10th" is shown as not supported.
  */

@@ -1,5 +1,5 @@
 /**
- * A SIM's usage per cycle (issue 19): the cycles of the bundle it counts, newest first and paged on the server (POST
+ * A SIM's usage per cycle: the cycles of the bundle it counts, newest first and paged on the server (POST
  * /device/cycle), exported through the task center (/device/cycle/export); a cycle opens onto its detail (GET
  * /sim/bundle/detail/{iccid}/{bundleId}/{cycle}): bounds, uplink and downlink, CDRs and radios.
  */

@@ -1,5 +1,5 @@
 /**
- * Above a SIM's tabs (issue 19): what its bundles do to its data now and why, from GET /sim/bundle/overuse_policy:
+ * Above a SIM's tabs: what its bundles do to its data now and why, from GET /sim/bundle/overuse_policy:
  * stopped or slowed when the cycle's allowance was reached (until the next cycle), when it attached outside its
  * bundle's coverage (until it attaches in a covered country), by its shared pool's stop (until the pool's next cycle)
  * or by an automation rule's throttle (named), or its

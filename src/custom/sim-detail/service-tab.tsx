@@ -1,5 +1,5 @@
 /**
- * A SIM's service tab (issue 19): what its bundles give it now (GET /sim/service), its lifecycle periods and when each
+ * A SIM's service tab: what its bundles give it now (GET /sim/service), its lifecycle periods and when each
  * ends (GET /sim/details), and its card with whether the activate action would take it (GET /sim/spec/{iccid}).
  */
 import { Card, Col, Descriptions, Progress, Row, Tag, Typography, type DescriptionsProps } from 'antd';

@@ -20,7 +20,7 @@ import { SmsTab } from './sms-tab';
 const UsageTab = lazy(() => import('./usage-tab').then((m) => ({ default: m.UsageTab })));
 
 export const SIM_TABS = ['basic', 'service', 'connection', 'bundles', 'cycles', 'usage', 'events', 'diagnose', 'cdrs', 'sms'] as const;
-/** Tabs added with issue 19, whose names come with the SIM page's own words (./policy-locales). */
+/** The bundle tabs (service, cycles), whose names come with the SIM page's own words (./policy-locales). */
 const PAGE_WORDED = new Set<SimTab>(['service', 'cycles']);
 export type SimTab = (typeof SIM_TABS)[number];
 

@@ -44,7 +44,7 @@ const BundleSummary = lazy(() => import('../bundles/bundle-summary').then((m) =>
 
 /**
  * Bundle order records (sim/service): the schema list of schemas/bundle-orders.json, or (&view=bundles) the same orders
- * by product with their use (issue 19, src/custom/bundles).
+ * by product with their use (src/custom/bundles).
  */
 export function BundleOrdersPage() {
   const { t } = useTranslation();

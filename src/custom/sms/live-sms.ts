@@ -1,5 +1,5 @@
 /**
- * SMS statuses as they change (issue 17): the organisation's `sms` live events (server/live/live-consumer.ts: an SMS
+ * SMS statuses as they change: the organisation's `sms` live events (server/live/live-consumer.ts: an SMS
  * received, delivered or failed, a scheduled run ended), gathered for a quarter of a second so that a burst of reports
  * makes one refresh. Returns whether the stream is open: a page refreshes itself slowly only while it is not.
  */
