@@ -24,6 +24,7 @@ fi
 
 echo "== typecheck"; npx tsc -p tsconfig.json --noEmit
 echo "== lint"; npx eslint .
+echo "== format"; npx prettier --check . --log-level warn
 echo "== docs in sync"; npx tsx scripts/gen-permissions-doc.ts --check
 echo "== unit and API"; npx vitest run
 echo "== build"; npx vite build --logLevel warn
