@@ -29,7 +29,6 @@ import { writeSection } from './results-file.js';
 import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 import { deleteStream, startCluster } from './throughput.js';
 
-
 const SECTION = '## Autoflow engine';
 const EVENTS = Number(process.env.BENCH_AUTOFLOW_EVENTS ?? 20_000);
 const LATENCY_EVENTS = Number(process.env.BENCH_AUTOFLOW_LATENCY_EVENTS ?? 200);
@@ -41,7 +40,6 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * p) - 1))];
 };
 const n = (x: number) => x.toLocaleString('en-US');
-
 
 /**
  * 1,000 enabled rules in the scale organisation, as a large customer might have them: status changes (every from/to
@@ -68,16 +66,25 @@ async function seedRules(db: Db, sims: number): Promise<void> {
     const kind = i % 10;
     // 1 in 10 watches all SIMs; the others a tag, a product type or 1,000 ICCIDs (their SIM ids: the scope's ICCIDs are read below).
     const scope: Record<string, unknown> =
-      kind === 0 ? { type: 'all' } : kind < 4 ? { type: 'tags', tags: [`t${i % 50}`] } : kind < 6 ? { type: 'product_type', productType: 'automotive' } : { type: 'iccids', simIds: Array.from({ length: 1000 }, (_, k) => iccidOf(1 + ((i * 7919 + k * 104729) % sims))) };
+      kind === 0
+        ? { type: 'all' }
+        : kind < 4
+          ? { type: 'tags', tags: [`t${i % 50}`] }
+          : kind < 6
+            ? { type: 'product_type', productType: 'automotive' }
+            : { type: 'iccids', simIds: Array.from({ length: 1000 }, (_, k) => iccidOf(1 + ((i * 7919 + k * 104729) % sims))) };
     const actions = i % 4 === 0 ? [{ type: 'tag', tag: `r${i % 100}` }, { type: 'webhook' }] : [{ type: 'tag', tag: `r${i % 100}` }];
     return { id: `AF${String(i).padStart(18, '0')}`, name: `Bench rule ${i}`, trigger: r.trigger, condition: r.condition, scope, actions };
   });
   // Typed ICCIDs are the SIMs' real ICCIDs (the scale seed computes their check digits).
-  const wantedIds = [...new Set(rows.flatMap((r) => ((r.scope as { simIds?: string[] }).simIds ?? [])))];
+  const wantedIds = [...new Set(rows.flatMap((r) => (r.scope as { simIds?: string[] }).simIds ?? []))];
   const iccids = new Map<string, string>();
   for (let i = 0; i < wantedIds.length; i += 50_000) {
     const chunk = wantedIds.slice(i, i + 50_000);
-    for (const row of (await db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 AND id = ANY($2::text[])', [SCALE_ORG.id, chunk])).rows) iccids.set(row.id, row.iccid);
+    for (const row of (
+      await db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 AND id = ANY($2::text[])', [SCALE_ORG.id, chunk])
+    ).rows)
+      iccids.set(row.id, row.iccid);
   }
   for (const r of rows) {
     const s = r.scope as { simIds?: string[] };
@@ -87,7 +94,15 @@ async function seedRules(db: Db, sims: number): Promise<void> {
     `INSERT INTO autoflow_rules (org_id, id, name, trigger, condition, scope, actions, status, origin)
      SELECT $1, i, nm, t, c::jsonb, s::jsonb, a::jsonb, 'enabled', 'console'
        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS x(i, nm, t, c, s, a)`,
-    [SCALE_ORG.id, rows.map((r) => r.id), rows.map((r) => r.name), rows.map((r) => r.trigger), rows.map((r) => JSON.stringify(r.condition)), rows.map((r) => JSON.stringify(r.scope)), rows.map((r) => JSON.stringify(r.actions))],
+    [
+      SCALE_ORG.id,
+      rows.map((r) => r.id),
+      rows.map((r) => r.name),
+      rows.map((r) => r.trigger),
+      rows.map((r) => JSON.stringify(r.condition)),
+      rows.map((r) => JSON.stringify(r.scope)),
+      rows.map((r) => JSON.stringify(r.actions)),
+    ],
   );
   // Tags and product types for the scopes to find: one SIM in 5 tagged, one in 10 automotive.
   await db.query(`UPDATE sims SET tags = ARRAY['t' || ((substr(id, 3)::bigint) % 50)] WHERE org_id = $1 AND (substr(id, 3)::bigint) % 5 = 0`, [SCALE_ORG.id]);
@@ -132,9 +147,13 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
       for (const count of [1, 3]) {
         const stream = `BENCH_${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
         const cluster = await startCluster(url, count, {
-          JOBS: 'on', NATS_URL: 'nats://127.0.0.1:4222', NATS_STREAM: stream, NODE_ENV: 'test',
+          JOBS: 'on',
+          NATS_URL: 'nats://127.0.0.1:4222',
+          NATS_STREAM: stream,
+          NODE_ENV: 'test',
           // Only the engine's work: the hourly and daily jobs' first passes and the scheduled rules would share the cores.
-          AUTOFLOW_SCHEDULE_SECONDS: '86400', DASHBOARD_LIVE_SIMS: '100000000',
+          AUTOFLOW_SCHEDULE_SECONDS: '86400',
+          DASHBOARD_LIVE_SIMS: '100000000',
         });
         try {
           type Health = { data: { events: { outbox: number; consumers: { consumer: string; pending: number }[] } } };
@@ -149,7 +168,7 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
           // runs of its own; measured from when the count of runs has stood still for 3 s.
           const runsNow = async () => Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n);
           let before = await runsNow();
-          for (let still = 0; still < 6 && performance.now() < ready; ) {
+          for (let still = 0; still < 6 && performance.now() < ready;) {
             await new Promise((r) => setTimeout(r, 500));
             const now = await runsNow();
             still = now === before ? still + 1 : 0;
@@ -163,7 +182,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
           const fired = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n) - before;
           rates.set(count, EVENTS / seconds);
           const ratio = count > 1 && rates.get(1) ? `; ${(EVENTS / seconds / rates.get(1)!).toFixed(2)}x one instance` : '';
-          rows.push(`| ${kind} | ${size} | events through the engine on JetStream, ${count} instance${count > 1 ? 's' : ''} (${n(EVENTS)} written at once, from the first write to lag 0) | ${(EVENTS / seconds).toFixed(0)} events/s | ${n(fired)} runs written, ${seconds.toFixed(1)} s${ratio} |`);
+          rows.push(
+            `| ${kind} | ${size} | events through the engine on JetStream, ${count} instance${count > 1 ? 's' : ''} (${n(EVENTS)} written at once, from the first write to lag 0) | ${(EVENTS / seconds).toFixed(0)} events/s | ${n(fired)} runs written, ${seconds.toFixed(1)} s${ratio} |`,
+          );
           console.log(rows.at(-1));
         } finally {
           await cluster.stop();
@@ -194,7 +215,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
       }
       const ms = performance.now() - t;
       const fired = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_runs')).rows[0].n) - before;
-      rows.push(`| ${kind} | ${size} | events through the engine (${n(EVENTS)} waiting, batches of 500) | ${(EVENTS / (ms / 1000)).toFixed(0)} events/s | ${n(fired)} runs written, ${(ms / 1000).toFixed(1)} s |`);
+      rows.push(
+        `| ${kind} | ${size} | events through the engine (${n(EVENTS)} waiting, batches of 500) | ${(EVENTS / (ms / 1000)).toFixed(0)} events/s | ${n(fired)} runs written, ${(ms / 1000).toFixed(1)} s |`,
+      );
       console.log(rows.at(-1));
       await consumer.stop();
       await relay.stop();
@@ -204,7 +227,12 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
 
       // 2. Event → action: one SIM's change per transaction, the consumer woken by its poll, the runner by the consumer.
       for (const pollMs of [1000, 100]) {
-        const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-') });
+        const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
+          consoleDir: '/nonexistent',
+          simulator: false,
+          jobs: false,
+          dataDir: fs.mkdtempSync('/tmp/bench-files-'),
+        });
         const app = await buildApp({ config, db, logger: false });
         await app.ready();
         const runner = new ActionRunner(db, app.network, app.mailer, quiet);
@@ -213,23 +241,39 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
         await live.poke();
         runner.start(pollMs);
         // The SIMs of an all-SIMs rule watching active → paused: one whose action is a tag.
-        const target = (await db.query<{ id: string }>(`SELECT id FROM autoflow_rules WHERE org_id = $1 AND trigger = 'status_change' AND condition = '{"from": "active", "to": "paused"}'::jsonb`, [SCALE_ORG.id])).rows[0];
+        const target = (
+          await db.query<{ id: string }>(
+            `SELECT id FROM autoflow_rules WHERE org_id = $1 AND trigger = 'status_change' AND condition = '{"from": "active", "to": "paused"}'::jsonb`,
+            [SCALE_ORG.id],
+          )
+        ).rows[0];
         await db.query(`UPDATE autoflow_rules SET scope = '{"type": "all"}'::jsonb, updated_at = now() WHERE id = $1`, [target.id]);
         const committed = new Map<string, number>();
         // The longest transaction of other work on the server during the run is written beside the figure (the log's
         // readers no longer wait for it, but it shares the machine).
         let longest = 0;
-        const sampler = kind === 'postgres'
-          ? setInterval(() => {
-              void db
-                .query<{ s: number | null }>(`SELECT extract(epoch from max(now() - xact_start))::float8 AS s FROM pg_stat_activity WHERE datname <> current_database() AND xact_start IS NOT NULL`)
-                .then((r) => (longest = Math.max(longest, r.rows[0].s ?? 0)))
-                .catch(() => undefined);
-            }, 250)
-          : null;
-        const picks = (await db.query<{ id: string; iccid: string }>(`SELECT id, iccid FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY id DESC LIMIT $2 OFFSET $3`, [SCALE_ORG.id, LATENCY_EVENTS, pollMs === 1000 ? 0 : LATENCY_EVENTS])).rows;
+        const sampler =
+          kind === 'postgres'
+            ? setInterval(() => {
+                void db
+                  .query<{ s: number | null }>(
+                    `SELECT extract(epoch from max(now() - xact_start))::float8 AS s FROM pg_stat_activity WHERE datname <> current_database() AND xact_start IS NOT NULL`,
+                  )
+                  .then((r) => (longest = Math.max(longest, r.rows[0].s ?? 0)))
+                  .catch(() => undefined);
+              }, 250)
+            : null;
+        const picks = (
+          await db.query<{ id: string; iccid: string }>(
+            `SELECT id, iccid FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY id DESC LIMIT $2 OFFSET $3`,
+            [SCALE_ORG.id, LATENCY_EVENTS, pollMs === 1000 ? 0 : LATENCY_EVENTS],
+          )
+        ).rows;
         for (const s of picks) {
-          await db.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, source) VALUES ($1, $2, $3, 'status_change', 'active', 'paused', 'network')`, [SCALE_ORG.id, s.id, s.iccid]);
+          await db.query(
+            `INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, source) VALUES ($1, $2, $3, 'status_change', 'active', 'paused', 'network')`,
+            [SCALE_ORG.id, s.id, s.iccid],
+          );
           committed.set(s.iccid, Date.now());
           await new Promise((r) => setTimeout(r, 20));
         }
@@ -251,14 +295,23 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
         await liveRelay.stop();
         await runner.stop();
         await app.close();
-        rows.push(`| ${kind} | ${size} | event → action done (poll ${pollMs} ms; ${lat.length} of ${committed.size} events, one every 20 ms) | p50 ${pct(lat, 0.5).toFixed(0)} ms, p95 ${pct(lat, 0.95).toFixed(0)} ms | max ${Math.max(...lat).toFixed(0)} ms${kind === 'postgres' ? `; longest transaction of other work on the server meanwhile ${longest.toFixed(1)} s` : ''} |`);
+        rows.push(
+          `| ${kind} | ${size} | event → action done (poll ${pollMs} ms; ${lat.length} of ${committed.size} events, one every 20 ms) | p50 ${pct(lat, 0.5).toFixed(0)} ms, p95 ${pct(lat, 0.95).toFixed(0)} ms | max ${Math.max(...lat).toFixed(0)} ms${kind === 'postgres' ? `; longest transaction of other work on the server meanwhile ${longest.toFixed(1)} s` : ''} |`,
+        );
         console.log(rows.at(-1));
       }
     }
 
     // 3. The scheduled evaluation of the rules with usage and time triggers over the rollups: grouped (one query per
     // organisation, trigger kind and window), and, for comparison, one rule at a time (groups of one, as before).
-    const scheduled = Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = $1 AND trigger IN ('data_usage', 'data_usage_percent', 'sms_mo', 'sms_mt', 'expiry_reminder', 'no_connection')`, [SCALE_ORG.id])).rows[0].n);
+    const scheduled = Number(
+      (
+        await db.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = $1 AND trigger IN ('data_usage', 'data_usage_percent', 'sms_mo', 'sms_mt', 'expiry_reminder', 'no_connection')`,
+          [SCALE_ORG.id],
+        )
+      ).rows[0].n,
+    );
     t = performance.now();
     const first = await evaluateScheduled(db, new Date());
     const firstMs = performance.now() - t;
@@ -270,9 +323,15 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
     let perRuleFired = 0;
     for (const rule of active.flat()) perRuleFired += (await db.tx((q) => evaluateRule(q, rule, new Date()))).fired;
     const perRuleMs = performance.now() - t;
-    rows.push(`| ${kind} | ${size} | scheduled evaluation, ${scheduled} usage/time rules: first pass (trips ${n(first.fired)}) | ${(firstMs / 1000).toFixed(1)} s | ${(firstMs / Math.max(1, scheduled)).toFixed(0)} ms per rule |`);
-    rows.push(`| ${kind} | ${size} | scheduled evaluation, next pass (nothing new: ${second.fired} fired) | ${(secondMs / 1000).toFixed(1)} s | ${first.groups} queries (one per organisation, trigger and window) |`);
-    rows.push(`| ${kind} | ${size} | the same next pass one rule at a time (as before grouping; ${perRuleFired} fired) | ${(perRuleMs / 1000).toFixed(1)} s | ${scheduled} queries; grouped is ${(perRuleMs / Math.max(1, secondMs)).toFixed(1)}x faster |`);
+    rows.push(
+      `| ${kind} | ${size} | scheduled evaluation, ${scheduled} usage/time rules: first pass (trips ${n(first.fired)}) | ${(firstMs / 1000).toFixed(1)} s | ${(firstMs / Math.max(1, scheduled)).toFixed(0)} ms per rule |`,
+    );
+    rows.push(
+      `| ${kind} | ${size} | scheduled evaluation, next pass (nothing new: ${second.fired} fired) | ${(secondMs / 1000).toFixed(1)} s | ${first.groups} queries (one per organisation, trigger and window) |`,
+    );
+    rows.push(
+      `| ${kind} | ${size} | the same next pass one rule at a time (as before grouping; ${perRuleFired} fired) | ${(perRuleMs / 1000).toFixed(1)} s | ${scheduled} queries; grouped is ${(perRuleMs / Math.max(1, secondMs)).toFixed(1)}x faster |`,
+    );
     console.log(rows.slice(-3).join('\n'));
   } finally {
     await drop();
@@ -291,7 +350,7 @@ const intro = [
   'scoped to all SIMs, a tag, a product type or 1,000 typed ICCIDs; a tag action, a webhook for one in four). "events through',
   'the engine": SIM status and network changes waiting in the event log, read by the `autoflow` consumer (rules loaded per',
   'batch by organisation and trigger, scope a set lookup, runs written with the cursor). "event → action done": from the',
-  'commit of a SIM\'s change to its rule\'s tag written by the action runner (server/autoflow/actions.ts), at the default poll',
+  "commit of a SIM's change to its rule's tag written by the action runner (server/autoflow/actions.ts), at the default poll",
   '(JOB_POLL_MS, 1 s) and at 100 ms. The scheduled evaluation runs every 5 minutes (AUTOFLOW_SCHEDULE_SECONDS) on one instance (a lease),',
   'one query per organisation, trigger kind and window; "one rule at a time" is the same pass with a query per rule. The machine\'s',
   '2 cores are shared with other work: upper bounds.',
@@ -300,6 +359,13 @@ const intro = [
 // BENCH_AUTOFLOW_PARTS=scheduled a measured database's rows of the other parts.
 const measured = new Set(rows.map((r) => r.split('|')[1].trim()));
 const kept = (l: string) =>
-  !measured.has(l.split('|')[1].trim()) || (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l)) || (PARTS === 'instances' && !/on JetStream/.test(l));
-writeSection({ title: SECTION, intro, table: ['| database | size | what | figure | beside |', '|---|---|---|---|---|'], rows: (old) => [...old.filter(kept), ...rows] });
+  !measured.has(l.split('|')[1].trim()) ||
+  (PARTS === 'scheduled' && !/scheduled evaluation|one rule at a time/.test(l)) ||
+  (PARTS === 'instances' && !/on JetStream/.test(l));
+writeSection({
+  title: SECTION,
+  intro,
+  table: ['| database | size | what | figure | beside |', '|---|---|---|---|---|'],
+  rows: (old) => [...old.filter(kept), ...rows],
+});
 process.exit(0);

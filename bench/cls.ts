@@ -71,16 +71,27 @@ const PAGES: PageDef[] = [
     name: 'dashboard',
     url: '/en-US/dashboard/analysis',
     ready: async (page) => {
-      for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await page.getByRole('img', { name: chart }).locator('canvas, svg').first().waitFor();
-      await page.getByRole('link', { name: /^89\d{17,18}$/ }).nth(9).waitFor();
+      for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage'])
+        await page.getByRole('img', { name: chart }).locator('canvas, svg').first().waitFor();
+      await page
+        .getByRole('link', { name: /^89\d{17,18}$/ })
+        .nth(9)
+        .waitFor();
     },
   },
   {
     name: 'sims',
     url: '/en-US/sim/simCard',
     ready: async (page) => {
-      await page.getByText(/^[\d,]+ results?$/).first().waitFor();
-      await page.getByRole('row').filter({ has: page.getByRole('cell') }).nth(5).waitFor();
+      await page
+        .getByText(/^[\d,]+ results?$/)
+        .first()
+        .waitFor();
+      await page
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell') })
+        .nth(5)
+        .waitFor();
     },
   },
 ];
@@ -194,7 +205,8 @@ try {
         console.log(
           `${def.name.padEnd(9)} | ${`${size.width}x${size.height}`.padEnd(9)} | ${(throttle ? '10M/40ms' : 'local').padEnd(9)} | ${totals.map(f).join(' ').padEnd(40)} | ${f(sorted[Math.floor(sorted.length / 2)])} | ${f(sorted[sorted.length - 1])}`,
         );
-        if (SOURCES) for (const s of seen.filter((x) => x.value > 0.001).slice(0, 12)) console.log(`    ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join(' | ')}`);
+        if (SOURCES)
+          for (const s of seen.filter((x) => x.value > 0.001).slice(0, 12)) console.log(`    ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join(' | ')}`);
       }
     }
   }

@@ -28,7 +28,10 @@ try {
   const { start, end } = monthOf(cycle);
   const t0 = performance.now();
   await db.query(`INSERT INTO brands (id, partner_code, is_default) VALUES ('brand-bench-inv', 'BENCHINV', true)`);
-  await db.query(`INSERT INTO organisations (id, code, name, country, level, brand_id) VALUES ($1, 'BENCHINV', 'Bench Invoices AG', 'DE', 1, 'brand-bench-inv')`, [ORG]);
+  await db.query(
+    `INSERT INTO organisations (id, code, name, country, level, brand_id) VALUES ($1, 'BENCHINV', 'Bench Invoices AG', 'DE', 1, 'brand-bench-inv')`,
+    [ORG],
+  );
   await db.query(`INSERT INTO billing_profiles (org_id) VALUES ($1)`, [ORG]);
   await db.query(
     `INSERT INTO sims (org_id, id, iccid, technology, status, sub_status, activated_at)
@@ -51,7 +54,9 @@ try {
     [ORG, start.toISOString().slice(0, 10)],
   );
   await db.query('ANALYZE');
-  console.log(`${kind}: seeded ${sims.toLocaleString('en-US')} SIMs, their bundles and ${(sims * 5).toLocaleString('en-US')} usage days in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `${kind}: seeded ${sims.toLocaleString('en-US')} SIMs, their bundles and ${(sims * 5).toLocaleString('en-US')} usage days in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 
   // The bare aggregate: the job's read, summed, nothing written.
   const t1 = performance.now();
@@ -96,12 +101,20 @@ try {
   const t4 = performance.now();
   const v2 = await correctBill(db, ORG, made!.id, 'bench', new Date(end.getTime() + 10_800_000));
   const correctMs = performance.now() - t4;
-  console.log(`${kind}: correction ${correctMs.toFixed(0)} ms in ${txs} transactions, the longest ${longest.toFixed(0)} ms (version ${v2?.version}, ${v2?.sims} lines, total ${v2?.total}${v2?.total === made?.total ? ', the same as version 1' : ', NOT the total of version 1'})`);
-  console.log(`| ${kind} | ${sims.toLocaleString('en-US')} SIMs, ${(sims * 5).toLocaleString('en-US')} usage days | correction of that invoice (version 2: ${v2?.sims.toLocaleString('en-US')} lines in batches of ${LINE_BATCH.toLocaleString('en-US')} SIMs, then version 1 obsoleted; ${txs} transactions, the longest ${longest.toFixed(0)} ms) | ${correctMs.toFixed(0)} | the bare aggregate of the same read | ${bareMs.toFixed(0)} | ${(correctMs / bareMs).toFixed(1)} | total ${v2?.total === made?.total ? 'equal to version 1' : 'DIFFERS'} |`);
+  console.log(
+    `${kind}: correction ${correctMs.toFixed(0)} ms in ${txs} transactions, the longest ${longest.toFixed(0)} ms (version ${v2?.version}, ${v2?.sims} lines, total ${v2?.total}${v2?.total === made?.total ? ', the same as version 1' : ', NOT the total of version 1'})`,
+  );
+  console.log(
+    `| ${kind} | ${sims.toLocaleString('en-US')} SIMs, ${(sims * 5).toLocaleString('en-US')} usage days | correction of that invoice (version 2: ${v2?.sims.toLocaleString('en-US')} lines in batches of ${LINE_BATCH.toLocaleString('en-US')} SIMs, then version 1 obsoleted; ${txs} transactions, the longest ${longest.toFixed(0)} ms) | ${correctMs.toFixed(0)} | the bare aggregate of the same read | ${bareMs.toFixed(0)} | ${(correctMs / bareMs).toFixed(1)} | total ${v2?.total === made?.total ? 'equal to version 1' : 'DIFFERS'} |`,
+  );
   txs = jobTxs;
   longest = jobLongest;
-  console.log(`${kind}: job ${jobMs.toFixed(0)} ms in ${txs} transactions, the longest ${longest.toFixed(0)} ms (${made?.sims} lines, total ${made?.total}); bare aggregate ${bareMs.toFixed(0)} ms (${bare.lines} SIMs); re-run ${againMs.toFixed(0)} ms (${again ? 'made again!' : 'nothing made'})`);
-  console.log(`| ${kind} | ${sims.toLocaleString('en-US')} SIMs, ${(sims * 5).toLocaleString('en-US')} usage days | monthly invoice of one organisation (job: ${made?.sims.toLocaleString('en-US')} lines in batches of ${LINE_BATCH.toLocaleString('en-US')} SIMs, totals, event; ${txs} transactions, the longest ${longest.toFixed(0)} ms) | ${jobMs.toFixed(0)} | the bare aggregate of the same read | ${bareMs.toFixed(0)} | ${(jobMs / bareMs).toFixed(1)} | re-run ${againMs.toFixed(0)} ms, nothing made |`);
+  console.log(
+    `${kind}: job ${jobMs.toFixed(0)} ms in ${txs} transactions, the longest ${longest.toFixed(0)} ms (${made?.sims} lines, total ${made?.total}); bare aggregate ${bareMs.toFixed(0)} ms (${bare.lines} SIMs); re-run ${againMs.toFixed(0)} ms (${again ? 'made again!' : 'nothing made'})`,
+  );
+  console.log(
+    `| ${kind} | ${sims.toLocaleString('en-US')} SIMs, ${(sims * 5).toLocaleString('en-US')} usage days | monthly invoice of one organisation (job: ${made?.sims.toLocaleString('en-US')} lines in batches of ${LINE_BATCH.toLocaleString('en-US')} SIMs, totals, event; ${txs} transactions, the longest ${longest.toFixed(0)} ms) | ${jobMs.toFixed(0)} | the bare aggregate of the same read | ${bareMs.toFixed(0)} | ${(jobMs / bareMs).toFixed(1)} | re-run ${againMs.toFixed(0)} ms, nothing made |`,
+  );
 } finally {
   await drop();
 }

@@ -22,7 +22,17 @@ import { saveSession, type SessionAnswer } from '../src/providers/session-store.
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 // ARCHITECTURE.md's flags for Debian's Chromium, as the Playwright suite runs it.
 // The certificate of the HTTP/2 runs is made here and self-signed: Chromium is told to take it.
-const FLAGS = ['--ignore-certificate-errors', '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--ignore-certificate-errors',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const CODE = '246810';
 const ADMIN = { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: CODE, agreeTerms: true };
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
@@ -51,13 +61,39 @@ const freePort = () =>
 function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
 /** A request to the bench's own server, which may speak TLS with the certificate made above (trusted by its CA file). */
 function call(url: string, ca: Buffer | undefined, init: { method?: string; body?: string } = {}): Promise<{ ok: boolean; status: number; text: string }> {
-  if (!ca) return fetch(url, { method: init.method, body: init.body, headers: init.body ? { 'content-type': 'application/json' } : {} }).then(async (r) => ({ ok: r.ok, status: r.status, text: await r.text() }));
+  if (!ca)
+    return fetch(url, { method: init.method, body: init.body, headers: init.body ? { 'content-type': 'application/json' } : {} }).then(async (r) => ({
+      ok: r.ok,
+      status: r.status,
+      text: await r.text(),
+    }));
   return new Promise((resolve, reject) => {
     const req = https.request(url, { method: init.method ?? 'GET', ca, headers: init.body ? { 'content-type': 'application/json' } : {} }, (res) => {
       let text = '';
@@ -84,7 +120,15 @@ async function startServer(tls: boolean): Promise<BenchServer> {
   if (!fs.existsSync('dist/index.html')) throw new Error('dist/ has no built console: run `npx vite build` first (the Lighthouse bench builds nothing)');
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lighthouse-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, VERIFICATION_CODE: CODE, SIMULATOR: 'off', LOG_LEVEL: 'warn', CONSOLE_DIR: 'dist' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    VERIFICATION_CODE: CODE,
+    SIMULATOR: 'off',
+    LOG_LEVEL: 'warn',
+    CONSOLE_DIR: 'dist',
+  };
   let ca: Buffer | undefined;
   if (tls) {
     const { cert, key } = makeCertificate(dataDir);
@@ -129,7 +173,11 @@ async function signedInStorage(server: BenchServer): Promise<Record<string, stri
   const kept: Record<string, string> = {};
   const g = globalThis as { localStorage?: unknown };
   const before = g.localStorage;
-  g.localStorage = { getItem: (k: string) => kept[k] ?? null, setItem: (k: string, v: string) => void (kept[k] = v), removeItem: (k: string) => void delete kept[k] };
+  g.localStorage = {
+    getItem: (k: string) => kept[k] ?? null,
+    setItem: (k: string, v: string) => void (kept[k] = v),
+    removeItem: (k: string) => void delete kept[k],
+  };
   try {
     saveSession(session);
   } finally {
@@ -202,17 +250,21 @@ export async function measureLighthouse(tls: boolean): Promise<{ pages: PageResu
         // localStorage (clearStorageTypes): a signed-in page gets the console's session there first, as after sign-in.
         // (A page of the origin that runs none of the console's code: its 401 page, for one, clears the storage.)
         await tab.goto(`${server.base}/api/health`);
-        await tab.evaluate((kept: Record<string, string> | null) => {
-          localStorage.clear();
-          sessionStorage.clear();
-          if (kept) for (const [k, v] of Object.entries(kept)) localStorage.setItem(k, v);
-        }, p.signedIn ? storage : null);
+        await tab.evaluate(
+          (kept: Record<string, string> | null) => {
+            localStorage.clear();
+            sessionStorage.clear();
+            if (kept) for (const [k, v] of Object.entries(kept)) localStorage.setItem(k, v);
+          },
+          p.signedIn ? storage : null,
+        );
         const run = await lighthouse(p.url, { logLevel: 'error', output: 'json', onlyCategories: ['performance'] }, desktopConfig, tab);
         if (!run) throw new Error(`Lighthouse returned nothing for ${p.url}`);
         version = run.lhr.lighthouseVersion;
         fs.mkdirSync(REPORTS, { recursive: true });
         fs.writeFileSync(path.join(REPORTS, `${p.signedIn ? 'dashboard' : 'sign-in'}-${tls ? 'h2' : 'http1'}-${i + 1}.json`), String(run.report));
-        if (p.signedIn && !run.lhr.finalDisplayedUrl.endsWith('/dashboard/analysis')) throw new Error(`the dashboard run ended on ${run.lhr.finalDisplayedUrl}, not signed in`);
+        if (p.signedIn && !run.lhr.finalDisplayedUrl.endsWith('/dashboard/analysis'))
+          throw new Error(`the dashboard run ended on ${run.lhr.finalDisplayedUrl}, not signed in`);
         all.push(resultOf(p.page, p.url, run.lhr));
         console.log(`lighthouse: ${p.page}, run ${i + 1}: ${all.at(-1)!.score}`);
         await tab.close();
@@ -262,19 +314,25 @@ export async function lighthouseSection(): Promise<string> {
     'cache before each run. The machine is shared (2 cores): Lighthouse simulates the network but times the CPU as it',
     'found it, so a loaded machine lowers the scores. Each page is measured twice over: over plain HTTP/1.1, as `npm start`',
     'serves, where a browser fetches six files at a time; and over HTTP/2 with a self-signed certificate (TLS_CERT_FILE,',
-    "TLS_KEY_FILE; Chromium told to take it), as a deployment serves, where the ~80 files of the signed-in console share",
+    'TLS_KEY_FILE; Chromium told to take it), as a deployment serves, where the ~80 files of the signed-in console share',
     'one connection.',
     '',
     '| page | protocol | performance | FCP | LCP | TBT | CLS | JS transferred | all transferred | scores of the runs |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...pages.map((p) => `| ${p.page} | ${p.protocol} | ${p.score} | ${ms(p.fcp)} | ${ms(p.lcp)} | ${ms(p.tbt)} | ${p.cls.toFixed(3)} | ${kib(p.js)} | ${kib(p.total)} | ${p.runs.join(', ')} |`),
+    ...pages.map(
+      (p) =>
+        `| ${p.page} | ${p.protocol} | ${p.score} | ${ms(p.fcp)} | ${ms(p.lcp)} | ${ms(p.tbt)} | ${p.cls.toFixed(3)} | ${kib(p.js)} | ${kib(p.total)} | ${p.runs.join(', ')} |`,
+    ),
     '',
     'The JavaScript each route loads, read from the build (scripts/bundle-budget.ts: the entry, its static imports and the',
     "route's lazy chunks; gzip -9 and brotli 11 as scripts/precompress.ts writes them; KB = 1,024 bytes):",
     '',
     '| route | JS raw | JS gzip | JS brotli | budget (gzip) | all files gzip | all files brotli | files |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...routes.map((r) => `| ${r.route}${r.language ? ` (${r.language}, the heaviest language)` : ''} | ${kib1(r.js.raw)} | ${kib1(r.js.gzip)} | ${kib1(r.js.brotli)} | ${r.budgetKb} KB${r.js.gzip > r.budgetKb * KB ? ' (over)' : ''} | ${kib1(r.total.gzip)} | ${kib1(r.total.brotli)} | ${r.files.length} |`),
+    ...routes.map(
+      (r) =>
+        `| ${r.route}${r.language ? ` (${r.language}, the heaviest language)` : ''} | ${kib1(r.js.raw)} | ${kib1(r.js.gzip)} | ${kib1(r.js.brotli)} | ${r.budgetKb} KB${r.js.gzip > r.budgetKb * KB ? ' (over)' : ''} | ${kib1(r.total.gzip)} | ${kib1(r.total.brotli)} | ${r.files.length} |`,
+    ),
     '',
   ].join('\n');
 }

@@ -23,7 +23,6 @@ const SECTION = '## Pool engine';
 const n = (x: number) => x.toLocaleString('en-US');
 const POOL = 'POOLSCALE00000000001';
 
-
 async function once(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
@@ -45,7 +44,10 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
        VALUES ($1, $2, 'Scale Pool', 'Pool share 200 MB', 'SCALE-POOL', 204800, $3::date, ($3::date + interval '1 month')::date, 'stop_overage_sims', 'manual', 'pro_rata', 'active', $3::date)`,
       [SCALE_ORG.id, POOL, cycleStart],
     );
-    await db.query(`UPDATE sims SET pool_id = $2, pool_enrolled_in = CASE WHEN status IN ('active', 'paused') THEN $2 END WHERE org_id = $1`, [SCALE_ORG.id, POOL]);
+    await db.query(`UPDATE sims SET pool_id = $2, pool_enrolled_in = CASE WHEN status IN ('active', 'paused') THEN $2 END WHERE org_id = $1`, [
+      SCALE_ORG.id,
+      POOL,
+    ]);
     await db.query(
       `INSERT INTO pool_members (org_id, pool_id, sim_id, iccid, joined_at, cycle_usage_kb)
        SELECT org_id, pool_id, id, iccid, coalesce(activated_at, now()), (hashtext(id) & 65535) FROM sims WHERE org_id = $1 AND pool_enrolled_in IS NOT NULL`,
@@ -60,7 +62,8 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
     // 1. The daily recompute, beside the bare SQL of the same figures.
     const now = new Date();
     const jobMs = await once(() => db.tx((q) => recomputeLimits(q, now)));
-    const limit = (await db.query<{ limit_kb: string; activated_sims: number }>('SELECT limit_kb, activated_sims FROM shared_pools WHERE id = $1', [POOL])).rows[0];
+    const limit = (await db.query<{ limit_kb: string; activated_sims: number }>('SELECT limit_kb, activated_sims FROM shared_pools WHERE id = $1', [POOL]))
+      .rows[0];
     const sqlMs = await once(() =>
       db.query(
         `UPDATE shared_pools p SET total_sims = t.total, activated_sims = a.activated, limit_kb = a.lim
@@ -73,13 +76,21 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
         [POOL, SCALE_ORG.id],
       ),
     );
-    rows.push(`| ${kind} | ${size} | daily recompute (limit ${n(Math.round(Number(limit.limit_kb) / 1024))} MB from ${n(limit.activated_sims)} SIMs, pro-rata; events, scan) | ${(jobMs / 1000).toFixed(2)} s | bare aggregate and UPDATE ${(sqlMs / 1000).toFixed(2)} s |`);
+    rows.push(
+      `| ${kind} | ${size} | daily recompute (limit ${n(Math.round(Number(limit.limit_kb) / 1024))} MB from ${n(limit.activated_sims)} SIMs, pro-rata; events, scan) | ${(jobMs / 1000).toFixed(2)} s | bare aggregate and UPDATE ${(sqlMs / 1000).toFixed(2)} s |`,
+    );
     console.log(rows.at(-1));
 
     // 2. The minute pass: nothing to do, then 1,000 SIMs into service and 1,000 terminated.
     const idleMs = await once(() => db.tx((q) => moveMembers(q, now)));
-    await db.query(`UPDATE sims SET status = 'active', sub_status = 'active_live', activated_at = now() WHERE id IN (SELECT id FROM sims WHERE org_id = $1 AND status = 'inactive' ORDER BY id LIMIT 1000)`, [SCALE_ORG.id]);
-    await db.query(`UPDATE sims SET status = 'terminated', sub_status = 'terminated' WHERE id IN (SELECT id FROM sims WHERE org_id = $1 AND status = 'active' AND pool_enrolled_in IS NOT NULL ORDER BY id DESC LIMIT 1000)`, [SCALE_ORG.id]);
+    await db.query(
+      `UPDATE sims SET status = 'active', sub_status = 'active_live', activated_at = now() WHERE id IN (SELECT id FROM sims WHERE org_id = $1 AND status = 'inactive' ORDER BY id LIMIT 1000)`,
+      [SCALE_ORG.id],
+    );
+    await db.query(
+      `UPDATE sims SET status = 'terminated', sub_status = 'terminated' WHERE id IN (SELECT id FROM sims WHERE org_id = $1 AND status = 'active' AND pool_enrolled_in IS NOT NULL ORDER BY id DESC LIMIT 1000)`,
+      [SCALE_ORG.id],
+    );
     let moved = { enrolled: 0, exited: 0 };
     const moveMs = await once(async () => (moved = await db.tx((q) => moveMembers(q, now))));
     rows.push(`| ${kind} | ${size} | enrolment and exit pass, nothing new (partial indexes) | ${idleMs.toFixed(0)} ms | — |`);
@@ -106,7 +117,10 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
         if (k < POOL_BATCH) break;
       }
     });
-    await db.query(`UPDATE sims SET pool_stopped = false, flow_control_policy = flow_control_of(coverage_barred, overage_control, rule_control) WHERE org_id = $1 AND pool_stopped`, [SCALE_ORG.id]);
+    await db.query(
+      `UPDATE sims SET pool_stopped = false, flow_control_policy = flow_control_of(coverage_barred, overage_control, rule_control) WHERE org_id = $1 AND pool_stopped`,
+      [SCALE_ORG.id],
+    );
     const bareStopMs = await once(() =>
       db.query(
         `UPDATE sims s SET pool_stopped = true, flow_control_policy = 'stop' FROM pool_members m, shared_pools p
@@ -115,7 +129,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
         [SCALE_ORG.id, POOL],
       ),
     );
-    rows.push(`| ${kind} | ${size} | stop pass: ${n(stopped)} of ${n(over)} SIMs over their share stopped (queued for the network, an event each) | ${(stopMs / 1000).toFixed(2)} s | bare UPDATE ${(bareStopMs / 1000).toFixed(2)} s |`);
+    rows.push(
+      `| ${kind} | ${size} | stop pass: ${n(stopped)} of ${n(over)} SIMs over their share stopped (queued for the network, an event each) | ${(stopMs / 1000).toFixed(2)} s | bare UPDATE ${(bareStopMs / 1000).toFixed(2)} s |`,
+    );
     console.log(rows.at(-1));
   } finally {
     await drop();
@@ -125,10 +141,16 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number): Promise<stri
 
 const simsFor = Number(process.env.BENCH_POOL_SIMS ?? 1_000_000);
 const rows: string[] = [];
-for (const kind of await benchDatabases()) rows.push(...(await benchOne(kind, kind === 'postgres' ? Number(process.env.BENCH_POOL_PG_SIMS ?? simsFor) : simsFor)));
+for (const kind of await benchDatabases())
+  rows.push(...(await benchOne(kind, kind === 'postgres' ? Number(process.env.BENCH_POOL_PG_SIMS ?? simsFor) : simsFor)));
 
 // Rows of a database and size this run did not measure stay from the last run.
-const keyOf = (l: string) => l.split('|').slice(1, 3).map((c) => c.trim()).join('|');
+const keyOf = (l: string) =>
+  l
+    .split('|')
+    .slice(1, 3)
+    .map((c) => c.trim())
+    .join('|');
 const measured = new Set(rows.map(keyOf));
 writeSection({
   title: SECTION,
@@ -136,7 +158,7 @@ writeSection({
     `Written by \`node --import tsx bench/pools.ts\` (BENCH_ONLY=pools) on ${new Date().toISOString().slice(0, 10)}. One shared pool holding every SIM of the`,
     'scale organisation (80 % in service and enrolled, pro-rata shares of 200 MB), run as the pool job runs it',
     '(server/pool/pool-engine.ts), each step in its own transaction, beside the bare SQL of the same change (no events, no',
-    'outbox). Timed once each; the machine\'s 2 cores are shared with other work: upper bounds.',
+    "outbox). Timed once each; the machine's 2 cores are shared with other work: upper bounds.",
   ],
   table: ['| database | size | what | figure | beside |', '|---|---|---|---|---|'],
   rows: (old) => [...old.filter((l) => !measured.has(keyOf(l))), ...rows],

@@ -37,7 +37,12 @@ import { lighthouseSection } from './lighthouse.js';
 import { answersOn, loadApi, loadDirect, startCluster, THROUGHPUT_HEAD, throughputLine, type LoadFigures, type ThroughputRow } from './throughput.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const ONLY = new Set(
+  (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const JOB_PARTS = ['snapshots', 'exports', 'transfer', 'activation', 'sms', 'cycles'];
 /** Is this part of the bench to run (BENCH_ONLY)? */
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part) || (JOB_PARTS.includes(part) && ONLY.has('jobs'));
@@ -100,7 +105,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
     await seedDemo(db, { size: 'small' });
     const t0 = performance.now();
     await scaleSeed(db, { sims, cdrs });
-    console.log(`${kind}: seeded ${sims.toLocaleString('en-US')} SIMs and ${cdrs.toLocaleString('en-US')} CDRs in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `${kind}: seeded ${sims.toLocaleString('en-US')} SIMs and ${cdrs.toLocaleString('en-US')} CDRs in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
     if (runs('smslist')) {
       const t1 = performance.now();
       await smsSeed(db, { count: smsCount, sims, log: (l) => console.log(`${kind}: ${l} (${((performance.now() - t1) / 1000).toFixed(0)} s)`) });
@@ -109,7 +116,12 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
 
     // No job worker and no files of the checkout's own data folder: the bench times calls, not background work.
     // The API's rate limit raised out of the way of the load below (each call still counts itself in the database).
-    const config = loadConfig({ VERIFICATION_CODE: CODE, NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '1000000000' } as NodeJS.ProcessEnv, { consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-') });
+    const config = loadConfig({ VERIFICATION_CODE: CODE, NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '1000000000' } as NodeJS.ProcessEnv, {
+      consoleDir: '/nonexistent',
+      simulator: false,
+      jobs: false,
+      dataDir: fs.mkdtempSync('/tmp/bench-files-'),
+    });
     const app = await buildApp({ config, db, logger: false });
     await app.ready();
     const login = await app.inject({
@@ -123,7 +135,9 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       const r = await app.inject({ method: 'POST', url, payload, headers });
       if (r.statusCode !== 200) throw new Error(`${url} answered ${r.statusCode}: ${r.body}`);
     };
-    const sims1000 = (await db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1000 OFFSET 5000', [SCALE_ORG.id])).rows.map((r) => r.iccid);
+    const sims1000 = (
+      await db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1000 OFFSET 5000', [SCALE_ORG.id])
+    ).rows.map((r) => r.iccid);
     const suffix = sims1000[17].slice(-6);
     const latest = (await db.query<{ at: Date | null }>('SELECT max(start_at) AS at FROM cdrs WHERE org_id = $1', [SCALE_ORG.id])).rows[0].at ?? new Date();
     const to = latest.toISOString().slice(0, 10);
@@ -143,39 +157,49 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       console.log(`${kind}: ${what} done`);
     };
     if (runs('calls')) {
-    await add('SIM list, page 1', post('/api/main/sim/list/es', { pageSize: 20 }), bare({}));
-    await add('SIM list, page 501 by cursor', post('/api/main/sim/list/es', { pageSize: 20, cursor: cursor500 }), bare({ cursor: cursor500 }));
-    await add('SIM list, page 501 by page number', post('/api/main/sim/list/es', { pageSize: 20, page: 501 }), bare({ page: 501 }));
-    await add('SIM search by the last 6 ICCID digits', post('/api/main/sim/list/es', { search: { field: 'iccid', value: suffix } }), bare({ search: { field: 'iccid', value: suffix } }));
-    await add('SIM bulk search, 1000 ICCIDs', post('/api/main/sim/list/es', { iccids: sims1000 }), bare({ iccids: sims1000 }));
-    await add(
-      'CDR volume summary, 31 days',
-      post(`/api/cdr/sum/distributor/${SCALE_ORG.code}/stdcdrs`, { from, to }),
-      () =>
+      await add('SIM list, page 1', post('/api/main/sim/list/es', { pageSize: 20 }), bare({}));
+      await add('SIM list, page 501 by cursor', post('/api/main/sim/list/es', { pageSize: 20, cursor: cursor500 }), bare({ cursor: cursor500 }));
+      await add('SIM list, page 501 by page number', post('/api/main/sim/list/es', { pageSize: 20, page: 501 }), bare({ page: 501 }));
+      await add(
+        'SIM search by the last 6 ICCID digits',
+        post('/api/main/sim/list/es', { search: { field: 'iccid', value: suffix } }),
+        bare({ search: { field: 'iccid', value: suffix } }),
+      );
+      await add('SIM bulk search, 1000 ICCIDs', post('/api/main/sim/list/es', { iccids: sims1000 }), bare({ iccids: sims1000 }));
+      await add('CDR volume summary, 31 days', post(`/api/cdr/sum/distributor/${SCALE_ORG.code}/stdcdrs`, { from, to }), () =>
         db.query(
           `SELECT d.day, sum(h.volume_kb) FROM generate_series($2::date, $3::date, interval '1 day') d(day)
              LEFT JOIN usage_hourly h ON h.org_id = $1 AND h.hour >= d.day AT TIME ZONE 'UTC' AND h.hour < (d.day + interval '1 day') AT TIME ZONE 'UTC'
             GROUP BY d.day`,
           [SCALE_ORG.id, from, to],
         ),
-    );
-
+      );
     }
     // All SMS at scale: page 1 and a filtered page (ICCID's last 4 digits, delivered, the last 30 days), through the
     // API (the page, its capped count, and the reply threads of its 20 rows) beside the page and count alone.
     if (runs('smslist')) {
       const smsSize = `${smsCount.toLocaleString('en-US')} SMS, ${sims.toLocaleString('en-US')} SIMs`;
-      const bareSms = (body: Record<string, unknown>) => () =>
-        listPage(db, SMS_LIST_SPEC, SCALE_ORG.id, { page: 1, pageSize: 20, filters: smsFilters(body) });
+      const bareSms = (body: Record<string, unknown>) => () => listPage(db, SMS_LIST_SPEC, SCALE_ORG.id, { page: 1, pageSize: 20, filters: smsFilters(body) });
       const smsPages: [string, Record<string, unknown>][] = [
         ['All SMS, page 1', {}],
         [
           'All SMS filtered: ICCID ends in 4 digits, delivered, last 30 days',
-          { search: { field: 'iccid', value: sims1000[17].slice(-4) }, status: 'delivered', createdAtFrom: new Date(Date.now() - 30 * 86_400_000).toISOString(), createdAtTo: new Date().toISOString() },
+          {
+            search: { field: 'iccid', value: sims1000[17].slice(-4) },
+            status: 'delivered',
+            createdAtFrom: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+            createdAtTo: new Date().toISOString(),
+          },
         ],
       ];
       for (const [what, body] of smsPages) {
-        rows.push({ db: kind, size: smsSize, what, api: await time(post('/api/main/sms/list', { page: 1, pageSize: 20, ...body })), sql: await time(bareSms(body)) });
+        rows.push({
+          db: kind,
+          size: smsSize,
+          what,
+          api: await time(post('/api/main/sms/list', { page: 1, pageSize: 20, ...body })),
+          sql: await time(bareSms(body)),
+        });
         console.log(`${kind}: ${what} done`);
       }
     }
@@ -191,22 +215,27 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
     const snapshotOf = (what: 'rank' | 'heatmap', view: View) => () =>
       db.query('SELECT as_of, body FROM dashboard_snapshots WHERE org_id = $1 AND kind = $2 AND view = $3', [SCALE_ORG.id, what, view]);
     if (runs('calls')) {
-    for (const view of ['24h', 'week', '6months'] as const) {
-      const [a, b] = win(view);
-      await add(`dashboard card (${view})`, getc(`/api/main/dashboard/card?view=${view}`), () =>
-        db.query('SELECT sum(volume_kb), sum(sms_mo + sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, a, b]));
-      await add(`dashboard statistics (${view})`, getc(`/api/main/dashboard/statistics?view=${view}`), () =>
-        db.query('SELECT hour, volume_kb FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, a, b]));
-      // The scale organisation is far above DASHBOARD_LIVE_SIMS: its top 10 and heatmap are read from their snapshot
-      // (the warm-up call computes it); the work of computing one is timed below, under "Jobs".
-      await add(`dashboard rank (${view}), snapshot`, getc(`/api/main/dashboard/rank?view=${view}`), snapshotOf('rank', view));
-    }
-    for (const view of ['24h', '6months'] as const) {
-      await add(`dashboard heatmap (${view}), snapshot`, getc(`/api/main/dashboard/heatmap?view=${view}`), snapshotOf('heatmap', view));
-    }
-    await add('dashboard lifecycle counts', getc('/api/main/dashboard/lifecycleCount'), () => db.query('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [SCALE_ORG.id]));
-    await add('dashboard SMS usage (week)', getc('/api/main/sms/usage?view=week'), () =>
-      db.query('SELECT sum(sms_mo), sum(sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, ...win('week')]));
+      for (const view of ['24h', 'week', '6months'] as const) {
+        const [a, b] = win(view);
+        await add(`dashboard card (${view})`, getc(`/api/main/dashboard/card?view=${view}`), () =>
+          db.query('SELECT sum(volume_kb), sum(sms_mo + sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, a, b]),
+        );
+        await add(`dashboard statistics (${view})`, getc(`/api/main/dashboard/statistics?view=${view}`), () =>
+          db.query('SELECT hour, volume_kb FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, a, b]),
+        );
+        // The scale organisation is far above DASHBOARD_LIVE_SIMS: its top 10 and heatmap are read from their snapshot
+        // (the warm-up call computes it); the work of computing one is timed below, under "Jobs".
+        await add(`dashboard rank (${view}), snapshot`, getc(`/api/main/dashboard/rank?view=${view}`), snapshotOf('rank', view));
+      }
+      for (const view of ['24h', '6months'] as const) {
+        await add(`dashboard heatmap (${view}), snapshot`, getc(`/api/main/dashboard/heatmap?view=${view}`), snapshotOf('heatmap', view));
+      }
+      await add('dashboard lifecycle counts', getc('/api/main/dashboard/lifecycleCount'), () =>
+        db.query('SELECT status, n FROM sim_status_counts WHERE org_id = $1', [SCALE_ORG.id]),
+      );
+      await add('dashboard SMS usage (week)', getc('/api/main/sms/usage?view=week'), () =>
+        db.query('SELECT sum(sms_mo), sum(sms_mt) FROM usage_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3', [SCALE_ORG.id, ...win('week')]),
+      );
     }
 
     // Jobs: each is seconds of work, timed once through the worker, beside what the database alone takes.
@@ -223,12 +252,35 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       const rankMs = await once(getc(`/api/main/dashboard/rank?view=${view}`));
       const rankSql = await once(() =>
         view === '6months'
-          ? db.query("SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= ($2::timestamptz AT TIME ZONE 'Asia/Shanghai')::date GROUP BY sim_id ORDER BY kb DESC LIMIT 10", [SCALE_ORG.id, a])
-          : db.query('SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC LIMIT 10', [SCALE_ORG.id, a, b]));
-      jobRows.push({ db: kind, size, what: `dashboard top 10 (${view}) computed, as a snapshot refresh does`, ms: rankMs, limit: 'its aggregate alone', limitMs: rankSql });
+          ? db.query(
+              "SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= ($2::timestamptz AT TIME ZONE 'Asia/Shanghai')::date GROUP BY sim_id ORDER BY kb DESC LIMIT 10",
+              [SCALE_ORG.id, a],
+            )
+          : db.query(
+              'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id ORDER BY kb DESC LIMIT 10',
+              [SCALE_ORG.id, a, b],
+            ),
+      );
+      jobRows.push({
+        db: kind,
+        size,
+        what: `dashboard top 10 (${view}) computed, as a snapshot refresh does`,
+        ms: rankMs,
+        limit: 'its aggregate alone',
+        limitMs: rankSql,
+      });
       const mapMs = await once(getc(`/api/main/dashboard/heatmap?view=${view}`));
-      const mapSql = await once(() => db.query('SELECT floor(lat / 0.5), floor(lon / 0.5), count(*) FROM sims WHERE org_id = $1 AND lat IS NOT NULL GROUP BY 1, 2', [SCALE_ORG.id]));
-      jobRows.push({ db: kind, size, what: `dashboard heatmap (${view}) computed, as a snapshot refresh does`, ms: mapMs, limit: 'SIMs per cell alone, without usage', limitMs: mapSql });
+      const mapSql = await once(() =>
+        db.query('SELECT floor(lat / 0.5), floor(lon / 0.5), count(*) FROM sims WHERE org_id = $1 AND lat IS NOT NULL GROUP BY 1, 2', [SCALE_ORG.id]),
+      );
+      jobRows.push({
+        db: kind,
+        size,
+        what: `dashboard heatmap (${view}) computed, as a snapshot refresh does`,
+        ms: mapMs,
+        limit: 'SIMs per cell alone, without usage',
+        limitMs: mapSql,
+      });
     }
     config.dashboardLiveSims = 50_000;
     if (runs('exports')) {
@@ -248,7 +300,10 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       };
       // The COPY is timed right before each timed export, so that both meet the same load; the median of each.
       const copy = () => once(() => db.query(`COPY (${rowsOf}) TO ${copyTarget} WITH (FORMAT csv, HEADER)`));
-      for (const [filter, timed] of [[small, false], [big, true]] as const) {
+      for (const [filter, timed] of [
+        [small, false],
+        [big, true],
+      ] as const) {
         for (const format of ['csv', 'xlsx'] as const) {
           let n = 0;
           let rss = 0;
@@ -259,75 +314,139 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
             if (r.statusCode !== 200) throw new Error(`export answered ${r.statusCode}: ${r.body}`);
             n = r.json().data.quantity as number;
             let one = 0;
-            rss = Math.max(rss, await peakRss(async () => {
-              one = await once(() => app.jobs.runOnce());
-            }));
+            rss = Math.max(
+              rss,
+              await peakRss(async () => {
+                one = await once(() => app.jobs.runOnce());
+              }),
+            );
             return one;
           });
-          jobRows.push({ db: kind, size, what: `export of ${n.toLocaleString('en-US')} SIMs as ${format.toUpperCase()} (job)`, ms, limit: timed ? 'COPY of the same rows to CSV' : '', limitMs: timed ? copies.sort((a, b) => a - b)[1] : NaN, rss });
+          jobRows.push({
+            db: kind,
+            size,
+            what: `export of ${n.toLocaleString('en-US')} SIMs as ${format.toUpperCase()} (job)`,
+            ms,
+            limit: timed ? 'COPY of the same rows to CSV' : '',
+            limitMs: timed ? copies.sort((a, b) => a - b)[1] : NaN,
+            rss,
+          });
           console.log(`${kind}: export of ${n} as ${format} in ${ms.toFixed(0)} ms, peak RSS +${(rss / 1048576).toFixed(1)} MB`);
         }
       }
     }
     // Transfer check of a 100,000-row file: read, judge each row against the database; beside reading alone.
     if (runs('transfer')) {
-    const rowsN = Math.min(100_000, sims);
-    const file = path.join(fs.mkdtempSync('/tmp/bench-upload-'), 'fleet.xlsx');
-    const w = xlsxWriter(file);
-    await w.header(['ICCID']);
-    for (let i = 1; i <= rowsN; i++) await w.row([makeIccid('8949', i, 19)]);
-    await w.end();
-    const bytes = fs.readFileSync(file);
-    const fd = new FormData();
-    fd.append('file', new Blob([new Uint8Array(bytes)]), 'fleet.xlsx');
-    const req = new Request('http://local/', { method: 'POST', body: fd });
-    const multipart = Buffer.from(await req.arrayBuffer());
-    const parseMs = await once(async () => {
-      const r = await app.inject({ method: 'POST', url: '/api/main/sim/transfer/parse/org-demo', payload: multipart, headers: { ...headers, 'content-type': req.headers.get('content-type')! } });
-      if (r.statusCode !== 200) throw new Error(`transfer parse answered ${r.statusCode}: ${r.body}`);
-    });
-    const readMs = await once(async () => readUpload('fleet.xlsx', bytes, 'ICCID'));
-    jobRows.push({ db: kind, size, what: `transfer check of a ${rowsN.toLocaleString('en-US')}-row xlsx (${(bytes.length / 1024).toFixed(0)} KB)`, ms: parseMs, limit: 'reading the file alone', limitMs: readMs });
+      const rowsN = Math.min(100_000, sims);
+      const file = path.join(fs.mkdtempSync('/tmp/bench-upload-'), 'fleet.xlsx');
+      const w = xlsxWriter(file);
+      await w.header(['ICCID']);
+      for (let i = 1; i <= rowsN; i++) await w.row([makeIccid('8949', i, 19)]);
+      await w.end();
+      const bytes = fs.readFileSync(file);
+      const fd = new FormData();
+      fd.append('file', new Blob([new Uint8Array(bytes)]), 'fleet.xlsx');
+      const req = new Request('http://local/', { method: 'POST', body: fd });
+      const multipart = Buffer.from(await req.arrayBuffer());
+      const parseMs = await once(async () => {
+        const r = await app.inject({
+          method: 'POST',
+          url: '/api/main/sim/transfer/parse/org-demo',
+          payload: multipart,
+          headers: { ...headers, 'content-type': req.headers.get('content-type')! },
+        });
+        if (r.statusCode !== 200) throw new Error(`transfer parse answered ${r.statusCode}: ${r.body}`);
+      });
+      const readMs = await once(async () => readUpload('fleet.xlsx', bytes, 'ICCID'));
+      jobRows.push({
+        db: kind,
+        size,
+        what: `transfer check of a ${rowsN.toLocaleString('en-US')}-row xlsx (${(bytes.length / 1024).toFixed(0)} KB)`,
+        ms: parseMs,
+        limit: 'reading the file alone',
+        limitMs: readMs,
+      });
     }
     // Activation of 1,000 pre-activated SIMs, each given a bundle to start: the request (decided SIM by SIM, slots
     // taken, one task), then the task through the (simulated) network until every SIM is active.
     if (runs('activation')) {
-    const toActivate = (await db.query<{ iccid: string }>(
-      `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, reset_cycle)
+      const toActivate = (
+        await db.query<{ iccid: string }>(
+          `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, reset_cycle)
        SELECT org_id, 'BB' || substr(id, 3), id, iccid, 'BEFORE_BASIC', 'prepaid', 'EU Basic 1 GB', 'EU-BAS-1G', now(), 'MONTH'
          FROM sims WHERE org_id = $1 AND status = 'pre_activated' AND technology = 'ONE_IMSI' AND operation IS NULL ORDER BY id LIMIT 1000
        RETURNING iccid`,
-      [SCALE_ORG.id],
-    )).rows.map((r) => r.iccid);
-    let accepted = 0;
-    const requestMs = await once(async () => {
-      const r = await app.inject({ method: 'POST', url: '/api/main/sim/active', payload: { iccids: toActivate }, headers });
-      if (r.statusCode !== 200) throw new Error(`activation answered ${r.statusCode}: ${r.body}`);
-      accepted = r.json().data.accepted;
-    });
-    const activationMs = await once(() => app.jobs.runOnce());
-    const active = Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) AND status = 'active'", [SCALE_ORG.id, toActivate])).rows[0].n);
-    const sqlMs = await once(() => db.query("SELECT id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])", [SCALE_ORG.id, toActivate]));
-    jobRows.push({ db: kind, size, what: `activation request of ${toActivate.length.toLocaleString('en-US')} SIMs (${accepted} accepted)`, ms: requestMs, limit: 'selecting those SIMs', limitMs: sqlMs });
-    jobRows.push({ db: kind, size, what: `activation task of ${accepted.toLocaleString('en-US')} SIMs through the network (${active} active after)`, ms: activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
-    jobRows.push({ db: kind, size, what: `activation of ${toActivate.length.toLocaleString('en-US')} SIMs, request to all active`, ms: requestMs + activationMs, limit: 'selecting those SIMs', limitMs: sqlMs });
-    console.log(`${kind}: activation of ${toActivate.length}: request ${requestMs.toFixed(0)} ms + task ${activationMs.toFixed(0)} ms, ${active} active`);
+          [SCALE_ORG.id],
+        )
+      ).rows.map((r) => r.iccid);
+      let accepted = 0;
+      const requestMs = await once(async () => {
+        const r = await app.inject({ method: 'POST', url: '/api/main/sim/active', payload: { iccids: toActivate }, headers });
+        if (r.statusCode !== 200) throw new Error(`activation answered ${r.statusCode}: ${r.body}`);
+        accepted = r.json().data.accepted;
+      });
+      const activationMs = await once(() => app.jobs.runOnce());
+      const active = Number(
+        (
+          await db.query<{ n: string }>("SELECT count(*) AS n FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) AND status = 'active'", [
+            SCALE_ORG.id,
+            toActivate,
+          ])
+        ).rows[0].n,
+      );
+      const sqlMs = await once(() => db.query('SELECT id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [SCALE_ORG.id, toActivate]));
+      jobRows.push({
+        db: kind,
+        size,
+        what: `activation request of ${toActivate.length.toLocaleString('en-US')} SIMs (${accepted} accepted)`,
+        ms: requestMs,
+        limit: 'selecting those SIMs',
+        limitMs: sqlMs,
+      });
+      jobRows.push({
+        db: kind,
+        size,
+        what: `activation task of ${accepted.toLocaleString('en-US')} SIMs through the network (${active} active after)`,
+        ms: activationMs,
+        limit: 'selecting those SIMs',
+        limitMs: sqlMs,
+      });
+      jobRows.push({
+        db: kind,
+        size,
+        what: `activation of ${toActivate.length.toLocaleString('en-US')} SIMs, request to all active`,
+        ms: requestMs + activationMs,
+        limit: 'selecting those SIMs',
+        limitMs: sqlMs,
+      });
+      console.log(`${kind}: activation of ${toActivate.length}: request ${requestMs.toFixed(0)} ms + task ${activationMs.toFixed(0)} ms, ${active} active`);
     }
     // An SMS to 1,000 active SIMs: one request refusing SIM by SIM, taking the quota, storing the SMS in one insert,
     // handing each to the (simulated) network and marking them sent; the figure is the request, to all handed over.
     if (runs('sms')) {
       await db.query('UPDATE organisations SET sms_quota = sms_used + 1000000 WHERE id = $1', [SCALE_ORG.id]);
-      const targets = (await db.query<{ iccid: string }>(
-        `SELECT iccid FROM sims WHERE org_id = $1 AND status = 'active' AND msisdn IS NOT NULL ORDER BY id LIMIT 1000`, [SCALE_ORG.id],
-      )).rows.map((r) => r.iccid);
+      const targets = (
+        await db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = $1 AND status = 'active' AND msisdn IS NOT NULL ORDER BY id LIMIT 1000`, [
+          SCALE_ORG.id,
+        ])
+      ).rows.map((r) => r.iccid);
       let sent = 0;
       const smsMs = await once(async () => {
         const r = await app.inject({ method: 'POST', url: '/api/main/sms/send', payload: { iccids: targets, content: 'STATUS?' }, headers });
         if (r.statusCode !== 200) throw new Error(`SMS send answered ${r.statusCode}: ${r.body}`);
         sent = r.json().data.accepted;
       });
-      const sqlMs = await once(() => db.query('SELECT id, iccid, imsi, msisdn, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [SCALE_ORG.id, targets]));
-      jobRows.push({ db: kind, size, what: `SMS to ${targets.length.toLocaleString('en-US')} SIMs, request to all handed to the network (${sent} sent)`, ms: smsMs, limit: 'selecting those SIMs', limitMs: sqlMs });
+      const sqlMs = await once(() =>
+        db.query('SELECT id, iccid, imsi, msisdn, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [SCALE_ORG.id, targets]),
+      );
+      jobRows.push({
+        db: kind,
+        size,
+        what: `SMS to ${targets.length.toLocaleString('en-US')} SIMs, request to all handed to the network (${sent} sent)`,
+        ms: smsMs,
+        limit: 'selecting those SIMs',
+        limitMs: sqlMs,
+      });
       console.log(`${kind}: SMS to ${targets.length}: ${smsMs.toFixed(0)} ms, ${sent} sent`);
     }
     // The cycle rollover: every SIM of the scale organisation on a DAY cycle that has just ended, some of
@@ -362,7 +481,14 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
           [at.toISOString()],
         ),
       );
-      jobRows.push({ db: kind, size, what: `cycle rollover of ${rolled.toLocaleString('en-US')} SIMs (bundle job: batches of ${ROLL_BATCH.toLocaleString('en-US')}, an event each, releases)`, ms: jobMs, limit: 'the bare UPDATE of the same rows', limitMs: sqlMs });
+      jobRows.push({
+        db: kind,
+        size,
+        what: `cycle rollover of ${rolled.toLocaleString('en-US')} SIMs (bundle job: batches of ${ROLL_BATCH.toLocaleString('en-US')}, an event each, releases)`,
+        ms: jobMs,
+        limit: 'the bare UPDATE of the same rows',
+        limitMs: sqlMs,
+      });
       console.log(`${kind}: cycle rollover of ${rolled}: ${jobMs.toFixed(0)} ms (bare UPDATE ${sqlMs.toFixed(0)} ms)`);
     }
     // The SIM list under load (last, so that the exports' memory is measured before this load has grown the heap): 50
@@ -380,7 +506,14 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       const bareFigures = await loadDirect(sql, connections, seconds);
       const pools = kind === 'postgres' ? `API: the server's pool of ${process.env.PG_POOL_SIZE ?? 10}; SQL: a pool of ${connections}` : 'one (PGlite)';
       const row = (what: string, setup: string, figures: LoadFigures) => {
-        throughputRows.push({ db: kind, size, what: `SIM list, page 1, ${connections} connections, ${what}`, setup: `${seconds} s; ${setup}`, api: figures, sql: bareFigures });
+        throughputRows.push({
+          db: kind,
+          size,
+          what: `SIM list, page 1, ${connections} connections, ${what}`,
+          setup: `${seconds} s; ${setup}`,
+          api: figures,
+          sql: bareFigures,
+        });
         console.log(`${kind}: ${throughputLine(throughputRows.at(-1)!)}`);
       };
       row('rate limits in the database', pools, api);
@@ -396,7 +529,11 @@ async function benchOne(kind: 'pglite' | 'postgres', sims: number, cdrs: number,
       if (kind === 'postgres' && fs.existsSync('/usr/sbin/haproxy')) {
         const cluster = await startCluster(url, 3);
         try {
-          row('3 instances behind HAProxy, Redis', `3 × the pool of ${process.env.PG_POOL_SIZE ?? 10}; SQL: a pool of ${connections}`, await measure(cluster.base));
+          row(
+            '3 instances behind HAProxy, Redis',
+            `3 × the pool of ${process.env.PG_POOL_SIZE ?? 10}; SQL: a pool of ${connections}`,
+            await measure(cluster.base),
+          );
         } finally {
           await cluster.stop();
         }
@@ -417,7 +554,10 @@ const kinds = ONLY.size && [...ONLY].every((p) => ownParts.includes(p)) ? [] : a
 const sims = Number(process.env.BENCH_SIMS ?? 1_000_000);
 const all: Row[] = [];
 for (const kind of kinds) {
-  const [cdrs, sms] = kind === 'postgres' ? [process.env.BENCH_CDRS ?? 10_000_000, process.env.BENCH_SMS ?? 10_000_000] : [process.env.BENCH_CDRS ?? 1_000_000, process.env.BENCH_SMS ?? 1_000_000];
+  const [cdrs, sms] =
+    kind === 'postgres'
+      ? [process.env.BENCH_CDRS ?? 10_000_000, process.env.BENCH_SMS ?? 10_000_000]
+      : [process.env.BENCH_CDRS ?? 1_000_000, process.env.BENCH_SMS ?? 1_000_000];
   all.push(...(await benchOne(kind, sims, Number(cdrs), Number(sms))));
 }
 
@@ -433,11 +573,11 @@ const THROUGHPUT_INTRO = [
   'The SIM list\'s first page (20 rows, with its capped count) asked by 50 connections at once for the time given: "API"',
   'through the HTTP server on the loopback, signed in, as a browser asks (JSON, gzip/br accepted), by autocannon in a',
   'process of its own; "SQL" the same two queries by 50 concurrent callers on the database directly. Requests per',
-  'second, the 95th percentile of their times, and the API\'s share of the bare SQL\'s throughput. The load, the server',
+  "second, the 95th percentile of their times, and the API's share of the bare SQL's throughput. The load, the server",
   'and the database share the same 2 cores.',
   '',
   'Three ways of serving the call: one instance with its per-call state (rate-limit counts) in the database, as the',
-  'embedded default keeps it; the same instance with `REDIS_URL`; and `npm run cluster`\'s three instances (processes of',
+  "embedded default keeps it; the same instance with `REDIS_URL`; and `npm run cluster`'s three instances (processes of",
   'their own, each with Redis) behind HAProxy. Who the caller is is remembered for a second in each instance',
   '(docs/decisions.md, "What a signed-in call asks of the database before its handler").',
   '',
@@ -446,7 +586,11 @@ const mb = (bytes: number) => `+${(bytes / 1048576).toFixed(1)} MB`;
 const jobLine = (r: JobRow) =>
   `| ${r.db} | ${r.size} | ${r.what} | ${r.ms.toFixed(0)} | ${r.limit} | ${Number.isNaN(r.limitMs) ? '' : r.limitMs.toFixed(0)} | ${Number.isNaN(r.limitMs) ? '' : (r.ms / r.limitMs).toFixed(1)} | ${r.rss === undefined ? '' : mb(r.rss)} |`;
 const key = (cells: string[]) => cells.slice(0, 3).join('|');
-const cellsOf = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+const cellsOf = (line: string) =>
+  line
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 const isRow = (l: string) => l.startsWith('| ') && !l.startsWith('| database') && !l.startsWith('|---');
 /** The rows of a table as they were, each replaced by this run's row of the same database, size and work; new rows after. */
 const mergeRows = (kept: string[], fresh: string[], width: number) => {
@@ -475,7 +619,10 @@ if (partial) {
   const headLines = before.head.split('\n');
   const firstCall = headLines.findIndex(isRow);
   const lastCall = headLines.map(isRow).lastIndexOf(true);
-  head = firstCall < 0 ? [...headLines, ...callLines] : [...headLines.slice(0, firstCall), ...mergeRows(headLines.slice(firstCall, lastCall + 1), callLines, 7), ...headLines.slice(lastCall + 1)];
+  head =
+    firstCall < 0
+      ? [...headLines, ...callLines]
+      : [...headLines.slice(0, firstCall), ...mergeRows(headLines.slice(firstCall, lastCall + 1), callLines, 7), ...headLines.slice(lastCall + 1)];
 } else {
   head = [
     '# Benchmarks',

@@ -12,7 +12,10 @@ export async function scaleSeed(db: Db, { sims, cdrs }: { sims: number; cdrs: nu
     `INSERT INTO organisations (id, code, name, country, parent_id, level, sms_quota, brand_id) VALUES ($1, $2, $3, 'DE', NULL, 1, 100000, 'brand-default')`,
     [SCALE_ORG.id, SCALE_ORG.code, SCALE_ORG.name],
   );
-  await db.query("INSERT INTO memberships (account_id, org_id, role, status, is_default, accepted_at) VALUES ('acc-admin', $1, 'admin', 'active', false, now())", [SCALE_ORG.id]);
+  await db.query(
+    "INSERT INTO memberships (account_id, org_id, role, status, is_default, accepted_at) VALUES ('acc-admin', $1, 'admin', 'active', false, now())",
+    [SCALE_ORG.id],
+  );
   // 18 digits (89 49 + 14-digit serial) and the check digit that makes the Luhn sum a multiple of 10.
   await db.query(
     `INSERT INTO sims (org_id, id, iccid, imsi, msisdn, imei, device_name, status, sub_status, technology, product_type, cycle_usage_kb, activated_at, last_session_at, connection_status, lat, lon, location_at)

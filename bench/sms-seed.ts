@@ -14,9 +14,11 @@ import { SCALE_ORG } from './scale-seed.js';
 const SLICE = 1_000_000;
 
 export async function smsSeed(db: Db, { count, sims, log }: { count: number; sims: number; log: (line: string) => void }): Promise<void> {
-  const indexes = (await db.query<{ name: string; def: string }>(
-    `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'sms_records' AND indexname <> 'sms_records_pkey'`,
-  )).rows;
+  const indexes = (
+    await db.query<{ name: string; def: string }>(
+      `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'sms_records' AND indexname <> 'sms_records_pkey'`,
+    )
+  ).rows;
   for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
   for (let from = 1; from <= count; from += SLICE) {
     const to = Math.min(count, from + SLICE - 1);

@@ -40,7 +40,12 @@ const LOAD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load.ts');
 const CLUSTER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'cluster.ts');
 
 /** autocannon against the app, listening on a loopback port, from a child process. */
-export async function loadApi(target: FastifyInstance | string, call: { method: 'GET' | 'POST'; url: string; body?: unknown; headers: Record<string, string> }, connections: number, seconds: number): Promise<LoadFigures> {
+export async function loadApi(
+  target: FastifyInstance | string,
+  call: { method: 'GET' | 'POST'; url: string; body?: unknown; headers: Record<string, string> },
+  connections: number,
+  seconds: number,
+): Promise<LoadFigures> {
   let base: string;
   if (typeof target === 'string') base = target;
   else {
@@ -105,14 +110,30 @@ export const throughputLine = (r: ThroughputRow) =>
  * with Redis, without jobs, the simulator or NATS (the load is calls) unless `env` says otherwise; ready once every
  * instance has answered.
  */
-export async function startCluster(databaseUrl: string, instances: number, env: Record<string, string> = {}): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startCluster(
+  databaseUrl: string,
+  instances: number,
+  env: Record<string, string> = {},
+): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = await freeRun(instances);
   const dataDir = fs.mkdtempSync('/tmp/bench-cluster-');
   const child = spawn(process.execPath, ['--import', 'tsx', CLUSTER], {
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', CLUSTER_INSTANCES: String(instances), DATABASE_URL: databaseUrl, DATA_DIR: dataDir,
-      SEED: 'false', JOBS: 'off', SIMULATOR: 'off', NATS_URL: '', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-cluster:${port}:`,
-      RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...env,
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CLUSTER_INSTANCES: String(instances),
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      SEED: 'false',
+      JOBS: 'off',
+      SIMULATOR: 'off',
+      NATS_URL: '',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `bench-cluster:${port}:`,
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

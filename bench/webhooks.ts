@@ -73,10 +73,35 @@ if (!process.env.BENCH_TLS_DIR) {
   // Trust a receiver certificate made now, beside any extra certificates already trusted: Node reads
   // NODE_EXTRA_CA_CERTS (one file) only when it starts.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
-  const extra = process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      `${dir}/key.pem`,
+      '-out',
+      `${dir}/cert.pem`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const extra =
+    process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
   fs.writeFileSync(`${dir}/trusted.pem`, `${extra.trimEnd()}\n${fs.readFileSync(`${dir}/cert.pem`, 'utf8')}`);
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: `${dir}/trusted.pem`, BENCH_TLS_DIR: dir } });
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: `${dir}/trusted.pem`, BENCH_TLS_DIR: dir },
+  });
   process.exit(r.status ?? 1);
 }
 
@@ -87,7 +112,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * p) - 1))];
 };
-
 
 async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
   const { db, url: databaseUrl, drop } = await openDb(kind);
@@ -106,16 +130,28 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
     await migrate(db);
     await seedDemo(db, { size: 'small' });
     const config = loadConfig({ VERIFICATION_CODE: '246810', NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
-      consoleDir: '/nonexistent', simulator: false, jobs: false, dataDir: fs.mkdtempSync('/tmp/bench-files-'), webhookAllowPrivate: true,
+      consoleDir: '/nonexistent',
+      simulator: false,
+      jobs: false,
+      dataDir: fs.mkdtempSync('/tmp/bench-files-'),
+      webhookAllowPrivate: true,
       rateLimits: { api: 1e9, signIn: 1e9, captcha: 1e9, passwordReset: 1e9, telemetry: 1e9 },
     });
     const app = await buildApp({ config, db, logger: false });
     await app.ready();
-    await db.query(`UPDATE notification_keys SET webhook_url = $1, status = 'enabled' WHERE id = (SELECT id FROM notification_keys WHERE org_id = 'org-demo' LIMIT 1)`, [url]);
+    await db.query(
+      `UPDATE notification_keys SET webhook_url = $1, status = 'enabled' WHERE id = (SELECT id FROM notification_keys WHERE org_id = 'org-demo' LIMIT 1)`,
+      [url],
+    );
 
     // Event to receiver, at the server's default poll (1 s, JOB_POLL_MS) and at 100 ms; on PostgreSQL at 1 s again
     // beside a transaction held open in another database.
-    const runs: Array<{ pollMs: number; hold: number }> = SPREAD_ONLY ? [] : [{ pollMs: 1000, hold: 0 }, { pollMs: 100, hold: 0 }];
+    const runs: Array<{ pollMs: number; hold: number }> = SPREAD_ONLY
+      ? []
+      : [
+          { pollMs: 1000, hold: 0 },
+          { pollMs: 100, hold: 0 },
+        ];
     if (kind === 'postgres' && HOLD_SECONDS > 0 && !SPREAD_ONLY) runs.push({ pollMs: 1000, hold: HOLD_SECONDS });
     /** EVENTS events appended one transaction each, timed to their arrival at the receiver: one row of the table. */
     const measure = async (what: string, hold: number) => {
@@ -135,8 +171,14 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       if (arrived.size < committed.size) {
         // What became of the others: the deliveries' states and the last errors their attempts logged.
         const states = await db.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`);
-        const errors = await db.query(`SELECT http_code, error, count(*)::int AS n FROM notification_logs WHERE http_code IS DISTINCT FROM 200 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`);
-        console.log(`webhooks bench (${kind}, ${what}): ${committed.size - arrived.size} events did not arrive`, JSON.stringify(states.rows), JSON.stringify(errors.rows));
+        const errors = await db.query(
+          `SELECT http_code, error, count(*)::int AS n FROM notification_logs WHERE http_code IS DISTINCT FROM 200 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`,
+        );
+        console.log(
+          `webhooks bench (${kind}, ${what}): ${committed.size - arrived.size} events did not arrive`,
+          JSON.stringify(states.rows),
+          JSON.stringify(errors.rows),
+        );
       }
       const lat = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id)! - at);
       const span = Math.max(...[...arrived.values()]) - t0;
@@ -144,7 +186,9 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       const openAtEnd = held ? held.openFor() / 1000 : 0;
       await held?.end();
       const beside = held ? `, beside a ${hold} s transaction in another database (open ${openAtEnd.toFixed(0)} s when the last arrived)` : '';
-      rows.push(`| ${kind} | ${EVENTS.toLocaleString('en-US')} events, ${what}${beside} | event → receiver | ${pct(lat, 0.5).toFixed(0)} | ${pct(lat, 0.95).toFixed(0)} | ${(lat.length / (span / 1000)).toFixed(0)} deliveries/s (${lat.length} of ${EVENTS} arrived) |`);
+      rows.push(
+        `| ${kind} | ${EVENTS.toLocaleString('en-US')} events, ${what}${beside} | event → receiver | ${pct(lat, 0.5).toFixed(0)} | ${pct(lat, 0.95).toFixed(0)} | ${(lat.length / (span / 1000)).toFixed(0)} deliveries/s (${lat.length} of ${EVENTS} arrived) |`,
+      );
     };
 
     for (const { pollMs, hold } of runs) {
@@ -165,7 +209,11 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
     // server does, at the default poll; on PostgreSQL also beside the held transaction.
     if (!SPREAD_ONLY && (await natsAnswers())) {
       const stream = `BENCH_${newId(8).toUpperCase()}`;
-      const onNats = await buildApp({ config: { ...config, jobs: true, natsUrl: 'nats://127.0.0.1:4222', natsStream: stream, jobPollMs: 1000 }, db, logger: false });
+      const onNats = await buildApp({
+        config: { ...config, jobs: true, natsUrl: 'nats://127.0.0.1:4222', natsStream: stream, jobPollMs: 1000 },
+        db,
+        logger: false,
+      });
       await onNats.ready();
       try {
         // Its consumers exist once a first event has gone all the way through.
@@ -188,7 +236,11 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       for (const n of [1, 3]) {
         const stream = `BENCH_${newId(8).toUpperCase()}`;
         const cluster = await startCluster(databaseUrl, n, {
-          JOBS: 'on', NATS_URL: 'nats://127.0.0.1:4222', NATS_STREAM: stream, WEBHOOK_ALLOW_PRIVATE: 'true', NODE_ENV: 'test',
+          JOBS: 'on',
+          NATS_URL: 'nats://127.0.0.1:4222',
+          NATS_STREAM: stream,
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          NODE_ENV: 'test',
         });
         try {
           arrived.clear();
@@ -201,8 +253,13 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
           for (let i = 0; i < SPREAD_EVENTS; i += 100) {
             const subjects = Array.from({ length: 100 }, (_, j) => `spread-${n}-${i + j}`);
             const made = await db.tx(async (q) => {
-              await appendEvents(q, subjects.map((subject) => ({ orgId: 'org-demo', type: 'task' as const, subtype: 'finished', subject })));
-              return (await q.query<{ id: string }>(`SELECT id::text AS id FROM events WHERE subject = ANY($1::text[])`, [subjects])).rows.map((r) => `evt_${r.id}`);
+              await appendEvents(
+                q,
+                subjects.map((subject) => ({ orgId: 'org-demo', type: 'task' as const, subtype: 'finished', subject })),
+              );
+              return (await q.query<{ id: string }>(`SELECT id::text AS id FROM events WHERE subject = ANY($1::text[])`, [subjects])).rows.map(
+                (r) => `evt_${r.id}`,
+              );
             });
             ids.push(...made);
           }
@@ -212,7 +269,9 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
           const seconds = (Math.max(...ids.map((id) => arrived.get(id) ?? 0)) - t0) / 1000;
           rates.set(n, got / seconds);
           const ratio = n > 1 && rates.get(1) ? `, ${(got / seconds / rates.get(1)!).toFixed(2)}x one instance` : '';
-          rows.push(`| ${kind} | ${SPREAD_EVENTS.toLocaleString('en-US')} events at once, ${n} instance${n > 1 ? 's' : ''} on one JetStream stream | first commit → last arrival (ms) | ${(seconds * 1000).toFixed(0)} | | ${(got / seconds).toFixed(0)} deliveries/s (${got} of ${SPREAD_EVENTS} arrived${ratio}) |`);
+          rows.push(
+            `| ${kind} | ${SPREAD_EVENTS.toLocaleString('en-US')} events at once, ${n} instance${n > 1 ? 's' : ''} on one JetStream stream | first commit → last arrival (ms) | ${(seconds * 1000).toFixed(0)} | | ${(got / seconds).toFixed(0)} deliveries/s (${got} of ${SPREAD_EVENTS} arrived${ratio}) |`,
+          );
           console.log(rows.at(-1));
         } finally {
           await cluster.stop();
@@ -222,12 +281,27 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
     }
 
     // The same call with the console's token and with an API key's JWT (a new JWT per call, as a careful caller signs).
-    const login = await app.inject({ method: 'POST', url: '/api/identity/sso/signin/direct/cube/offline-access', payload: { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: '246810', agreeTerms: true } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/identity/sso/signin/direct/cube/offline-access',
+      payload: { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: '246810', agreeTerms: true },
+    });
     const token = login.json().data.user.token as string;
-    const made = await app.inject({ method: 'POST', url: '/api/main/developer/key/api', payload: {}, headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' } });
+    const made = await app.inject({
+      method: 'POST',
+      url: '/api/main/developer/key/api',
+      payload: {},
+      headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' },
+    });
     const { keyId, privateKey } = made.json().data as { keyId: string; privateKey: string };
     const signer = await importPKCS8(privateKey, 'RS256');
-    const consoleCall = () => app.inject({ method: 'POST', url: '/api/main/sim/list/es', payload: { pageSize: 20 }, headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' } });
+    const consoleCall = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/main/sim/list/es',
+        payload: { pageSize: 20 },
+        headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' },
+      });
     const publicCall = async () => {
       const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer(keyId).setIssuedAt().setExpirationTime('2m').sign(signer);
       return app.inject({ method: 'POST', url: '/api/public/v1/sims/list', payload: { pageSize: 20 }, headers: { authorization: `Bearer ${jwt}` } });
@@ -247,7 +321,9 @@ async function benchOne(kind: 'pglite' | 'postgres'): Promise<string[]> {
       const c = await time(consoleCall);
       const p = await time(publicCall);
       rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | console token | ${c.p50.toFixed(1)} | ${c.p95.toFixed(1)} | |`);
-      rows.push(`| ${kind} | SIM list, 20 rows, ${RUNS} calls | API key JWT (signed per call, logged) | ${p.p50.toFixed(1)} | ${p.p95.toFixed(1)} | ${(p.p50 / c.p50).toFixed(2)}x the console's p50 |`);
+      rows.push(
+        `| ${kind} | SIM list, 20 rows, ${RUNS} calls | API key JWT (signed per call, logged) | ${p.p50.toFixed(1)} | ${p.p95.toFixed(1)} | ${(p.p50 / c.p50).toFixed(2)}x the console's p50 |`,
+      );
     }
     await app.close();
   } finally {
@@ -267,16 +343,20 @@ writeSection({
   intro: [
     `Written by \`node --import tsx bench/webhooks.ts\` on ${new Date().toISOString().slice(0, 10)}, on the demo seed. "event → receiver" is`,
     'milliseconds from the commit of an event to its first byte at a local HTTPS receiver (through the event log, its relay, the',
-    '`webhooks` consumer, the delivery table and one dispatcher), at the server\'s default poll (JOB_POLL_MS, 1 s) and at 100 ms,',
+    "`webhooks` consumer, the delivery table and one dispatcher), at the server's default poll (JOB_POLL_MS, 1 s) and at 100 ms,",
     `and on PostgreSQL at 1 s beside a transaction held open for ${HOLD_SECONDS} s in another database of the same server;`,
     'the "JetStream" rows are an instance with NATS_URL (its own stream) whose relay publishes the outbox to NATS and whose',
     'durable consumer queues the deliveries, as a server with NATS runs;',
     'events are appended one transaction each, as changes happen. The public API rows time the same SIM list call with the',
-    'console\'s token and with an API key\'s JWT signed for each call (the key looked up, RS256 verified, the call logged).',
+    "console's token and with an API key's JWT signed for each call (the key looked up, RS256 verified, the call logged).",
   ],
   table: ['| database | size | what | p50 ms | p95 ms | rate / ratio |', '|---|---|---|---:|---:|---|'],
   // The rows of a database this run did not measure (BENCH_DB=postgres) stay as they were.
   // With BENCH_SPREAD_ONLY only the rows of many instances are replaced.
-  rows: (old) => [...(SPREAD_ONLY ? old.filter((l) => !l.includes('events at once')) : []), ...rows, ...(SPREAD_ONLY ? [] : old.filter((l) => !kinds.some((k) => l.startsWith(`| ${k} |`))))],
+  rows: (old) => [
+    ...(SPREAD_ONLY ? old.filter((l) => !l.includes('events at once')) : []),
+    ...rows,
+    ...(SPREAD_ONLY ? [] : old.filter((l) => !kinds.some((k) => l.startsWith(`| ${k} |`)))),
+  ],
 });
 process.exit(0);

@@ -102,11 +102,17 @@ export const TRIGGER_SCHEMA = {
       ],
     }),
     when('type', 'data_usage_percent', { required: ['percent'] }),
-    when('type', 'sms_mo', { required: ['count', 'window'], properties: { count: { type: 'integer', minimum: TRIGGER_RANGES.smsMo.min, maximum: TRIGGER_RANGES.smsMo.max } } }),
+    when('type', 'sms_mo', {
+      required: ['count', 'window'],
+      properties: { count: { type: 'integer', minimum: TRIGGER_RANGES.smsMo.min, maximum: TRIGGER_RANGES.smsMo.max } },
+    }),
     when('type', 'sms_mt', { required: ['count', 'window'], properties: { count: { type: 'integer', minimum: 1, maximum: TRIGGER_RANGES.smsMt.max } } }),
     when('type', 'status_change', { required: ['from', 'to'] }),
     when('type', 'expiry_reminder', { required: ['days'] }),
-    when('type', 'imei_change', { required: ['mode'], allOf: [when('mode', 'outside_list', { anyOf: [{ required: ['imeis'] }, { required: ['imeiFileToken', 'imeiFileSha256'] }] })] }),
+    when('type', 'imei_change', {
+      required: ['mode'],
+      allOf: [when('mode', 'outside_list', { anyOf: [{ required: ['imeis'] }, { required: ['imeiFileToken', 'imeiFileSha256'] }] })],
+    }),
     when('type', 'no_connection', { required: ['hours'] }),
   ],
 } as const;
@@ -147,7 +153,13 @@ export const ACTION_SCHEMA = byType(
     speedKbps: { type: 'integer', enum: THROTTLE_KBPS },
     tag: TAG,
     text: { type: 'string', minLength: 1, maxLength: LIMITS.smsText },
-    emails: { type: 'array', minItems: 1, maxItems: LIMITS.emailsPerGroup, uniqueItems: true, items: { type: 'string', maxLength: LIMITS.email, pattern: EMAIL_PATTERN, 'x-rule': 'email' } },
+    emails: {
+      type: 'array',
+      minItems: 1,
+      maxItems: LIMITS.emailsPerGroup,
+      uniqueItems: true,
+      items: { type: 'string', maxLength: LIMITS.email, pattern: EMAIL_PATTERN, 'x-rule': 'email' },
+    },
   } as const,
   { throttle: ['speedKbps'], tag: ['tag'], sms: ['text'], email: ['emails'] },
 );

@@ -25,13 +25,15 @@ function lookup(table: Record<string, unknown>, key: string): string | undefined
 export function translate(lang: Language, key: string, params: Record<string, unknown> = {}): string {
   // A limit or a count of exactly 1 reads in the singular where the language has a singular form (<key>_one), as
   // i18next picks it by count in the console.
-  const singular = params.limit === 1 || params.count === 1 ? (lookup(COMMON_MESSAGES[lang], `${key}_one`) ?? lookup(COMMON_MESSAGES['en-US'], `${key}_one`)) : undefined;
+  const singular =
+    params.limit === 1 || params.count === 1 ? (lookup(COMMON_MESSAGES[lang], `${key}_one`) ?? lookup(COMMON_MESSAGES['en-US'], `${key}_one`)) : undefined;
   const template = singular ?? lookup(COMMON_MESSAGES[lang], key) ?? lookup(COMMON_MESSAGES['en-US'], key) ?? key;
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) return `{{${name}}}`;
     // A field name is itself translated when a label exists for it.
-    if (name === 'field' && typeof value === 'string') return lookup(COMMON_MESSAGES[lang], `fields.${value}`) ?? lookup(COMMON_MESSAGES['en-US'], `fields.${value}`) ?? value;
+    if (name === 'field' && typeof value === 'string')
+      return lookup(COMMON_MESSAGES[lang], `fields.${value}`) ?? lookup(COMMON_MESSAGES['en-US'], `fields.${value}`) ?? value;
     return String(value);
   });
 }

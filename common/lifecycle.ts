@@ -50,14 +50,17 @@ export type Refusal =
   | 'onlyExpired'
   | 'alreadyTerminated';
 
-export type Decision =
-  | { ok: true; status: SimStatus; subStatus: SubStatus; changed: boolean }
-  | { ok: false; refusal: Refusal };
+export type Decision = { ok: true; status: SimStatus; subStatus: SubStatus; changed: boolean } | { ok: false; refusal: Refusal };
 
 /** Actions that take the SIM's one operation slot (a person's request, carried out by a task or at once). */
 export const OPERATIONS: readonly SimAction[] = ['activate', 'suspend', 'resume', 'reset'];
 
-const to = (status: SimStatus, subStatus: SubStatus, from: SimFacts): Decision => ({ ok: true, status, subStatus, changed: status !== from.status || subStatus !== from.subStatus });
+const to = (status: SimStatus, subStatus: SubStatus, from: SimFacts): Decision => ({
+  ok: true,
+  status,
+  subStatus,
+  changed: status !== from.status || subStatus !== from.subStatus,
+});
 const no = (refusal: Refusal): Decision => ({ ok: false, refusal });
 
 /**
@@ -65,7 +68,8 @@ const no = (refusal: Refusal): Decision => ({ ok: false, refusal });
  * list: a request in progress first (nothing else is looked at), then the SIM's kind, then its state, then its bundle.
  */
 export function decide(sim: SimFacts, action: SimAction): Decision {
-  if (OPERATIONS.includes(action) && sim.operation) return no(sim.operation === 'activate' && action === 'activate' ? 'alreadyActivating' : 'requestInProgress');
+  if (OPERATIONS.includes(action) && sim.operation)
+    return no(sim.operation === 'activate' && action === 'activate' ? 'alreadyActivating' : 'requestInProgress');
   switch (action) {
     case 'activate':
       if (sim.technology === 'OTA' || sim.technology === 'OTA_BIP') return no('otaNotSupported');

@@ -64,16 +64,21 @@ export interface Caller {
  */
 export const REASONS = {
   superadminAccount: { words: 'a superadmin account', code: 'permissionDenied' },
-  roleAboveOwn: { words: 'a role above the caller\'s own', code: 'permissionDenied' },
+  roleAboveOwn: { words: "a role above the caller's own", code: 'permissionDenied' },
   invitee: { words: 'an invitee (not yet a member)', code: 'orgInsufficientPermission' },
   accountElsewhere: { words: 'an account that is also in an organisation where the caller lacks this right', code: 'orgInsufficientPermission' },
   notOrgAdmin: { words: 'an organisation the caller does not administer', code: 'orgInsufficientPermission' },
   firstLevelRename: { words: 'a first-level organisation where the caller is not superadmin', code: 'orgFirstLevelPermission' },
   firstLevelDelete: { words: 'a first-level organisation', code: 'orgFirstLevelPermission', messageKey: 'errors.orgFirstLevelDelete' },
-  receivingOrg: { words: 'a receiving organisation that is the current one or one the caller does not administer', code: 'validation', field: 'targetOrgId', rule: 'receivingOrg' },
+  receivingOrg: {
+    words: 'a receiving organisation that is the current one or one the caller does not administer',
+    code: 'validation',
+    field: 'targetOrgId',
+    rule: 'receivingOrg',
+  },
   noOversight: { words: 'a caller without the oversight privilege', code: 'permissionDenied' },
   notMember: { words: 'an organisation the caller is not a member of (answered as not found)', code: 'notFound' },
-  notBackOffice: { words: 'a caller who is not the provider\'s back office', code: 'permissionDenied' },
+  notBackOffice: { words: "a caller who is not the provider's back office", code: 'permissionDenied' },
   othersSchedule: { words: 'a scheduled SMS another account created', code: 'permissionDenied', messageKey: 'errors.othersSchedule' },
 } as const satisfies Record<string, { words: string; code: keyof typeof CODES; messageKey?: string; field?: string; rule?: string }>;
 export type Reason = keyof typeof REASONS;
@@ -105,7 +110,9 @@ const operator: Define = (can, cannot, caller) => {
 
 const admin: Define = (can, cannot) => {
   can('manage', 'all');
-  cannot(['update', 'delete', 'changeStatus', 'resetPassword', 'updateAccess', 'grantOversight'], 'account', { role: 'superadmin' }).because('superadminAccount');
+  cannot(['update', 'delete', 'changeStatus', 'resetPassword', 'updateAccess', 'grantOversight'], 'account', { role: 'superadmin' }).because(
+    'superadminAccount',
+  );
 };
 
 const superadmin: Define = (can, cannot) => {
@@ -122,7 +129,9 @@ const superadmin: Define = (can, cannot) => {
  * in the organisation. The back office is a flag of the account, not a role: no invitation, role change or account
  * route can grant it, so no customer account can come to hold it.
  */
-export const INVOICE_CHANGES = ['publish', 'settle', 'correct', 'generate', 'credit', 'deposit', 'settlement'] as const satisfies ReadonlyArray<(typeof SUBJECTS)['customer-bill-cube'][number]>;
+export const INVOICE_CHANGES = ['publish', 'settle', 'correct', 'generate', 'credit', 'deposit', 'settlement'] as const satisfies ReadonlyArray<
+  (typeof SUBJECTS)['customer-bill-cube'][number]
+>;
 
 /** Role by role, the rules. An unknown role has no entry and fails loudly in defineAbilityFor. */
 export const PERMISSIONS: Record<Role, Define> = { user, operator, admin, superadmin };

@@ -102,24 +102,37 @@ export function defineResource(schema: unknown, file?: string): ResourceSchema {
   const admin = r['x-admin'];
   if (!admin) fail('has no x-admin');
   // Rules across fields are not derived into the forms and lists: refused rather than silently dropped.
-  for (const k of UNSUPPORTED_TOP_LEVEL) if (k in r) fail(`the top-level "${k}" is not supported (rules across fields reach neither the forms nor the API); put each rule on its field`);
+  for (const k of UNSUPPORTED_TOP_LEVEL)
+    if (k in r) fail(`the top-level "${k}" is not supported (rules across fields reach neither the forms nor the API); put each rule on its field`);
   if (admin.menu && !admin.translations) fail('x-admin.translations is required for a resource with a menu place (en-US at least)');
   if (admin.permissions) {
-    if (admin.subject in SUBJECTS || admin.subject === 'all') fail(`x-admin.permissions may only declare a subject of its own; "${admin.subject}" is in common/permissions.ts`);
+    if (admin.subject in SUBJECTS || admin.subject === 'all')
+      fail(`x-admin.permissions may only declare a subject of its own; "${admin.subject}" is in common/permissions.ts`);
     for (const [role, actions] of Object.entries(admin.permissions)) {
       if (!(ROLES as readonly string[]).includes(role)) fail(`x-admin.permissions names the role "${role}", which does not exist`);
-      for (const a of actions ?? []) if (!(SCHEMA_ACTIONS as readonly string[]).includes(a)) fail(`x-admin.permissions.${role} names the action "${a}"; use ${SCHEMA_ACTIONS.join(', ')}`);
+      for (const a of actions ?? [])
+        if (!(SCHEMA_ACTIONS as readonly string[]).includes(a)) fail(`x-admin.permissions.${role} names the action "${a}"; use ${SCHEMA_ACTIONS.join(', ')}`);
     }
   } else if (!(admin.subject in SUBJECTS)) fail(`x-admin.subject "${admin.subject}" is not a permission subject (declare x-admin.permissions for a new one)`);
-  if (admin.menu && !(MENU_GROUPS as readonly string[]).includes(admin.menu.group)) fail(`x-admin.menu.group "${admin.menu.group}" is not one of ${MENU_GROUPS.join(', ')}`);
-  if (admin.menu && !/^[a-z][a-zA-Z0-9-]{1,39}$/.test(admin.resource)) fail('x-admin.resource must be a short name of letters, digits and dashes (it is part of the address)');
+  if (admin.menu && !(MENU_GROUPS as readonly string[]).includes(admin.menu.group))
+    fail(`x-admin.menu.group "${admin.menu.group}" is not one of ${MENU_GROUPS.join(', ')}`);
+  if (admin.menu && !/^[a-z][a-zA-Z0-9-]{1,39}$/.test(admin.resource))
+    fail('x-admin.resource must be a short name of letters, digits and dashes (it is part of the address)');
   for (const [lang, labels] of Object.entries(admin.translations ?? {})) {
     if (!(LANGUAGES as readonly string[]).includes(lang)) fail(`x-admin.translations names "${lang}", not one of ${LANGUAGES.join(', ')}`);
     // A schema that brings its labels brings all of them: every field and enum value, the title, every section.
-    const l = labels as { title?: string; one?: string; fields?: Record<string, string>; enum?: Record<string, Record<string, string>>; sections?: Record<string, string> };
+    const l = labels as {
+      title?: string;
+      one?: string;
+      fields?: Record<string, string>;
+      enum?: Record<string, Record<string, string>>;
+      sections?: Record<string, string>;
+    };
     const missing = [
       ...(['title', 'one'] as const).filter((k) => !l[k]),
-      ...Object.keys(r.properties).filter((f) => !l.fields?.[f]).map((f) => `fields.${f}`),
+      ...Object.keys(r.properties)
+        .filter((f) => !l.fields?.[f])
+        .map((f) => `fields.${f}`),
       ...Object.entries(r.properties).flatMap(([f, p]) => (p.enum ?? []).filter((v) => !l.enum?.[f]?.[String(v)]).map((v) => `enum.${f}.${String(v)}`)),
       ...(admin.show?.sections ?? []).filter((s) => !l.sections?.[s.key]).map((s) => `sections.${s.key}`),
     ];

@@ -5,4 +5,15 @@
  * so the sign-in page, held to a download budget (tests/budget/), does not download them. tests/unit/i18n.test.ts
  * checks that no console file uses one.
  */
-export const SERVER_ONLY_NAMESPACES = ['mail', 'pdf', 'diagnose', 'upload', 'areas', 'taskLog', 'usageExport', 'eventTypes', 'eventSubtypes', 'invoiceDetails'] as const;
+export const SERVER_ONLY_NAMESPACES = [
+  'mail',
+  'pdf',
+  'diagnose',
+  'upload',
+  'areas',
+  'taskLog',
+  'usageExport',
+  'eventTypes',
+  'eventSubtypes',
+  'invoiceDetails',
+] as const;

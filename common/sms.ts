@@ -27,8 +27,7 @@ export type SmsContentCheck =
   | { ok: false; rule: SmsContentRule; length: number; limit: number; /** the characters that cannot be carried (alphabet) */ offenders?: string[] };
 
 /** The GSM 7-bit default alphabet (3GPP TS 23.038 §6.2.1), without the escape to the extension table. */
-const GSM7_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM7_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** Its extension table (reached through the escape): one character each, two septets on the air. */
 const GSM7_EXTENSION = '\f^{}\\[~]|€';
 const GSM7 = new Set([...GSM7_BASIC, ...GSM7_EXTENSION]);

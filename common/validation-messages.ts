@@ -44,7 +44,31 @@ export const WORDED_KEYWORDS = [
 ] as const;
 
 /** Keywords that only combine or steer others: their failure is reported by the keyword inside them. */
-export const STRUCTURAL_KEYWORDS = ['properties', 'items', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not', 'additionalItems', 'patternProperties', 'dependencies', '$ref', 'definitions', '$schema', '$id', 'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', 'nullable'] as const;
+export const STRUCTURAL_KEYWORDS = [
+  'properties',
+  'items',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'if',
+  'then',
+  'else',
+  'not',
+  'additionalItems',
+  'patternProperties',
+  'dependencies',
+  '$ref',
+  'definitions',
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'nullable',
+] as const;
 
 /** The JSON types a field may be said to need. */
 export const JSON_TYPES = ['integer', 'number', 'string', 'boolean', 'array', 'object', 'null'] as const;
@@ -119,7 +143,8 @@ export function ruleMessage(t: Translate, lang: string, field: string, rule: str
   if (rule === 'email') return schemaMessage(t, lang, field, { keyword: 'format', params: { format: 'email' } });
   if (rule === 'unique') return t('validation.unique', { field });
   // A list of values the code checked by hand comes as one text ("a, b, c").
-  if (rule === 'enum' && params.allowedValues === undefined) return schemaMessage(t, lang, field, { keyword: 'enum', params: { allowedValues: String(params.values ?? '').split(', ') } });
+  if (rule === 'enum' && params.allowedValues === undefined)
+    return schemaMessage(t, lang, field, { keyword: 'enum', params: { allowedValues: String(params.values ?? '').split(', ') } });
   if ((WORDED_KEYWORDS as readonly string[]).includes(rule)) return schemaMessage(t, lang, field, { keyword: rule, params });
   return t(`rules.${rule}`, { ...params, field });
 }

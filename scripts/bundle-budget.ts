@@ -112,7 +112,8 @@ export function routeFiles(manifest: Manifest, lazy: string[]): string[] {
   if (!entry) throw new Error('the manifest has no index.html entry');
   visit(entry);
   for (const key of lazy) {
-    if (!manifest[key]?.isDynamicEntry) throw new Error(`${key} is not a lazy chunk of the build: a route of scripts/bundle-budget.ts names a module that moved`);
+    if (!manifest[key]?.isDynamicEntry)
+      throw new Error(`${key} is not a lazy chunk of the build: a route of scripts/bundle-budget.ts names a module that moved`);
     visit(key);
   }
   return files;
@@ -134,14 +135,19 @@ export function sizesOf(dist: string, file: string): FileSizes {
   return sizes;
 }
 
-const add = (list: Sizes[]): Sizes => list.reduce((s, x) => ({ raw: s.raw + x.raw, gzip: s.gzip + x.gzip, brotli: s.brotli + x.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+const add = (list: Sizes[]): Sizes =>
+  list.reduce((s, x) => ({ raw: s.raw + x.raw, gzip: s.gzip + x.gzip, brotli: s.brotli + x.brotli }), { raw: 0, gzip: 0, brotli: 0 });
 
 /** Every route's sizes in the build at dist. */
 export function measureRoutes(dist: string, routes: Record<string, RouteDef> = ROUTES): RouteReport[] {
   const manifest = readManifest(dist);
   const html = sizesOf(dist, 'index.html');
   const measure = (route: string, def: RouteDef, language?: string): RouteReport => {
-    const files = routeFiles(manifest, [...def.lazy, ...(language ? LANGUAGE_CHUNKS[language] : []), ...(language && def.signedIn ? DAYJS_CHUNKS[language] : [])]).map((f) => sizesOf(dist, f));
+    const files = routeFiles(manifest, [
+      ...def.lazy,
+      ...(language ? LANGUAGE_CHUNKS[language] : []),
+      ...(language && def.signedIn ? DAYJS_CHUNKS[language] : []),
+    ]).map((f) => sizesOf(dist, f));
     const js = add(files.filter((f) => /\.m?js$/.test(f.file)));
     const css = add(files.filter((f) => f.file.endsWith('.css')));
     return { route, ...(language ? { language } : {}), budgetKb: def.budgetKb, js, css, html, total: add([js, css, html]), files: [html, ...files] };
@@ -176,7 +182,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (process.argv.includes('--files')) {
     for (const r of reports) {
       console.log(`\n${r.route}${r.language ? ` (${r.language}, the heaviest language)` : ''}:`);
-      for (const f of [...r.files].sort((a, b) => b.gzip - a.gzip)) console.log(`  ${f.file.padEnd(48)} ${kb(f.raw).padStart(10)} raw ${kb(f.gzip).padStart(10)} gzip ${kb(f.brotli).padStart(10)} br`);
+      for (const f of [...r.files].sort((a, b) => b.gzip - a.gzip))
+        console.log(`  ${f.file.padEnd(48)} ${kb(f.raw).padStart(10)} raw ${kb(f.gzip).padStart(10)} gzip ${kb(f.brotli).padStart(10)} br`);
     }
   }
 }

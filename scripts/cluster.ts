@@ -62,7 +62,7 @@ async function serviceUrl(name: string, local: string): Promise<string> {
 function haproxyBinary(): string {
   for (const p of ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy']) if (fs.existsSync(p)) return p;
   if (process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Debian\'s HAProxy for the load balancer');
+    console.log("Installing Debian's HAProxy for the load balancer");
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
     execFileSync('apt-get', ['install', '-y', '-qq', 'haproxy'], { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
     return '/usr/sbin/haproxy';
@@ -197,7 +197,10 @@ async function main(): Promise<void> {
   const shown = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
   void (async () => {
     while (!stopping) {
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return console.log(`[cluster] ready: ${shown}`);
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -209,7 +212,8 @@ async function main(): Promise<void> {
     console.log('[cluster] stopping the instances, then HAProxy');
     await Promise.all(
       [...children.values()].map(
-        (c) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : (c.once('exit', () => resolve()), c.kill('SIGTERM')))),
+        (c) =>
+          new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : (c.once('exit', () => resolve()), c.kill('SIGTERM')))),
       ),
     );
     if (balancer.exitCode === null && balancer.signalCode === null) {

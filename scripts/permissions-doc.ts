@@ -52,7 +52,7 @@ export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchem
     '',
     'Generated from `common/permissions.ts` by `npm run docs:permissions`; a unit test fails when this file is out of date.',
     '',
-    '**Legend.** Each cell is the answer of the role\'s CASL ability in the current organisation (the one named by the',
+    "**Legend.** Each cell is the answer of the role's CASL ability in the current organisation (the one named by the",
     '`partnerCode` header): ✓ allowed; ✗ refused with 403 "Permission denied"; "✓ except …" allowed but refused for the',
     'records (or callers) named; "✓ only for …" allowed for those records only. The route\'s declared permission is',
     'checked before its input is validated; the conditions by the same ability once the record is loaded',
@@ -60,9 +60,9 @@ export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchem
     '(403 "Permission denied" unless named there). A write of',
     'autoflow-cube (create, update, delete) that is refused answers SPEC.md section 8\'s 400 "You do not have this',
     'permission, please contact your admin!" instead (server/http/context.ts, refusalOf).',
-    'Someone else\'s organisation named in `partnerCode` answers 403; someone else\'s record id answers 404.',
+    "Someone else's organisation named in `partnerCode` answers 403; someone else's record id answers 404.",
     '',
-    'The column *back office* is an account of the provider\'s back office (`accounts.back_office`, set in the database,',
+    "The column *back office* is an account of the provider's back office (`accounts.back_office`, set in the database,",
     'never by a route or an invitation) that is a user of the organisation it bills. The invoice changes',
     '(`INVOICE_CHANGES`) are its alone: every other caller, whatever its role, is refused them as',
     `${REASONS.notBackOffice.words} (403 "Permission denied").`,
@@ -80,7 +80,15 @@ export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchem
     }
   }
   const open = routes.filter((r) => typeof r.permission !== 'object');
-  lines.push('', '## Routes without a feature permission', '', '*public*: no token needed; *signed in*: a valid token and a membership of the `partnerCode` organisation, any role.', '', '| route | access |', '|---|---|');
+  lines.push(
+    '',
+    '## Routes without a feature permission',
+    '',
+    '*public*: no token needed; *signed in*: a valid token and a membership of the `partnerCode` organisation, any role.',
+    '',
+    '| route | access |',
+    '|---|---|',
+  );
   for (const r of open) lines.push(`| \`${r.method} ${fullPath(r)}\` | ${r.permission === 'public' ? 'public' : 'signed in'} |`);
   lines.push(
     '',
@@ -88,7 +96,7 @@ export function permissionsMarkdown(routes: RouteDef[], resources: ResourceSchem
     '',
     'A resource added by a schema alone (docs/schemas.md) may declare rights on a subject of its own in',
     '`x-admin.permissions`, never on a subject above; its subject is closed to every role the schema does not name. The',
-    'schemas in `schemas/` declare none; those of a deployment\'s `SCHEMAS_DIR` are in that folder\'s files, checked at',
+    "schemas in `schemas/` declare none; those of a deployment's `SCHEMAS_DIR` are in that folder's files, checked at",
     'start (`tests/fixtures/schemas/gateways.json` is the example: operators read, admins read, create and update).',
     '',
     ...schemaRightsLines(resources, routes),
@@ -104,8 +112,12 @@ function schemaRightsLines(resources: ResourceSchema[], routes: RouteDef[]): str
   for (const r of declaring) {
     const subject = r['x-admin'].subject;
     for (const action of ['read', 'create', 'update', 'delete'] as const) {
-      const guarded = routes.filter((x) => typeof x.permission === 'object' && x.permission.subject === subject && x.permission.action === action).map((x) => `\`${x.method} ${fullPath(x)}\``);
-      lines.push(`| ${subject} | ${action} | ${ROLES.map((role) => (defineAbilityFor(role, resources).can(action, subject) ? '✓' : '✗')).join(' | ')} | ${guarded.join('<br>') || '—'} |`);
+      const guarded = routes
+        .filter((x) => typeof x.permission === 'object' && x.permission.subject === subject && x.permission.action === action)
+        .map((x) => `\`${x.method} ${fullPath(x)}\``);
+      lines.push(
+        `| ${subject} | ${action} | ${ROLES.map((role) => (defineAbilityFor(role, resources).can(action, subject) ? '✓' : '✗')).join(' | ')} | ${guarded.join('<br>') || '—'} |`,
+      );
     }
   }
   return [...lines, ''];

@@ -15,7 +15,10 @@ export const answersOn = (port: number, host = '127.0.0.1') =>
 export async function freeRun(n: number): Promise<number> {
   const free = (p: number) =>
     new Promise<boolean>((resolve) => {
-      const s = net.createServer().once('error', () => resolve(false)).listen(p, '0.0.0.0', () => s.close(() => resolve(true)));
+      const s = net
+        .createServer()
+        .once('error', () => resolve(false))
+        .listen(p, '0.0.0.0', () => s.close(() => resolve(true)));
     });
   for (;;) {
     const p = 20_000 + Math.floor(Math.random() * 20_000);

@@ -45,7 +45,9 @@ export async function precompressDir(dir: string): Promise<Written[]> {
       const bytes = await fs.readFile(full);
       if (bytes.length < MIN_BYTES) return null;
       const [br, gz] = await Promise.all([
-        brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+        brotli(bytes, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        }),
         gzip(bytes, { level: zlib.constants.Z_BEST_COMPRESSION }),
       ]);
       if (br.length < bytes.length) await fs.writeFile(`${full}.br`, br);
@@ -69,7 +71,9 @@ export function precompress(): Plugin {
       const outDir = path.resolve(config.root, config.build.outDir);
       const written = await precompressDir(outDir);
       const sum = (k: keyof Omit<Written, 'file'>) => Math.round(written.reduce((n, w) => n + w[k], 0) / 1024);
-      config.logger.info(`precompress: ${written.length} files in ${path.relative(config.root, outDir) || '.'}: ${sum('raw')} KB raw, ${sum('gz')} KB gzip, ${sum('br')} KB brotli`);
+      config.logger.info(
+        `precompress: ${written.length} files in ${path.relative(config.root, outDir) || '.'}: ${sum('raw')} KB raw, ${sum('gz')} KB gzip, ${sum('br')} KB brotli`,
+      );
     },
   };
 }

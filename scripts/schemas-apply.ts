@@ -10,7 +10,7 @@ import { applySchemaTables } from '../server/schema/schema-tables.js';
 
 const config = loadConfig();
 if (!config.databaseUrl) {
-  console.error('schemas:apply needs DATABASE_URL (the embedded database applies the tables at the server\'s start)');
+  console.error("schemas:apply needs DATABASE_URL (the embedded database applies the tables at the server's start)");
   process.exit(2);
 }
 const resources = loadResources(config.schemasDir);

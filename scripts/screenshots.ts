@@ -21,7 +21,16 @@ async function signInAsAdmin(page: Page): Promise<void> {
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 for (const lang of (process.env.LANGS ?? 'en-US,zh-CN').split(',').filter(Boolean)) {
   for (const width of [1280, 1920]) {

@@ -16,7 +16,11 @@ export interface SpecCall {
 }
 
 /** A path with each parameter written the same way, to compare a SPEC path ({id}) with a route (:id). */
-export const normalise = (path: string) => path.replace(/\{[^}]+\}|:[A-Za-z_]\w*/g, ':p').replace(/\?.*$/, '').replace(/\/+$/, '');
+export const normalise = (path: string) =>
+  path
+    .replace(/\{[^}]+\}|:[A-Za-z_]\w*/g, ':p')
+    .replace(/\?.*$/, '')
+    .replace(/\/+$/, '');
 
 /** The calls of section 7's text, and the fragments it could not read as a method and a path. */
 export function parseSection7(text: string): { calls: SpecCall[]; unparsed: Array<{ group: string; text: string }> } {
@@ -84,7 +88,14 @@ export const HAND_READ: Record<string, Array<{ method: Method; path: string }>> 
   'Autoflow: POST validation for scopes and for imei_change files': call('POST', '/validation/{kind}'),
   'Autoflow: GET scope-file template downloads': call('GET', '/template/{kind}'),
   'Developer: PUT webhookStatus/{id} and callbackUrl/{id}': call('PUT', '/webhookStatus/{id}', '/callbackUrl/{id}'),
-  'Shared pool: GET real_time_data, line_chart, bar_chart, sim_usage_rank, sims': call('GET', '/dashboard/real_time_data', '/dashboard/line_chart', '/dashboard/bar_chart', '/dashboard/sim_usage_rank', '/dashboard/sims'),
+  'Shared pool: GET real_time_data, line_chart, bar_chart, sim_usage_rank, sims': call(
+    'GET',
+    '/dashboard/real_time_data',
+    '/dashboard/line_chart',
+    '/dashboard/bar_chart',
+    '/dashboard/sim_usage_rank',
+    '/dashboard/sims',
+  ),
   'Billing: GET bills settles': call('GET', '/bills/{id}/settles'),
   'Billing: GET extract': call('GET', '/bills/{id}/extract'),
   'Billing: GET download/pdf': call('GET', '/bills/{id}/download/pdf'),

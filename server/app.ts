@@ -50,7 +50,8 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
     // The HTTP/2 options' types describe another server type; the instance is used as the HTTP/1.1 one (cast below).
     ...(tls as object),
     logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : newId(16)),
+    genReqId: (req) =>
+      typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : newId(16),
     // Forwarded headers only from the proxies named in TRUST_PROXY (none by default): req.ip and req.protocol.
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
@@ -59,11 +60,15 @@ export async function buildApp({ config, db, routes = [], logger = true }: Build
       const lang = pickLanguage(req.headers.language as string | undefined);
       const bad = err.code === 'FST_ERR_BAD_URL';
       return (reply as FastifyReply).status(400).send({
-        status: { code: bad ? CODES.validation : CODES.badRequest, success: false, message: bad ? translate(lang, 'rules.badUrl') : translate(lang, 'errors.badRequest') },
+        status: {
+          code: bad ? CODES.validation : CODES.badRequest,
+          success: false,
+          message: bad ? translate(lang, 'rules.badUrl') : translate(lang, 'errors.badRequest'),
+        },
         data: bad ? { field: 'url', rule: 'badUrl' } : null,
       });
     },
-   }) as unknown as FastifyInstance;
+  }) as unknown as FastifyInstance;
 
   // External plugins (server/plugins/external).
   await app.register(ajv);

@@ -126,7 +126,8 @@ const count = (value: string | undefined, fallback: number, name: string): numbe
 function scheduleSeconds(value: string | undefined): number {
   if (value === undefined || value === '') return SCHEDULE_MINUTES * 60;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 86_400) throw new Error(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400)
+    throw new Error(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${value}"`);
   return n;
 }
 
@@ -140,7 +141,10 @@ function shutdownSeconds(value: string | undefined): number {
 
 /** TRUST_PROXY: a comma list of proxy addresses or CIDRs; empty or unset trusts none. */
 function trustProxyOf(value: string | undefined): false | string[] {
-  const list = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length > 0 ? list : false;
 }
 
@@ -150,7 +154,10 @@ function tlsOf(env: NodeJS.ProcessEnv): Config['tls'] {
   const keyFile = env.TLS_KEY_FILE || undefined;
   if (!certFile && !keyFile) return undefined;
   if (!certFile || !keyFile) throw new Error(`TLS_CERT_FILE and TLS_KEY_FILE go together: ${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is not set.`);
-  for (const [name, file] of [['TLS_CERT_FILE', certFile], ['TLS_KEY_FILE', keyFile]] as const) {
+  for (const [name, file] of [
+    ['TLS_CERT_FILE', certFile],
+    ['TLS_KEY_FILE', keyFile],
+  ] as const) {
     if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Error(`${name} names "${file}", which is not a readable file.`);
   }
   return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };

@@ -44,4 +44,6 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`console and API on ${config.tls ? 'https' : 'http'}://localhost:${config.port} (${db.kind}${db.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+app.log.info(
+  `console and API on ${config.tls ? 'https' : 'http'}://localhost:${config.port} (${db.kind}${db.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`,
+);

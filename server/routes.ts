@@ -45,9 +45,32 @@ import { taskLogRoutes } from './job/task-log.js';
 import { subscriptionRoutes } from './job/subscriptions.js';
 import { enterpriseRoutes } from './org/enterprise-routes.js';
 
-const CONSOLE_ROUTES: RouteDef[] = [...identityRoutes, ...inviteRoutes, ...orgRoutes, ...accountRoutes, ...auditRoutes, ...brandRoutes, ...telemetryRoutes, ...sseRoutes, ...taskRoutes, ...simRoutes, ...cdrRoutes, ...poolRoutes, ...poolEngineRoutes, ...billRoutes, ...invoiceTaskRoutes, ...billTypeRoutes, ...reportRoutes, ...simActionRoutes, ...simInfoRoutes, ...simUploadRoutes, ...dashboardRoutes, catalogRoute,
+const CONSOLE_ROUTES: RouteDef[] = [
+  ...identityRoutes,
+  ...inviteRoutes,
+  ...orgRoutes,
+  ...accountRoutes,
+  ...auditRoutes,
+  ...brandRoutes,
+  ...telemetryRoutes,
+  ...sseRoutes,
+  ...taskRoutes,
+  ...simRoutes,
+  ...cdrRoutes,
+  ...poolRoutes,
+  ...poolEngineRoutes,
+  ...billRoutes,
+  ...invoiceTaskRoutes,
+  ...billTypeRoutes,
+  ...reportRoutes,
+  ...simActionRoutes,
+  ...simInfoRoutes,
+  ...simUploadRoutes,
+  ...dashboardRoutes,
+  catalogRoute,
   // The tabs of a SIM's page.
-  ...simDetailRoutes, ...simDiagnoseRoutes,
+  ...simDetailRoutes,
+  ...simDiagnoseRoutes,
   // What a SIM's bundles do to it now: its data policy and why, its coverage.
   ...simBundleRoutes,
   // The SIM's service, periods, card and bundle queue; a bundle's cycle.

@@ -123,7 +123,8 @@ const CRASH = (
 // The signed-out pages and the signed-in routes' providers are route modules fetched when their route is entered
 // (react-router loads a route's `lazy` before drawing it; on the first visit in parallel with the language's words).
 const loginRoute = () => import('./pages/login/login-page').then((m) => ({ Component: m.LoginPage }));
-const staticPage = (name: 'TermsPage' | 'PrivacyPage' | 'TokenExpiredPage' | 'NotFoundPage') => () => import('./pages/static-pages').then((m) => ({ Component: m[name] }));
+const staticPage = (name: 'TermsPage' | 'PrivacyPage' | 'TokenExpiredPage' | 'NotFoundPage') => () =>
+  import('./pages/static-pages').then((m) => ({ Component: m[name] }));
 const signedInRoute = () => {
   // The shell, and on the dashboard its page, are fetched beside the signed-in providers rather than one after the
   // other as each lazy part is drawn: a signed-in first load waits for one round of chunks instead of three (as
@@ -133,8 +134,7 @@ const signedInRoute = () => {
     prefetchDashboard();
     // Its figures are asked for now too, not once the page is drawn (src/early-calls.ts).
     startDashboardCalls(window.location.search);
-  }
-  else import('./shell/shell-layout').catch(() => undefined);
+  } else import('./shell/shell-layout').catch(() => undefined);
   return import('./signed-in').then((m) => ({ Component: m.SignedIn }));
 };
 

@@ -18,7 +18,13 @@ const early = new Map<string, { at: number; answer: Promise<{ data: unknown } | 
 export function dashboardCallUrls(search: string): string[] {
   const view = dashboardViewOf(new URLSearchParams(search).get('view'));
   const q = `?${new URLSearchParams({ view })}`;
-  return [`/api/main/dashboard/card${q}`, `/api/main/dashboard/statistics${q}`, `/api/main/dashboard/rank${q}`, '/api/main/dashboard/lifecycleCount', `/api/main/sms/usage${q}`];
+  return [
+    `/api/main/dashboard/card${q}`,
+    `/api/main/dashboard/statistics${q}`,
+    `/api/main/dashboard/rank${q}`,
+    '/api/main/dashboard/lifecycleCount',
+    `/api/main/sms/usage${q}`,
+  ];
 }
 
 /** Start the dashboard's calls, when someone is signed in (a visitor without a token is sent to sign-in instead). */

@@ -86,10 +86,13 @@ let dayjsChanged = false;
 function setDayjsLocale(lang: Language): void {
   if (!dayjsWanted || (lang === 'en-US' && !dayjsChanged)) return;
   dayjsChanged = true;
-  void Promise.all([import('dayjs'), DAYJS[lang].load()]).then(([m]) => {
-    // A later switch may have finished first.
-    if (i18n.language === lang) m.default.locale(DAYJS[lang].name);
-  }, () => undefined);
+  void Promise.all([import('dayjs'), DAYJS[lang].load()]).then(
+    ([m]) => {
+      // A later switch may have finished first.
+      if (i18n.language === lang) m.default.locale(DAYJS[lang].name);
+    },
+    () => undefined,
+  );
 }
 
 /** Called by the signed-in routes' chunk: dayjs follows the language from now on. */

@@ -11,7 +11,16 @@ export function consoleInJsdom(): void {
   beforeAll(async () => {
     Object.defineProperty(window, 'matchMedia', {
       writable: true,
-      value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: vi.fn(), removeListener: vi.fn(), addEventListener: vi.fn(), removeEventListener: vi.fn(), dispatchEvent: vi.fn() }),
+      value: (query: string) => ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: vi.fn(),
+        removeListener: vi.fn(),
+        addEventListener: vi.fn(),
+        removeEventListener: vi.fn(),
+        dispatchEvent: vi.fn(),
+      }),
     });
     await i18n.changeLanguage('en-US');
   });

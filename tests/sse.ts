@@ -25,7 +25,12 @@ export function collectFrames(res: Response): Frames {
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+        const fields = Object.fromEntries(
+          block
+            .split('\n')
+            .filter((l) => !l.startsWith(':') && l.includes(': '))
+            .map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
+        );
         if (fields.event) frames.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
       }
     }
@@ -49,12 +54,20 @@ export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
 }
 
 /** The live stream of a signed-in session (GET /api/identity/sse/connect); `headers` adds e.g. a reconnect's Last-Event-ID. */
-export function connectLive(base: string, session: { accountId: string; headers: Record<string, string> }, headers: Record<string, string> = {}): Promise<Response> {
+export function connectLive(
+  base: string,
+  session: { accountId: string; headers: Record<string, string> },
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${base}/api/identity/sse/connect?userId=${session.accountId}`, { headers: { ...session.headers, ...headers } });
 }
 
 /** A session's live stream, its frames collected as they come. */
-export async function openLive(base: string, session: { accountId: string; headers: Record<string, string> }, headers: Record<string, string> = {}): Promise<Frames> {
+export async function openLive(
+  base: string,
+  session: { accountId: string; headers: Record<string, string> },
+  headers: Record<string, string> = {},
+): Promise<Frames> {
   return collectFrames(await connectLive(base, session, headers));
 }
 

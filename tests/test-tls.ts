@@ -36,10 +36,28 @@ export function trustTestTls(relativeBase: string): { dir: string; remove: () =>
   const dir = fs.mkdtempSync(path.join(base, `${process.pid}-`));
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   // NODE_EXTRA_CA_CERTS names one file: the certificates it named already (this machine sets it), then ours.
   const trusted = path.join(dir, 'trusted.pem');
   const before = process.env.NODE_EXTRA_CA_CERTS;

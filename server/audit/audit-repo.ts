@@ -13,7 +13,8 @@ export interface AuditAsk {
 /** A page of an organisation's audit rows, newest first, with who did each, and the count of all that match. */
 export async function auditPage(q: Queryable, orgId: string, ask: AuditAsk) {
   const params = [orgId, ask.entity ?? null, ask.from ?? null, ask.to ?? null];
-  const where = 'WHERE l.org_id = $1 AND ($2::text IS NULL OR l.entity = $2) AND ($3::timestamptz IS NULL OR l.at >= $3) AND ($4::timestamptz IS NULL OR l.at < $4)';
+  const where =
+    'WHERE l.org_id = $1 AND ($2::text IS NULL OR l.entity = $2) AND ($3::timestamptz IS NULL OR l.at >= $3) AND ($4::timestamptz IS NULL OR l.at < $4)';
   const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log l ${where}`, params)).rows[0].n;
   const items = (
     await q.query(

@@ -9,11 +9,23 @@ const route = subjectRoutes('main', 'audit');
 export const auditRoutes = defineRoutes([
   route('GET', '/audit/logs', 'read', {
     schema: {
-      querystring: pagedQuery({ entity: { type: 'string', maxLength: 40 }, from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }),
+      querystring: pagedQuery({
+        entity: { type: 'string', maxLength: 40 },
+        from: { type: 'string', format: 'date-time' },
+        to: { type: 'string', format: 'date-time' },
+      }),
       response: pageResponse(
         typed({
-          id: 'string', at: 'string', accountId: NULLABLE_TEXT, email: NULLABLE_TEXT, action: 'string',
-          entity: 'string', entityId: NULLABLE_TEXT, before: {}, after: {}, requestId: NULLABLE_TEXT,
+          id: 'string',
+          at: 'string',
+          accountId: NULLABLE_TEXT,
+          email: NULLABLE_TEXT,
+          action: 'string',
+          entity: 'string',
+          entityId: NULLABLE_TEXT,
+          before: {},
+          after: {},
+          requestId: NULLABLE_TEXT,
         }),
       ),
     },

@@ -168,7 +168,10 @@ export class ActionRunner {
       if (this.stopping) {
         // Not begun: back to the queue as it was, due now, for the next instance.
         await this.db
-          .query('UPDATE autoflow_runs SET claimed_by = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1::bigint AND claimed_by = $2 AND ended_at IS NULL', [run.id, this.id])
+          .query(
+            'UPDATE autoflow_runs SET claimed_by = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1::bigint AND claimed_by = $2 AND ended_at IS NULL',
+            [run.id, this.id],
+          )
           .catch(() => undefined);
         continue;
       }
@@ -187,11 +190,17 @@ export class ActionRunner {
 
   /** Carry out the run's actions from the first one not finished, in order. */
   private async carryOut(run: ClaimedRun): Promise<void> {
-    const rule = (await this.db.query<{ status: string; name: string; created_by: string | null }>('SELECT status, name, created_by FROM autoflow_rules WHERE id = $1', [run.rule_id])).rows[0];
+    const rule = (
+      await this.db.query<{ status: string; name: string; created_by: string | null }>('SELECT status, name, created_by FROM autoflow_rules WHERE id = $1', [
+        run.rule_id,
+      ])
+    ).rows[0];
     const actions = run.actions;
     if (!rule || rule.status !== 'enabled') {
       // A rule disabled (or deleted) since it fired does no more.
-      const stopped = actions.map((a) => (TERMINAL.has(a.outcome) ? a : { ...a, outcome: 'skipped' as const, reason: 'ruleDisabled', at: new Date().toISOString() }));
+      const stopped = actions.map((a) =>
+        TERMINAL.has(a.outcome) ? a : { ...a, outcome: 'skipped' as const, reason: 'ruleDisabled', at: new Date().toISOString() },
+      );
       await this.end(this.db, run, stopped);
       return;
     }
@@ -210,7 +219,12 @@ export class ActionRunner {
         }
         actions[i] = { ...a, outcome: 'failed', reason: step.reason, attempts, at: new Date().toISOString() };
       } else {
-        actions[i] = { ...a, outcome: step.outcome, ...(step.outcome === 'failed' ? { reason: step.reason } : { result: step.result }), at: new Date().toISOString() };
+        actions[i] = {
+          ...a,
+          outcome: step.outcome,
+          ...(step.outcome === 'failed' ? { reason: step.reason } : { result: step.result }),
+          at: new Date().toISOString(),
+        };
       }
       await this.save(this.db, run, actions);
     }
@@ -270,7 +284,10 @@ export class ActionRunner {
   private async inTx(run: ClaimedRun, i: number, fn: (q: Queryable, sim: HeldSim) => Promise<Step>): Promise<Step | 'applied'> {
     return this.db.tx(async (q) => {
       const sim = (
-        await q.query<HeldSim>('SELECT status, tags, flow_control_policy, overage_control, coverage_barred, pool_stopped, rule_control FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [run.org_id, run.sim_id])
+        await q.query<HeldSim>(
+          'SELECT status, tags, flow_control_policy, overage_control, coverage_barred, pool_stopped, rule_control FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE',
+          [run.org_id, run.sim_id],
+        )
       ).rows[0];
       if (!sim) return { outcome: 'failed', reason: 'simNotFound' } as Step;
       const step = await fn(q, sim);
@@ -304,12 +321,23 @@ export class ActionRunner {
       let result: Record<string, unknown> = { already: true };
       if (sim.status !== target) {
         const again = decide(sim, action);
-        if (!again.ok) return (again.refusal === 'requestInProgress' ? { outcome: 'retry', reason: again.refusal } : { outcome: 'failed', reason: again.refusal }) as Step;
-        await q.query('UPDATE sims SET status = $3, sub_status = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [run.org_id, run.sim_id, again.status, again.subStatus]);
+        if (!again.ok)
+          return (again.refusal === 'requestInProgress' ? { outcome: 'retry', reason: again.refusal } : { outcome: 'failed', reason: again.refusal }) as Step;
+        await q.query('UPDATE sims SET status = $3, sub_status = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [
+          run.org_id,
+          run.sim_id,
+          again.status,
+          again.subStatus,
+        ]);
         await simEvent(q, run, 'status_change', { action, fromSub: sim.subStatus, toSub: again.subStatus }, { from: sim.status, to: again.status });
         await audit(q, null, {
-          accountId: null, orgId: run.org_id, action, entity: 'sim', entityId: run.iccid,
-          before: { status: sim.status, subStatus: sim.subStatus }, after: { status: again.status, subStatus: again.subStatus, source: 'autoflow', ruleId: run.rule_id },
+          accountId: null,
+          orgId: run.org_id,
+          action,
+          entity: 'sim',
+          entityId: run.iccid,
+          before: { status: sim.status, subStatus: sim.subStatus },
+          after: { status: again.status, subStatus: again.subStatus, source: 'autoflow', ruleId: run.rule_id },
         });
         result = { from: sim.status, to: again.status };
       }
@@ -337,7 +365,8 @@ export class ActionRunner {
     if (!(await this.sending(run, i, a))) return { outcome: 'failed', reason: 'interrupted' };
     let r;
     try {
-      r = (await sendSmsBatch(this.db, this.network, { orgId: run.org_id, accountId: null, iccids: [run.iccid!], content: a.text!, smsType: 'text' })).results[0];
+      r = (await sendSmsBatch(this.db, this.network, { orgId: run.org_id, accountId: null, iccids: [run.iccid!], content: a.text!, smsType: 'text' }))
+        .results[0];
     } catch (err) {
       this.log.warn({ err, run: run.id }, 'autoflow SMS failed');
       return { outcome: 'failed', reason: (err as { statusCode?: number }).statusCode === 400 ? 'content' : 'error' };
@@ -351,12 +380,16 @@ export class ActionRunner {
   private async email(run: ClaimedRun, rule: { name: string; created_by: string | null }, i: number, a: ActionState): Promise<Step | 'applied'> {
     if (!(await this.sending(run, i, a))) return { outcome: 'failed', reason: 'interrupted' };
     // In the creator's language (the organisation's default when the creator is gone).
-    const lang = ((await this.db.query<{ locale: Language }>('SELECT locale FROM accounts WHERE id = $1', [rule.created_by])).rows[0]?.locale ?? 'en-US') as Language;
+    const lang = ((await this.db.query<{ locale: Language }>('SELECT locale FROM accounts WHERE id = $1', [rule.created_by])).rows[0]?.locale ??
+      'en-US') as Language;
     const at = new Date(run.at).toISOString().replace('T', ' ').slice(0, 19);
     const params = { rule: rule.name, iccid: run.iccid, at, trigger: translate(lang, `mail.autoflowTrigger.${run.trigger}`) };
     return this.db.tx(async (q) => {
       for (const to of a.emails ?? []) {
-        await this.mailer.send({ to, kind: 'notice', subject: translate(lang, 'mail.autoflowSubject', params), text: translate(lang, 'mail.autoflowBody', params) }, q);
+        await this.mailer.send(
+          { to, kind: 'notice', subject: translate(lang, 'mail.autoflowSubject', params), text: translate(lang, 'mail.autoflowBody', params) },
+          q,
+        );
       }
       run.actions[i] = { ...run.actions[i], outcome: 'done', result: { sent: (a.emails ?? []).length }, at: new Date().toISOString() };
       await this.save(q, run, run.actions);
@@ -366,7 +399,11 @@ export class ActionRunner {
 
   /** Write the actions' outcomes, if this runner still holds the run. */
   private async save(q: Queryable, run: ClaimedRun, actions: ActionState[]): Promise<void> {
-    const r = await q.query('UPDATE autoflow_runs SET actions = $3::jsonb WHERE id = $1::bigint AND claimed_by = $2 AND ended_at IS NULL', [run.id, this.id, JSON.stringify(actions)]);
+    const r = await q.query('UPDATE autoflow_runs SET actions = $3::jsonb WHERE id = $1::bigint AND claimed_by = $2 AND ended_at IS NULL', [
+      run.id,
+      this.id,
+      JSON.stringify(actions),
+    ]);
     if (r.rowCount !== 1) throw new LeaseLost();
   }
 
@@ -414,7 +451,13 @@ async function lockFacts(q: Queryable, run: ClaimedRun): Promise<LockedSim | und
 }
 
 /** A SIM event of the autoflow's own change (source autoflow: the matcher never fires on it). */
-async function simEvent(q: Queryable, run: ClaimedRun, type: string, detail: Record<string, unknown>, status: { from?: string; to?: string } = {}): Promise<void> {
+async function simEvent(
+  q: Queryable,
+  run: ClaimedRun,
+  type: string,
+  detail: Record<string, unknown>,
+  status: { from?: string; to?: string } = {},
+): Promise<void> {
   await q.query(
     `INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, detail, source) VALUES ($1, $2, $3, $4, $5, $6, $7, 'autoflow')`,
     [run.org_id, run.sim_id, run.iccid, type, status.from ?? null, status.to ?? null, JSON.stringify({ ...detail, ruleId: run.rule_id, runId: run.id })],

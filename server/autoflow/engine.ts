@@ -49,13 +49,24 @@ async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[
   );
   const stale = heads.rows.filter((h) => ruleCache.get(h.id)?.version !== h.v).map((h) => h.id);
   if (stale.length) {
-    const r = await q.query<{ id: string; v: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
-      'SELECT id, updated_at::text AS v, name, org_id, trigger, condition, scope, actions FROM autoflow_rules WHERE id = ANY($1::text[])',
-      [stale],
-    );
+    const r = await q.query<{
+      id: string;
+      v: string;
+      name: string;
+      org_id: string;
+      trigger: TriggerType;
+      condition: Record<string, unknown>;
+      scope: RuleScope;
+      actions: RuleAction[];
+    }>('SELECT id, updated_at::text AS v, name, org_id, trigger, condition, scope, actions FROM autoflow_rules WHERE id = ANY($1::text[])', [stale]);
     for (const row of r.rows) {
       const rule: CachedRule = {
-        id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions,
+        id: row.id,
+        name: row.name,
+        orgId: row.org_id,
+        trigger: { type: row.trigger, ...row.condition } as RuleTrigger,
+        scope: row.scope,
+        actions: row.actions,
         iccids: row.scope.type === 'iccids' ? new Set(row.scope.iccids ?? []) : undefined,
       };
       ruleCache.set(row.id, { version: row.v, rule });
@@ -78,11 +89,15 @@ async function simFacts(q: Queryable, iccids: string[]): Promise<Map<string, Sim
     'SELECT org_id, id, iccid, tags, product_type, pool_id, imei FROM sims WHERE iccid = ANY($1::text[])',
     [iccids],
   );
-  return new Map(r.rows.map((s) => [s.iccid, { orgId: s.org_id, simId: s.id, iccid: s.iccid, tags: s.tags, productType: s.product_type, poolId: s.pool_id, imei: s.imei }]));
+  return new Map(
+    r.rows.map((s) => [s.iccid, { orgId: s.org_id, simId: s.id, iccid: s.iccid, tags: s.tags, productType: s.product_type, poolId: s.pool_id, imei: s.imei }]),
+  );
 }
 
 async function uploadedLists(q: Queryable, rules: ActiveRule[]): Promise<Map<string, ReadonlySet<string>>> {
-  const tokens = [...new Set(rules.flatMap((r) => [r.scope.type === 'file' ? r.scope.fileToken : undefined, r.trigger.imeiFileToken]).filter((t): t is string => !!t))];
+  const tokens = [
+    ...new Set(rules.flatMap((r) => [r.scope.type === 'file' ? r.scope.fileToken : undefined, r.trigger.imeiFileToken]).filter((t): t is string => !!t)),
+  ];
   const missing = tokens.filter((t) => !listCache.has(t));
   if (missing.length) {
     const r = await q.query<{ token: string; items: string[] }>('SELECT token, items FROM autoflow_scope_files WHERE token = ANY($1::text[])', [missing]);
@@ -107,17 +122,26 @@ export async function matchEvents(events: DomainEvent[], q: Queryable): Promise<
     if (!sim || sim.orgId !== e.orgId) continue;
     for (const type of triggersOf(e)) {
       for (const rule of index.get(`${e.orgId}|${type}`) ?? []) {
-        if (!inScope(rule.scope, sim, rule.scope.type === 'iccids' ? rule.iccids : rule.scope.fileToken ? lists.get(rule.scope.fileToken) : undefined)) continue;
+        if (!inScope(rule.scope, sim, rule.scope.type === 'iccids' ? rule.iccids : rule.scope.fileToken ? lists.get(rule.scope.fileToken) : undefined))
+          continue;
         const imeis = rule.trigger.imeiFileToken ? lists.get(rule.trigger.imeiFileToken) : rule.trigger.imeis ? new Set(rule.trigger.imeis) : undefined;
         if (!triggerFires(rule.trigger, e, sim, imeis)) continue;
         runs.push({
-          orgId: e.orgId, rule, event: e, sim, trigger: type, eventId: e.id,
+          orgId: e.orgId,
+          rule,
+          event: e,
+          sim,
+          trigger: type,
+          eventId: e.id,
           detail: { event: { type: e.type, subtype: e.subtype, data: e.data, at: e.at.toISOString() } },
         });
       }
     }
   }
-  return writeRuns(q, runs.map((x) => ({ rule: x.rule, sim: x.sim, trigger: x.trigger, crossing: `event:${x.eventId}`, eventId: x.eventId, event: x.event, detail: x.detail })));
+  return writeRuns(
+    q,
+    runs.map((x) => ({ rule: x.rule, sim: x.sim, trigger: x.trigger, crossing: `event:${x.eventId}`, eventId: x.eventId, event: x.event, detail: x.detail })),
+  );
 }
 
 /** A firing to write: the rule, the SIM, the crossing that makes it unique, and what fired it. */
@@ -147,8 +171,14 @@ export async function writeRuns(q: Queryable, runs: Firing[]): Promise<number> {
      ON CONFLICT (rule_id, iccid, crossing) WHERE crossing IS NOT NULL DO NOTHING
      RETURNING id::text, rule_id, iccid, crossing`,
     [
-      runs.map((x) => x.rule.orgId), runs.map((x) => x.rule.id), runs.map((x) => x.sim.simId), runs.map((x) => x.sim.iccid), runs.map((x) => x.trigger),
-      runs.map((x) => x.crossing), runs.map((x) => x.eventId), runs.map((x) => JSON.stringify(x.detail)),
+      runs.map((x) => x.rule.orgId),
+      runs.map((x) => x.rule.id),
+      runs.map((x) => x.sim.simId),
+      runs.map((x) => x.sim.iccid),
+      runs.map((x) => x.trigger),
+      runs.map((x) => x.crossing),
+      runs.map((x) => x.eventId),
+      runs.map((x) => JSON.stringify(x.detail)),
       // The webhook is notified through the event log in this transaction (below): queued with the run.
       runs.map((x) => JSON.stringify(x.rule.actions.map((a) => ({ ...a, outcome: a.type === 'webhook' ? 'queued' : 'pending' })))),
     ],
@@ -160,7 +190,12 @@ export async function writeRuns(q: Queryable, runs: Firing[]): Promise<number> {
     .filter(({ run }) => run && run.rule.actions.some((a) => a.type === 'webhook'));
   await appendEvents(
     q,
-    notify.map(({ w, run }) => ({ orgId: run.rule.orgId, ...RULE_FIRED, subject: run.sim.iccid, data: ruleFiredData(run.rule, run.sim.iccid, run.event, w.id) })),
+    notify.map(({ w, run }) => ({
+      orgId: run.rule.orgId,
+      ...RULE_FIRED,
+      subject: run.sim.iccid,
+      data: ruleFiredData(run.rule, run.sim.iccid, run.event, w.id),
+    })),
   );
   const perRule = new Map<string, number>();
   for (const w of written.rows) perRule.set(w.rule_id, (perRule.get(w.rule_id) ?? 0) + 1);

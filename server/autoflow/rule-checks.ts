@@ -21,7 +21,11 @@ export interface Line {
 
 /** A 400 naming the field, the rule and the lines (1-based) that break it. */
 export function badLines(field: string, rule: string, lines: Line[]): ApiError {
-  const shown = lines.slice(0, LINES_IN_MESSAGE).map((l) => l.line).join(', ') + (lines.length > LINES_IN_MESSAGE ? ', …' : '');
+  const shown =
+    lines
+      .slice(0, LINES_IN_MESSAGE)
+      .map((l) => l.line)
+      .join(', ') + (lines.length > LINES_IN_MESSAGE ? ', …' : '');
   return new ApiError(400, CODES.validation, { field, ruleKey: rule, lines: shown, count: lines.length }, 'errors.validation', { field, rule, lines });
 }
 
@@ -50,7 +54,12 @@ export function checkDocument(doc: AutoflowRuleDocument, now: Date, previous?: P
   doc.actions.forEach((a, i) => {
     if (a.type !== 'email' || !a.emails) return;
     const repeated = duplicateLines(a.emails.map((e) => e.toLowerCase()));
-    if (repeated.length) throw badLines(`actions.${i}.emails`, 'duplicateLines', repeated.map((l) => ({ ...l, value: a.emails![l.line - 1] })));
+    if (repeated.length)
+      throw badLines(
+        `actions.${i}.emails`,
+        'duplicateLines',
+        repeated.map((l) => ({ ...l, value: a.emails![l.line - 1] })),
+      );
   });
   // A time kept from before (an edit that leaves it) may be past: the rule is simply running.
   const earliest = now.getTime() - NOW_GRACE_MS;

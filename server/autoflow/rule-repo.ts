@@ -83,7 +83,11 @@ const RULE_FILTERS = {
 } as const;
 
 /** One page of the organisation's rules that are not deleted, newest first, with the total. */
-export async function listRules(q: Queryable, orgId: string, query: RuleListQuery): Promise<{ items: RuleRecord[]; total: number; page: number; pageSize: number }> {
+export async function listRules(
+  q: Queryable,
+  orgId: string,
+  query: RuleListQuery,
+): Promise<{ items: RuleRecord[]; total: number; page: number; pageSize: number }> {
   const where = whereOf(RULE_FILTERS, orgId, { name: query.search, status: query.status, trigger: query.trigger });
   const params = where.params;
   if (query.actionType) {
@@ -102,7 +106,10 @@ export async function listRules(q: Queryable, orgId: string, query: RuleListQuer
 
 /** A rule of the organisation that is not deleted, or null; forUpdate locks its row for the transaction. */
 export async function findRule(q: Queryable, orgId: string, id: string, forUpdate = false): Promise<RuleRecord | null> {
-  const r = await q.query<RuleRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.org_id = $1 AND r.id = $2 AND r.status <> 'deleted'${forUpdate ? ' FOR UPDATE OF r' : ''}`, [orgId, id]);
+  const r = await q.query<RuleRow>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE r.org_id = $1 AND r.id = $2 AND r.status <> 'deleted'${forUpdate ? ' FOR UPDATE OF r' : ''}`,
+    [orgId, id],
+  );
   return r.rows[0] ? toRecord(r.rows[0]) : null;
 }
 
@@ -191,31 +198,65 @@ export type UploadKind = 'iccid' | 'imei';
 
 /** A validated upload of the organisation by its token and kind: the hash it was validated with. */
 export async function scopeFile(q: Queryable, orgId: string, token: string, kind: UploadKind = 'iccid'): Promise<{ sha256: string; count: number } | null> {
-  const r = await q.query<{ sha256: string; n: number }>('SELECT sha256, cardinality(items) AS n FROM autoflow_scope_files WHERE org_id = $1 AND token = $2 AND kind = $3', [orgId, token, kind]);
+  const r = await q.query<{ sha256: string; n: number }>(
+    'SELECT sha256, cardinality(items) AS n FROM autoflow_scope_files WHERE org_id = $1 AND token = $2 AND kind = $3',
+    [orgId, token, kind],
+  );
   return r.rows[0] ? { sha256: r.rows[0].sha256, count: Number(r.rows[0].n) } : null;
 }
 
 /** Keep a validated upload's values under a new token. */
-export async function saveScopeFile(q: Queryable, orgId: string, f: { token: string; kind: UploadKind; sha256: string; fileName: string; items: string[]; accountId: string }): Promise<void> {
-  await q.query(
-    'INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [orgId, f.token, f.kind, f.sha256, f.fileName, f.items, f.accountId],
-  );
+export async function saveScopeFile(
+  q: Queryable,
+  orgId: string,
+  f: { token: string; kind: UploadKind; sha256: string; fileName: string; items: string[]; accountId: string },
+): Promise<void> {
+  await q.query('INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+    orgId,
+    f.token,
+    f.kind,
+    f.sha256,
+    f.fileName,
+    f.items,
+    f.accountId,
+  ]);
 }
 
 /** The change records of the organisation's rules (one rule's when ruleId is given), newest first. */
-export async function changeRecords(q: Queryable, orgId: string, query: { ruleId?: string; page: number; pageSize: number }): Promise<{ items: ChangeRecord[]; total: number; page: number; pageSize: number }> {
+export async function changeRecords(
+  q: Queryable,
+  orgId: string,
+  query: { ruleId?: string; page: number; pageSize: number },
+): Promise<{ items: ChangeRecord[]; total: number; page: number; pageSize: number }> {
   const params: unknown[] = [orgId, query.ruleId ?? null];
   const where = `l.org_id = $1 AND l.entity = 'autoflow_rule' AND ($2::text IS NULL OR l.entity_id = $2)`;
   const total = Number((await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_log l WHERE ${where}`, params)).rows[0].n);
-  const rows = await q.query<{ id: string; rule_id: string | null; at: Date; action: string; account_id: string | null; email: string | null; before: ChangeRecord['before']; after: ChangeRecord['after'] }>(
+  const rows = await q.query<{
+    id: string;
+    rule_id: string | null;
+    at: Date;
+    action: string;
+    account_id: string | null;
+    email: string | null;
+    before: ChangeRecord['before'];
+    after: ChangeRecord['after'];
+  }>(
     `SELECT l.id::text AS id, l.entity_id AS rule_id, l.at, l.action, l.account_id, a.email, l.before, l.after
        FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id
       WHERE ${where} ORDER BY l.at DESC, l.id DESC LIMIT $3 OFFSET $4`,
     [...params, query.pageSize, (query.page - 1) * query.pageSize],
   );
   return {
-    items: rows.rows.map((r) => ({ id: r.id, ruleId: r.rule_id, at: iso(r.at)!, action: r.action, accountId: r.account_id, accountEmail: r.email, before: r.before, after: r.after })),
+    items: rows.rows.map((r) => ({
+      id: r.id,
+      ruleId: r.rule_id,
+      at: iso(r.at)!,
+      action: r.action,
+      accountId: r.account_id,
+      accountEmail: r.email,
+      before: r.before,
+      after: r.after,
+    })),
     total,
     page: query.page,
     pageSize: query.pageSize,
@@ -230,7 +271,10 @@ function scopeWhere(scope: AutoflowRuleDocument['scope'], from: number): { sql: 
     case 'iccids':
       return { sql: `s.iccid = ANY($${from}::text[])`, params: [scope.iccids ?? []] };
     case 'file':
-      return { sql: `s.iccid = ANY(coalesce((SELECT f.items FROM autoflow_scope_files f WHERE f.org_id = s.org_id AND f.token = $${from} AND f.kind = 'iccid'), '{}'))`, params: [scope.fileToken ?? ''] };
+      return {
+        sql: `s.iccid = ANY(coalesce((SELECT f.items FROM autoflow_scope_files f WHERE f.org_id = s.org_id AND f.token = $${from} AND f.kind = 'iccid'), '{}'))`,
+        params: [scope.fileToken ?? ''],
+      };
     case 'tags':
       return { sql: `s.tags && $${from}::text[]`, params: [scope.tags ?? []] };
     case 'product_type':
@@ -241,11 +285,18 @@ function scopeWhere(scope: AutoflowRuleDocument['scope'], from: number): { sql: 
 }
 
 /** A page of the SIMs of the organisation in a rule's scope, by ICCID; the total is counted up to `cap`. */
-export async function simsInScope(q: Queryable, orgId: string, scope: AutoflowRuleDocument['scope'], page: { limit: number; offset: number }, cap = 100_001): Promise<{ items: ScopeSim[]; total: number }> {
+export async function simsInScope(
+  q: Queryable,
+  orgId: string,
+  scope: AutoflowRuleDocument['scope'],
+  page: { limit: number; offset: number },
+  cap = 100_001,
+): Promise<{ items: ScopeSim[]; total: number }> {
   const where = scopeWhere(scope, 2);
   const params = [orgId, ...where.params];
   const total = Number(
-    (await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM (SELECT 1 FROM sims s WHERE s.org_id = $1 AND ${where.sql} LIMIT ${Number(cap)}) x`, params)).rows[0].n,
+    (await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM (SELECT 1 FROM sims s WHERE s.org_id = $1 AND ${where.sql} LIMIT ${Number(cap)}) x`, params))
+      .rows[0].n,
   );
   const rows = await q.query<{ iccid: string; status: string; product_type: string; tags: string[]; pool_id: string | null }>(
     `SELECT s.iccid, s.status, s.product_type, s.tags, s.pool_id FROM sims s WHERE s.org_id = $1 AND ${where.sql}
@@ -257,6 +308,9 @@ export async function simsInScope(q: Queryable, orgId: string, scope: AutoflowRu
 
 /** The caller's webhook (their notification key of the organisation), if they have set one up. */
 export async function webhookOf(q: Queryable, orgId: string, accountId: string): Promise<{ id: string; webhookUrl: string | null } | null> {
-  const r = await q.query<{ id: string; webhook_url: string | null }>('SELECT id, webhook_url FROM notification_keys WHERE org_id = $1 AND account_id = $2', [orgId, accountId]);
+  const r = await q.query<{ id: string; webhook_url: string | null }>('SELECT id, webhook_url FROM notification_keys WHERE org_id = $1 AND account_id = $2', [
+    orgId,
+    accountId,
+  ]);
   return r.rows[0] ? { id: r.rows[0].id, webhookUrl: r.rows[0].webhook_url } : null;
 }

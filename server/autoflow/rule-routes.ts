@@ -38,7 +38,25 @@ import { listRuns, triggerActions } from './run-repo.js';
 import { simsMeetingNow } from './schedule.js';
 import { RULE_FIRED, ruleFiredBody, ruleFiredData, sampleEvent } from './webhook-body.js';
 import { queueOnce } from '../developer/webhooks.js';
-import { changeRecords, countRulesLocked, ruleEverExisted, simsInScope, webhookOf, findRule, insertRule, listRules, nameTaken, ownIccids, poolChoices, poolExists, scopeFile, setRuleStatus, updateRule, type RuleRecord, type RuleListQuery } from './rule-repo.js';
+import {
+  changeRecords,
+  countRulesLocked,
+  ruleEverExisted,
+  simsInScope,
+  webhookOf,
+  findRule,
+  insertRule,
+  listRules,
+  nameTaken,
+  ownIccids,
+  poolChoices,
+  poolExists,
+  scopeFile,
+  setRuleStatus,
+  updateRule,
+  type RuleRecord,
+  type RuleListQuery,
+} from './rule-repo.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 
 const SUBJECT = 'autoflow-cube' as const;
@@ -47,9 +65,22 @@ export const AUDIT_ENTITY = 'autoflow_rule';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 const ruleSchema = typed({
-  id: 'string', name: 'string', trigger: anyObject, scope: anyObject, actions: arrayOf(anyObject), status: 'string',
-  activationAt: NULLABLE_TEXT, expiryAt: NULLABLE_TEXT, origin: 'string', createdBy: NULLABLE_TEXT, creatorEmail: NULLABLE_TEXT,
-  updatedBy: NULLABLE_TEXT, lastRunAt: NULLABLE_TEXT, runCount: 'integer', createdAt: 'string', updatedAt: 'string',
+  id: 'string',
+  name: 'string',
+  trigger: anyObject,
+  scope: anyObject,
+  actions: arrayOf(anyObject),
+  status: 'string',
+  activationAt: NULLABLE_TEXT,
+  expiryAt: NULLABLE_TEXT,
+  origin: 'string',
+  createdBy: NULLABLE_TEXT,
+  creatorEmail: NULLABLE_TEXT,
+  updatedBy: NULLABLE_TEXT,
+  lastRunAt: NULLABLE_TEXT,
+  runCount: 'integer',
+  createdAt: 'string',
+  updatedAt: 'string',
 });
 const pageOf = (items: object) => pageResponse(items, PAGE_NUMBERS);
 /** Counts by name (an outcome's, a status's). */
@@ -69,11 +100,13 @@ const LABELS = Object.fromEntries(
     // A status change's from and to are statuses, not the dates of a range.
     const triggerKey: Record<string, string> = { type: 'trigger', from: 'statusFrom', to: 'statusTo', imeiFileToken: 'imeis', imeiFileSha256: 'imeis' };
     for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.trigger.properties)) out[`trigger.${k}`] = label(triggerKey[k] ?? k);
-    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.scope.properties)) out[`scope.${k}`] = k === 'type' ? label('scope') : k === 'fileName' ? label('fileToken') : label(k);
+    for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.scope.properties))
+      out[`scope.${k}`] = k === 'type' ? label('scope') : k === 'fileName' ? label('fileToken') : label(k);
     for (let i = 0; i < LIMITS.tags.count; i++) out[`scope.tags.${i}`] = label('tags');
     for (let i = 0; i < AUTOFLOW_RULE_SCHEMA.properties.actions.maxItems; i++) {
       const action = (what: string) => `${what} (${label('actions')} ${i + 1})`;
-      for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.actions.items.properties)) out[`actions.${i}.${k}`] = action(k === 'type' ? label('type') : label(k));
+      for (const k of Object.keys(AUTOFLOW_RULE_SCHEMA.properties.actions.items.properties))
+        out[`actions.${i}.${k}`] = action(k === 'type' ? label('type') : label(k));
       for (let j = 0; j < LIMITS.emailsPerGroup; j++) out[`actions.${i}.emails.${j}`] = action(label('emails'));
     }
     return [lang, out];
@@ -108,16 +141,44 @@ async function checkFacts(q: Queryable, orgId: string, doc: AutoflowRuleDocument
 /** Only the fields the document's type uses are kept: a scope of all SIMs keeps no stale ICCID list. */
 function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
   // A name is kept without the spaces around it (the console trims it too; names compare trimmed, rule-repo.ts).
-  const scopeKeys: Record<string, string[]> = { all: [], iccids: ['iccids'], file: ['fileToken', 'fileSha256', 'fileName'], tags: ['tags'], product_type: ['productType'], pool: ['poolId'] };
-  const scope = Object.fromEntries(Object.entries(doc.scope).filter(([k]) => k === 'type' || scopeKeys[doc.scope.type].includes(k))) as AutoflowRuleDocument['scope'];
-  const actionKeys: Record<string, string[]> = { suspend: [], resume: [], webhook: [], throttle: ['speedKbps'], tag: ['tag'], sms: ['text'], email: ['emails'] };
-  const actions = doc.actions.map((a) => Object.fromEntries(Object.entries(a).filter(([k]) => k === 'type' || actionKeys[a.type].includes(k)))) as AutoflowRuleDocument['actions'];
-  const triggerKeys: Record<string, string[]> = {
-    data_usage: ['threshold', 'unit', 'window'], data_usage_percent: ['percent'], sms_mo: ['count', 'window'], sms_mt: ['count', 'window'],
-    status_change: ['from', 'to'], expiry_reminder: ['days'], imei_change: ['mode', 'imeis', 'imeiFileToken', 'imeiFileSha256'],
-    no_connection: ['hours'], network_change: [], country_change: ['countries'],
+  const scopeKeys: Record<string, string[]> = {
+    all: [],
+    iccids: ['iccids'],
+    file: ['fileToken', 'fileSha256', 'fileName'],
+    tags: ['tags'],
+    product_type: ['productType'],
+    pool: ['poolId'],
   };
-  const trigger = Object.fromEntries(Object.entries(doc.trigger).filter(([k]) => k === 'type' || triggerKeys[doc.trigger.type].includes(k))) as AutoflowRuleDocument['trigger'];
+  const scope = Object.fromEntries(
+    Object.entries(doc.scope).filter(([k]) => k === 'type' || scopeKeys[doc.scope.type].includes(k)),
+  ) as AutoflowRuleDocument['scope'];
+  const actionKeys: Record<string, string[]> = {
+    suspend: [],
+    resume: [],
+    webhook: [],
+    throttle: ['speedKbps'],
+    tag: ['tag'],
+    sms: ['text'],
+    email: ['emails'],
+  };
+  const actions = doc.actions.map((a) =>
+    Object.fromEntries(Object.entries(a).filter(([k]) => k === 'type' || actionKeys[a.type].includes(k))),
+  ) as AutoflowRuleDocument['actions'];
+  const triggerKeys: Record<string, string[]> = {
+    data_usage: ['threshold', 'unit', 'window'],
+    data_usage_percent: ['percent'],
+    sms_mo: ['count', 'window'],
+    sms_mt: ['count', 'window'],
+    status_change: ['from', 'to'],
+    expiry_reminder: ['days'],
+    imei_change: ['mode', 'imeis', 'imeiFileToken', 'imeiFileSha256'],
+    no_connection: ['hours'],
+    network_change: [],
+    country_change: ['countries'],
+  };
+  const trigger = Object.fromEntries(
+    Object.entries(doc.trigger).filter(([k]) => k === 'type' || triggerKeys[doc.trigger.type].includes(k)),
+  ) as AutoflowRuleDocument['trigger'];
   if (trigger.mode === 'any') for (const k of ['imeis', 'imeiFileToken', 'imeiFileSha256'] as const) delete trigger[k];
   return { ...doc, name: doc.name.trim(), trigger, scope, actions };
 }
@@ -125,7 +186,15 @@ function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
 const nameExists = () => new ApiError(400, CODES.autoflowNameExists, { field: 'name' }, 'errors.autoflowNameExists', { field: 'name', rule: 'unique' });
 
 /** The document as its change record keeps it. */
-const recordOf = (r: RuleRecord) => ({ name: r.name, trigger: r.trigger, scope: r.scope, actions: r.actions, status: r.status, activationAt: r.activationAt, expiryAt: r.expiryAt });
+const recordOf = (r: RuleRecord) => ({
+  name: r.name,
+  trigger: r.trigger,
+  scope: r.scope,
+  actions: r.actions,
+  status: r.status,
+  activationAt: r.activationAt,
+  expiryAt: r.expiryAt,
+});
 
 /** EXAMPLE ICCID for a rule whose scope holds no SIM yet (valid: Luhn). */
 const EXAMPLE_ICCID = '89490200001234567819';
@@ -268,7 +337,9 @@ export const ruleRoutes = defineRoutes([
         actionType: { type: 'string', enum: [...ACTION_TYPES] },
         actionOutcome: { type: 'string', enum: [...ACTION_OUTCOMES] },
       }),
-      response: pageOf(typed({ id: 'string', ruleId: 'string', iccid: NULLABLE_TEXT, trigger: 'string', status: 'string', detail: {}, actions: {}, at: 'string' })),
+      response: pageOf(
+        typed({ id: 'string', ruleId: 'string', iccid: NULLABLE_TEXT, trigger: 'string', status: 'string', detail: {}, actions: {}, at: 'string' }),
+      ),
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -295,7 +366,12 @@ export const ruleRoutes = defineRoutes([
       const { id } = req.params as { id: string };
       const rule = await requireRule(req.server.db, auth.orgId, id);
       const { runId } = req.query as { runId?: string };
-      const answer = await triggerActions(req.server.db, auth.orgId, { id: rule.id, trigger: rule.trigger as unknown as Record<string, unknown>, actions: rule.actions as unknown as Array<Record<string, unknown>> }, runId);
+      const answer = await triggerActions(
+        req.server.db,
+        auth.orgId,
+        { id: rule.id, trigger: rule.trigger as unknown as Record<string, unknown>, actions: rule.actions as unknown as Array<Record<string, unknown>> },
+        runId,
+      );
       if (runId && !answer.run) throw notFound('autoflowRun', runId);
       return answer;
     },
@@ -326,7 +402,10 @@ export const ruleRoutes = defineRoutes([
         const v = raw.replace(/^([=+\-@])/, "'$1");
         return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
       };
-      const lines = [['ICCID', label('status'), label('productType'), label('tags'), label('poolId')], ...items.map((s) => [s.iccid, s.status, s.productType, s.tags.join(';'), s.poolId ?? ''])];
+      const lines = [
+        ['ICCID', label('status'), label('productType'), label('tags'), label('poolId')],
+        ...items.map((s) => [s.iccid, s.status, s.productType, s.tags.join(';'), s.poolId ?? '']),
+      ];
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="autoflow-${rule.id}-sims.csv"`)
@@ -357,7 +436,18 @@ export const ruleRoutes = defineRoutes([
   route('GET', '/auto_flow/cube/change_records', 'read', {
     schema: {
       querystring: pagedQuery({ ruleId: ID_TEXT }),
-      response: pageOf(typed({ id: 'string', ruleId: NULLABLE_TEXT, at: 'string', action: 'string', accountId: NULLABLE_TEXT, accountEmail: NULLABLE_TEXT, before: {}, after: {} })),
+      response: pageOf(
+        typed({
+          id: 'string',
+          ruleId: NULLABLE_TEXT,
+          at: 'string',
+          action: 'string',
+          accountId: NULLABLE_TEXT,
+          accountEmail: NULLABLE_TEXT,
+          before: {},
+          after: {},
+        }),
+      ),
     },
     handler: async (req) => changeRecords(req.server.db, req.requireAuth().orgId, req.query as { ruleId?: string; page: number; pageSize: number }),
   }),

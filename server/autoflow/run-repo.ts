@@ -52,12 +52,30 @@ export async function listRuns(
   const where = `org_id = $1 AND rule_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR iccid = $4)
     AND (($5::text IS NULL AND $6::text IS NULL) OR actions @> jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('type', $5::text, 'outcome', $6::text))))`;
   const total = Number((await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM autoflow_runs WHERE ${where}`, params)).rows[0].n);
-  const rows = await q.query<{ id: string; rule_id: string; iccid: string | null; trigger: string; status: string; detail: unknown; actions: unknown; at: Date }>(
+  const rows = await q.query<{
+    id: string;
+    rule_id: string;
+    iccid: string | null;
+    trigger: string;
+    status: string;
+    detail: unknown;
+    actions: unknown;
+    at: Date;
+  }>(
     `SELECT id::text AS id, rule_id, iccid, trigger, status, detail, actions, at FROM autoflow_runs WHERE ${where} ORDER BY at DESC, id DESC LIMIT $7 OFFSET $8`,
     [...params, query.pageSize, (query.page - 1) * query.pageSize],
   );
   return {
-    items: rows.rows.map((r) => ({ id: r.id, ruleId: r.rule_id, iccid: r.iccid, trigger: r.trigger, status: r.status, detail: r.detail, actions: r.actions, at: new Date(r.at).toISOString() })),
+    items: rows.rows.map((r) => ({
+      id: r.id,
+      ruleId: r.rule_id,
+      iccid: r.iccid,
+      trigger: r.trigger,
+      status: r.status,
+      detail: r.detail,
+      actions: r.actions,
+      at: new Date(r.at).toISOString(),
+    })),
     total,
     page: query.page,
     pageSize: query.pageSize,
@@ -83,14 +101,23 @@ export async function triggerActions(
   orgId: string,
   rule: { id: string; trigger: Record<string, unknown>; actions: Array<Record<string, unknown>> },
   runId?: string,
-): Promise<{ ruleId: string; trigger: Record<string, unknown>; actions: TriggerAction[]; runs: Record<string, number>; run: { id: string; iccid: string | null; status: string; at: string; actions: unknown } | null }> {
+): Promise<{
+  ruleId: string;
+  trigger: Record<string, unknown>;
+  actions: TriggerAction[];
+  runs: Record<string, number>;
+  run: { id: string; iccid: string | null; status: string; at: string; actions: unknown } | null;
+}> {
   const counts = await q.query<{ ord: string; outcome: string; n: string; last: Date | null }>(
     `SELECT a.ord::text, coalesce(a.value->>'outcome', 'pending') AS outcome, count(*)::text AS n, max(r.at) AS last
        FROM autoflow_runs r, jsonb_array_elements(r.actions) WITH ORDINALITY AS a(value, ord)
       WHERE r.org_id = $1 AND r.rule_id = $2 GROUP BY 1, 2`,
     [orgId, rule.id],
   );
-  const byStatus = await q.query<{ status: string; n: string }>('SELECT status, count(*)::text AS n FROM autoflow_runs WHERE org_id = $1 AND rule_id = $2 GROUP BY status', [orgId, rule.id]);
+  const byStatus = await q.query<{ status: string; n: string }>(
+    'SELECT status, count(*)::text AS n FROM autoflow_runs WHERE org_id = $1 AND rule_id = $2 GROUP BY status',
+    [orgId, rule.id],
+  );
   const actions: TriggerAction[] = rule.actions.map((a, i) => {
     const { type, ...params } = a;
     return { index: i, type: String(type), params, outcomes: {}, lastAt: null };

@@ -206,14 +206,29 @@ export async function simsMeetingNow(q: Queryable, rule: Pick<ActiveRule, 'orgId
 
 /** The enabled rules in their active period with a scheduled trigger. */
 export async function scheduledRules(q: Queryable, now: Date): Promise<ActiveRule[]> {
-  const r = await q.query<{ id: string; name: string; org_id: string; trigger: TriggerType; condition: Record<string, unknown>; scope: RuleScope; actions: RuleAction[] }>(
+  const r = await q.query<{
+    id: string;
+    name: string;
+    org_id: string;
+    trigger: TriggerType;
+    condition: Record<string, unknown>;
+    scope: RuleScope;
+    actions: RuleAction[];
+  }>(
     `SELECT id, name, org_id, trigger, condition, scope, actions FROM autoflow_rules
       WHERE trigger = ANY($1::text[]) AND status = 'enabled'
         AND (activation_at IS NULL OR activation_at <= $2) AND (expiry_at IS NULL OR expiry_at > $2)
       ORDER BY org_id, id`,
     [SCHEDULED_TRIGGERS, now.toISOString()],
   );
-  return r.rows.map((row) => ({ id: row.id, name: row.name, orgId: row.org_id, trigger: { type: row.trigger, ...row.condition } as RuleTrigger, scope: row.scope, actions: row.actions }));
+  return r.rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    orgId: row.org_id,
+    trigger: { type: row.trigger, ...row.condition } as RuleTrigger,
+    scope: row.scope,
+    actions: row.actions,
+  }));
 }
 
 /** What a firing of this trigger says about its condition. */
@@ -283,7 +298,17 @@ export async function evaluateGroup(q: Queryable, orgId: string, rules: ActiveRu
     });
   const fired = await writeRuns(q, firings);
   if (USAGE_TRIGGERS.has(rules[0].trigger.type)) {
-    await appendEvents(q, firings.map((f) => ({ orgId, type: 'usage', subtype: 'threshold_crossed', subject: f.sim.iccid, at: now, data: { ruleId: f.rule.id, trigger: f.rule.trigger.type, ...(f.event.data as Record<string, unknown>) } })));
+    await appendEvents(
+      q,
+      firings.map((f) => ({
+        orgId,
+        type: 'usage',
+        subtype: 'threshold_crossed',
+        subject: f.sim.iccid,
+        at: now,
+        data: { ruleId: f.rule.id, trigger: f.rule.trigger.type, ...(f.event.data as Record<string, unknown>) },
+      })),
+    );
   }
   return { fired, rearmed: rearmed.rowCount };
 }
@@ -359,7 +384,11 @@ export async function finishSchedule(db: Db, owner: string): Promise<void> {
  * Run the evaluation on this instance whenever it is due and this instance holds the lease. Returns stop, which waits
  * for an evaluation in progress, or until `handBack` aborts (the evaluation's lease then runs out by itself).
  */
-export function startSchedule(db: Db, log: FastifyBaseLogger, opts: { everyMs?: number; pollMs?: number; clock?: () => Date; onFired?: () => void } = {}): (handBack?: AbortSignal) => Promise<void> {
+export function startSchedule(
+  db: Db,
+  log: FastifyBaseLogger,
+  opts: { everyMs?: number; pollMs?: number; clock?: () => Date; onFired?: () => void } = {},
+): (handBack?: AbortSignal) => Promise<void> {
   const owner = `${process.pid}-${newId(8)}`;
   const everyMs = opts.everyMs ?? SCHEDULE_MINUTES * 60_000;
   let running: Promise<void> | null = null;
@@ -376,12 +405,15 @@ export function startSchedule(db: Db, log: FastifyBaseLogger, opts: { everyMs?: 
     }
   };
   // Looked at often enough that an evaluation starts within a tenth of the interval of its time (at most every 30 s).
-  const timer = setInterval(() => {
-    if (running) return;
-    running = tick()
-      .catch((err) => log.error({ err }, 'autoflow scheduled evaluation failed'))
-      .finally(() => (running = null));
-  }, opts.pollMs ?? Math.max(100, Math.min(30_000, Math.floor(everyMs / 10))));
+  const timer = setInterval(
+    () => {
+      if (running) return;
+      running = tick()
+        .catch((err) => log.error({ err }, 'autoflow scheduled evaluation failed'))
+        .finally(() => (running = null));
+    },
+    opts.pollMs ?? Math.max(100, Math.min(30_000, Math.floor(everyMs / 10))),
+  );
   timer.unref();
   return async (handBack) => {
     clearInterval(timer);

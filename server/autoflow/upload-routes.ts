@@ -77,7 +77,13 @@ export const uploadRoutes = defineRoutes([
         .type(UPLOAD_TYPES[format])
         .header('content-disposition', `attachment; filename="autoflow-${kind}-template.${format}"`)
         .header('cache-control', 'no-store')
-        .send(templateFile(format, [COLUMN[kind]], EXAMPLES[kind].map((v) => [v])));
+        .send(
+          templateFile(
+            format,
+            [COLUMN[kind]],
+            EXAMPLES[kind].map((v) => [v]),
+          ),
+        );
     },
   }),
 ]);

@@ -15,7 +15,12 @@ export interface FiredEvent {
 }
 
 /** The data of a rule_fired event. */
-export function ruleFiredData(rule: { id: string; name: string; trigger: RuleTrigger }, iccid: string, event: FiredEvent, runId: string | null): Record<string, unknown> {
+export function ruleFiredData(
+  rule: { id: string; name: string; trigger: RuleTrigger },
+  iccid: string,
+  event: FiredEvent,
+  runId: string | null,
+): Record<string, unknown> {
   return {
     ruleId: rule.id,
     ruleName: rule.name,
@@ -31,8 +36,15 @@ export function sampleEvent(trigger: RuleTrigger, iccid: string, at: Date): Fire
   switch (trigger.type) {
     case 'status_change':
       return {
-        type: 'sim', subtype: 'status_change', at,
-        data: { iccid, from: trigger.from === 'any' ? 'active' : trigger.from, to: trigger.to === 'any' ? (trigger.from === 'paused' ? 'active' : 'paused') : trigger.to, source: 'network' },
+        type: 'sim',
+        subtype: 'status_change',
+        at,
+        data: {
+          iccid,
+          from: trigger.from === 'any' ? 'active' : trigger.from,
+          to: trigger.to === 'any' ? (trigger.from === 'paused' ? 'active' : 'paused') : trigger.to,
+          source: 'network',
+        },
       };
     case 'imei_change':
       return { type: 'sim', subtype: 'imei_change', at, data: { iccid, source: 'network', detail: { from: '356938035643809' } } };

@@ -47,7 +47,8 @@ const PDF_SELECT = `${INVOICE_SELECT.slice(0, -INVOICE_FROM.length)}, t.bank_det
 
 /** The invoice as its PDF prints it, its lines not yet read (pdfLines); undefined for another organisation's. */
 export async function invoiceForPdf(q: Queryable, orgId: string, id: string): Promise<InvoiceForPdf | undefined> {
-  return (await q.query<Omit<InvoiceForPdf, 'lines' | 'poolLines' | 'orgName'>>(`${PDF_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id])).rows[0] as InvoiceForPdf | undefined;
+  return (await q.query<Omit<InvoiceForPdf, 'lines' | 'poolLines' | 'orgName'>>(`${PDF_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id])).rows[0] as
+    InvoiceForPdf | undefined;
 }
 
 /** The invoice's lines as its PDF lists them: the SIMs' by ICCID, and apart from them the pools' by pool name. */
@@ -119,19 +120,37 @@ export async function hasPayments(q: Queryable, orgId: string, id: string): Prom
 
 /** What the invoice's settles sum to, in minor units. */
 export async function settledMinor(q: Queryable, orgId: string, id: string): Promise<number> {
-  return Number((await q.query<{ minor: string }>('SELECT (coalesce(sum(amount), 0) * 100)::bigint::text AS minor FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2', [orgId, id])).rows[0].minor);
+  return Number(
+    (
+      await q.query<{ minor: string }>(
+        'SELECT (coalesce(sum(amount), 0) * 100)::bigint::text AS minor FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2',
+        [orgId, id],
+      )
+    ).rows[0].minor,
+  );
 }
 
 /** What the invoice drew on the deposit, in minor units (0 when nothing). */
 export async function depositAppliedMinor(q: Queryable, orgId: string, id: string): Promise<number> {
   return Number(
-    (await q.query<{ minor: string }>("SELECT (coalesce(sum(amount), 0) * 100)::bigint::text AS minor FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'deposit'", [orgId, id])).rows[0].minor,
+    (
+      await q.query<{ minor: string }>(
+        "SELECT (coalesce(sum(amount), 0) * 100)::bigint::text AS minor FROM invoice_settles WHERE org_id = $1 AND invoice_id = $2 AND kind = 'deposit'",
+        [orgId, id],
+      )
+    ).rows[0].minor,
   );
 }
 
 /** A draft issued: published on `day`, due on `due`. */
 export async function publishInvoice(q: Queryable, orgId: string, id: string, now: Date, day: string, due: string): Promise<void> {
-  await q.query(`UPDATE invoices SET status = 'published', issued_at = $3, billing_date = $4, due_date = $5, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, id, now.toISOString(), day, due]);
+  await q.query(`UPDATE invoices SET status = 'published', issued_at = $3, billing_date = $4, due_date = $5, updated_at = $3 WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+    now.toISOString(),
+    day,
+    due,
+  ]);
 }
 
 /**
@@ -143,8 +162,16 @@ export async function publishInvoice(q: Queryable, orgId: string, id: string, no
 export async function addSettle(
   q: Queryable,
   s: {
-    orgId: string; invoiceId: string; cents: number; currency: string; paidOn: string; reference: string; recordedBy: string | null; at: Date;
-    kind?: 'payment' | 'deposit'; depositId?: string | null;
+    orgId: string;
+    invoiceId: string;
+    cents: number;
+    currency: string;
+    paidOn: string;
+    reference: string;
+    recordedBy: string | null;
+    at: Date;
+    kind?: 'payment' | 'deposit';
+    depositId?: string | null;
   },
 ): Promise<boolean> {
   const r = await q.query(

@@ -11,17 +11,7 @@ import type { AuthContext } from '../http/context.js';
 import { notFound } from '../http/api-error.js';
 import { nowOf } from '../http/clock.js';
 import { defineRoutes, pathParams, type RouteDef, type RouteSchemas } from '../http/route.js';
-import {
-  currentVersion,
-  extractOf,
-  invoiceForPdf,
-  pdfHistory,
-  pdfLines,
-  poolDetailsOf,
-  settlesOf,
-  SIM_LINES,
-  versionsOf,
-} from './bill-repo.js';
+import { currentVersion, extractOf, invoiceForPdf, pdfHistory, pdfLines, poolDetailsOf, settlesOf, SIM_LINES, versionsOf } from './bill-repo.js';
 import { correctBill, publishBill, settleBill, wrongState } from './invoice-lifecycle.js';
 import { invoicePdf } from './invoice-pdf.js';
 
@@ -37,7 +27,10 @@ async function mustExist(q: Queryable, orgId: string, id: string): Promise<void>
 export const INVOICE_RESPONSE = { type: 'object', properties: RESOURCES.invoices.properties };
 
 /** A response object of these fields, each of this JSON type. */
-const objectOf = (fields: Record<string, string | string[]>) => ({ type: 'object', properties: Object.fromEntries(Object.entries(fields).map(([k, type]) => [k, { type }])) });
+const objectOf = (fields: Record<string, string | string[]>) => ({
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(fields).map(([k, type]) => [k, { type }])),
+});
 const listOf = (item: object) => ({ type: 'object', properties: { items: { type: 'array', items: item } } });
 
 /**
@@ -76,10 +69,23 @@ const pdfRoute = (sub: string, preview: boolean) =>
     Object.assign(inv, await pdfHistory(db, auth.orgId, id));
     const pdf = await invoicePdf(inv, req.lang);
     const name = `${inv.billId}${inv.version > 1 ? `-v${inv.version}` : ''}${preview ? '-preview' : ''}`.replace(/[^\w.-]/g, '_');
-    return reply.type('application/pdf').header('content-disposition', `attachment; filename="${name}.pdf"`).header('cache-control', 'no-store').send(Buffer.from(pdf));
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${name}.pdf"`)
+      .header('cache-control', 'no-store')
+      .send(Buffer.from(pdf));
   });
 
-const SETTLE = objectOf({ id: 'integer', amount: 'number', currency: 'string', paidOn: 'string', reference: 'string', kind: 'string', recordedBy: ['string', 'null'], recordedAt: 'string' });
+const SETTLE = objectOf({
+  id: 'integer',
+  amount: 'number',
+  currency: 'string',
+  paidOn: 'string',
+  reference: 'string',
+  kind: 'string',
+  recordedBy: ['string', 'null'],
+  recordedAt: 'string',
+});
 const SETTLES = { type: 'object', properties: { items: { type: 'array', items: SETTLE }, paid: { type: 'number' }, outstanding: { type: 'number' } } };
 const VERSION = objectOf({
   id: 'string',
@@ -93,7 +99,16 @@ const VERSION = objectOf({
   correctionReason: ['string', 'null'],
   createdAt: 'string',
 });
-const EXTRACT_LINE = objectOf({ sku: 'string', sims: 'integer', bundleQuantity: 'integer', bundleAmount: 'number', usageKb: 'number', overageKb: 'number', overageAmount: 'number', amount: 'number' });
+const EXTRACT_LINE = objectOf({
+  sku: 'string',
+  sims: 'integer',
+  bundleQuantity: 'integer',
+  bundleAmount: 'number',
+  usageKb: 'number',
+  overageKb: 'number',
+  overageAmount: 'number',
+  amount: 'number',
+});
 const POOL_DETAIL = objectOf({
   poolId: 'string',
   name: 'string',
@@ -150,7 +165,8 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
           },
         },
       },
-      summary: 'Record a payment of a published invoice; it is paid when its payments reach its total. A deposit so paid pays the invoices issued before it (depositDraws).',
+      summary:
+        'Record a payment of a published invoice; it is paid when its payments reach its total. A deposit so paid pays the invoices issued before it (depositDraws).',
     },
     async (req, auth, id) => {
       const body = req.body as { amount: number; paidOn: string; reference: string };
@@ -160,16 +176,22 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
       });
     },
   ),
-  invoiceRoute('GET', 'version', 'read', { schema: { response: VERSION }, summary: 'The current version of the invoice\'s bill.' }, async (req, auth, id) => {
+  invoiceRoute('GET', 'version', 'read', { schema: { response: VERSION }, summary: "The current version of the invoice's bill." }, async (req, auth, id) => {
     const row = await currentVersion(req.server.db, auth.orgId, id);
     if (!row) throw notFound('invoice', id);
     return row;
   }),
-  invoiceRoute('GET', 'versions', 'read', { schema: { response: listOf(VERSION) }, summary: 'Every version of the invoice\'s bill, newest first; the current one marked.' }, async (req, auth, id) => {
-    const items = await versionsOf(req.server.db, auth.orgId, id);
-    if (!items.length) throw notFound('invoice', id);
-    return { items };
-  }),
+  invoiceRoute(
+    'GET',
+    'versions',
+    'read',
+    { schema: { response: listOf(VERSION) }, summary: "Every version of the invoice's bill, newest first; the current one marked." },
+    async (req, auth, id) => {
+      const items = await versionsOf(req.server.db, auth.orgId, id);
+      if (!items.length) throw notFound('invoice', id);
+      return { items };
+    },
+  ),
   invoiceRoute(
     'POST',
     'versions',
@@ -179,7 +201,7 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
         body: { type: 'object', additionalProperties: false, properties: { reason: { type: 'string', minLength: 1, maxLength: 200 } } },
         response: INVOICE_RESPONSE,
       },
-      summary: 'Correct a post-payment invoice: a new version made again from the month\'s bundles and usage, as a draft; the old one obsolete.',
+      summary: "Correct a post-payment invoice: a new version made again from the month's bundles and usage, as a draft; the old one obsolete.",
     },
     async (req, auth, id) => {
       const reason = (req.body as { reason?: string } | undefined)?.reason?.trim() || null;
@@ -187,15 +209,24 @@ const LIFECYCLE_ROUTES: RouteDef[] = [
       return invoiceRecord(req.server.db, auth.orgId, made.id);
     },
   ),
-  invoiceRoute('GET', 'extract', 'read', { schema: { response: listOf(EXTRACT_LINE) }, summary: 'The invoice\'s lines summed by SKU.' }, async (req, auth, id) => {
-    await mustExist(req.server.db, auth.orgId, id);
-    return { items: await extractOf(req.server.db, auth.orgId, id) };
-  }),
+  invoiceRoute(
+    'GET',
+    'extract',
+    'read',
+    { schema: { response: listOf(EXTRACT_LINE) }, summary: "The invoice's lines summed by SKU." },
+    async (req, auth, id) => {
+      await mustExist(req.server.db, auth.orgId, id);
+      return { items: await extractOf(req.server.db, auth.orgId, id) };
+    },
+  ),
   invoiceRoute(
     'GET',
     'shared_pool/details',
     'read',
-    { schema: { response: listOf(POOL_DETAIL) }, summary: 'The pools of the invoice\'s SIMs: their SIMs, usage, size, usage beyond it in the month and what that overage was charged.' },
+    {
+      schema: { response: listOf(POOL_DETAIL) },
+      summary: "The pools of the invoice's SIMs: their SIMs, usage, size, usage beyond it in the month and what that overage was charged.",
+    },
     async (req, auth, id) => {
       const items = await poolDetailsOf(req.server.db, auth.orgId, id);
       if (!items) throw notFound('invoice', id);

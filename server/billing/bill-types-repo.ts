@@ -32,7 +32,13 @@ export async function creditLeftMinor(q: Queryable, orgId: string, invoiceId: st
 
 /** The next version (n-th invoice) of a type in an organisation's month: each credit note or deposit is one. */
 export async function nextVersion(q: Queryable, orgId: string, cycle: string, type: 'credit' | 'predeposit'): Promise<number> {
-  return (await q.query<{ n: number }>('SELECT coalesce(max(version), 0)::int + 1 AS n FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = $3', [orgId, cycle, type])).rows[0].n;
+  return (
+    await q.query<{ n: number }>('SELECT coalesce(max(version), 0)::int + 1 AS n FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = $3', [
+      orgId,
+      cycle,
+      type,
+    ])
+  ).rows[0].n;
 }
 
 /**
@@ -92,7 +98,20 @@ export async function insertDeposit(
        FROM organisations o LEFT JOIN billing_profiles p ON p.org_id = o.id
       WHERE o.id = $1
      ON CONFLICT (org_id, billing_cycle, type, version) DO NOTHING RETURNING id`,
-    [d.orgId, d.id, d.billId, start.toISOString().slice(0, 10), end.toISOString().slice(0, 10), d.cycle, d.now.toISOString().slice(0, 10), d.now.toISOString(), d.due, d.minor, d.version, d.reason],
+    [
+      d.orgId,
+      d.id,
+      d.billId,
+      start.toISOString().slice(0, 10),
+      end.toISOString().slice(0, 10),
+      d.cycle,
+      d.now.toISOString().slice(0, 10),
+      d.now.toISOString(),
+      d.due,
+      d.minor,
+      d.version,
+      d.reason,
+    ],
   );
   if (!made.rowCount) return false;
   await oneLine(q, d.orgId, d.id, 'DEPOSIT');
@@ -104,7 +123,11 @@ export async function insertDeposit(
  * still ask, what its invoices drew on it (their deposit settles; an obsolete version's is given back) and what is
  * left, never below 0. A deposit paid in another currency is not counted (nor drawn on).
  */
-export async function depositOf(q: Queryable, orgId: string, currency: string): Promise<{ paidMinor: number; requestedMinor: number; appliedMinor: number; leftMinor: number }> {
+export async function depositOf(
+  q: Queryable,
+  orgId: string,
+  currency: string,
+): Promise<{ paidMinor: number; requestedMinor: number; appliedMinor: number; leftMinor: number }> {
   const r = await q.query<{ paid: string; requested: string; applied: string }>(
     `SELECT (coalesce(sum(amount_incl_tax) FILTER (WHERE status = 'paid'), 0) * 100)::bigint::text AS paid,
             (coalesce(sum(amount_incl_tax) FILTER (WHERE status = 'published'), 0) * 100)::bigint::text AS requested,
@@ -143,7 +166,8 @@ export async function invoiceSettlement(q: Queryable, orgId: string, id: string,
   return row && { ...row, creditLimitMinor: row.creditLimitMinor === null ? null : Number(row.creditLimitMinor) };
 }
 
-const bankJson = (s: Settlement) => JSON.stringify(Object.fromEntries(Object.entries({ bank: s.bankName, iban: s.iban, bic: s.bic }).filter(([, v]) => v !== null)));
+const bankJson = (s: Settlement) =>
+  JSON.stringify(Object.fromEntries(Object.entries({ bank: s.bankName, iban: s.iban, bic: s.bic }).filter(([, v]) => v !== null)));
 
 /**
  * New settlement details on a draft: its party, bank, credit limit, currency and tax rate, the tax and the total again
@@ -165,17 +189,26 @@ export async function saveSettlement(q: Queryable, orgId: string, id: string, s:
        bank_details = EXCLUDED.bank_details, credit_limit = EXCLUDED.credit_limit`,
     [orgId, s.currency, rate, s.settlementCustomer, bankJson(s), limit],
   );
-  await q.query(
-    `UPDATE enterprises SET currency = $2, credit_limit_minor = $3, bank_name = $4, iban = $5, bic = $6, updated_at = $7 WHERE org_id = $1`,
-    [orgId, s.currency, s.creditLimitMinor, s.bankName, s.iban, s.bic, now.toISOString()],
-  );
+  await q.query(`UPDATE enterprises SET currency = $2, credit_limit_minor = $3, bank_name = $4, iban = $5, bic = $6, updated_at = $7 WHERE org_id = $1`, [
+    orgId,
+    s.currency,
+    s.creditLimitMinor,
+    s.bankName,
+    s.iban,
+    s.bic,
+    now.toISOString(),
+  ]);
 }
 
 /**
  * Enterprise details saved (PUT /enterprises): the invoices to come name its legal name, bank, currency and credit
  * limit; the tax rate and overage price of the billing profile stay.
  */
-export async function profileFromEnterprise(q: Queryable, orgId: string, e: { legalName: string; bankName: unknown; iban: unknown; bic: unknown; creditLimitMinor: unknown; currency: unknown }): Promise<void> {
+export async function profileFromEnterprise(
+  q: Queryable,
+  orgId: string,
+  e: { legalName: string; bankName: unknown; iban: unknown; bic: unknown; creditLimitMinor: unknown; currency: unknown },
+): Promise<void> {
   const s = { bankName: (e.bankName as string | null) ?? null, iban: (e.iban as string | null) ?? null, bic: (e.bic as string | null) ?? null } as Settlement;
   const limit = typeof e.creditLimitMinor === 'number' ? major(e.creditLimitMinor) : null;
   await q.query(

@@ -78,15 +78,23 @@ export const billTypeRoutes = defineRoutes([
         body: { type: 'object', required: ['amountMinor', 'reason'], additionalProperties: false, properties: { amountMinor: MINOR, reason: REASON } },
         response: INVOICE_RESPONSE,
       },
-      summary: 'Issue a credit note against a published or paid invoice: amount (tax included, minor units) at most what it invoiced less earlier credit notes.',
+      summary:
+        'Issue a credit note against a published or paid invoice: amount (tax included, minor units) at most what it invoiced less earlier credit notes.',
     },
     async (req, auth, id) => {
       const body = req.body as { amountMinor: number; reason: string };
       return req.server.db.tx(async (q) => invoiceRecord(q, auth.orgId, await creditBill(q, { orgId: auth.orgId, of: id, ...body, now: nowOf(req) })));
     },
   ),
-  invoiceRoute('GET', 'settlement', 'read', { schema: { response: SETTLEMENT_RESPONSE }, summary: "The invoice's settlement party, bank, credit limit, currency and tax rate, and the organisation's deposit." }, (req, auth, id) =>
-    settlementAnswer(req, auth.orgId, id),
+  invoiceRoute(
+    'GET',
+    'settlement',
+    'read',
+    {
+      schema: { response: SETTLEMENT_RESPONSE },
+      summary: "The invoice's settlement party, bank, credit limit, currency and tax rate, and the organisation's deposit.",
+    },
+    (req, auth, id) => settlementAnswer(req, auth.orgId, id),
   ),
   invoiceRoute(
     'PUT',
@@ -109,7 +117,16 @@ export const billTypeRoutes = defineRoutes([
         if (!s) throw notFound('invoice', id);
         if (s.status !== 'draft' || !s.isCurrent) throw notEditable(s.status);
         await saveSettlement(q, auth.orgId, id, { ...body, settlementCustomer: trim(body.settlementCustomer), bankName: trim(body.bankName) }, now);
-        await appendEvents(q, [{ orgId: auth.orgId, type: 'invoice', subtype: 'settlement_updated', subject: id, at: now, data: { currency: body.currency, taxRateBp: body.taxRateBp, creditLimitMinor: body.creditLimitMinor } }]);
+        await appendEvents(q, [
+          {
+            orgId: auth.orgId,
+            type: 'invoice',
+            subtype: 'settlement_updated',
+            subject: id,
+            at: now,
+            data: { currency: body.currency, taxRateBp: body.taxRateBp, creditLimitMinor: body.creditLimitMinor },
+          },
+        ]);
       });
       return settlementAnswer(req, auth.orgId, id);
     },
@@ -119,15 +136,26 @@ export const billTypeRoutes = defineRoutes([
     method: 'POST',
     path: `${BASE}/predeposit`,
     permission: { action: 'deposit', subject: 'customer-bill-cube' },
-    summary: 'Request a deposit (minor units, no tax) as an invoice of type predeposit, issued at once; once paid it counts into the organisation\'s deposit.',
+    summary: "Request a deposit (minor units, no tax) as an invoice of type predeposit, issued at once; once paid it counts into the organisation's deposit.",
     schema: {
-      body: { type: 'object', required: ['amountMinor'], additionalProperties: false, properties: { amountMinor: { ...MINOR, maximum: DEPOSIT_MAX_MINOR }, reason: REASON } },
+      body: {
+        type: 'object',
+        required: ['amountMinor'],
+        additionalProperties: false,
+        properties: { amountMinor: { ...MINOR, maximum: DEPOSIT_MAX_MINOR }, reason: REASON },
+      },
       response: INVOICE_RESPONSE,
     },
     handler: async (req) => {
       const auth = req.requireAuth();
       const body = req.body as { amountMinor: number; reason?: string };
-      return req.server.db.tx(async (q) => invoiceRecord(q, auth.orgId, await requestDeposit(q, { orgId: auth.orgId, amountMinor: body.amountMinor, reason: body.reason?.trim() ?? null, now: nowOf(req) })));
+      return req.server.db.tx(async (q) =>
+        invoiceRecord(
+          q,
+          auth.orgId,
+          await requestDeposit(q, { orgId: auth.orgId, amountMinor: body.amountMinor, reason: body.reason?.trim() ?? null, now: nowOf(req) }),
+        ),
+      );
     },
   },
 ] satisfies RouteDef[]);

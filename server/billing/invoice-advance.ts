@@ -38,8 +38,22 @@ export async function advanceInvoice(q: Queryable, orgId: string, cycle: string,
                            amount_excl_tax, tax_rate, tax_amount, amount_incl_tax, settlement_customer, bank_details, credit_limit, sku, version, origin, created_at, updated_at)
      VALUES ($1, $2, $3, 'draft', 'advance', $4, $5, $6, $7, $8, $9, 0, $10, 0, 0, $11, $12, $13, 'PREPAID', 1, 'job', $14, $14)
      ON CONFLICT (org_id, billing_cycle, type, version) DO NOTHING RETURNING id`,
-    [orgId, id, billId, month.start.toISOString().slice(0, 10), new Date(month.end.getTime() - DAY).toISOString().slice(0, 10), cycle, now.toISOString().slice(0, 10), dueDateOf(now),
-     p.currency, p.taxRate, p.settlementCustomer, JSON.stringify(p.bankDetails), p.creditLimit, now.toISOString()],
+    [
+      orgId,
+      id,
+      billId,
+      month.start.toISOString().slice(0, 10),
+      new Date(month.end.getTime() - DAY).toISOString().slice(0, 10),
+      cycle,
+      now.toISOString().slice(0, 10),
+      dueDateOf(now),
+      p.currency,
+      p.taxRate,
+      p.settlementCustomer,
+      JSON.stringify(p.bankDetails),
+      p.creditLimit,
+      now.toISOString(),
+    ],
   );
   if (!inserted.rowCount) return undefined;
   const lines = await q.query(
@@ -53,7 +67,16 @@ export async function advanceInvoice(q: Queryable, orgId: string, cycle: string,
     return undefined;
   }
   const t = (await q.query<{ total: string; sims: number }>(TOTALS_SQL, [orgId, id])).rows[0];
-  await appendEvents(q, [{ orgId, type: 'invoice', subtype: 'created', subject: id, at: now, data: { billId, version: 1, type: 'advance', billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: p.currency, sims: t.sims } }]);
+  await appendEvents(q, [
+    {
+      orgId,
+      type: 'invoice',
+      subtype: 'created',
+      subject: id,
+      at: now,
+      data: { billId, version: 1, type: 'advance', billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: p.currency, sims: t.sims },
+    },
+  ]);
   return { id, billId, version: 1, total: t.total, sims: t.sims };
 }
 

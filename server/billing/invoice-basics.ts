@@ -44,7 +44,15 @@ export interface Profile {
 
 export async function profileOf(q: Queryable, orgId: string): Promise<Profile | undefined> {
   const org = (
-    await q.query<{ code: string; currency: string | null; tax_rate: string | null; per_mb: number | null; settlement_customer: string | null; bank_details: unknown; credit_limit: string | null }>(
+    await q.query<{
+      code: string;
+      currency: string | null;
+      tax_rate: string | null;
+      per_mb: number | null;
+      settlement_customer: string | null;
+      bank_details: unknown;
+      credit_limit: string | null;
+    }>(
       `SELECT o.code, p.currency, p.tax_rate::text, p.overage_minor_per_mb AS per_mb, p.settlement_customer, p.bank_details, p.credit_limit::text
          FROM organisations o LEFT JOIN billing_profiles p ON p.org_id = o.id WHERE o.id = $1`,
       [orgId],

@@ -121,7 +121,16 @@ async function writeLines(q: Queryable, orgId: string, id: string, cycle: string
  * The invoice row over lines already written, its pools and totals from them, and its event, in q's transaction;
  * undefined when that key's invoice exists already.
  */
-async function finishInvoice(q: Queryable, orgId: string, p: Profile, id: string, cycle: string, now: Date, version: number, correction?: { supersedes: string; billId: string; reason: string | null }): Promise<MadeInvoice | undefined> {
+async function finishInvoice(
+  q: Queryable,
+  orgId: string,
+  p: Profile,
+  id: string,
+  cycle: string,
+  now: Date,
+  version: number,
+  correction?: { supersedes: string; billId: string; reason: string | null },
+): Promise<MadeInvoice | undefined> {
   const month = monthOf(cycle);
   const billId = correction?.billId ?? billIdOf(p.code, cycle);
   const day = now.toISOString().slice(0, 10);
@@ -131,15 +140,51 @@ async function finishInvoice(q: Queryable, orgId: string, p: Profile, id: string
                            sku, version, origin, supersedes, correction_reason, created_at, updated_at)
      VALUES ($1, $2, $3, 'draft', 'post_payment', $4, $5, $6, $7, $8, $9, 0, $10, 0, 0, $11, $12, $13, $14, 'POSTPAID', $15, 'job', $16, $17, $18, $18)
      ON CONFLICT (org_id, billing_cycle, type, version) DO NOTHING RETURNING id`,
-    [orgId, id, billId, month.start.toISOString().slice(0, 10), new Date(month.end.getTime() - DAY).toISOString().slice(0, 10), cycle, day, dueDateOf(now),
-     p.currency, p.taxRate, p.perMb / 100, p.settlementCustomer, JSON.stringify(p.bankDetails), p.creditLimit, version, correction?.supersedes ?? null, correction?.reason ?? null, now.toISOString()],
+    [
+      orgId,
+      id,
+      billId,
+      month.start.toISOString().slice(0, 10),
+      new Date(month.end.getTime() - DAY).toISOString().slice(0, 10),
+      cycle,
+      day,
+      dueDateOf(now),
+      p.currency,
+      p.taxRate,
+      p.perMb / 100,
+      p.settlementCustomer,
+      JSON.stringify(p.bankDetails),
+      p.creditLimit,
+      version,
+      correction?.supersedes ?? null,
+      correction?.reason ?? null,
+      now.toISOString(),
+    ],
   );
   if (!inserted.rowCount) return undefined;
   await q.query(POOL_LINES_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString(), p.perMb]);
   await q.query(POOLS_SQL, [orgId, id, month.start.toISOString(), month.end.toISOString()]);
   const t = (await q.query<{ total: string; sims: number }>(TOTALS_SQL, [orgId, id])).rows[0];
   const made: MadeInvoice = { id, billId, version, total: t.total, sims: t.sims };
-  await appendEvents(q, [{ orgId, type: 'invoice', subtype: correction ? 'corrected' : 'created', subject: id, at: now, data: { billId, version, billingCycle: cycle, status: 'draft', amountInclTax: t.total, currency: p.currency, sims: t.sims, supersedes: correction?.supersedes ?? null } }]);
+  await appendEvents(q, [
+    {
+      orgId,
+      type: 'invoice',
+      subtype: correction ? 'corrected' : 'created',
+      subject: id,
+      at: now,
+      data: {
+        billId,
+        version,
+        billingCycle: cycle,
+        status: 'draft',
+        amountInclTax: t.total,
+        currency: p.currency,
+        sims: t.sims,
+        supersedes: correction?.supersedes ?? null,
+      },
+    },
+  ]);
   return made;
 }
 
@@ -173,7 +218,12 @@ type RunKey = [orgId: string, cycle: string, type: string, version: number];
  * another owner holds the run, the organisation is gone, or it stopped after `stopAfter` batches; otherwise what the
  * run's last transaction needs (closeRun).
  */
-async function writeRun(db: Db, key: RunKey, now: Date, opts: RunOptions & { owner: string; batch: number; staleMs: number }): Promise<{ invoiceId: string; last: string | null; p: Profile } | undefined> {
+async function writeRun(
+  db: Db,
+  key: RunKey,
+  now: Date,
+  opts: RunOptions & { owner: string; batch: number; staleMs: number },
+): Promise<{ invoiceId: string; last: string | null; p: Profile } | undefined> {
   const [orgId, cycle] = key;
   const month = monthOf(cycle);
   const { owner } = opts;
@@ -200,18 +250,20 @@ async function writeRun(db: Db, key: RunKey, now: Date, opts: RunOptions & { own
     if (opts.stopAfter !== undefined && n >= opts.stopAfter) return undefined;
     const hi = (await db.query<{ hi: string | null }>(BATCH_END_SQL, [orgId, month.start.toISOString(), month.end.toISOString(), lo, opts.batch])).rows[0].hi;
     if (hi === null) return { invoiceId: run.invoice_id, last: lo, p };
-    await db.tx(async (q) => {
-      // The owner and the position checked and moved under the run's row lock: a taken-over run stops here.
-      const moved = await q.query(
-        `UPDATE invoice_runs SET last_sim_id = $7, beat_at = $8 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5
+    await db
+      .tx(async (q) => {
+        // The owner and the position checked and moved under the run's row lock: a taken-over run stops here.
+        const moved = await q.query(
+          `UPDATE invoice_runs SET last_sim_id = $7, beat_at = $8 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4 AND owner = $5
             AND last_sim_id IS NOT DISTINCT FROM $6 RETURNING 1`,
-        [...key, owner, lo, hi, beat()],
-      );
-      if (!moved.rowCount) throw new LostRun();
-      const written = await writeLines(q, orgId, run.invoice_id, cycle, p.perMb, lo, hi);
-      await q.query(`UPDATE invoice_runs SET lines = lines + $5 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, [...key, written]);
-      return written;
-    }).then((written) => opts.onBatch?.(written));
+          [...key, owner, lo, hi, beat()],
+        );
+        if (!moved.rowCount) throw new LostRun();
+        const written = await writeLines(q, orgId, run.invoice_id, cycle, p.perMb, lo, hi);
+        await q.query(`UPDATE invoice_runs SET lines = lines + $5 WHERE org_id = $1 AND billing_cycle = $2 AND type = $3 AND version = $4`, [...key, written]);
+        return written;
+      })
+      .then((written) => opts.onBatch?.(written));
     lo = hi;
   }
 }
@@ -305,8 +357,16 @@ export async function correctInvoice(
         await dropLines(q, orgId, run.invoiceId);
         return { refused: no, made: undefined };
       }
-      await q.query(`UPDATE invoices SET status = 'obsolete', is_current = false, updated_at = $3 WHERE org_id = $1 AND id = $2`, [orgId, current.id, now.toISOString()]);
-      const done = await finishInvoice(q, orgId, run.p, run.invoiceId, current.billingCycle, now, version, { supersedes: current.id, billId: current.billId, reason });
+      await q.query(`UPDATE invoices SET status = 'obsolete', is_current = false, updated_at = $3 WHERE org_id = $1 AND id = $2`, [
+        orgId,
+        current.id,
+        now.toISOString(),
+      ]);
+      const done = await finishInvoice(q, orgId, run.p, run.invoiceId, current.billingCycle, now, version, {
+        supersedes: current.id,
+        billId: current.billId,
+        reason,
+      });
       if (!done) throw new Error(`version ${version} of invoice ${current.id} exists`);
       // A draw on the deposit of the obsolete version is given back (the deposit left counts no obsolete version's):
       // said in the same transaction; the new version draws again when it is issued.
@@ -319,7 +379,18 @@ export async function correctInvoice(
       ).rows[0];
       await appendEvents(q, [
         { orgId, type: 'invoice', subtype: 'obsoleted', subject: current.id, at: now, data: { version: current.version, supersededBy: done.id } },
-        ...(released ? [{ orgId, type: 'invoice' as const, subtype: 'deposit_released', subject: current.id, at: now, data: { version: current.version, supersededBy: done.id, amount: released.amount, currency: released.currency } }] : []),
+        ...(released
+          ? [
+              {
+                orgId,
+                type: 'invoice' as const,
+                subtype: 'deposit_released',
+                subject: current.id,
+                at: now,
+                data: { version: current.version, supersededBy: done.id, amount: released.amount, currency: released.currency },
+              },
+            ]
+          : []),
       ]);
       return { made: done, refused: undefined };
     });

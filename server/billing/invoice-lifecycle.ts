@@ -17,7 +17,12 @@ import { typedBillId } from './invoice-advance.js';
 import { correctInvoice, dropStaleCorrection, profileOf, type MadeInvoice, type RunOptions } from './invoice-job.js';
 
 /** 409 saying what the invoice's state does not allow (common/locales errors.invoiceNot…). */
-const STATE_ERRORS = { publish: 'errors.invoiceNotDraft', preview: 'errors.invoiceNotDraft', settle: 'errors.invoiceNotPublished', correct: 'errors.invoiceNotCorrectable' };
+const STATE_ERRORS = {
+  publish: 'errors.invoiceNotDraft',
+  preview: 'errors.invoiceNotDraft',
+  settle: 'errors.invoiceNotPublished',
+  correct: 'errors.invoiceNotCorrectable',
+};
 export const wrongState = (status: string, action: keyof typeof STATE_ERRORS, params: Record<string, unknown> = {}) =>
   new ApiError(409, CODES.conflict, { status, action, ...params }, STATE_ERRORS[action]);
 
@@ -43,7 +48,16 @@ export async function publishBill(q: Queryable, orgId: string, id: string, now: 
   if (inv.status !== 'draft') throw wrongState(inv.status, 'publish');
   const due = dueDateOf(now);
   await publishInvoice(q, orgId, id, now, now.toISOString().slice(0, 10), due);
-  const events: NewEvent[] = [{ orgId, type: 'invoice', subtype: 'published', subject: id, at: now, data: { billId: inv.billId, version: inv.version, dueDate: due, amountInclTax: inv.total, currency: inv.currency } }];
+  const events: NewEvent[] = [
+    {
+      orgId,
+      type: 'invoice',
+      subtype: 'published',
+      subject: id,
+      at: now,
+      data: { billId: inv.billId, version: inv.version, dueDate: due, amountInclTax: inv.total, currency: inv.currency },
+    },
+  ];
   if (inv.type === 'post_payment') events.push(...(await drawDeposit(q, orgId, inv, now)).events);
   await appendEvents(q, events);
 }
@@ -58,17 +72,48 @@ type Occasion = { id: string; billId: string } | null;
  * events to append (deposit_applied, and paid) and the deposit left after it. No events when there is no deposit
  * left or nothing to pay.
  */
-async function drawDeposit(q: Queryable, orgId: string, inv: InvoiceState, now: Date, from: Occasion = null): Promise<{ events: NewEvent[]; leftMinor: number }> {
+async function drawDeposit(
+  q: Queryable,
+  orgId: string,
+  inv: InvoiceState,
+  now: Date,
+  from: Occasion = null,
+): Promise<{ events: NewEvent[]; leftMinor: number }> {
   const dueMinor = minorOf(inv.total) - (await settledMinor(q, orgId, inv.id));
   const { leftMinor } = await depositOf(q, orgId, inv.currency);
   const minor = Math.min(leftMinor, dueMinor);
   if (minor <= 0) return { events: [], leftMinor };
   const paidOn = now.toISOString().slice(0, 10);
-  const drawn = await addSettle(q, { orgId, invoiceId: inv.id, cents: minor, currency: inv.currency, paidOn, reference: DEPOSIT_REFERENCE, recordedBy: null, at: now, kind: 'deposit', depositId: from?.id ?? null });
+  const drawn = await addSettle(q, {
+    orgId,
+    invoiceId: inv.id,
+    cents: minor,
+    currency: inv.currency,
+    paidOn,
+    reference: DEPOSIT_REFERENCE,
+    recordedBy: null,
+    at: now,
+    kind: 'deposit',
+    depositId: from?.id ?? null,
+  });
   if (!drawn) return { events: [], leftMinor };
   const base = { orgId, type: 'invoice' as const, subject: inv.id, at: now };
   const occasion = from ? { depositId: from.id, depositBillId: from.billId } : {};
-  const events: NewEvent[] = [{ ...base, subtype: 'deposit_applied', data: { billId: inv.billId, version: inv.version, amount: major(minor), currency: inv.currency, depositLeft: major(leftMinor - minor), paidOn, ...occasion } }];
+  const events: NewEvent[] = [
+    {
+      ...base,
+      subtype: 'deposit_applied',
+      data: {
+        billId: inv.billId,
+        version: inv.version,
+        amount: major(minor),
+        currency: inv.currency,
+        depositLeft: major(leftMinor - minor),
+        paidOn,
+        ...occasion,
+      },
+    },
+  ];
   if (minor === dueMinor) {
     await markPaid(q, orgId, inv.id, now);
     events.push({ ...base, subtype: 'paid', data: { billId: inv.billId, version: inv.version, amount: inv.total, currency: inv.currency, paidOn } });
@@ -100,7 +145,10 @@ async function reachBack(q: Queryable, orgId: string, dep: InvoiceState, now: Da
  * reaches back to the invoices issued before it (reachBack). The organisation is locked first, as publish locks it.
  * Answers the draws of that reach back (none for any other payment), for the person to be told what the deposit paid.
  */
-export async function settleBill(q: Queryable, s: { orgId: string; id: string; amount: number; paidOn: string; reference: string; recordedBy: string; now: Date }): Promise<{ depositDraws: DepositDraw[] }> {
+export async function settleBill(
+  q: Queryable,
+  s: { orgId: string; id: string; amount: number; paidOn: string; reference: string; recordedBy: string; now: Date },
+): Promise<{ depositDraws: DepositDraw[] }> {
   const today = s.now.toISOString().slice(0, 10);
   if (s.paidOn > today) throw invalid('paidOn', 'maximum', { limit: today });
   await takeOrgTurn(q, s.orgId);
@@ -112,11 +160,36 @@ export async function settleBill(q: Queryable, s: { orgId: string; id: string; a
   if (Math.abs(s.amount * 100 - cents) > 1e-6) throw invalid('amount', 'cents');
   const dueCents = minorOf(inv.total) - (await settledMinor(q, s.orgId, s.id));
   if (cents > dueCents) throw invalid('amount', 'maximum', { limit: major(dueCents) });
-  await addSettle(q, { orgId: s.orgId, invoiceId: s.id, cents, currency: inv.currency, paidOn: s.paidOn, reference: s.reference.trim(), recordedBy: s.recordedBy, at: s.now });
-  const events: NewEvent[] = [{ orgId: s.orgId, type: 'invoice', subtype: 'settled', subject: s.id, at: s.now, data: { billId: inv.billId, version: inv.version, amount: major(cents), currency: inv.currency, paidOn: s.paidOn } }];
+  await addSettle(q, {
+    orgId: s.orgId,
+    invoiceId: s.id,
+    cents,
+    currency: inv.currency,
+    paidOn: s.paidOn,
+    reference: s.reference.trim(),
+    recordedBy: s.recordedBy,
+    at: s.now,
+  });
+  const events: NewEvent[] = [
+    {
+      orgId: s.orgId,
+      type: 'invoice',
+      subtype: 'settled',
+      subject: s.id,
+      at: s.now,
+      data: { billId: inv.billId, version: inv.version, amount: major(cents), currency: inv.currency, paidOn: s.paidOn },
+    },
+  ];
   if (cents === dueCents) {
     await markPaid(q, s.orgId, s.id, s.now);
-    events.push({ orgId: s.orgId, type: 'invoice', subtype: 'paid', subject: s.id, at: s.now, data: { billId: inv.billId, version: inv.version, amount: inv.total, currency: inv.currency, paidOn: s.paidOn } });
+    events.push({
+      orgId: s.orgId,
+      type: 'invoice',
+      subtype: 'paid',
+      subject: s.id,
+      at: s.now,
+      data: { billId: inv.billId, version: inv.version, amount: inv.total, currency: inv.currency, paidOn: s.paidOn },
+    });
     if (inv.type === 'predeposit') events.push(...(await reachBack(q, s.orgId, inv, s.now)));
   }
   await appendEvents(q, events);
@@ -148,17 +221,32 @@ async function refusal(q: Queryable, orgId: string, inv: InvoiceState): Promise<
  * it is being made. opts.stopAfter stops after that
  * many batches (undefined is answered then, as by a crashed instance); a later call takes the run over once stale.
  */
-export async function correctBill(db: Db, orgId: string, id: string, reason: string | null, now: Date, opts: RunOptions = {}): Promise<MadeInvoice | undefined> {
+export async function correctBill(
+  db: Db,
+  orgId: string,
+  id: string,
+  reason: string | null,
+  now: Date,
+  opts: RunOptions = {},
+): Promise<MadeInvoice | undefined> {
   const inv = await lockInvoice(db, orgId, id);
   const no = await refusal(db, orgId, inv);
   if (no) {
     await dropStaleCorrection(db, orgId, inv, now, opts.staleMs);
     throw no;
   }
-  const made = await correctInvoice(db, orgId, inv, reason, now, async (q) => {
-    const again = await lockedInvoice(q, orgId, id);
-    return again ? refusal(q, orgId, again) : notFound('invoice', id);
-  }, opts);
+  const made = await correctInvoice(
+    db,
+    orgId,
+    inv,
+    reason,
+    now,
+    async (q) => {
+      const again = await lockedInvoice(q, orgId, id);
+      return again ? refusal(q, orgId, again) : notFound('invoice', id);
+    },
+    opts,
+  );
   if (!made && opts.stopAfter === undefined) throw wrongState(inv.status, 'correct', { inProgress: true });
   return made;
 }
@@ -167,7 +255,11 @@ export async function correctBill(db: Db, orgId: string, id: string, reason: str
 const notCreditable = (status: string, type: string) => new ApiError(409, CODES.conflict, { status, type, action: 'credit' }, 'errors.invoiceNotCreditable');
 /** 400 saying, as money in the caller's language, what is left to credit (nothing, once the notes come to the total). */
 const creditAboveLeft = (leftMinor: number, currency: string) =>
-  new ApiError(400, CODES.validation, { left: { minor: leftMinor, currency } }, leftMinor > 0 ? 'errors.creditAboveLeft' : 'errors.creditNothingLeft', { field: 'amountMinor', rule: 'maximum', limit: leftMinor });
+  new ApiError(400, CODES.validation, { left: { minor: leftMinor, currency } }, leftMinor > 0 ? 'errors.creditAboveLeft' : 'errors.creditNothingLeft', {
+    field: 'amountMinor',
+    rule: 'maximum',
+    limit: leftMinor,
+  });
 
 /**
  * A credit note of `amountMinor` (tax included) against invoice `of`, issued at `now` in q's transaction: at most what
@@ -178,16 +270,41 @@ export async function creditBill(q: Queryable, c: { orgId: string; of: string; a
   // The organisation first: credit notes of one month are numbered one at a time, whichever invoice they credit.
   await takeOrgTurn(q, c.orgId);
   const inv = await lockInvoice(q, c.orgId, c.of);
-  if (!CREDITABLE_TYPES.includes(inv.type) || !inv.isCurrent || (inv.status !== 'published' && inv.status !== 'paid')) throw notCreditable(inv.status, inv.type);
+  if (!CREDITABLE_TYPES.includes(inv.type) || !inv.isCurrent || (inv.status !== 'published' && inv.status !== 'paid'))
+    throw notCreditable(inv.status, inv.type);
   const left = Math.max(0, (await creditLeftMinor(q, c.orgId, c.of)) ?? 0);
   if (c.amountMinor > left) throw creditAboveLeft(left, inv.currency);
   const p = (await profileOf(q, c.orgId))!;
   const version = await nextVersion(q, c.orgId, inv.billingCycle, 'credit');
   const note = { id: newId(), billId: typedBillId('CRN', p.code, inv.billingCycle, version) };
-  const made = await insertCreditNote(q, { orgId: c.orgId, of: c.of, ...note, version, grossMinor: c.amountMinor, reason: c.reason.trim(), now: c.now, due: dueDateOf(c.now) });
+  const made = await insertCreditNote(q, {
+    orgId: c.orgId,
+    of: c.of,
+    ...note,
+    version,
+    grossMinor: c.amountMinor,
+    reason: c.reason.trim(),
+    now: c.now,
+    due: dueDateOf(c.now),
+  });
   if (!made) throw new ApiError(409, CODES.conflict);
   await appendEvents(q, [
-    { orgId: c.orgId, type: 'invoice', subtype: 'credited', subject: note.id, at: c.now, data: { billId: note.billId, type: 'credit', creditFor: c.of, creditForBillId: inv.billId, amountInclTax: major(-c.amountMinor), currency: inv.currency, version } },
+    {
+      orgId: c.orgId,
+      type: 'invoice',
+      subtype: 'credited',
+      subject: note.id,
+      at: c.now,
+      data: {
+        billId: note.billId,
+        type: 'credit',
+        creditFor: c.of,
+        creditForBillId: inv.billId,
+        amountInclTax: major(-c.amountMinor),
+        currency: inv.currency,
+        version,
+      },
+    },
   ]);
   return note.id;
 }
@@ -199,7 +316,25 @@ export async function requestDeposit(q: Queryable, d: { orgId: string; amountMin
   const p = (await profileOf(q, d.orgId))!;
   const version = await nextVersion(q, d.orgId, cycle, 'predeposit');
   const dep = { id: newId(), billId: typedBillId('DEP', p.code, cycle, version) };
-  if (!(await insertDeposit(q, { orgId: d.orgId, ...dep, version, minor: d.amountMinor, reason: d.reason, now: d.now, due: dueDateOf(d.now), cycle }))) throw new ApiError(409, CODES.conflict);
-  await appendEvents(q, [{ orgId: d.orgId, type: 'invoice', subtype: 'created', subject: dep.id, at: d.now, data: { billId: dep.billId, type: 'predeposit', version, billingCycle: cycle, status: 'published', amountInclTax: major(d.amountMinor), currency: p.currency } }]);
+  if (!(await insertDeposit(q, { orgId: d.orgId, ...dep, version, minor: d.amountMinor, reason: d.reason, now: d.now, due: dueDateOf(d.now), cycle })))
+    throw new ApiError(409, CODES.conflict);
+  await appendEvents(q, [
+    {
+      orgId: d.orgId,
+      type: 'invoice',
+      subtype: 'created',
+      subject: dep.id,
+      at: d.now,
+      data: {
+        billId: dep.billId,
+        type: 'predeposit',
+        version,
+        billingCycle: cycle,
+        status: 'published',
+        amountInclTax: major(d.amountMinor),
+        currency: p.currency,
+      },
+    },
+  ]);
   return dep.id;
 }

@@ -63,7 +63,8 @@ export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Ui
   let page: PDFPage = doc.addPage(A4);
   let y = A4[1] - MARGIN;
   const text = (s: string, x: number, size = 10, bold = false, color = rgb(0.1, 0.1, 0.1)) => fonts.draw(page, s, x, y, { size, bold, color });
-  const right = (s: string, xRight: number, size = 10, bold = false, color?: ReturnType<typeof rgb>) => text(s, xRight - fonts.width(s, size, bold), size, bold, color);
+  const right = (s: string, xRight: number, size = 10, bold = false, color?: ReturnType<typeof rgb>) =>
+    text(s, xRight - fonts.width(s, size, bold), size, bold, color);
   const newPage = () => {
     page = doc.addPage(A4);
     y = A4[1] - MARGIN;
@@ -160,7 +161,10 @@ export async function invoicePdf(inv: InvoiceForPdf, lang: Language): Promise<Ui
   }
   need(32);
   y -= 4;
-  for (const [k, v, strong] of [[t('settles.paid'), money(inv.paid), false], [t('settles.outstanding'), money(inv.outstanding), true]] as const) {
+  for (const [k, v, strong] of [
+    [t('settles.paid'), money(inv.paid), false],
+    [t('settles.outstanding'), money(inv.outstanding), true],
+  ] as const) {
     text(k, A4[0] - MARGIN - 260, 10, strong);
     right(v, A4[0] - MARGIN, 10, strong);
     y -= 15;

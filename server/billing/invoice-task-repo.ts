@@ -70,7 +70,13 @@ export const DETAIL_COLUMNS = ['iccid', 'pool', 'sku', 'bundleQuantity', 'bundle
  * never sits in memory whole). Money and volumes come as exact text; the writer keeps them so. A volume in MB is
  * rounded to four decimals: a KB is 0.0009765625 MB, so every KB stays apart and round(MB × 1024) is the KB again.
  */
-export async function eachDetailBatch(q: Queryable, orgId: string, id: string, batch: number, onRows: (rows: Array<Record<(typeof DETAIL_COLUMNS)[number], string | null>>) => Promise<void>): Promise<void> {
+export async function eachDetailBatch(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  batch: number,
+  onRows: (rows: Array<Record<(typeof DETAIL_COLUMNS)[number], string | null>>) => Promise<void>,
+): Promise<void> {
   await readCursor(
     q,
     `SELECT nullif(l.iccid, '') AS "iccid", p.name AS "pool", l.sku AS "sku", l.bundle_quantity::text AS "bundleQuantity", l.bundle_price::text AS "bundlePrice",

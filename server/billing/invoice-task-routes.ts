@@ -19,7 +19,16 @@ import { nowOf } from '../http/clock.js';
 import { BASE } from './bill-routes.js';
 import { closedMonthOf } from './invoice-job.js';
 import { detailLineCount, firstUsageMonth } from './invoice-task-repo.js';
-import { checkDetailsSize, DETAILS_DIRECT_MAX_LINES, XLSX_MAX_DATA_LINES, detailsName, detailsNow, invoiceTaskReference, type DetailsPayload, type InvoiceRunPayload } from './invoice-tasks.js';
+import {
+  checkDetailsSize,
+  DETAILS_DIRECT_MAX_LINES,
+  XLSX_MAX_DATA_LINES,
+  detailsName,
+  detailsNow,
+  invoiceTaskReference,
+  type DetailsPayload,
+  type InvoiceRunPayload,
+} from './invoice-tasks.js';
 
 const MONTH = { type: 'string', minLength: 7, maxLength: 7, pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' };
 const TASK = { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } };
@@ -35,11 +44,30 @@ export async function runnableMonths(q: Queryable, orgId: string, now: Date): Pr
 }
 
 /** Queue a task of the caller with its audit row and live notice, in one transaction. */
-async function queue(req: FastifyRequest, t: { kind: 'invoice_run' | 'invoice_export'; referenceId: string; quantity: number; remark: string; payload: object; audit: { action: string; entityId: string; after: object } }) {
+async function queue(
+  req: FastifyRequest,
+  t: {
+    kind: 'invoice_run' | 'invoice_export';
+    referenceId: string;
+    quantity: number;
+    remark: string;
+    payload: object;
+    audit: { action: string; entityId: string; after: object };
+  },
+) {
   const auth = req.requireAuth();
   const taskId = newId();
   await req.server.db.tx(async (tx) => {
-    await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId: t.referenceId, kind: t.kind, quantity: t.quantity, remark: t.remark, payload: t.payload });
+    await insertTask(tx, {
+      orgId: auth.orgId,
+      id: taskId,
+      accountId: auth.accountId,
+      referenceId: t.referenceId,
+      kind: t.kind,
+      quantity: t.quantity,
+      remark: t.remark,
+      payload: t.payload,
+    });
     await audit(tx, req, { action: t.audit.action, entity: 'invoice', entityId: t.audit.entityId, after: { taskId, ...t.audit.after } });
     await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   });
@@ -71,7 +99,14 @@ export const invoiceTaskRoutes = defineRoutes([
       if (month > latest) throw invalid('month', 'maximum', { limit: latest });
       if (month < earliest) throw invalid('month', 'minimum', { limit: earliest });
       const payload: InvoiceRunPayload = { month, at: now.toISOString() };
-      return queue(req, { kind: 'invoice_run', referenceId: invoiceTaskReference('RUN', now), quantity: 0, remark: month, payload, audit: { action: 'generate', entityId: month, after: { month } } });
+      return queue(req, {
+        kind: 'invoice_run',
+        referenceId: invoiceTaskReference('RUN', now),
+        quantity: 0,
+        remark: month,
+        payload,
+        audit: { action: 'generate', entityId: month, after: { month } },
+      });
     },
   },
   {
@@ -85,7 +120,11 @@ export const invoiceTaskRoutes = defineRoutes([
     summary: `The invoice's lines as CSV or XLSX, headed in the caller's language: the file itself up to ${DETAILS_DIRECT_MAX_LINES.toLocaleString('en-US')} lines; above, 202 and a task whose file the task center offers; XLSX refused above ${XLSX_MAX_DATA_LINES.toLocaleString('en-US')} lines (CSV offered).`,
     schema: {
       params: pathParams('id'),
-      querystring: { type: 'object', additionalProperties: false, properties: { format: { type: 'string', enum: Object.keys(TABLE_FORMATS), default: 'csv' } } },
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { format: { type: 'string', enum: Object.keys(TABLE_FORMATS), default: 'csv' } },
+      },
       response: {},
     },
     handler: async (req, reply) => {

@@ -112,16 +112,26 @@ const NUMERIC = new Set<string>(['bundleQuantity', 'bundlePrice', 'usageMb', 'ov
 const cellsOf = (row: Record<string, string | null>): Cell[] => DETAIL_COLUMNS.map((c) => (row[c] === null ? null : NUMERIC.has(c) ? Number(row[c]) : row[c]));
 
 /** The details file's name: the bill id, its version after the first, "-details". */
-export const detailsName = (p: { billId: string; version: number }, format: TableFormat) => `${p.billId}${p.version > 1 ? `-v${p.version}` : ''}-details`.replace(/[^\w.-]/g, '_') + `.${format}`;
+export const detailsName = (p: { billId: string; version: number }, format: TableFormat) =>
+  `${p.billId}${p.version > 1 ? `-v${p.version}` : ''}-details`.replace(/[^\w.-]/g, '_') + `.${format}`;
 
 /**
  * The details file's header in the requester's language: the console's words for an invoice line's fields, and the
  * file's own for the pool and the volumes in MB (invoiceDetails.columns, words only the server says).
  */
-export const detailsHeader = (lang: Language): string[] => DETAIL_COLUMNS.map((c) => consoleLabel(lang, `invoiceDetails.columns.${c}`) ?? consoleLabel(lang, `invoiceLines.fields.${c}`) ?? c);
+export const detailsHeader = (lang: Language): string[] =>
+  DETAIL_COLUMNS.map((c) => consoleLabel(lang, `invoiceDetails.columns.${c}`) ?? consoleLabel(lang, `invoiceLines.fields.${c}`) ?? c);
 
 /** Write the invoice's lines to file in format, `batch` lines at a time; onRows after each batch. The lines written. */
-export async function writeDetails(db: Db, orgId: string, invoiceId: string, format: TableFormat, lang: Language, file: string, onRows: (written: number) => Promise<void> = async () => undefined): Promise<number> {
+export async function writeDetails(
+  db: Db,
+  orgId: string,
+  invoiceId: string,
+  format: TableFormat,
+  lang: Language,
+  file: string,
+  onRows: (written: number) => Promise<void> = async () => undefined,
+): Promise<number> {
   const writer = tableWriter(format, file);
   await writer.header(detailsHeader(lang));
   let written = 0;

@@ -14,7 +14,10 @@ export const brandRoutes = defineRoutes([
     // a domain whose brand is not set up yet) gets the default brand whole, support and contact included.
     handler: async (req) => {
       const raw = (req.query as { url: string }).url.trim().toLowerCase();
-      const host = raw.replace(/^[a-z]+:\/\//, '').split('/')[0].replace(/:\d+$/, '');
+      const host = raw
+        .replace(/^[a-z]+:\/\//, '')
+        .split('/')[0]
+        .replace(/:\d+$/, '');
       const b = await brandOfHost(req.server.db, host);
       if (!b) throw notFound('brand', host);
       return { partnerCode: b.partner_code, variant: b.variant, reportsEnabled: b.reports_enabled, theme: b.theme };

@@ -20,7 +20,17 @@ import { ownOrg } from '../http/own-org.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { arrayOf, ID_TEXT, NULLABLE_TEXT, obj, outObj, typed } from '../http/shapes.js';
 import { cdrRoute, checkDays, DAILY_TOTALS, DAY, totalOf, TOTALS } from './cdr-routes.js';
-import { cdrOf, countriesSeen, positionBefore, sessionClosedAfter, sessionOpenedBefore, sessionTotals, simDailyTotals, simIdOf, simNetworkTotals } from './cdr-repo.js';
+import {
+  cdrOf,
+  countriesSeen,
+  positionBefore,
+  sessionClosedAfter,
+  sessionOpenedBefore,
+  sessionTotals,
+  simDailyTotals,
+  simIdOf,
+  simNetworkTotals,
+} from './cdr-repo.js';
 
 const cdrs = RESOURCES.cdrs;
 const ICCID = { type: 'string', pattern: ICCID_PATTERN } as const;
@@ -45,8 +55,14 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
           ...TOTALS,
         }),
         cell: typed({
-          network: 'string', mccMnc: NULLABLE_TEXT, country: NULLABLE_TEXT, countryName: NULLABLE_TEXT,
-          rat: 'string', lat: ['number', 'null'], lon: ['number', 'null'], locatedAt: NULLABLE_TIME,
+          network: 'string',
+          mccMnc: NULLABLE_TEXT,
+          country: NULLABLE_TEXT,
+          countryName: NULLABLE_TEXT,
+          rat: 'string',
+          lat: ['number', 'null'],
+          lon: ['number', 'null'],
+          locatedAt: NULLABLE_TIME,
         }),
       }),
     },
@@ -73,8 +89,14 @@ export const cdrDetailRoutes: RouteDef[] = defineRoutes([
         cdr,
         session: { source: network ? 'network' : 'record', startedAt, endedAt, apn: network ? opened.apn : null, ip: network ? opened.ip : null, ...sums },
         cell: {
-          network: cdr.network, mccMnc: cdr.mccMnc ?? null, country, countryName: country ? (new Intl.DisplayNames([req.lang], { type: 'region' }).of(country) ?? country) : null,
-          rat: cdr.rat, lat: located?.lat ?? null, lon: located?.lon ?? null, locatedAt: located?.at ?? null,
+          network: cdr.network,
+          mccMnc: cdr.mccMnc ?? null,
+          country,
+          countryName: country ? (new Intl.DisplayNames([req.lang], { type: 'region' }).of(country) ?? country) : null,
+          rat: cdr.rat,
+          lat: located?.lat ?? null,
+          lon: located?.lon ?? null,
+          locatedAt: located?.at ?? null,
         },
       };
     },

@@ -3,9 +3,11 @@ import type { Queryable } from '../db/db.js';
 
 /** The networks the organisation's SIMs were last seen on (one pass over its SIMs, not its CDRs), at most 500. */
 export async function networksSeen(q: Queryable, orgId: string): Promise<string[]> {
-  return (await q.query<{ network: string }>('SELECT network FROM sims WHERE org_id = $1 AND network IS NOT NULL GROUP BY network ORDER BY network LIMIT 500', [orgId])).rows.map(
-    (row) => row.network,
-  );
+  return (
+    await q.query<{ network: string }>('SELECT network FROM sims WHERE org_id = $1 AND network IS NOT NULL GROUP BY network ORDER BY network LIMIT 500', [
+      orgId,
+    ])
+  ).rows.map((row) => row.network);
 }
 
 /**
@@ -40,7 +42,12 @@ const CDR_SELECT = `c.id::text AS id, c.iccid, c.imsi, c.network, c.mcc_mnc AS "
 
 /** One CDR of the organisation, with its SIM's id; undefined for another organisation's. */
 export async function cdrOf(q: Queryable, orgId: string, id: string) {
-  return (await q.query<Record<string, unknown> & { sim_id: string; startAt: Date; endAt: Date }>(`SELECT ${CDR_SELECT} FROM cdrs c WHERE c.org_id = $1 AND c.id = $2::bigint`, [orgId, id])).rows[0];
+  return (
+    await q.query<Record<string, unknown> & { sim_id: string; startAt: Date; endAt: Date }>(
+      `SELECT ${CDR_SELECT} FROM cdrs c WHERE c.org_id = $1 AND c.id = $2::bigint`,
+      [orgId, id],
+    )
+  ).rows[0];
 }
 
 /** The network's last session opening of a SIM at or before `at`, within 3 months (SPEC.md's session data). */
@@ -58,11 +65,10 @@ export async function sessionOpenedBefore(q: Queryable, orgId: string, simId: st
 /** The first session closing of a SIM at or after `at`. */
 export async function sessionClosedAfter(q: Queryable, orgId: string, simId: string, at: Date) {
   return (
-    await q.query<{ at: Date }>(`SELECT at FROM sim_events WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail->>'session' = 'closed' AND at >= $3 ORDER BY at LIMIT 1`, [
-      orgId,
-      simId,
-      at,
-    ])
+    await q.query<{ at: Date }>(
+      `SELECT at FROM sim_events WHERE org_id = $1 AND sim_id = $2 AND type = 'session' AND detail->>'session' = 'closed' AND at >= $3 ORDER BY at LIMIT 1`,
+      [orgId, simId, at],
+    )
   ).rows[0];
 }
 

@@ -70,18 +70,20 @@ export async function onlineSimCount(q: Queryable, orgId: string): Promise<numbe
 export async function expiringSimCount(q: Queryable, orgId: string, from: Date, to: Date): Promise<number> {
   return Number(
     (
-      await q.query<{ n: string }>(`SELECT count(*) AS n FROM sims WHERE org_id = $1 AND status IN ('active', 'paused') AND expires_at >= $2 AND expires_at < $3`, [
-        orgId,
-        from.toISOString(),
-        to.toISOString(),
-      ])
+      await q.query<{ n: string }>(
+        `SELECT count(*) AS n FROM sims WHERE org_id = $1 AND status IN ('active', 'paused') AND expires_at >= $2 AND expires_at < $3`,
+        [orgId, from.toISOString(), to.toISOString()],
+      )
     ).rows[0].n,
   );
 }
 
 /** The device names of those of these SIMs the organisation still holds, by SIM id. */
 export async function deviceNames(q: Queryable, orgId: string, simIds: string[]): Promise<Map<string, string | null>> {
-  const r = await q.query<{ id: string; device_name: string | null }>('SELECT id, device_name FROM sims WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, simIds]);
+  const r = await q.query<{ id: string; device_name: string | null }>('SELECT id, device_name FROM sims WHERE org_id = $1 AND id = ANY($2::text[])', [
+    orgId,
+    simIds,
+  ]);
   return new Map(r.rows.map((n) => [n.id, n.device_name]));
 }
 
@@ -99,8 +101,14 @@ export async function statusCounts(q: Queryable, orgId: string): Promise<Map<str
 export async function locatedCells(q: Queryable, orgId: string, range: { firstMonth: string; lastMonth: string } | Span, cellDeg: number) {
   const usage =
     'firstMonth' in range
-      ? { sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id', params: [range.firstMonth, range.lastMonth] }
-      : { sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id', params: [range.start.toISOString(), range.end.toISOString()] };
+      ? {
+          sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_monthly WHERE org_id = $1 AND month >= $2::date AND month <= $3::date GROUP BY sim_id',
+          params: [range.firstMonth, range.lastMonth],
+        }
+      : {
+          sql: 'SELECT sim_id, sum(volume_kb) AS kb FROM usage_sim_hourly WHERE org_id = $1 AND hour >= $2 AND hour < $3 GROUP BY sim_id',
+          params: [range.start.toISOString(), range.end.toISOString()],
+        };
   return (
     await q.query<{ y: number; x: number; n: string; kb: string; lat: number; lon: number }>(
       `WITH u AS (${usage.sql})

@@ -101,7 +101,6 @@ const seriesItem = {
   properties: { label: { type: 'string' }, start: { type: 'string' }, uplinkKb: num, downlinkKb: num, volumeKb: num, smsMo: num, smsMt: num },
 } as const;
 
-
 /**
  * A figure of the dashboard (GET on the main service, the `read sim` right): the view's query unless another is given,
  * this response; its answer gets the request, the current organisation and the view asked for.
@@ -135,8 +134,16 @@ const routes: RouteDef[] = [
   dashboardRoute(
     '/dashboard/card',
     outObj({
-      view: { type: 'string' }, totalSims: num, activeSims: num, onlineSims: num, expiringSoon: num,
-      usageKb: num, previousUsageKb: num, sms: num, previousSms: num, expiringSoonDays: num,
+      view: { type: 'string' },
+      totalSims: num,
+      activeSims: num,
+      onlineSims: num,
+      expiringSoon: num,
+      usageKb: num,
+      previousUsageKb: num,
+      sms: num,
+      previousSms: num,
+      expiringSoonDays: num,
     }),
     async (req, orgId, view) => {
       const now = nowOf(req);
@@ -175,7 +182,11 @@ const routes: RouteDef[] = [
       const db = req.server.db;
       const { head, body } = await snapshotOf(req, orgId, 'rank', view, (now) => topTen(db, orgId, view, now));
       // The device name as the SIM has it now (a snapshot keeps the SIMs, not their names), for SIMs still here.
-      const byId = await deviceNames(db, orgId, body.map((r) => r.simId));
+      const byId = await deviceNames(
+        db,
+        orgId,
+        body.map((r) => r.simId),
+      );
       return { ...head, items: body.map((r) => ({ iccid: r.iccid, deviceName: byId.get(r.simId) ?? null, volumeKb: r.volumeKb })) };
     },
   ),

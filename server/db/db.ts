@@ -177,7 +177,12 @@ export async function openPostgres(url: string, poolSize = Number(process.env.PG
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         await client.query('SET LOCAL cursor_tuple_fraction = 1.0');
         await client.query(`DECLARE rows_out NO SCROLL CURSOR FOR ${sql}`, params as unknown[]);
-        await fetchAll({ query: async <R>(q: string) => ({ rows: (await client.query(q)).rows as R[], rowCount: 0 }), exec: async () => undefined }, 'rows_out', batch, onRows);
+        await fetchAll(
+          { query: async <R>(q: string) => ({ rows: (await client.query(q)).rows as R[], rowCount: 0 }), exec: async () => undefined },
+          'rows_out',
+          batch,
+          onRows,
+        );
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -204,10 +209,15 @@ export async function openPostgres(url: string, poolSize = Number(process.env.PG
               const r = onChunk(msg.chunk);
               if (r) {
                 this.connection?.stream.pause();
-                pending = pending.then(() => r).then(() => this.connection?.stream.resume(), (err: Error) => {
-                  failed = err;
-                  this.connection?.stream.resume();
-                });
+                pending = pending
+                  .then(() => r)
+                  .then(
+                    () => this.connection?.stream.resume(),
+                    (err: Error) => {
+                      failed = err;
+                      this.connection?.stream.resume();
+                    },
+                  );
               }
             },
             handleCommandComplete() {},
@@ -247,7 +257,11 @@ let projectTables: { names: Set<string>; parents: Set<string> } | undefined;
  */
 export function isProjectTable(name: string): boolean {
   if (!projectTables) {
-    const sql = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).map((f) => fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8')).join('\n');
+    const sql = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8'))
+      .join('\n');
     const names = [...sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1].toLowerCase());
     const parents = [...sql.matchAll(/PARTITION OF "?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1].toLowerCase());
     projectTables = { names: new Set([...names, 'schema_migrations']), parents: new Set(parents) };
@@ -261,7 +275,10 @@ export function isProjectTable(name: string): boolean {
  * On PostgreSQL an advisory lock keeps several instances starting at once from racing.
  */
 export async function migrate(db: Db): Promise<string[]> {
-  const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const applied: string[] = [];
   await db.tx(async (q) => {
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727001)');

@@ -95,7 +95,11 @@ function decodeCursor(raw: string): Cursor | null {
 }
 
 /** The WHERE clause (organisation first) and its parameters. */
-export function whereOf(spec: Pick<ListSpec, 'orgColumn' | 'filters' | 'where'>, orgId: string, filters: Record<string, unknown> = {}): { sql: string; params: unknown[] } {
+export function whereOf(
+  spec: Pick<ListSpec, 'orgColumn' | 'filters' | 'where'>,
+  orgId: string,
+  filters: Record<string, unknown> = {},
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [orgId];
   const parts = [`${spec.orgColumn} = $1`];
   if (spec.where) parts.push(`(${spec.where})`);
@@ -173,7 +177,10 @@ export async function listPage<T extends Record<string, unknown>>(q: Queryable, 
     params,
   );
   const cap = query.totalCap ?? DEFAULT_TOTAL_CAP;
-  const count = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${spec.from} WHERE ${where.sql} LIMIT ${cap}) capped`, where.params);
+  const count = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${spec.from} WHERE ${where.sql} LIMIT ${cap}) capped`,
+    where.params,
+  );
   const more = rows.rows.length > query.pageSize;
   const page = rows.rows.slice(0, query.pageSize);
   const last = page[page.length - 1];
@@ -190,7 +197,13 @@ export async function listPage<T extends Record<string, unknown>>(q: Queryable, 
  * The whole ordered SELECT of a list (no page, no cursor), at most `limit` rows, in the order listPage pages through
  * it: what an export reads through a cursor (Db.cursor) instead of page by page.
  */
-export function listSelect(spec: ListSpec, orgId: string, query: Omit<ListQuery, 'pageSize'>, limit: number, output?: string[]): { sql: string; params: unknown[] } {
+export function listSelect(
+  spec: ListSpec,
+  orgId: string,
+  query: Omit<ListQuery, 'pageSize'>,
+  limit: number,
+  output?: string[],
+): { sql: string; params: unknown[] } {
   const sortField = query.sort && spec.sortable.includes(query.sort) ? query.sort : spec.defaultSort.field;
   const order = query.sort ? (query.order ?? 'asc') : spec.defaultSort.order;
   const sortExpr = spec.columns[sortField];

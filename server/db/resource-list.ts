@@ -33,7 +33,9 @@ export function columnOf(r: ResourceSchema, f: string): string {
 
 /** SELECT of every field of a resource from its table aliased t, each column named as its field. */
 export function selectOf(r: ResourceSchema): string {
-  return `SELECT ${Object.keys(r.properties).map((f) => `${columnOf(r, f)} AS "${f}"`).join(', ')} FROM ${tableOf(r)} t`;
+  return `SELECT ${Object.keys(r.properties)
+    .map((f) => `${columnOf(r, f)} AS "${f}"`)
+    .join(', ')} FROM ${tableOf(r)} t`;
 }
 
 /** The list spec of a resource, its table aliased as t. */
@@ -128,7 +130,12 @@ export function listRoute(resource: ResourceSchema, service: Service, path: stri
       ...(method === 'GET' ? { querystring: query } : { body: query }),
       response: {
         type: 'object',
-        properties: { items: { type: 'array', items: itemSchema }, total: { type: 'integer' }, totalCapped: { type: 'boolean' }, nextCursor: { type: ['string', 'null'] } },
+        properties: {
+          items: { type: 'array', items: itemSchema },
+          total: { type: 'integer' },
+          totalCapped: { type: 'boolean' },
+          nextCursor: { type: ['string', 'null'] },
+        },
       },
     },
     handler: async (req) => {

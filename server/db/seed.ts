@@ -15,7 +15,15 @@ export const DEMO_BRANDS = [
   { id: 'brand-nova', partnerCode: 'NOVA', host: 'nova.localhost', variant: 'nova', platformName: 'Nova IoT', themeColor: '#1677ff' },
   { id: 'brand-aurora', partnerCode: 'AURORA', host: 'aurora.localhost', variant: 'aurora', platformName: 'Aurora Connect', themeColor: '#13a8a8' },
   // Terra also has reports switched off: its menu has no Reports and sim/reports leads to the SIM list.
-  { id: 'brand-terra', partnerCode: 'TERRA', host: 'terra.localhost', variant: 'terra', platformName: 'Terra M2M', themeColor: '#389e0d', reportsEnabled: false },
+  {
+    id: 'brand-terra',
+    partnerCode: 'TERRA',
+    host: 'terra.localhost',
+    variant: 'terra',
+    platformName: 'Terra M2M',
+    themeColor: '#389e0d',
+    reportsEnabled: false,
+  },
 ] as const;
 
 /** What sets each brand variant apart, so that every theme option of SPEC.md section 3 can be seen on a demo host. */
@@ -24,12 +32,28 @@ const VARIANT_THEMES: Record<string, Record<string, unknown>> = {
   // Nova: its own stylesheet and a tinted sign-in page.
   nova: {
     customStyle: '.brand-footer { letter-spacing: .02em; }',
-    login: { backgroundColor: '#e6f4ff', logo: '', hideLogo: false, hideTitleLink: true, title: 'Nova IoT Console', hidePrivacyPolicy: false, hideContactUs: false },
+    login: {
+      backgroundColor: '#e6f4ff',
+      logo: '',
+      hideLogo: false,
+      hideTitleLink: true,
+      title: 'Nova IoT Console',
+      hidePrivacyPolicy: false,
+      hideContactUs: false,
+    },
   },
   // Aurora: English and Spanish only, Spanish first; no privacy link on sign-in.
   aurora: {
     localizations: { supportedLanguages: ['es-ES', 'en-US'], defaultLanguage: 'es-ES' },
-    login: { backgroundColor: '#e6fffb', logo: '', hideLogo: false, hideTitleLink: false, title: 'Aurora Connect', hidePrivacyPolicy: true, hideContactUs: false },
+    login: {
+      backgroundColor: '#e6fffb',
+      logo: '',
+      hideLogo: false,
+      hideTitleLink: false,
+      title: 'Aurora Connect',
+      hidePrivacyPolicy: true,
+      hideContactUs: false,
+    },
   },
   // Terra: no support button, no documentation, no About, no contact link, no logo on sign-in.
   terra: {
@@ -60,7 +84,14 @@ export const DEMO_ACCOUNTS = [
  * credits and settles invoices (common/permissions.ts). It is a user of the organisations it bills, which their
  * account lists and seats leave out.
  */
-export const BACK_OFFICE_ACCOUNT = { id: 'acc-billing', email: 'billing@provider.example.com', first: 'Bea', last: 'Billing', locale: 'en-US', orgs: ['org-demo', 'org-other'] } as const;
+export const BACK_OFFICE_ACCOUNT = {
+  id: 'acc-billing',
+  email: 'billing@provider.example.com',
+  first: 'Bea',
+  last: 'Billing',
+  locale: 'en-US',
+  orgs: ['org-demo', 'org-other'],
+} as const;
 
 /**
  * Seed the demo data once. size "small" keeps test databases quick; "demo" fills every screen. files: where the files
@@ -90,7 +121,15 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
       logoFavicon: '',
       platformTitle: b.platformName,
       platformHelp: 'https://docs.demo.example.com',
-      login: { backgroundColor: '#f5f5f5', logo: '', hideLogo: false, hideTitleLink: false, title: b.platformName, hidePrivacyPolicy: false, hideContactUs: false },
+      login: {
+        backgroundColor: '#f5f5f5',
+        logo: '',
+        hideLogo: false,
+        hideTitleLink: false,
+        title: b.platformName,
+        hidePrivacyPolicy: false,
+        hideContactUs: false,
+      },
       hideFooter: false,
       localizations: { supportedLanguages: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'], defaultLanguage: 'en-US' },
       support: { hideSupport: false, spanishEmail: 'soporte@demo.example.com', englishEmail: 'support@demo.example.com' },
@@ -98,14 +137,26 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
       ...VARIANT_THEMES[b.variant],
     };
     await q.query('INSERT INTO brands (id, partner_code, host, variant, theme, reports_enabled, is_default) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-      b.id, b.partnerCode, b.host, b.variant, JSON.stringify(theme), 'reportsEnabled' in b ? b.reportsEnabled : true, b.id === 'brand-default',
+      b.id,
+      b.partnerCode,
+      b.host,
+      b.variant,
+      JSON.stringify(theme),
+      'reportsEnabled' in b ? b.reportsEnabled : true,
+      b.id === 'brand-default',
     ]);
   }
   for (const o of DEMO_ORGS) {
-    await q.query(
-      'INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [o.id, o.code, o.name, o.country, o.parent, o.level, 'brand-default', o.smsQuota],
-    );
+    await q.query('INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      o.id,
+      o.code,
+      o.name,
+      o.country,
+      o.parent,
+      o.level,
+      'brand-default',
+      o.smsQuota,
+    ]);
   }
   for (const a of DEMO_ACCOUNTS) {
     await q.query(
@@ -116,7 +167,12 @@ async function seedIdentity(q: Queryable, hash: string): Promise<void> {
     );
   }
   const member = (account: string, org: string, role: string, isDefault: boolean) =>
-    q.query("INSERT INTO memberships (account_id, org_id, role, is_default, status, accepted_at) VALUES ($1, $2, $3, $4, 'active', now())", [account, org, role, isDefault]);
+    q.query("INSERT INTO memberships (account_id, org_id, role, is_default, status, accepted_at) VALUES ($1, $2, $3, $4, 'active', now())", [
+      account,
+      org,
+      role,
+      isDefault,
+    ]);
   // Every demo account belongs to the first-level organisation with its role; the superadmin
   // and admin also run the two sub-organisations.
   for (const a of DEMO_ACCOUNTS.filter((x) => x.id !== 'acc-other-admin')) await member(a.id, 'org-demo', a.role, true);

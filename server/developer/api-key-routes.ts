@@ -26,7 +26,11 @@ const route = subjectRoutes('main', KEY);
 
 /** A new RSA key pair as PEM: SPKI public, PKCS#8 private (what Node, Python's cryptography and openssl read). */
 export async function newKeyPair(): Promise<{ publicKey: string; privateKey: string }> {
-  return generate('rsa', { modulusLength: API_KEY_BITS, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return generate('rsa', {
+    modulusLength: API_KEY_BITS,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 }
 
 export const apiKeyRoutes = defineRoutes([
@@ -40,14 +44,18 @@ export const apiKeyRoutes = defineRoutes([
     },
   }),
   route('POST', '/developer/key/api', 'create', {
-    schema: { body: obj({ name: { type: 'string', minLength: 1, maxLength: 60, pattern: '\\S' } }), response: typed({ ...keyItem.properties, privateKey: 'string' }) },
+    schema: {
+      body: obj({ name: { type: 'string', minLength: 1, maxLength: 60, pattern: '\\S' } }),
+      response: typed({ ...keyItem.properties, privateKey: 'string' }),
+    },
     handler: async (req) => {
       const auth = req.requireAuth();
       const name = (req.body as { name?: string } | undefined)?.name?.trim() || null;
       const { publicKey, privateKey } = await newKeyPair();
       return req.server.db.tx(async (q) => {
         // Counted under a lock of the developer's keys, so two calls at once cannot both take the last place.
-        if ((await lockApiKeys(q, auth.orgId, auth.accountId)) >= API_KEYS_PER_DEVELOPER) throw new ApiError(409, CODES.conflict, { limit: API_KEYS_PER_DEVELOPER }, 'errors.apiKeyLimit');
+        if ((await lockApiKeys(q, auth.orgId, auth.accountId)) >= API_KEYS_PER_DEVELOPER)
+          throw new ApiError(409, CODES.conflict, { limit: API_KEYS_PER_DEVELOPER }, 'errors.apiKeyLimit');
         const row = await insertApiKey(q, auth.orgId, auth.accountId, name, publicKey);
         await audit(q, req, { action: 'create', entity: 'api_key', entityId: row.id, after: { keyId: row.keyId, name } });
         return { ...row, privateKey };
@@ -70,10 +78,24 @@ export const apiKeyRoutes = defineRoutes([
   // The public API's calls of the organisation, newest first (every key's: an admin audits them all).
   logRoute(
     '/developer/log/api',
-    { httpCode: HTTP_CODE, method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] }, traceId: { type: 'string', minLength: 1, maxLength: 64 } },
+    {
+      httpCode: HTTP_CODE,
+      method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+      traceId: { type: 'string', minLength: 1, maxLength: 64 },
+    },
     typed({
-      id: 'string', apiKeyId: NULLABLE_TEXT, ip: NULLABLE_TEXT, traceId: 'string', at: 'string', httpCode: 'integer', method: 'string', path: 'string',
-      headers: {}, body: NULLABLE_TEXT, response: NULLABLE_TEXT, durationMs: ['integer', 'null'],
+      id: 'string',
+      apiKeyId: NULLABLE_TEXT,
+      ip: NULLABLE_TEXT,
+      traceId: 'string',
+      at: 'string',
+      httpCode: 'integer',
+      method: 'string',
+      path: 'string',
+      headers: {},
+      body: NULLABLE_TEXT,
+      response: NULLABLE_TEXT,
+      durationMs: ['integer', 'null'],
     }),
     // The calls this instance has not yet written are written first: one's own last call is always listed.
     async (db, orgId, body: Parameters<typeof apiLogPage>[2], app) => (await app.apiCallLog.flush(), apiLogPage(db, orgId, body)),

@@ -30,20 +30,17 @@ export async function lockApiKeys(q: Queryable, orgId: string, accountId: string
 /** A new API key with its public half. */
 export async function insertApiKey(q: Queryable, orgId: string, accountId: string, name: string | null, publicKey: string) {
   return (
-    await q.query<{ id: string; keyId: string }>(`INSERT INTO api_keys (org_id, id, account_id, name, key_id, public_key) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${API_KEY_COLUMNS}`, [
-      orgId,
-      newId(),
-      accountId,
-      name,
-      newId(24),
-      publicKey,
-    ])
+    await q.query<{ id: string; keyId: string }>(
+      `INSERT INTO api_keys (org_id, id, account_id, name, key_id, public_key) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${API_KEY_COLUMNS}`,
+      [orgId, newId(), accountId, name, newId(24), publicKey],
+    )
   ).rows[0];
 }
 
 /** Delete a developer's own API key; its key id, or undefined when it was not theirs. */
 export async function deleteApiKey(q: Queryable, orgId: string, accountId: string, id: string): Promise<string | undefined> {
-  return (await q.query<{ key_id: string }>('DELETE FROM api_keys WHERE org_id = $1 AND account_id = $2 AND id = $3 RETURNING key_id', [orgId, accountId, id])).rows[0]?.key_id;
+  return (await q.query<{ key_id: string }>('DELETE FROM api_keys WHERE org_id = $1 AND account_id = $2 AND id = $3 RETURNING key_id', [orgId, accountId, id]))
+    .rows[0]?.key_id;
 }
 
 /** The window and page of a log call. */
@@ -95,7 +92,13 @@ export interface NotificationKeyRow {
 
 /** A developer's own notification key by id, locked for the transaction; undefined for anyone else's. */
 export async function lockOwnNotificationKey(q: Queryable, orgId: string, accountId: string, id: string): Promise<NotificationKeyRow | undefined> {
-  return (await q.query<NotificationKeyRow>(`SELECT ${KEY_COLUMNS} FROM notification_keys WHERE org_id = $1 AND id = $2 AND account_id = $3 FOR UPDATE`, [orgId, id, accountId])).rows[0];
+  return (
+    await q.query<NotificationKeyRow>(`SELECT ${KEY_COLUMNS} FROM notification_keys WHERE org_id = $1 AND id = $2 AND account_id = $3 FOR UPDATE`, [
+      orgId,
+      id,
+      accountId,
+    ])
+  ).rows[0];
 }
 
 /** A developer's notification key, made (with a new secret) the first time it is asked for. */
@@ -132,7 +135,9 @@ export async function setWebhookStatus(q: Queryable, id: string, status: 'enable
 
 /** Point a key's webhook at a new (checked) URL, forgetting that the old one was failing. */
 export async function setWebhookUrl(q: Queryable, id: string, url: string) {
-  return (await q.query(`UPDATE notification_keys SET webhook_url = $2, failing_since = NULL, updated_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id, url])).rows[0];
+  return (
+    await q.query(`UPDATE notification_keys SET webhook_url = $2, failing_since = NULL, updated_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id, url])
+  ).rows[0];
 }
 
 /** One page of a developer log: the organisation's rows in the window and filters, newest first, with the total. */
@@ -147,7 +152,12 @@ export interface LogQuery {
   params: unknown[];
 }
 
-export async function logPage(db: Db, orgId: string, body: { page?: number; pageSize?: number; from?: string; to?: string }, q: LogQuery): Promise<{ items: unknown[]; total: number }> {
+export async function logPage(
+  db: Db,
+  orgId: string,
+  body: { page?: number; pageSize?: number; from?: string; to?: string },
+  q: LogQuery,
+): Promise<{ items: unknown[]; total: number }> {
   const page = body.page ?? 1;
   const size = body.pageSize ?? 20;
   const where = [`org_id = $1`, `($2::timestamptz IS NULL OR ${q.time} >= $2)`, `($3::timestamptz IS NULL OR ${q.time} <= $3)`, ...q.where].join(' AND ');

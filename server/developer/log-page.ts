@@ -20,7 +20,12 @@ export const LOG_PAGE_FIELDS = {
  * A log call: POST `path` with the paging and window fields and these filters, under the developer key's read right,
  * answered with a page of these rows read by `page`.
  */
-export function logRoute<B>(path: string, filters: Record<string, object>, row: object, page: (db: Db, orgId: string, body: B, app: FastifyInstance) => Promise<unknown>): RouteDef {
+export function logRoute<B>(
+  path: string,
+  filters: Record<string, object>,
+  row: object,
+  page: (db: Db, orgId: string, body: B, app: FastifyInstance) => Promise<unknown>,
+): RouteDef {
   return subjectRoutes('main', 'cube-developer-key')('POST', path, 'read', {
     schema: { body: obj({ ...LOG_PAGE_FIELDS, ...filters }), response: pageResponse(row) },
     handler: async (req) => {

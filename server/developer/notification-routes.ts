@@ -19,7 +19,15 @@ import { CODES } from '../../common/errors.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import type { FastifyRequest } from 'fastify';
-import { lockOwnNotificationKey, notificationKeyOf, notificationLogPage, rotateNotificationSecret, setWebhookStatus, setWebhookUrl, type NotificationKeyRow } from './developer-repo.js';
+import {
+  lockOwnNotificationKey,
+  notificationKeyOf,
+  notificationLogPage,
+  rotateNotificationSecret,
+  setWebhookStatus,
+  setWebhookUrl,
+  type NotificationKeyRow,
+} from './developer-repo.js';
 import { HTTP_CODE, logRoute } from './log-page.js';
 import { newSecret } from './signing.js';
 import { checkTarget } from './ssrf.js';
@@ -35,9 +43,32 @@ export const EVENT_CATALOGUE: Record<string, string[]> = {
   autoflow: ['rule_fired'],
   // Bundles that act: cycles, allowances and their controls, coverage, a pool's stop; and a usage rule's threshold
   // crossed (server/autoflow/schedule.ts).
-  usage: ['cycle_reset', 'allowance_reached', 'overage_throttled', 'overage_stopped', 'overage_released', 'out_of_coverage', 'back_in_coverage', 'pool_stopped', 'pool_released', 'threshold_crossed'],
+  usage: [
+    'cycle_reset',
+    'allowance_reached',
+    'overage_throttled',
+    'overage_stopped',
+    'overage_released',
+    'out_of_coverage',
+    'back_in_coverage',
+    'pool_stopped',
+    'pool_released',
+    'threshold_crossed',
+  ],
   // Shared pools: pool_events rows (035_pool_engine.sql) and settings changes.
-  pool: ['setup', 'sim_enrolment', 'sim_exit', 'limit_increase', 'limit_decrease', 'overage', 'overage_recovery', 'new_pool_launch', 'manage_sims_add', 'scheduled_scan', 'settings_change'],
+  pool: [
+    'setup',
+    'sim_enrolment',
+    'sim_exit',
+    'limit_increase',
+    'limit_decrease',
+    'overage',
+    'overage_recovery',
+    'new_pool_launch',
+    'manage_sims_add',
+    'scheduled_scan',
+    'settings_change',
+  ],
   // Invoices: made by the monthly job, then their lifecycle.
   invoice: ['created', 'published', 'settled', 'paid', 'corrected', 'obsoleted', 'credited', 'settlement_updated', 'deposit_applied', 'deposit_released'],
   test: ['ping'],
@@ -50,12 +81,32 @@ export const ROTATION_OVERLAP_HOURS = 24;
 const KEY = 'cube-developer-key' as const;
 
 const keySchema = typed({
-  id: 'string', keyId: 'string', accountId: 'string', secret: 'string', previousSecretUntil: NULLABLE_TEXT, webhookUrl: NULLABLE_TEXT,
-  status: 'string', disabledReason: NULLABLE_TEXT, failingSince: NULLABLE_TEXT, createdAt: 'string', updatedAt: 'string',
+  id: 'string',
+  keyId: 'string',
+  accountId: 'string',
+  secret: 'string',
+  previousSecretUntil: NULLABLE_TEXT,
+  webhookUrl: NULLABLE_TEXT,
+  status: 'string',
+  disabledReason: NULLABLE_TEXT,
+  failingSince: NULLABLE_TEXT,
+  createdAt: 'string',
+  updatedAt: 'string',
 });
 const logSchema = typed({
-  id: 'string', notificationKeyId: NULLABLE_TEXT, url: 'string', eventType: 'string', subtype: NULLABLE_TEXT, payload: {}, sentAt: 'string',
-  httpCode: ['integer', 'null'], response: NULLABLE_TEXT, error: NULLABLE_TEXT, attempt: 'integer', messageId: NULLABLE_TEXT, durationMs: ['integer', 'null'],
+  id: 'string',
+  notificationKeyId: NULLABLE_TEXT,
+  url: 'string',
+  eventType: 'string',
+  subtype: NULLABLE_TEXT,
+  payload: {},
+  sentAt: 'string',
+  httpCode: ['integer', 'null'],
+  response: NULLABLE_TEXT,
+  error: NULLABLE_TEXT,
+  attempt: 'integer',
+  messageId: NULLABLE_TEXT,
+  durationMs: ['integer', 'null'],
 });
 const route = subjectRoutes('main', KEY);
 /** A change to the caller's own key :id (its update right), answered with the key as it is after. */
@@ -111,16 +162,26 @@ export const notificationRoutes = defineRoutes([
       return updated;
     });
   }),
-  keyChange('/developer/key/notification/callbackUrl/:id', obj({ webhookUrl: { type: 'string', minLength: 1, maxLength: 2048 } }, ['webhookUrl']), async (req) => {
-    const { id } = req.params as { id: string };
-    const url = await checkedUrl(req, (req.body as { webhookUrl: string }).webhookUrl.trim());
-    return req.server.db.tx(async (q) => {
-      const key = await ownKey(req, q, id);
-      const updated = await setWebhookUrl(q, id, url);
-      await audit(q, req, { action: 'webhook_url', entity: 'notification_key', entityId: id, before: { webhookUrl: key.webhookUrl }, after: { webhookUrl: url } });
-      return updated;
-    });
-  }),
+  keyChange(
+    '/developer/key/notification/callbackUrl/:id',
+    obj({ webhookUrl: { type: 'string', minLength: 1, maxLength: 2048 } }, ['webhookUrl']),
+    async (req) => {
+      const { id } = req.params as { id: string };
+      const url = await checkedUrl(req, (req.body as { webhookUrl: string }).webhookUrl.trim());
+      return req.server.db.tx(async (q) => {
+        const key = await ownKey(req, q, id);
+        const updated = await setWebhookUrl(q, id, url);
+        await audit(q, req, {
+          action: 'webhook_url',
+          entity: 'notification_key',
+          entityId: id,
+          before: { webhookUrl: key.webhookUrl },
+          after: { webhookUrl: url },
+        });
+        return updated;
+      });
+    },
+  ),
   route('POST', '/developer/notification/:id', 'update', {
     schema: {
       params: ID_PARAMS,

@@ -13,20 +13,35 @@ type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; r
 const STATUS = {
   type: 'object',
   required: ['code', 'success', 'message'],
-  properties: { code: { type: 'string', description: 'CB-… code of SPEC.md section 8' }, success: { type: 'boolean' }, message: { type: 'string', description: 'In the language of the `language` header' } },
+  properties: {
+    code: { type: 'string', description: 'CB-… code of SPEC.md section 8' },
+    success: { type: 'boolean' },
+    message: { type: 'string', description: 'In the language of the `language` header' },
+  },
 };
-const ERROR = { type: 'object', required: ['status'], properties: { status: STATUS, data: { description: 'What the error concerns, e.g. {"field","rule"} for a refused input' } } };
+const ERROR = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: STATUS, data: { description: 'What the error concerns, e.g. {"field","rule"} for a refused input' } },
+};
 
 /** Drop keys OpenAPI's schema dialect does not know as such (our x- rules stay: extensions are allowed). */
 function clean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(clean);
   if (!schema || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema as Record<string, unknown>).filter(([k]) => k !== '$id' && k !== '$schema').map(([k, v]) => [k, clean(v)]));
+  return Object.fromEntries(
+    Object.entries(schema as Record<string, unknown>)
+      .filter(([k]) => k !== '$id' && k !== '$schema')
+      .map(([k, v]) => [k, clean(v)]),
+  );
 }
 
 function parametersOf(r: RouteDef): unknown[] {
   const out: unknown[] = [];
-  for (const [where, s] of [['path', r.schema.params], ['query', r.schema.querystring]] as const) {
+  for (const [where, s] of [
+    ['path', r.schema.params],
+    ['query', r.schema.querystring],
+  ] as const) {
     const schema = s as Schema | undefined;
     for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
       out.push({ name, in: where, required: where === 'path' || (schema?.required ?? []).includes(name), schema: clean(prop) });
@@ -38,15 +53,22 @@ function parametersOf(r: RouteDef): unknown[] {
 export function openApiDocument(routes: RouteDef[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes.filter((x) => x.service === 'public' && x.path.startsWith('/v1/'))) {
-    const path = fullPath(r).replace(/^\/api\/public/, '').replace(/:(\w+)/g, '{$1}');
+    const path = fullPath(r)
+      .replace(/^\/api\/public/, '')
+      .replace(/:(\w+)/g, '{$1}');
     const operation: Record<string, unknown> = {
-      operationId: `${r.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
+      operationId: `${r.method.toLowerCase()}${path
+        .replace(/[{}]/g, '')
+        .replace(/\/(\w)/g, (_, c: string) => c.toUpperCase())
+        .replace(/\W/g, '')}`,
       summary: r.summary ?? `${r.method} ${path}`,
       parameters: parametersOf(r),
       responses: {
         200: {
           description: 'Done: `status.success` is true and `data` holds the answer.',
-          content: { 'application/json': { schema: { type: 'object', required: ['status', 'data'], properties: { status: STATUS, data: clean(r.schema.response) } } } },
+          content: {
+            'application/json': { schema: { type: 'object', required: ['status', 'data'], properties: { status: STATUS, data: clean(r.schema.response) } } },
+          },
         },
         400: { $ref: '#/components/responses/Refused' },
         401: { $ref: '#/components/responses/Unauthenticated' },
@@ -58,7 +80,11 @@ export function openApiDocument(routes: RouteDef[]): Record<string, unknown> {
     if (r.schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: clean(r.schema.body) } } };
     (paths[path] ??= {})[r.method.toLowerCase()] = operation;
   }
-  const error = (description: string, headers?: Record<string, unknown>) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+  const error = (description: string, headers?: Record<string, unknown>) => ({
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  });
   return {
     openapi: '3.1.0',
     info: {
@@ -75,12 +101,19 @@ export function openApiDocument(routes: RouteDef[]): Record<string, unknown> {
     paths,
     components: {
       securitySchemes: {
-        apiKeyJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `RS256 JWT signed with your API key's private key; iss = key id; lifetime at most ${TOKEN_LIFETIME_SECONDS} s.` },
+        apiKeyJwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: `RS256 JWT signed with your API key's private key; iss = key id; lifetime at most ${TOKEN_LIFETIME_SECONDS} s.`,
+        },
       },
       schemas: { Error: ERROR },
       responses: {
         Refused: error('An input is refused: `status.message` names the field and the rule.'),
-        Unauthenticated: error('No token, or a token that is malformed, expired, issued in the future, living too long, or signed by an unknown, deleted or other key; `status.message` says which.'),
+        Unauthenticated: error(
+          'No token, or a token that is malformed, expired, issued in the future, living too long, or signed by an unknown, deleted or other key; `status.message` says which.',
+        ),
         Forbidden: error('Your role may not do this, or the call names another organisation.'),
         NotFound: error('The record does not exist in your organisation.'),
         TooMany: error('Too many calls of this key this minute.', { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } }),

@@ -39,7 +39,11 @@ export const PUBLIC_ROUTES: Array<{ from: string; to: string; summary: string }>
   { from: 'POST /api/main/sms/list', to: '/v1/sms/list', summary: 'SMS sent and received, with the replies to each within 24 hours' },
   { from: 'POST /api/main/sms/send', to: '/v1/sms/send', summary: 'Send an SMS to SIMs by ICCID or number (at most 1000); each refused SIM says why' },
   { from: 'POST /api/main/sms/reply', to: '/v1/sms/reply', summary: 'Answer an SMS received from a device' },
-  { from: 'POST /api/cdr/distributor/:id/stdcdrs', to: '/v1/cdrs/:id', summary: 'Call and data records of a window of at most 31 days (id: the organisation code)' },
+  {
+    from: 'POST /api/cdr/distributor/:id/stdcdrs',
+    to: '/v1/cdrs/:id',
+    summary: 'Call and data records of a window of at most 31 days (id: the organisation code)',
+  },
   { from: 'GET /api/job/rest/job/my', to: '/v1/tasks', summary: 'Your tasks' },
   { from: 'GET /api/job/rest/job/my/:id', to: '/v1/tasks/:id', summary: 'One task' },
   { from: 'GET /api/job/rest/job/my/oneTimeToken', to: '/v1/tasks/downloadToken', summary: 'A one-time link to a task’s file' },
@@ -92,7 +96,12 @@ export async function verifyApiToken(db: Db, token: string | null | undefined, c
   if (!row) throw refuse('apiKeyUnknown', { keyId });
   let claims: { iat?: number; exp?: number };
   try {
-    ({ payload: claims } = await jwtVerify(token, row.key, { algorithms: ['RS256'], issuer: keyId, requiredClaims: ['iat', 'exp'], clockTolerance: CLOCK_SKEW_SECONDS }));
+    ({ payload: claims } = await jwtVerify(token, row.key, {
+      algorithms: ['RS256'],
+      issuer: keyId,
+      requiredClaims: ['iat', 'exp'],
+      clockTolerance: CLOCK_SKEW_SECONDS,
+    }));
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw refuse('apiTokenExpired');
     if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'iat') throw refuse('apiTokenFuture');
@@ -121,7 +130,10 @@ export const publicApiLog = fp(
       reply.header('x-trace-id', req.id);
     });
     app.addHook('onSend', async (req, _reply, payload) => {
-      if (isPublicApi(req)) (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer = capped(typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null);
+      if (isPublicApi(req))
+        (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer = capped(
+          typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null,
+        );
       return payload;
     });
     const calls = new ApiCallLog(app.db, app.log);
@@ -135,8 +147,18 @@ export const publicApiLog = fp(
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, SECRET_HEADERS.has(k) ? '[redacted]' : v]));
       const method = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? req.method : 'POST';
       calls.add({
-        orgId: caller.orgId, apiKeyId: caller.id, ip: req.ip, traceId: req.id, at: new Date(), httpCode: reply.statusCode, method, path: req.url.slice(0, 2000), headers,
-        body: capped(req.rawBody ?? req.body), response: (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer ?? null, durationMs: Math.max(0, Math.round(reply.elapsedTime)),
+        orgId: caller.orgId,
+        apiKeyId: caller.id,
+        ip: req.ip,
+        traceId: req.id,
+        at: new Date(),
+        httpCode: reply.statusCode,
+        method,
+        path: req.url.slice(0, 2000),
+        headers,
+        body: capped(req.rawBody ?? req.body),
+        response: (req as FastifyRequest & { loggedAnswer?: string | null }).loggedAnswer ?? null,
+        durationMs: Math.max(0, Math.round(reply.elapsedTime)),
       });
     });
   },

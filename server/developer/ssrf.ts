@@ -12,13 +12,35 @@ import net from 'node:net';
 
 const BLOCKED = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(prefix, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) BLOCKED.addSubnet(prefix, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(prefix, bits, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 and a zone id allowed), or null. */
 export function ipv6Groups(address: string): number[] | null {
@@ -114,14 +136,20 @@ export type PrivateAllowance = boolean | readonly string[];
 export function privateAllowanceOf(raw: string | undefined): PrivateAllowance {
   if (raw === undefined || raw.trim() === '' || raw === 'false') return false;
   if (raw === 'true') return true;
-  return raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 const allowsPrivate = (allowance: PrivateAllowance, host: string): boolean =>
   allowance === true || (Array.isArray(allowance) && allowance.includes(host.toLowerCase()));
 
 /** Resolve the URL's host and check every address: the delivery connects only to those. */
-export async function checkTarget(raw: string, allowPrivate: PrivateAllowance): Promise<{ ok: true; target: CheckedTarget } | { ok: false; problem: UrlProblem }> {
+export async function checkTarget(
+  raw: string,
+  allowPrivate: PrivateAllowance,
+): Promise<{ ok: true; target: CheckedTarget } | { ok: false; problem: UrlProblem }> {
   const form = urlFormProblem(raw);
   if (form) return { ok: false, problem: form };
   const url = new URL(raw);

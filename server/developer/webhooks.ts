@@ -153,7 +153,8 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
           size += c.length;
           if (size >= RESPONSE_EXCERPT) res.destroy();
         });
-        const finish = () => done({ httpCode: res.statusCode ?? null, response: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT), error: null });
+        const finish = () =>
+          done({ httpCode: res.statusCode ?? null, response: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT), error: null });
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);
@@ -174,7 +175,12 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
   });
 }
 
-const PROBLEM_TEXT = { invalid: 'the URL is not valid', notHttps: 'the URL is not HTTPS', privateAddress: 'the host is a private, loopback or link-local address', unresolvable: 'the host name does not resolve' };
+const PROBLEM_TEXT = {
+  invalid: 'the URL is not valid',
+  notHttps: 'the URL is not HTTPS',
+  privateAddress: 'the host is a private, loopback or link-local address',
+  unresolvable: 'the host name does not resolve',
+};
 
 export interface DispatcherOptions {
   /** Read at each attempt (WEBHOOK_ALLOW_PRIVATE; tests turn it off to see a delivery refused). */
@@ -293,7 +299,13 @@ export class WebhookDispatcher {
     } else {
       url = checked.target.url.toString();
       const secrets = [d.secret, ...(d.previous_secret && d.previous_valid ? [d.previous_secret] : [])];
-      outcome = await post(checked.target, signedHeaders(secrets, d.message_id, d.body, new Date()), d.body, this.opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS, this.cut.signal);
+      outcome = await post(
+        checked.target,
+        signedHeaders(secrets, d.message_id, d.body, new Date()),
+        d.body,
+        this.opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
+        this.cut.signal,
+      );
     }
     if (outcome.handedBack) return this.giveBack(d);
     const delivered = outcome.httpCode !== null && outcome.httpCode >= 200 && outcome.httpCode < 300;
@@ -304,7 +316,21 @@ export class WebhookDispatcher {
       const log = await q.query<{ id: string }>(
         `INSERT INTO notification_logs (org_id, notification_key_id, url, event_type, subtype, payload, http_code, response, attempt, delivery_id, message_id, duration_ms, error)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13) RETURNING id::text`,
-        [d.org_id, d.notification_key_id, url.slice(0, 2048), d.event_type, d.subtype, d.body, outcome.httpCode, outcome.response, attempt, d.id, d.message_id, Date.now() - started, outcome.error],
+        [
+          d.org_id,
+          d.notification_key_id,
+          url.slice(0, 2048),
+          d.event_type,
+          d.subtype,
+          d.body,
+          outcome.httpCode,
+          outcome.response,
+          attempt,
+          d.id,
+          d.message_id,
+          Date.now() - started,
+          outcome.error,
+        ],
       );
       await q.query(
         `UPDATE webhook_deliveries SET attempt = $2, status = $3, next_at = CASE WHEN $4::int IS NULL THEN next_at ELSE now() + make_interval(secs => $4::int / 1000.0) END,
@@ -322,7 +348,10 @@ export class WebhookDispatcher {
 
   /** Give a claimed delivery back untried (the server is stopping): its lease cleared, its attempts as they were. */
   private async giveBack(d: DeliveryRow): Promise<AttemptResult> {
-    await this.db.query('UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1 AND lease_owner = $2', [d.id, this.owner]);
+    await this.db.query('UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1 AND lease_owner = $2', [
+      d.id,
+      this.owner,
+    ]);
     this.log.info({ delivery: d.id, attempt: d.attempt + 1 }, 'webhook attempt handed back: the server is stopping');
     return { logId: '', httpCode: null, error: 'handed back: the server is stopping', delivered: false };
   }
@@ -348,9 +377,16 @@ export class WebhookDispatcher {
     const row = r.rows[0];
     if (!row?.disabled) return;
     // Disabled by this failure: what is still queued for the URL is not sent, and the owner hears why.
-    await q.query(`UPDATE webhook_deliveries SET status = 'failed', updated_at = now() WHERE notification_key_id = $1 AND status = 'pending'`, [d.notification_key_id]);
+    await q.query(`UPDATE webhook_deliveries SET status = 'failed', updated_at = now() WHERE notification_key_id = $1 AND status = 'pending'`, [
+      d.notification_key_id,
+    ]);
     await this.opts.mailer.send(
-      { to: row.email, kind: 'notice', subject: translate(row.locale, 'mail.webhookDisabledSubject'), text: translate(row.locale, 'mail.webhookDisabledBody', { url: row.url, org: row.org_code, days: 3 }) },
+      {
+        to: row.email,
+        kind: 'notice',
+        subject: translate(row.locale, 'mail.webhookDisabledSubject'),
+        text: translate(row.locale, 'mail.webhookDisabledBody', { url: row.url, org: row.org_code, days: 3 }),
+      },
       q,
     );
   }

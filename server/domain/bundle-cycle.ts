@@ -39,7 +39,7 @@ export interface BundleAllowance {
  */
 export function allowanceKb(b: BundleAllowance, start: Date, now: Date): number | null {
   if (b.quotaKb === null) return null;
-  const throttled = (b.throttleKbps ?? 0) / 8 * Math.max(0, (now.getTime() - start.getTime()) / 1000);
+  const throttled = ((b.throttleKbps ?? 0) / 8) * Math.max(0, (now.getTime() - start.getTime()) / 1000);
   switch (b.overagePolicy) {
     case 'stop':
       return b.quotaKb;

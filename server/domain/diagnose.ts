@@ -62,7 +62,15 @@ export function diagnose(f: DiagnoseFacts, since: { session: Date; location: Dat
     const percent = quota > 0 ? Math.round((used / quota) * 100) : 100;
     const left = Math.max(0, quota - used);
     // Over the allowance, data goes on only where an overage policy bills for it.
-    if (left === 0) checks.push(check('quota', inUse.some((b) => b.overagePolicy !== 'stop') ? 'warn' : 'fail', inUse.some((b) => b.overagePolicy !== 'stop') ? 'quotaOverBilled' : 'quotaExhausted', { percent }));
+    if (left === 0)
+      checks.push(
+        check(
+          'quota',
+          inUse.some((b) => b.overagePolicy !== 'stop') ? 'warn' : 'fail',
+          inUse.some((b) => b.overagePolicy !== 'stop') ? 'quotaOverBilled' : 'quotaExhausted',
+          { percent },
+        ),
+      );
     else checks.push(check('quota', percent >= 90 ? 'warn' : 'pass', 'quotaLeft', { percent, leftKb: left }));
   }
 

@@ -117,10 +117,7 @@ export interface Lease {
  * history before it existed (startConsumer has the relay number what is committed first, so that is history too).
  */
 export async function claimConsumer(db: Db, consumer: string, owner: string, leaseSeconds: number): Promise<Lease | null> {
-  await db.query(
-    `INSERT INTO event_consumers (name, position_seq) SELECT $1, last FROM event_sequence ON CONFLICT (name) DO NOTHING`,
-    [consumer],
-  );
+  await db.query(`INSERT INTO event_consumers (name, position_seq) SELECT $1, last FROM event_sequence ON CONFLICT (name) DO NOTHING`, [consumer]);
   const r = await db.query<{ seq: string }>(
     `UPDATE event_consumers SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now()
       WHERE name = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < now())
@@ -173,7 +170,11 @@ export interface ConsumerOptions {
  * batches until the log is read to its present. Returns the stop function, which waits for a batch in progress and
  * gives the lease back, and poke, which runs a round now.
  */
-export function startConsumer(db: Db, log: FastifyBaseLogger, opts: ConsumerOptions): { stop: (handBack?: AbortSignal) => Promise<void>; poke: () => Promise<void> } {
+export function startConsumer(
+  db: Db,
+  log: FastifyBaseLogger,
+  opts: ConsumerOptions,
+): { stop: (handBack?: AbortSignal) => Promise<void>; poke: () => Promise<void> } {
   const owner = `${process.pid}-${newId(8)}`;
   const batch = opts.batch ?? 500;
   const leaseSeconds = opts.leaseSeconds ?? 30;

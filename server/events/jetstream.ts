@@ -71,7 +71,6 @@ export const DUPLICATE_WINDOW_MS = 5 * 60_000;
  */
 export const EVENT_STREAM_MAX_BYTES = 16 * 1024 ** 3;
 
-
 export interface EventBusOptions {
   /** The stream's name (EVENT_STREAM by default). */
   stream?: string;
@@ -173,10 +172,14 @@ export async function connectEventBus(url: string, log: FastifyBaseLogger, opts:
       `${prefix}.${partitionOf(e.subject ?? e.orgId, partitions)}.${subjectToken(e.orgId)}.${subjectToken(e.type)}.${subjectToken(e.subtype)}`;
 
     const send = (e: DomainEvent & { seq: string }) =>
-      js.publish(subjectOf(e), JSON.stringify({ id: e.id, seq: e.seq, orgId: e.orgId, type: e.type, subtype: e.subtype, subject: e.subject, data: e.data, at: e.at }), {
-        msgID: e.id,
-        timeout: publishTimeoutMs,
-      });
+      js.publish(
+        subjectOf(e),
+        JSON.stringify({ id: e.id, seq: e.seq, orgId: e.orgId, type: e.type, subtype: e.subtype, subject: e.subject, data: e.data, at: e.at }),
+        {
+          msgID: e.id,
+          timeout: publishTimeoutMs,
+        },
+      );
     const publisher: EventPublisher = {
       // The first event of a batch is published alone, the others all at once behind it, in order on the one connection
       // (so the stream stores a partition's events in the order given), every acknowledgement awaited: one that failed
@@ -351,10 +354,10 @@ export function startJetStreamConsumer(
    */
   const prepare = async () => {
     await opts.relay?.poke();
-    await db.query(
-      `INSERT INTO event_partitions (consumer, partition) SELECT $1, g FROM generate_series(0, $2::int - 1) g ON CONFLICT DO NOTHING`,
-      [name, partitions],
-    );
+    await db.query(`INSERT INTO event_partitions (consumer, partition) SELECT $1, g FROM generate_series(0, $2::int - 1) g ON CONFLICT DO NOTHING`, [
+      name,
+      partitions,
+    ]);
     for (let p = 0; p < partitions; p++) {
       const durable = durableName(name, p);
       try {
@@ -381,7 +384,16 @@ export function startJetStreamConsumer(
   };
 
   const toEvent = (m: JsMsg): DomainEvent & { seq: string } => {
-    const e = m.json<{ id: string; seq: string; orgId: string; type: EventType; subtype: string; subject: string | null; data: Record<string, unknown>; at: string }>();
+    const e = m.json<{
+      id: string;
+      seq: string;
+      orgId: string;
+      type: EventType;
+      subtype: string;
+      subject: string | null;
+      data: Record<string, unknown>;
+      at: string;
+    }>();
     return { ...e, at: new Date(e.at) };
   };
 
@@ -499,7 +511,10 @@ export function startJetStreamConsumer(
           log.error({ err: err2, consumer: name, partition: h.partition }, 'event consumer could not record a dead letter; it tries again');
           return rest;
         }
-        log.error({ err, consumer: name, partition: h.partition, seq: m.seq, attempts: m.info.deliveryCount }, 'event consumer gave up on an event: dead letter');
+        log.error(
+          { err, consumer: name, partition: h.partition, seq: m.seq, attempts: m.info.deliveryCount },
+          'event consumer gave up on an event: dead letter',
+        );
         m.term(`dead letter: ${String(err)}`.slice(0, 200));
       }
       committed();
@@ -684,9 +699,8 @@ export function startJetStreamConsumer(
       [name, owner, leaseSeconds],
     );
     await db.query(`DELETE FROM event_consumer_members WHERE consumer = $1 AND until < now() - interval '1 hour'`, [name]);
-    const live = (
-      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM event_consumer_members WHERE consumer = $1 AND until >= now()', [name])
-    ).rows[0].n;
+    const live = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM event_consumer_members WHERE consumer = $1 AND until >= now()', [name])).rows[0]
+      .n;
     const share = Math.ceil(partitions / Math.max(1, live));
     // Renew what is ours; a partition held here but no longer ours in the table was taken after our lease ran out.
     const mine = new Set(
@@ -751,7 +765,9 @@ export function startJetStreamConsumer(
       for (const h of held.values()) leave(h);
       const work = Promise.all([running, ...[...held.values()].map((h) => h.loop)]);
       if (!(await endedBefore(work, handBack))) return;
-      await db.query('UPDATE event_partitions SET lease_owner = NULL, lease_until = NULL WHERE consumer = $1 AND lease_owner = $2', [name, owner]).catch(() => undefined);
+      await db
+        .query('UPDATE event_partitions SET lease_owner = NULL, lease_until = NULL WHERE consumer = $1 AND lease_owner = $2', [name, owner])
+        .catch(() => undefined);
       await db.query('DELETE FROM event_consumer_members WHERE consumer = $1 AND owner = $2', [name, owner]).catch(() => undefined);
     },
   };

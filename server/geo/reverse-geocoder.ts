@@ -48,7 +48,13 @@ async function load(): Promise<Gazetteer> {
   const cities = (require(file) as City[]).filter((c) => !LEFT_OUT.has(c.featureCode));
   delete require.cache[file];
   const n = cities.length;
-  const g: Gazetteer = { index: new KDBush(n), lng: new Float64Array(n), lat: new Float64Array(n), names: new Array<string>(n), countries: new Array<string>(n) };
+  const g: Gazetteer = {
+    index: new KDBush(n),
+    lng: new Float64Array(n),
+    lat: new Float64Array(n),
+    names: new Array<string>(n),
+    countries: new Array<string>(n),
+  };
   cities.forEach((c, i) => {
     [g.lng[i], g.lat[i]] = c.loc.coordinates;
     g.names[i] = c.name;

@@ -18,6 +18,25 @@ export const invalid = (field: string, rule: string, params: Record<string, unkn
   new ApiError(400, CODES.validation, { field, ruleKey: rule, ...params });
 export const denied = () => new ApiError(403, CODES.permissionDenied);
 /** What a missing record is called in a 404 ("SIM 8949… does not exist"): a key under "entities." in common/locales. */
-export type Entity = 'sim' | 'account' | 'organisation' | 'task' | 'report' | 'invoice' | 'pool' | 'brand' | 'invitation' | 'record' | 'membership' | 'notificationKey' | 'notificationLog' | 'apiKey' | 'sms' | 'scheduledSms' | 'autoflowRule' | 'autoflowRun' | 'subscriptionGroup';
+export type Entity =
+  | 'sim'
+  | 'account'
+  | 'organisation'
+  | 'task'
+  | 'report'
+  | 'invoice'
+  | 'pool'
+  | 'brand'
+  | 'invitation'
+  | 'record'
+  | 'membership'
+  | 'notificationKey'
+  | 'notificationLog'
+  | 'apiKey'
+  | 'sms'
+  | 'scheduledSms'
+  | 'autoflowRule'
+  | 'autoflowRun'
+  | 'subscriptionGroup';
 /** A 404 naming the record that does not exist, so a wrong id reads differently from a wrong URL. */
 export const notFound = (entity: Entity, id: string) => new ApiError(404, CODES.notFound, { entityKey: entity, id }, 'errors.recordMissing', { entity, id });

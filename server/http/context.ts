@@ -78,11 +78,19 @@ export default fp(async (app) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && !isRead(req.routeOptions.config?.permission)) cache.clear();
     return payload;
   });
-  app.decorateRequest('authorize', function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string) {
-    assertCan(this.requireAuth().ability, action, subject, record, field);
-  });
+  app.decorateRequest(
+    'authorize',
+    function (this: FastifyRequest, action: Action, subject: Exclude<Subject, 'all'>, record?: Record<string, unknown>, field?: string) {
+      assertCan(this.requireAuth().ability, action, subject, record, field);
+    },
+  );
   /** The caller's context: its rules and ability are built once, here. */
-  const contextOf = (base: Omit<AuthContext, 'caller' | 'rules' | 'ability'>, oversight: boolean, memberships: Caller['memberships'], backOffice: boolean): AuthContext => {
+  const contextOf = (
+    base: Omit<AuthContext, 'caller' | 'rules' | 'ability'>,
+    oversight: boolean,
+    memberships: Caller['memberships'],
+    backOffice: boolean,
+  ): AuthContext => {
     const caller: Caller = {
       role: base.role,
       accountId: base.accountId,
@@ -133,7 +141,15 @@ export default fp(async (app) => {
 
   async function apiKeyContext(key: ApiKeyCaller): Promise<AuthContext> {
     const member = (
-      await app.db.query<{ email: string; oversight: boolean; back_office: boolean; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
+      await app.db.query<{
+        email: string;
+        oversight: boolean;
+        back_office: boolean;
+        code: string;
+        level: number;
+        role: string;
+        memberships: Caller['memberships'];
+      }>(
         `SELECT a.email, a.oversight, a.back_office, o.code, o.level, m.role,
                 (SELECT coalesce(json_agg(json_build_object('orgId', mm.org_id, 'role', mm.role)), '[]') FROM memberships mm WHERE mm.account_id = a.id AND mm.status = 'active') AS memberships
            FROM accounts a JOIN memberships m ON m.account_id = a.id AND m.org_id = $2 AND m.status = 'active'
@@ -144,7 +160,15 @@ export default fp(async (app) => {
     ).rows[0];
     if (!member) throw new ApiError(401, CODES.unauthenticated, { keyId: key.keyId }, 'errors.apiKeyOwnerGone');
     const role = asRole(member.role);
-    const base = { accountId: key.accountId, email: member.email, sessionId: `api-key:${key.id}`, orgId: key.orgId, orgCode: member.code, orgLevel: member.level, role };
+    const base = {
+      accountId: key.accountId,
+      email: member.email,
+      sessionId: `api-key:${key.id}`,
+      orgId: key.orgId,
+      orgCode: member.code,
+      orgLevel: member.level,
+      role,
+    };
     return contextOf(base, member.oversight, member.memberships, member.back_office);
   }
 
@@ -168,7 +192,19 @@ export default fp(async (app) => {
     // The account, its session and its membership (of partnerCode's organisation, else its default) in one query:
     // every signed-in call makes it, so it is one round trip to the database, not two.
     const row = (
-      await app.db.query<{ id: string; email: string; status: string; oversight: boolean; back_office: boolean; revoked: boolean | null; org_id: string | null; code: string; level: number; role: string; memberships: Caller['memberships'] }>(
+      await app.db.query<{
+        id: string;
+        email: string;
+        status: string;
+        oversight: boolean;
+        back_office: boolean;
+        revoked: boolean | null;
+        org_id: string | null;
+        code: string;
+        level: number;
+        role: string;
+        memberships: Caller['memberships'];
+      }>(
         `SELECT a.id, a.email, a.status, a.oversight, a.back_office, s.revoked_at IS NOT NULL AS revoked, m.org_id, m.code, m.level, m.role,
                 (SELECT coalesce(json_agg(json_build_object('orgId', mm.org_id, 'role', mm.role)), '[]') FROM memberships mm WHERE mm.account_id = a.id AND mm.status = 'active') AS memberships
            FROM accounts a
@@ -195,7 +231,15 @@ export default fp(async (app) => {
       throw new ApiError(403, CODES.permissionDenied);
     }
     const role = asRole(membership.role);
-    const base = { accountId: account.id, email: account.email, sessionId: sid, orgId: membership.org_id, orgCode: membership.code, orgLevel: membership.level, role };
+    const base = {
+      accountId: account.id,
+      email: account.email,
+      sessionId: sid,
+      orgId: membership.org_id,
+      orgCode: membership.code,
+      orgLevel: membership.level,
+      role,
+    };
     return contextOf(base, account.oversight, account.memberships, account.back_office);
   }
 });

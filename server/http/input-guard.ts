@@ -60,11 +60,14 @@ export function unboundedInputs(schema: unknown, at = ''): string[] {
   const types = typesOf(s);
   const closed = 'enum' in s || 'const' in s;
   if (!closed) {
-    if ((types.includes('number') || types.includes('integer')) && (typeof s.minimum !== 'number' || typeof s.maximum !== 'number')) out.push(`${at || '(root)'}: number without minimum and maximum`);
-    if (types.includes('string') && typeof s.maxLength !== 'number' && !BOUNDED_FORMATS.has(String(s.format)) && !boundedPattern(s.pattern)) out.push(`${at || '(root)'}: text without maxLength`);
+    if ((types.includes('number') || types.includes('integer')) && (typeof s.minimum !== 'number' || typeof s.maximum !== 'number'))
+      out.push(`${at || '(root)'}: number without minimum and maximum`);
+    if (types.includes('string') && typeof s.maxLength !== 'number' && !BOUNDED_FORMATS.has(String(s.format)) && !boundedPattern(s.pattern))
+      out.push(`${at || '(root)'}: text without maxLength`);
     if (types.includes('array') && typeof s.maxItems !== 'number') out.push(`${at || '(root)'}: list without maxItems`);
     // Path parameters are the router's own object: only the names in the path exist.
-    if (types.includes('object') && at !== PARAMS_ROOT && s.additionalProperties !== false && typeof s.maxProperties !== 'number') out.push(`${at || '(root)'}: object open to any field without maxProperties`);
+    if (types.includes('object') && at !== PARAMS_ROOT && s.additionalProperties !== false && typeof s.maxProperties !== 'number')
+      out.push(`${at || '(root)'}: object open to any field without maxProperties`);
   }
   for (const [k, child] of Object.entries((s.properties as Record<string, unknown>) ?? {})) out.push(...unboundedInputs(child, at ? `${at}.${k}` : k));
   if (s.items && typeof s.items === 'object') out.push(...unboundedInputs(s.items, `${at}[]`));
@@ -97,7 +100,8 @@ function poisoned(value: unknown): boolean {
     if (!v || typeof v !== 'object') continue;
     if (Object.prototype.hasOwnProperty.call(v, '__proto__')) return true;
     const ctor = (v as Record<string, unknown>).constructor;
-    if (Object.prototype.hasOwnProperty.call(v, 'constructor') && ctor && typeof ctor === 'object' && Object.prototype.hasOwnProperty.call(ctor, 'prototype')) return true;
+    if (Object.prototype.hasOwnProperty.call(v, 'constructor') && ctor && typeof ctor === 'object' && Object.prototype.hasOwnProperty.call(ctor, 'prototype'))
+      return true;
     stack.push(...Object.values(v));
   }
   return false;

@@ -29,10 +29,12 @@ export function fieldLabels(r: ResourceSchema): Record<string, Record<string, st
   return Object.fromEntries(
     (Object.keys(CONSOLE_LABELS) as Language[]).map((lang) => [
       lang,
-      Object.fromEntries(Object.keys(r.properties).flatMap((f) => {
-        const label = consoleLabel(lang, `${prefix}.fields.${f}`);
-        return label ? [[f, label]] : [];
-      })),
+      Object.fromEntries(
+        Object.keys(r.properties).flatMap((f) => {
+          const label = consoleLabel(lang, `${prefix}.fields.${f}`);
+          return label ? [[f, label]] : [];
+        }),
+      ),
     ]),
   );
 }

@@ -66,7 +66,10 @@ export const sizeText = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${byt
 const bodyLimitOf = (req: FastifyRequest): number => req.routeOptions.bodyLimit ?? req.server.initialConfig.bodyLimit ?? LIMITS.uploadBytes * 2;
 /** 413 naming the request's limit and the file's, the one a person is likely to have passed. */
 const tooLarge = (req: FastifyRequest) =>
-  new ApiError(413, CODES.validation, { limit: sizeText(bodyLimitOf(req)), fileLimit: sizeText(LIMITS.uploadBytes) }, 'errors.uploadTooLarge', { field: 'body', rule: 'uploadTooLarge' });
+  new ApiError(413, CODES.validation, { limit: sizeText(bodyLimitOf(req)), fileLimit: sizeText(LIMITS.uploadBytes) }, 'errors.uploadTooLarge', {
+    field: 'body',
+    rule: 'uploadTooLarge',
+  });
 const fileTooLarge = () => invalid('file', 'maximum', { limit: sizeText(LIMITS.uploadBytes) });
 
 /** The parts of a multipart request, each checked against its limit as it arrives. */

@@ -70,7 +70,10 @@ function databaseStore(db: Db, onError: (err: Error) => void) {
   let prunedAt = Date.now();
   return class DatabaseStore {
     incr(key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, timeWindow: number): void {
-      hit(db, key, timeWindow).then((res) => cb(null, res), (err: Error) => cb(err));
+      hit(db, key, timeWindow).then(
+        (res) => cb(null, res),
+        (err: Error) => cb(err),
+      );
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
         prunedAt = Date.now();
         db.query("DELETE FROM rate_limits WHERE reset_at < now() - interval '1 minute'").catch(onError);

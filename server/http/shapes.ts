@@ -72,7 +72,13 @@ export function serviceRoutes(service: Service) {
 
 /** The routes of one service under one permission subject: `route(method, path, action, { schema, handler, … })`. */
 export function subjectRoutes(service: Service, subject: Exclude<Subject, 'all'>) {
-  return (method: RouteDef['method'], path: string, action: Action, def: RouteBody): RouteDef => ({ service, method, path, permission: { action, subject }, ...def });
+  return (method: RouteDef['method'], path: string, action: Action, def: RouteBody): RouteDef => ({
+    service,
+    method,
+    path,
+    permission: { action, subject },
+    ...def,
+  });
 }
 
 // shapes added by i21-routesb

@@ -15,7 +15,10 @@ const CHARS = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const TTL_MS = 5 * 60 * 1000;
 
 // The package's typings omit its callable default (draw a given text); the answer is ours, from a secure random source.
-const draw = svgCaptcha as unknown as (text: string, options: { width: number; height: number; fontSize: number; noise: number; color: boolean; background: string }) => string;
+const draw = svgCaptcha as unknown as (
+  text: string,
+  options: { width: number; height: number; fontSize: number; noise: number; color: boolean; background: string },
+) => string;
 
 /** Draw the answer as an SVG of glyph paths and noise curves (the size the sign-in page shows: 120 x 40). */
 export function drawSvg(text: string): string {

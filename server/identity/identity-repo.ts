@@ -4,7 +4,9 @@ import { newId } from '../db/ids.js';
 
 /** An account's sign-in facts by (normalised) e-mail; undefined for an unknown e-mail. */
 export async function accountForSignIn(q: Queryable, email: string) {
-  return (await q.query<{ id: string; password_hash: string | null; status: string }>('SELECT id, password_hash, status FROM accounts WHERE email = $1', [email])).rows[0];
+  return (
+    await q.query<{ id: string; password_hash: string | null; status: string }>('SELECT id, password_hash, status FROM accounts WHERE email = $1', [email])
+  ).rows[0];
 }
 
 /** Count one more sign-in on the account and stamp its time. */
@@ -39,7 +41,9 @@ export async function activeAccountByEmail(q: Queryable, email: string) {
 
 /** How many reset codes the account was sent in the last hour. */
 export async function recentResetCount(q: Queryable, accountId: string): Promise<number> {
-  return (await q.query<{ n: number }>("SELECT count(*)::int AS n FROM password_resets WHERE account_id = $1 AND created_at > now() - interval '1 hour'", [accountId])).rows[0].n;
+  return (
+    await q.query<{ n: number }>("SELECT count(*)::int AS n FROM password_resets WHERE account_id = $1 AND created_at > now() - interval '1 hour'", [accountId])
+  ).rows[0].n;
 }
 
 /** Replace the account's open reset codes by a new one (stored as its hash). */
@@ -72,5 +76,6 @@ export async function useResetCode(q: Queryable, resetId: string): Promise<void>
 
 /** An account's role in an organisation where its membership is active; undefined otherwise. */
 export async function activeRoleIn(q: Queryable, accountId: string, orgId: string): Promise<string | undefined> {
-  return (await q.query<{ role: string }>("SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [accountId, orgId])).rows[0]?.role;
+  return (await q.query<{ role: string }>("SELECT role FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [accountId, orgId]))
+    .rows[0]?.role;
 }

@@ -8,12 +8,24 @@ export async function accountByEmail(q: Queryable, email: string) {
 }
 
 /** A new account without a password (it sets one when it follows its invitation). */
-export async function insertInvitedAccount(q: Queryable, a: { id: string; email: string; firstName: string; lastName: string; locale: Language }): Promise<void> {
-  await q.query('INSERT INTO accounts (id, email, first_name, last_name, locale) VALUES ($1, $2, $3, $4, $5)', [a.id, a.email, a.firstName, a.lastName, a.locale]);
+export async function insertInvitedAccount(
+  q: Queryable,
+  a: { id: string; email: string; firstName: string; lastName: string; locale: Language },
+): Promise<void> {
+  await q.query('INSERT INTO accounts (id, email, first_name, last_name, locale) VALUES ($1, $2, $3, $4, $5)', [
+    a.id,
+    a.email,
+    a.firstName,
+    a.lastName,
+    a.locale,
+  ]);
 }
 
 /** A pending membership whose invitation link carries the secret of tokenHash. */
-export async function insertInvitation(q: Queryable, m: { accountId: string; orgId: string; role: string; invitedBy: string; tokenHash: string }): Promise<void> {
+export async function insertInvitation(
+  q: Queryable,
+  m: { accountId: string; orgId: string; role: string; invitedBy: string; tokenHash: string },
+): Promise<void> {
   await q.query(
     "INSERT INTO memberships (account_id, org_id, role, status, invited_by, invite_token_hash, invited_at) VALUES ($1, $2, $3, 'pending', $4, $5, now())",
     [m.accountId, m.orgId, m.role, m.invitedBy, m.tokenHash],
@@ -58,11 +70,10 @@ export async function completeInvitedAccount(q: Queryable, accountId: string, ha
 /** Activate an invited membership; it becomes the default when the account has no default yet. */
 export async function activateInvitedMembership(q: Queryable, accountId: string, orgId: string): Promise<void> {
   const hasDefault = await q.query('SELECT 1 FROM memberships WHERE account_id = $1 AND is_default', [accountId]);
-  await q.query("UPDATE memberships SET status = 'active', accepted_at = now(), invite_token_hash = NULL, is_default = $3 WHERE account_id = $1 AND org_id = $2", [
-    accountId,
-    orgId,
-    hasDefault.rows.length === 0,
-  ]);
+  await q.query(
+    "UPDATE memberships SET status = 'active', accepted_at = now(), invite_token_hash = NULL, is_default = $3 WHERE account_id = $1 AND org_id = $2",
+    [accountId, orgId, hasDefault.rows.length === 0],
+  );
 }
 
 /**
@@ -76,18 +87,30 @@ export async function deleteInvitation(q: Queryable, email: string, orgId: strin
       [email, orgId],
     )
   ).rows[0];
-  if (row) await q.query('DELETE FROM accounts a WHERE a.id = $1 AND a.password_hash IS NULL AND NOT EXISTS (SELECT 1 FROM memberships WHERE account_id = a.id)', [row.account_id]);
+  if (row)
+    await q.query('DELETE FROM accounts a WHERE a.id = $1 AND a.password_hash IS NULL AND NOT EXISTS (SELECT 1 FROM memberships WHERE account_id = a.id)', [
+      row.account_id,
+    ]);
   return row;
 }
 
 /** The id of an organisation, by code, where the account is an active member. */
 export async function activeOrgIdByCode(q: Queryable, accountId: string, code: string): Promise<string | undefined> {
-  return (await q.query<{ id: string }>("SELECT o.id FROM organisations o JOIN memberships m ON m.org_id = o.id WHERE m.account_id = $1 AND m.status = 'active' AND o.code = $2", [accountId, code])).rows[0]?.id;
+  return (
+    await q.query<{ id: string }>(
+      "SELECT o.id FROM organisations o JOIN memberships m ON m.org_id = o.id WHERE m.account_id = $1 AND m.status = 'active' AND o.code = $2",
+      [accountId, code],
+    )
+  ).rows[0]?.id;
 }
 
 /** Make an organisation the account's default one; the code of the former default (null when none). */
 export async function setDefaultOrg(q: Queryable, accountId: string, orgId: string): Promise<string | null> {
-  const before = (await q.query<{ code: string }>('SELECT o.code FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.account_id = $1 AND m.is_default', [accountId])).rows[0];
+  const before = (
+    await q.query<{ code: string }>('SELECT o.code FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.account_id = $1 AND m.is_default', [
+      accountId,
+    ])
+  ).rows[0];
   await q.query('UPDATE memberships SET is_default = false WHERE account_id = $1 AND is_default', [accountId]);
   await q.query('UPDATE memberships SET is_default = true WHERE account_id = $1 AND org_id = $2', [accountId, orgId]);
   return before?.code ?? null;

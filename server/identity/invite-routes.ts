@@ -11,7 +11,19 @@ import { arrayOf, obj, serviceRoutes, typed } from '../http/shapes.js';
 import { assertGrantable, assertSeatLeft, removeMember } from './members.js';
 import { memberRole } from '../org/org-repo.js';
 import { hashPassword } from './passwords.js';
-import { acceptOwnInvitation, accountByEmail, activateInvitedMembership, activeOrgIdByCode, completeInvitedAccount, deleteInvitation, insertInvitation, insertInvitedAccount, invitationOfNewAccount, renameAccount, setDefaultOrg } from './invite-repo.js';
+import {
+  acceptOwnInvitation,
+  accountByEmail,
+  activateInvitedMembership,
+  activeOrgIdByCode,
+  completeInvitedAccount,
+  deleteInvitation,
+  insertInvitation,
+  insertInvitedAccount,
+  invitationOfNewAccount,
+  renameAccount,
+  setDefaultOrg,
+} from './invite-repo.js';
 import { membershipsOf, rolesOf, sessionPayload, startSession } from './sessions.js';
 
 /** How long an invitation link stays valid. */
@@ -27,7 +39,16 @@ const A_B = pathParams('a', 'b');
 export const inviteRoutes = defineRoutes([
   route('POST', '/info/cube/invites', onAccounts('create'), {
     schema: {
-      body: obj({ email, firstName: personName, lastName: personName, role: { type: 'string', enum: [...ROLES] }, locale: { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] } }, ['email', 'role']),
+      body: obj(
+        {
+          email,
+          firstName: personName,
+          lastName: personName,
+          role: { type: 'string', enum: [...ROLES] },
+          locale: { type: 'string', enum: ['en-US', 'zh-CN', 'zh-TW', 'es-ES'] },
+        },
+        ['email', 'role'],
+      ),
       response: inviteAnswer,
     },
     // Invites into the current organisation. An unknown e-mail gets an account without a password,
@@ -50,7 +71,12 @@ export const inviteRoutes = defineRoutes([
         await insertInvitation(q, { accountId: account.id, orgId: auth.orgId, role, invitedBy: auth.accountId, tokenHash: sha256(secret) });
         const link = `/${account.locale}/invite?token=${secret}`;
         await req.server.mailer.send(
-          { to: mail, kind: 'invitation', subject: translate(account.locale, 'mail.inviteSubject'), text: translate(account.locale, 'mail.inviteBody', { org: auth.orgCode, role, link, days: INVITE_TTL_DAYS }) },
+          {
+            to: mail,
+            kind: 'invitation',
+            subject: translate(account.locale, 'mail.inviteSubject'),
+            text: translate(account.locale, 'mail.inviteBody', { org: auth.orgCode, role, link, days: INVITE_TTL_DAYS }),
+          },
           q,
         );
         await audit(q, req, { action: 'invite', entity: 'membership', entityId: account.id, after: { email: mail, role, status: 'pending' } });
@@ -66,7 +92,14 @@ export const inviteRoutes = defineRoutes([
       return req.server.db.tx(async (q) => {
         const m = await acceptOwnInvitation(q, sha256(secret), auth.accountId, INVITE_TTL_DAYS);
         if (!m) throw new ApiError(400, CODES.invitationNotFound);
-        await audit(q, req, { action: 'acceptInvite', entity: 'membership', entityId: auth.accountId, orgId: m.org_id, before: { status: 'pending' }, after: { status: 'active' } });
+        await audit(q, req, {
+          action: 'acceptInvite',
+          entity: 'membership',
+          entityId: auth.accountId,
+          orgId: m.org_id,
+          before: { status: 'pending' },
+          after: { status: 'active' },
+        });
         return { email: auth.email, role: m.role, orgCode: m.code, status: 'active' };
       });
     },
@@ -87,7 +120,15 @@ export const inviteRoutes = defineRoutes([
         await completeInvitedAccount(q, m.account_id, hash, body.firstName?.trim() ?? null, body.lastName?.trim() ?? null);
         await activateInvitedMembership(q, m.account_id, m.org_id);
         const accessToken = await startSession(req.server, q, reply, m.account_id);
-        await audit(q, req, { action: 'acceptInvite', entity: 'membership', entityId: m.account_id, accountId: m.account_id, orgId: m.org_id, before: { status: 'pending' }, after: { status: 'active' } });
+        await audit(q, req, {
+          action: 'acceptInvite',
+          entity: 'membership',
+          entityId: m.account_id,
+          accountId: m.account_id,
+          orgId: m.org_id,
+          before: { status: 'pending' },
+          after: { status: 'active' },
+        });
         return sessionPayload(q, m.account_id, accessToken, req.server.resources);
       });
     },
@@ -101,7 +142,12 @@ export const inviteRoutes = defineRoutes([
       await req.server.db.tx(async (q) => {
         const row = await deleteInvitation(q, mail, auth.orgId);
         if (!row) throw new ApiError(400, CODES.invitationNotFound);
-        await audit(q, req, { action: 'revokeInvite', entity: 'membership', entityId: row.account_id, before: { email: mail, role: row.role, status: 'pending' } });
+        await audit(q, req, {
+          action: 'revokeInvite',
+          entity: 'membership',
+          entityId: row.account_id,
+          before: { email: mail, role: row.role, status: 'pending' },
+        });
       });
       return null;
     },

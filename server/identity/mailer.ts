@@ -24,10 +24,12 @@ export function createMailer(db: Db, config: Config): Mailer {
   const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
     async send(mail, q = db) {
-      const row = await q.query<{ id: string }>(
-        'INSERT INTO outbox (to_address, subject, body, kind) VALUES ($1, $2, $3, $4) RETURNING id',
-        [mail.to, mail.subject, mail.text, mail.kind],
-      );
+      const row = await q.query<{ id: string }>('INSERT INTO outbox (to_address, subject, body, kind) VALUES ($1, $2, $3, $4) RETURNING id', [
+        mail.to,
+        mail.subject,
+        mail.text,
+        mail.kind,
+      ]);
       if (!transport) return;
       // Sending is best effort after the write; a failed send stays in the outbox with sent_at NULL.
       try {

@@ -11,7 +11,21 @@ import { bearerOf } from '../http/context.js';
 import { defineRoutes } from '../http/route.js';
 import { arrayOf, ID_PARAMS, ID_TEXT, obj, serviceRoutes, typed } from '../http/shapes.js';
 import { checkChallenge, createChallenge } from './captcha.js';
-import { accountForSignIn, activeAccountByEmail, activeRoleIn, countResetAttempt, countSignIn, openResetCode, openSessionOwner, passwordHashOf, recentResetCount, replaceResetCode, sessionOfRefreshHash, setPasswordHash, useResetCode } from './identity-repo.js';
+import {
+  accountForSignIn,
+  activeAccountByEmail,
+  activeRoleIn,
+  countResetAttempt,
+  countSignIn,
+  openResetCode,
+  openSessionOwner,
+  passwordHashOf,
+  recentResetCount,
+  replaceResetCode,
+  sessionOfRefreshHash,
+  setPasswordHash,
+  useResetCode,
+} from './identity-repo.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
 import { assertMayTry, clearFailures, recordFailure } from './sign-in-throttle.js';
 import { REFRESH_COOKIE, clearRefreshCookie, revokeAllSessions, revokeSession, rotateRefresh, sessionPayload, startSession } from './sessions.js';
@@ -42,7 +56,12 @@ export const identityRoutes = defineRoutes([
   route('POST', '/sso/signin/direct/cube/offline-access', 'public', {
     rateLimit: 'signIn',
     schema: {
-      body: obj({ username: email, password: secretText, verificationCode: code, challengeId, agreeTerms: { type: 'boolean' } }, ['username', 'password', 'verificationCode', 'agreeTerms']),
+      body: obj({ username: email, password: secretText, verificationCode: code, challengeId, agreeTerms: { type: 'boolean' } }, [
+        'username',
+        'password',
+        'verificationCode',
+        'agreeTerms',
+      ]),
       response: sessionSchema,
     },
     handler: async (req, reply) => {
@@ -51,7 +70,8 @@ export const identityRoutes = defineRoutes([
       const { db, config } = req.server;
       const mail = normalise(body.username);
       await assertMayTry(req, reply, mail);
-      if (!(await checkChallenge(req.server.challenges, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
+      if (!(await checkChallenge(req.server.challenges, body.challengeId, body.verificationCode, config.verificationCode)))
+        throw new ApiError(400, CODES.wrongVerificationCode);
       const account = await accountForSignIn(db, mail);
       // Unknown e-mail and wrong password answer alike and take alike long.
       const ok = await verifyPassword(body.password, account?.password_hash ?? DUMMY_HASH);
@@ -64,7 +84,14 @@ export const identityRoutes = defineRoutes([
         const token = await startSession(req.server, q, reply, account.id);
         await countSignIn(q, account.id);
         const answer = await sessionPayload(q, account.id, token, req.server.resources);
-        await audit(q, req, { action: 'signIn', entity: 'account', entityId: account.id, accountId: account.id, orgId: null, after: { logins_count: answer.user.logins_count } });
+        await audit(q, req, {
+          action: 'signIn',
+          entity: 'account',
+          entityId: account.id,
+          accountId: account.id,
+          orgId: null,
+          after: { logins_count: answer.user.logins_count },
+        });
         return answer;
       });
       // Once signed in: this address's failures for the account are forgotten (where they are counted: not in the
@@ -146,7 +173,8 @@ export const identityRoutes = defineRoutes([
     handler: async (req) => {
       const body = req.body as { username: string; verificationCode: string; challengeId?: string };
       const { db, config, mailer } = req.server;
-      if (!(await checkChallenge(req.server.challenges, body.challengeId, body.verificationCode, config.verificationCode))) throw new ApiError(400, CODES.wrongVerificationCode);
+      if (!(await checkChallenge(req.server.challenges, body.challengeId, body.verificationCode, config.verificationCode)))
+        throw new ApiError(400, CODES.wrongVerificationCode);
       const mail = normalise(body.username);
       const account = await activeAccountByEmail(db, mail);
       if (!account) return null;
@@ -155,7 +183,12 @@ export const identityRoutes = defineRoutes([
       await db.tx(async (q) => {
         await replaceResetCode(q, account.id, sha256(resetCode), new Date(Date.now() + RESET_CODE_TTL_MS));
         await mailer.send(
-          { to: mail, kind: 'password-reset', subject: translate(account.locale, 'mail.resetSubject'), text: translate(account.locale, 'mail.resetBody', { code: resetCode, minutes: 15 }) },
+          {
+            to: mail,
+            kind: 'password-reset',
+            subject: translate(account.locale, 'mail.resetSubject'),
+            text: translate(account.locale, 'mail.resetBody', { code: resetCode, minutes: 15 }),
+          },
           q,
         );
         await audit(q, req, { action: 'forgotPassword', entity: 'account', entityId: account.id, accountId: account.id, orgId: null });
@@ -199,7 +232,11 @@ export const identityRoutes = defineRoutes([
       if (id !== auth.accountId) req.authorize('read', 'account');
       const role = await activeRoleIn(req.server.db, id, auth.orgId);
       if (!role) throw notFound('membership', id);
-      return { role, partner_code: auth.orgCode, permissions: id === auth.accountId ? auth.rules : req.server.rulesFor({ role: asRole(role), orgId: auth.orgId }) };
+      return {
+        role,
+        partner_code: auth.orgCode,
+        permissions: id === auth.accountId ? auth.rules : req.server.rulesFor({ role: asRole(role), orgId: auth.orgId }),
+      };
     },
   }),
 ]);

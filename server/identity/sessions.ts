@@ -37,10 +37,16 @@ export async function membershipsOf(q: Queryable, accountId: string): Promise<Me
  */
 export async function sessionPayload(q: Queryable, accountId: string, token: string, schemas: readonly SchemaRights[]) {
   const account = (
-    await q.query<{ id: string; email: string; first_name: string; last_name: string; logins_count: number; locale: string; oversight: boolean; back_office: boolean }>(
-      'SELECT id, email, first_name, last_name, logins_count, locale, oversight, back_office FROM accounts WHERE id = $1',
-      [accountId],
-    )
+    await q.query<{
+      id: string;
+      email: string;
+      first_name: string;
+      last_name: string;
+      logins_count: number;
+      locale: string;
+      oversight: boolean;
+      back_office: boolean;
+    }>('SELECT id, email, first_name, last_name, logins_count, locale, oversight, back_office FROM accounts WHERE id = $1', [accountId])
   ).rows[0];
   const memberships = await membershipsOf(q, accountId);
   const current = memberships.find((m) => m.status === 'active');
@@ -85,10 +91,13 @@ export async function startSession(app: FastifyInstance, q: Queryable, reply: Fa
 async function issueRefresh(app: FastifyInstance, q: Queryable, reply: FastifyReply, accountId: string, sessionId: string): Promise<void> {
   const secret = newSecret();
   const days = app.config.refreshTokenTtlDays;
-  await q.query(
-    'INSERT INTO refresh_tokens (id, token_hash, family_id, account_id, expires_at) VALUES ($1, $2, $3, $4, $5)',
-    [newId(), sha256(secret), sessionId, accountId, new Date(Date.now() + days * 86_400_000)],
-  );
+  await q.query('INSERT INTO refresh_tokens (id, token_hash, family_id, account_id, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+    newId(),
+    sha256(secret),
+    sessionId,
+    accountId,
+    new Date(Date.now() + days * 86_400_000),
+  ]);
   reply.setCookie(REFRESH_COOKIE, secret, {
     httpOnly: true,
     sameSite: 'strict',

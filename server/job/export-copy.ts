@@ -43,7 +43,9 @@ export function copyColumns(r: ResourceSchema, columns: string[], label: (key: s
     const col = `t.${snake(field)}`;
     const types = ([] as string[]).concat(p.type ?? []);
     if (p.enum) {
-      const cases = p.enum.filter((v) => v !== null).map((v) => `WHEN ${literal(String(v))} THEN ${constant(label(`${prefix}.enum.${field}.${String(v)}`, String(v)))}`);
+      const cases = p.enum
+        .filter((v) => v !== null)
+        .map((v) => `WHEN ${literal(String(v))} THEN ${constant(label(`${prefix}.enum.${field}.${String(v)}`, String(v)))}`);
       out.push(`CASE ${col}::text ${cases.join(' ')} ELSE ${text(`${col}::text`)} END`);
     } else if (types.includes('boolean')) {
       out.push(`CASE ${col} WHEN true THEN ${constant(label('resources.yes', 'true'))} WHEN false THEN ${constant(label('resources.no', 'false'))} END`);
@@ -79,7 +81,14 @@ const headerCell = (v: string) => {
  * had already read, whatever the number of rows. progress(rows) after every `every` rows; a failure of progress (the
  * lease lost) ends the export. Returns the number of rows.
  */
-export async function copyCsv(db: Db, select: string, file: string, header: string[], every: number, progress: (rows: number) => Promise<void>): Promise<number> {
+export async function copyCsv(
+  db: Db,
+  select: string,
+  file: string,
+  header: string[],
+  every: number,
+  progress: (rows: number) => Promise<void>,
+): Promise<number> {
   if (!db.copyOut) throw new Error('COPY out is not available on this database');
   const out = fs.createWriteStream(file);
   const write = (chunk: string | Buffer) => new Promise<void>((resolve, reject) => out.write(chunk, (e) => (e ? reject(e) : resolve())));
@@ -130,9 +139,11 @@ export async function copyCsv(db: Db, select: string, file: string, header: stri
     if (rows - reported >= every) {
       reported = rows;
       const n = rows;
-      progressing = progressing.then(() => progress(n)).catch((err: Error) => {
-        lost = err;
-      });
+      progressing = progressing
+        .then(() => progress(n))
+        .catch((err: Error) => {
+          lost = err;
+        });
     }
     return used >= CHUNK_BYTES ? flush() : undefined;
   });

@@ -53,7 +53,8 @@ function exportBody(r: ResourceSchema, mode: ExportMode = 'any') {
   // Rows ticked in the list; an empty list means the person ticked none.
   const selected = { type: 'array', maxItems: LIMITS.exportMax, items: { type: 'string', maxLength: 40, ...(key.pattern ? { pattern: key.pattern } : {}) } };
   if (mode === 'all') return { type: 'object', additionalProperties: false, required: list.required, properties: filters };
-  if (mode === 'selected') return { type: 'object', additionalProperties: false, required: ['selected', ...list.required], properties: { ...filters, selected } };
+  if (mode === 'selected')
+    return { type: 'object', additionalProperties: false, required: ['selected', ...list.required], properties: { ...filters, selected } };
   return {
     type: 'object',
     additionalProperties: false,
@@ -112,8 +113,14 @@ export function exportRoute(kind: ExportKind, service: Service, path: string, mo
       const referenceId = taskReference(kind, new Date());
       await req.server.db.tx(async (tx) => {
         await insertTask(tx, {
-          orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind, quantity: count.total,
-          remark: `${format.toUpperCase()}${selected ? ` · ${selected.length}` : ''}`, payload: { query, selected, format, lang: req.lang },
+          orgId: auth.orgId,
+          id: taskId,
+          accountId: auth.accountId,
+          referenceId,
+          kind,
+          quantity: count.total,
+          remark: `${format.toUpperCase()}${selected ? ` · ${selected.length}` : ''}`,
+          payload: { query, selected, format, lang: req.lang },
         });
         await audit(tx, req, { action: 'export', entity: resource['x-admin'].resource, entityId: taskId, after: { format, quantity: count.total } });
         await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
@@ -184,8 +191,16 @@ export function exportJob(kind: ExportKind, { cells: cellsIn = 'database' }: { c
     const copyCells = format === 'csv' && cellsIn === 'database' ? copyColumns(resource, columns, (k, fallback) => label(lang, k, fallback)) : null;
     if (copyCells && db.copyOut) {
       // Values and cells go in in one pass, so neither a value nor a label is ever read again as SQL to substitute.
-      const select = listSelect(spec, task.org_id, q, LIMITS.exportMax, copyCells.map((_, i) => `__cell_${i}__`));
-      const sql = select.sql.replace(/\$(\d+)|__cell_(\d+)__/g, (_, param?: string, cell?: string) => (param ? literal(select.params[Number(param) - 1]) : copyCells[Number(cell)]));
+      const select = listSelect(
+        spec,
+        task.org_id,
+        q,
+        LIMITS.exportMax,
+        copyCells.map((_, i) => `__cell_${i}__`),
+      );
+      const sql = select.sql.replace(/\$(\d+)|__cell_(\d+)__/g, (_, param?: string, cell?: string) =>
+        param ? literal(select.params[Number(param) - 1]) : copyCells[Number(cell)],
+      );
       const rows = await copyCsv(db, sql, file, header, PROGRESS_ROWS, (n) => progress(task.quantity ? (n / task.quantity) * 100 : 50));
       return { file: { key, name, contentType: FORMATS[format] }, result: { rows } };
     }
@@ -202,8 +217,17 @@ export function exportJob(kind: ExportKind, { cells: cellsIn = 'database' }: { c
       // row for JavaScript to read, not a value per cell).
       const writer = csvWriter(file);
       await writer.header(header);
-      const select = listSelect(spec, task.org_id, q, LIMITS.exportMax, copyCells.map((_, i) => `__cell_${i}__ AS c${i}`));
-      const sql = csvLineSelect(select.sql.replace(/__cell_(\d+)__/g, (_, cell: string) => copyCells[Number(cell)]), copyCells.length);
+      const select = listSelect(
+        spec,
+        task.org_id,
+        q,
+        LIMITS.exportMax,
+        copyCells.map((_, i) => `__cell_${i}__ AS c${i}`),
+      );
+      const sql = csvLineSelect(
+        select.sql.replace(/__cell_(\d+)__/g, (_, cell: string) => copyCells[Number(cell)]),
+        copyCells.length,
+      );
       await readCursor<{ line: string }>(db, sql, select.params, BATCH, async (rows) => {
         await writer.lines(rows.map((r) => r.line));
         await advance(rows.length);

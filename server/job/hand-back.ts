@@ -14,7 +14,13 @@ export function whenAborted(signal?: AbortSignal): Promise<void> {
 /** Wait for `work` until `signal` aborts: true when the work ended first (or there was none), false when it is still going. */
 export async function endedBefore(work: Promise<unknown> | null | undefined, signal?: AbortSignal): Promise<boolean> {
   if (!work) return true;
-  return Promise.race([work.then(() => true, () => true), whenAborted(signal).then(() => false)]);
+  return Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    whenAborted(signal).then(() => false),
+  ]);
 }
 
 /** Thrown inside a piece of work that is being handed back, to end it where it stands. */

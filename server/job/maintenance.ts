@@ -65,12 +65,28 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger, clock: () => Da
       if (signal.aborted) return;
       await work().then(done, (err) => log.error({ err }, `maintenance: ${what}`));
     };
-    await part('pruning usage_sim_hourly', () => pruneSimHourly(db, now, { signal }), (n) => void (n && log.info({ rows: n, keepDays: SIM_HOURLY_KEEP_DAYS }, 'usage_sim_hourly pruned')));
+    await part(
+      'pruning usage_sim_hourly',
+      () => pruneSimHourly(db, now, { signal }),
+      (n) => void (n && log.info({ rows: n, keepDays: SIM_HOURLY_KEEP_DAYS }, 'usage_sim_hourly pruned')),
+    );
     // The event log's coming months exist before their first event, and months every consumer has read go.
-    await part('event log partitions', () => maintainEventLog(db, now), (dropped) => void (dropped.length && log.info({ dropped }, 'event log months dropped')));
+    await part(
+      'event log partitions',
+      () => maintainEventLog(db, now),
+      (dropped) => void (dropped.length && log.info({ dropped }, 'event log months dropped')),
+    );
     // Autoflow run history past 30 days, and uploads validated but never used by a rule.
-    await part('autoflow sweep', () => sweepAutoflow(db, now), (swept) => void ((swept.runs || swept.uploads) && log.info(swept, 'autoflow runs and uploads swept')));
+    await part(
+      'autoflow sweep',
+      () => sweepAutoflow(db, now),
+      (swept) => void ((swept.runs || swept.uploads) && log.info(swept, 'autoflow runs and uploads swept')),
+    );
     // SMS stored but never handed to the network by a process that stopped: failed, their quota given back.
-    await part('pending SMS', () => sweepPendingSms(db, now), (n) => void (n && log.warn({ sms: n, afterMinutes: PENDING_GIVE_UP_MINUTES }, 'pending SMS given up')));
+    await part(
+      'pending SMS',
+      () => sweepPendingSms(db, now),
+      (n) => void (n && log.warn({ sms: n, afterMinutes: PENDING_GIVE_UP_MINUTES }, 'pending SMS given up')),
+    );
   });
 }

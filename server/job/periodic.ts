@@ -81,8 +81,6 @@ export function startLeasedJob<S>(db: Db, log: FastifyBaseLogger, job: LeasedJob
     job.everyMs,
     async () => job.report(await job.run(owner, leaseSeconds)),
     () =>
-      db
-        .query('UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2', [job.name, owner])
-        .catch(() => undefined),
+      db.query('UPDATE job_leases SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2', [job.name, owner]).catch(() => undefined),
   );
 }

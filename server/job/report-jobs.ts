@@ -83,12 +83,21 @@ export function periodBounds(period: string) {
 }
 
 /** Queue the task that makes a report whose row is (now) pending; in the caller's transaction. */
-export async function queueReportTask(q: Queryable, r: { orgId: string; reportId: string; report: ReportKind; period: string; accountId: string | null; lang: Language }): Promise<string> {
+export async function queueReportTask(
+  q: Queryable,
+  r: { orgId: string; reportId: string; report: ReportKind; period: string; accountId: string | null; lang: Language },
+): Promise<string> {
   const taskId = newId();
   const referenceId = taskReference('report', new Date());
   await insertTask(q, {
-    orgId: r.orgId, id: taskId, accountId: r.accountId, referenceId, kind: 'report', quantity: 0,
-    remark: `${r.report} · ${r.period}`, payload: { reportId: r.reportId, report: r.report, period: r.period, lang: r.lang },
+    orgId: r.orgId,
+    id: taskId,
+    accountId: r.accountId,
+    referenceId,
+    kind: 'report',
+    quantity: 0,
+    remark: `${r.report} · ${r.period}`,
+    payload: { reportId: r.reportId, report: r.report, period: r.period, lang: r.lang },
   });
   await publishLive(q, { type: 'task', orgId: r.orgId, accountId: r.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   return taskId;
@@ -138,7 +147,12 @@ export function startReportScheduler(db: Db, log: FastifyBaseLogger, everyMs = 1
 
 /** The organisation's enabled preference columns in their order; an organisation without preferences gets all. */
 async function enabledColumns(db: Queryable, orgId: string): Promise<string[]> {
-  const rows = (await db.query<{ column_key: string; enabled: boolean }>('SELECT column_key, enabled FROM report_preferences WHERE org_id = $1 ORDER BY position, column_key', [orgId])).rows;
+  const rows = (
+    await db.query<{ column_key: string; enabled: boolean }>(
+      'SELECT column_key, enabled FROM report_preferences WHERE org_id = $1 ORDER BY position, column_key',
+      [orgId],
+    )
+  ).rows;
   return rows.length ? rows.filter((r) => r.enabled).map((r) => r.column_key) : [...ALL_COLUMNS];
 }
 
@@ -258,11 +272,20 @@ export const reportJob: JobHandler = Object.assign(
   {
     // The report follows its task in the same transaction: ready with the published file, or failed.
     // The task's quantity is the report's rows: unknown when it was queued (0), known once the file is written.
-    settle: async (q: Queryable, task: Parameters<JobHandler>[0]['task'], out: { status: 'done' | 'issues'; fileId: string | null; result: Record<string, unknown> }) => {
+    settle: async (
+      q: Queryable,
+      task: Parameters<JobHandler>[0]['task'],
+      out: { status: 'done' | 'issues'; fileId: string | null; result: Record<string, unknown> },
+    ) => {
       const { reportId } = task.payload as { reportId: string };
       if (out.status === 'done' && out.fileId) {
         await q.query('UPDATE tasks SET quantity = $2 WHERE id = $1', [task.id, Number(out.result.rows ?? 0)]);
-        await q.query(`UPDATE reports SET status = 'ready', file_id = $3, row_count = $4, updated_at = now() WHERE org_id = $1 AND id = $2`, [task.org_id, reportId, out.fileId, Number(out.result.rows ?? 0)]);
+        await q.query(`UPDATE reports SET status = 'ready', file_id = $3, row_count = $4, updated_at = now() WHERE org_id = $1 AND id = $2`, [
+          task.org_id,
+          reportId,
+          out.fileId,
+          Number(out.result.rows ?? 0),
+        ]);
       } else {
         await q.query(`UPDATE reports SET status = 'failed', updated_at = now() WHERE org_id = $1 AND id = $2`, [task.org_id, reportId]);
       }

@@ -41,10 +41,7 @@ export function uploadTypeOf(name: string): UploadType {
 
 /** The bytes must be what the extension says: a renamed picture is not a spreadsheet. */
 function checkContent(type: UploadType, bytes: Uint8Array): void {
-  const ok =
-    type === 'xlsx' ? startsWith(bytes, ZIP_SIGNATURE)
-    : type === 'xls' ? startsWith(bytes, CFB_SIGNATURE)
-    : !bytes.includes(0) && isUtf8(bytes);
+  const ok = type === 'xlsx' ? startsWith(bytes, ZIP_SIGNATURE) : type === 'xls' ? startsWith(bytes, CFB_SIGNATURE) : !bytes.includes(0) && isUtf8(bytes);
   if (!ok) throw invalid('file', 'fileContent', { type: `.${type}` });
 }
 
@@ -211,7 +208,9 @@ export function readUpload(name: string, bytes: Uint8Array, firstColumn: string,
   const grid = XLSX.utils.sheet_to_json<(string | number | boolean | null)[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
   const headerAt = grid.findIndex((r) => r.some((c) => c !== null && String(c).trim() !== ''));
   if (headerAt < 0) throw invalid('file', 'fileNoRows');
-  const header = String(grid[headerAt][0] ?? '').trim().toLowerCase();
+  const header = String(grid[headerAt][0] ?? '')
+    .trim()
+    .toLowerCase();
   // A list without the header (a text file of ICCIDs): its first row is data when it looks like data.
   const headerless = !!opts.headerless?.test(header);
   if (!headerless && !header.startsWith(firstColumn.toLowerCase())) throw invalid('file', 'fileHeader', { column: firstColumn });

@@ -12,7 +12,12 @@ const COLUMNS = `id, channel, name, notifications, recipients, enabled, language
 
 /** The organisation's groups (of one channel, or all), by channel and age. */
 export async function groupsOf(q: Queryable, orgId: string, channel: string | null) {
-  return (await q.query(`SELECT ${COLUMNS} FROM subscription_groups WHERE org_id = $1 AND ($2::text IS NULL OR channel = $2) ORDER BY channel, created_at, id`, [orgId, channel])).rows;
+  return (
+    await q.query(`SELECT ${COLUMNS} FROM subscription_groups WHERE org_id = $1 AND ($2::text IS NULL OR channel = $2) ORDER BY channel, created_at, id`, [
+      orgId,
+      channel,
+    ])
+  ).rows;
 }
 
 /** Lock the organisation for the transaction (one group made at a time) and count its groups of a channel. */
@@ -46,7 +51,12 @@ export async function insertGroup(q: Queryable, g: NewGroup) {
 
 /** A group of the organisation, locked for the transaction; undefined when it has none by that id. */
 export async function groupForUpdate(q: Queryable, orgId: string, id: string) {
-  return (await q.query<{ channel: SubscriptionChannel } & Record<string, unknown>>(`SELECT ${COLUMNS} FROM subscription_groups WHERE org_id = $1 AND id = $2 FOR UPDATE`, [orgId, id])).rows[0];
+  return (
+    await q.query<{ channel: SubscriptionChannel } & Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM subscription_groups WHERE org_id = $1 AND id = $2 FOR UPDATE`,
+      [orgId, id],
+    )
+  ).rows[0];
 }
 
 /** Change a group: each field given (not null) replaces its value. */
@@ -91,7 +101,11 @@ export async function notifySubscribers(q: Queryable, task: EndedTask, status: '
   const mails: Array<[string, string, string]> = [];
   const sms: Array<[string, string]> = [];
   for (const g of groups) {
-    const params = { reference: ref, task: consoleLabel(g.language, `tasks.kinds.${task.kind}`) ?? task.kind, status: translate(g.language, `taskLog.status.${status}`) };
+    const params = {
+      reference: ref,
+      task: consoleLabel(g.language, `tasks.kinds.${task.kind}`) ?? task.kind,
+      status: translate(g.language, `taskLog.status.${status}`),
+    };
     const subject = translate(g.language, 'mail.taskEndedSubject', params);
     for (const r of g.recipients) {
       if (g.channel === 'email') mails.push([r, subject, translate(g.language, 'mail.taskEndedBody', params)]);
@@ -106,7 +120,9 @@ export async function notifySubscribers(q: Queryable, task: EndedTask, status: '
   }
   if (sms.length) {
     await q.query(`INSERT INTO sms_outbox (org_id, to_msisdn, body, kind) SELECT $1, x.t, x.b, 'notice' FROM unnest($2::text[], $3::text[]) AS x(t, b)`, [
-      task.org_id, sms.map((m) => m[0]), sms.map((m) => m[1]),
+      task.org_id,
+      sms.map((m) => m[0]),
+      sms.map((m) => m[1]),
     ]);
   }
 }

@@ -20,11 +20,27 @@ import { groupForUpdate, groupsOf, insertGroup, lockAndCountGroups, updateGroup 
 const CHANNEL = { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] };
 const TEXTS = arrayOf({ type: 'string' });
 const TIME = { type: 'string', format: 'date-time' };
-const GROUP = typed({ id: 'string', channel: CHANNEL, name: 'string', notifications: TEXTS, recipients: TEXTS, enabled: 'boolean', language: 'string', createdAt: TIME, updatedAt: TIME });
+const GROUP = typed({
+  id: 'string',
+  channel: CHANNEL,
+  name: 'string',
+  notifications: TEXTS,
+  recipients: TEXTS,
+  enabled: 'boolean',
+  language: 'string',
+  createdAt: TIME,
+  updatedAt: TIME,
+});
 
 const fields = {
   name: { type: 'string', minLength: GROUP_NAME.min, maxLength: GROUP_NAME.max },
-  notifications: { type: 'array', minItems: 1, maxItems: NOTIFICATION_KINDS.length, uniqueItems: true, items: { type: 'string', enum: [...NOTIFICATION_KINDS] } },
+  notifications: {
+    type: 'array',
+    minItems: 1,
+    maxItems: NOTIFICATION_KINDS.length,
+    uniqueItems: true,
+    items: { type: 'string', enum: [...NOTIFICATION_KINDS] },
+  },
   // E-mail addresses or numbers: each checked by the channel's rule in the handler.
   recipients: { type: 'array', minItems: 1, maxItems: RECIPIENTS_MAX, items: { type: 'string', minLength: 1, maxLength: LIMITS.email } },
   enabled: { type: 'boolean' },
@@ -68,7 +84,14 @@ export const subscriptionRoutes = defineRoutes([
     schema: { body: obj({ channel: CHANNEL, ...fields }, ['channel', 'name', 'notifications', 'recipients']), response: GROUP },
     handler: async (req) => {
       const auth = req.requireAuth();
-      const body = req.body as { channel: SubscriptionChannel; name: string; notifications: string[]; recipients: string[]; enabled?: boolean; language?: Language };
+      const body = req.body as {
+        channel: SubscriptionChannel;
+        name: string;
+        notifications: string[];
+        recipients: string[];
+        enabled?: boolean;
+        language?: Language;
+      };
       const name = body.name.trim();
       if (!name) throw invalid('name', 'required');
       const recipients = cleanRecipients(body.channel, body.recipients);
@@ -77,13 +100,29 @@ export const subscriptionRoutes = defineRoutes([
         return await req.server.db.tx(async (q) => {
           // One group at a time per organisation: the count and the insert cannot race past the cap.
           const n = await lockAndCountGroups(q, auth.orgId, body.channel);
-          if (n >= GROUPS_MAX) throw new ApiError(400, CODES.validation, { field: 'name', max: GROUPS_MAX }, 'errors.subscriptionGroupsFull', { field: 'name', rule: 'maxItems' });
+          if (n >= GROUPS_MAX)
+            throw new ApiError(400, CODES.validation, { field: 'name', max: GROUPS_MAX }, 'errors.subscriptionGroupsFull', { field: 'name', rule: 'maxItems' });
           const row = await insertGroup(q, {
-            orgId: auth.orgId, id, channel: body.channel, name, notifications: body.notifications, recipients,
-            enabled: body.enabled ?? true, language: body.language ?? req.lang, createdBy: auth.accountId,
+            orgId: auth.orgId,
+            id,
+            channel: body.channel,
+            name,
+            notifications: body.notifications,
+            recipients,
+            enabled: body.enabled ?? true,
+            language: body.language ?? req.lang,
+            createdBy: auth.accountId,
           });
           await audit(q, req, { action: 'create', entity: 'subscription_group', entityId: id, after: row as Record<string, unknown> });
-          await appendEvents(q, [{ orgId: auth.orgId, type: 'org', subtype: 'subscription_group_created', subject: id, data: { channel: body.channel, notifications: body.notifications } }]);
+          await appendEvents(q, [
+            {
+              orgId: auth.orgId,
+              type: 'org',
+              subtype: 'subscription_group_created',
+              subject: id,
+              data: { channel: body.channel, notifications: body.notifications },
+            },
+          ]);
           return row;
         });
       } catch (err) {
@@ -106,10 +145,22 @@ export const subscriptionRoutes = defineRoutes([
           if (!before) throw notFound('subscriptionGroup', body.id);
           const recipients = body.recipients ? cleanRecipients(before.channel, body.recipients) : null;
           const row = await updateGroup(q, auth.orgId, body.id, {
-            name: name ?? null, notifications: body.notifications ?? null, recipients, enabled: body.enabled ?? null, language: body.language ?? null,
+            name: name ?? null,
+            notifications: body.notifications ?? null,
+            recipients,
+            enabled: body.enabled ?? null,
+            language: body.language ?? null,
           });
           await audit(q, req, { action: 'update', entity: 'subscription_group', entityId: body.id, before, after: row as Record<string, unknown> });
-          await appendEvents(q, [{ orgId: auth.orgId, type: 'org', subtype: 'subscription_group_updated', subject: body.id, data: { enabled: (row as { enabled: boolean }).enabled } }]);
+          await appendEvents(q, [
+            {
+              orgId: auth.orgId,
+              type: 'org',
+              subtype: 'subscription_group_updated',
+              subject: body.id,
+              data: { enabled: (row as { enabled: boolean }).enabled },
+            },
+          ]);
           return row;
         });
       } catch (err) {

@@ -52,7 +52,7 @@ const CHUNK_CHARS = 64 * 1024;
 /** Write to a file, waiting for the stream to drain. */
 function sink(file: string) {
   const out = fs.createWriteStream(file);
-  const write = (chunk: string | Uint8Array) => new Promise<void>((resolve, reject) => (out.write(chunk, (e) => (e ? reject(e) : resolve()))));
+  const write = (chunk: string | Uint8Array) => new Promise<void>((resolve, reject) => out.write(chunk, (e) => (e ? reject(e) : resolve())));
   const end = () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
   return { write, end };
 }
@@ -159,7 +159,11 @@ export function xlsxWriter(file: string): TableWriter {
   }
   const sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: 6 });
   zip.add(sheet);
-  sheet.push(enc.encode('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'));
+  sheet.push(
+    enc.encode(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+    ),
+  );
   let r = 0;
   const text = chunked(async (chunk) => {
     sheet.push(enc.encode(chunk));

@@ -33,8 +33,12 @@ export async function appendTaskLog(q: Queryable, lines: TaskLogLine[]): Promise
         AND NOT (x.q AND coalesce((SELECT g.message FROM task_logs g WHERE g.org_id = x.o AND g.task_id = x.t ORDER BY g.id DESC LIMIT 1) = 'waits', false))
       ORDER BY x.n`,
     [
-      lines.map((l) => l.orgId), lines.map((l) => l.taskId), lines.map((l) => l.provider), lines.map((l) => l.level ?? 'info'),
-      lines.map((l) => l.message), lines.map((l) => JSON.stringify(l.detail ?? {})),
+      lines.map((l) => l.orgId),
+      lines.map((l) => l.taskId),
+      lines.map((l) => l.provider),
+      lines.map((l) => l.level ?? 'info'),
+      lines.map((l) => l.message),
+      lines.map((l) => JSON.stringify(l.detail ?? {})),
       lines.map((l) => l.quietAfterWait ?? false),
     ],
   );
@@ -43,13 +47,15 @@ export async function appendTaskLog(q: Queryable, lines: TaskLogLine[]): Promise
 /** The task as its log's reader may see it: their own, or any of the organisation's with `readAll`; null otherwise. */
 export async function taskForLog(q: Queryable, orgId: string, accountId: string, taskId: string, readAll: boolean) {
   return (
-    await q.query<{ status: string; error: string | null }>('SELECT status, error FROM tasks WHERE org_id = $1 AND (account_id = $2 OR $4) AND id = $3', [
-      orgId,
-      accountId,
-      taskId,
-      readAll,
-    ])
-  ).rows[0] ?? null;
+    (
+      await q.query<{ status: string; error: string | null }>('SELECT status, error FROM tasks WHERE org_id = $1 AND (account_id = $2 OR $4) AND id = $3', [
+        orgId,
+        accountId,
+        taskId,
+        readAll,
+      ])
+    ).rows[0] ?? null
+  );
 }
 
 /** A task's log lines, oldest first (at most TASK_LOG_MAX). */

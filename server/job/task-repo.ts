@@ -102,14 +102,14 @@ export async function myTaskFile(q: Queryable, orgId: string, accountId: string,
 }
 
 /** A one-time download link's token (stored as its hash) for a file, working for `minutes`. */
-export async function insertDownloadToken(q: Queryable, t: { tokenHash: string; orgId: string; accountId: string; fileId: string; minutes: number }): Promise<void> {
-  await q.query(`INSERT INTO download_tokens (token_hash, org_id, account_id, file_id, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5))`, [
-    t.tokenHash,
-    t.orgId,
-    t.accountId,
-    t.fileId,
-    t.minutes,
-  ]);
+export async function insertDownloadToken(
+  q: Queryable,
+  t: { tokenHash: string; orgId: string; accountId: string; fileId: string; minutes: number },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO download_tokens (token_hash, org_id, account_id, file_id, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5))`,
+    [t.tokenHash, t.orgId, t.accountId, t.fileId, t.minutes],
+  );
 }
 
 /** Use a download token once: the file it opens, or undefined when it is unknown, used or expired. */

@@ -18,8 +18,18 @@ export const TASK_STATUSES = ['processing', 'done', 'issues'] as const;
 
 const taskStatus = { type: 'string', enum: [...TASK_STATUSES] };
 const taskItem = typed({
-  id: 'string', referenceId: 'string', task: 'string', quantity: 'integer', remark: NULLABLE_TEXT, status: taskStatus, progress: 'integer',
-  startedAt: NULLABLE_TEXT, endedAt: NULLABLE_TEXT, elapsedMs: ['integer', 'null'], hasReport: 'boolean', createdAt: 'string',
+  id: 'string',
+  referenceId: 'string',
+  task: 'string',
+  quantity: 'integer',
+  remark: NULLABLE_TEXT,
+  status: taskStatus,
+  progress: 'integer',
+  startedAt: NULLABLE_TEXT,
+  endedAt: NULLABLE_TEXT,
+  elapsedMs: ['integer', 'null'],
+  hasReport: 'boolean',
+  createdAt: 'string',
 });
 /** An organisation's task: whose it is (their name), and whether it is the caller's. */
 const orgTaskItem = typed({ ...taskItem.properties, startedBy: 'string', mine: 'boolean' });
@@ -61,7 +71,13 @@ export const taskRoutes = defineRoutes([
       if (!row) throw notFound('task', id);
       if (!row.file_id || !row.storage_key || !req.server.files.exists(row.storage_key)) throw new ApiError(410, CODES.notFound, {}, 'errors.fileGone');
       const token = newSecret();
-      await insertDownloadToken(req.server.db, { tokenHash: sha256(token), orgId: auth.orgId, accountId: auth.accountId, fileId: row.file_id, minutes: DOWNLOAD_MINUTES });
+      await insertDownloadToken(req.server.db, {
+        tokenHash: sha256(token),
+        orgId: auth.orgId,
+        accountId: auth.accountId,
+        fileId: row.file_id,
+        minutes: DOWNLOAD_MINUTES,
+      });
       return { token, url: `/api/job/rest/job/download/${token}` };
     },
   }),

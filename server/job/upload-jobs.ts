@@ -21,8 +21,16 @@ const BATCH = 1000;
 
 /** Why a row was not carried out (messages under upload.outcome in common/locales). */
 export type RowRefusal =
-  | 'invalidIccid' | 'iccidAsNumber' | 'duplicate' | 'notInOrg' | 'inSharedPool' | 'requestInProgress'
-  | 'deviceNameTooLong' | 'notesTooLong' | 'tooManyTags' | 'tagTooLong';
+  | 'invalidIccid'
+  | 'iccidAsNumber'
+  | 'duplicate'
+  | 'notInOrg'
+  | 'inSharedPool'
+  | 'requestInProgress'
+  | 'deviceNameTooLong'
+  | 'notesTooLong'
+  | 'tooManyTags'
+  | 'tagTooLong';
 
 export interface RowOutcome {
   row: number;
@@ -59,7 +67,14 @@ export function checkRows(rows: SheetRow[]): RowOutcome[] {
 export function infoValueOf(type: InfoType, cell: string | number | null | undefined): { value: string | string[] | null; refusal?: RowRefusal } {
   const text = cell === null || cell === undefined ? '' : String(cell).trim();
   if (type === 'tags') {
-    const tags = [...new Set(text.split(/[;,]/).map((t) => t.trim()).filter(Boolean))];
+    const tags = [
+      ...new Set(
+        text
+          .split(/[;,]/)
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (tags.length > LIMITS.tags.count) return { value: tags, refusal: 'tooManyTags' };
     if (tags.some((t) => [...t].length > LIMITS.tags.length)) return { value: tags, refusal: 'tagTooLong' };
     return { value: tags };
@@ -80,7 +95,14 @@ interface SimFacts {
 }
 
 /** The facts of the SIMs among iccids that the organisation holds, or that this task already moved to `movedTo`. */
-async function simsOf(q: Queryable, orgId: string, iccids: string[], lock: boolean, taskId: string | null, movedTo: string | null): Promise<Map<string, SimFacts>> {
+async function simsOf(
+  q: Queryable,
+  orgId: string,
+  iccids: string[],
+  lock: boolean,
+  taskId: string | null,
+  movedTo: string | null,
+): Promise<Map<string, SimFacts>> {
   const rows = (
     await q.query<SimFacts>(
       `SELECT s.id, s.iccid, s.org_id, s.pool_id, s.operation,
@@ -100,7 +122,14 @@ export async function previewTransfer(db: Db, orgId: string, rows: SheetRow[]): 
   const outcomes = checkRows(rows);
   for (let i = 0; i < outcomes.length; i += 10 * BATCH) {
     const slice = outcomes.slice(i, i + 10 * BATCH).filter((o) => !o.refusal);
-    const sims = await simsOf(db, orgId, slice.map((o) => o.iccid), false, null, null);
+    const sims = await simsOf(
+      db,
+      orgId,
+      slice.map((o) => o.iccid),
+      false,
+      null,
+      null,
+    );
     for (const o of slice) o.refusal = transferRefusal(sims.get(o.iccid));
   }
   return outcomes;
@@ -120,7 +149,17 @@ export async function previewInfo(db: Db, orgId: string, type: InfoType, rows: S
   const outcomes = checkRows(rows);
   for (let i = 0; i < outcomes.length; i += 10 * BATCH) {
     const end = Math.min(outcomes.length, i + 10 * BATCH);
-    const sims = await simsOf(db, orgId, outcomes.slice(i, end).filter((o) => !o.refusal).map((o) => o.iccid), false, null, null);
+    const sims = await simsOf(
+      db,
+      orgId,
+      outcomes
+        .slice(i, end)
+        .filter((o) => !o.refusal)
+        .map((o) => o.iccid),
+      false,
+      null,
+      null,
+    );
     for (let j = i; j < end; j++) {
       const o = outcomes[j];
       const v = infoValueOf(type, rows[j].cells[1]);
@@ -160,7 +199,13 @@ async function writeReport(ctx: JobContext, name: string, outcomes: RowOutcome[]
   const t = (k: string) => translate(lang, k);
   await w.header([t('upload.report.row'), 'ICCID', ...(withValue ? [t('upload.report.value')] : []), t('upload.report.outcome'), t('upload.report.message')]);
   for (const o of outcomes) {
-    await w.row([o.row, o.iccid, ...(withValue ? [o.value ?? null] : []), t(o.refusal ? 'upload.report.refused' : 'upload.report.done'), o.refusal ? t(`upload.outcome.${o.refusal}`) : null]);
+    await w.row([
+      o.row,
+      o.iccid,
+      ...(withValue ? [o.value ?? null] : []),
+      t(o.refusal ? 'upload.report.refused' : 'upload.report.done'),
+      o.refusal ? t(`upload.outcome.${o.refusal}`) : null,
+    ]);
   }
   await w.end();
   return { key, name, contentType: 'text/csv; charset=utf-8', kind: 'report' as const };
@@ -183,7 +228,14 @@ export const transferJob: JobHandler = async (ctx) => {
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
     await db.tx(async (q) => {
-      const sims = await simsOf(q, task.org_id, batch.map((o) => o.iccid), true, task.id, targetOrgId);
+      const sims = await simsOf(
+        q,
+        task.org_id,
+        batch.map((o) => o.iccid),
+        true,
+        task.id,
+        targetOrgId,
+      );
       const move: SimFacts[] = [];
       for (const o of batch) {
         const sim = sims.get(o.iccid);
@@ -193,8 +245,16 @@ export const transferJob: JobHandler = async (ctx) => {
       if (!move.length) return;
       const ids = move.map((s) => s.id);
       // The receiving organisation starts with the device's name but not the sender's tags and notes.
-      await q.query(`UPDATE sims SET org_id = $2, tags = '{}', notes = NULL, updated_at = now() WHERE org_id = $1 AND id = ANY($3::text[])`, [task.org_id, targetOrgId, ids]);
-      await q.query(`UPDATE bundle_orders SET org_id = $2 WHERE org_id = $1 AND sim_id = ANY($3::text[]) AND status IN ('PENDING', 'IN_USE')`, [task.org_id, targetOrgId, ids]);
+      await q.query(`UPDATE sims SET org_id = $2, tags = '{}', notes = NULL, updated_at = now() WHERE org_id = $1 AND id = ANY($3::text[])`, [
+        task.org_id,
+        targetOrgId,
+        ids,
+      ]);
+      await q.query(`UPDATE bundle_orders SET org_id = $2 WHERE org_id = $1 AND sim_id = ANY($3::text[]) AND status IN ('PENDING', 'IN_USE')`, [
+        task.org_id,
+        targetOrgId,
+        ids,
+      ]);
       // One event in each organisation's history.
       await q.query(
         `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source)
@@ -207,7 +267,14 @@ export const transferJob: JobHandler = async (ctx) => {
     await ctx.progress(((i + batch.length) / Math.max(1, todo.length)) * 95);
   }
   const summary = summarise(outcomes, lang);
-  await audit(db, null, { accountId: task.account_id, orgId: task.org_id, action: 'transfer', entity: 'sim', entityId: task.id, after: { to: targetOrgId, rows: summary.rows, transferred: summary.ok, movedNow: moved, refused: summary.byReason } });
+  await audit(db, null, {
+    accountId: task.account_id,
+    orgId: task.org_id,
+    action: 'transfer',
+    entity: 'sim',
+    entityId: task.id,
+    after: { to: targetOrgId, rows: summary.rows, transferred: summary.ok, movedNow: moved, refused: summary.byReason },
+  });
   const file = await writeReport(ctx, `transfer-report-${task.id}.csv`, outcomes, lang, false);
   return { file, result: summary, issues: summary.failed > 0 };
 };
@@ -228,7 +295,14 @@ export const infoUploadJob: JobHandler = async (ctx) => {
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
     await db.tx(async (q) => {
-      const sims = await simsOf(q, task.org_id, batch.map(({ o }) => o.iccid), true, null, null);
+      const sims = await simsOf(
+        q,
+        task.org_id,
+        batch.map(({ o }) => o.iccid),
+        true,
+        null,
+        null,
+      );
       const found = batch.filter(({ o }) => {
         if (!sims.has(o.iccid)) o.refusal = 'notInOrg';
         return !o.refusal;
@@ -251,7 +325,14 @@ export const infoUploadJob: JobHandler = async (ctx) => {
     await ctx.progress(((i + batch.length) / Math.max(1, todo.length)) * 95);
   }
   const summary = summarise(outcomes, lang);
-  await audit(db, null, { accountId: task.account_id, orgId: task.org_id, action: 'uploadInfo', entity: 'sim', entityId: task.id, after: { field: type, rows: summary.rows, updated: summary.ok, refused: summary.byReason } });
+  await audit(db, null, {
+    accountId: task.account_id,
+    orgId: task.org_id,
+    action: 'uploadInfo',
+    entity: 'sim',
+    entityId: task.id,
+    after: { field: type, rows: summary.rows, updated: summary.ok, refused: summary.byReason },
+  });
   const file = await writeReport(ctx, `${type}-report-${task.id}.csv`, outcomes, lang, true);
   return { file, result: summary, issues: summary.failed > 0 };
 };

@@ -54,7 +54,11 @@ export interface JobResult {
  * Runs inside the transaction that ends the task, whatever the outcome (done, issues, stopped too often), so a record
  * that follows the task (a report row) never disagrees with it: it points at the file only if the task is done.
  */
-export type JobSettle = (q: Queryable, task: TaskRow, outcome: { status: 'done' | 'issues'; fileId: string | null; result: Record<string, unknown> }) => Promise<void>;
+export type JobSettle = (
+  q: Queryable,
+  task: TaskRow,
+  outcome: { status: 'done' | 'issues'; fileId: string | null; result: Record<string, unknown> },
+) => Promise<void>;
 
 export type JobHandler = ((ctx: JobContext) => Promise<JobResult>) & { settle?: JobSettle };
 
@@ -104,7 +108,9 @@ export class JobWorker extends PollLoop<boolean> {
     );
     if (!r.rows.length) return;
     this.log.info({ worker: this.id, task: flight.task.id, kind: flight.task.kind }, 'task handed back: the server is stopping');
-    await appendTaskLog(this.db, [{ orgId: flight.task.org_id, taskId: flight.task.id, provider: 'worker', level: 'warn', message: 'handedBack', detail: { worker: this.id } }]);
+    await appendTaskLog(this.db, [
+      { orgId: flight.task.org_id, taskId: flight.task.id, provider: 'worker', level: 'warn', message: 'handedBack', detail: { worker: this.id } },
+    ]);
   }
 
   private async claimAndRun(): Promise<boolean> {
@@ -126,14 +132,24 @@ export class JobWorker extends PollLoop<boolean> {
     ).rows[0];
     if (!claimed) return false;
     // Which instance holds which task, and from whom it took it over, can be followed in the logs.
-    if (claimed.previous) this.log.warn({ worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts, from: claimed.previous }, 'task taken over after its lease ran out');
+    if (claimed.previous)
+      this.log.warn(
+        { worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts, from: claimed.previous },
+        'task taken over after its lease ran out',
+      );
     else this.log.info({ worker: this.id, task: claimed.id, kind: claimed.kind, attempt: claimed.attempts }, 'task claimed');
     // The same in the task's provider log, which its owner reads in the task center.
-    await appendTaskLog(this.db, [{
-      orgId: claimed.org_id, taskId: claimed.id, provider: 'worker', level: claimed.previous ? 'warn' : 'info',
-      message: claimed.previous ? 'takenOver' : 'claimed', detail: { worker: this.id, attempt: claimed.attempts, ...(claimed.previous ? { from: claimed.previous } : {}) },
-      quietAfterWait: !claimed.previous,
-    }]);
+    await appendTaskLog(this.db, [
+      {
+        orgId: claimed.org_id,
+        taskId: claimed.id,
+        provider: 'worker',
+        level: claimed.previous ? 'warn' : 'info',
+        message: claimed.previous ? 'takenOver' : 'claimed',
+        detail: { worker: this.id, attempt: claimed.attempts, ...(claimed.previous ? { from: claimed.previous } : {}) },
+        quietAfterWait: !claimed.previous,
+      },
+    ]);
     if (claimed.attempts > MAX_ATTEMPTS) {
       await this.finish(claimed, 'issues', { error: 'interrupted' }, null, `Stopped ${MAX_ATTEMPTS} times before it could finish`);
       return true;
@@ -155,7 +171,7 @@ export class JobWorker extends PollLoop<boolean> {
       progress: async (percent) => {
         if (flight.handedBack) throw new HandedBack();
         const r = await this.db.query(
-          'UPDATE tasks SET progress = $3, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = \'processing\' RETURNING id',
+          "UPDATE tasks SET progress = $3, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING id",
           [claimed.id, this.id, Math.max(0, Math.min(99, Math.floor(percent)))],
         );
         if (!r.rows.length) {
@@ -163,7 +179,12 @@ export class JobWorker extends PollLoop<boolean> {
           throw new Error('lease lost');
         }
         this.log.debug({ worker: this.id, task: claimed.id, progress: Math.floor(percent) }, 'task lease renewed');
-        await publishLive(this.db, { type: 'task', orgId: claimed.org_id, accountId: claimed.account_id, data: { id: claimed.id, status: 'processing', progress: Math.floor(percent) } });
+        await publishLive(this.db, {
+          type: 'task',
+          orgId: claimed.org_id,
+          accountId: claimed.account_id,
+          data: { id: claimed.id, status: 'processing', progress: Math.floor(percent) },
+        });
       },
     };
     try {
@@ -204,7 +225,9 @@ export class JobWorker extends PollLoop<boolean> {
     );
     if (r.rows.length) {
       this.log.debug({ worker: this.id, task: task.id, laterMs }, 'task waits');
-      await appendTaskLog(this.db, [{ orgId: task.org_id, taskId: task.id, provider: 'worker', message: 'waits', detail: { worker: this.id }, quietAfterWait: true }]);
+      await appendTaskLog(this.db, [
+        { orgId: task.org_id, taskId: task.id, provider: 'worker', message: 'waits', detail: { worker: this.id }, quietAfterWait: true },
+      ]);
     }
   }
 
@@ -219,10 +242,16 @@ export class JobWorker extends PollLoop<boolean> {
         this.log.info({ worker: this.id, task: task.id, status }, 'task finished');
         await this.handlers[task.kind]?.settle?.(q, task, { status, fileId, result });
         const rows = typeof result.rows === 'number' ? result.rows : null;
-        await appendTaskLog(q, [{
-          orgId: task.org_id, taskId: task.id, provider: 'worker', level: status === 'done' ? 'info' : 'error',
-          message: status === 'done' ? 'finished' : 'finishedWithIssues', detail: { worker: this.id, ...(rows !== null ? { rows } : {}), ...(error ? { error } : {}) },
-        }]);
+        await appendTaskLog(q, [
+          {
+            orgId: task.org_id,
+            taskId: task.id,
+            provider: 'worker',
+            level: status === 'done' ? 'info' : 'error',
+            message: status === 'done' ? 'finished' : 'finishedWithIssues',
+            detail: { worker: this.id, ...(rows !== null ? { rows } : {}), ...(error ? { error } : {}) },
+          },
+        ]);
         // Who subscribed to hear of it (GET/PUT/POST /rest/subscribe/group) is told in the same transaction.
         await notifySubscribers(q, task, status);
       }

@@ -37,7 +37,10 @@ export async function liveHandle(events: DomainEvent[], q: Queryable): Promise<v
   // Which schedule sent each message (an instant SMS has none); the events carry the SMS only.
   const scheduleOf = new Map<string, string>();
   if (smsIds.length) {
-    const r = await q.query<{ id: string; schedule_id: string }>('SELECT id, schedule_id FROM sms_records WHERE id = ANY($1::text[]) AND schedule_id IS NOT NULL', [smsIds]);
+    const r = await q.query<{ id: string; schedule_id: string }>(
+      'SELECT id, schedule_id FROM sms_records WHERE id = ANY($1::text[]) AND schedule_id IS NOT NULL',
+      [smsIds],
+    );
     for (const row of r.rows) scheduleOf.set(row.id, row.schedule_id);
   }
   const byOrg = new Map<string, { ids: Set<string>; statuses: Set<string>; schedules: Set<string>; changes: number }>();

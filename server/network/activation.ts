@@ -77,11 +77,20 @@ export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<
     const at = e.at.toISOString();
     // The network's answer, in the task's provider log: how many became active, and why others were refused.
     if (activate.length || release.length) {
-      const errors = answers.filter((a) => !a.ok).slice(0, 20).map((a) => ({ iccid: a.sim.iccid, error: a.error ?? 'refused' }));
-      await appendTaskLog(q, [{
-        orgId: answers[0].sim.orgId, taskId: e.taskId, provider: 'network', level: release.length ? 'warn' : 'info',
-        message: 'networkAnswered', detail: { activated: activate.length, refused: release.length, ...(errors.length ? { errors } : {}) },
-      }]);
+      const errors = answers
+        .filter((a) => !a.ok)
+        .slice(0, 20)
+        .map((a) => ({ iccid: a.sim.iccid, error: a.error ?? 'refused' }));
+      await appendTaskLog(q, [
+        {
+          orgId: answers[0].sim.orgId,
+          taskId: e.taskId,
+          provider: 'network',
+          level: release.length ? 'warn' : 'info',
+          message: 'networkAnswered',
+          detail: { activated: activate.length, refused: release.length, ...(errors.length ? { errors } : {}) },
+        },
+      ]);
     }
     if (release.length) {
       await q.query(
@@ -114,9 +123,15 @@ export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(org_id, id, status, sub_status, quota_kb, expire_at)
         WHERE s.org_id = x.org_id AND s.id = x.id`,
       [
-        orgs, ids, activate.map((a) => a.status), activate.map((a) => a.subStatus),
+        orgs,
+        ids,
+        activate.map((a) => a.status),
+        activate.map((a) => a.subStatus),
         activate.map((a) => bundleOf.get(a.sim.simId)?.quota_kb ?? null),
-        activate.map((a) => { const b = bundleOf.get(a.sim.simId); return b?.expected_expire_at ? new Date(b.expected_expire_at).toISOString() : null; }),
+        activate.map((a) => {
+          const b = bundleOf.get(a.sim.simId);
+          return b?.expected_expire_at ? new Date(b.expected_expire_at).toISOString() : null;
+        }),
         at,
       ],
     );
@@ -124,17 +139,36 @@ export async function confirmActivations(db: Db, e: ActivationAnswers): Promise<
     for (const a of activate) {
       const { orgId, simId, iccid } = a.sim;
       events.push({
-        orgId, simId, iccid, type: 'status_change', from: a.row.status, to: a.status, accountId: a.row.account_id,
-        detail: { action: 'activate', taskId: e.taskId, fromSub: a.row.subStatus, toSub: a.subStatus }, at: e.at,
+        orgId,
+        simId,
+        iccid,
+        type: 'status_change',
+        from: a.row.status,
+        to: a.status,
+        accountId: a.row.account_id,
+        detail: { action: 'activate', taskId: e.taskId, fromSub: a.row.subStatus, toSub: a.subStatus },
+        at: e.at,
       });
     }
     for (const a of activate) {
       const b = bundleOf.get(a.sim.simId);
-      if (b) events.push({ orgId: a.sim.orgId, simId: a.sim.simId, iccid: a.sim.iccid, type: 'bundle_change', detail: { bundleId: b.id, name: b.name, from: 'PENDING', to: 'IN_USE' }, at: e.at });
+      if (b)
+        events.push({
+          orgId: a.sim.orgId,
+          simId: a.sim.simId,
+          iccid: a.sim.iccid,
+          type: 'bundle_change',
+          detail: { bundleId: b.id, name: b.name, from: 'PENDING', to: 'IN_USE' },
+          at: e.at,
+        });
     }
     await networkEvents(q, events);
     // Their cycles are those of the bundles that just started.
-    await defineCycles(q, activate.map((a) => ({ orgId: a.sim.orgId, simId: a.sim.simId })), e.at);
+    await defineCycles(
+      q,
+      activate.map((a) => ({ orgId: a.sim.orgId, simId: a.sim.simId })),
+      e.at,
+    );
   });
 }
 
@@ -170,7 +204,8 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
           [task.org_id, task.id],
         )
       ).rows;
-    const giveUp = (sims: SimRef[], error: string) => confirmActivations(db, { taskId: task.id, at: new Date(), answers: sims.map((sim) => ({ sim, ok: false, error })) });
+    const giveUp = (sims: SimRef[], error: string) =>
+      confirmActivations(db, { taskId: task.id, at: new Date(), answers: sims.map((sim) => ({ sim, ok: false, error })) });
     const refused: Record<string, string> = { ...(payload.refused ?? {}) };
     const unanswered = new Set<string>();
     try {
@@ -209,7 +244,9 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
       if ((err as Error).message !== 'lease lost') await giveUp(await held(), 'failed');
       throw err;
     }
-    const states = (await db.query<{ iccid: string; status: string }>('SELECT iccid, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [task.org_id, iccids])).rows;
+    const states = (
+      await db.query<{ iccid: string; status: string }>('SELECT iccid, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [task.org_id, iccids])
+    ).rows;
     const active = new Set(states.filter((s) => s.status === 'active').map((s) => s.iccid));
     const activated = iccids.filter((i) => active.has(i));
     const failed = iccids.filter((i) => !active.has(i));
@@ -226,11 +263,23 @@ export function activationJob(network: NetworkAdapter, opts: { answerWaitMs?: nu
     for (const iccid of iccids) await writer.row([iccid, active.has(iccid) ? t('activated') : t('refused'), active.has(iccid) ? null : why(iccid)]);
     await writer.end();
     await db.tx((q) =>
-      audit(q, null, { action: 'activate', entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, accountId: task.account_id, orgId: task.org_id, after: { taskId: task.id, activated, failed } }),
+      audit(q, null, {
+        action: 'activate',
+        entity: 'sim',
+        entityId: iccids.length === 1 ? iccids[0] : null,
+        accountId: task.account_id,
+        orgId: task.org_id,
+        after: { taskId: task.id, activated, failed },
+      }),
     );
     return {
       file: { key: `${folder}/${name}`, name, contentType: 'text/csv; charset=utf-8', kind: 'report' as const },
-      result: { activated: activated.length, failed: failed.length, answerWaitMinutes: minutes, errors: failed.map((iccid) => ({ iccid, message: why(iccid) })) },
+      result: {
+        activated: activated.length,
+        failed: failed.length,
+        answerWaitMinutes: minutes,
+        errors: failed.map((iccid) => ({ iccid, message: why(iccid) })),
+      },
       issues: failed.length > 0,
     };
   };

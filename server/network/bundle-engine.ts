@@ -126,10 +126,22 @@ export async function evaluateOverage(q: Queryable, sim: SimKey, at: Date): Prom
       WHERE org_id = $1 AND id = $2`,
     [row.org_id, row.id, reached, at.toISOString(), control, flow, changed],
   );
-  const data = { iccid: row.iccid, usageKb: usage, limitKb: limit, policy: row.overage_policy, throttleKbps: row.throttle_kbps, thresholdKb: threshold, cycleStart: row.cycle_started_at };
+  const data = {
+    iccid: row.iccid,
+    usageKb: usage,
+    limitKb: limit,
+    policy: row.overage_policy,
+    throttleKbps: row.throttle_kbps,
+    thresholdKb: threshold,
+    cycleStart: row.cycle_started_at,
+  };
   const events: Array<[string, Record<string, unknown>]> = [];
   if (newlyReached) events.push(['allowance_reached', data]);
-  if (control !== row.overage_control) events.push([control === 'stop' ? 'overage_stopped' : control === 'none' ? 'overage_released' : 'overage_throttled', { ...data, from: row.overage_control, to: control }]);
+  if (control !== row.overage_control)
+    events.push([
+      control === 'stop' ? 'overage_stopped' : control === 'none' ? 'overage_released' : 'overage_throttled',
+      { ...data, from: row.overage_control, to: control },
+    ]);
   await q.query(
     `INSERT INTO events (org_id, type, subtype, subject, data, at)
      SELECT $1, 'usage', s, $2, d::jsonb, $3 FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS x(s, d, n) ORDER BY n`,
@@ -292,8 +304,19 @@ export async function endPeriods(q: Queryable, now: Date, limit = ROLL_BATCH): P
     [orgs, ids, due.map((d) => new Date(d.at).toISOString())],
   );
   const events: SimEvent[] = due.map((d) => ({
-    orgId: d.org_id, simId: d.id, iccid: d.iccid, type: 'status_change', from: d.status, to: 'active',
-    detail: { action: d.reason === 'pre_activated_time' ? 'preActivatedPeriodEnded' : 'testPeriodEnded', reason: d.reason, fromSub: d.sub_status, toSub: 'active_live' }, at: new Date(d.at),
+    orgId: d.org_id,
+    simId: d.id,
+    iccid: d.iccid,
+    type: 'status_change',
+    from: d.status,
+    to: 'active',
+    detail: {
+      action: d.reason === 'pre_activated_time' ? 'preActivatedPeriodEnded' : 'testPeriodEnded',
+      reason: d.reason,
+      fromSub: d.sub_status,
+      toSub: 'active_live',
+    },
+    at: new Date(d.at),
   }));
   await networkEvents(q, events);
   return due.length;
@@ -307,7 +330,17 @@ export async function endPeriods(q: Queryable, now: Date, limit = ROLL_BATCH): P
  */
 export async function applyCoverage(q: Queryable, sim: SimKey & { iccid: string }, country: string, at: Date): Promise<boolean> {
   const row = (
-    await q.query<{ out_of_coverage_at: Date | null; coverage_barred: boolean; pool_stopped: boolean; overage_control: FlowControl; flow_control_policy: FlowControl; rule_control: RuleControl; policy: string | null; countries: string[] | null; bundle_id: string | null }>(
+    await q.query<{
+      out_of_coverage_at: Date | null;
+      coverage_barred: boolean;
+      pool_stopped: boolean;
+      overage_control: FlowControl;
+      flow_control_policy: FlowControl;
+      rule_control: RuleControl;
+      policy: string | null;
+      countries: string[] | null;
+      bundle_id: string | null;
+    }>(
       `SELECT s.out_of_coverage_at, s.coverage_barred, s.pool_stopped, s.overage_control, s.flow_control_policy, s.rule_control, b.out_of_coverage AS policy, b.coverage_countries AS countries, b.id AS bundle_id
          FROM sims s
          LEFT JOIN LATERAL (SELECT id, out_of_coverage, coverage_countries FROM bundle_orders b
@@ -332,8 +365,11 @@ export async function applyCoverage(q: Queryable, sim: SimKey & { iccid: string 
   );
   if (outside !== wasOutside || (outside && barred !== row.coverage_barred)) {
     await q.query(`INSERT INTO events (org_id, type, subtype, subject, data, at) VALUES ($1, 'usage', $2, $3, $4::jsonb, $5)`, [
-      sim.orgId, outside ? 'out_of_coverage' : 'back_in_coverage', sim.iccid,
-      JSON.stringify({ iccid: sim.iccid, country, policy: row.policy, barred, bundleId: row.bundle_id, coverage: row.countries }), at.toISOString(),
+      sim.orgId,
+      outside ? 'out_of_coverage' : 'back_in_coverage',
+      sim.iccid,
+      JSON.stringify({ iccid: sim.iccid, country, policy: row.policy, barred, bundleId: row.bundle_id, coverage: row.countries }),
+      at.toISOString(),
     ]);
   }
   return changed;
@@ -355,7 +391,10 @@ export async function syncPolicies(db: Db, adapter: NetworkAdapter, opts: { only
     )
   ).rows;
   if (!rows.length) return 0;
-  const sims = rows.map((r) => ({ sim: { orgId: r.org_id, simId: r.id, iccid: r.iccid, imsi: r.imsi, msisdn: r.msisdn } satisfies SimRef, control: r.flow_control_policy }));
+  const sims = rows.map((r) => ({
+    sim: { orgId: r.org_id, simId: r.id, iccid: r.iccid, imsi: r.imsi, msisdn: r.msisdn } satisfies SimRef,
+    control: r.flow_control_policy,
+  }));
   const answers = await adapter.setDataPolicy(sims);
   const ok = new Set(answers.filter((a) => a.ok).map((a) => a.iccid));
   const accepted = rows.filter((r) => ok.has(r.iccid));
@@ -412,7 +451,13 @@ export async function runBundleJob(db: Db, adapter: NetworkAdapter, now: Date, o
 }
 
 /** Run the bundle job every everyMs on clock's time; returns the stop function (which waits for a run in progress). */
-export function startBundleJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): (handBack?: AbortSignal) => Promise<void> {
+export function startBundleJob(
+  db: Db,
+  adapter: NetworkAdapter,
+  log: FastifyBaseLogger,
+  clock: () => Date,
+  everyMs = 60_000,
+): (handBack?: AbortSignal) => Promise<void> {
   return startLeasedJob(db, log, {
     name: 'bundle_cycles',
     what: 'bundle job',

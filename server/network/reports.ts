@@ -72,8 +72,22 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<boolean> {
   await q.query(
     `INSERT INTO cdrs (org_id, sim_id, iccid, imsi, network, mcc_mnc, country, plan_code, direction, rat, volume_kb, start_at, end_at, duration_s)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-    [sim.orgId, sim.simId, sim.iccid, sim.imsi, cdr.network.name, cdr.network.mccMnc, cdr.network.country, cdr.planCode, cdr.direction, cdr.rat, kb, start, cdr.end.toISOString(),
-      Math.max(0, Math.round((cdr.end.getTime() - cdr.start.getTime()) / 1000))],
+    [
+      sim.orgId,
+      sim.simId,
+      sim.iccid,
+      sim.imsi,
+      cdr.network.name,
+      cdr.network.mccMnc,
+      cdr.network.country,
+      cdr.planCode,
+      cdr.direction,
+      cdr.rat,
+      kb,
+      start,
+      cdr.end.toISOString(),
+      Math.max(0, Math.round((cdr.end.getTime() - cdr.start.getTime()) / 1000)),
+    ],
   );
   await q.query(
     `INSERT INTO usage_daily (org_id, sim_id, day, iccid, uplink_kb, downlink_kb, volume_kb, cdr_count) VALUES ($1, $2, $3::date, $4, $5, $6, $7, 1)
@@ -111,10 +125,34 @@ export async function recordUsage(q: Queryable, cdr: Cdr): Promise<boolean> {
   // The pool's cycle, its rollup, its overage and its stop (server/pool/pool-engine.ts).
   const poolStopped = row.pool_id ? await recordPoolUsage(q, sim, row.pool_id, kb, day, cdr.end) : false;
   // Usage detected: an active-ready SIM goes live (or to test while its test allowance runs).
-  const d = decide({ status: row.status, subStatus: row.sub_status, technology: row.technology, operation: row.operation, hasAvailableBundle: true, inTestPeriod: row.test_data_status === 'in_test' }, 'detectUsage');
+  const d = decide(
+    {
+      status: row.status,
+      subStatus: row.sub_status,
+      technology: row.technology,
+      operation: row.operation,
+      hasAvailableBundle: true,
+      inTestPeriod: row.test_data_status === 'in_test',
+    },
+    'detectUsage',
+  );
   if (d.ok && d.changed) {
-    await q.query('UPDATE sims SET status = $3, sub_status = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [sim.orgId, sim.simId, d.status, d.subStatus]);
-    await networkEvent(q, { orgId: sim.orgId, simId: sim.simId, iccid: sim.iccid, type: 'status_change', from: row.status, to: d.status, detail: { action: 'detectUsage', fromSub: row.sub_status, toSub: d.subStatus }, at: cdr.end });
+    await q.query('UPDATE sims SET status = $3, sub_status = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [
+      sim.orgId,
+      sim.simId,
+      d.status,
+      d.subStatus,
+    ]);
+    await networkEvent(q, {
+      orgId: sim.orgId,
+      simId: sim.simId,
+      iccid: sim.iccid,
+      type: 'status_change',
+      from: row.status,
+      to: d.status,
+      detail: { action: 'detectUsage', fromSub: row.sub_status, toSub: d.subStatus },
+      at: cdr.end,
+    });
   }
   // The allowance reached (or an earlier control to escalate): the overage policy decides.
   if (row.counted && row.cycle_limit_kb !== null && Number(row.cycle_usage_kb) >= Number(row.cycle_limit_kb) && row.overage_control !== 'stop') {
@@ -147,20 +185,35 @@ interface ConnectionRow {
 
 /** The connection status and network now, and the row locked for the change. */
 async function lockConnection(q: Queryable, orgId: string, simId: string): Promise<ConnectionRow | undefined> {
-  return (await q.query<ConnectionRow>('SELECT connection_status, network, network_country FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, simId])).rows[0];
+  return (await q.query<ConnectionRow>('SELECT connection_status, network, network_country FROM sims WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, simId]))
+    .rows[0];
 }
 
 /**
  * The SIM is on `network` now: remember its country, and when it was on another network before, write a
  * network_change event (with both countries), which the rule engine's network and country triggers match.
  */
-async function networkSeen(q: Queryable, sim: { orgId: string; simId: string; iccid: string }, before: ConnectionRow, network: NetworkName, at: Date): Promise<void> {
+async function networkSeen(
+  q: Queryable,
+  sim: { orgId: string; simId: string; iccid: string },
+  before: ConnectionRow,
+  network: NetworkName,
+  at: Date,
+): Promise<void> {
   const country = /^[A-Z]{2}$/.test(network.country) ? network.country : null;
   if (before.network_country !== country) await q.query('UPDATE sims SET network_country = $3 WHERE org_id = $1 AND id = $2', [sim.orgId, sim.simId, country]);
   if (!before.network || before.network === network.name) return;
   await networkEvent(q, {
-    ...ids(sim), type: 'network_change', at,
-    detail: { fromNetwork: before.network, toNetwork: network.name, fromCountry: before.network_country ?? countryOf(before.network), toCountry: country, mccMnc: network.mccMnc },
+    ...ids(sim),
+    type: 'network_change',
+    at,
+    detail: {
+      fromNetwork: before.network,
+      toNetwork: network.name,
+      fromCountry: before.network_country ?? countryOf(before.network),
+      toCountry: country,
+      mccMnc: network.mccMnc,
+    },
   });
 }
 
@@ -186,11 +239,18 @@ export function networkReports(db: Db, adapter: () => NetworkAdapter | undefined
         await db.tx(async (q) => {
           const now = await lockConnection(q, e.sim.orgId, e.sim.simId);
           if (!now || (now.connection_status === e.status && !e.network)) return false;
-          await q.query(
-            `UPDATE sims SET connection_status = $3, network = coalesce($4, network), updated_at = now() WHERE org_id = $1 AND id = $2`,
-            [e.sim.orgId, e.sim.simId, e.status, e.network?.name ?? null],
-          );
-          await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { connection: e.status, from: now.connection_status, network: e.network?.name, rat: e.rat }, at: e.at });
+          await q.query(`UPDATE sims SET connection_status = $3, network = coalesce($4, network), updated_at = now() WHERE org_id = $1 AND id = $2`, [
+            e.sim.orgId,
+            e.sim.simId,
+            e.status,
+            e.network?.name ?? null,
+          ]);
+          await networkEvent(q, {
+            ...ids(e.sim),
+            type: 'session',
+            detail: { connection: e.status, from: now.connection_status, network: e.network?.name, rat: e.rat },
+            at: e.at,
+          });
           if (e.network) await networkSeen(q, e.sim, now, e.network, e.at);
           // Attached in a country: the bundle's out-of-coverage policy.
           return e.network && e.status !== 'offline' ? applyCoverage(q, e.sim, e.network.country, e.at) : false;
@@ -205,22 +265,42 @@ export function networkReports(db: Db, adapter: () => NetworkAdapter | undefined
           `UPDATE sims SET connection_status = 'online', apn = $3, ip = $4, network = $5, last_session_at = $6, last_session_kb = 0, updated_at = now() WHERE org_id = $1 AND id = $2`,
           [e.sim.orgId, e.sim.simId, e.apn, e.ip, e.network.name, e.at.toISOString()],
         );
-        await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { session: 'opened', connection: 'online', apn: e.apn, ip: e.ip, network: e.network.name, rat: e.rat }, at: e.at });
+        await networkEvent(q, {
+          ...ids(e.sim),
+          type: 'session',
+          detail: { session: 'opened', connection: 'online', apn: e.apn, ip: e.ip, network: e.network.name, rat: e.rat },
+          at: e.at,
+        });
         await networkSeen(q, e.sim, before, e.network, e.at);
       }),
     sessionClosed: (e) =>
       db.tx(async (q) => {
         if (!(await lockConnection(q, e.sim.orgId, e.sim.simId))) return;
-        await q.query(`UPDATE sims SET connection_status = 'connected', last_session_kb = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [e.sim.orgId, e.sim.simId, Math.round(e.kb)]);
+        await q.query(`UPDATE sims SET connection_status = 'connected', last_session_kb = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [
+          e.sim.orgId,
+          e.sim.simId,
+          Math.round(e.kb),
+        ]);
         await networkEvent(q, { ...ids(e.sim), type: 'session', detail: { session: 'closed', connection: 'connected', kb: Math.round(e.kb) }, at: e.at });
       }),
     location: (e) =>
       db.tx(async (q) => {
-        await q.query('UPDATE sims SET lat = $3, lon = $4, location_at = $5, updated_at = now() WHERE org_id = $1 AND id = $2', [e.sim.orgId, e.sim.simId, e.lat, e.lon, e.at.toISOString()]);
+        await q.query('UPDATE sims SET lat = $3, lon = $4, location_at = $5, updated_at = now() WHERE org_id = $1 AND id = $2', [
+          e.sim.orgId,
+          e.sim.simId,
+          e.lat,
+          e.lon,
+          e.at.toISOString(),
+        ]);
         await networkEvent(q, { ...ids(e.sim), type: 'location', detail: { lat: e.lat, lon: e.lon }, at: e.at });
       }),
     smsDelivered: (e) =>
-      db.query(`UPDATE sms_records SET status = 'delivered', delivered_at = $3 WHERE org_id = $1 AND id = $2 AND direction = 'MT' AND status IN ('pending', 'sent')`, [e.orgId, e.smsId, e.at.toISOString()]).then(() => undefined),
+      db
+        .query(
+          `UPDATE sms_records SET status = 'delivered', delivered_at = $3 WHERE org_id = $1 AND id = $2 AND direction = 'MT' AND status IN ('pending', 'sent')`,
+          [e.orgId, e.smsId, e.at.toISOString()],
+        )
+        .then(() => undefined),
     moSms: (e) =>
       db.tx(async (q) => {
         await q.query(

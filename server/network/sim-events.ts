@@ -26,8 +26,13 @@ export async function networkEvent(q: Queryable, e: SimEvent): Promise<void> {
   );
   if (e.type === 'status_change') {
     await audit(q, null, {
-      accountId: e.accountId ?? null, orgId: e.orgId, action: String(e.detail.action ?? 'status_change'), entity: 'sim', entityId: e.iccid,
-      before: { status: e.from ?? null, subStatus: e.detail.fromSub ?? null }, after: { status: e.to ?? null, subStatus: e.detail.toSub ?? null, source: 'network' },
+      accountId: e.accountId ?? null,
+      orgId: e.orgId,
+      action: String(e.detail.action ?? 'status_change'),
+      entity: 'sim',
+      entityId: e.iccid,
+      before: { status: e.from ?? null, subStatus: e.detail.fromSub ?? null },
+      after: { status: e.to ?? null, subStatus: e.detail.toSub ?? null, source: 'network' },
     });
   }
 }
@@ -57,8 +62,13 @@ export async function networkEvents(q: Queryable, events: SimEvent[]): Promise<v
     events
       .filter((e) => e.type === 'status_change')
       .map((e) => ({
-        accountId: e.accountId ?? null, orgId: e.orgId, action: String(e.detail.action ?? 'status_change'), entity: 'sim', entityId: e.iccid,
-        before: { status: e.from ?? null, subStatus: e.detail.fromSub ?? null }, after: { status: e.to ?? null, subStatus: e.detail.toSub ?? null, source: 'network' },
+        accountId: e.accountId ?? null,
+        orgId: e.orgId,
+        action: String(e.detail.action ?? 'status_change'),
+        entity: 'sim',
+        entityId: e.iccid,
+        before: { status: e.from ?? null, subStatus: e.detail.fromSub ?? null },
+        after: { status: e.to ?? null, subStatus: e.detail.toSub ?? null, source: 'network' },
       })),
   );
 }

@@ -57,13 +57,35 @@ const HOUR = 60 * MINUTE;
 
 /** Home networks by the MCC/MNC an IMSI starts with. */
 const HOME: Record<string, string> = {
-  '26201': 'Telekom DE 262-01', '26202': 'Vodafone DE 262-02', '26203': 'O2 DE 262-03',
-  '21401': 'Vodafone ES 214-01', '21403': 'Orange ES 214-03', '21407': 'Movistar ES 214-07',
-  '23410': 'O2 GB 234-10', '23415': 'Vodafone GB 234-15', '23430': 'EE GB 234-30',
+  '26201': 'Telekom DE 262-01',
+  '26202': 'Vodafone DE 262-02',
+  '26203': 'O2 DE 262-03',
+  '21401': 'Vodafone ES 214-01',
+  '21403': 'Orange ES 214-03',
+  '21407': 'Movistar ES 214-07',
+  '23410': 'O2 GB 234-10',
+  '23415': 'Vodafone GB 234-15',
+  '23430': 'EE GB 234-30',
 };
 const ROAMING = ['Orange FR 208-01', 'KPN NL 204-08', 'Swisscom CH 228-01', 'A1 AT 232-01', 'TIM IT 222-01'];
-const CENTRES: Record<string, [number, number]> = { DE: [51.2, 10.4], ES: [40.4, -3.7], GB: [52.5, -1.9], FR: [46.6, 2.4], NL: [52.2, 5.3], CH: [46.8, 8.2], AT: [47.6, 14.1], IT: [42.8, 12.5] };
-const RATS: Array<[Rat, number]> = [['LTE', 40], ['CATM', 25], ['NBIoT', 15], ['3G', 10], ['2G', 7], ['undetermined', 3]];
+const CENTRES: Record<string, [number, number]> = {
+  DE: [51.2, 10.4],
+  ES: [40.4, -3.7],
+  GB: [52.5, -1.9],
+  FR: [46.6, 2.4],
+  NL: [52.2, 5.3],
+  CH: [46.8, 8.2],
+  AT: [47.6, 14.1],
+  IT: [42.8, 12.5],
+};
+const RATS: Array<[Rat, number]> = [
+  ['LTE', 40],
+  ['CATM', 25],
+  ['NBIoT', 15],
+  ['3G', 10],
+  ['2G', 7],
+  ['undetermined', 3],
+];
 const REPLIES: Record<string, string> = { 'STATUS?': 'OK', PING: 'PONG', LOCATE: 'GPS 52.5200,13.4050', 'TEMP?': 'TEMP 4.2C', 'FW CHECK': 'FW 2.4.1' };
 
 /** "Vodafone DE 262-02" as its parts; null for a name that does not follow the pattern. */
@@ -96,7 +118,13 @@ interface VisitRow {
   lon: number | null;
 }
 
-const refOf = (r: { org_id: string; id: string; iccid: string; imsi?: string | null; msisdn?: string | null }): SimRef => ({ orgId: r.org_id, simId: r.id, iccid: r.iccid, imsi: r.imsi ?? null, msisdn: r.msisdn ?? null });
+const refOf = (r: { org_id: string; id: string; iccid: string; imsi?: string | null; msisdn?: string | null }): SimRef => ({
+  orgId: r.org_id,
+  simId: r.id,
+  iccid: r.iccid,
+  imsi: r.imsi ?? null,
+  msisdn: r.msisdn ?? null,
+});
 
 export class SimulatedNetwork implements NetworkAdapter {
   private readonly rng: Rng;
@@ -131,7 +159,9 @@ export class SimulatedNetwork implements NetworkAdapter {
     if (!this.opts.enabled || this.timer) return;
     // A network remembers the policies it was given before this process started (here they live in the server's rows).
     void this.db
-      .query<{ id: string; flow_control_policy: 'throttle_128' | 'throttle_256' | 'stop' }>("SELECT id, flow_control_policy FROM sims WHERE flow_control_policy <> 'none'")
+      .query<{ id: string; flow_control_policy: 'throttle_128' | 'throttle_256' | 'stop' }>(
+        "SELECT id, flow_control_policy FROM sims WHERE flow_control_policy <> 'none'",
+      )
       .then((r) => r.rows.forEach((row) => this.dataPolicy.set(row.id, row.flow_control_policy)))
       .catch((err) => this.log?.error({ err }, 'network simulator: data policies'));
     this.timer = setInterval(() => void this.step(new Date()).catch((err) => this.log?.error({ err }, 'network simulator')), this.opts.tickMs ?? 5000);
@@ -205,17 +235,22 @@ export class SimulatedNetwork implements NetworkAdapter {
         const network = networkNamed(row.network) ?? home;
         const sessionStart = row.last_session_at ?? new Date(now.getTime() - 5 * MINUTE);
         const lastEnd = (
-          await this.db.query<{ e: Date | null }>('SELECT max(end_at) AS e FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3', [row.org_id, row.id, sessionStart.toISOString()])
+          await this.db.query<{ e: Date | null }>('SELECT max(end_at) AS e FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3', [
+            row.org_id,
+            row.id,
+            sessionStart.toISOString(),
+          ])
         ).rows[0].e;
         // An interim CDR pair covers the time since the last one, at most an hour.
         const start = new Date(Math.max(sessionStart.getTime(), lastEnd ? new Date(lastEnd).getTime() : 0, now.getTime() - HOUR));
         if (start < now) {
-          const plan = (
-            await this.db.query<{ sku: string }>(
-              `SELECT sku FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' ORDER BY activated_at NULLS LAST, id LIMIT 1`,
-              [row.org_id, row.id],
-            )
-          ).rows[0]?.sku ?? null;
+          const plan =
+            (
+              await this.db.query<{ sku: string }>(
+                `SELECT sku FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND status = 'IN_USE' ORDER BY activated_at NULLS LAST, id LIMIT 1`,
+                [row.org_id, row.id],
+              )
+            ).rows[0]?.sku ?? null;
           const seconds = (now.getTime() - start.getTime()) / 1000;
           let total = Math.max(2, Math.round(seconds * (0.02 + this.rng.next() * 1.5)));
           const up = Math.max(1, Math.round(total * (0.2 + this.rng.next() * 0.25)));
@@ -231,11 +266,20 @@ export class SimulatedNetwork implements NetworkAdapter {
           }
         }
         if (this.rng.chance(0.15) && row.lat !== null && row.lon !== null) {
-          await this.reports.location({ sim, lat: round4(row.lat + (this.rng.next() - 0.5) * 0.04), lon: round4(row.lon + (this.rng.next() - 0.5) * 0.04), at: now });
+          await this.reports.location({
+            sim,
+            lat: round4(row.lat + (this.rng.next() - 0.5) * 0.04),
+            lon: round4(row.lon + (this.rng.next() - 0.5) * 0.04),
+            at: now,
+          });
         }
         if (this.rng.chance(0.35)) {
           const kb = (
-            await this.db.query<{ kb: string | null }>('SELECT sum(volume_kb) AS kb FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3', [row.org_id, row.id, sessionStart.toISOString()])
+            await this.db.query<{ kb: string | null }>('SELECT sum(volume_kb) AS kb FROM cdrs WHERE org_id = $1 AND sim_id = $2 AND start_at >= $3', [
+              row.org_id,
+              row.id,
+              sessionStart.toISOString(),
+            ])
           ).rows[0].kb;
           await this.reports.sessionClosed({ sim, kb: Number(kb ?? 0), at: now });
           s.sessionsClosed += 1;
@@ -257,7 +301,14 @@ export class SimulatedNetwork implements NetworkAdapter {
       ).rows;
       for (const b of due) {
         await q.query(`UPDATE bundle_orders SET status = 'EXPIRED', expired_at = $2 WHERE id = $1`, [b.id, now.toISOString()]);
-        await networkEvent(q, { orgId: b.org_id, simId: b.sim_id, iccid: b.iccid, type: 'bundle_change', detail: { bundleId: b.id, name: b.name, from: b.status, to: 'EXPIRED' }, at: now });
+        await networkEvent(q, {
+          orgId: b.org_id,
+          simId: b.sim_id,
+          iccid: b.iccid,
+          type: 'bundle_change',
+          detail: { bundleId: b.id, name: b.name, from: b.status, to: 'EXPIRED' },
+          at: now,
+        });
       }
       return due.length;
     });
@@ -281,7 +332,16 @@ export class SimulatedNetwork implements NetworkAdapter {
           `UPDATE sims SET status = $3, sub_status = $4, connection_status = 'offline', deactivated_at = $5, updated_at = now() WHERE org_id = $1 AND id = $2`,
           [sim.org_id, sim.id, d.status, d.subStatus, now.toISOString()],
         );
-        await networkEvent(q, { orgId: sim.org_id, simId: sim.id, iccid: sim.iccid, type: 'status_change', from: sim.status, to: d.status, detail: { action: 'expire', fromSub: sim.subStatus, toSub: d.subStatus }, at: now });
+        await networkEvent(q, {
+          orgId: sim.org_id,
+          simId: sim.id,
+          iccid: sim.iccid,
+          type: 'status_change',
+          from: sim.status,
+          to: d.status,
+          detail: { action: 'expire', fromSub: sim.subStatus, toSub: d.subStatus },
+          at: now,
+        });
         n += 1;
       }
       return n;
@@ -304,14 +364,23 @@ export class SimulatedNetwork implements NetworkAdapter {
   private async deliverOne(m: SentSms, now: Date, s?: StepSummary): Promise<void> {
     if (!m.active || !m.sim_id) {
       // Still pending when the hand-off has not been written yet (smsDeliveryMs): the sender's update leaves a failed one alone.
-      await this.db.query(`UPDATE sms_records SET status = 'failed', error = 'Absent subscriber' WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'sent')`, [m.org_id, m.id]);
+      await this.db.query(
+        `UPDATE sms_records SET status = 'failed', error = 'Absent subscriber' WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'sent')`,
+        [m.org_id, m.id],
+      );
       return;
     }
     await this.reports.smsDelivered({ smsId: m.id, orgId: m.org_id, at: now });
     if (s) s.smsDelivered += 1;
     if (this.rng.chance(this.moReplyChance)) {
       const sim = refOf({ org_id: m.org_id, id: m.sim_id, iccid: m.iccid, imsi: m.imsi, msisdn: m.msisdn });
-      await this.reports.moSms({ sim, content: REPLIES[m.content.trim().toUpperCase()] ?? 'OK', replyToId: m.id, at: new Date(now.getTime() + 1000), id: this.rng.id() });
+      await this.reports.moSms({
+        sim,
+        content: REPLIES[m.content.trim().toUpperCase()] ?? 'OK',
+        replyToId: m.id,
+        at: new Date(now.getTime() + 1000),
+        id: this.rng.id(),
+      });
       if (s) s.moReplies += 1;
     }
   }
@@ -332,7 +401,9 @@ export class SimulatedNetwork implements NetworkAdapter {
 
   /** The SIMs it accepts are confirmed in one report for the whole request, as a network answering in batches would. */
   async activate(taskId: string, sims: SimRef[]): Promise<CommandAnswer[]> {
-    const answers: CommandAnswer[] = sims.map((sim) => (sim.imsi ? { iccid: sim.iccid, ok: true } : { iccid: sim.iccid, ok: false, error: 'IMSI not provisioned' }));
+    const answers: CommandAnswer[] = sims.map((sim) =>
+      sim.imsi ? { iccid: sim.iccid, ok: true } : { iccid: sim.iccid, ok: false, error: 'IMSI not provisioned' },
+    );
     const confirmed = sims.filter((sim) => sim.imsi);
     if (confirmed.length) await this.reports.activationsCompleted({ taskId, at: new Date(), answers: confirmed.map((sim) => ({ sim, ok: true })) });
     return answers;

@@ -24,8 +24,16 @@ const SELECT = `SELECT a.id, a.email, CASE WHEN ${PENDING} THEN NULL ELSE a.firs
 export async function accountPage(q: Queryable, orgId: string, search: string | undefined, page: number, pageSize: number) {
   const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%` : null;
   const where = `WHERE m.org_id = $1 AND NOT a.back_office AND ($2::text IS NULL OR a.email LIKE $2 OR (NOT ${PENDING} AND lower(a.first_name || ' ' || a.last_name) LIKE $2))`;
-  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM memberships m JOIN accounts a ON a.id = m.account_id ${where}`, [orgId, like])).rows[0].n;
-  const items = (await q.query(`${SELECT} ${where} ORDER BY CASE WHEN ${PENDING} THEN m.invited_at ELSE a.created_at END, a.id LIMIT $3 OFFSET $4`, [orgId, like, pageSize, (page - 1) * pageSize])).rows;
+  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM memberships m JOIN accounts a ON a.id = m.account_id ${where}`, [orgId, like]))
+    .rows[0].n;
+  const items = (
+    await q.query(`${SELECT} ${where} ORDER BY CASE WHEN ${PENDING} THEN m.invited_at ELSE a.created_at END, a.id LIMIT $3 OFFSET $4`, [
+      orgId,
+      like,
+      pageSize,
+      (page - 1) * pageSize,
+    ])
+  ).rows;
   return { items, total };
 }
 
@@ -48,9 +56,18 @@ export async function insertAccount(
   a: { id: string; email: string; firstName: string; lastName: string; passwordHash: string; locale: string; orgId: string; role: Role },
 ): Promise<void> {
   await q.query('INSERT INTO accounts (id, email, first_name, last_name, password_hash, locale, password_changed_at) VALUES ($1, $2, $3, $4, $5, $6, now())', [
-    a.id, a.email, a.firstName, a.lastName, a.passwordHash, a.locale,
+    a.id,
+    a.email,
+    a.firstName,
+    a.lastName,
+    a.passwordHash,
+    a.locale,
   ]);
-  await q.query("INSERT INTO memberships (account_id, org_id, role, is_default, status, accepted_at) VALUES ($1, $2, $3, true, 'active', now())", [a.id, a.orgId, a.role]);
+  await q.query("INSERT INTO memberships (account_id, org_id, role, is_default, status, accepted_at) VALUES ($1, $2, $3, true, 'active', now())", [
+    a.id,
+    a.orgId,
+    a.role,
+  ]);
 }
 
 /** A membership's role. */
@@ -59,10 +76,15 @@ export async function setMemberRole(q: Queryable, orgId: string, accountId: stri
 }
 
 /** The account's own names and language (null leaves a field as it is). */
-export async function updateProfile(q: Queryable, accountId: string, p: { firstName: string | null; lastName: string | null; locale: string | null }): Promise<void> {
-  await q.query('UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), locale = COALESCE($4, locale), updated_at = now() WHERE id = $1', [
-    accountId, p.firstName, p.lastName, p.locale,
-  ]);
+export async function updateProfile(
+  q: Queryable,
+  accountId: string,
+  p: { firstName: string | null; lastName: string | null; locale: string | null },
+): Promise<void> {
+  await q.query(
+    'UPDATE accounts SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name), locale = COALESCE($4, locale), updated_at = now() WHERE id = $1',
+    [accountId, p.firstName, p.lastName, p.locale],
+  );
 }
 
 /** The account's oversight privilege. */
@@ -116,7 +138,14 @@ export type AccountSubject = { role: Role; orgIds: string[]; pendingInvite: bool
 /** accountSubject of several accounts (a page of the list) in one query, by account id. */
 export async function accountSubjects(q: Queryable, views: readonly AccountView[]): Promise<Map<string, AccountSubject>> {
   const members = views.filter((v) => !v.pendingInvite).map((v) => v.id);
-  const rows = members.length ? (await q.query<{ account_id: string; org_id: string; role: string }>('SELECT account_id, org_id, role FROM memberships WHERE account_id = ANY($1::text[])', [members])).rows : [];
+  const rows = members.length
+    ? (
+        await q.query<{ account_id: string; org_id: string; role: string }>(
+          'SELECT account_id, org_id, role FROM memberships WHERE account_id = ANY($1::text[])',
+          [members],
+        )
+      ).rows
+    : [];
   return new Map(
     views.map((view): [string, AccountSubject] => {
       if (view.pendingInvite) return [view.id, { role: asRole(view.role), orgIds: [], pendingInvite: true }];

@@ -16,14 +16,39 @@ import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, pagedQuery, subjectRoutes, type
 import { assertGrantable, assertSeatLeft } from '../identity/members.js';
 import { hashPassword } from '../identity/passwords.js';
 import { revokeAllSessions } from '../identity/sessions.js';
-import { accountIn, accountPage, accountSubject, accountSubjects, type AccountView, emailTaken, insertAccount, mailTarget, setMemberRole, setOversight, setPassword, setStatus, sharedOrgs, updateProfile } from './account-repo.js';
+import {
+  accountIn,
+  accountPage,
+  accountSubject,
+  accountSubjects,
+  type AccountView,
+  emailTaken,
+  insertAccount,
+  mailTarget,
+  setMemberRole,
+  setOversight,
+  setPassword,
+  setStatus,
+  sharedOrgs,
+  updateProfile,
+} from './account-repo.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 import type { Queryable } from '../db/db.js';
 
 const accountSchema = typed({
-  id: 'string', email: 'string', firstName: NULLABLE_TEXT, lastName: NULLABLE_TEXT, role: 'string',
-  locale: NULLABLE_TEXT, status: 'string', oversight: 'boolean', createdAt: NULLABLE_TEXT, lastSignInAt: NULLABLE_TEXT,
-  loginsCount: ['integer', 'null'], pendingInvite: 'boolean', invitedAt: NULLABLE_TEXT,
+  id: 'string',
+  email: 'string',
+  firstName: NULLABLE_TEXT,
+  lastName: NULLABLE_TEXT,
+  role: 'string',
+  locale: NULLABLE_TEXT,
+  status: 'string',
+  oversight: 'boolean',
+  createdAt: NULLABLE_TEXT,
+  lastSignInAt: NULLABLE_TEXT,
+  loginsCount: ['integer', 'null'],
+  pendingInvite: 'boolean',
+  invitedAt: NULLABLE_TEXT,
   // Whether the caller may change what is the account's own (status, password, oversight, names, language): false
   // when the account is also in an organisation where the caller lacks that right, or is an invitee (reachOf).
   accountWide: 'boolean',
@@ -40,7 +65,9 @@ async function reachOf(req: FastifyRequest, q: Queryable, views: AccountView[]):
   const subjects = await accountSubjects(q, views);
   return views.map((view) => {
     const record = subjects.get(view.id)!;
-    const accountWide = ACCOUNT_WIDE.actions.every((a) => allows(ability, a, 'account', record)) && ACCOUNT_WIDE.fields.every((f) => allows(ability, 'update', 'account', record, f));
+    const accountWide =
+      ACCOUNT_WIDE.actions.every((a) => allows(ability, a, 'account', record)) &&
+      ACCOUNT_WIDE.fields.every((f) => allows(ability, 'update', 'account', record, f));
     return { ...view, accountWide };
   });
 }
@@ -100,7 +127,16 @@ export const accountRoutes = defineRoutes([
         if (await emailTaken(q, mail)) throw new ApiError(400, CODES.accountAlreadyRegistered);
         await assertSeatLeft(q, req, auth);
         const id = newId();
-        await insertAccount(q, { id, email: mail, firstName: body.firstName.trim(), lastName: body.lastName.trim(), passwordHash: hash, locale: body.locale ?? req.lang, orgId: auth.orgId, role });
+        await insertAccount(q, {
+          id,
+          email: mail,
+          firstName: body.firstName.trim(),
+          lastName: body.lastName.trim(),
+          passwordHash: hash,
+          locale: body.locale ?? req.lang,
+          orgId: auth.orgId,
+          role,
+        });
         const row = await accountIn(q, auth.orgId, id);
         await audit(q, req, { action: 'create', entity: 'account', entityId: id, after: row });
         return withReach(req, q, row);
@@ -136,7 +172,8 @@ export const accountRoutes = defineRoutes([
           await setMemberRole(q, auth.orgId, id, body.role);
         }
         // Only when the account's own fields change: a role change (an invitation's included) leaves the person's row alone.
-        if (profile.length) await updateProfile(q, id, { firstName: body.firstName?.trim() ?? null, lastName: body.lastName?.trim() ?? null, locale: body.locale ?? null });
+        if (profile.length)
+          await updateProfile(q, id, { firstName: body.firstName?.trim() ?? null, lastName: body.lastName?.trim() ?? null, locale: body.locale ?? null });
         const after = await accountIn(q, auth.orgId, id);
         await audit(q, req, { action: 'update', entity: 'account', entityId: id, before, after });
         return withReach(req, q, after);
@@ -180,7 +217,15 @@ export const accountRoutes = defineRoutes([
         req.authorize('resetPassword', 'account', await accountSubject(q, before));
         await setPassword(q, id, hash);
         await revokeAllSessions(q, id, 'password reset by admin');
-        await req.server.mailer.send({ to: target.email, kind: 'notice', subject: translate(target.locale, 'mail.newPasswordSubject'), text: translate(target.locale, 'mail.newPasswordBody', { password }) }, q);
+        await req.server.mailer.send(
+          {
+            to: target.email,
+            kind: 'notice',
+            subject: translate(target.locale, 'mail.newPasswordSubject'),
+            text: translate(target.locale, 'mail.newPasswordBody', { password }),
+          },
+          q,
+        );
         await audit(q, req, { action: 'resetPassword', entity: 'account', entityId: id });
       });
       return null;

@@ -37,10 +37,23 @@ const FIELDS = {
 } as const;
 
 const ENTERPRISE = typed({
-  orgCode: 'string', orgName: 'string', settlement: 'boolean', saved: 'boolean', canEdit: 'boolean',
-  legalName: 'string', taxId: NULLABLE_TEXT, address: NULLABLE_TEXT, billingEmail: NULLABLE_TEXT,
-  phone: NULLABLE_TEXT, currency: 'string', invoiceType: 'string', creditLimitMinor: ['integer', 'null'],
-  bankName: NULLABLE_TEXT, iban: NULLABLE_TEXT, bic: NULLABLE_TEXT, updatedAt: { type: NULLABLE_TEXT, format: 'date-time' },
+  orgCode: 'string',
+  orgName: 'string',
+  settlement: 'boolean',
+  saved: 'boolean',
+  canEdit: 'boolean',
+  legalName: 'string',
+  taxId: NULLABLE_TEXT,
+  address: NULLABLE_TEXT,
+  billingEmail: NULLABLE_TEXT,
+  phone: NULLABLE_TEXT,
+  currency: 'string',
+  invoiceType: 'string',
+  creditLimitMinor: ['integer', 'null'],
+  bankName: NULLABLE_TEXT,
+  iban: NULLABLE_TEXT,
+  bic: NULLABLE_TEXT,
+  updatedAt: { type: NULLABLE_TEXT, format: 'date-time' },
 });
 const route = subjectRoutes('main', 'enterprise');
 
@@ -59,8 +72,20 @@ async function detailsOf(q: Queryable, org: OrgRow, canEdit: boolean): Promise<R
   const base = { orgCode: org.code, orgName: org.name, settlement: org.settlement, canEdit };
   if (row) return { ...base, saved: true, ...(row as { currency: string; invoiceType: string }) };
   return {
-    ...base, saved: false, legalName: org.name, taxId: null, address: null, billingEmail: null, phone: null, currency: 'EUR', invoiceType: 'post_payment',
-    creditLimitMinor: null, bankName: null, iban: null, bic: null, updatedAt: null,
+    ...base,
+    saved: false,
+    legalName: org.name,
+    taxId: null,
+    address: null,
+    billingEmail: null,
+    phone: null,
+    currency: 'EUR',
+    invoiceType: 'post_payment',
+    creditLimitMinor: null,
+    bankName: null,
+    iban: null,
+    bic: null,
+    updatedAt: null,
   };
 }
 
@@ -99,18 +124,35 @@ export const enterpriseRoutes: RouteDef[] = defineRoutes([
           q,
           org.id,
           {
-            legalName, taxId: trim(body.taxId), address: trim(body.address), billingEmail: typeof body.billingEmail === 'string' ? body.billingEmail.trim().toLowerCase() : null,
-            phone: trim(body.phone), currency: body.currency, invoiceType: body.invoiceType, creditLimitMinor: body.creditLimitMinor ?? null, bankName: trim(body.bankName),
-            iban: body.iban ?? null, bic: body.bic ?? null,
+            legalName,
+            taxId: trim(body.taxId),
+            address: trim(body.address),
+            billingEmail: typeof body.billingEmail === 'string' ? body.billingEmail.trim().toLowerCase() : null,
+            phone: trim(body.phone),
+            currency: body.currency,
+            invoiceType: body.invoiceType,
+            creditLimitMinor: body.creditLimitMinor ?? null,
+            bankName: trim(body.bankName),
+            iban: body.iban ?? null,
+            bic: body.bic ?? null,
           },
           auth.accountId,
         );
         // The invoices to come name these details (the billing profile the monthly job reads).
-        await profileFromEnterprise(q, org.id, { legalName, bankName: trim(body.bankName), iban: body.iban ?? null, bic: body.bic ?? null, creditLimitMinor: body.creditLimitMinor ?? null, currency: body.currency });
+        await profileFromEnterprise(q, org.id, {
+          legalName,
+          bankName: trim(body.bankName),
+          iban: body.iban ?? null,
+          bic: body.bic ?? null,
+          creditLimitMinor: body.creditLimitMinor ?? null,
+          currency: body.currency,
+        });
         const after = await detailsOf(q, org, canEdit);
         await audit(q, req, { action: 'update', entity: 'enterprise', entityId: org.id, before, after });
         // Invoicing reads these details: a change is an event others may follow (no bank details in the event).
-        await appendEvents(q, [{ orgId: org.id, type: 'org', subtype: 'enterprise_updated', subject: org.code, data: { currency: after.currency, invoiceType: after.invoiceType } }]);
+        await appendEvents(q, [
+          { orgId: org.id, type: 'org', subtype: 'enterprise_updated', subject: org.code, data: { currency: after.currency, invoiceType: after.invoiceType } },
+        ]);
         return after;
       });
     },

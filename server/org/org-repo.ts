@@ -105,7 +105,11 @@ export async function orgsOfAccount(q: Queryable, accountId: string) {
 
 /** Whether a name is taken in a customer's tree (case-insensitive), by another organisation than exceptId. */
 export async function nameTaken(q: Queryable, rootId: string, name: string, exceptId: string | null = null): Promise<boolean> {
-  const r = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2) AND ($3::text IS NULL OR id <> $3)', [rootId, name, exceptId]);
+  const r = await q.query('SELECT 1 FROM organisations WHERE root_id = $1 AND lower(name) = lower($2) AND ($3::text IS NULL OR id <> $3)', [
+    rootId,
+    name,
+    exceptId,
+  ]);
   return r.rows.length > 0;
 }
 
@@ -115,14 +119,25 @@ export async function insertOrg(
   o: { id: string; code: string; name: string; country: string; parent_id: string; level: number; brand_id: string; sms_quota: number },
 ): Promise<void> {
   await q.query('INSERT INTO organisations (id, code, name, country, parent_id, level, brand_id, sms_quota) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-    o.id, o.code, o.name, o.country, o.parent_id, o.level, o.brand_id, o.sms_quota,
+    o.id,
+    o.code,
+    o.name,
+    o.country,
+    o.parent_id,
+    o.level,
+    o.brand_id,
+    o.sms_quota,
   ]);
 }
 
 /** Active memberships in an organisation, added as they are; one that exists already is left alone. */
 export async function addActiveMembers(q: Queryable, orgId: string, members: Array<{ accountId: string; role: string }>): Promise<void> {
   for (const m of members) {
-    await q.query("INSERT INTO memberships (account_id, org_id, role, status, accepted_at) VALUES ($1, $2, $3, 'active', now()) ON CONFLICT DO NOTHING", [m.accountId, orgId, m.role]);
+    await q.query("INSERT INTO memberships (account_id, org_id, role, status, accepted_at) VALUES ($1, $2, $3, 'active', now()) ON CONFLICT DO NOTHING", [
+      m.accountId,
+      orgId,
+      m.role,
+    ]);
   }
 }
 

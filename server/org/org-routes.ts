@@ -9,7 +9,20 @@ import { audit } from '../http/audit.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
 import { arrayOf, ID_PARAMS, NULLABLE_TEXT, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { isIsoCountry } from '../../common/countries.js';
-import { activeMembersWithOversight, addActiveMembers, deleteOrg, insertOrg, lockOrg, memberOrg, nameTaken, orgsOfAccount, rootOf, seatsOf, updateOrg, type OrgRow } from './org-repo.js';
+import {
+  activeMembersWithOversight,
+  addActiveMembers,
+  deleteOrg,
+  insertOrg,
+  lockOrg,
+  memberOrg,
+  nameTaken,
+  orgsOfAccount,
+  rootOf,
+  seatsOf,
+  updateOrg,
+  type OrgRow,
+} from './org-repo.js';
 import { smsQuotaRoutes } from './sms-quota-routes.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import { createBodySchema } from '../../common/resources.js';
@@ -30,8 +43,16 @@ function checkCountry(code: string): string {
 }
 const SEATS = typed(Object.fromEntries(['accountCap', 'accountsUsed', 'accountsLeft', 'orgCap', 'orgsUsed', 'orgsLeft'].map((k) => [k, 'integer'])));
 const orgSchema = typed({
-  id: 'string', code: 'string', name: 'string', country: 'string', level: 'integer',
-  parentCode: NULLABLE_TEXT, smsQuota: 'integer', role: 'string', default: 'boolean', pending_invitation: 'boolean',
+  id: 'string',
+  code: 'string',
+  name: 'string',
+  country: 'string',
+  level: 'integer',
+  parentCode: NULLABLE_TEXT,
+  smsQuota: 'integer',
+  role: 'string',
+  default: 'boolean',
+  pending_invitation: 'boolean',
 });
 const route = subjectRoutes('main', 'org');
 
@@ -85,7 +106,16 @@ export const orgRoutes = defineRoutes([
         if (await nameTaken(q, parent.root_id, name)) throw new ApiError(400, CODES.orgNameExists);
         const id = newId();
         const code = `${parent.code.slice(0, 20)}-${newId(6).toUpperCase()}`;
-        const org = { id, code, name, country: body.country, parent_id: parent.id, level: parent.level + 1, brand_id: parent.brand_id, sms_quota: body.smsQuota };
+        const org = {
+          id,
+          code,
+          name,
+          country: body.country,
+          parent_id: parent.id,
+          level: parent.level + 1,
+          brand_id: parent.brand_id,
+          sms_quota: body.smsQuota,
+        };
         try {
           await insertOrg(q, org);
         } catch (err) {
@@ -101,7 +131,18 @@ export const orgRoutes = defineRoutes([
           ...overseers.map((m) => ({ accountId: m.accountId, role: m.role === 'superadmin' ? 'superadmin' : 'admin' })),
         ]);
         await audit(q, req, { action: 'create', entity: 'organisation', entityId: id, after: org });
-        return { id, code, name, country: body.country, level: org.level, parentCode: parent.code, smsQuota: body.smsQuota, role: creatorRole, default: false, pending_invitation: false };
+        return {
+          id,
+          code,
+          name,
+          country: body.country,
+          level: org.level,
+          parentCode: parent.code,
+          smsQuota: body.smsQuota,
+          role: creatorRole,
+          default: false,
+          pending_invitation: false,
+        };
       });
     },
   }),
@@ -137,7 +178,13 @@ export const orgRoutes = defineRoutes([
           if (isUniqueViolation(err)) throw new ApiError(400, CODES.orgNameExists);
           throw err;
         }
-        await audit(q, req, { action: renamed ? 'rename' : 'update', entity: 'organisation', entityId: org.id, before: { name: org.name, country: org.country }, after });
+        await audit(q, req, {
+          action: renamed ? 'rename' : 'update',
+          entity: 'organisation',
+          entityId: org.id,
+          before: { name: org.name, country: org.country },
+          after,
+        });
         return { id: org.id, code: org.code, ...after, level: org.level, smsQuota: org.sms_quota, role };
       });
     },
@@ -176,6 +223,9 @@ export const orgRoutes = defineRoutes([
     code: org.code,
   })),
   // May organisation :id (one of mine) have another sub-organisation? The console asks before showing the create form.
-  myOrgRoute('/sub_org_qty_setting/verify/:id', typed({ allowed: 'boolean', ...SEATS.properties }), (_org, seats) => ({ allowed: seats.orgsLeft > 0, ...seats })),
+  myOrgRoute('/sub_org_qty_setting/verify/:id', typed({ allowed: 'boolean', ...SEATS.properties }), (_org, seats) => ({
+    allowed: seats.orgsLeft > 0,
+    ...seats,
+  })),
   ...smsQuotaRoutes,
 ]);

@@ -52,7 +52,13 @@ export const smsQuotaRoutes = defineRoutes([
         if (!child) throw notFound('organisation', body.id);
         if (body.smsQuota > current.sms_quota) throw invalid('smsQuota', 'maximum', { limit: current.sms_quota });
         await setSmsQuota(q, child.id, body.smsQuota);
-        await audit(q, req, { action: 'setSmsQuota', entity: 'organisation', entityId: child.id, before: { smsQuota: child.sms_quota }, after: { smsQuota: body.smsQuota } });
+        await audit(q, req, {
+          action: 'setSmsQuota',
+          entity: 'organisation',
+          entityId: child.id,
+          before: { smsQuota: child.sms_quota },
+          after: { smsQuota: body.smsQuota },
+        });
         return itemOf({ ...child, sms_quota: body.smsQuota }, current);
       });
     },

@@ -15,14 +15,38 @@ import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
 import { syncPolicies } from '../network/bundle-engine.js';
 import type { Queryable } from '../db/db.js';
 import { releaseStopped, stopOverSims } from './pool-engine.js';
-import { cycleDays, dashboardPoolRow, insertManageSimsAdd, lastThirtyDays, lockSimsForPool, poolEvent, poolEventHistory, poolNameTaken, poolSettings, poolSimCount, poolSims, savePoolSettings, searchPools, setSimsPool, shareBands, stoppedSimCount, usageRank, type PoolRow } from './pool-repo.js';
+import {
+  cycleDays,
+  dashboardPoolRow,
+  insertManageSimsAdd,
+  lastThirtyDays,
+  lockSimsForPool,
+  poolEvent,
+  poolEventHistory,
+  poolNameTaken,
+  poolSettings,
+  poolSimCount,
+  poolSims,
+  savePoolSettings,
+  searchPools,
+  setSimsPool,
+  shareBands,
+  stoppedSimCount,
+  usageRank,
+  type PoolRow,
+} from './pool-repo.js';
 
 const READ = { action: 'read', subject: 'shared-pool-cube' } as const;
 const SETTINGS = { action: 'settings', subject: 'shared-pool-cube' } as const;
 
 /** Field names of these calls in each language (their messages name the field). */
 const LABELS = Object.fromEntries(
-  LANGUAGES.map((lang) => [lang, Object.fromEntries(['poolId', 'keyword', 'name', 'overagePolicy', 'optInMode', 'top', 'by', 'pageSize', 'cursor'].map((k) => [k, translate(lang, `fields.${k}`)]))]),
+  LANGUAGES.map((lang) => [
+    lang,
+    Object.fromEntries(
+      ['poolId', 'keyword', 'name', 'overagePolicy', 'optInMode', 'top', 'by', 'pageSize', 'cursor'].map((k) => [k, translate(lang, `fields.${k}`)]),
+    ),
+  ]),
 );
 
 const POOL_ID = { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9]+$' };
@@ -66,9 +90,14 @@ async function poolOf(q: Queryable, orgId: string, id: string, lock = false): Pr
 }
 
 const settingsOf = (p: PoolRow) => ({
-  id: p.id, name: p.name, overagePolicy: p.overage_policy, optInMode: p.opt_in_mode, activationRule: p.activation_rule,
+  id: p.id,
+  name: p.name,
+  overagePolicy: p.overage_policy,
+  optInMode: p.opt_in_mode,
+  activationRule: p.activation_rule,
   // "10th" is shown as not supported (SPEC.md section 9); such a pool counts as standard.
-  activationRuleSupported: p.activation_rule !== 'tenth', updatedAt: new Date(p.updated_at).toISOString(),
+  activationRuleSupported: p.activation_rule !== 'tenth',
+  updatedAt: new Date(p.updated_at).toISOString(),
 });
 
 /** The pool of the query, of the caller's organisation (404 otherwise, as for one that does not exist). */
@@ -81,7 +110,13 @@ async function dashboardPool(req: FastifyRequest) {
 }
 
 const dashboard = (path: string, querystring: object, response: object, handler: RouteDef['handler']): RouteDef => ({
-  service: 'pool', method: 'GET', path: `/shared_pool/cube/dashboard/${path}`, permission: READ, labels: LABELS, schema: { querystring, response }, handler,
+  service: 'pool',
+  method: 'GET',
+  path: `/shared_pool/cube/dashboard/${path}`,
+  permission: READ,
+  labels: LABELS,
+  schema: { querystring, response },
+  handler,
 });
 
 export const poolEngineRoutes = defineRoutes([
@@ -92,7 +127,12 @@ export const poolEngineRoutes = defineRoutes([
     permission: READ,
     labels: LABELS,
     schema: {
-      querystring: { type: 'object', required: ['keyword'], additionalProperties: false, properties: { keyword: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } } },
+      querystring: {
+        type: 'object',
+        required: ['keyword'],
+        additionalProperties: false,
+        properties: { keyword: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } },
+      },
       response: { type: 'array', items: { type: 'object', properties: { id: str, name: str, status: str, matchedIccid: nullableStr } } },
     },
     // A pool by its name (any part, any case), its id, or the ICCID of a SIM in it; ten at most, names first.
@@ -128,7 +168,11 @@ export const poolEngineRoutes = defineRoutes([
       const now = new Date();
       const { after, touched } = await req.server.db.tx(async (q) => {
         const before = await poolOf(q, auth.orgId, id, true);
-        const next = { name: body.name?.trim() ?? before.name, overagePolicy: body.overagePolicy ?? before.overage_policy, optInMode: body.optInMode ?? before.opt_in_mode };
+        const next = {
+          name: body.name?.trim() ?? before.name,
+          overagePolicy: body.overagePolicy ?? before.overage_policy,
+          optInMode: body.optInMode ?? before.opt_in_mode,
+        };
         if (next.name.toLowerCase() !== before.name.toLowerCase() && (await poolNameTaken(q, auth.orgId, next.name, id))) throw invalid('name', 'unique');
         const changes = (
           [
@@ -141,22 +185,36 @@ export const poolEngineRoutes = defineRoutes([
         await savePoolSettings(q, auth.orgId, id, next);
         await appendEvents(
           q,
-          changes.map(([field, from, to]) => ({ orgId: auth.orgId, type: 'pool' as const, subtype: 'settings_change', subject: id, data: { poolId: id, field, from, to, accountId: auth.accountId }, at: now })),
+          changes.map(([field, from, to]) => ({
+            orgId: auth.orgId,
+            type: 'pool' as const,
+            subtype: 'settings_change',
+            subject: id,
+            data: { poolId: id, field, from, to, accountId: auth.accountId },
+            at: now,
+          })),
         );
         await audit(q, req, {
-          action: 'pool_settings', entity: 'shared_pool', entityId: id,
-          before: Object.fromEntries(changes.map(([f, from]) => [f, from])), after: Object.fromEntries(changes.map(([f, , to]) => [f, to])),
+          action: 'pool_settings',
+          entity: 'shared_pool',
+          entityId: id,
+          before: Object.fromEntries(changes.map(([f, from]) => [f, from])),
+          after: Object.fromEntries(changes.map(([f, , to]) => [f, to])),
         });
         let n = 0;
         if (next.overagePolicy !== before.overage_policy) {
-          n = next.overagePolicy === 'no_limit'
-            ? await releaseStopped(q, auth.orgId, id, now, 'policy_no_limit')
-            : before.overage_cycle === before.cycle_start ? await stopOverSims(q, auth.orgId, id, now) : 0;
+          n =
+            next.overagePolicy === 'no_limit'
+              ? await releaseStopped(q, auth.orgId, id, now, 'policy_no_limit')
+              : before.overage_cycle === before.cycle_start
+                ? await stopOverSims(q, auth.orgId, id, now)
+                : 0;
         }
         return { after: await poolOf(q, auth.orgId, id), touched: n };
       });
       // The network is told after the commit (what it could not take stays queued for the jobs).
-      if (touched) await syncPolicies(req.server.db, req.server.network, { limit: 1000 }).catch((err) => req.log.warn({ err }, 'pool settings: policies left queued'));
+      if (touched)
+        await syncPolicies(req.server.db, req.server.network, { limit: 1000 }).catch((err) => req.log.warn({ err }, 'pool settings: policies left queued'));
       return settingsOf(after);
     },
   },
@@ -174,10 +232,19 @@ export const poolEngineRoutes = defineRoutes([
         additionalProperties: false,
         properties: {
           action: { type: 'string', enum: ['add', 'remove'] },
-          iccids: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', pattern: ICCID_PATTERN, minLength: 19, maxLength: 20 } },
+          iccids: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 1000,
+            uniqueItems: true,
+            items: { type: 'string', pattern: ICCID_PATTERN, minLength: 19, maxLength: 20 },
+          },
         },
       },
-      response: { type: 'object', properties: { changed: kb, unchanged: kb, inOtherPool: { type: 'array', items: str }, notFound: { type: 'array', items: str } } },
+      response: {
+        type: 'object',
+        properties: { changed: kb, unchanged: kb, inOtherPool: { type: 'array', items: str }, notFound: { type: 'array', items: str } },
+      },
     },
     // Manage SIMs (SPEC.md section 3, "manage SIMs add"): SIMs of the organisation given to the pool or taken from it.
     // The job enrols those in service and lets go those taken (sim_enrolment / sim_exit); an add is a
@@ -193,11 +260,33 @@ export const poolEngineRoutes = defineRoutes([
         const target = action === 'add' ? sims.filter((x) => x.pool_id === null) : sims.filter((x) => x.pool_id === id);
         const inOtherPool = action === 'add' ? sims.filter((x) => x.pool_id !== null && x.pool_id !== id).map((x) => x.iccid) : [];
         if (target.length) {
-          await setSimsPool(q, auth.orgId, target.map((x) => x.id), action === 'add' ? id : null);
-          if (action === 'add') await insertManageSimsAdd(q, auth.orgId, id, target.map((x) => x.iccid), auth.accountId);
-          await audit(q, req, { action: action === 'add' ? 'pool_sims_add' : 'pool_sims_remove', entity: 'shared_pool', entityId: id, after: { iccids: target.map((x) => x.iccid) } });
+          await setSimsPool(
+            q,
+            auth.orgId,
+            target.map((x) => x.id),
+            action === 'add' ? id : null,
+          );
+          if (action === 'add')
+            await insertManageSimsAdd(
+              q,
+              auth.orgId,
+              id,
+              target.map((x) => x.iccid),
+              auth.accountId,
+            );
+          await audit(q, req, {
+            action: action === 'add' ? 'pool_sims_add' : 'pool_sims_remove',
+            entity: 'shared_pool',
+            entityId: id,
+            after: { iccids: target.map((x) => x.iccid) },
+          });
         }
-        return { changed: target.length, unchanged: sims.length - target.length - inOtherPool.length, inOtherPool, notFound: iccids.filter((x) => !found.has(x)) };
+        return {
+          changed: target.length,
+          unchanged: sims.length - target.length - inOtherPool.length,
+          inOtherPool,
+          notFound: iccids.filter((x) => !found.has(x)),
+        };
       });
     },
   },
@@ -207,12 +296,26 @@ export const poolEngineRoutes = defineRoutes([
     path: '/shared_pool/cube/events/:id/detail',
     permission: READ,
     schema: {
-      params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 18, pattern: '^[0-9]+$' } } },
+      params: {
+        type: 'object',
+        required: ['id'],
+        additionalProperties: false,
+        properties: { id: { type: 'string', minLength: 1, maxLength: 18, pattern: '^[0-9]+$' } },
+      },
       response: {
         type: 'object',
         properties: {
-          id: str, poolId: str, poolName: str, type: str, state: str, simCount: { type: ['integer', 'null'] }, limitKb: { type: ['integer', 'null'] },
-          detail: { type: 'object', additionalProperties: true }, accountEmail: nullableStr, at: str, effectiveAt: nullableStr,
+          id: str,
+          poolId: str,
+          poolName: str,
+          type: str,
+          state: str,
+          simCount: { type: ['integer', 'null'] },
+          limitKb: { type: ['integer', 'null'] },
+          detail: { type: 'object', additionalProperties: true },
+          accountEmail: nullableStr,
+          at: str,
+          effectiveAt: nullableStr,
           // The event log's records of it: created, then effected or modified.
           history: { type: 'array', items: { type: 'object', properties: { state: str, at: str } } },
         },
@@ -225,8 +328,17 @@ export const poolEngineRoutes = defineRoutes([
       if (!e) throw notFound('record', id);
       const history = await poolEventHistory(req.server.db, auth.orgId, e.pool_id, e.id);
       return {
-        id: e.id, poolId: e.pool_id, poolName: e.pool_name, type: e.type, state: e.state, simCount: e.sim_count, limitKb: e.limit_kb === null ? null : Number(e.limit_kb), detail: e.detail,
-        accountEmail: e.email, at: new Date(e.at).toISOString(), effectiveAt: e.effective_at ? new Date(e.effective_at).toISOString() : null,
+        id: e.id,
+        poolId: e.pool_id,
+        poolName: e.pool_name,
+        type: e.type,
+        state: e.state,
+        simCount: e.sim_count,
+        limitKb: e.limit_kb === null ? null : Number(e.limit_kb),
+        detail: e.detail,
+        accountEmail: e.email,
+        at: new Date(e.at).toISOString(),
+        effectiveAt: e.effective_at ? new Date(e.effective_at).toISOString() : null,
         history: history.map((h) => ({ state: h.state, at: new Date(h.at).toISOString() })),
       };
     },
@@ -237,8 +349,23 @@ export const poolEngineRoutes = defineRoutes([
     {
       type: 'object',
       properties: {
-        poolId: str, name: str, usageKb: kb, limitKb: kb, percent: { type: 'number' }, activatedSims: kb, totalSims: kb, stoppedSims: kb, cycleStart: str, cycleEnd: str, cycleLastDay: str,
-        overage: { type: 'boolean' }, overageAt: nullableStr, overagePolicy: str, baseBundleKb: kb, activationRule: str, updatedAt: str,
+        poolId: str,
+        name: str,
+        usageKb: kb,
+        limitKb: kb,
+        percent: { type: 'number' },
+        activatedSims: kb,
+        totalSims: kb,
+        stoppedSims: kb,
+        cycleStart: str,
+        cycleEnd: str,
+        cycleLastDay: str,
+        overage: { type: 'boolean' },
+        overageAt: nullableStr,
+        overagePolicy: str,
+        baseBundleKb: kb,
+        activationRule: str,
+        updatedAt: str,
       },
     },
     // The pool's usage now against its limit (both kept as usage arrives and by the daily recompute).
@@ -248,23 +375,49 @@ export const poolEngineRoutes = defineRoutes([
       const usage = Number(p.usage_kb);
       const limit = Number(p.limit_kb);
       return {
-        poolId: p.id, name: p.name, usageKb: usage, limitKb: limit, percent: limit > 0 ? Math.round((usage / limit) * 1000) / 10 : usage > 0 ? 100 : 0,
-        activatedSims: p.activated_sims, totalSims: p.total_sims, stoppedSims: stopped, cycleStart: p.cycle_start, cycleEnd: p.cycle_end, cycleLastDay: p.cycle_last_day,
-        overage: p.overage_cycle === p.cycle_start, overageAt: p.overage_cycle === p.cycle_start && p.overage_at ? new Date(p.overage_at).toISOString() : null,
-        overagePolicy: p.overage_policy, baseBundleKb: Number(p.base_bundle_kb), activationRule: p.activation_rule, updatedAt: new Date(p.updated_at).toISOString(),
+        poolId: p.id,
+        name: p.name,
+        usageKb: usage,
+        limitKb: limit,
+        percent: limit > 0 ? Math.round((usage / limit) * 1000) / 10 : usage > 0 ? 100 : 0,
+        activatedSims: p.activated_sims,
+        totalSims: p.total_sims,
+        stoppedSims: stopped,
+        cycleStart: p.cycle_start,
+        cycleEnd: p.cycle_end,
+        cycleLastDay: p.cycle_last_day,
+        overage: p.overage_cycle === p.cycle_start,
+        overageAt: p.overage_cycle === p.cycle_start && p.overage_at ? new Date(p.overage_at).toISOString() : null,
+        overagePolicy: p.overage_policy,
+        baseBundleKb: Number(p.base_bundle_kb),
+        activationRule: p.activation_rule,
+        updatedAt: new Date(p.updated_at).toISOString(),
       };
     },
   ),
   dashboard(
     'line_chart',
     poolQuery(),
-    { type: 'object', properties: { cycleStart: str, cycleEnd: str, limitKb: kb, points: { type: 'array', items: { type: 'object', properties: { day: str, usageKb: kb, cumulativeKb: kb } } } } },
+    {
+      type: 'object',
+      properties: {
+        cycleStart: str,
+        cycleEnd: str,
+        limitKb: kb,
+        points: { type: 'array', items: { type: 'object', properties: { day: str, usageKb: kb, cumulativeKb: kb } } },
+      },
+    },
     // Usage over the cycle: each UTC day of it so far, with the running total against the limit.
     async (req) => {
       const { orgId, p } = await dashboardPool(req);
       const rows = await cycleDays(req.server.db, orgId, p);
       let sum = 0;
-      return { cycleStart: p.cycle_start, cycleEnd: p.cycle_end, limitKb: Number(p.limit_kb), points: rows.map((r) => ({ day: r.day, usageKb: Number(r.kb), cumulativeKb: (sum += Number(r.kb)) })) };
+      return {
+        cycleStart: p.cycle_start,
+        cycleEnd: p.cycle_end,
+        limitKb: Number(p.limit_kb),
+        points: rows.map((r) => ({ day: r.day, usageKb: Number(r.kb), cumulativeKb: (sum += Number(r.kb)) })),
+      };
     },
   ),
   dashboard(
@@ -281,28 +434,53 @@ export const poolEngineRoutes = defineRoutes([
         return { by, bars: rows.map((r) => ({ key: r.day, usageKb: Number(r.kb), sims: r.sims })) };
       }
       const rows = await shareBands(req.server.db, orgId, p);
-      return { by, bars: ['none', 'under_half', 'under_share', 'over_share'].map((key) => ({ key, usageKb: Number(rows.find((r) => r.band === key)?.kb ?? 0), sims: rows.find((r) => r.band === key)?.sims ?? 0 })) };
+      return {
+        by,
+        bars: ['none', 'under_half', 'under_share', 'over_share'].map((key) => ({
+          key,
+          usageKb: Number(rows.find((r) => r.band === key)?.kb ?? 0),
+          sims: rows.find((r) => r.band === key)?.sims ?? 0,
+        })),
+      };
     },
   ),
   dashboard(
     'sim_usage_rank',
     poolQuery({ top: { type: 'integer', minimum: 1, maximum: 50, default: 10 } }),
-    { type: 'array', items: { type: 'object', properties: { iccid: str, usageKb: kb, sharePercent: { type: 'number' }, stopped: { type: 'boolean' }, status: str } } },
+    {
+      type: 'array',
+      items: { type: 'object', properties: { iccid: str, usageKb: kb, sharePercent: { type: 'number' }, stopped: { type: 'boolean' }, status: str } },
+    },
     // The SIMs that used most of the pool this cycle (pool_members_rank_idx).
     async (req) => {
       const { orgId, p } = await dashboardPool(req);
       const top = (req.query as { top?: number }).top ?? 10;
       const rows = await usageRank(req.server.db, orgId, p, top);
-      return rows.map((r) => ({ iccid: r.iccid, usageKb: Number(r.kb), sharePercent: Number(r.share) > 0 ? Math.round((Number(r.kb) / Number(r.share)) * 1000) / 10 : 0, stopped: r.stopped, status: r.status }));
+      return rows.map((r) => ({
+        iccid: r.iccid,
+        usageKb: Number(r.kb),
+        sharePercent: Number(r.share) > 0 ? Math.round((Number(r.kb) / Number(r.share)) * 1000) / 10 : 0,
+        stopped: r.stopped,
+        status: r.status,
+      }));
     },
   ),
   dashboard(
     'sims',
-    poolQuery({ pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string', minLength: 1, maxLength: 20, pattern: ICCID_PATTERN } }),
+    poolQuery({
+      pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      cursor: { type: 'string', minLength: 1, maxLength: 20, pattern: ICCID_PATTERN },
+    }),
     {
       type: 'object',
       properties: {
-        items: { type: 'array', items: { type: 'object', properties: { iccid: str, status: str, joinedAt: str, usageKb: kb, stopped: { type: 'boolean' }, enrolled: { type: 'boolean' } } } },
+        items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { iccid: str, status: str, joinedAt: str, usageKb: kb, stopped: { type: 'boolean' }, enrolled: { type: 'boolean' } },
+          },
+        },
         total: kb,
         nextCursor: nullableStr,
       },
@@ -315,7 +493,14 @@ export const poolEngineRoutes = defineRoutes([
       const total = await poolSimCount(req.server.db, orgId, p.id);
       const page = rows.slice(0, pageSize);
       return {
-        items: page.map((r) => ({ iccid: r.iccid, status: r.status, joinedAt: r.joined_at ? new Date(r.joined_at).toISOString() : '', usageKb: Number(r.kb ?? 0), stopped: r.stopped, enrolled: r.enrolled })),
+        items: page.map((r) => ({
+          iccid: r.iccid,
+          status: r.status,
+          joinedAt: r.joined_at ? new Date(r.joined_at).toISOString() : '',
+          usageKb: Number(r.kb ?? 0),
+          stopped: r.stopped,
+          enrolled: r.enrolled,
+        })),
         total,
         nextCursor: rows.length > pageSize ? page[page.length - 1].iccid : null,
       };

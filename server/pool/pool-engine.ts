@@ -35,7 +35,14 @@ const day = (at: Date) => at.toISOString().slice(0, 10);
  * enrolled and the day is in the cycle (a CDR of a day after the cycle is counted when the pool rolls, from the
  * rollups), always in the pool's daily rollup. Returns whether the SIM's data policy changed (stopped).
  */
-export async function recordPoolUsage(q: Queryable, sim: { orgId: string; simId: string; iccid: string }, poolId: string, kb: number, cdrDay: string, at: Date): Promise<boolean> {
+export async function recordPoolUsage(
+  q: Queryable,
+  sim: { orgId: string; simId: string; iccid: string },
+  poolId: string,
+  kb: number,
+  cdrDay: string,
+  at: Date,
+): Promise<boolean> {
   const m = (
     await q.query<{ counted: boolean; usage: string; first_today: boolean }>(
       `WITH p AS (SELECT cycle_start, cycle_end FROM shared_pools WHERE org_id = $1 AND id = $2)
@@ -72,7 +79,13 @@ export async function recordPoolUsage(q: Queryable, sim: { orgId: string; simId:
   if (p.newly) {
     await q.query(
       `INSERT INTO pool_events (org_id, pool_id, type, state, limit_kb, detail, at, effective_at) VALUES ($1, $2, 'overage', 'effected', $3, $4::jsonb, $5, $5)`,
-      [sim.orgId, poolId, p.limit_kb, JSON.stringify({ usageKb: Number(p.usage_kb), limitKb: Number(p.limit_kb), cycleStart: p.cycle_start, policy: p.overage_policy, iccid: sim.iccid }), at.toISOString()],
+      [
+        sim.orgId,
+        poolId,
+        p.limit_kb,
+        JSON.stringify({ usageKb: Number(p.usage_kb), limitKb: Number(p.limit_kb), cycleStart: p.cycle_start, policy: p.overage_policy, iccid: sim.iccid }),
+        at.toISOString(),
+      ],
     );
   }
   if (!p.over || p.overage_policy !== 'stop_overage_sims' || Number(m.usage) <= Number(p.share)) return false;
@@ -84,7 +97,13 @@ export async function recordPoolUsage(q: Queryable, sim: { orgId: string; simId:
  * the pool's cause of the data policy, queued for the network; a `usage/pool_stopped` event each. Rows another
  * transaction holds are skipped when `skipLocked` (the job: they are stopped by their own CDR or the next run).
  */
-export async function stopOverSims(q: Queryable, orgId: string, poolId: string, at: Date, opts: { simId?: string; skipLocked?: boolean } = {}): Promise<number> {
+export async function stopOverSims(
+  q: Queryable,
+  orgId: string,
+  poolId: string,
+  at: Date,
+  opts: { simId?: string; skipLocked?: boolean } = {},
+): Promise<number> {
   const r = await q.query<{ n: string }>(
     `WITH p AS (SELECT activation_rule, base_bundle_kb, cycle_start, cycle_end FROM shared_pools WHERE org_id = $1 AND id = $2),
      over AS (
@@ -157,7 +176,10 @@ export async function rollPools(db: Db, now: Date): Promise<number> {
     await db.tx(async (q) => {
       const start = `${today.slice(0, 7)}-01`;
       await releaseStopped(q, p.org_id, p.id, new Date(`${start}T00:00:00Z`), 'cycle_reset');
-      await q.query(`UPDATE pool_members SET cycle_usage_kb = 0 WHERE org_id = $1 AND pool_id = $2 AND left_at IS NULL AND cycle_usage_kb <> 0`, [p.org_id, p.id]);
+      await q.query(`UPDATE pool_members SET cycle_usage_kb = 0 WHERE org_id = $1 AND pool_id = $2 AND left_at IS NULL AND cycle_usage_kb <> 0`, [
+        p.org_id,
+        p.id,
+      ]);
       await q.query(
         `UPDATE pool_members m SET cycle_usage_kb = u.kb
            FROM (SELECT sim_id, sum(volume_kb) AS kb FROM usage_daily WHERE org_id = $1 AND day >= $3::date GROUP BY sim_id) u
@@ -176,7 +198,13 @@ export async function rollPools(db: Db, now: Date): Promise<number> {
       if (p.overage_cycle === p.cycle_start) {
         await q.query(
           `INSERT INTO pool_events (org_id, pool_id, type, state, limit_kb, detail, at, effective_at) VALUES ($1, $2, 'overage_recovery', 'effected', $3, $4::jsonb, $5, $5)`,
-          [p.org_id, p.id, p.limit_kb, JSON.stringify({ previousCycleStart: p.cycle_start, previousUsageKb: Number(p.usage_kb), cycleStart: start }), `${start}T00:00:00Z`],
+          [
+            p.org_id,
+            p.id,
+            p.limit_kb,
+            JSON.stringify({ previousCycleStart: p.cycle_start, previousUsageKb: Number(p.usage_kb), cycleStart: start }),
+            `${start}T00:00:00Z`,
+          ],
         );
       }
     });
@@ -201,9 +229,10 @@ export async function moveMembers(q: Queryable, now: Date, opts: { optIn?: boole
   const at = now.toISOString();
   let joined = 0;
   if (opts.optIn) {
-    joined = (
-      await q.query(
-        `WITH pick AS (
+    joined =
+      (
+        await q.query(
+          `WITH pick AS (
            SELECT DISTINCT ON (s.org_id, s.id) s.org_id, s.id, p.id AS pool_id
              FROM shared_pools p
              JOIN bundle_orders b ON b.org_id = p.org_id AND b.sku = p.bundle_sku AND b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST'
@@ -211,8 +240,8 @@ export async function moveMembers(q: Queryable, now: Date, opts: { optIn?: boole
             WHERE p.opt_in_mode = 'automatic' AND p.status = 'active'
             ORDER BY s.org_id, s.id, p.created_at, p.id LIMIT ${POOL_BATCH})
          UPDATE sims s SET pool_id = k.pool_id, updated_at = now() FROM pick k WHERE s.org_id = k.org_id AND s.id = k.id AND s.pool_id IS NULL`,
-      )
-    ).rowCount ?? 0;
+        )
+      ).rowCount ?? 0;
   }
   // The SIMs to let go, locked (one statement), then their rows changed through the list (a join the planner estimates
   // as the list's length: index lookups, not a scan of a million members).
@@ -312,9 +341,10 @@ export async function recomputeLimits(q: Queryable, now: Date): Promise<number> 
  */
 export async function enforceOverage(db: Db, now: Date): Promise<{ overages: number; stopped: number }> {
   const at = now.toISOString();
-  const overages = (
-    await db.query(
-      `WITH hit AS (
+  const overages =
+    (
+      await db.query(
+        `WITH hit AS (
          UPDATE shared_pools SET overage_cycle = cycle_start, overage_at = $1::timestamptz, updated_at = now()
           WHERE status = 'active' AND usage_kb > limit_kb AND limit_computed_on IS NOT NULL AND overage_cycle IS DISTINCT FROM cycle_start
          RETURNING org_id, id, usage_kb, limit_kb, cycle_start, overage_policy)
@@ -322,9 +352,9 @@ export async function enforceOverage(db: Db, now: Date): Promise<{ overages: num
        SELECT org_id, id, 'overage', 'effected', limit_kb,
               jsonb_build_object('usageKb', usage_kb, 'limitKb', limit_kb, 'cycleStart', cycle_start, 'policy', overage_policy), $1::timestamptz, $1::timestamptz
          FROM hit`,
-      [at],
-    )
-  ).rowCount ?? 0;
+        [at],
+      )
+    ).rowCount ?? 0;
   const pools = (
     await db.query<{ org_id: string; id: string }>(
       `SELECT org_id, id FROM shared_pools WHERE status = 'active' AND overage_policy = 'stop_overage_sims' AND overage_cycle = cycle_start`,
@@ -359,7 +389,12 @@ export async function runPoolJob(db: Db, adapter: NetworkAdapter, now: Date, own
   if (!(await claimJob(db, POOL_JOB, owner, leaseSeconds))) return s;
   s.ran = true;
   s.rolled = await rollPools(db, now);
-  const daily = (await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM shared_pools WHERE status = 'active' AND limit_computed_on IS DISTINCT FROM $1::date`, [day(now)])).rows[0].n !== '0';
+  const daily =
+    (
+      await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM shared_pools WHERE status = 'active' AND limit_computed_on IS DISTINCT FROM $1::date`, [
+        day(now),
+      ])
+    ).rows[0].n !== '0';
   for (let first = true; ; first = false) {
     const m = await db.tx((q) => moveMembers(q, now, { optIn: daily && first }));
     s.enrolled += m.enrolled;
@@ -381,7 +416,13 @@ export async function runPoolJob(db: Db, adapter: NetworkAdapter, now: Date, own
 }
 
 /** Run the pool job every everyMs on clock's time; returns the stop function (which waits for a run in progress). */
-export function startPoolJob(db: Db, adapter: NetworkAdapter, log: FastifyBaseLogger, clock: () => Date, everyMs = 60_000): (handBack?: AbortSignal) => Promise<void> {
+export function startPoolJob(
+  db: Db,
+  adapter: NetworkAdapter,
+  log: FastifyBaseLogger,
+  clock: () => Date,
+  everyMs = 60_000,
+): (handBack?: AbortSignal) => Promise<void> {
   return startLeasedJob(db, log, {
     name: POOL_JOB,
     what: 'pool job',

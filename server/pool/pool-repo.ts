@@ -58,7 +58,13 @@ export async function poolSettings(q: Queryable, orgId: string, id: string, lock
 
 /** Save what the customer may change of a pool. */
 export async function savePoolSettings(q: Queryable, orgId: string, id: string, s: { name: string; overagePolicy: string; optInMode: string }): Promise<void> {
-  await q.query('UPDATE shared_pools SET name = $3, overage_policy = $4, opt_in_mode = $5, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, s.name, s.overagePolicy, s.optInMode]);
+  await q.query('UPDATE shared_pools SET name = $3, overage_policy = $4, opt_in_mode = $5, updated_at = now() WHERE org_id = $1 AND id = $2', [
+    orgId,
+    id,
+    s.name,
+    s.overagePolicy,
+    s.optInMode,
+  ]);
 }
 
 /** Pools by name (any part, as a LIKE pattern), id, or the ICCID of a SIM in one; ten at most, names first. */
@@ -77,7 +83,12 @@ export async function searchPools(q: Queryable, orgId: string, like: string, key
 
 /** The organisation's SIMs among iccids with their pool, locked for the transaction. */
 export async function lockSimsForPool(q: Queryable, orgId: string, iccids: string[]) {
-  return (await q.query<{ id: string; iccid: string; pool_id: string | null }>('SELECT id, iccid, pool_id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) FOR UPDATE', [orgId, iccids])).rows;
+  return (
+    await q.query<{ id: string; iccid: string; pool_id: string | null }>(
+      'SELECT id, iccid, pool_id FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[]) FOR UPDATE',
+      [orgId, iccids],
+    )
+  ).rows;
 }
 
 /** Give SIMs to a pool (or take them from any: poolId null). */
@@ -87,20 +98,28 @@ export async function setSimsPool(q: Queryable, orgId: string, simIds: string[],
 
 /** A `manage_sims_add` pool event (created; effected with the next daily recompute), naming up to 100 of the SIMs. */
 export async function insertManageSimsAdd(q: Queryable, orgId: string, poolId: string, iccids: string[], accountId: string): Promise<void> {
-  await q.query(`INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, account_id) VALUES ($1, $2, 'manage_sims_add', 'created', $3, $4::jsonb, $5)`, [
-    orgId,
-    poolId,
-    iccids.length,
-    JSON.stringify({ iccids: iccids.slice(0, 100) }),
-    accountId,
-  ]);
+  await q.query(
+    `INSERT INTO pool_events (org_id, pool_id, type, state, sim_count, detail, account_id) VALUES ($1, $2, 'manage_sims_add', 'created', $3, $4::jsonb, $5)`,
+    [orgId, poolId, iccids.length, JSON.stringify({ iccids: iccids.slice(0, 100) }), accountId],
+  );
 }
 
 /** One pool event with its pool's name and who made it; undefined for another organisation's. */
 export async function poolEvent(q: Queryable, orgId: string, id: string) {
   return (
-    await q.query<{ id: string; pool_id: string; pool_name: string; type: string; state: string; sim_count: number | null; limit_kb: string | null; detail: Record<string, unknown>;
-      email: string | null; at: Date; effective_at: Date | null }>(
+    await q.query<{
+      id: string;
+      pool_id: string;
+      pool_name: string;
+      type: string;
+      state: string;
+      sim_count: number | null;
+      limit_kb: string | null;
+      detail: Record<string, unknown>;
+      email: string | null;
+      at: Date;
+      effective_at: Date | null;
+    }>(
       `SELECT e.id::text, e.pool_id, p.name AS pool_name, e.type, e.state, e.sim_count, e.limit_kb, e.detail, a.email, e.at, e.effective_at
          FROM pool_events e JOIN shared_pools p ON p.org_id = e.org_id AND p.id = e.pool_id LEFT JOIN accounts a ON a.id = e.account_id
         WHERE e.org_id = $1 AND e.id = $2::bigint`,
@@ -112,18 +131,30 @@ export async function poolEvent(q: Queryable, orgId: string, id: string) {
 /** The event log's records of a pool event: created, then effected or modified. */
 export async function poolEventHistory(q: Queryable, orgId: string, poolId: string, eventId: string) {
   return (
-    await q.query<{ state: string; at: Date }>(`SELECT data->>'state' AS state, at FROM events WHERE org_id = $1 AND type = 'pool' AND subject = $2 AND data->>'eventId' = $3 ORDER BY id`, [
-      orgId,
-      poolId,
-      eventId,
-    ])
+    await q.query<{ state: string; at: Date }>(
+      `SELECT data->>'state' AS state, at FROM events WHERE org_id = $1 AND type = 'pool' AND subject = $2 AND data->>'eventId' = $3 ORDER BY id`,
+      [orgId, poolId, eventId],
+    )
   ).rows;
 }
 
 /** A pool as its dashboard reads it. */
 export interface DashboardPool {
-  id: string; name: string; usage_kb: string; limit_kb: string; activated_sims: number; total_sims: number; cycle_start: string; cycle_end: string; cycle_last_day: string;
-  overage_cycle: string | null; overage_at: Date | null; overage_policy: string; base_bundle_kb: string; activation_rule: string; updated_at: Date;
+  id: string;
+  name: string;
+  usage_kb: string;
+  limit_kb: string;
+  activated_sims: number;
+  total_sims: number;
+  cycle_start: string;
+  cycle_end: string;
+  cycle_last_day: string;
+  overage_cycle: string | null;
+  overage_at: Date | null;
+  overage_policy: string;
+  base_bundle_kb: string;
+  activation_rule: string;
+  updated_at: Date;
 }
 
 /** A pool's row for its dashboard; undefined for no such pool of the organisation. */

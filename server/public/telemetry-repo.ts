@@ -31,11 +31,21 @@ export interface ReporterIds {
 
 /** Store a page view. */
 export async function insertPageView(q: Queryable, who: ReporterIds, v: { path: string; language: string; referrer: string | null }): Promise<void> {
-  await q.query('INSERT INTO page_views (account_id, org_id, path, language, referrer) VALUES ($1, $2, $3, $4, $5)', [who.accountId, who.orgId, v.path, v.language, v.referrer]);
+  await q.query('INSERT INTO page_views (account_id, org_id, path, language, referrer) VALUES ($1, $2, $3, $4, $5)', [
+    who.accountId,
+    who.orgId,
+    v.path,
+    v.language,
+    v.referrer,
+  ]);
 }
 
 /** Store a console error report. */
-export async function insertErrorReport(q: Queryable, who: ReporterIds, e: { message: string; url: string | null; status: number | null; detail: object | null }): Promise<void> {
+export async function insertErrorReport(
+  q: Queryable,
+  who: ReporterIds,
+  e: { message: string; url: string | null; status: number | null; detail: object | null },
+): Promise<void> {
   await q.query('INSERT INTO error_reports (account_id, org_id, message, url, status, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
     who.accountId,
     who.orgId,

@@ -34,7 +34,16 @@ async function reporterOf(req: FastifyRequest): Promise<Reporter | null> {
 
 /** A telemetry call: public, limited per client address, its body small (TELEMETRY_BODY_LIMIT) and answered with nothing. */
 function telemetryRoute(path: string, body: object, handler: RouteDef['handler']): RouteDef {
-  return { service: 'public', method: 'POST', path, permission: 'public', rateLimit: 'telemetry', bodyLimit: TELEMETRY_BODY_LIMIT, schema: { body, response: {} }, handler };
+  return {
+    service: 'public',
+    method: 'POST',
+    path,
+    permission: 'public',
+    rateLimit: 'telemetry',
+    bodyLimit: TELEMETRY_BODY_LIMIT,
+    schema: { body, response: {} },
+    handler,
+  };
 }
 
 export const telemetryRoutes = defineRoutes([
@@ -49,7 +58,11 @@ export const telemetryRoutes = defineRoutes([
     async (req) => {
       const body = req.body as { path: string; referrer?: string };
       const who = await reporterOf(req);
-      await insertPageView(req.server.db, { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null }, { path: body.path, language: req.lang, referrer: body.referrer ?? null });
+      await insertPageView(
+        req.server.db,
+        { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null },
+        { path: body.path, language: req.lang, referrer: body.referrer ?? null },
+      );
       return null;
     },
   ),
@@ -70,9 +83,20 @@ export const telemetryRoutes = defineRoutes([
     async (req) => {
       const body = req.body as { message: string; url?: string; status?: number; detail?: object };
       const who = await reporterOf(req);
-      await insertErrorReport(req.server.db, { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null }, { message: body.message, url: body.url ?? null, status: body.status ?? null, detail: body.detail ?? null });
+      await insertErrorReport(
+        req.server.db,
+        { accountId: who?.accountId ?? null, orgId: who?.orgId ?? null },
+        { message: body.message, url: body.url ?? null, status: body.status ?? null, detail: body.detail ?? null },
+      );
       // Stored first; the outside service is told without making the console wait.
-      void req.server.errorSink.send({ message: body.message, url: body.url, status: body.status, accountId: who?.accountId ?? null, orgCode: who?.orgCode ?? null, requestId: req.id });
+      void req.server.errorSink.send({
+        message: body.message,
+        url: body.url,
+        status: body.status,
+        accountId: who?.accountId ?? null,
+        orgCode: who?.orgCode ?? null,
+        requestId: req.id,
+      });
       return null;
     },
   ),

@@ -38,5 +38,10 @@ export async function reportPreferences(q: Queryable, orgId: string, lock = fals
 
 /** Enable or disable one preference column. */
 export async function setReportColumn(q: Queryable, orgId: string, columnKey: string, enabled: boolean, accountId: string): Promise<void> {
-  await q.query('UPDATE report_preferences SET enabled = $3, updated_by = $4, updated_at = now() WHERE org_id = $1 AND column_key = $2', [orgId, columnKey, enabled, accountId]);
+  await q.query('UPDATE report_preferences SET enabled = $3, updated_by = $4, updated_at = now() WHERE org_id = $1 AND column_key = $2', [
+    orgId,
+    columnKey,
+    enabled,
+    accountId,
+  ]);
 }

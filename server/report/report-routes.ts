@@ -15,7 +15,10 @@ import { pageResponse } from '../http/page-response.js';
 import { claimReport, hasReportConfig, reportPreferences, reportWithFile, setReportColumn } from './report-repo.js';
 
 const columns = RESOURCES.reportColumns;
-const columnItem = { type: 'object', properties: { columnKey: { type: 'string' }, enabled: { type: 'boolean' }, position: { type: 'integer' }, updatedAt: { type: 'string' } } };
+const columnItem = {
+  type: 'object',
+  properties: { columnKey: { type: 'string' }, enabled: { type: 'boolean' }, position: { type: 'integer' }, updatedAt: { type: 'string' } },
+};
 
 export const reportRoutes = defineRoutes([
   // Whether the organisation has report preferences (SPEC.md: status.success and a boolean).
@@ -63,7 +66,12 @@ export const reportRoutes = defineRoutes([
     permission: { action: 'create', subject: 'sim-report-cube' },
     schema: {
       params: pathParams('org'),
-      body: { type: 'object', required: ['report', 'period'], additionalProperties: false, properties: { report: RESOURCES.reports.properties.report, period: RESOURCES.reports.properties.period } },
+      body: {
+        type: 'object',
+        required: ['report', 'period'],
+        additionalProperties: false,
+        properties: { report: RESOURCES.reports.properties.report, period: RESOURCES.reports.properties.period },
+      },
       response: { type: 'object', properties: { id: { type: 'string' }, taskId: { type: 'string' } } },
     },
     handler: async (req) => {
@@ -111,7 +119,12 @@ export const reportRoutes = defineRoutes([
             minItems: 1,
             maxItems: columns.properties.columnKey.enum!.length,
             uniqueItems: true,
-            items: { type: 'object', required: ['columnKey', 'enabled'], additionalProperties: false, properties: { columnKey: columns.properties.columnKey, enabled: { type: 'boolean' } } },
+            items: {
+              type: 'object',
+              required: ['columnKey', 'enabled'],
+              additionalProperties: false,
+              properties: { columnKey: columns.properties.columnKey, enabled: { type: 'boolean' } },
+            },
           },
         },
       },
@@ -131,7 +144,13 @@ export const reportRoutes = defineRoutes([
         for (const c of changes) {
           await setReportColumn(q, auth.orgId, c.columnKey, c.enabled, auth.accountId);
         }
-        await audit(q, req, { action: 'update', entity: 'report_preferences', entityId: auth.orgId, before: Object.fromEntries(before.map((c) => [c.columnKey, c.enabled])), after: Object.fromEntries(after) });
+        await audit(q, req, {
+          action: 'update',
+          entity: 'report_preferences',
+          entityId: auth.orgId,
+          before: Object.fromEntries(before.map((c) => [c.columnKey, c.enabled])),
+          after: Object.fromEntries(after),
+        });
         const items = await reportPreferences(q, auth.orgId);
         return { items, total: items.length };
       });

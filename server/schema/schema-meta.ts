@@ -27,7 +27,11 @@ export const X_ADMIN_META = closed(
   {
     resource: str,
     subject: str,
-    permissions: { type: 'object', additionalProperties: false, properties: Object.fromEntries(ROLES.map((r) => [r, { type: 'array', items: { enum: [...SCHEMA_ACTIONS] } }])) },
+    permissions: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(ROLES.map((r) => [r, { type: 'array', items: { enum: [...SCHEMA_ACTIONS] } }])),
+    },
     menu: closed({ group: { enum: [...MENU_GROUPS] } }, ['group']),
     storage: { enum: ['generic'] },
     translations: { type: 'object', additionalProperties: false, properties: Object.fromEntries(LANGUAGES.map((l) => [l, labels])) },

@@ -37,8 +37,10 @@ function checkOnServer(r: ResourceSchema, file: string): void {
   };
   const problem = xAdminProblem(r['x-admin']);
   if (problem) fail(problem);
-  if (!IDENTIFIER.test(r['x-admin'].table)) fail(`x-admin.table "${r['x-admin'].table}" must be a plain SQL identifier (lower-case letters, digits, underscores)`);
-  for (const f of Object.keys(r.properties)) if (!IDENTIFIER.test(snake(f))) fail(`the field "${f}" makes the column "${snake(f)}", not a plain SQL identifier (letters, digits, underscores)`);
+  if (!IDENTIFIER.test(r['x-admin'].table))
+    fail(`x-admin.table "${r['x-admin'].table}" must be a plain SQL identifier (lower-case letters, digits, underscores)`);
+  for (const f of Object.keys(r.properties))
+    if (!IDENTIFIER.test(snake(f))) fail(`the field "${f}" makes the column "${snake(f)}", not a plain SQL identifier (letters, digits, underscores)`);
 }
 
 /** The built-in resources and every *.json of dir, checked; a name used twice stops the start. */
@@ -50,7 +52,10 @@ export function loadResources(dir?: string): ResourceSchema[] {
     fileOf.set(r, file);
   }
   if (dir) {
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const where = path.join(dir, file);
       let parsed: unknown;
       try {
@@ -68,11 +73,15 @@ export function loadResources(dir?: string): ResourceSchema[] {
         throw e;
       }
       checkOnServer(r, where);
-      for (const f of Object.keys(r.properties)) if (!FIELD_NAME.test(f)) throw new Error(`${where}: the field "${f}" must be a camelCase name of letters and digits (its column is "${snake(f)}")`);
-      if (r['x-admin'].storage === 'generic' && isProjectTable(r['x-admin'].table)) throw new Error(`${where}: the table "${r['x-admin'].table}" is one of the console's own tables; choose another x-admin.table`);
+      for (const f of Object.keys(r.properties))
+        if (!FIELD_NAME.test(f)) throw new Error(`${where}: the field "${f}" must be a camelCase name of letters and digits (its column is "${snake(f)}")`);
+      if (r['x-admin'].storage === 'generic' && isProjectTable(r['x-admin'].table))
+        throw new Error(`${where}: the table "${r['x-admin'].table}" is one of the console's own tables; choose another x-admin.table`);
       if (all.some((o) => o['x-admin'].resource === r['x-admin'].resource)) throw new Error(`${where}: the resource "${r['x-admin'].resource}" already exists`);
-      if (all.some((o) => o['x-admin'].table === r['x-admin'].table) && r['x-admin'].storage === 'generic') throw new Error(`${where}: the table "${r['x-admin'].table}" belongs to another resource`);
-      if (r['x-admin'].storage === 'generic' && mayDelete(r) && !r['x-admin'].show && !r['x-admin'].edit) throw new Error(`${where}: x-admin.permissions grant delete, which needs x-admin.show or x-admin.edit (its record call)`);
+      if (all.some((o) => o['x-admin'].table === r['x-admin'].table) && r['x-admin'].storage === 'generic')
+        throw new Error(`${where}: the table "${r['x-admin'].table}" belongs to another resource`);
+      if (r['x-admin'].storage === 'generic' && mayDelete(r) && !r['x-admin'].show && !r['x-admin'].edit)
+        throw new Error(`${where}: x-admin.permissions grant delete, which needs x-admin.show or x-admin.edit (its record call)`);
       const sql = where.replace(/\.json$/, '.sql');
       if (fs.existsSync(sql)) migrationOf.set(r, { name: path.basename(sql), sql: fs.readFileSync(sql, 'utf8') });
       fileOf.set(r, where);
@@ -91,7 +100,11 @@ export function tablePlansOf(resources: ResourceSchema[]): TablePlan[] {
  * At start: load the resources of schemas/ and SCHEMAS_DIR, create or widen the tables of the generic ones, and answer
  * them with the routes of the generic ones. Any mistake stops the start with the file.
  */
-export async function startSchemaResources(db: Db, dir: string | undefined, log?: FastifyBaseLogger): Promise<{ resources: ResourceSchema[]; routes: RouteDef[] }> {
+export async function startSchemaResources(
+  db: Db,
+  dir: string | undefined,
+  log?: FastifyBaseLogger,
+): Promise<{ resources: ResourceSchema[]; routes: RouteDef[] }> {
   const resources = loadResources(dir);
   const done = await applySchemaTables(db, tablePlansOf(resources));
   if (done.length) log?.info({ tables: done }, 'schema tables applied');
@@ -140,7 +153,11 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
     const err = e as { code?: string; detail?: string };
     if (err.code === '23505') {
       // "Key (org_id, serial)=(…) already exists.": the field is the key's column that is not the organisation.
-      const columns = (err.detail ?? '').match(/Key \(([^)]+)\)/)?.[1].split(/,\s*/).map((c) => c.replace(/"/g, '')) ?? [];
+      const columns =
+        (err.detail ?? '')
+          .match(/Key \(([^)]+)\)/)?.[1]
+          .split(/,\s*/)
+          .map((c) => c.replace(/"/g, '')) ?? [];
       const field = fields.find((f) => columns.includes(snake(f)) && snake(f) !== 'org_id') ?? admin.key;
       throw invalid(field, 'unique');
     }
@@ -159,7 +176,11 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
       handler: async (req) => {
         const auth = req.requireAuth();
         const values = req.body as Record<string, unknown>;
-        const given = Object.fromEntries(Object.keys(body.properties).filter((f) => values[f] !== undefined && f !== 'id').map((f) => [f, values[f]]));
+        const given = Object.fromEntries(
+          Object.keys(body.properties)
+            .filter((f) => values[f] !== undefined && f !== 'id')
+            .map((f) => [f, values[f]]),
+        );
         const id = typeof values.id === 'string' ? values.id : newId();
         return req.server.db.tx(async (q) => {
           const key = await insertRow(q, r, auth.orgId, id, given).catch(unique);
@@ -180,7 +201,11 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
       handler: async (req) => {
         const auth = req.requireAuth();
         const values = req.body as Record<string, unknown>;
-        const given = Object.fromEntries(Object.keys(body.properties).filter((f) => f in values).map((f) => [f, values[f]]));
+        const given = Object.fromEntries(
+          Object.keys(body.properties)
+            .filter((f) => f in values)
+            .map((f) => [f, values[f]]),
+        );
         const key = (req.params as { id: string }).id;
         return req.server.db.tx(async (q) => {
           const before = await one(q, auth.orgId, key);
@@ -233,7 +258,15 @@ export function genericRoutes(r: ResourceSchema): RouteDef[] {
         path: collection,
         method: 'DELETE',
         permission: { action: 'delete', subject },
-        schema: { body: { type: 'object', additionalProperties: false, required: ['ids'], properties: { ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 100 } } } }, response: answer },
+        schema: {
+          body: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['ids'],
+            properties: { ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 100 } } },
+          },
+          response: answer,
+        },
         handler: async (req) => remove(req, (req.body as { ids: string[] }).ids),
       },
     );

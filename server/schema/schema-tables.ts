@@ -30,7 +30,8 @@ function literal(value: unknown, sqlType: string): string | undefined {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
-  if (Array.isArray(value) && sqlType === 'text[]' && value.every((v) => typeof v === 'string')) return `ARRAY[${value.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
+  if (Array.isArray(value) && sqlType === 'text[]' && value.every((v) => typeof v === 'string'))
+    return `ARRAY[${value.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
   return undefined;
 }
 
@@ -44,7 +45,10 @@ export function columnsOf(r: ResourceSchema, fail: (what: string) => never): Col
     if (!IDENTIFIER.test(column)) fail(`the field "${field}" makes the column "${column}", not a plain SQL identifier (letters, digits, underscores)`);
     if (field === 'id' || column === 'org_id') continue;
     const types = typesOf(p).filter((t) => t !== 'null');
-    if (types.length !== 1) fail(`the field "${field}" must have one type (with "null" where a value may be missing) to derive its column; write a migration file beside the schema instead`);
+    if (types.length !== 1)
+      fail(
+        `the field "${field}" must have one type (with "null" where a value may be missing) to derive its column; write a migration file beside the schema instead`,
+      );
     const type = types[0];
     let sqlType: string;
     if (type === 'string') sqlType = p.format === 'date-time' ? 'timestamptz' : p.format === 'date' ? 'date' : 'text';
@@ -152,7 +156,13 @@ export async function applySchemaTables(db: Db, plans: TablePlan[]): Promise<str
         done.push(`${table}: created`);
       }
       // The columns a changed schema adds; none is ever dropped.
-      const have = new Set((await q.query<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [table])).rows.map((x) => x.c));
+      const have = new Set(
+        (
+          await q.query<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [
+            table,
+          ])
+        ).rows.map((x) => x.c),
+      );
       for (const c of columnsOf(r, fail)) {
         if (have.has(c.column)) continue;
         await q.exec(`ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.column)} ${c.sqlType}${c.defaultSql ? ` DEFAULT ${c.defaultSql}` : ''}`);
@@ -160,7 +170,11 @@ export async function applySchemaTables(db: Db, plans: TablePlan[]): Promise<str
       }
       // A derived table also gains the index of a field the changed schema sorts or searches by.
       if (!plan.migration) {
-        const indexed = new Set((await q.query<{ n: string }>('SELECT indexname AS n FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1', [table])).rows.map((x) => x.n));
+        const indexed = new Set(
+          (await q.query<{ n: string }>('SELECT indexname AS n FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1', [table])).rows.map(
+            (x) => x.n,
+          ),
+        );
         for (const i of derivedIndexes(r)) {
           if (indexed.has(i.name)) continue;
           await q.exec(i.sql);

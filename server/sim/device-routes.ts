@@ -28,7 +28,10 @@ export const deviceRoutes: RouteDef[] = defineRoutes([
     labels: fieldLabels(sims),
     schema: {
       body: { type: 'object', additionalProperties: false, properties: { prefix: { type: 'string', minLength: 1, maxLength: 10 } } },
-      response: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { tag: { type: 'string' }, sims: { type: 'integer' } } } } } },
+      response: {
+        type: 'object',
+        properties: { items: { type: 'array', items: { type: 'object', properties: { tag: { type: 'string' }, sims: { type: 'integer' } } } } },
+      },
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -40,7 +43,10 @@ export const deviceRoutes: RouteDef[] = defineRoutes([
     '/sim/belong_org/:iccid',
     {
       params: { type: 'object', required: ['iccid'], additionalProperties: false, properties: { iccid: sims.properties.iccid } },
-      response: { type: 'object', properties: { iccid: { type: 'string' }, orgCode: { type: 'string' }, orgName: { type: 'string' }, current: { type: 'boolean' } } },
+      response: {
+        type: 'object',
+        properties: { iccid: { type: 'string' }, orgCode: { type: 'string' }, orgName: { type: 'string' }, current: { type: 'boolean' } },
+      },
     },
     async (req) => {
       const auth = req.requireAuth();
@@ -67,8 +73,12 @@ export const deviceRoutes: RouteDef[] = defineRoutes([
             items: {
               type: 'object',
               properties: {
-                network: { type: 'string' }, rat: { type: ['string', 'null'] }, firstSeen: { type: 'string', format: 'date-time' },
-                lastSeen: { type: 'string', format: 'date-time' }, attaches: { type: 'integer' }, sessions: { type: 'integer' },
+                network: { type: 'string' },
+                rat: { type: ['string', 'null'] },
+                firstSeen: { type: 'string', format: 'date-time' },
+                lastSeen: { type: 'string', format: 'date-time' },
+                attaches: { type: 'integer' },
+                sessions: { type: 'integer' },
               },
             },
           },

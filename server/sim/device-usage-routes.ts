@@ -28,7 +28,20 @@ import { csvWriter, xlsxWriter, type Cell } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 import { insertTask } from '../job/task-repo.js';
-import { bundleSummary, bundleSummaryPage, countRows, coverageRows, cycleBundleOf, cycleRows, cyclesOf, eachBatch, simIdByIccid, type BundleFilter, type CycleBundle, type RowQuery } from './device-usage-repo.js';
+import {
+  bundleSummary,
+  bundleSummaryPage,
+  countRows,
+  coverageRows,
+  cycleBundleOf,
+  cycleRows,
+  cyclesOf,
+  eachBatch,
+  simIdByIccid,
+  type BundleFilter,
+  type CycleBundle,
+  type RowQuery,
+} from './device-usage-repo.js';
 import { taskReference } from '../job/task-reference.js';
 
 const sims = RESOURCES.sims;
@@ -70,9 +83,20 @@ const overageOf = (r: { usageKb: number; limitKb: number | null }) => (r.limitKb
 const SUMMARY = {
   type: 'object',
   properties: {
-    sku: { type: 'string' }, name: { type: 'string' }, resetCycle: { type: 'string' }, quotaKb: NUM, outOfCoverage: { type: 'string' },
-    overagePolicies: { type: 'array', items: { type: 'string' } }, sims: { type: 'integer' }, inUse: { type: 'integer' }, pending: { type: 'integer' },
-    expired: { type: 'integer' }, cancelled: { type: 'integer' }, cycleUsedKb: { type: 'number' }, overAllowance: { type: 'integer' }, controlled: { type: 'integer' },
+    sku: { type: 'string' },
+    name: { type: 'string' },
+    resetCycle: { type: 'string' },
+    quotaKb: NUM,
+    outOfCoverage: { type: 'string' },
+    overagePolicies: { type: 'array', items: { type: 'string' } },
+    sims: { type: 'integer' },
+    inUse: { type: 'integer' },
+    pending: { type: 'integer' },
+    expired: { type: 'integer' },
+    cancelled: { type: 'integer' },
+    cycleUsedKb: { type: 'number' },
+    overAllowance: { type: 'integer' },
+    controlled: { type: 'integer' },
   },
 };
 
@@ -82,7 +106,13 @@ const SUMMARY = {
 type DeviceExport = 'cycle_export' | 'device_bundle_export' | 'coverage_export';
 
 /** Count, refuse none or too many, then queue the task (with its audit row and live notice) in one transaction. */
-async function queueExport(req: FastifyRequest, kind: DeviceExport, count: number, payload: Record<string, unknown>, entity: string): Promise<{ taskId: string; referenceId: string; quantity: number }> {
+async function queueExport(
+  req: FastifyRequest,
+  kind: DeviceExport,
+  count: number,
+  payload: Record<string, unknown>,
+  entity: string,
+): Promise<{ taskId: string; referenceId: string; quantity: number }> {
   const auth = req.requireAuth();
   if (count === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
   if (count > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
@@ -90,7 +120,16 @@ async function queueExport(req: FastifyRequest, kind: DeviceExport, count: numbe
   const referenceId = taskReference(kind, new Date());
   const format = payload.format as Format;
   await req.server.db.tx(async (tx) => {
-    await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind, quantity: count, remark: format.toUpperCase(), payload: { ...payload, lang: req.lang } });
+    await insertTask(tx, {
+      orgId: auth.orgId,
+      id: taskId,
+      accountId: auth.accountId,
+      referenceId,
+      kind,
+      quantity: count,
+      remark: format.toUpperCase(),
+      payload: { ...payload, lang: req.lang },
+    });
     await audit(tx, req, { action: 'export', entity, entityId: taskId, after: { format, quantity: count } });
     await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   });
@@ -128,7 +167,20 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ||
 const enumWord = (lang: Language, group: string, v: unknown) => (v === null || v === undefined ? null : translate(lang, `usageExport.${group}.${String(v)}`));
 
 const CYCLE_COLUMNS = ['iccid', 'bundle', 'number', 'start', 'end', 'usageKb', 'limitKb', 'overageKb'] as const;
-const BUNDLE_COLUMNS = ['sku', 'name', 'resetCycle', 'quotaKb', 'sims', 'inUse', 'pending', 'expired', 'cancelled', 'cycleUsedKb', 'overAllowance', 'controlled'] as const;
+const BUNDLE_COLUMNS = [
+  'sku',
+  'name',
+  'resetCycle',
+  'quotaKb',
+  'sims',
+  'inUse',
+  'pending',
+  'expired',
+  'cancelled',
+  'cycleUsedKb',
+  'overAllowance',
+  'controlled',
+] as const;
 const COVERAGE_COLUMNS = ['sku', 'name', 'country', 'countryName', 'outOfCoverage', 'sims'] as const;
 
 export const DEVICE_EXPORT_JOBS: Record<DeviceExport, JobHandler> = {
@@ -141,7 +193,16 @@ export const DEVICE_EXPORT_JOBS: Record<DeviceExport, JobHandler> = {
       if (!b) throw new Error('the SIM has no data bundle any more');
       return cycleRows(orgId, b, b.cycles, 1);
     },
-    (r) => [String(r.iccid), String(r.bundle), Number(r.number), iso(r.start), iso(r.end), Number(r.usageKb), r.limitKb === null ? null : Number(r.limitKb), overageOf(r as never)],
+    (r) => [
+      String(r.iccid),
+      String(r.bundle),
+      Number(r.number),
+      iso(r.start),
+      iso(r.end),
+      Number(r.usageKb),
+      r.limitKb === null ? null : Number(r.limitKb),
+      overageOf(r as never),
+    ],
   ),
   device_bundle_export: tableJob(
     'bundles',
@@ -183,18 +244,28 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
       response: {
         type: 'object',
         properties: {
-          iccid: { type: 'string' }, bundleId: { type: ['string', 'null'] }, bundleName: { type: ['string', 'null'] }, resetCycle: { type: ['string', 'null'] },
+          iccid: { type: 'string' },
+          bundleId: { type: ['string', 'null'] },
+          bundleName: { type: ['string', 'null'] },
+          resetCycle: { type: ['string', 'null'] },
           items: {
             type: 'array',
             items: {
               type: 'object',
               properties: {
-                number: { type: 'integer' }, start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' }, current: { type: 'boolean' },
-                usageKb: { type: 'number' }, limitKb: NUM, overageKb: NUM,
+                number: { type: 'integer' },
+                start: { type: 'string', format: 'date-time' },
+                end: { type: 'string', format: 'date-time' },
+                current: { type: 'boolean' },
+                usageKb: { type: 'number' },
+                limitKb: NUM,
+                overageKb: NUM,
               },
             },
           },
-          total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' },
+          total: { type: 'integer' },
+          page: { type: 'integer' },
+          pageSize: { type: 'integer' },
         },
       },
     },
@@ -204,11 +275,30 @@ export const deviceUsageRoutes: RouteDef[] = defineRoutes([
       const page = body.page ?? 1;
       const pageSize = body.pageSize ?? 20;
       const b = await cycleBundle(req.server.db, auth.orgId, body);
-      if (!b || b.cycles === 0) return { iccid: body.iccid, bundleId: b?.id ?? null, bundleName: b?.name ?? null, resetCycle: b?.reset_cycle ?? null, items: [], total: 0, page, pageSize };
+      if (!b || b.cycles === 0)
+        return {
+          iccid: body.iccid,
+          bundleId: b?.id ?? null,
+          bundleName: b?.name ?? null,
+          resetCycle: b?.reset_cycle ?? null,
+          items: [],
+          total: 0,
+          page,
+          pageSize,
+        };
       const from = b.cycles - (page - 1) * pageSize;
       const to = Math.max(1, from - pageSize + 1);
       const rows = from < 1 ? [] : await cyclesOf(req.server.db, auth.orgId, b, from, to);
-      return { iccid: b.iccid, bundleId: b.id, bundleName: b.name, resetCycle: b.reset_cycle, items: rows.map((r) => ({ ...r, overageKb: overageOf(r) })), total: b.cycles, page, pageSize };
+      return {
+        iccid: b.iccid,
+        bundleId: b.id,
+        bundleName: b.name,
+        resetCycle: b.reset_cycle,
+        items: rows.map((r) => ({ ...r, overageKb: overageOf(r) })),
+        total: b.cycles,
+        page,
+        pageSize,
+      };
     },
   },
   {

@@ -35,7 +35,12 @@ export interface SimResult {
   message?: string;
 }
 
-const refused = (lang: Language, iccid: string, reason: Refusal | 'notExist' | 'inProcess'): SimResult => ({ iccid, ok: false, reason, message: translate(lang, `errors.sim.${reason}`) });
+const refused = (lang: Language, iccid: string, reason: Refusal | 'notExist' | 'inProcess'): SimResult => ({
+  iccid,
+  ok: false,
+  reason,
+  message: translate(lang, `errors.sim.${reason}`),
+});
 
 /**
  * The answer of a request on a list of SIMs (an action, an SMS): SIM by SIM what happened (these fields), how many
@@ -93,14 +98,33 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
         const taskId = action === 'activate' && accepted.length ? newId() : null;
         const referenceId = taskId ? taskReference('sim_activate', new Date()) : null;
         if (accepted.length) {
-          await takeSlots(q, auth.orgId, accepted.map((s) => s.id), action, taskId);
+          await takeSlots(
+            q,
+            auth.orgId,
+            accepted.map((s) => s.id),
+            action,
+            taskId,
+          );
         }
         if (taskId) {
           const remark = accepted.length === 1 ? accepted[0].iccid : `${accepted[0].iccid} … ${accepted[accepted.length - 1].iccid}`;
-          await insertActivationTask(q, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, remark, iccids: accepted.map((s) => s.iccid), lang: req.lang });
+          await insertActivationTask(q, {
+            orgId: auth.orgId,
+            id: taskId,
+            accountId: auth.accountId,
+            referenceId,
+            remark,
+            iccids: accepted.map((s) => s.iccid),
+            lang: req.lang,
+          });
           await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
           for (const s of accepted) results.set(s.iccid, { iccid: s.iccid, ok: true, taskId });
-          await audit(q, req, { action, entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, after: { taskId, accepted: accepted.map((s) => s.iccid), refused: refusals(results) } });
+          await audit(q, req, {
+            action,
+            entity: 'sim',
+            entityId: iccids.length === 1 ? iccids[0] : null,
+            after: { taskId, accepted: accepted.map((s) => s.iccid), refused: refusals(results) },
+          });
         }
         return { results, accepted, taskId, referenceId };
       });
@@ -115,7 +139,11 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
         }
         const ok = new Set(answers.filter((a) => a.ok).map((a) => a.iccid));
         await db.tx(async (q) => {
-          const now = await lockSims(q, auth.orgId, accepted.map((s) => s.iccid));
+          const now = await lockSims(
+            q,
+            auth.orgId,
+            accepted.map((s) => s.iccid),
+          );
           for (const prior of accepted) {
             const sim = now.get(prior.iccid);
             const d = sim && ok.has(prior.iccid) ? decide({ ...sim, operation: null }, action) : null;
@@ -127,10 +155,17 @@ function actionRoute(action: PersonAction, path: string): RouteDef {
             await applyChange(q, auth.orgId, sim, action, d, { accountId: auth.accountId, source: 'console' });
             results.set(prior.iccid, { iccid: prior.iccid, ok: true, status: d.status, subStatus: d.subStatus });
           }
-          await audit(q, req, { action, entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, after: { accepted: [...results.values()].filter((r) => r.ok).map((r) => r.iccid), refused: refusals(results) } });
+          await audit(q, req, {
+            action,
+            entity: 'sim',
+            entityId: iccids.length === 1 ? iccids[0] : null,
+            after: { accepted: [...results.values()].filter((r) => r.ok).map((r) => r.iccid), refused: refusals(results) },
+          });
         });
       } else if (!first.taskId) {
-        await db.tx((q) => audit(q, req, { action, entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, after: { accepted: [], refused: refusals(results) } }));
+        await db.tx((q) =>
+          audit(q, req, { action, entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null, after: { accepted: [], refused: refusals(results) } }),
+        );
       }
       const list = iccids.map((i) => results.get(i)!);
       const n = list.filter((r) => r.ok).length;

@@ -45,7 +45,7 @@ export interface PolicyRow {
 export async function policyByIccid(q: Queryable, orgId: string, iccid: string): Promise<PolicyRow | undefined> {
   return (
     await q.query<PolicyRow>(
-    `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
+      `SELECT s.iccid, s.flow_control_policy, s.overage_control, s.coverage_barred, s.flow_control_at, s.overage_at, s.cycle_started_at, s.cycle_ends_at,
             s.cycle_usage_kb, s.cycle_limit_kb, s.out_of_coverage_at, s.out_of_coverage_country,
             coalesce(l.id, b.id) AS bundle_id, coalesce(l.name, b.name) AS bundle_name, l.quota_kb, l.overage_policy, l.throttle_kbps, l.overage_threshold_kb,
             b.out_of_coverage AS base_policy, b.coverage_countries AS base_countries, s.rule_control, ru.name AS rule_name, ru.at AS rule_at,
@@ -75,20 +75,38 @@ export async function lockSimByIccid(q: Queryable, orgId: string, iccid: string)
 
 /** One bundle of a SIM, its row locked for the transaction. */
 export async function lockBundle(q: Queryable, orgId: string, simId: string, bundleId: string) {
-  return (await q.query<{ status: string; name: string }>('SELECT status, name FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND id = $3 FOR UPDATE', [orgId, simId, bundleId])).rows[0];
+  return (
+    await q.query<{ status: string; name: string }>('SELECT status, name FROM bundle_orders WHERE org_id = $1 AND sim_id = $2 AND id = $3 FOR UPDATE', [
+      orgId,
+      simId,
+      bundleId,
+    ])
+  ).rows[0];
 }
 
 /** Cancel a bundle from `at`, with its bundle_change event. */
-export async function cancelBundle(q: Queryable, c: { orgId: string; simId: string; iccid: string; bundleId: string; name: string; from: string; accountId: string; at: Date }): Promise<void> {
-  await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $4, cancelled_by = $5 WHERE org_id = $1 AND sim_id = $2 AND id = $3`, [c.orgId, c.simId, c.bundleId, c.at.toISOString(), c.accountId]);
-  await q.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source, at) VALUES ($1, $2, $3, 'bundle_change', $4, $5, 'console', $6)`, [
+export async function cancelBundle(
+  q: Queryable,
+  c: { orgId: string; simId: string; iccid: string; bundleId: string; name: string; from: string; accountId: string; at: Date },
+): Promise<void> {
+  await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $4, cancelled_by = $5 WHERE org_id = $1 AND sim_id = $2 AND id = $3`, [
     c.orgId,
     c.simId,
-    c.iccid,
-    JSON.stringify({ bundleId: c.bundleId, name: c.name, from: c.from, to: 'CANCELLED', reason: 'cancelled' }),
-    c.accountId,
+    c.bundleId,
     c.at.toISOString(),
+    c.accountId,
   ]);
+  await q.query(
+    `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source, at) VALUES ($1, $2, $3, 'bundle_change', $4, $5, 'console', $6)`,
+    [
+      c.orgId,
+      c.simId,
+      c.iccid,
+      JSON.stringify({ bundleId: c.bundleId, name: c.name, from: c.from, to: 'CANCELLED', reason: 'cancelled' }),
+      c.accountId,
+      c.at.toISOString(),
+    ],
+  );
 }
 
 /** The base data bundle in use of a SIM (the first by activation, test and SMS-only bundles aside). */

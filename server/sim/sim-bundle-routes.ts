@@ -75,7 +75,8 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
       const control = r.flow_control_policy;
       // The cause in force is the one shown: a bar out of coverage, then a shared pool's stop (both bar data), then an
       // overage control, which beats an automation rule's throttle of the same or a lesser strength.
-      const reason = control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : r.pool_stopped ? 'pool' : r.overage_control === control ? 'overage' : 'rule';
+      const reason =
+        control === 'none' ? null : r.coverage_barred ? 'out_of_coverage' : r.pool_stopped ? 'pool' : r.overage_control === control ? 'overage' : 'rule';
       return {
         iccid: r.iccid,
         control,
@@ -97,7 +98,9 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         overagePolicy: r.overage_policy,
         throttleKbps: r.throttle_kbps,
         thresholdKb: limit !== null && r.overage_threshold_kb !== null ? limit - Number(r.quota_kb ?? 0) + Number(r.overage_threshold_kb) : null,
-        outOfCoverage: r.out_of_coverage_at ? { country: r.out_of_coverage_country, since: r.out_of_coverage_at, policy: r.base_policy, barred: r.coverage_barred } : null,
+        outOfCoverage: r.out_of_coverage_at
+          ? { country: r.out_of_coverage_country, since: r.out_of_coverage_at, policy: r.base_policy, barred: r.coverage_barred }
+          : null,
       };
     },
     LABELS,
@@ -148,8 +151,21 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
     permission: { action: 'cancelBundle', subject: 'sim' },
     labels: LABELS,
     schema: {
-      body: { type: 'object', required: ['iccid', 'bundleId'], additionalProperties: false, properties: { iccid: ICCID, bundleId: { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$', maxLength: 22 } } },
-      response: { type: 'object', properties: { bundleId: { type: 'string' }, from: { type: 'string' }, status: { type: 'string' }, next: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } } } },
+      body: {
+        type: 'object',
+        required: ['iccid', 'bundleId'],
+        additionalProperties: false,
+        properties: { iccid: ICCID, bundleId: { type: 'string', pattern: '^[A-Za-z0-9]{18,22}$', maxLength: 22 } },
+      },
+      response: {
+        type: 'object',
+        properties: {
+          bundleId: { type: 'string' },
+          from: { type: 'string' },
+          status: { type: 'string' },
+          next: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+        },
+      },
     },
     handler: async (req) => {
       const auth = req.requireAuth();
@@ -167,7 +183,13 @@ export const simBundleRoutes: RouteDef[] = defineRoutes([
         // The next bundle in the queue takes over from now; the cycle and the overage policy follow the bundles in use.
         if (b.status === 'IN_USE') await advanceBundles(q, now, 1, { orgId: auth.orgId, simId });
         const next = await baseBundleOf(q, auth.orgId, simId);
-        await audit(q, req, { action: 'cancelBundle', entity: 'bundle_order', entityId: bundleId, before: { status: b.status }, after: { status: 'CANCELLED', next: next?.id ?? null } });
+        await audit(q, req, {
+          action: 'cancelBundle',
+          entity: 'bundle_order',
+          entityId: bundleId,
+          before: { status: b.status },
+          after: { status: 'CANCELLED', next: next?.id ?? null },
+        });
         return { bundleId, from: b.status, status: 'CANCELLED', next: b.status === 'IN_USE' ? (next ?? null) : null };
       });
       // The network hears of a changed data policy on the bundle job's next run (its outbox, policy_unsent).

@@ -28,7 +28,10 @@ export interface PageAsk {
 
 /** One page of a query ordered as given, and the count of all its rows. */
 async function pageOf(q: Queryable, ask: PageAsk, from: string, where: string, params: unknown[], select: string, order: string) {
-  const rows = await q.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ${ask.pageSize} OFFSET ${(ask.page - 1) * ask.pageSize}`, params);
+  const rows = await q.query(
+    `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ${ask.pageSize} OFFSET ${(ask.page - 1) * ask.pageSize}`,
+    params,
+  );
   const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, params);
   return { items: rows.rows, total: total.rows[0].n, page: ask.page, pageSize: ask.pageSize };
 }
@@ -37,8 +40,18 @@ async function pageOf(q: Queryable, ask: PageAsk, from: string, where: string, p
 export async function connectionOf(q: Queryable, sim: SimKey) {
   return (
     await q.query<{
-      iccid: string; status: string; connectionStatus: string; apn: string | null; ip: string | null; network: string | null;
-      sessionAt: Date | null; sessionKb: number | null; lat: number | null; lon: number | null; locationAt: Date | null; checkedAt: Date;
+      iccid: string;
+      status: string;
+      connectionStatus: string;
+      apn: string | null;
+      ip: string | null;
+      network: string | null;
+      sessionAt: Date | null;
+      sessionKb: number | null;
+      lat: number | null;
+      lon: number | null;
+      locationAt: Date | null;
+      checkedAt: Date;
     }>(
       `SELECT iccid, status, connection_status AS "connectionStatus", apn, ip, network,
               CASE WHEN last_session_at >= now() - make_interval(months => $3) THEN last_session_at END AS "sessionAt",
@@ -55,15 +68,25 @@ export async function connectionOf(q: Queryable, sim: SimKey) {
 
 /** Only the connection status, for a refresh button: one indexed row. */
 export async function connectionStatusOf(q: Queryable, sim: SimKey) {
-  return (await q.query('SELECT iccid, connection_status AS "connectionStatus", now() AS "checkedAt" FROM sims WHERE org_id = $1 AND id = $2', [sim.orgId, sim.id])).rows[0];
+  return (
+    await q.query('SELECT iccid, connection_status AS "connectionStatus", now() AS "checkedAt" FROM sims WHERE org_id = $1 AND id = $2', [sim.orgId, sim.id])
+  ).rows[0];
 }
 
 const bundleOrders = RESOURCES.bundleOrders;
-const ORDER_SELECT = [...Object.keys(bundleOrders.properties).map((f) => `${columnOf(bundleOrders, f)} AS "${f}"`), 't.overage_threshold_kb::float8 AS "overageThresholdKb"'].join(', ');
+const ORDER_SELECT = [
+  ...Object.keys(bundleOrders.properties).map((f) => `${columnOf(bundleOrders, f)} AS "${f}"`),
+  't.overage_threshold_kb::float8 AS "overageThresholdKb"',
+].join(', ');
 
 /** A SIM's bundle orders (a handful over its life), newest first. */
 export async function bundleOrdersOf(q: Queryable, sim: SimKey) {
-  return (await q.query(`SELECT ${ORDER_SELECT} FROM bundle_orders t WHERE t.org_id = $1 AND t.sim_id = $2 ORDER BY t.ordered_at DESC, t.id LIMIT 500`, [sim.orgId, sim.id])).rows;
+  return (
+    await q.query(`SELECT ${ORDER_SELECT} FROM bundle_orders t WHERE t.org_id = $1 AND t.sim_id = $2 ORDER BY t.ordered_at DESC, t.id LIMIT 500`, [
+      sim.orgId,
+      sim.id,
+    ])
+  ).rows;
 }
 
 /** Usage buckets: the step of each cycle and how many of them (SPEC.md section 9: calendar day, month, year). */
@@ -99,7 +122,15 @@ const STATUS_CHANGES = "AND e.type = 'status_change'";
 
 /** A page of a SIM's events, newest first: all of them, or only its status changes. */
 export function eventPage(q: Queryable, sim: SimKey, ask: PageAsk, statusChangesOnly: boolean) {
-  return pageOf(q, ask, EVENT_FROM, `e.org_id = $1 AND e.sim_id = $2 ${statusChangesOnly ? STATUS_CHANGES : ''}`, [sim.orgId, sim.id], EVENT_SELECT, 'e.at DESC, e.id DESC');
+  return pageOf(
+    q,
+    ask,
+    EVENT_FROM,
+    `e.org_id = $1 AND e.sim_id = $2 ${statusChangesOnly ? STATUS_CHANGES : ''}`,
+    [sim.orgId, sim.id],
+    EVENT_SELECT,
+    'e.at DESC, e.id DESC',
+  );
 }
 
 /** A SIM's whole status trace (up to LIMITS.exportMax changes), newest first. */
@@ -151,9 +182,25 @@ const BASE_IN_USE = `b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND b.servi
 export async function serviceOf(q: Queryable, sim: SimKey) {
   return (
     await q.query<{
-      iccid: string; status: string; subStatus: string; data: boolean; sms: boolean; inUse: number; pending: number; nextId: string | null; nextName: string | null;
-      baseId: string | null; baseName: string | null; resetCycle: string | null; number: number | null; start: Date | null; end: Date | null; usageKb: number; limitKb: number | null;
-      control: string; expiresAt: Date | null;
+      iccid: string;
+      status: string;
+      subStatus: string;
+      data: boolean;
+      sms: boolean;
+      inUse: number;
+      pending: number;
+      nextId: string | null;
+      nextName: string | null;
+      baseId: string | null;
+      baseName: string | null;
+      resetCycle: string | null;
+      number: number | null;
+      start: Date | null;
+      end: Date | null;
+      usageKb: number;
+      limitKb: number | null;
+      control: string;
+      expiresAt: Date | null;
     }>(
       `SELECT s.iccid, s.status, s.sub_status AS "subStatus", s.flow_control_policy AS control, s.expires_at AS "expiresAt",
               coalesce(bool_or(b.service_type IN ('data', 'data_sms')) FILTER (WHERE b.status = 'IN_USE'), false) AS data,
@@ -209,7 +256,17 @@ export async function cardOf(q: Queryable, sim: SimKey) {
 /** Every bundle of a SIM: in use first (by activation), then pending (by order time), then the rest. */
 export async function bundleQueueOf(q: Queryable, sim: SimKey) {
   return (
-    await q.query<Record<string, unknown> & { status: string; type: string; serviceType: string; expectedExpireAt: Date | null; activatedAt: Date | null; expiredAt: Date | null; id: string }>(
+    await q.query<
+      Record<string, unknown> & {
+        status: string;
+        type: string;
+        serviceType: string;
+        expectedExpireAt: Date | null;
+        activatedAt: Date | null;
+        expiredAt: Date | null;
+        id: string;
+      }
+    >(
       `SELECT ${BUNDLE_SELECT} FROM bundle_orders b WHERE b.org_id = $1 AND b.sim_id = $2
         ORDER BY CASE b.status WHEN 'IN_USE' THEN 0 WHEN 'PENDING' THEN 1 ELSE 2 END, b.activated_at NULLS LAST, b.ordered_at, b.id LIMIT 500`,
       [sim.orgId, sim.id],
@@ -232,7 +289,17 @@ export async function bundleOfSim(q: Queryable, sim: SimKey, bundleId: string) {
 /** One cycle of a bundle (numbered from 1): bounds, usage from the SIM's CDRs that started in it, limit, by radio. */
 export async function bundleCycle(q: Queryable, sim: SimKey, bundleId: string, cycle: number) {
   return (
-    await q.query<{ start: Date; end: Date; current: boolean; usageKb: number; uplinkKb: number; downlinkKb: number; cdrs: number; limitKb: number | null; byRat: Array<{ rat: string; volumeKb: number }> }>(
+    await q.query<{
+      start: Date;
+      end: Date;
+      current: boolean;
+      usageKb: number;
+      uplinkKb: number;
+      downlinkKb: number;
+      cdrs: number;
+      limitKb: number | null;
+      byRat: Array<{ rat: string; volumeKb: number }>;
+    }>(
       `WITH c AS (SELECT cycle_nth_start(b.reset_cycle, b.activated_at, $4) AS start, cycle_nth_start(b.reset_cycle, b.activated_at, $4 + 1) AS "end", b.quota_kb, b.status,
                          s.cycle_started_at, s.cycle_limit_kb
                     FROM bundle_orders b JOIN sims s ON s.org_id = b.org_id AND s.id = b.sim_id WHERE b.org_id = $1 AND b.sim_id = $2 AND b.id = $3),

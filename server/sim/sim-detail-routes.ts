@@ -15,7 +15,21 @@ import { defineRoutes, type RouteDef } from '../http/route.js';
 import { reverseGeocode } from '../geo/reverse-geocoder.js';
 import { PAGE_NUMBERS, pageResponse } from '../http/page-response.js';
 import { arrayOf, listOf, NO_FIELDS, NULLABLE_TEXT, outObj, typed } from '../http/shapes.js';
-import { bundleOrdersOf, cdrPage, connectionOf, connectionStatusOf, eventPage, simByIccid, smsPage, statusTrace, usageBuckets, USAGE_CYCLES, type PageAsk, type SimKey, type UsageCycle } from './sim-detail-repo.js';
+import {
+  bundleOrdersOf,
+  cdrPage,
+  connectionOf,
+  connectionStatusOf,
+  eventPage,
+  simByIccid,
+  smsPage,
+  statusTrace,
+  usageBuckets,
+  USAGE_CYCLES,
+  type PageAsk,
+  type SimKey,
+  type UsageCycle,
+} from './sim-detail-repo.js';
 
 const sims = RESOURCES.sims;
 const bundleOrders = RESOURCES.bundleOrders;
@@ -47,7 +61,9 @@ const paged = (item: object) => pageResponse(item, PAGE_NUMBERS);
 /** The SIM of the caller's organisation with the ICCID of the query (?iccid=) or path ({iccid} or {id}); 404 when there is none. */
 export async function simOf(req: FastifyRequest, q: Queryable = req.server.db): Promise<SimKey> {
   const auth = req.requireAuth();
-  const iccid = ((req.query as { iccid?: string }).iccid ?? (req.params as { iccid?: string; id?: string }).iccid ?? (req.params as { id?: string }).id) as string;
+  const iccid = ((req.query as { iccid?: string }).iccid ??
+    (req.params as { iccid?: string; id?: string }).iccid ??
+    (req.params as { id?: string }).id) as string;
   const row = await simByIccid(q, auth.orgId, iccid);
   if (!row) throw notFound('sim', iccid);
   return row;
@@ -64,10 +80,19 @@ const pageAsk = (req: FastifyRequest): PageAsk => {
   return { page, pageSize };
 };
 
-const EVENT = typed({ id: 'string', type: 'string', fromStatus: STR, toStatus: STR, source: 'string', accountName: STR, accountEmail: STR, detail: {}, at: AT });
+const EVENT = typed({
+  id: 'string',
+  type: 'string',
+  fromStatus: STR,
+  toStatus: STR,
+  source: 'string',
+  accountName: STR,
+  accountEmail: STR,
+  detail: {},
+  at: AT,
+});
 
 const usageTotals = typed({ uplinkKb: 'number', downlinkKb: 'number', volumeKb: 'number' }).properties;
-
 
 /** A CSV cell (RFC 4180); a leading =, +, - or @ is quoted as text so a spreadsheet never runs it. */
 const csvCell = (v: string | null) => {
@@ -78,7 +103,9 @@ const csvCell = (v: string | null) => {
 
 /** A SIM's events, newest first and paged: all of them, or only its status changes. */
 function eventList(path: string, statusChangesOnly: boolean): RouteDef {
-  return simRead(path, { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) }, async (req) => eventPage(req.server.db, await simOf(req), pageAsk(req), statusChangesOnly));
+  return simRead(path, { querystring: simQuery(PAGING_PROPERTIES), response: paged(EVENT) }, async (req) =>
+    eventPage(req.server.db, await simOf(req), pageAsk(req), statusChangesOnly),
+  );
 }
 
 export const simDetailRoutes = defineRoutes([
@@ -121,10 +148,8 @@ export const simDetailRoutes = defineRoutes([
     },
   ),
   // Only the status, for a refresh button: no geocoding, one indexed row.
-  simRead(
-    '/sim/connection/status',
-    simFields({ connectionStatus: 'string', checkedAt: AT }),
-    async (req) => connectionStatusOf(req.server.db, await simOf(req)),
+  simRead('/sim/connection/status', simFields({ connectionStatus: 'string', checkedAt: AT }), async (req) =>
+    connectionStatusOf(req.server.db, await simOf(req)),
   ),
   // A SIM holds a handful of orders over its life: all of them, newest first.
   simRead(
@@ -160,8 +185,20 @@ export const simDetailRoutes = defineRoutes([
       const label = (key: string) => consoleLabel(req.lang, key) ?? key;
       const status = (s: string | null) => (s ? label(`sims.enum.status.${s}`) : null);
       const lines = [
-        [label('simDetail.events.atUtc'), label('simDetail.events.from'), label('simDetail.events.to'), label('simDetail.events.source'), label('simDetail.events.account')],
-        ...rows.map((e) => [new Date(e.at).toISOString(), status(e.fromStatus), status(e.toStatus), label(`simDetail.events.sources.${e.source}`), e.accountEmail]),
+        [
+          label('simDetail.events.atUtc'),
+          label('simDetail.events.from'),
+          label('simDetail.events.to'),
+          label('simDetail.events.source'),
+          label('simDetail.events.account'),
+        ],
+        ...rows.map((e) => [
+          new Date(e.at).toISOString(),
+          status(e.fromStatus),
+          status(e.toStatus),
+          label(`simDetail.events.sources.${e.source}`),
+          e.accountEmail,
+        ]),
       ];
       const csv = `\uFEFF${lines.map((l) => l.map(csvCell).join(',')).join('\r\n')}\r\n`;
       return sendAttachment(reply, 'text/csv; charset=utf-8', `status-trace-${sim.iccid}.csv`, csv);
@@ -174,7 +211,18 @@ export const simDetailRoutes = defineRoutes([
     {
       querystring: simQuery(PAGING_PROPERTIES),
       response: paged(
-        typed({ id: 'string', network: 'string', country: STR, planCode: STR, rat: 'string', direction: 'string', volumeKb: 'number', startAt: AT, endAt: AT, durationS: 'integer' }),
+        typed({
+          id: 'string',
+          network: 'string',
+          country: STR,
+          planCode: STR,
+          rat: 'string',
+          direction: 'string',
+          volumeKb: 'number',
+          startAt: AT,
+          endAt: AT,
+          durationS: 'integer',
+        }),
       ),
     },
     async (req) => cdrPage(req.server.db, await simOf(req), pageAsk(req)),
@@ -184,10 +232,19 @@ export const simDetailRoutes = defineRoutes([
     {
       querystring: simQuery(PAGING_PROPERTIES),
       response: paged(
-        typed({ id: 'string', direction: 'string', status: 'string', smsType: 'string', content: 'string', error: STR, createdAt: AT, sentAt: TIME, deliveredAt: TIME }),
+        typed({
+          id: 'string',
+          direction: 'string',
+          status: 'string',
+          smsType: 'string',
+          content: 'string',
+          error: STR,
+          createdAt: AT,
+          sentAt: TIME,
+          deliveredAt: TIME,
+        }),
       ),
     },
     async (req) => smsPage(req.server.db, await simOf(req), pageAsk(req)),
   ),
 ]);
-

@@ -73,7 +73,16 @@ export const simDiagnoseRoutes = defineRoutes([
           verdict: RESULT,
           checks: {
             type: 'array',
-            items: { type: 'object', properties: { key: { type: 'string' }, title: { type: 'string' }, result: RESULT, message: { type: 'string' }, at: { type: 'string', format: 'date-time' } } },
+            items: {
+              type: 'object',
+              properties: {
+                key: { type: 'string' },
+                title: { type: 'string' },
+                result: RESULT,
+                message: { type: 'string' },
+                at: { type: 'string', format: 'date-time' },
+              },
+            },
           },
         },
       },
@@ -84,7 +93,13 @@ export const simDiagnoseRoutes = defineRoutes([
         iccid: g.iccid,
         at: g.at,
         verdict: overall(g.checks),
-        checks: g.checks.map((c) => ({ key: c.key, title: translate(req.lang, `diagnose.checks.${c.key}`), result: c.result, message: reasonOf(req.lang, c), ...(c.at ? { at: c.at } : {}) })),
+        checks: g.checks.map((c) => ({
+          key: c.key,
+          title: translate(req.lang, `diagnose.checks.${c.key}`),
+          result: c.result,
+          message: reasonOf(req.lang, c),
+          ...(c.at ? { at: c.at } : {}),
+        })),
       };
     },
   },

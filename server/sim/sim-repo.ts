@@ -47,7 +47,14 @@ export async function simFacts(q: Queryable, orgId: string, iccids: string[]): P
 }
 
 /** Write a decided change: the SIM's state, its event, nothing else. */
-export async function applyChange(q: Queryable, orgId: string, sim: SimRow, action: SimAction, to: { status: string; subStatus: string }, who: { accountId: string | null; source: string }): Promise<void> {
+export async function applyChange(
+  q: Queryable,
+  orgId: string,
+  sim: SimRow,
+  action: SimAction,
+  to: { status: string; subStatus: string },
+  who: { accountId: string | null; source: string },
+): Promise<void> {
   await q.query(
     `UPDATE sims SET status = $3, sub_status = $4, updated_at = now(),
             activated_at = CASE WHEN $5 = 'activate' THEN now() ELSE activated_at END
@@ -57,18 +64,35 @@ export async function applyChange(q: Queryable, orgId: string, sim: SimRow, acti
   await q.query(
     `INSERT INTO sim_events (org_id, sim_id, iccid, type, from_status, to_status, detail, account_id, source)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [orgId, sim.id, sim.iccid, action === 'reset' ? 'session' : 'status_change', sim.status, to.status, JSON.stringify({ action, fromSub: sim.subStatus, toSub: to.subStatus }), who.accountId, who.source],
+    [
+      orgId,
+      sim.id,
+      sim.iccid,
+      action === 'reset' ? 'session' : 'status_change',
+      sim.status,
+      to.status,
+      JSON.stringify({ action, fromSub: sim.subStatus, toSub: to.subStatus }),
+      who.accountId,
+      who.source,
+    ],
   );
 }
 
 /** Give the accepted SIMs the operation slot of an action (and its task, for an activation). */
 export async function takeSlots(q: Queryable, orgId: string, simIds: string[], action: SimAction, taskId: string | null): Promise<void> {
-  await q.query('UPDATE sims SET operation = $3, operation_task_id = $4, operation_started_at = now(), updated_at = now() WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, simIds, action, taskId]);
+  await q.query(
+    'UPDATE sims SET operation = $3, operation_task_id = $4, operation_started_at = now(), updated_at = now() WHERE org_id = $1 AND id = ANY($2::text[])',
+    [orgId, simIds, action, taskId],
+  );
 }
 
 /** Free a SIM's operation slot if the action still holds it. */
 export async function releaseSlot(q: Queryable, orgId: string, simId: string, action: SimAction): Promise<void> {
-  await q.query('UPDATE sims SET operation = NULL, operation_task_id = NULL, operation_started_at = NULL WHERE org_id = $1 AND id = $2 AND operation = $3', [orgId, simId, action]);
+  await q.query('UPDATE sims SET operation = NULL, operation_task_id = NULL, operation_started_at = NULL WHERE org_id = $1 AND id = $2 AND operation = $3', [
+    orgId,
+    simId,
+    action,
+  ]);
 }
 
 /** The sim_activate task whose job asks the network to activate these SIMs. */
@@ -77,7 +101,13 @@ export async function insertActivationTask(
   t: { orgId: string; id: string; accountId: string; referenceId: string | null; remark: string; iccids: string[]; lang: string },
 ): Promise<void> {
   await insertTask(q, {
-    orgId: t.orgId, id: t.id, accountId: t.accountId, referenceId: t.referenceId, kind: 'sim_activate', quantity: t.iccids.length, remark: t.remark,
+    orgId: t.orgId,
+    id: t.id,
+    accountId: t.accountId,
+    referenceId: t.referenceId,
+    kind: 'sim_activate',
+    quantity: t.iccids.length,
+    remark: t.remark,
     payload: { iccids: t.iccids, lang: t.lang },
   });
 }
@@ -97,11 +127,16 @@ export async function simRecord(q: Queryable, orgId: string, simId: string) {
 
 /** An editable field's value of a SIM by ICCID, its row locked for the transaction; undefined when it has none. */
 export async function lockSimField(q: Queryable, orgId: string, iccid: string, field: 'deviceName' | 'notes' | 'tags') {
-  return (await q.query<{ id: string; value: unknown }>(`SELECT id, ${snake(field)} AS value FROM sims WHERE org_id = $1 AND iccid = $2 FOR UPDATE`, [orgId, iccid])).rows[0];
+  return (
+    await q.query<{ id: string; value: unknown }>(`SELECT id, ${snake(field)} AS value FROM sims WHERE org_id = $1 AND iccid = $2 FOR UPDATE`, [orgId, iccid])
+  ).rows[0];
 }
 
 /** Write an edited field and its SIM event (a tag change or an information change). */
-export async function editSimField(q: Queryable, e: { orgId: string; simId: string; iccid: string; field: 'deviceName' | 'notes' | 'tags'; before: unknown; value: unknown; accountId: string }): Promise<void> {
+export async function editSimField(
+  q: Queryable,
+  e: { orgId: string; simId: string; iccid: string; field: 'deviceName' | 'notes' | 'tags'; before: unknown; value: unknown; accountId: string },
+): Promise<void> {
   await q.query(`UPDATE sims SET ${snake(e.field)} = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [e.orgId, e.simId, e.value]);
   await q.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, account_id, source) VALUES ($1, $2, $3, $4, $5, $6, 'console')`, [
     e.orgId,
@@ -151,7 +186,18 @@ export async function cellsSeen(q: Queryable, sim: { orgId: string; id: string }
 /** What the diagnosis of a SIM reads of it, with the windows of a recent session and location; undefined for no such SIM. */
 export async function diagnoseFacts(q: Queryable, orgId: string, iccid: string) {
   return (
-    await q.query<Omit<DiagnoseFacts, 'bundles'> & { id: string; imsi: string | null; msisdn: string | null; network: string | null; deviceName: string | null; now: Date; sessionSince: Date; locationSince: Date }>(
+    await q.query<
+      Omit<DiagnoseFacts, 'bundles'> & {
+        id: string;
+        imsi: string | null;
+        msisdn: string | null;
+        network: string | null;
+        deviceName: string | null;
+        now: Date;
+        sessionSince: Date;
+        locationSince: Date;
+      }
+    >(
       `SELECT id, imsi, msisdn, network, device_name AS "deviceName", status, sub_status AS "subStatus", imei,
               last_session_at AS "lastSessionAt", location_at AS "locationAt", operation, operation_started_at AS "operationStartedAt",
               flow_control_policy AS "flowControlPolicy", now() AS now,

@@ -33,8 +33,23 @@ const byIccid = obj({ id: ICCID }, ['id']);
 
 /** A bundle as the queue and the detail show it. */
 const BUNDLE = typed({
-  id: 'string', name: 'string', sku: 'string', type: 'string', serviceType: 'string', status: 'string', paymentMode: 'string', quotaKb: NUM, usedKb: 'number',
-  resetCycle: 'string', overagePolicy: 'string', throttleKbps: INT, outOfCoverage: 'string', orderedAt: AT, activatedAt: TIME, expectedExpireAt: TIME, expiredAt: TIME,
+  id: 'string',
+  name: 'string',
+  sku: 'string',
+  type: 'string',
+  serviceType: 'string',
+  status: 'string',
+  paymentMode: 'string',
+  quotaKb: NUM,
+  usedKb: 'number',
+  resetCycle: 'string',
+  overagePolicy: 'string',
+  throttleKbps: INT,
+  outOfCoverage: 'string',
+  orderedAt: AT,
+  activatedAt: TIME,
+  expectedExpireAt: TIME,
+  expiredAt: TIME,
   cancelled: 'boolean',
 });
 /** A bundle with more fields. */
@@ -54,7 +69,16 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
       cycle: {
         type: ['object', 'null'],
         properties: typed({
-          bundleId: 'string', bundleName: 'string', resetCycle: 'string', number: 'integer', start: AT, end: AT, usageKb: 'number', limitKb: NUM, remainingKb: NUM, overageKb: NUM,
+          bundleId: 'string',
+          bundleName: 'string',
+          resetCycle: 'string',
+          number: 'integer',
+          start: AT,
+          end: AT,
+          usageKb: 'number',
+          limitKb: NUM,
+          remainingKb: NUM,
+          overageKb: NUM,
         }).properties,
       },
       control: 'string',
@@ -66,13 +90,30 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
       const cycle =
         r.start && r.baseId
           ? {
-              bundleId: r.baseId, bundleName: r.baseName, resetCycle: r.resetCycle, number: r.number, start: r.start, end: r.end, usageKb: r.usageKb, limitKb: r.limitKb,
-              remainingKb: r.limitKb === null ? null : Math.max(0, r.limitKb - r.usageKb), overageKb: r.limitKb === null ? null : Math.max(0, r.usageKb - r.limitKb),
+              bundleId: r.baseId,
+              bundleName: r.baseName,
+              resetCycle: r.resetCycle,
+              number: r.number,
+              start: r.start,
+              end: r.end,
+              usageKb: r.usageKb,
+              limitKb: r.limitKb,
+              remainingKb: r.limitKb === null ? null : Math.max(0, r.limitKb - r.usageKb),
+              overageKb: r.limitKb === null ? null : Math.max(0, r.usageKb - r.limitKb),
             }
           : null;
       return {
-        iccid: r.iccid, status: r.status, subStatus: r.subStatus, data: r.data, sms: r.sms, inUse: r.inUse, pending: r.pending,
-        next: r.nextId ? { id: r.nextId, name: r.nextName } : null, cycle, control: r.control, expiresAt: r.expiresAt,
+        iccid: r.iccid,
+        status: r.status,
+        subStatus: r.subStatus,
+        data: r.data,
+        sms: r.sms,
+        inUse: r.inUse,
+        pending: r.pending,
+        next: r.nextId ? { id: r.nextId, name: r.nextName } : null,
+        cycle,
+        control: r.control,
+        expiresAt: r.expiresAt,
       };
     },
     LABELS,
@@ -95,12 +136,21 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
       const r = await periodsOf(req.server.db, sim);
       const inTest = r.sub_status === 'test' || r.sub_status === 'active_test';
       return {
-        iccid: r.iccid, status: r.status, subStatus: r.sub_status, activatedAt: r.activated_at, expiresAt: r.expires_at,
+        iccid: r.iccid,
+        status: r.status,
+        subStatus: r.sub_status,
+        activatedAt: r.activated_at,
+        expiresAt: r.expires_at,
         test: {
           // A period said to be over whose start was never recorded (SIMs brought in without their history) is not
           // claimed to have ended: its state is unknown.
-          status: r.test_started_at === null && (r.test_data_status === 'ended' || r.test_data_status === 'exhausted') ? 'not_recorded' : r.test_data_status, allowanceKb: r.test_quota_kb ?? r.test_data_kb, usedKb: r.test_used_kb ?? null, periodDays: r.test_period_days,
-          startedAt: r.test_started_at, endsAt: r.test_ends_at, running: inTest,
+          status: r.test_started_at === null && (r.test_data_status === 'ended' || r.test_data_status === 'exhausted') ? 'not_recorded' : r.test_data_status,
+          allowanceKb: r.test_quota_kb ?? r.test_data_kb,
+          usedKb: r.test_used_kb ?? null,
+          periodDays: r.test_period_days,
+          startedAt: r.test_started_at,
+          endsAt: r.test_ends_at,
+          running: inTest,
         },
         preActivated: { at: r.pre_activated_at, periodDays: r.pre_activated_period_days, endsAt: r.pre_ends_at, running: r.sub_status === 'quiet' },
         deactivated: { at: r.deactivated_at, periodDays: r.deactivated_period_days, retainedUntil: r.retained_until },
@@ -113,21 +163,47 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
     {
       params: byIccid,
       response: typed({
-        iccid: 'string', imsi: STR, msisdn: STR, imei: STR, technology: 'string', productType: 'string', batchNo: STR, deliveryNote: STR,
-        shipmentDate: STR, ota: 'boolean', multiImsi: 'boolean', activatable: 'boolean', activateRefusal: STR,
+        iccid: 'string',
+        imsi: STR,
+        msisdn: STR,
+        imei: STR,
+        technology: 'string',
+        productType: 'string',
+        batchNo: STR,
+        deliveryNote: STR,
+        shipmentDate: STR,
+        ota: 'boolean',
+        multiImsi: 'boolean',
+        activatable: 'boolean',
+        activateRefusal: STR,
       }),
     },
     async (req) => {
       const sim = await cardOf(req.server.db, await simOf(req));
       const facts = {
-        status: sim.status, subStatus: sim.sub_status, technology: sim.technology, operation: sim.operation, inTestPeriod: sim.in_test, hasAvailableBundle: sim.has_bundle,
+        status: sim.status,
+        subStatus: sim.sub_status,
+        technology: sim.technology,
+        operation: sim.operation,
+        inTestPeriod: sim.in_test,
+        hasAvailableBundle: sim.has_bundle,
       } as SimFacts;
       const d = decide(facts, 'activate');
       const tech = String(sim.technology);
       return {
-        iccid: sim.iccid, imsi: sim.imsi, msisdn: sim.msisdn, imei: sim.imei, technology: tech, productType: sim.product_type, batchNo: sim.batch_no,
-        deliveryNote: sim.delivery_note, shipmentDate: sim.shipment_date, ota: tech === 'OTA' || tech === 'OTA_BIP', multiImsi: tech === 'MULTI_IMSI',
-        activatable: d.ok, activateRefusal: d.ok ? null : d.refusal,
+        iccid: sim.iccid,
+        imsi: sim.imsi,
+        msisdn: sim.msisdn,
+        imei: sim.imei,
+        technology: tech,
+        productType: sim.product_type,
+        batchNo: sim.batch_no,
+        deliveryNote: sim.delivery_note,
+        shipmentDate: sim.shipment_date,
+        ota: tech === 'OTA' || tech === 'OTA_BIP',
+        multiImsi: tech === 'MULTI_IMSI',
+        activatable: d.ok,
+        activateRefusal: d.ok ? null : d.refusal,
       };
     },
     LABELS,
@@ -178,7 +254,16 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
         iccid: 'string',
         bundle: bundleWith({ coverageCountries: arrayOf({ type: 'string' }), overageThresholdKb: NUM, cycles: 'integer' }),
         cycle: typed({
-          number: 'integer', start: AT, end: AT, current: 'boolean', usageKb: 'number', uplinkKb: 'number', downlinkKb: 'number', cdrs: 'integer', limitKb: NUM, overageKb: NUM,
+          number: 'integer',
+          start: AT,
+          end: AT,
+          current: 'boolean',
+          usageKb: 'number',
+          uplinkKb: 'number',
+          downlinkKb: 'number',
+          cdrs: 'integer',
+          limitKb: NUM,
+          overageKb: NUM,
           byRat: arrayOf(typed({ rat: 'string', volumeKb: 'number' })),
         }),
       }),

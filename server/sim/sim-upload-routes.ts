@@ -60,7 +60,14 @@ const previewSchema = typed({
 });
 
 /** Keep the submitted file where any instance's worker can read it, and queue the task. */
-async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_upload', file: { name: string; bytes: Uint8Array }, rows: number, payload: Record<string, unknown>, after: Record<string, unknown>) {
+async function submit(
+  req: FastifyRequest,
+  kind: 'sim_transfer' | 'sim_info_upload',
+  file: { name: string; bytes: Uint8Array },
+  rows: number,
+  payload: Record<string, unknown>,
+  after: Record<string, unknown>,
+) {
   const auth = req.requireAuth();
   const taskId = newId();
   const key = `${auth.orgId}/uploads/${taskId}/${file.name.replace(/[^\w.\- ]/g, '_')}`;
@@ -71,10 +78,24 @@ async function submit(req: FastifyRequest, kind: 'sim_transfer' | 'sim_info_uplo
   const ext = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() as UploadType;
   await req.server.db.tx(async (q) => {
     await insertUploadTask(q, {
-      orgId: auth.orgId, taskId, accountId: auth.accountId, referenceId, kind, quantity: rows, storageKey: key, fileName: file.name, contentType: UPLOAD_TYPES[ext], size,
+      orgId: auth.orgId,
+      taskId,
+      accountId: auth.accountId,
+      referenceId,
+      kind,
+      quantity: rows,
+      storageKey: key,
+      fileName: file.name,
+      contentType: UPLOAD_TYPES[ext],
+      size,
       payload: { ...payload, lang: req.lang },
     });
-    await audit(q, req, { action: kind === 'sim_transfer' ? 'transfer' : 'uploadInfo', entity: 'sim', entityId: taskId, after: { file: file.name, rows, ...after } });
+    await audit(q, req, {
+      action: kind === 'sim_transfer' ? 'transfer' : 'uploadInfo',
+      entity: 'sim',
+      entityId: taskId,
+      after: { file: file.name, rows, ...after },
+    });
     await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
   });
   return { taskId, referenceId, quantity: rows };
@@ -139,7 +160,13 @@ const routes: RouteDef[] = [
     schema: { params: obj({ type: infoType }, ['type']), querystring: formatQuery('xlsx'), response: NO_FIELDS },
     handler: async (req, reply) => {
       const type = (req.params as { type: InfoType }).type;
-      return sendTemplate(reply, `sim-${type}-template`, (req.query as { format: UploadType }).format, ['ICCID', infoColumn(req.lang, type)], [[EXAMPLE_ICCID, INFO_EXAMPLES[type]]]);
+      return sendTemplate(
+        reply,
+        `sim-${type}-template`,
+        (req.query as { format: UploadType }).format,
+        ['ICCID', infoColumn(req.lang, type)],
+        [[EXAMPLE_ICCID, INFO_EXAMPLES[type]]],
+      );
     },
   }),
   route('POST', '/sim/organizationCode/:code/batchUpdateInfo/parse', 'uploadInfo', {

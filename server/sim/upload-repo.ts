@@ -7,8 +7,17 @@ import { insertTask } from '../job/task-repo.js';
 export async function insertUploadTask(
   q: Queryable,
   t: {
-    orgId: string; taskId: string; accountId: string; referenceId: string; kind: 'sim_transfer' | 'sim_info_upload'; quantity: number;
-    storageKey: string; fileName: string; contentType: string; size: number; payload: Record<string, unknown>;
+    orgId: string;
+    taskId: string;
+    accountId: string;
+    referenceId: string;
+    kind: 'sim_transfer' | 'sim_info_upload';
+    quantity: number;
+    storageKey: string;
+    fileName: string;
+    contentType: string;
+    size: number;
+    payload: Record<string, unknown>;
   },
 ): Promise<void> {
   const fileId = newId();
@@ -18,7 +27,13 @@ export async function insertUploadTask(
     [t.orgId, fileId, t.accountId, t.storageKey, t.fileName, t.contentType, t.size],
   );
   await insertTask(q, {
-    orgId: t.orgId, id: t.taskId, accountId: t.accountId, referenceId: t.referenceId, kind: t.kind, quantity: t.quantity, remark: t.fileName,
+    orgId: t.orgId,
+    id: t.taskId,
+    accountId: t.accountId,
+    referenceId: t.referenceId,
+    kind: t.kind,
+    quantity: t.quantity,
+    remark: t.fileName,
     payload: { ...t.payload, fileKey: t.storageKey, fileId, fileName: t.fileName },
   });
 }

@@ -33,7 +33,9 @@ const SCHEDULE_FILTERS = {
 export async function schedulePage(q: Queryable, orgId: string, f: { page: number; pageSize: number; name?: string; status?: string; mode?: string }) {
   const { sql: where, params } = whereOf(SCHEDULE_FILTERS, orgId, { name: f.name?.trim(), status: f.status, mode: f.mode });
   const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sms_schedules s WHERE ${where}`, params)).rows[0].n;
-  const rows = (await q.query<ScheduleRecord>(`${SELECT} WHERE ${where} ORDER BY s.created_at DESC, s.id LIMIT ${f.pageSize} OFFSET ${(f.page - 1) * f.pageSize}`, params)).rows;
+  const rows = (
+    await q.query<ScheduleRecord>(`${SELECT} WHERE ${where} ORDER BY s.created_at DESC, s.id LIMIT ${f.pageSize} OFFSET ${(f.page - 1) * f.pageSize}`, params)
+  ).rows;
   return { rows, total };
 }
 
@@ -43,8 +45,25 @@ export async function insertSchedule(q: Queryable, orgId: string, id: string, v:
     `INSERT INTO sms_schedules (org_id, id, name, content, sms_type, mode, weekdays, send_time, timezone, start_at, end_at, never_ends,
                                 target_iccids, email_notify, notify_emails, status, next_run_at, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'enabled', $16, $17)`,
-    [orgId, id, v.name, v.content, v.smsType, v.mode, v.weekdays, v.sendTime, v.timezone, v.startAt.toISOString(), v.endAt?.toISOString() ?? null, v.neverEnds,
-      v.iccids, v.emailNotify, v.notifyEmails, nextRunAt, createdBy],
+    [
+      orgId,
+      id,
+      v.name,
+      v.content,
+      v.smsType,
+      v.mode,
+      v.weekdays,
+      v.sendTime,
+      v.timezone,
+      v.startAt.toISOString(),
+      v.endAt?.toISOString() ?? null,
+      v.neverEnds,
+      v.iccids,
+      v.emailNotify,
+      v.notifyEmails,
+      nextRunAt,
+      createdBy,
+    ],
   );
 }
 
@@ -54,8 +73,24 @@ export async function updateSchedule(q: Queryable, orgId: string, id: string, v:
     `UPDATE sms_schedules SET name = $3, content = $4, sms_type = $5, mode = $6, weekdays = $7, send_time = $8, timezone = $9, start_at = $10, end_at = $11,
             never_ends = $12, target_iccids = $13, email_notify = $14, notify_emails = $15, next_run_at = $16, updated_at = now()
       WHERE org_id = $1 AND id = $2`,
-    [orgId, id, v.name, v.content, v.smsType, v.mode, v.weekdays, v.sendTime, v.timezone, v.startAt.toISOString(), v.endAt?.toISOString() ?? null, v.neverEnds,
-      v.iccids, v.emailNotify, v.notifyEmails, nextRunAt],
+    [
+      orgId,
+      id,
+      v.name,
+      v.content,
+      v.smsType,
+      v.mode,
+      v.weekdays,
+      v.sendTime,
+      v.timezone,
+      v.startAt.toISOString(),
+      v.endAt?.toISOString() ?? null,
+      v.neverEnds,
+      v.iccids,
+      v.emailNotify,
+      v.notifyEmails,
+      nextRunAt,
+    ],
   );
 }
 
@@ -81,7 +116,11 @@ export async function scheduleRuns(q: Queryable, orgId: string, id: string) {
 }
 
 /** A page of the messages a schedule sent, newest first: of one run, of one status. */
-export async function scheduleMessages(q: Queryable, orgId: string, f: { scheduleId: string; runId?: string; status?: string; page: number; pageSize: number }) {
+export async function scheduleMessages(
+  q: Queryable,
+  orgId: string,
+  f: { scheduleId: string; runId?: string; status?: string; page: number; pageSize: number },
+) {
   const where = [`org_id = $1`, `schedule_id = $2`, `direction = 'MT'`];
   const params: unknown[] = [orgId, f.scheduleId];
   if (f.runId) {
@@ -109,7 +148,15 @@ export async function scheduleLog(q: Queryable, orgId: string, id: string, page:
   const where = `l.org_id = $1 AND l.entity = 'sms_schedule' AND l.entity_id = $2`;
   const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log l WHERE ${where}`, params)).rows[0].n;
   const rows = (
-    await q.query<{ id: string; at: Date; action: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; actor: string | null; email: string | null }>(
+    await q.query<{
+      id: string;
+      at: Date;
+      action: string;
+      before: Record<string, unknown> | null;
+      after: Record<string, unknown> | null;
+      actor: string | null;
+      email: string | null;
+    }>(
       `SELECT l.id::text AS id, l.at, l.action, l.before, l.after, nullif(trim(a.first_name || ' ' || a.last_name), '') AS actor, a.email
          FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id WHERE ${where} ORDER BY l.at DESC, l.id DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
       params,

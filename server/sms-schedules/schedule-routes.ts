@@ -20,7 +20,19 @@ import { nextOccurrences } from './recurrence.js';
 import type { UploadType } from '../job/sheet-files.js';
 import { formatQuery, iccidTemplate, readForm, requireFile } from '../sim/sim-upload-routes.js';
 import { readTargetFile } from './targets-file.js';
-import { deleteSchedule, insertSchedule, scheduleExists, scheduleLog, scheduleMessages, scheduleOf, schedulePage, scheduleRuns, setScheduleStatus, updateSchedule, type ScheduleRecord } from './schedule-repo.js';
+import {
+  deleteSchedule,
+  insertSchedule,
+  scheduleExists,
+  scheduleLog,
+  scheduleMessages,
+  scheduleOf,
+  schedulePage,
+  scheduleRuns,
+  setScheduleStatus,
+  updateSchedule,
+  type ScheduleRecord,
+} from './schedule-repo.js';
 import { pageResponse } from '../http/page-response.js';
 
 const KEY = 'cube-schedule-sms' as const;
@@ -39,15 +51,40 @@ const INPUT_PROPERTIES = {
   neverEnds: { type: 'boolean' },
   iccids: { type: 'array', minItems: 1, maxItems: LIMITS.iccidList, items: { type: 'string', minLength: 1, maxLength: 22 } },
   emailNotify: { type: 'boolean' },
-  notifyEmails: { type: 'array', maxItems: LIMITS.emailsPerGroup, items: { type: 'string', maxLength: LIMITS.email, pattern: EMAIL_PATTERN, 'x-rule': 'email' } },
+  notifyEmails: {
+    type: 'array',
+    maxItems: LIMITS.emailsPerGroup,
+    items: { type: 'string', maxLength: LIMITS.email, pattern: EMAIL_PATTERN, 'x-rule': 'email' },
+  },
 } as const;
 const REQUIRED = ['name', 'content', 'smsType', 'mode', 'startAt', 'iccids'];
 
 const TEXTS = arrayOf({ type: 'string' });
 const scheduleItem = typed({
-  id: 'string', name: 'string', content: 'string', smsType: 'string', mode: 'string', weekdays: arrayOf({ type: 'integer' }), sendTime: 'string', timezone: 'string',
-  startAt: 'string', endAt: NULLABLE_TEXT, neverEnds: 'boolean', targetCount: 'integer', emailNotify: 'boolean', notifyEmails: TEXTS, status: 'string',
-  executing: 'boolean', locked: 'boolean', finished: 'boolean', nextRunAt: NULLABLE_TEXT, lastRunAt: NULLABLE_TEXT, creator: NULLABLE_TEXT, createdBy: NULLABLE_TEXT, createdAt: 'string', updatedAt: 'string',
+  id: 'string',
+  name: 'string',
+  content: 'string',
+  smsType: 'string',
+  mode: 'string',
+  weekdays: arrayOf({ type: 'integer' }),
+  sendTime: 'string',
+  timezone: 'string',
+  startAt: 'string',
+  endAt: NULLABLE_TEXT,
+  neverEnds: 'boolean',
+  targetCount: 'integer',
+  emailNotify: 'boolean',
+  notifyEmails: TEXTS,
+  status: 'string',
+  executing: 'boolean',
+  locked: 'boolean',
+  finished: 'boolean',
+  nextRunAt: NULLABLE_TEXT,
+  lastRunAt: NULLABLE_TEXT,
+  creator: NULLABLE_TEXT,
+  createdBy: NULLABLE_TEXT,
+  createdAt: 'string',
+  updatedAt: 'string',
 });
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
@@ -93,7 +130,19 @@ const isFinished = (r: Pick<ScheduleRow, 'status' | 'executing' | 'next_run_at'>
 
 /** What the operation log keeps of a schedule (the API's names, the whole target list). */
 const auditShape = (r: Row) => {
-  const { targetCount: _t, executing: _e, locked: _l, nextRunAt: _n, lastRunAt: _r, creator: _c, createdBy: _cb, createdAt: _ca, updatedAt: _u, id: _i, ...rest } = itemOf(r);
+  const {
+    targetCount: _t,
+    executing: _e,
+    locked: _l,
+    nextRunAt: _n,
+    lastRunAt: _r,
+    creator: _c,
+    createdBy: _cb,
+    createdAt: _ca,
+    updatedAt: _u,
+    id: _i,
+    ...rest
+  } = itemOf(r);
   return { ...rest, iccids: r.target_iccids };
 };
 
@@ -111,14 +160,26 @@ const inProgress = () => new ApiError(409, CODES.conflict, {}, 'errors.scheduleI
 const finishedError = () => new ApiError(409, CODES.conflict, {}, 'errors.scheduleFinished');
 
 /** The next run of values saved now: none when disabled, else the first occurrence from now. */
-function nextRunOf(v: Pick<ScheduleRow, 'mode' | 'weekdays' | 'send_time' | 'timezone' | 'start_at' | 'end_at' | 'never_ends'>, enabled: boolean, at: Date): string | null {
+function nextRunOf(
+  v: Pick<ScheduleRow, 'mode' | 'weekdays' | 'send_time' | 'timezone' | 'start_at' | 'end_at' | 'never_ends'>,
+  enabled: boolean,
+  at: Date,
+): string | null {
   return enabled ? (firstOccurrence(v, at)?.toISOString() ?? null) : null;
 }
 
 /** The routes of scheduled SMS (the customer service, the scheduled SMS subject). */
 const route = subjectRoutes('customer', KEY);
 
-const stored = (v: ScheduleValues) => ({ mode: v.mode, weekdays: v.weekdays, send_time: v.sendTime, timezone: v.timezone, start_at: v.startAt, end_at: v.endAt, never_ends: v.neverEnds });
+const stored = (v: ScheduleValues) => ({
+  mode: v.mode,
+  weekdays: v.weekdays,
+  send_time: v.sendTime,
+  timezone: v.timezone,
+  start_at: v.startAt,
+  end_at: v.endAt,
+  never_ends: v.neverEnds,
+});
 
 export const scheduleRoutes = defineRoutes([
   // The file of target SIMs a schedule's form reads: one ICCID a line under the header.
@@ -129,7 +190,11 @@ export const scheduleRoutes = defineRoutes([
   }),
   route('POST', '/sms/task/list', 'read', {
     schema: {
-      body: pagedQuery({ name: { type: 'string', maxLength: LIMITS.scheduledSmsName.max }, status: { type: 'string', enum: ['enabled', 'disabled'] }, mode: { type: 'string', enum: ['once', 'repeated'] } }),
+      body: pagedQuery({
+        name: { type: 'string', maxLength: LIMITS.scheduledSmsName.max },
+        status: { type: 'string', enum: ['enabled', 'disabled'] },
+        mode: { type: 'string', enum: ['once', 'repeated'] },
+      }),
       response: pageResponse(scheduleItem),
     },
     handler: async (req) => {
@@ -201,7 +266,13 @@ export const scheduleRoutes = defineRoutes([
         // Enabled again: from now on; the occurrences while it was disabled are not runs at all.
         await setScheduleStatus(q, auth.orgId, id, status, nextRunOf(before, status === 'enabled', nowOf(req)));
         const row = (await scheduleOf(q, auth.orgId, id))!;
-        await audit(q, req, { action: status === 'enabled' ? 'enable' : 'disable', entity: 'sms_schedule', entityId: id, before: { status: before.status }, after: { status } });
+        await audit(q, req, {
+          action: status === 'enabled' ? 'enable' : 'disable',
+          entity: 'sms_schedule',
+          entityId: id,
+          before: { status: before.status },
+          after: { status },
+        });
         return itemOf(row);
       });
     },
@@ -228,7 +299,18 @@ export const scheduleRoutes = defineRoutes([
         ...scheduleItem.properties,
         iccids: TEXTS,
         upcoming: TEXTS,
-        runs: arrayOf(typed({ id: 'string', occurrenceAt: 'string', at: 'string', endedAt: NULLABLE_TEXT, status: 'string', targets: 'integer', sent: 'integer', failed: 'integer' })),
+        runs: arrayOf(
+          typed({
+            id: 'string',
+            occurrenceAt: 'string',
+            at: 'string',
+            endedAt: NULLABLE_TEXT,
+            status: 'string',
+            targets: 'integer',
+            sent: 'integer',
+            failed: 'integer',
+          }),
+        ),
       }),
     },
     handler: async (req) => {
@@ -237,25 +319,50 @@ export const scheduleRoutes = defineRoutes([
       const row = await scheduleFound(req.server.db, auth.orgId, id);
       const runs = await scheduleRuns(req.server.db, auth.orgId, id);
       // The coming occurrences, so a person sees the times (and a daylight-saving change) before they happen.
-      const upcoming = row.status === 'enabled' && row.next_run_at ? [iso(row.next_run_at)!, ...nextOccurrences(recurrenceOf(row), new Date(iso(row.next_run_at)!), 4).map((d) => d.toISOString())] : [];
+      const upcoming =
+        row.status === 'enabled' && row.next_run_at
+          ? [iso(row.next_run_at)!, ...nextOccurrences(recurrenceOf(row), new Date(iso(row.next_run_at)!), 4).map((d) => d.toISOString())]
+          : [];
       return {
         ...itemOf(row),
         iccids: row.target_iccids,
         upcoming,
-        runs: runs.map((r) => ({ id: r.id, occurrenceAt: iso(r.occurrence_at)!, at: iso(r.at)!, endedAt: iso(r.ended_at), status: r.status, targets: r.targets, sent: r.sent, failed: r.failed })),
+        runs: runs.map((r) => ({
+          id: r.id,
+          occurrenceAt: iso(r.occurrence_at)!,
+          at: iso(r.at)!,
+          endedAt: iso(r.ended_at),
+          status: r.status,
+          targets: r.targets,
+          sent: r.sent,
+          failed: r.failed,
+        })),
       };
     },
   }),
   route('POST', '/sms/detail/list', 'read', {
     schema: {
       body: pagedQuery(
-        { taskId: ID_TEXT, runId: { type: 'string', maxLength: 20, pattern: '^[0-9]{1,18}$' }, status: { type: 'string', enum: ['pending', 'sent', 'delivered', 'failed'] } },
+        {
+          taskId: ID_TEXT,
+          runId: { type: 'string', maxLength: 20, pattern: '^[0-9]{1,18}$' },
+          status: { type: 'string', enum: ['pending', 'sent', 'delivered', 'failed'] },
+        },
         ['taskId'],
       ),
       response: pageResponse(
         typed({
-          id: 'string', runId: NULLABLE_TEXT, iccid: 'string', msisdn: NULLABLE_TEXT, content: 'string', smsType: 'string', status: 'string', error: NULLABLE_TEXT,
-          createdAt: 'string', sentAt: NULLABLE_TEXT, deliveredAt: NULLABLE_TEXT,
+          id: 'string',
+          runId: NULLABLE_TEXT,
+          iccid: 'string',
+          msisdn: NULLABLE_TEXT,
+          content: 'string',
+          smsType: 'string',
+          status: 'string',
+          error: NULLABLE_TEXT,
+          createdAt: 'string',
+          sentAt: NULLABLE_TEXT,
+          deliveredAt: NULLABLE_TEXT,
         }),
       ),
     },
@@ -264,7 +371,13 @@ export const scheduleRoutes = defineRoutes([
       const b = req.body as { taskId: string; runId?: string; status?: string; page?: number; pageSize?: number };
       const { db } = req.server;
       if (!(await scheduleExists(db, auth.orgId, b.taskId))) throw notFound('scheduledSms', b.taskId);
-      const { rows, total } = await scheduleMessages(db, auth.orgId, { scheduleId: b.taskId, runId: b.runId, status: b.status, page: b.page ?? 1, pageSize: b.pageSize ?? 20 });
+      const { rows, total } = await scheduleMessages(db, auth.orgId, {
+        scheduleId: b.taskId,
+        runId: b.runId,
+        status: b.status,
+        page: b.page ?? 1,
+        pageSize: b.pageSize ?? 20,
+      });
       return { items: rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), sentAt: iso(r.sentAt), deliveredAt: iso(r.deliveredAt) })), total };
     },
   }),
@@ -272,7 +385,14 @@ export const scheduleRoutes = defineRoutes([
     schema: {
       body: pagedQuery({ id: ID_TEXT }, ['id']),
       response: pageResponse(
-        typed({ id: 'string', at: 'string', action: 'string', actor: NULLABLE_TEXT, actorEmail: NULLABLE_TEXT, changes: arrayOf(typed({ field: 'string', before: {}, after: {} })) }),
+        typed({
+          id: 'string',
+          at: 'string',
+          action: 'string',
+          actor: NULLABLE_TEXT,
+          actorEmail: NULLABLE_TEXT,
+          changes: arrayOf(typed({ field: 'string', before: {}, after: {} })),
+        }),
       ),
     },
     handler: async (req) => {
@@ -281,13 +401,19 @@ export const scheduleRoutes = defineRoutes([
       const page = b.page ?? 1;
       const size = b.pageSize ?? 20;
       const { rows, total } = await scheduleLog(req.server.db, auth.orgId, b.id, page, size);
-      return { items: rows.map((r) => ({ id: r.id, at: iso(r.at)!, action: r.action, actor: r.actor, actorEmail: r.email, changes: changesOf(r.before, r.after) })), total };
+      return {
+        items: rows.map((r) => ({ id: r.id, at: iso(r.at)!, action: r.action, actor: r.actor, actorEmail: r.email, changes: changesOf(r.before, r.after) })),
+        total,
+      };
     },
   }),
 ]);
 
 /** The fields that differ between two recorded states (a creation lists every field it set). */
-export function changesOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null): Array<{ field: string; before: unknown; after: unknown }> {
+export function changesOf(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): Array<{ field: string; before: unknown; after: unknown }> {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return keys
     .filter((k) => JSON.stringify(before?.[k] ?? null) !== JSON.stringify(after?.[k] ?? null))

@@ -12,7 +12,8 @@ import { isTimeZone } from './recurrence.js';
 import { assertSmsContent } from '../sms/content.js';
 
 /** A create or update body as it comes (the schema's defaults not yet settled). */
-export type ScheduleInput = Pick<ScheduleSettings<string>, 'name' | 'content' | 'smsType' | 'mode' | 'startAt'> & Partial<ScheduleSettings<string>> & { iccids: string[] };
+export type ScheduleInput = Pick<ScheduleSettings<string>, 'name' | 'content' | 'smsType' | 'mode' | 'startAt'> &
+  Partial<ScheduleSettings<string>> & { iccids: string[] };
 
 /** What is stored: the input with its defaults settled. */
 export interface ScheduleValues extends ScheduleSettings<Date> {
@@ -99,10 +100,16 @@ export function checkSchedule(input: ScheduleInput, now: Date, before?: { startA
 
 /** Refuse ICCIDs that are not SIMs of the organisation, all of them named: "Device (ICCID) does not exist". */
 export async function checkTargets(q: Queryable, orgId: string, iccids: string[]): Promise<void> {
-  const found = new Set((await q.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [orgId, iccids])).rows.map((r) => r.iccid));
+  const found = new Set(
+    (await q.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [orgId, iccids])).rows.map((r) => r.iccid),
+  );
   const missing = iccids.filter((i) => !found.has(i));
   if (missing.length) {
     const shown = missing.slice(0, 20).join(', ') + (missing.length > 20 ? ` (+${missing.length - 20})` : '');
-    throw new ApiError(400, CODES.validation, { list: shown, count: missing.length }, 'errors.deviceMissing', { field: 'iccids', rule: 'deviceMissing', offenders: missing });
+    throw new ApiError(400, CODES.validation, { list: shown, count: missing.length }, 'errors.deviceMissing', {
+      field: 'iccids',
+      rule: 'deviceMissing',
+      offenders: missing,
+    });
   }
 }

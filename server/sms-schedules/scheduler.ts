@@ -182,12 +182,27 @@ export class SmsScheduler extends PollLoop<void> {
           if (r.rows.length) {
             if (late) {
               skipped++;
-              await appendEvents(q, [runFinished({ orgId: s.org_id, scheduleId: s.id, scheduleName: s.name, runId: String((r.rows[0] as { id: unknown }).id), occurrenceAt: occ, status: 'skipped', targets: s.target_iccids.length, sent: 0, failed: 0 })]);
+              await appendEvents(q, [
+                runFinished({
+                  orgId: s.org_id,
+                  scheduleId: s.id,
+                  scheduleName: s.name,
+                  runId: String((r.rows[0] as { id: unknown }).id),
+                  occurrenceAt: occ,
+                  status: 'skipped',
+                  targets: s.target_iccids.length,
+                  sent: 0,
+                  failed: 0,
+                }),
+              ]);
             } else {
               started++;
               startedHere = true;
             }
-            this.log.info({ schedule: s.id, occurrence: occ.toISOString(), status: late ? 'skipped' : 'running' }, late ? 'scheduled SMS occurrence missed: skipped' : 'scheduled SMS run started');
+            this.log.info(
+              { schedule: s.id, occurrence: occ.toISOString(), status: late ? 'skipped' : 'running' },
+              late ? 'scheduled SMS occurrence missed: skipped' : 'scheduled SMS run started',
+            );
           }
           occ = nextOccurrence(rec, occ);
         }
@@ -216,7 +231,8 @@ export class SmsScheduler extends PollLoop<void> {
       )
     ).rows[0];
     if (!run) return false;
-    if (run.previous) this.log.warn({ scheduler: this.id, run: run.id, from: run.previous, attempt: run.attempts }, 'scheduled SMS run taken over after its lease ran out');
+    if (run.previous)
+      this.log.warn({ scheduler: this.id, run: run.id, from: run.previous, attempt: run.attempts }, 'scheduled SMS run taken over after its lease ran out');
     try {
       await this.execute(run);
     } catch (err) {
@@ -239,7 +255,10 @@ export class SmsScheduler extends PollLoop<void> {
 
   /** Renew the lease; throws 'lease lost' when another instance holds the run now. */
   private async renew(runId: string): Promise<void> {
-    const r = await this.db.query(`UPDATE sms_schedule_runs SET heartbeat_at = now() WHERE id = $1 AND claimed_by = $2 AND status = 'running' RETURNING id`, [runId, this.id]);
+    const r = await this.db.query(`UPDATE sms_schedule_runs SET heartbeat_at = now() WHERE id = $1 AND claimed_by = $2 AND status = 'running' RETURNING id`, [
+      runId,
+      this.id,
+    ]);
     if (!r.rows.length) throw new Error('lease lost');
   }
 
@@ -274,7 +293,11 @@ export class SmsScheduler extends PollLoop<void> {
         )
       ).rows.map((r) => [r.iccid, r]),
     );
-    const done = new Set((await this.db.query<{ iccid: string }>('SELECT iccid FROM sms_records WHERE run_id = $1 AND iccid = ANY($2::text[])', [run.id, iccids])).rows.map((r) => r.iccid));
+    const done = new Set(
+      (await this.db.query<{ iccid: string }>('SELECT iccid FROM sms_records WHERE run_id = $1 AND iccid = ANY($2::text[])', [run.id, iccids])).rows.map(
+        (r) => r.iccid,
+      ),
+    );
     for (const iccid of iccids) {
       if (this.handingBack) throw new HandedBack();
       if (done.has(iccid)) continue;
@@ -293,7 +316,12 @@ export class SmsScheduler extends PollLoop<void> {
         );
         if (!r.rows.length) return false;
         if (!refusal && (await takeSmsQuota(q, run.org_id, 1)).granted === 0) refusal = 'quotaExhausted';
-        if (refusal) await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [run.org_id, id, refusalMessage('en-US', refusal)]);
+        if (refusal)
+          await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [
+            run.org_id,
+            id,
+            refusalMessage('en-US', refusal),
+          ]);
         return !refusal;
       });
       if (!written || !sim) continue;
@@ -302,12 +330,20 @@ export class SmsScheduler extends PollLoop<void> {
       await this.db.tx(async (q) => {
         if (!answer.ok) {
           // Never sent: its unit goes back, as in an instant send.
-          await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [run.org_id, id, answer.error ?? refusalMessage('en-US', 'network')]);
+          await q.query(`UPDATE sms_records SET status = 'failed', error = $3 WHERE org_id = $1 AND id = $2`, [
+            run.org_id,
+            id,
+            answer.error ?? refusalMessage('en-US', 'network'),
+          ]);
           await returnSmsQuota(q, run.org_id, 1);
           return;
         }
         const at = new Date();
-        await q.query(`UPDATE sms_records SET status = 'sent', sent_at = $3 WHERE org_id = $1 AND id = $2 AND status = 'pending'`, [run.org_id, id, at.toISOString()]);
+        await q.query(`UPDATE sms_records SET status = 'sent', sent_at = $3 WHERE org_id = $1 AND id = $2 AND status = 'pending'`, [
+          run.org_id,
+          id,
+          at.toISOString(),
+        ]);
         await countSms(q, { orgId: run.org_id, simId: sim.id, iccid, direction: 'MT', at });
       });
     }
@@ -330,12 +366,25 @@ export class SmsScheduler extends PollLoop<void> {
         [run.id, this.id, status, c.sent, c.failed],
       );
       if (!ended.rows.length) throw new Error('lease lost');
-      await appendEvents(q, [runFinished({
-        orgId: run.org_id, scheduleId: s.id, scheduleName: s.name, runId: String(run.id), occurrenceAt: asDate(run.occurrence_at), status,
-        targets: run.iccids.length, sent: c.sent, failed: c.failed,
-      })]);
+      await appendEvents(q, [
+        runFinished({
+          orgId: run.org_id,
+          scheduleId: s.id,
+          scheduleName: s.name,
+          runId: String(run.id),
+          occurrenceAt: asDate(run.occurrence_at),
+          status,
+          targets: run.iccids.length,
+          sent: c.sent,
+          failed: c.failed,
+        }),
+      ]);
       const open = await q.query(`SELECT 1 FROM sms_schedule_runs WHERE schedule_id = $1 AND status = 'running' LIMIT 1`, [s.id]);
-      await q.query(`UPDATE sms_schedules SET last_run_at = greatest(coalesce(last_run_at, $2), $2), executing = $3 WHERE id = $1`, [s.id, asDate(ended.rows[0].at).toISOString(), open.rows.length > 0]);
+      await q.query(`UPDATE sms_schedules SET last_run_at = greatest(coalesce(last_run_at, $2), $2), executing = $3 WHERE id = $1`, [
+        s.id,
+        asDate(ended.rows[0].at).toISOString(),
+        open.rows.length > 0,
+      ]);
       this.log.info({ scheduler: this.id, run: run.id, schedule: s.id, status, sent: c.sent, failed: c.failed }, 'scheduled SMS run finished');
       if (s.email_notify && s.notify_emails.length) await this.notify(q, s, run, { status, sent: c.sent, failed: c.failed });
     });
@@ -344,16 +393,34 @@ export class SmsScheduler extends PollLoop<void> {
   private async notify(q: Queryable, s: ScheduleRow, run: RunRow, c: { status: string; sent: number; failed: number }): Promise<void> {
     const owner = s.created_by ? (await q.query<{ locale: string }>('SELECT locale FROM accounts WHERE id = $1', [s.created_by])).rows[0] : undefined;
     const lang = pickLanguage(owner?.locale);
-    const params = { name: s.name, at: asDate(run.occurrence_at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC', targets: run.iccids.length, sent: c.sent, failed: c.failed, status: scheduleText(lang, `mail.scheduleStatus.${c.status}`) };
+    const params = {
+      name: s.name,
+      at: asDate(run.occurrence_at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      targets: run.iccids.length,
+      sent: c.sent,
+      failed: c.failed,
+      status: scheduleText(lang, `mail.scheduleStatus.${c.status}`),
+    };
     for (const to of s.notify_emails) {
-      await this.mailer.send({ to, kind: 'notice', subject: scheduleText(lang, 'mail.scheduleRunSubject', params), text: scheduleText(lang, 'mail.scheduleRunBody', params) }, q);
+      await this.mailer.send(
+        { to, kind: 'notice', subject: scheduleText(lang, 'mail.scheduleRunSubject', params), text: scheduleText(lang, 'mail.scheduleRunBody', params) },
+        q,
+      );
     }
   }
 }
 
 /** The event of a run's end (`sms_schedule`/`run_finished`): its counts; `skipped` are targets that got no message. */
 export function runFinished(r: {
-  orgId: string; scheduleId: string; scheduleName: string; runId: string; occurrenceAt: Date; status: string; targets: number; sent: number; failed: number;
+  orgId: string;
+  scheduleId: string;
+  scheduleName: string;
+  runId: string;
+  occurrenceAt: Date;
+  status: string;
+  targets: number;
+  sent: number;
+  failed: number;
 }): NewEvent {
   return {
     orgId: r.orgId,
@@ -361,8 +428,15 @@ export function runFinished(r: {
     subtype: 'run_finished',
     subject: r.scheduleId,
     data: {
-      scheduleId: r.scheduleId, scheduleName: r.scheduleName, runId: r.runId, occurrenceAt: r.occurrenceAt.toISOString(), status: r.status,
-      targets: r.targets, sent: r.sent, failed: r.failed, skipped: Math.max(0, r.targets - r.sent - r.failed),
+      scheduleId: r.scheduleId,
+      scheduleName: r.scheduleName,
+      runId: r.runId,
+      occurrenceAt: r.occurrenceAt.toISOString(),
+      status: r.status,
+      targets: r.targets,
+      sent: r.sent,
+      failed: r.failed,
+      skipped: Math.max(0, r.targets - r.sent - r.failed),
     },
   };
 }

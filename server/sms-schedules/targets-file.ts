@@ -24,7 +24,12 @@ export async function readTargetFile(q: Queryable, orgId: string, file: { name: 
   const rows = readUpload(ext === 'txt' ? base.slice(0, -3) + 'csv' : base, file.bytes, 'ICCID', { headerless: ICCID });
   if (rows.length > LIMITS.iccidList) throw invalid('file', 'fileRows', { limit: LIMITS.iccidList.toLocaleString('en-US') });
   const bad = rows.filter((r) => typeof r.cells[0] !== 'string' || !ICCID.test(r.cells[0]));
-  if (bad.length) throw offenders('file', 'fileIccids', bad.map((r) => String(r.row)));
+  if (bad.length)
+    throw offenders(
+      'file',
+      'fileIccids',
+      bad.map((r) => String(r.row)),
+    );
   const iccids = rows.map((r) => r.cells[0] as string);
   const dup = duplicatesOf(iccids);
   if (dup.length) throw offenders('file', 'duplicateIccids', dup);

@@ -72,7 +72,10 @@ function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', p
     method,
     path,
     permission: { action: 'read', subject: 'cube-schedule-sms' },
-    schema: { ...(method === 'GET' ? { querystring: input } : { body: input }), response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } } },
+    schema: {
+      ...(method === 'GET' ? { querystring: input } : { body: input }),
+      response: { type: 'object', properties: { taskId: { type: 'string' }, referenceId: { type: 'string' }, quantity: { type: 'integer' } } },
+    },
     handler: async (req: FastifyRequest) => {
       const auth = req.requireAuth();
       const b = (method === 'GET' ? req.query : req.body) as { id: string; runId?: string; format?: Format };
@@ -87,10 +90,21 @@ function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', p
       const referenceId = taskReference('sms_report', new Date());
       await db.tx(async (q) => {
         await insertTask(q, {
-          orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind: 'sms_report', quantity,
-          remark: `${scheduleText(req.lang, `reports.names.${report}`)} · ${s.name}`.slice(0, 500), payload,
+          orgId: auth.orgId,
+          id: taskId,
+          accountId: auth.accountId,
+          referenceId,
+          kind: 'sms_report',
+          quantity,
+          remark: `${scheduleText(req.lang, `reports.names.${report}`)} · ${s.name}`.slice(0, 500),
+          payload,
         });
-        await audit(q, req, { action: 'export', entity: 'sms_schedule', entityId: b.id, after: { report, runId: payload.runId, format: payload.format, quantity } });
+        await audit(q, req, {
+          action: 'export',
+          entity: 'sms_schedule',
+          entityId: b.id,
+          after: { report, runId: payload.runId, format: payload.format, quantity },
+        });
         await publishLive(q, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
       });
       return { taskId, referenceId, quantity };
@@ -118,11 +132,17 @@ export const smsReportJob: JobHandler = async ({ store, db, task, progress }) =>
   const writer = p.format === 'xlsx' ? xlsxWriter(store.draft(key)) : csvWriter(store.draft(key));
   await writer.header(def.columns.map((c) => scheduleText(p.lang, `reports.columns.${c}`)));
   let written = 0;
-  await readCursor<Record<string, unknown>>(db, `SELECT ${def.select} FROM ${def.from} ${ORDER[p.report]} LIMIT ${LIMITS.exportMax}`, [task.org_id, p.scheduleId, p.runId], 1000, async (rows) => {
-    await writer.rows(rows.map((r) => def.columns.map((c) => cellOf(r[c]))));
-    written += rows.length;
-    await progress(task.quantity ? (written / task.quantity) * 100 : 50);
-  });
+  await readCursor<Record<string, unknown>>(
+    db,
+    `SELECT ${def.select} FROM ${def.from} ${ORDER[p.report]} LIMIT ${LIMITS.exportMax}`,
+    [task.org_id, p.scheduleId, p.runId],
+    1000,
+    async (rows) => {
+      await writer.rows(rows.map((r) => def.columns.map((c) => cellOf(r[c]))));
+      written += rows.length;
+      await progress(task.quantity ? (written / task.quantity) * 100 : 50);
+    },
+  );
   await writer.end();
   return { file: { key, name, contentType: FORMATS[p.format] }, result: { rows: written } };
 };

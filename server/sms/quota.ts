@@ -13,7 +13,11 @@ export interface SmsQuota {
   remaining: number;
 }
 
-const of = (r: { quota: number; used: number }): SmsQuota => ({ quota: Number(r.quota), used: Number(r.used), remaining: Math.max(0, Number(r.quota) - Number(r.used)) });
+const of = (r: { quota: number; used: number }): SmsQuota => ({
+  quota: Number(r.quota),
+  used: Number(r.used),
+  remaining: Math.max(0, Number(r.quota) - Number(r.used)),
+});
 
 /** The organisation's quota as it stands (no lock). */
 export async function smsQuotaOf(q: Queryable, orgId: string): Promise<SmsQuota> {
@@ -26,7 +30,9 @@ export async function smsQuotaOf(q: Queryable, orgId: string): Promise<SmsQuota>
  * is exhausted). The row stays locked until the transaction ends.
  */
 export async function takeSmsQuota(q: Queryable, orgId: string, wanted: number): Promise<{ granted: number; after: SmsQuota }> {
-  const row = (await q.query<{ quota: number; used: number }>('SELECT sms_quota AS quota, sms_used AS used FROM organisations WHERE id = $1 FOR UPDATE', [orgId])).rows[0];
+  const row = (
+    await q.query<{ quota: number; used: number }>('SELECT sms_quota AS quota, sms_used AS used FROM organisations WHERE id = $1 FOR UPDATE', [orgId])
+  ).rows[0];
   const now = of(row ?? { quota: 0, used: 0 });
   const granted = Math.max(0, Math.min(Math.floor(wanted), now.remaining));
   if (granted > 0) await q.query('UPDATE organisations SET sms_used = sms_used + $2 WHERE id = $1', [orgId, granted]);

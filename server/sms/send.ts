@@ -72,7 +72,8 @@ interface SimRow {
 }
 
 /** The message of a refusal in lang. */
-export const refusalMessage = (lang: Language, reason: SmsRefusal, params: Record<string, unknown> = {}): string => translate(lang, `errors.sms.refusal.${reason}`, params);
+export const refusalMessage = (lang: Language, reason: SmsRefusal, params: Record<string, unknown> = {}): string =>
+  translate(lang, `errors.sms.refusal.${reason}`, params);
 
 /**
  * Send content to the organisation's SIMs named by iccids: refused SIM by SIM, stored and handed to the network for
@@ -89,7 +90,9 @@ export async function sendSmsBatch(db: Db, network: NetworkAdapter, input: SendS
   const stored = await db.tx(async (q) => {
     const sims = iccids.length
       ? new Map(
-          (await q.query<SimRow>('SELECT id, iccid, imsi, msisdn, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [input.orgId, iccids])).rows.map((s) => [s.iccid, s]),
+          (
+            await q.query<SimRow>('SELECT id, iccid, imsi, msisdn, status FROM sims WHERE org_id = $1 AND iccid = ANY($2::text[])', [input.orgId, iccids])
+          ).rows.map((s) => [s.iccid, s]),
         )
       : new Map<string, SimRow>();
     const eligible: SimRow[] = [];
@@ -108,15 +111,27 @@ export async function sendSmsBatch(db: Db, network: NetworkAdapter, input: SendS
          SELECT $1, u.id, u.sim_id, u.iccid, u.msisdn, 'MT', $2, $3, 'pending', $4, $5, $6
            FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS u(id, sim_id, iccid, msisdn)`,
         [
-          input.orgId, content, input.smsType, input.accountId, input.scheduleId ?? null, input.replyToId ?? null,
-          accepted.map((a) => a.smsId), accepted.map((a) => a.sim.id), accepted.map((a) => a.sim.iccid), accepted.map((a) => a.sim.msisdn),
+          input.orgId,
+          content,
+          input.smsType,
+          input.accountId,
+          input.scheduleId ?? null,
+          input.replyToId ?? null,
+          accepted.map((a) => a.smsId),
+          accepted.map((a) => a.sim.id),
+          accepted.map((a) => a.sim.iccid),
+          accepted.map((a) => a.sim.msisdn),
         ],
       );
     }
     return { accepted, quota: after };
   });
 
-  const answers = await handOff(network, content, stored.accepted.map((a) => ({ ref: refOf(input.orgId, a.sim), smsId: a.smsId })));
+  const answers = await handOff(
+    network,
+    content,
+    stored.accepted.map((a) => ({ ref: refOf(input.orgId, a.sim), smsId: a.smsId })),
+  );
   const sent = stored.accepted.filter((a) => answers.get(a.smsId)?.ok);
   const failed = stored.accepted.filter((a) => !answers.get(a.smsId)?.ok);
   let quota = stored.quota;
@@ -124,8 +139,17 @@ export async function sendSmsBatch(db: Db, network: NetworkAdapter, input: SendS
     await db.tx(async (q) => {
       const at = new Date();
       if (sent.length) {
-        await q.query(`UPDATE sms_records SET status = 'sent', sent_at = $3 WHERE org_id = $1 AND id = ANY($2::text[]) AND status = 'pending'`, [input.orgId, sent.map((a) => a.smsId), at.toISOString()]);
-        await countMtSms(q, input.orgId, sent.map((a) => a.sim), at);
+        await q.query(`UPDATE sms_records SET status = 'sent', sent_at = $3 WHERE org_id = $1 AND id = ANY($2::text[]) AND status = 'pending'`, [
+          input.orgId,
+          sent.map((a) => a.smsId),
+          at.toISOString(),
+        ]);
+        await countMtSms(
+          q,
+          input.orgId,
+          sent.map((a) => a.sim),
+          at,
+        );
       }
       if (failed.length) {
         await q.query(
@@ -152,7 +176,9 @@ async function handOff(network: NetworkAdapter, content: string, items: Array<{ 
   for (let i = 0; i < items.length; i += HANDOFF_PARALLEL) {
     const chunk = items.slice(i, i + HANDOFF_PARALLEL);
     const got = await Promise.all(
-      chunk.map((it) => network.sendSms(it.ref, { id: it.smsId, content }).catch((err: Error): CommandAnswer => ({ iccid: it.ref.iccid, ok: false, error: err.message }))),
+      chunk.map((it) =>
+        network.sendSms(it.ref, { id: it.smsId, content }).catch((err: Error): CommandAnswer => ({ iccid: it.ref.iccid, ok: false, error: err.message })),
+      ),
     );
     chunk.forEach((it, k) => answers.set(it.smsId, got[k]));
   }

@@ -12,7 +12,21 @@ import type { JobHandler } from '../job/worker.js';
 import { SMS_LIST_SPEC } from './sms-repo.js';
 import { smsFilters, type SmsListBody } from './sms-routes.js';
 
-const COLUMNS = ['createdAt', 'iccid', 'msisdn', 'direction', 'content', 'smsType', 'status', 'error', 'deliveredAt', 'accountName', 'scheduleName', 'replyToId', 'id'] as const;
+const COLUMNS = [
+  'createdAt',
+  'iccid',
+  'msisdn',
+  'direction',
+  'content',
+  'smsType',
+  'status',
+  'error',
+  'deliveredAt',
+  'accountName',
+  'scheduleName',
+  'replyToId',
+  'id',
+] as const;
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
 const ENUMS = new Set(['direction', 'smsType', 'status']);
 
@@ -26,7 +40,12 @@ export const smsExportJob: JobHandler = async ({ store, db, task, progress }) =>
   const key = `${folder}/${name}`;
   const writer = format === 'xlsx' ? xlsxWriter(store.draft(key)) : csvWriter(store.draft(key));
   await writer.header(COLUMNS.map((c) => label(`sms.fields.${c}`, c)));
-  const { sql, params } = listSelect({ ...SMS_LIST_SPEC, where: undefined }, task.org_id, { sort: query.sort, order: query.order, filters: smsFilters(query) }, LIMITS.exportMax);
+  const { sql, params } = listSelect(
+    { ...SMS_LIST_SPEC, where: undefined },
+    task.org_id,
+    { sort: query.sort, order: query.order, filters: smsFilters(query) },
+    LIMITS.exportMax,
+  );
   let written = 0;
   await readCursor<Record<string, unknown>>(db, sql, params, 1000, async (rows) => {
     await writer.rows(

@@ -76,7 +76,8 @@ export async function repliesTo(q: Queryable, orgId: string, parents: string[]):
 
 /** The organisation's SIMs with these numbers. */
 export async function simsByMsisdn(q: Queryable, orgId: string, msisdns: string[]) {
-  return (await q.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sims WHERE org_id = $1 AND msisdn = ANY($2::text[])', [orgId, msisdns])).rows;
+  return (await q.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sims WHERE org_id = $1 AND msisdn = ANY($2::text[])', [orgId, msisdns]))
+    .rows;
 }
 
 /** A message's SIM and direction; undefined for another organisation's. */

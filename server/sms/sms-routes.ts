@@ -31,10 +31,22 @@ export const SMS_DIRECTIONS = ['MT', 'MO'] as const;
 export const SMS_STATUSES = ['pending', 'sent', 'delivered', 'failed', 'received'] as const;
 
 const recordSchema = typed({
-  id: 'string', createdAt: { type: 'string', format: 'date-time' }, iccid: 'string', msisdn: STR,
-  direction: { type: 'string', enum: [...SMS_DIRECTIONS] }, content: 'string', smsType: { type: 'string', enum: [...SMS_TYPES] },
-  status: { type: 'string', enum: [...SMS_STATUSES] }, error: STR, sentAt: TIME, deliveredAt: TIME, replyToId: STR,
-  accountId: STR, accountName: STR, scheduleId: STR, scheduleName: STR,
+  id: 'string',
+  createdAt: { type: 'string', format: 'date-time' },
+  iccid: 'string',
+  msisdn: STR,
+  direction: { type: 'string', enum: [...SMS_DIRECTIONS] },
+  content: 'string',
+  smsType: { type: 'string', enum: [...SMS_TYPES] },
+  status: { type: 'string', enum: [...SMS_STATUSES] },
+  error: STR,
+  sentAt: TIME,
+  deliveredAt: TIME,
+  replyToId: STR,
+  accountId: STR,
+  accountName: STR,
+  scheduleId: STR,
+  scheduleName: STR,
 });
 
 /** The filters of the list and of its download. */
@@ -56,8 +68,17 @@ const filterProps = {
 };
 
 export type SmsListBody = {
-  direction?: string; status?: string; createdAtFrom?: string; createdAtTo?: string; search?: { field: 'iccid' | 'msisdn'; value: string };
-  content?: string; sort?: string; order?: 'asc' | 'desc'; page?: number; pageSize?: number; cursor?: string;
+  direction?: string;
+  status?: string;
+  createdAtFrom?: string;
+  createdAtTo?: string;
+  search?: { field: 'iccid' | 'msisdn'; value: string };
+  content?: string;
+  sort?: string;
+  order?: 'asc' | 'desc';
+  page?: number;
+  pageSize?: number;
+  cursor?: string;
 };
 
 /** The list helper's filters of a list body. */
@@ -101,7 +122,10 @@ async function threadsOf(req: FastifyRequest, orgId: string, heads: string[]): P
 /** The organisation's SMS quota (quota.ts SmsQuota). */
 const QUOTA = typed({ quota: 'integer', used: 'integer', remaining: 'integer' });
 
-const resultSchema = batchAnswer({ iccid: STR, msisdn: STR, ok: 'boolean', smsId: 'string', status: 'string', reason: 'string', message: 'string' }, { quota: QUOTA });
+const resultSchema = batchAnswer(
+  { iccid: STR, msisdn: STR, ok: 'boolean', smsId: 'string', status: 'string', reason: 'string', message: 'string' },
+  { quota: QUOTA },
+);
 
 const sendProps = {
   smsType: { type: 'string', enum: [...SMS_TYPES], default: 'text' },
@@ -119,7 +143,11 @@ interface SendInput {
 }
 
 /** Lines of a pasted list: one entry per line (commas, semicolons and blanks separate too). */
-const linesOf = (text: string | undefined): string[] => (text ?? '').split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+const linesOf = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * The send request, as JSON (the public API) or multipart (the console, SPEC.md section 7): type, content, ICCIDs
@@ -163,9 +191,18 @@ export const smsRoutes = defineRoutes([
       const auth = req.requireAuth();
       const body = (req.body ?? {}) as SmsListBody;
       const page = await listPage<Row>(req.server.db, SMS_LIST_SPEC, auth.orgId, {
-        page: body.page ?? 1, pageSize: body.pageSize ?? 20, cursor: body.cursor, sort: body.sort, order: body.order, filters: smsFilters(body),
+        page: body.page ?? 1,
+        pageSize: body.pageSize ?? 20,
+        cursor: body.cursor,
+        sort: body.sort,
+        order: body.order,
+        filters: smsFilters(body),
       });
-      const replies = await threadsOf(req, auth.orgId, page.items.map((r) => r.id));
+      const replies = await threadsOf(
+        req,
+        auth.orgId,
+        page.items.map((r) => r.id),
+      );
       return { ...page, items: page.items.map((r) => ({ ...r, replies: replies.get(r.id) ?? [] })) };
     },
   }),
@@ -186,16 +223,23 @@ export const smsRoutes = defineRoutes([
       const msisdns = [...new Set(input.msisdns)];
       const targets = new Set(input.iccids).size + msisdns.length;
       if (targets === 0) throw new ApiError(400, CODES.validation, { field: 'iccids' }, 'errors.sms.noTargets', { field: 'iccids', rule: 'required' });
-      if (targets > LIMITS.iccidList) throw new ApiError(400, CODES.validation, { field: 'iccids', max: LIMITS.iccidList }, 'errors.sms.tooManyTargets', { field: 'iccids', rule: 'maxItems' });
+      if (targets > LIMITS.iccidList)
+        throw new ApiError(400, CODES.validation, { field: 'iccids', max: LIMITS.iccidList }, 'errors.sms.tooManyTargets', {
+          field: 'iccids',
+          rule: 'maxItems',
+        });
       const { db, network } = req.server;
       // Numbers name the organisation's SIMs; one that names none is refused on its own.
-      const byMsisdn = new Map(
-        msisdns.length
-          ? (await simsByMsisdn(db, auth.orgId, msisdns)).map((r) => [r.msisdn, r.iccid])
-          : [],
-      );
+      const byMsisdn = new Map(msisdns.length ? (await simsByMsisdn(db, auth.orgId, msisdns)).map((r) => [r.msisdn, r.iccid]) : []);
       const iccids = [...new Set([...input.iccids, ...msisdns.map((m) => byMsisdn.get(m)).filter((i): i is string => !!i)])];
-      const sent = await sendSmsBatch(db, network, { orgId: auth.orgId, accountId: auth.accountId, iccids, content: input.content, smsType: input.smsType, lang: req.lang });
+      const sent = await sendSmsBatch(db, network, {
+        orgId: auth.orgId,
+        accountId: auth.accountId,
+        iccids,
+        content: input.content,
+        smsType: input.smsType,
+        lang: req.lang,
+      });
       const byIccid = new Map(sent.results.map((r) => [r.iccid, r]));
       const direct = new Set(input.iccids);
       const results: Result[] = [
@@ -209,8 +253,14 @@ export const smsRoutes = defineRoutes([
       ];
       await db.tx((q) =>
         audit(q, req, {
-          action: 'sendSms', entity: 'sim', entityId: iccids.length === 1 ? iccids[0] : null,
-          after: { smsType: input.smsType, accepted: sent.accepted, refused: results.filter((r) => !r.ok).map((r) => ({ iccid: r.iccid || r.msisdn, reason: r.reason })) },
+          action: 'sendSms',
+          entity: 'sim',
+          entityId: iccids.length === 1 ? iccids[0] : null,
+          after: {
+            smsType: input.smsType,
+            accepted: sent.accepted,
+            refused: results.filter((r) => !r.ok).map((r) => ({ iccid: r.iccid || r.msisdn, reason: r.reason })),
+          },
         }),
       );
       return { results, accepted: sent.accepted, refused: results.length - sent.accepted, quota: sent.quota };
@@ -229,8 +279,23 @@ export const smsRoutes = defineRoutes([
       const mo = await smsRecordHead(db, auth.orgId, body.id);
       if (!mo) throw notFound('sms', body.id);
       if (mo.direction !== 'MO') throw new ApiError(400, CODES.validation, { field: 'id' }, 'errors.sms.replyNotMo', { field: 'id', rule: 'replyNotMo' });
-      const sent = await sendSmsBatch(db, network, { orgId: auth.orgId, accountId: auth.accountId, replyToId: body.id, iccids: [mo.iccid], content: body.content, smsType: body.smsType ?? 'text', lang: req.lang });
-      await db.tx((q) => audit(q, req, { action: 'replySms', entity: 'sim', entityId: mo.iccid, after: { replyTo: body.id, accepted: sent.accepted, reason: sent.results[0]?.reason } }));
+      const sent = await sendSmsBatch(db, network, {
+        orgId: auth.orgId,
+        accountId: auth.accountId,
+        replyToId: body.id,
+        iccids: [mo.iccid],
+        content: body.content,
+        smsType: body.smsType ?? 'text',
+        lang: req.lang,
+      });
+      await db.tx((q) =>
+        audit(q, req, {
+          action: 'replySms',
+          entity: 'sim',
+          entityId: mo.iccid,
+          after: { replyTo: body.id, accepted: sent.accepted, reason: sent.results[0]?.reason },
+        }),
+      );
       return sent;
     },
   }),
@@ -264,13 +329,26 @@ export const smsRoutes = defineRoutes([
     handler: async (req) => {
       const auth = req.requireAuth();
       const { format, ...query } = req.body as SmsListBody & { format: 'csv' | 'xlsx' };
-      const count = await listPage(req.server.db, { ...SMS_LIST_SPEC, where: undefined }, auth.orgId, { pageSize: 1, filters: smsFilters(query), totalCap: LIMITS.exportMax + 1 });
+      const count = await listPage(req.server.db, { ...SMS_LIST_SPEC, where: undefined }, auth.orgId, {
+        pageSize: 1,
+        filters: smsFilters(query),
+        totalCap: LIMITS.exportMax + 1,
+      });
       if (count.total === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
       if (count.total > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
       const taskId = newId();
       const referenceId = taskReference('sms_export', new Date());
       await req.server.db.tx(async (tx) => {
-        await insertTask(tx, { orgId: auth.orgId, id: taskId, accountId: auth.accountId, referenceId, kind: 'sms_export', quantity: count.total, remark: format.toUpperCase(), payload: { query, format, lang: req.lang } });
+        await insertTask(tx, {
+          orgId: auth.orgId,
+          id: taskId,
+          accountId: auth.accountId,
+          referenceId,
+          kind: 'sms_export',
+          quantity: count.total,
+          remark: format.toUpperCase(),
+          payload: { query, format, lang: req.lang },
+        });
         await audit(tx, req, { action: 'export', entity: 'sms', entityId: taskId, after: { format, quantity: count.total } });
         await publishLive(tx, { type: 'task', orgId: auth.orgId, accountId: auth.accountId, data: { id: taskId, status: 'processing', progress: 0 } });
       });

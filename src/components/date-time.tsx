@@ -24,7 +24,11 @@ export function formatTimeParts(value: string | number | Date, zone: Zone, lang:
   }
   // The time starts at its hour, or at the part of the day that some languages write first (zh-TW "晚上11:25:40").
   const at = parts.findIndex((p) => p.type === 'hour' || p.type === 'dayPeriod');
-  const text = (from: number, to?: number) => parts.slice(from, to).map((p) => p.value).join('');
+  const text = (from: number, to?: number) =>
+    parts
+      .slice(from, to)
+      .map((p) => p.value)
+      .join('');
   const time = text(at);
   return [text(0, at), zone === 'UTC' ? `${time} UTC` : time];
 }
@@ -69,7 +73,12 @@ export function DateTime({ value, oneLine = false, withoutYear = false }: { valu
   if (!value) return <span aria-hidden>—</span>;
   const [date, time] = formatTimeParts(value, zone, i18n.language, withoutYear);
   const title = withoutYear ? formatTime(value, zone, i18n.language) : undefined;
-  if (oneLine) return <time dateTime={value} title={title} style={NOWRAP}>{date + time}</time>;
+  if (oneLine)
+    return (
+      <time dateTime={value} title={title} style={NOWRAP}>
+        {date + time}
+      </time>
+    );
   // The space that joins them (if any) is where the line may break.
   const joint = date.slice(date.trimEnd().length);
   return (

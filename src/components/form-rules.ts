@@ -18,7 +18,8 @@ export const numberIn = (t: TFunction, lang: string, field: string, min: number,
   validator: async (_: unknown, value: unknown) => {
     if (value === null || value === undefined || value === '') return;
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min || n > max) throw new Error(schemaMessage(t, lang, field, { keyword: 'minimum', params: { limit: min }, schema: { minimum: min, maximum: max } }));
+    if (!Number.isFinite(n) || n < min || n > max)
+      throw new Error(schemaMessage(t, lang, field, { keyword: 'minimum', params: { limit: min }, schema: { minimum: min, maximum: max } }));
     const places = (String(value).split('.')[1] ?? '').length;
     if (places > decimals) throw new Error(t('validation.decimals', { field, count: decimals, limit: decimals }));
   },

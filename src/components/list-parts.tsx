@@ -22,7 +22,11 @@ export function usePaging(pageSize = 20): Paging {
   const [paging, setPaging] = useState({ page: 1, pageSize });
   const setPage = useCallback((page: number) => setPaging((p) => ({ ...p, page })), []);
   const onChange = (page: number, size: number) => setPaging({ page: size === paging.pageSize ? page : 1, pageSize: size });
-  return { ...paging, setPage, pagination: (total, more) => ({ current: paging.page, pageSize: paging.pageSize, total, showSizeChanger: true, onChange, ...more }) };
+  return {
+    ...paging,
+    setPage,
+    pagination: (total, more) => ({ current: paging.page, pageSize: paging.pageSize, total, showSizeChanger: true, onChange, ...more }),
+  };
 }
 
 export type PagedTableProps<T> = Omit<TableProps<T>, 'dataSource' | 'pagination' | 'locale'> & {
@@ -63,14 +67,37 @@ export function Cut({ text, min }: { text: string; min: number }) {
 /** A table of one server page (rows keyed by id, middle size, unless told otherwise). */
 export function PagedTable<T extends object>({ data, paging, empty, pager, ...table }: PagedTableProps<T>) {
   const emptyText = typeof empty === 'string' ? <Empty description={empty} /> : empty;
-  return <Table<T> rowKey="id" size="middle" {...FIT_TABLE} loading={data === null} dataSource={data?.items ?? []} locale={{ emptyText }} pagination={paging.pagination(data?.total ?? 0, pager)} {...table} />;
+  return (
+    <Table<T>
+      rowKey="id"
+      size="middle"
+      {...FIT_TABLE}
+      loading={data === null}
+      dataSource={data?.items ?? []}
+      locale={{ emptyText }}
+      pagination={paging.pagination(data?.total ?? 0, pager)}
+      {...table}
+    />
+  );
 }
 
 /**
  * Its button opens a confirmation: "{words}.deleteTitle" with the name, "{words}.deleteText", a red "{words}.delete"
  * and "{words}.cancel"; once `remove` has done, "{words}.deleted" with the name, then onDone.
  */
-export function ConfirmDelete({ words, name, remove, onDone, children }: { words: string; name: string; remove: () => Promise<unknown>; onDone: () => void; children: ReactElement }) {
+export function ConfirmDelete({
+  words,
+  name,
+  remove,
+  onDone,
+  children,
+}: {
+  words: string;
+  name: string;
+  remove: () => Promise<unknown>;
+  onDone: () => void;
+  children: ReactElement;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const confirm = async () => {
@@ -79,7 +106,14 @@ export function ConfirmDelete({ words, name, remove, onDone, children }: { words
     onDone();
   };
   return (
-    <Popconfirm title={t(`${words}.deleteTitle`, { name })} description={t(`${words}.deleteText`)} okText={t(`${words}.delete`)} okButtonProps={{ danger: true }} cancelText={t(`${words}.cancel`)} onConfirm={confirm}>
+    <Popconfirm
+      title={t(`${words}.deleteTitle`, { name })}
+      description={t(`${words}.deleteText`)}
+      okText={t(`${words}.delete`)}
+      okButtonProps={{ danger: true }}
+      cancelText={t(`${words}.cancel`)}
+      onConfirm={confirm}
+    >
       {children}
     </Popconfirm>
   );

@@ -7,7 +7,11 @@ export function NewPasswordFields() {
   const { t } = useTranslation();
   return (
     <>
-      <Form.Item name="password" label={t('forgot.newPassword')} rules={[{ validator: (_, v) => (isValidPassword(v ?? '') ? Promise.resolve() : Promise.reject(new Error(t('rules.password')))) }]}>
+      <Form.Item
+        name="password"
+        label={t('forgot.newPassword')}
+        rules={[{ validator: (_, v) => (isValidPassword(v ?? '') ? Promise.resolve() : Promise.reject(new Error(t('rules.password')))) }]}
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item
@@ -16,7 +20,9 @@ export function NewPasswordFields() {
         dependencies={['password']}
         rules={[
           { required: true, message: t('forgot.confirmRequired') },
-          ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('rules.passwordMismatch')))) }),
+          ({ getFieldValue }) => ({
+            validator: (_, v) => (v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('rules.passwordMismatch')))),
+          }),
         ]}
       >
         <Input.Password autoComplete="new-password" />

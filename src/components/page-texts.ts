@@ -21,7 +21,9 @@ export function pageTexts(files: Files, probeKey: string): { load: (language: st
     let pending = loading.get(lang);
     if (!pending) {
       const file = fileOf(lang);
-      pending = file ? file().then((words) => void i18n.addResourceBundle(lang, 'translation', words, true, false)) : Promise.reject(new Error(`no words for ${lang}`));
+      pending = file
+        ? file().then((words) => void i18n.addResourceBundle(lang, 'translation', words, true, false))
+        : Promise.reject(new Error(`no words for ${lang}`));
       pending.catch(() => loading.delete(lang));
       loading.set(lang, pending);
     }
@@ -36,7 +38,10 @@ export function pageTexts(files: Files, probeKey: string): { load: (language: st
     useEffect(() => {
       let live = true;
       if (!current.exists(probeKey, { lng: lang })) setReady(false);
-      void load(lang).then(() => live && setReady(true), () => undefined);
+      void load(lang).then(
+        () => live && setReady(true),
+        () => undefined,
+      );
       return () => void (live = false);
     }, [lang, current]);
     return ready;

@@ -48,7 +48,22 @@ export function useSubmit<V, R>(send: (values: V) => Promise<R>, done: (result: 
 }
 
 /** A Modal holding a vertical form, with a line of help above it; `dialog` is useSubmit's. `disabled` greys every field (while the values to edit are still on their way). */
-export function FormDialog<V>({ help, form, name, initialValues, disabled, children, ...modal }: Omit<ModalProps, 'children'> & { help?: ReactNode; form: FormInstance<V>; name?: string; initialValues?: Partial<V>; disabled?: boolean; children: ReactNode }) {
+export function FormDialog<V>({
+  help,
+  form,
+  name,
+  initialValues,
+  disabled,
+  children,
+  ...modal
+}: Omit<ModalProps, 'children'> & {
+  help?: ReactNode;
+  form: FormInstance<V>;
+  name?: string;
+  initialValues?: Partial<V>;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
     <Modal {...modal}>
       {help && <Typography.Paragraph type="secondary">{help}</Typography.Paragraph>}

@@ -14,7 +14,8 @@ type Call = { method: string; url: string };
 
 /** "GET /api/x/:id" with the record id filled in, and :org with the current organisation's code. */
 export function callOf(spec: unknown, id?: string | number): Call {
-  if (typeof spec !== 'string' || !/^(GET|POST|PUT|PATCH|DELETE) \/api\//.test(spec)) throw new Error(`Resource call "${String(spec)}" must read "METHOD /api/service/path"`);
+  if (typeof spec !== 'string' || !/^(GET|POST|PUT|PATCH|DELETE) \/api\//.test(spec))
+    throw new Error(`Resource call "${String(spec)}" must read "METHOD /api/service/path"`);
   const [method, path] = spec.split(' ');
   const withOrg = path.replace(':org', encodeURIComponent(store.get('partnerCode') ?? ''));
   return { method, url: id === undefined ? withOrg : withOrg.replace(':id', encodeURIComponent(String(id))) };
@@ -69,12 +70,18 @@ export const dataProvider: DataProvider = {
   },
   create: async <T extends BaseRecord>({ variables, meta }: Parameters<DataProvider['create']>[0]) => {
     const { method, url } = callOf(meta?.create);
-    const data = variables instanceof FormData ? await upload<T>(url, variables, { headers: meta?.headers as Record<string, string> }) : await api<T>(method, url, variables);
+    const data =
+      variables instanceof FormData
+        ? await upload<T>(url, variables, { headers: meta?.headers as Record<string, string> })
+        : await api<T>(method, url, variables);
     return { data };
   },
   update: async <T extends BaseRecord>({ id, variables, meta }: Parameters<DataProvider['update']>[0]) => {
     const { method, url } = callOf(meta?.update, id);
-    const data = variables instanceof FormData ? await upload<T>(url, variables, { headers: meta?.headers as Record<string, string> }) : await api<T>(method, url, variables);
+    const data =
+      variables instanceof FormData
+        ? await upload<T>(url, variables, { headers: meta?.headers as Record<string, string> })
+        : await api<T>(method, url, variables);
     return { data };
   },
   deleteOne: async <T extends BaseRecord>({ id, variables, meta }: Parameters<DataProvider['deleteOne']>[0]) => {

@@ -206,7 +206,11 @@ export async function peek<T>(url: string): Promise<{ data: T } | null> {
 }
 
 /** Send files and fields as multipart/form-data (SMS send, SIM transfer, uploads); extra headers where SPEC.md names them. */
-export async function upload<T>(url: string, form: FormData, opts: { headers?: Record<string, string>; quiet?: boolean; method?: 'POST' | 'PUT' } = {}): Promise<T> {
+export async function upload<T>(
+  url: string,
+  form: FormData,
+  opts: { headers?: Record<string, string>; quiet?: boolean; method?: 'POST' | 'PUT' } = {},
+): Promise<T> {
   return (await request<T>(opts.method ?? 'POST', url, form, opts)).envelope!.data;
 }
 
@@ -252,7 +256,13 @@ export async function openStream(url: string, signal: AbortSignal, extra: Record
 }
 
 /** SPEC.md section 8's organisation codes keep their own words on a 403; any other 403 reads "Permission denied". */
-const OWN_WORDS_403 = new Set<string>([CODES.orgFirstLevelPermission, CODES.orgCannotDelete, CODES.orgSettlementName, CODES.orgInsufficientPermission, CODES.orgNameExists]);
+const OWN_WORDS_403 = new Set<string>([
+  CODES.orgFirstLevelPermission,
+  CODES.orgCannotDelete,
+  CODES.orgSettlementName,
+  CODES.orgInsufficientPermission,
+  CODES.orgNameExists,
+]);
 
 /** The toast of a failed call: the server's message, or SPEC.md section 8's "Permission denied" (a key) for a 403. */
 export function toastOf(e: { message: string; statusCode?: number; code?: string }): { key: string } | { text: string } {

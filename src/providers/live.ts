@@ -129,9 +129,7 @@ export function disconnectLive(): void {
 export const liveProvider: LiveProvider = {
   subscribe: ({ channel, callback }) => {
     const type: LiveType = channel.endsWith('tasks') ? 'task' : 'permissions';
-    return subscribeLive(type, (payload) =>
-      callback({ channel, type: 'updated', payload: (payload ?? {}) as RefineLiveEvent['payload'], date: new Date() }),
-    );
+    return subscribeLive(type, (payload) => callback({ channel, type: 'updated', payload: (payload ?? {}) as RefineLiveEvent['payload'], date: new Date() }));
   },
   unsubscribe: (unsubscribe: () => void) => unsubscribe(),
 };

@@ -1,7 +1,22 @@
 /** Browser storage keys of SPEC.md section 3, in one place. */
 export const STORAGE_KEYS = [
-  'token', 'partnerCode', 'enterpriseCode', 'enterpriseName', 'userId', 'username', 'accountName', 'userEmail',
-  'tenantId', 'TimeZone', 'lang', 'theme', 'navIndex', 'historyName', 'historyQuery', 'roles', 'permissions',
+  'token',
+  'partnerCode',
+  'enterpriseCode',
+  'enterpriseName',
+  'userId',
+  'username',
+  'accountName',
+  'userEmail',
+  'tenantId',
+  'TimeZone',
+  'lang',
+  'theme',
+  'navIndex',
+  'historyName',
+  'historyQuery',
+  'roles',
+  'permissions',
 ] as const;
 export type StorageKey = (typeof STORAGE_KEYS)[number];
 

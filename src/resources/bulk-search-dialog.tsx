@@ -5,7 +5,11 @@ import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../common/resources';
 
 /** The lines of a bulk search, trimmed, empty ones and repeats dropped; the first problem, if any. */
-export function parseBulk(text: string, pattern: string | undefined, max: number): { values: string[]; error: { key: string; params: Record<string, unknown> } | null } {
+export function parseBulk(
+  text: string,
+  pattern: string | undefined,
+  max: number,
+): { values: string[]; error: { key: string; params: Record<string, unknown> } | null } {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   const values = [...new Set(lines.filter(Boolean))];
   const re = pattern ? new RegExp(pattern) : null;
@@ -16,7 +20,17 @@ export function parseBulk(text: string, pattern: string | undefined, max: number
   return { values, error: null };
 }
 
-export function BulkSearchDialog({ resource, open, onClose, onApply }: { resource: ResourceSchema; open: boolean; onClose: () => void; onApply: (values: string[]) => void }) {
+export function BulkSearchDialog({
+  resource,
+  open,
+  onClose,
+  onApply,
+}: {
+  resource: ResourceSchema;
+  open: boolean;
+  onClose: () => void;
+  onApply: (values: string[]) => void;
+}) {
   const { t } = useTranslation();
   const bulk = resource['x-admin'].list.bulk!;
   const fieldLabel = t(`${resource['x-admin'].i18n}.fields.${bulk.field}`);

@@ -10,25 +10,62 @@ import { formatNumber, numberFormat } from '../../common/numbers';
 // SPEC.md section 6: role tags red for admin and superadmin, blue for operator, green for user.
 const ENUM_COLORS: Record<string, string> = {
   ...ROLE_COLORS,
-  active: 'green', online: 'green', connected: 'cyan', pre_activated: 'blue', inactive: 'default', paused: 'orange',
-  expired: 'red', terminated: 'default', disabled: 'red', invited: 'gold',
-  published: 'blue', paid: 'green', obsolete: 'default', draft: 'gold', ready: 'green', failed: 'red', pending: 'gold', closed: 'default', offline: 'default', unknown: 'default',
+  active: 'green',
+  online: 'green',
+  connected: 'cyan',
+  pre_activated: 'blue',
+  inactive: 'default',
+  paused: 'orange',
+  expired: 'red',
+  terminated: 'default',
+  disabled: 'red',
+  invited: 'gold',
+  published: 'blue',
+  paid: 'green',
+  obsolete: 'default',
+  draft: 'gold',
+  ready: 'green',
+  failed: 'red',
+  pending: 'gold',
+  closed: 'default',
+  offline: 'default',
+  unknown: 'default',
 };
 
 /** plain: no copy button (the value is itself a link); row: the record, for a money field's currency. */
-export function Cell({ resource, field, value, plain, row }: { resource: ResourceSchema; field: string; value: unknown; plain?: boolean; row?: Record<string, unknown> }) {
+export function Cell({
+  resource,
+  field,
+  value,
+  plain,
+  row,
+}: {
+  resource: ResourceSchema;
+  field: string;
+  value: unknown;
+  plain?: boolean;
+  row?: Record<string, unknown>;
+}) {
   const { t, i18n } = useTranslation();
   const p = resource.properties[field];
   const prefix = resource['x-admin'].i18n;
   if (value === null || value === undefined || value === '') return <Typography.Text type="secondary">—</Typography.Text>;
   if (p.enum) return <Tag color={ENUM_COLORS[String(value)] ?? 'default'}>{t(`${prefix}.enum.${field}.${String(value)}`)}</Tag>;
-  if (typeof value === 'boolean') return value ? <Tag color="blue">{t('resources.yes')}</Tag> : <Typography.Text type="secondary">{t('resources.no')}</Typography.Text>;
+  if (typeof value === 'boolean')
+    return value ? <Tag color="blue">{t('resources.yes')}</Tag> : <Typography.Text type="secondary">{t('resources.no')}</Typography.Text>;
   if (p.format === 'date-time') return <DateTime value={String(value)} />;
   // A day (no time, no zone) in the language's own date format, read as the calendar day it is.
   if (p.format === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value))
     return <time dateTime={value.slice(0, 10)}>{formatDay(value, i18n.language)}</time>;
   if (p['x-country'] && typeof value === 'string') return <>{`${new Intl.DisplayNames([i18n.language], { type: 'region' }).of(value) ?? value} (${value})`}</>;
-  if (Array.isArray(value)) return <>{value.map((v) => <Tag key={String(v)}>{String(v)}</Tag>)}</>;
+  if (Array.isArray(value))
+    return (
+      <>
+        {value.map((v) => (
+          <Tag key={String(v)}>{String(v)}</Tag>
+        ))}
+      </>
+    );
   if (typeof value === 'number') return <span style={WHOLE}>{formatValue(p, field, value, i18n.language, row)}</span>;
   // A value of one word (an id, a plan code such as EU-POOL-200M) is never broken at its hyphens or mid-word.
   const style = isToken(String(value)) ? WHOLE : undefined;

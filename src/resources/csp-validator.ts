@@ -9,7 +9,24 @@ import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { RJSFSchema } from '@rjsf/utils';
 
 /** Keywords whose error only says that something below failed; the failure itself is reported on its own. */
-const WRAPPERS = new Set(['properties', 'items', 'allOf', 'anyOf', 'oneOf', 'additionalItems', 'prefixItems', '$ref', 'not', 'if', 'then', 'else', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', 'patternProperties']);
+const WRAPPERS = new Set([
+  'properties',
+  'items',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'additionalItems',
+  'prefixItems',
+  '$ref',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'patternProperties',
+]);
 
 const at = (schema: unknown, pointer: string): unknown =>
   pointer
@@ -46,7 +63,9 @@ function check(schema: RJSFSchema, data: unknown): OutputUnit[] {
 /** RJSF's validator with CSP-safe checking. */
 export function cspSafeValidator() {
   const v = customizeValidator();
-  v.rawValidation = ((schema: RJSFSchema, formData?: unknown) => ({ errors: check(schema, formData).map((u) => asAjvError(schema, u)) })) as typeof v.rawValidation;
+  v.rawValidation = ((schema: RJSFSchema, formData?: unknown) => ({
+    errors: check(schema, formData).map((u) => asAjvError(schema, u)),
+  })) as typeof v.rawValidation;
   v.isValid = (schema, formData) => check(schema, formData).length === 0;
   return v;
 }

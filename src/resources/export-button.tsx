@@ -35,7 +35,11 @@ export function ExportButton({ call, filters, ticked, total }: Props) {
     const inPath = url.includes(':format');
     setBusy(true);
     try {
-      const r = await api<{ quantity: number }>(method, url.replace(':format', format), { ...filters(), ...(inPath ? {} : { format }), ...(selected ? { selected: ticked } : {}) });
+      const r = await api<{ quantity: number }>(method, url.replace(':format', format), {
+        ...filters(),
+        ...(inPath ? {} : { format }),
+        ...(selected ? { selected: ticked } : {}),
+      });
       void message.success({
         content: (
           <span>
@@ -53,8 +57,20 @@ export function ExportButton({ call, filters, ticked, total }: Props) {
   };
   const n = (count: number) => formatNumber(count, i18n.language);
   const items = (['csv', 'xlsx'] as const).flatMap((format) => [
-    { key: `all-${format}`, label: t('resources.exportAll', { count: total, n: n(total), format: format.toUpperCase() }), onClick: () => void start(format, false) },
-    ...(ticked.length ? [{ key: `ticked-${format}`, label: t('resources.exportSelected', { count: ticked.length, n: n(ticked.length), format: format.toUpperCase() }), onClick: () => void start(format, true) }] : []),
+    {
+      key: `all-${format}`,
+      label: t('resources.exportAll', { count: total, n: n(total), format: format.toUpperCase() }),
+      onClick: () => void start(format, false),
+    },
+    ...(ticked.length
+      ? [
+          {
+            key: `ticked-${format}`,
+            label: t('resources.exportSelected', { count: ticked.length, n: n(ticked.length), format: format.toUpperCase() }),
+            onClick: () => void start(format, true),
+          },
+        ]
+      : []),
   ]);
   return (
     <Dropdown menu={{ items }} trigger={['click']}>

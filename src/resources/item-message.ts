@@ -8,7 +8,8 @@ import { formatNumber } from '../../common/numbers';
 import type { SchemaProblem, Translate } from '../../common/validation-messages';
 
 /** What one entry of a list field is called ("Tag" for the tags), its field's label where it has no name of its own. */
-export const itemLabel = (t: Translate, prefix: string, field: string): string => t(`${prefix}.items.${field}`, { defaultValue: t(`${prefix}.fields.${field}`) });
+export const itemLabel = (t: Translate, prefix: string, field: string): string =>
+  t(`${prefix}.items.${field}`, { defaultValue: t(`${prefix}.fields.${field}`) });
 
 /** The message for one refused entry `value` of a list whose entries are called `item`. */
 export function itemMessage(t: Translate, lang: string, item: string, value: string, problem: SchemaProblem): string {

@@ -18,7 +18,16 @@ export interface Criteria {
 
 /** The chosen date windows as the list body names them (<field>From, <field>To). */
 export function windowBodyOf(c: Criteria): Record<string, string> {
-  return Object.fromEntries(Object.entries(c.ranges ?? {}).flatMap(([f, v]) => (v ? [[`${f}From`, v[0]], [`${f}To`, v[1]]] : [])));
+  return Object.fromEntries(
+    Object.entries(c.ranges ?? {}).flatMap(([f, v]) =>
+      v
+        ? [
+            [`${f}From`, v[0]],
+            [`${f}To`, v[1]],
+          ]
+        : [],
+    ),
+  );
 }
 
 /** What the typed search lacks before it may be sent (SPEC.md section 5: more than one character; digits for numbers). */
@@ -91,7 +100,13 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
       {admin.list.search?.length ? (
         <Labelled label={t('resources.search')} htmlFor={idOf('__search')} note={problem && t(problem)}>
           <Space.Compact>
-            <Select aria-label={t('resources.searchField')} value={searchField} style={{ width: 150 }} onChange={(f) => onText(f, text)} options={admin.list.search.map((f) => ({ value: f, label: label(f) }))} />
+            <Select
+              aria-label={t('resources.searchField')}
+              value={searchField}
+              style={{ width: 150 }}
+              onChange={(f) => onText(f, text)}
+              options={admin.list.search.map((f) => ({ value: f, label: label(f) }))}
+            />
             <Input
               id={idOf('__search')}
               aria-label={t('resources.searchPlaceholder')}
@@ -108,7 +123,12 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
         </Labelled>
       ) : null}
       {(admin.list.ranges ?? []).map((f) => (
-        <Labelled key={f} label={label(f)} htmlFor={idOf(f)} note={windowProblem && required?.field === f ? t('resources.rangeTooLong', { days: required.maxDays }) : null}>
+        <Labelled
+          key={f}
+          label={label(f)}
+          htmlFor={idOf(f)}
+          note={windowProblem && required?.field === f ? t('resources.rangeTooLong', { days: required.maxDays }) : null}
+        >
           <DatePicker.RangePicker
             id={{ start: idOf(f), end: `${idOf(f)}-end` }}
             aria-label={t('resources.range', { field: label(f) })}
@@ -122,11 +142,13 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
           />
         </Labelled>
       ))}
-      {admin.list.filters.filter((f) => fixed[f] !== undefined).map((f) => (
-        <Labelled key={f} label={label(f)} htmlFor={idOf(f)}>
-          <Input id={idOf(f)} aria-label={label(f)} readOnly variant="filled" value={fixed[f]} style={{ minWidth: 220, width: `${fixed[f].length + 4}ch` }} />
-        </Labelled>
-      ))}
+      {admin.list.filters
+        .filter((f) => fixed[f] !== undefined)
+        .map((f) => (
+          <Labelled key={f} label={label(f)} htmlFor={idOf(f)}>
+            <Input id={idOf(f)} aria-label={label(f)} readOnly variant="filled" value={fixed[f]} style={{ minWidth: 220, width: `${fixed[f].length + 4}ch` }} />
+          </Labelled>
+        ))}
       {enumFilters.map((f) => (
         <Labelled key={f} label={label(f)} htmlFor={idOf(f)}>
           <Select
@@ -177,7 +199,13 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
         </Dropdown>
         {/* Only where there is something to clear (organisations and accounts have no filters). */}
         {(admin.list.search?.length || admin.list.filters.length || admin.list.ranges?.length || admin.list.bulk) && (
-          <Button type="link" onClick={() => { onText(searchField, ''); onChange({ filters: {}, ranges: required ? { [required.field]: criteria.ranges?.[required.field] } : {} }); }}>
+          <Button
+            type="link"
+            onClick={() => {
+              onText(searchField, '');
+              onChange({ filters: {}, ranges: required ? { [required.field]: criteria.ranges?.[required.field] } : {} });
+            }}
+          >
             {t('resources.clear')}
           </Button>
         )}
@@ -202,7 +230,21 @@ export function ListToolbar({ resource, criteria, onChange, fixed = {}, shown, o
  * A filter on a field without an enum: yes/no for a boolean, the values a call offers (networks seen), or a value
  * typed whole and applied on Enter or when the field is left.
  */
-function ValueFilter({ id, label, type, optionsCall, value, onChange }: { id: string; label: string; type: unknown; optionsCall?: string; value: unknown; onChange: (v: string | boolean | undefined) => void }) {
+function ValueFilter({
+  id,
+  label,
+  type,
+  optionsCall,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  type: unknown;
+  optionsCall?: string;
+  value: unknown;
+  onChange: (v: string | boolean | undefined) => void;
+}) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState(String(value ?? ''));
   const { result } = useCustom<string[]>({
@@ -215,17 +257,59 @@ function ValueFilter({ id, label, type, optionsCall, value, onChange }: { id: st
   const placeholder = t('resources.all');
   if (String(type).includes('boolean')) {
     return (
-      <Select id={id} aria-label={label} allowClear placeholder={placeholder} value={value as boolean | undefined} style={{ minWidth: 160 }} onChange={(v) => onChange(v)}
-        options={[{ value: true, label: t('resources.yes') }, { value: false, label: t('resources.no') }]} />
+      <Select
+        id={id}
+        aria-label={label}
+        allowClear
+        placeholder={placeholder}
+        value={value as boolean | undefined}
+        style={{ minWidth: 160 }}
+        onChange={(v) => onChange(v)}
+        options={[
+          { value: true, label: t('resources.yes') },
+          { value: false, label: t('resources.no') },
+        ]}
+      />
     );
   }
   if (optionsCall) {
     // While loading, Refine's result holds an empty object, not the array.
     const values: unknown = result?.data;
     // A call answers plain values (networks) or { value, label } pairs (countries named in the reader's language).
-    const options = (Array.isArray(values) ? (values as Array<string | { value: string; label: string }>) : []).map((v) => (typeof v === 'string' ? { value: v, label: v } : { value: v.value, label: v.label }));
-    return <Select id={id} aria-label={label} allowClear showSearch placeholder={placeholder} value={value as string | undefined} style={{ minWidth: 200 }} popupMatchSelectWidth={false} onChange={(v) => onChange(v)} options={options} optionFilterProp="label" />;
+    const options = (Array.isArray(values) ? (values as Array<string | { value: string; label: string }>) : []).map((v) =>
+      typeof v === 'string' ? { value: v, label: v } : { value: v.value, label: v.label },
+    );
+    return (
+      <Select
+        id={id}
+        aria-label={label}
+        allowClear
+        showSearch
+        placeholder={placeholder}
+        value={value as string | undefined}
+        style={{ minWidth: 200 }}
+        popupMatchSelectWidth={false}
+        onChange={(v) => onChange(v)}
+        options={options}
+        optionFilterProp="label"
+      />
+    );
   }
   const apply = () => onChange(typed.trim() || undefined);
-  return <Input id={id} aria-label={label} allowClear placeholder={placeholder} value={typed} style={{ width: 170 }} onChange={(e) => { setTyped(e.target.value); if (!e.target.value) onChange(undefined); }} onPressEnter={apply} onBlur={apply} />;
+  return (
+    <Input
+      id={id}
+      aria-label={label}
+      allowClear
+      placeholder={placeholder}
+      value={typed}
+      style={{ width: 170 }}
+      onChange={(e) => {
+        setTyped(e.target.value);
+        if (!e.target.value) onChange(undefined);
+      }}
+      onPressEnter={apply}
+      onBlur={apply}
+    />
+  );
 }

@@ -109,7 +109,13 @@ export function ResourceEditPage({ resource, id, title, onSaved }: EditProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const admin = resource['x-admin'];
-  const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show?.call }, errorNotification: false, queryOptions: { enabled: Boolean(admin.show) } });
+  const { result, query } = useOne<Record<string, unknown>>({
+    resource: admin.resource,
+    id,
+    meta: { one: admin.show?.call },
+    errorNotification: false,
+    queryOptions: { enabled: Boolean(admin.show) },
+  });
   const { mutate, mutation } = useUpdate();
   if (query.isLoading) return <Skeleton active paragraph={{ rows: 6 }} />;
   if (admin.show && !result) return <Result status="404" title={t('resources.notFound')} />;
@@ -123,7 +129,14 @@ export function ResourceEditPage({ resource, id, title, onSaved }: EditProps) {
       busy={mutation.isPending}
       send={(values, onError) =>
         mutate(
-          { resource: admin.resource, id, values: editValues(formBodySchema(resource, 'edit').properties, initial, values), meta: { update: admin.edit!.call }, successNotification: false, errorNotification: false },
+          {
+            resource: admin.resource,
+            id,
+            values: editValues(formBodySchema(resource, 'edit').properties, initial, values),
+            meta: { update: admin.edit!.call },
+            successNotification: false,
+            errorNotification: false,
+          },
           {
             onSuccess: (r) => {
               void message.success(t('forms.saved'));

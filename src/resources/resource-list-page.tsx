@@ -37,12 +37,20 @@ function useShownColumns(resource: ResourceSchema): [string[], (c: string[]) => 
       return initial;
     }
   });
-  return [shown, (c) => { localStorage.setItem(key, JSON.stringify(c)); setShown(c); }];
+  return [
+    shown,
+    (c) => {
+      localStorage.setItem(key, JSON.stringify(c));
+      setShown(c);
+    },
+  ];
 }
 
 /** Criteria as Refine filters; the data provider sends them as the list body. */
 function toFilters(c: Criteria): CrudFilter[] {
-  const out: CrudFilter[] = Object.entries(c.filters).filter(([, v]) => v !== undefined && v !== '').map(([field, value]) => ({ field, operator: 'eq', value }));
+  const out: CrudFilter[] = Object.entries(c.filters)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([field, value]) => ({ field, operator: 'eq', value }));
   for (const [field, window] of Object.entries(c.ranges ?? {})) {
     if (!window) continue;
     out.push({ field: `${field}From`, operator: 'gte', value: window[0] }, { field: `${field}To`, operator: 'lte', value: window[1] });
@@ -81,7 +89,22 @@ interface ListProps {
   onCriteria?: (c: Criteria) => void;
 }
 
-export function ResourceListPage({ resource, title, extra, showPath, editPath, rowActions, version = 0, fixedFilters, fixedShown, cellContext, exportCall, selectionActions, onCriteria, cells }: ListProps) {
+export function ResourceListPage({
+  resource,
+  title,
+  extra,
+  showPath,
+  editPath,
+  rowActions,
+  version = 0,
+  fixedFilters,
+  fixedShown,
+  cellContext,
+  exportCall,
+  selectionActions,
+  onCriteria,
+  cells,
+}: ListProps) {
   const { t, i18n } = useTranslation();
   const admin = resource['x-admin'];
   const [shown, setShown] = useShownColumns(resource);
@@ -100,7 +123,10 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
   const settled = useDebouncedValue(typed);
   // Compared by value: a parent's filter object is new on every render of the parent.
   const fixedKey = JSON.stringify(fixedFilters ?? {});
-  const fixed = useMemo<CrudFilter[]>(() => Object.entries(JSON.parse(fixedKey) as Record<string, unknown>).map(([field, value]) => ({ field, operator: 'eq', value })), [fixedKey]);
+  const fixed = useMemo<CrudFilter[]>(
+    () => Object.entries(JSON.parse(fixedKey) as Record<string, unknown>).map(([field, value]) => ({ field, operator: 'eq', value })),
+    [fixedKey],
+  );
   // The bar shows a fixed filter as what it is scoped to, not as "All" with the scope hidden.
   const fixedWords = Object.fromEntries(Object.entries(fixedFilters ?? {}).map(([f, v]) => [f, fixedShown?.[f] ?? String(v)]));
   const { tableProps, tableQuery, setFilters } = useTable({
@@ -145,8 +171,7 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
         fixed: f === shown[0] ? ('left' as const) : undefined,
         // A number that names something (ICCID, MSISDN, IMEI) is never broken across lines when the columns wrap to fit;
         // a name in words that names the row keeps room for two or three words a line rather than one.
-        onCell: () =>
-          resource.properties[f].pattern ? { style: { whiteSpace: 'nowrap' as const } } : f === shown[0] ? { style: { minWidth: '8em' } } : {},
+        onCell: () => (resource.properties[f].pattern ? { style: { whiteSpace: 'nowrap' as const } } : f === shown[0] ? { style: { minWidth: '8em' } } : {}),
         render: (v: unknown, row: Record<string, unknown>) =>
           cells?.[f] ? (
             cells[f](row)
@@ -243,7 +268,8 @@ export function ResourceListPage({ resource, title, extra, showPath, editPath, r
                   // the aria-label on to the input, its types just do not list it.
                   getTitleCheckboxProps: () => ({ 'aria-label': t('resources.selectAll') }),
                   columnTitle: (box: ReactNode) => <InertWhenHidden>{box}</InertWhenHidden>,
-                  getCheckboxProps: (row) => ({ 'aria-label': t('resources.selectRow', { name: String(row[shown[0]] ?? row[admin.key] ?? '') }) }) as CheckboxProps,
+                  getCheckboxProps: (row) =>
+                    ({ 'aria-label': t('resources.selectRow', { name: String(row[shown[0]] ?? row[admin.key] ?? '') }) }) as CheckboxProps,
                 }
               : undefined
           }

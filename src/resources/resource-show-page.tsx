@@ -32,7 +32,12 @@ export function ResourceShowPage({ resource, id, title, context, extra, onBack, 
   const { t } = useTranslation();
   const admin = resource['x-admin'];
   // Quiet: the page itself says what went wrong, once, as soon as the answer comes (a 404 is not tried again).
-  const { result, query } = useOne<Record<string, unknown>>({ resource: admin.resource, id, meta: { one: admin.show!.call, quiet: true }, errorNotification: false });
+  const { result, query } = useOne<Record<string, unknown>>({
+    resource: admin.resource,
+    id,
+    meta: { one: admin.show!.call, quiet: true },
+    errorNotification: false,
+  });
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={onBack}>
       {t('resources.back')}
@@ -52,7 +57,11 @@ export function ResourceShowPage({ resource, id, title, context, extra, onBack, 
           <LayoutTables>
             <Descriptions
               column={{ xs: 1, md: 2, xl: 3 }}
-              items={section.fields.map((f) => ({ key: f, label: t(`${admin.i18n}.fields.${f}`), children: <Cell resource={resource} field={f} value={result[f]} row={result} /> }))}
+              items={section.fields.map((f) => ({
+                key: f,
+                label: t(`${admin.i18n}.fields.${f}`),
+                children: <Cell resource={resource} field={f} value={result[f]} row={result} />,
+              }))}
             />
           </LayoutTables>
         </Card>

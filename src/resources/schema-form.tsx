@@ -32,7 +32,16 @@ function CountryWidget({ id, value, onChange, disabled, readonly }: WidgetProps)
     return [...ISO_COUNTRIES].map((c) => ({ value: c, label: `${names.of(c) ?? c} (${c})` })).sort((a, b) => a.label.localeCompare(b.label, i18n.language));
   }, [i18n.language]);
   return (
-    <Select id={id} aria-label={t('forms.country')} showSearch optionFilterProp="label" value={value} disabled={disabled || readonly} onChange={(v) => onChange(v)} options={options} />
+    <Select
+      id={id}
+      aria-label={t('forms.country')}
+      showSearch
+      optionFilterProp="label"
+      value={value}
+      disabled={disabled || readonly}
+      onChange={(v) => onChange(v)}
+      options={options}
+    />
   );
 }
 
@@ -111,7 +120,10 @@ function TagsWidget({ id, value, onChange, onBlur, disabled, readonly, schema, l
   };
   /** Add what is typed (several at once when pasted with separators); what is refused stays in the box. */
   const commit = (raw: string) => {
-    const entries = raw.split(/[,;\n]+/).map((v) => v.trim()).filter(Boolean);
+    const entries = raw
+      .split(/[,;\n]+/)
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (!entries.length) {
       setText('');
       setProblem(null);
@@ -142,7 +154,12 @@ function TagsWidget({ id, value, onChange, onBlur, disabled, readonly, schema, l
       {list.length > 0 && (
         <Space size={[4, 4]} wrap style={{ marginBottom: 6 }}>
           {list.map((v, i) => (
-            <Tag key={`${v}-${i}`} closable={!off} onClose={(e) => (e.preventDefault(), remove(i))} closeIcon={<CloseOutlined aria-label={t('forms.removeEntry', { value: v })} />}>
+            <Tag
+              key={`${v}-${i}`}
+              closable={!off}
+              onClose={(e) => (e.preventDefault(), remove(i))}
+              closeIcon={<CloseOutlined aria-label={t('forms.removeEntry', { value: v })} />}
+            >
               {v}
             </Tag>
           ))}
@@ -189,7 +206,14 @@ function TagsWidget({ id, value, onChange, onBlur, disabled, readonly, schema, l
  * form's validation says the range instead. Nothing typed is cut or rounded.
  */
 function UnclampedInput(props: BaseInputTemplateProps) {
-  const { minimum: _min, maximum: _max, exclusiveMinimum: _emin, exclusiveMaximum: _emax, maxLength: _len, ...schema } = props.schema as Record<string, unknown>;
+  const {
+    minimum: _min,
+    maximum: _max,
+    exclusiveMinimum: _emin,
+    exclusiveMaximum: _emax,
+    maxLength: _len,
+    ...schema
+  } = props.schema as Record<string, unknown>;
   const Base = Templates.BaseInputTemplate as (p: BaseInputTemplateProps) => ReactNode;
   return <Base {...props} schema={schema as BaseInputTemplateProps['schema']} />;
 }
@@ -218,11 +242,15 @@ const buttonTemplates = {
 
 /** The schema with each field's title in the interface language. */
 export function localize(schema: Props, prefix: string, t: (k: string) => string): RJSFSchema {
-  return { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => [f, { ...p, title: t(`${prefix}.fields.${f}`) }])) } as RJSFSchema;
+  return {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => [f, { ...p, title: t(`${prefix}.fields.${f}`) }])),
+  } as RJSFSchema;
 }
 
 /** Arrays of plain strings (tags) are edited in one tags box. */
-const isTextList = (p: Record<string, unknown>) => String(p.type).includes('array') && (p.items as Record<string, unknown> | undefined)?.type === 'string' && !(p.items as Record<string, unknown>).enum;
+const isTextList = (p: Record<string, unknown>) =>
+  String(p.type).includes('array') && (p.items as Record<string, unknown> | undefined)?.type === 'string' && !(p.items as Record<string, unknown>).enum;
 
 interface SchemaFormProps {
   schema: Props;

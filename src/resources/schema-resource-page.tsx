@@ -36,12 +36,17 @@ function useDelete(resource: ResourceSchema) {
   return (rows: Array<{ key: string; name: string }>, done: () => void) => {
     const confirm = { danger: true };
     const dialog = modal.confirm({
-      title: rows.length === 1 ? t('resources.deleteOne', { name: one, label: rows[0].name }) : t('resources.deleteMany', { count: rows.length, name: inTitle(t(`${admin.i18n}.title`), i18n.language) }),
+      title:
+        rows.length === 1
+          ? t('resources.deleteOne', { name: one, label: rows[0].name })
+          : t('resources.deleteMany', { count: rows.length, name: inTitle(t(`${admin.i18n}.title`), i18n.language) }),
       content: (
         <>
           {rows.length > 1 && (
             <ul style={{ paddingInlineStart: 20, marginBlock: 8 }}>
-              {rows.slice(0, NAMED).map((r) => <li key={r.key}>{r.name}</li>)}
+              {rows.slice(0, NAMED).map((r) => (
+                <li key={r.key}>{r.name}</li>
+              ))}
               {rows.length > NAMED && <li>{t('resources.deleteMore', { count: rows.length - NAMED })}</li>}
             </ul>
           )}
@@ -121,11 +126,19 @@ export function SchemaResourcePage({ page }: { page: Page }) {
             deletable
               ? (row) => {
                   names.current.set(String(row[admin.key]), nameOf(row));
-                  return <DeleteButton resource={resource} row={{ key: String(row[admin.key]), name: nameOf(row) }} onDone={() => setVersion((v) => v + 1)} link />;
+                  return (
+                    <DeleteButton resource={resource} row={{ key: String(row[admin.key]), name: nameOf(row) }} onDone={() => setVersion((v) => v + 1)} link />
+                  );
                 }
               : undefined
           }
-          selectionActions={deletable ? (ticked, done) => <BulkDeleteButton resource={resource} rows={ticked.map((key) => ({ key, name: names.current.get(key) ?? key }))} onDone={done} /> : undefined}
+          selectionActions={
+            deletable
+              ? (ticked, done) => (
+                  <BulkDeleteButton resource={resource} rows={ticked.map((key) => ({ key, name: names.current.get(key) ?? key }))} onDone={done} />
+                )
+              : undefined
+          }
           extra={
             admin.create && may('create') ? (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(to('create'))}>
@@ -136,7 +149,13 @@ export function SchemaResourcePage({ page }: { page: Page }) {
         />
       );
     case 'create':
-      return <ResourceCreatePage resource={resource} title={t('resources.new', { name: named })} onCreated={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))} />;
+      return (
+        <ResourceCreatePage
+          resource={resource}
+          title={t('resources.new', { name: named })}
+          onCreated={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))}
+        />
+      );
     case 'show':
       return (
         <ResourceShowPage
@@ -152,13 +171,22 @@ export function SchemaResourcePage({ page }: { page: Page }) {
                   {t('forms.edit')}
                 </Button>
               )}
-              {deletable && <DeleteButton resource={resource} row={{ key: String(record[admin.key]), name: nameOf(record) }} onDone={() => navigate(to('list'))} />}
+              {deletable && (
+                <DeleteButton resource={resource} row={{ key: String(record[admin.key]), name: nameOf(record) }} onDone={() => navigate(to('list'))} />
+              )}
             </>
           )}
         />
       );
     case 'edit':
-      return <ResourceEditPage resource={resource} id={id!} title={t('resources.editOf', { name: named })} onSaved={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))} />;
+      return (
+        <ResourceEditPage
+          resource={resource}
+          id={id!}
+          title={t('resources.editOf', { name: named })}
+          onSaved={(r) => navigate(admin.show ? to('show', r[admin.key]) : to('list'))}
+        />
+      );
   }
 }
 
@@ -167,7 +195,15 @@ function DeleteButton({ resource, row, onDone, link }: { resource: ResourceSchem
   const { t } = useTranslation();
   const remove = useDelete(resource);
   return (
-    <Button danger type={link ? 'link' : 'default'} size={link ? 'small' : 'middle'} icon={<DeleteOutlined />} aria-label={`${t('resources.delete')} ${row.name}`} onClick={() => remove([row], onDone)} style={link ? { padding: 0 } : undefined}>
+    <Button
+      danger
+      type={link ? 'link' : 'default'}
+      size={link ? 'small' : 'middle'}
+      icon={<DeleteOutlined />}
+      aria-label={`${t('resources.delete')} ${row.name}`}
+      onClick={() => remove([row], onDone)}
+      style={link ? { padding: 0 } : undefined}
+    >
       {t('resources.delete')}
     </Button>
   );

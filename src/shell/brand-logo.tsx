@@ -53,7 +53,11 @@ export function BrandLogo({ collapsed = false, size = 28 }: { collapsed?: boolea
       <svg role="img" aria-label={t('brand.logo', { name })} data-variant={variant} width={size} height={size} viewBox="0 0 32 32">
         <Shape variant={variant} color={theme.themeColor ?? '#d4380d'} />
       </svg>
-      {!collapsed && <span style={{ fontWeight: 600, fontSize: size * 0.62, color: theme.themeColorDark ? readableShade(theme.themeColorDark, ['#ffffff']) : 'inherit' }}>{name}</span>}
+      {!collapsed && (
+        <span style={{ fontWeight: 600, fontSize: size * 0.62, color: theme.themeColorDark ? readableShade(theme.themeColorDark, ['#ffffff']) : 'inherit' }}>
+          {name}
+        </span>
+      )}
     </span>
   );
 }

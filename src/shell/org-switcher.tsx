@@ -47,7 +47,9 @@ export function OrgSwitcher() {
   const items = [
     ...shown.map((m) => ({ key: m.code, label: m.name })),
     ...(others.length > shown.length ? [{ key: '__more', label: t('shell.moreOrgs') }] : []),
-    ...(others.length === 0 ? [{ key: '__none', disabled: true, label: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('shell.noOtherOrgs')} /> }] : []),
+    ...(others.length === 0
+      ? [{ key: '__none', disabled: true, label: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('shell.noOtherOrgs')} /> }]
+      : []),
   ];
 
   const onClick = async ({ key }: { key: string }) => {

@@ -81,7 +81,10 @@ export function ShellLayout() {
   useEffect(() => {
     void refreshRights().catch(() => undefined);
     return subscribeLive('permissions', () => {
-      void refreshRights().then(() => void message.info(t('shell.rightsChanged')), () => undefined);
+      void refreshRights().then(
+        () => void message.info(t('shell.rightsChanged')),
+        () => undefined,
+      );
     });
   }, [message, t]);
 
@@ -105,7 +108,16 @@ export function ShellLayout() {
         theme="light"
         style={{ borderInlineEnd: '1px solid #f0f0f0', position: 'sticky', top: 0, height: '100vh', overflowY: 'auto', scrollbarWidth: 'thin' }}
       >
-        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', padding: collapsed ? 0 : '0 24px', overflow: 'hidden' }}>
+        <div
+          style={{
+            height: 56,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: collapsed ? 'center' : 'flex-start',
+            padding: collapsed ? 0 : '0 24px',
+            overflow: 'hidden',
+          }}
+        >
           <BrandLogo collapsed={collapsed} />
         </div>
         <SideMenu collapsed={collapsed} />
@@ -113,7 +125,12 @@ export function ShellLayout() {
           <div style={{ margin: 16, padding: 12, background: '#fafafa', borderRadius: 8 }}>
             <Typography.Text type="secondary">{t('shell.helpText')}</Typography.Text>
             {/* Each link a line of 28 px: two targets 16 px high, one under the other, are too small to hit (WCAG 2.5.8). */}
-            <a href={brand.theme.platformHelp ?? 'https://docs.demo.example.com'} target="_blank" rel="noreferrer" style={{ display: 'block', lineHeight: '28px' }}>
+            <a
+              href={brand.theme.platformHelp ?? 'https://docs.demo.example.com'}
+              target="_blank"
+              rel="noreferrer"
+              style={{ display: 'block', lineHeight: '28px' }}
+            >
               <QuestionCircleOutlined /> {t('shell.docs')}
             </a>
             {/* The public API's interactive reference, served by this server, opened beside the console. */}
@@ -125,7 +142,17 @@ export function ShellLayout() {
       </Layout.Sider>
       {/* minWidth 0: a wide table scrolls inside itself instead of widening the page past the window. */}
       <Layout style={{ minWidth: 0 }}>
-        <Layout.Header style={{ background: '#fff', padding: '0 16px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 12, borderBottom: '1px solid #f0f0f0' }}>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            padding: '0 16px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            gap: 12,
+            borderBottom: '1px solid #f0f0f0',
+          }}
+        >
           <Button
             type="text"
             aria-label={t(collapsed ? 'shell.expandMenu' : 'shell.collapseMenu')}

@@ -1,4 +1,14 @@
-import { ApiOutlined, AppstoreOutlined, BarChartOutlined, CreditCardOutlined, DashboardOutlined, MessageOutlined, ProfileOutlined, SettingOutlined, ShareAltOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  AppstoreOutlined,
+  BarChartOutlined,
+  CreditCardOutlined,
+  DashboardOutlined,
+  MessageOutlined,
+  ProfileOutlined,
+  SettingOutlined,
+  ShareAltOutlined,
+} from '@ant-design/icons';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +46,9 @@ function useMenuEntries(): MenuEntry[] {
   const { items: schemas } = useSchemaCatalog();
   // Hidden until known: an entry that appears is better than one that vanishes.
   const hasPools = useHasPools() === true;
-  const screens = SCREENS.filter((s) => s.group && canRead(s.subject) && !(s.feature === 'reports' && !brand.reportsEnabled) && !(s.feature === 'pools' && !hasPools)).map((s) => ({
+  const screens = SCREENS.filter(
+    (s) => s.group && canRead(s.subject) && !(s.feature === 'reports' && !brand.reportsEnabled) && !(s.feature === 'pools' && !hasPools),
+  ).map((s) => ({
     key: s.key,
     group: s.group!,
     label: t(`menu.${s.key}`),
@@ -44,7 +56,12 @@ function useMenuEntries(): MenuEntry[] {
   }));
   const added = schemas
     .filter((r) => r['x-admin'].menu && canRead(r['x-admin'].subject))
-    .map((r) => ({ key: schemaPath(r['x-admin'].resource), group: r['x-admin'].menu!.group, label: t(`${r['x-admin'].i18n}.title`), path: schemaPath(r['x-admin'].resource) }));
+    .map((r) => ({
+      key: schemaPath(r['x-admin'].resource),
+      group: r['x-admin'].menu!.group,
+      label: t(`${r['x-admin'].i18n}.title`),
+      path: schemaPath(r['x-admin'].resource),
+    }));
   return [...screens, ...added];
 }
 

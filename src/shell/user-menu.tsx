@@ -37,7 +37,13 @@ export function UserMenu() {
     else if (key === 'password') navigate(`/${lang}/changePassword`);
     else if (key === 'about') modal.info({ title: t('shell.about'), content: t('shell.version', { version: APP_VERSION }), okText: t('shell.ok') });
     else if (key === 'signOut')
-      modal.confirm({ title: t('shell.signOutTitle'), content: t('shell.signOutText'), okText: t('shell.ok'), cancelText: t('shell.cancel'), onOk: () => logout() });
+      modal.confirm({
+        title: t('shell.signOutTitle'),
+        content: t('shell.signOutText'),
+        okText: t('shell.ok'),
+        cancelText: t('shell.cancel'),
+        onOk: () => logout(),
+      });
   };
 
   return (

@@ -47,7 +47,11 @@ describe.each(DB_KINDS)('account administration on %s', (kind) => {
   });
 
   it('updates names at the boundary and refuses an empty body', async () => {
-    const ok = await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-user', payload: { firstName: 'U'.repeat(30), lastName: 'X' } });
+    const ok = await call(suite.t.app, suite.admin, {
+      method: 'PUT',
+      url: '/api/main/accounts/acc-user',
+      payload: { firstName: 'U'.repeat(30), lastName: 'X' },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.firstName).toBe('U'.repeat(30));
     const empty = await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-user', payload: {} });
@@ -55,11 +59,19 @@ describe.each(DB_KINDS)('account administration on %s', (kind) => {
   });
 
   it('changes a role within reach, never to superadmin, never a superadmin’s', async () => {
-    expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-user', payload: { role: 'operator' } })).json().data.role).toBe('operator');
+    expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-user', payload: { role: 'operator' } })).json().data.role).toBe(
+      'operator',
+    );
     expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-user', payload: { role: 'superadmin' } })).statusCode).toBe(403);
-    expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-superadmin', payload: { firstName: 'Hacked' } })).statusCode).toBe(403);
+    expect(
+      (await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-superadmin', payload: { firstName: 'Hacked' } })).statusCode,
+    ).toBe(403);
     expect((await suite.t.db.query("SELECT first_name FROM accounts WHERE id = 'acc-superadmin'")).rows[0].first_name).toBe('Sofia');
-    const audit = (await suite.t.db.query<{ before: { role: string }; after: { role: string } }>("SELECT before, after FROM audit_log WHERE action = 'update' AND entity_id = 'acc-user' ORDER BY id DESC LIMIT 1")).rows[0];
+    const audit = (
+      await suite.t.db.query<{ before: { role: string }; after: { role: string } }>(
+        "SELECT before, after FROM audit_log WHERE action = 'update' AND entity_id = 'acc-user' ORDER BY id DESC LIMIT 1",
+      )
+    ).rows[0];
     expect(audit.before.role).toBe('user');
     expect(audit.after.role).toBe('operator');
   });
@@ -68,7 +80,9 @@ describe.each(DB_KINDS)('account administration on %s', (kind) => {
     const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/oversight/acc-operator', payload: { oversight: true } });
     expect(res.json().data.oversight).toBe(true);
     const sub = { ...suite.admin, headers: { ...suite.admin.headers, partnercode: 'DEMO-NORTH' } };
-    expect((await call(suite.t.app, sub, { method: 'PUT', url: '/api/main/accounts/oversight/acc-operator', payload: { oversight: false } })).statusCode).toBe(403);
+    expect((await call(suite.t.app, sub, { method: 'PUT', url: '/api/main/accounts/oversight/acc-operator', payload: { oversight: false } })).statusCode).toBe(
+      403,
+    );
   });
 
   it('resets a password: mailed, sessions ended, old password refused', async () => {
@@ -76,7 +90,8 @@ describe.each(DB_KINDS)('account administration on %s', (kind) => {
     const res = await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/reset_password/accounts/acc-operator' });
     expect(res.statusCode).toBe(200);
     expect((await call(suite.t.app, op, { method: 'GET', url: '/api/main/orgs' })).statusCode).toBe(401);
-    const body = (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.operator])).rows[0].body;
+    const body = (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.operator])).rows[0]
+      .body;
     const password = /password is (\S+)\./.exec(body)![1];
     await signIn(suite.t.app, DEMO.operator, password);
     expect(JSON.stringify((await suite.t.db.query("SELECT before, after FROM audit_log WHERE action = 'resetPassword'")).rows)).not.toContain(password);

@@ -35,15 +35,24 @@ describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
   it('answers 404 for another organisation’s code or account', async () => {
     expect((await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/partner/DEMO/accounts' })).statusCode).toBe(404);
     expect((await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/partner/OTHER/accounts/acc-admin' })).statusCode).toBe(404);
-    expect((await call(suite.t.app, suite.other, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-user', payload: { status: 'disabled' } })).statusCode).toBe(404);
+    expect(
+      (await call(suite.t.app, suite.other, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-user', payload: { status: 'disabled' } })).statusCode,
+    ).toBe(404);
     expect((await suite.t.db.query("SELECT status FROM accounts WHERE id = 'acc-user'")).rows[0].status).toBe('active');
   });
 
   it('an admin cannot disable a superadmin, nor itself', async () => {
-    const res = await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-superadmin', payload: { status: 'disabled' } });
+    const res = await call(suite.t.app, suite.admin, {
+      method: 'PATCH',
+      url: '/api/main/change_status/accounts/acc-superadmin',
+      payload: { status: 'disabled' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().status.message).toBe('Permission denied');
-    expect((await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-admin', payload: { status: 'disabled' } })).statusCode).toBe(400);
+    expect(
+      (await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-admin', payload: { status: 'disabled' } }))
+        .statusCode,
+    ).toBe(400);
     expect(await countRows(suite.t.db, 'accounts', "status = 'disabled'")).toBe(0);
   });
 
@@ -54,13 +63,23 @@ describe.each(DB_KINDS)('accounts and the audit trail on %s', (kind) => {
 
   it('disabling an operator ends its sessions and is audited with before and after', async () => {
     const op = await signIn(suite.t.app, DEMO.operator);
-    const res = await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-operator', payload: { status: 'disabled' } });
+    const res = await call(suite.t.app, suite.admin, {
+      method: 'PATCH',
+      url: '/api/main/change_status/accounts/acc-operator',
+      payload: { status: 'disabled' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('disabled');
     expect((await call(suite.t.app, op, { method: 'GET', url: '/api/main/orgs' })).statusCode).toBe(401);
     const logs = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/audit/logs?entity=account' });
     const entry = logs.json().data.items.find((l: { action: string }) => l.action === 'changeStatus');
-    expect(entry).toMatchObject({ accountId: 'acc-admin', email: DEMO.admin, entityId: 'acc-operator', before: { status: 'active' }, after: { status: 'disabled' } });
+    expect(entry).toMatchObject({
+      accountId: 'acc-admin',
+      email: DEMO.admin,
+      entityId: 'acc-operator',
+      before: { status: 'active' },
+      after: { status: 'disabled' },
+    });
     await call(suite.t.app, suite.admin, { method: 'PATCH', url: '/api/main/change_status/accounts/acc-operator', payload: { status: 'active' } });
   });
 

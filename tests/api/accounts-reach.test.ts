@@ -14,7 +14,8 @@ describe.each(DB_KINDS)('accountWide in the account list on %s', (kind) => {
   let id = '';
 
   const lastMailTo = async (email: string, kind = 'invitation') =>
-    (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 AND kind = $2 ORDER BY id DESC LIMIT 1', [email, kind])).rows[0].body;
+    (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 AND kind = $2 ORDER BY id DESC LIMIT 1', [email, kind])).rows[0]
+      .body;
   /** The flag of an account as the list and the detail answer it to a caller (the two must agree). */
   const flagOf = async (who: Session, accountId: string) => {
     const list = await call(suite.t.app, who, { method: 'GET', url: `/api/main/partner/${who.headers.partnercode}/accounts?page=1&pageSize=100` });
@@ -37,7 +38,11 @@ describe.each(DB_KINDS)('accountWide in the account list on %s', (kind) => {
   const REFUSED = ['403 0134', '403 0134', '403 0134'];
 
   it('is true, and the routes answer, while the account is in the caller’s organisation only', async () => {
-    const made = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/accounts', payload: { email: TWO, firstName: 'Tess', lastName: 'Two', role: 'user', password: 'Tess#2026' } });
+    const made = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/main/accounts',
+      payload: { email: TWO, firstName: 'Tess', lastName: 'Two', role: 'user', password: 'Tess#2026' },
+    });
     expect(made.statusCode).toBe(200);
     id = made.json().data.id;
     expect(made.json().data.accountWide).toBe(true);
@@ -68,7 +73,11 @@ describe.each(DB_KINDS)('accountWide in the account list on %s', (kind) => {
   });
 
   it('is false for an invitee and true for a member of the caller’s organisations only', async () => {
-    const invited = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/identity/info/cube/invites', payload: { email: 'pending.one@example.com', role: 'user' } });
+    const invited = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/identity/info/cube/invites',
+      payload: { email: 'pending.one@example.com', role: 'user' },
+    });
     const pendingId = (await suite.t.db.query<{ id: string }>('SELECT id FROM accounts WHERE email = $1', ['pending.one@example.com'])).rows[0].id;
     expect(invited.statusCode).toBe(200);
     expect(await flagOf(suite.admin, pendingId)).toBe(false);

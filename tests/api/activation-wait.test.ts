@@ -15,16 +15,24 @@ describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {
   };
   const busy = async () =>
     (
-      await suite.t.db.query<{ status: string; claimed_by: string | null; heartbeat_at: Date | null; run_after: Date | null; result_file_id: string | null; attempts: number }>(
-        'SELECT status, claimed_by, heartbeat_at, run_after, result_file_id, attempts FROM tasks WHERE id = $1',
-        [BUSY_TASK_ID],
-      )
+      await suite.t.db.query<{
+        status: string;
+        claimed_by: string | null;
+        heartbeat_at: Date | null;
+        run_after: Date | null;
+        result_file_id: string | null;
+        attempts: number;
+      }>('SELECT status, claimed_by, heartbeat_at, run_after, result_file_id, attempts FROM tasks WHERE id = $1', [BUSY_TASK_ID])
     ).rows[0];
-  const slot = async () => (await suite.t.db.query<{ operation: string | null }>('SELECT operation FROM sims WHERE iccid = $1', [SPECIAL_SIMS.operationInProgress])).rows[0].operation;
-  const processing = async () => (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=10' })).json().data.processing as number;
+  const slot = async () =>
+    (await suite.t.db.query<{ operation: string | null }>('SELECT operation FROM sims WHERE iccid = $1', [SPECIAL_SIMS.operationInProgress])).rows[0].operation;
+  const processing = async () =>
+    (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=10' })).json().data.processing as number;
 
   it('the seed holds no task with a lease into the future; the activation is looked at when its answer is due', async () => {
-    const leased = (await suite.t.db.query<{ id: string }>("SELECT id FROM tasks WHERE status = 'processing' AND (claimed_by IS NOT NULL OR heartbeat_at > now())")).rows;
+    const leased = (
+      await suite.t.db.query<{ id: string }>("SELECT id FROM tasks WHERE status = 'processing' AND (claimed_by IS NOT NULL OR heartbeat_at > now())")
+    ).rows;
     expect(leased).toEqual([]);
     const task = await busy();
     expect(task.status).toBe('processing');
@@ -66,7 +74,10 @@ describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {
     expect(token.statusCode).toBe(200);
     const file = await suite.t.app.inject({ method: 'GET', url: token.json().data.url });
     expect(file.statusCode).toBe(200);
-    const lines = file.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = file.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toBe('ICCID,Outcome,Reason');
     expect(lines[1]).toBe(`${SPECIAL_SIMS.operationInProgress},Not done,No answer from the network within ${ACTIVATION_ANSWER_MINUTES} minutes of the request`);
   });

@@ -90,14 +90,37 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   const ref = (s: Sim): SimRef => ({ orgId: 'org-demo', simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn });
   const reports = () => networkReports(suite.t.db);
   const useData = (s: Sim, kb: number, at = new Date()) =>
-    reports().usage({ sim: ref(s), network: VODAFONE_DE, planCode: null, rat: 'LTE', direction: 'downlink', volumeKb: kb, start: new Date(at.getTime() - 600_000), end: at });
-  const rule = async (name: string, trigger: Record<string, unknown>, iccids: string[], actions: Array<Record<string, unknown>> = [{ type: 'tag', tag: 'hit' }]) => {
-    const res = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: { name, trigger, scope: { type: 'iccids', iccids }, actions, status: 'enabled' } });
+    reports().usage({
+      sim: ref(s),
+      network: VODAFONE_DE,
+      planCode: null,
+      rat: 'LTE',
+      direction: 'downlink',
+      volumeKb: kb,
+      start: new Date(at.getTime() - 600_000),
+      end: at,
+    });
+  const rule = async (
+    name: string,
+    trigger: Record<string, unknown>,
+    iccids: string[],
+    actions: Array<Record<string, unknown>> = [{ type: 'tag', tag: 'hit' }],
+  ) => {
+    const res = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: RULES,
+      payload: { name, trigger, scope: { type: 'iccids', iccids }, actions, status: 'enabled' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.id as string;
   };
   const runs = async (ruleId: string) =>
-    (await suite.t.db.query<{ id: string; iccid: string; status: string; crossing: string; actions: ActionState[] }>('SELECT id::text, iccid, status, crossing, actions FROM autoflow_runs WHERE rule_id = $1 ORDER BY id', [ruleId])).rows;
+    (
+      await suite.t.db.query<{ id: string; iccid: string; status: string; crossing: string; actions: ActionState[] }>(
+        'SELECT id::text, iccid, status, crossing, actions FROM autoflow_runs WHERE rule_id = $1 ORDER BY id',
+        [ruleId],
+      )
+    ).rows;
   const evaluate = (now = new Date()) => evaluateScheduled(suite.t.db, now);
   /** Run every due action (a bounded number of rounds: a retrying action is due again at once here). */
   const runActions = async (r = runner) => {
@@ -105,14 +128,17 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
   };
   const drain = () =>
     expect
-      .poll(async () => {
-        await consumer.poke();
-        const r = await suite.t.db.query<{ n: string }>(
-          'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.seq IS NULL OR e.seq > c.position_seq)',
-          [CONSUMER],
-        );
-        return Number(r.rows[0].n);
-      }, { timeout: 10_000, interval: 20 })
+      .poll(
+        async () => {
+          await consumer.poke();
+          const r = await suite.t.db.query<{ n: string }>(
+            'SELECT count(*)::text AS n FROM events e, event_consumers c WHERE c.name = $1 AND (e.seq IS NULL OR e.seq > c.position_seq)',
+            [CONSUMER],
+          );
+          return Number(r.rows[0].n);
+        },
+        { timeout: 10_000, interval: 20 },
+      )
       .toBe(0);
   const simRow = async (s: Sim) =>
     (
@@ -122,19 +148,31 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
       )
     ).rows[0];
   const smsSent = async (s: Sim, content: string) =>
-    Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sms_records WHERE sim_id = $1 AND direction = 'MT' AND content = $2 AND status IN ('sent', 'delivered')", [s.id, content])).rows[0].n);
+    Number(
+      (
+        await suite.t.db.query<{ n: string }>(
+          "SELECT count(*)::text AS n FROM sms_records WHERE sim_id = $1 AND direction = 'MT' AND content = $2 AND status IN ('sent', 'delivered')",
+          [s.id, content],
+        )
+      ).rows[0].n,
+    );
 
   it('data usage in the cycle: fires once for the SIM in scope, runs every action once, and its own suspend fires nothing', async () => {
     const [a, b] = [take(), take()];
     const watch = await rule('Any pause', { type: 'status_change', from: 'any', to: 'paused' }, [a.iccid]);
-    const id = await rule('Over 1 MB', { type: 'data_usage', threshold: 1, unit: 'MB', window: 'cycle' }, [a.iccid], [
-      { type: 'sms', text: 'Over 1 MB' },
-      { type: 'email', emails: ['ops@example.com', 'noc@example.com'] },
-      { type: 'tag', tag: 'over' },
-      { type: 'throttle', speedKbps: 256 },
-      { type: 'suspend' },
-      { type: 'webhook' },
-    ]);
+    const id = await rule(
+      'Over 1 MB',
+      { type: 'data_usage', threshold: 1, unit: 'MB', window: 'cycle' },
+      [a.iccid],
+      [
+        { type: 'sms', text: 'Over 1 MB' },
+        { type: 'email', emails: ['ops@example.com', 'noc@example.com'] },
+        { type: 'tag', tag: 'over' },
+        { type: 'throttle', speedKbps: 256 },
+        { type: 'suspend' },
+        { type: 'webhook' },
+      ],
+    );
     await suite.t.db.query('UPDATE sims SET cycle_usage_kb = 0 WHERE id = ANY($1::text[])', [[a.id, b.id]]);
     await useData(a, 1000);
     await useData(b, 5000);
@@ -148,7 +186,9 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(fired[0]).toMatchObject({ iccid: a.iccid, status: 'pending' });
     expect(fired[0].crossing).toMatch(/^data_usage:\d{4}-\d{2}-\d{2}$/);
     // The crossing is an event of the log too.
-    expect((await suite.t.db.query("SELECT data FROM events WHERE type = 'usage' AND subtype = 'threshold_crossed' AND subject = $1", [a.iccid])).rows).toMatchObject([{ data: { ruleId: id, value: 1100, threshold: 1, unit: 'MB' } }]);
+    expect(
+      (await suite.t.db.query("SELECT data FROM events WHERE type = 'usage' AND subtype = 'threshold_crossed' AND subject = $1", [a.iccid])).rows,
+    ).toMatchObject([{ data: { ruleId: id, value: 1100, threshold: 1, unit: 'MB' } }]);
 
     await runActions();
     const [done] = await runs(id);
@@ -159,12 +199,20 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await simRow(a)).toMatchObject({ status: 'paused', flow_control_policy: 'throttle_256', rule_control: 'throttle_256', policy_unsent: false });
     expect((await simRow(a)).tags).toContain('over');
     expect(await smsSent(a, 'Over 1 MB')).toBe(1);
-    const mails = (await suite.t.db.query<{ to_address: string; subject: string }>("SELECT to_address, subject FROM outbox WHERE subject LIKE '%Over 1 MB%' ORDER BY to_address")).rows;
+    const mails = (
+      await suite.t.db.query<{ to_address: string; subject: string }>(
+        "SELECT to_address, subject FROM outbox WHERE subject LIKE '%Over 1 MB%' ORDER BY to_address",
+      )
+    ).rows;
     expect(mails).toEqual([
       { to_address: 'noc@example.com', subject: `Automation rule "Over 1 MB" fired for SIM ${a.iccid}` },
       { to_address: 'ops@example.com', subject: `Automation rule "Over 1 MB" fired for SIM ${a.iccid}` },
     ]);
-    const own = (await suite.t.db.query<{ type: string; source: string }>("SELECT type, source FROM sim_events WHERE sim_id = $1 AND source = 'autoflow' ORDER BY id", [a.id])).rows;
+    const own = (
+      await suite.t.db.query<{ type: string; source: string }>("SELECT type, source FROM sim_events WHERE sim_id = $1 AND source = 'autoflow' ORDER BY id", [
+        a.id,
+      ])
+    ).rows;
     expect(own.map((e) => e.type)).toEqual(['tag_change', 'info_change', 'status_change']);
 
     // Nothing runs twice; the rule's own suspend does not set off the status rule.
@@ -175,7 +223,7 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await runs(id)).toHaveLength(1);
 
     // The cycle resets: the rule is armed again and fires on the next crossing, once.
-    await suite.t.db.query("UPDATE sims SET cycle_usage_kb = 0, cycle_start = coalesce(cycle_start, current_date) + 30 WHERE id = $1", [a.id]);
+    await suite.t.db.query('UPDATE sims SET cycle_usage_kb = 0, cycle_start = coalesce(cycle_start, current_date) + 30 WHERE id = $1', [a.id]);
     await evaluate();
     expect(await suite.t.db.query('SELECT 1 FROM autoflow_trips WHERE rule_id = $1', [id]).then((r) => r.rows.length)).toBe(0);
     await useData(a, 2000);
@@ -304,7 +352,12 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
 
   it('an action the network refuses is retried with its attempts recorded, and given up as failed after the last', async () => {
     const [p, q] = [take(), take()];
-    const id = await rule('Silent, suspend', { type: 'no_connection', hours: 1 }, [p.iccid, q.iccid], [{ type: 'sms', text: 'Suspending you' }, { type: 'suspend' }]);
+    const id = await rule(
+      'Silent, suspend',
+      { type: 'no_connection', hours: 1 },
+      [p.iccid, q.iccid],
+      [{ type: 'sms', text: 'Suspending you' }, { type: 'suspend' }],
+    );
     // What the tests before left due runs first: this test counts its own run's rounds.
     await runActions();
     // q was seen a moment ago (the demo's last session of a SIM may be hours old): only p is silent for now.
@@ -359,8 +412,15 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
 
   it('a job taken over after its runner stopped never sends or applies twice', async () => {
     const [r1, r2] = [take(), take()];
-    const id = await rule('Tag and tell', { type: 'no_connection', hours: 1 }, [r1.iccid, r2.iccid], [{ type: 'tag', tag: 'quiet' }, { type: 'sms', text: 'Are you there?' }, { type: 'suspend' }]);
-    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = ANY($1::text[])", [[r1.id, r2.id]]);
+    const id = await rule(
+      'Tag and tell',
+      { type: 'no_connection', hours: 1 },
+      [r1.iccid, r2.iccid],
+      [{ type: 'tag', tag: 'quiet' }, { type: 'sms', text: 'Are you there?' }, { type: 'suspend' }],
+    );
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '5 hours' WHERE id = ANY($1::text[])", [
+      [r1.id, r2.id],
+    ]);
     await evaluate();
     const [first, second] = await runs(id);
     // r1: a runner stopped after handing the SMS over (the action still "sending"); its lease ran out.
@@ -388,7 +448,10 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await smsSent(r1, 'Are you there?')).toBe(0);
     expect(await smsSent(r2, 'Are you there?')).toBe(0);
     expect((await simRow(r2)).tags).not.toContain('quiet');
-    expect((await suite.t.db.query("SELECT 1 FROM sim_events WHERE sim_id = ANY($1::text[]) AND source = 'autoflow' AND type = 'status_change'", [[r1.id, r2.id]])).rows).toHaveLength(2);
+    expect(
+      (await suite.t.db.query("SELECT 1 FROM sim_events WHERE sim_id = ANY($1::text[]) AND source = 'autoflow' AND type = 'status_change'", [[r1.id, r2.id]]))
+        .rows,
+    ).toHaveLength(2);
   });
 
   it('a rule disabled mid-stream stops: its waiting actions are skipped and it fires no more', async () => {
@@ -408,8 +471,14 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
 
   it('two instances evaluating at once fire each crossing once; the lease lets one evaluate at a time', async () => {
     const sims = [take(), take(), take()];
-    const id = await rule('Both instances', { type: 'no_connection', hours: 2 }, sims.map((s) => s.iccid));
-    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '3 hours' WHERE id = ANY($1::text[])", [sims.map((s) => s.id)]);
+    const id = await rule(
+      'Both instances',
+      { type: 'no_connection', hours: 2 },
+      sims.map((s) => s.iccid),
+    );
+    await suite.t.db.query("UPDATE sims SET connection_status = 'connected', last_session_at = now() - interval '3 hours' WHERE id = ANY($1::text[])", [
+      sims.map((s) => s.id),
+    ]);
     await Promise.all([evaluate(), evaluate(), evaluate()]);
     expect((await runs(id)).map((r) => r.iccid).sort()).toEqual(sims.map((s) => s.iccid).sort());
     await suite.t.db.query('DELETE FROM autoflow_schedule_lease');
@@ -421,26 +490,47 @@ describe.each(DB_KINDS)('autoflow actions and scheduled triggers on %s', (kind) 
     expect(await claimSchedule(suite.t.db, 'two', 0, 60)).toBe(true);
   });
 
-  it('one query evaluates an organisation\'s rules of a trigger kind: each rule its own threshold and scope (all, ICCIDs, file, tags, product type, pool)', async () => {
+  it("one query evaluates an organisation's rules of a trigger kind: each rule its own threshold and scope (all, ICCIDs, file, tags, product type, pool)", async () => {
     const GB = 1024 * 1024;
     // SIMs of their own (the pool of SIMs with a number is for the actions that need one).
     const [a, b, c, d, f] = (
-      await suite.t.db.query<Sim>("SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND NOT (status = 'active' AND msisdn IS NOT NULL) AND pool_id IS NULL ORDER BY iccid DESC LIMIT 5")
+      await suite.t.db.query<Sim>(
+        "SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND NOT (status = 'active' AND msisdn IS NOT NULL) AND pool_id IS NULL ORDER BY iccid DESC LIMIT 5",
+      )
     ).rows;
     expect(f).toBeDefined();
     // A pool SIM of the demo (the pool scope) and an automotive one: no demo SIM is near 500 GB, only the ones used here.
-    const e = (await suite.t.db.query<Sim & { pool_id: string }>("SELECT id, iccid, imsi, msisdn, pool_id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NOT NULL ORDER BY iccid LIMIT 1")).rows[0];
+    const e = (
+      await suite.t.db.query<Sim & { pool_id: string }>(
+        "SELECT id, iccid, imsi, msisdn, pool_id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NOT NULL ORDER BY iccid LIMIT 1",
+      )
+    ).rows[0];
     await suite.t.db.query("UPDATE sims SET product_type = 'automotive' WHERE id = $1", [d.id]);
     await suite.t.db.query("UPDATE sims SET product_type = 'consumer' WHERE id = ANY($1::text[])", [[a.id, b.id, c.id, f.id, e.id]]);
     await suite.t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-t') WHERE id = ANY($1::text[])", [[a.id, c.id]]);
     await suite.t.db.query("UPDATE sims SET tags = array_append(tags, 'grp-u') WHERE id = $1", [c.id]);
     const sha = 'ab'.repeat(32);
-    await suite.t.db.query("INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items) VALUES ('org-demo', 'grp-file-token', 'iccid', $1, 'scope.csv', $2)", [sha, [f.iccid, a.iccid]]);
+    await suite.t.db.query(
+      "INSERT INTO autoflow_scope_files (org_id, token, kind, sha256, file_name, items) VALUES ('org-demo', 'grp-file-token', 'iccid', $1, 'scope.csv', $2)",
+      [sha, [f.iccid, a.iccid]],
+    );
     // The cycle's rollup as the network's writer keeps it (these SIMs are not all active: set, not used).
-    for (const [s, gb] of [[a, 600], [b, 800], [c, 600], [d, 600], [e, 600], [f, 400]] as const) await suite.t.db.query('UPDATE sims SET cycle_usage_kb = $2 WHERE id = $1', [s.id, gb * GB]);
+    for (const [s, gb] of [
+      [a, 600],
+      [b, 800],
+      [c, 600],
+      [d, 600],
+      [e, 600],
+      [f, 400],
+    ] as const)
+      await suite.t.db.query('UPDATE sims SET cycle_usage_kb = $2 WHERE id = $1', [s.id, gb * GB]);
     const over = (gb: number) => ({ type: 'data_usage', threshold: gb, unit: 'GB', window: 'cycle' });
     const create = async (name: string, trigger: Record<string, unknown>, scope: Record<string, unknown>) => {
-      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: { name, trigger, scope, actions: [{ type: 'tag', tag: 'hit' }], status: 'enabled' } });
+      const res = await call(suite.t.app, suite.admin, {
+        method: 'POST',
+        url: RULES,
+        payload: { name, trigger, scope, actions: [{ type: 'tag', tag: 'hit' }], status: 'enabled' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.id as string;
     };
@@ -496,6 +586,7 @@ describe('AUTOFLOW_SCHEDULE_SECONDS', () => {
     expect(at('')).toBe(300);
     expect(at('1')).toBe(1);
     expect(at('86400')).toBe(86_400);
-    for (const bad of ['0', '86401', '1.5', 'soon']) expect(() => at(bad)).toThrow(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${bad}"`);
+    for (const bad of ['0', '86401', '1.5', 'soon'])
+      expect(() => at(bad)).toThrow(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${bad}"`);
   });
 });

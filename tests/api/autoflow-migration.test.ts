@@ -30,16 +30,29 @@ describe.each(DB_KINDS)('migration 020 on %s', (kind) => {
          VALUES ('org-old', $1, $2, $3, $4, $5, $6, $7)`,
         [id, name, trigger, JSON.stringify(condition), JSON.stringify(action), action.type, status],
       );
-    await insert('R0000000000000000001', 'Usage', 'data_usage', { threshold: 50, unit: 'MB', cycle: 'MONTH' }, { type: 'email', emails: ['ops@old.example.com'] } as never);
+    await insert('R0000000000000000001', 'Usage', 'data_usage', { threshold: 50, unit: 'MB', cycle: 'MONTH' }, {
+      type: 'email',
+      emails: ['ops@old.example.com'],
+    } as never);
     await insert('R0000000000000000002', 'Burst', 'sms_mo', { count: 20, period: 'DAY' }, { type: 'suspend' });
     await insert('R0000000000000000003', 'Pool', 'pool_usage', { percent: 80 }, { type: 'webhook' });
     await insert('R0000000000000000004', 'Session', 'session_start', { apn: 'x' }, { type: 'webhook' });
     await insert('R0000000000000000005', 'Swap', 'imei_change', {}, { type: 'suspend' }, 'disabled');
     await db.query('DELETE FROM schema_migrations WHERE name = $1', [MIGRATION]);
     expect(await migrate(db)).toEqual([MIGRATION]);
-    const rows = (await db.query<{ id: string; trigger: string; condition: unknown; actions: unknown; status: string }>('SELECT id, trigger, condition, actions, status FROM autoflow_rules ORDER BY id')).rows;
+    const rows = (
+      await db.query<{ id: string; trigger: string; condition: unknown; actions: unknown; status: string }>(
+        'SELECT id, trigger, condition, actions, status FROM autoflow_rules ORDER BY id',
+      )
+    ).rows;
     expect(rows).toEqual([
-      { id: 'R0000000000000000001', trigger: 'data_usage', condition: { threshold: 50, unit: 'MB', window: 'cycle' }, actions: [{ type: 'email', emails: ['ops@old.example.com'] }], status: 'enabled' },
+      {
+        id: 'R0000000000000000001',
+        trigger: 'data_usage',
+        condition: { threshold: 50, unit: 'MB', window: 'cycle' },
+        actions: [{ type: 'email', emails: ['ops@old.example.com'] }],
+        status: 'enabled',
+      },
       { id: 'R0000000000000000002', trigger: 'sms_mo', condition: { count: 20, window: 'rolling_24h' }, actions: [{ type: 'suspend' }], status: 'enabled' },
       { id: 'R0000000000000000003', trigger: 'data_usage_percent', condition: { percent: 80 }, actions: [{ type: 'webhook' }], status: 'disabled' },
       { id: 'R0000000000000000004', trigger: 'network_change', condition: {}, actions: [{ type: 'webhook' }], status: 'disabled' },

@@ -37,7 +37,10 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
   const refused = async (doc: Doc) => {
     const res = await create(doc);
     expect(res.statusCode, res.body).toBe(400);
-    return { message: res.json().status.message as string, data: res.json().data as { field: string; rule: string; lines?: Array<{ line: number; value: string }> } };
+    return {
+      message: res.json().status.message as string,
+      data: res.json().data as { field: string; rule: string; lines?: Array<{ line: number; value: string }> },
+    };
   };
   const accepted = async (doc: Doc) => {
     const res = await create(doc);
@@ -68,11 +71,19 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().data).toEqual({ field: 'name', rule: 'unique' });
       const other = await accepted(base());
-      const upd = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: other.id, name: DEMO_RULE_NAME.toUpperCase(), trigger: other.trigger, scope: other.scope, actions: other.actions } });
+      const upd = await call(suite.t.app, suite.admin, {
+        method: 'PUT',
+        url: RULES,
+        payload: { id: other.id, name: DEMO_RULE_NAME.toUpperCase(), trigger: other.trigger, scope: other.scope, actions: other.actions },
+      });
       expect(upd.statusCode, upd.body).toBe(400);
       expect(upd.json().data).toEqual({ field: 'name', rule: 'unique' });
       // A rule keeps its own name in another case, and a name is kept without the spaces around it.
-      const self = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: other.id, name: `  ${String(other.name).toUpperCase()}  `, trigger: other.trigger, scope: other.scope, actions: other.actions } });
+      const self = await call(suite.t.app, suite.admin, {
+        method: 'PUT',
+        url: RULES,
+        payload: { id: other.id, name: `  ${String(other.name).toUpperCase()}  `, trigger: other.trigger, scope: other.scope, actions: other.actions },
+      });
       expect(self.statusCode, self.body).toBe(200);
       expect(self.json().data.name).toBe(String(other.name).toUpperCase());
     });
@@ -188,7 +199,10 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const broken = own[1].slice(0, -1) + String((Number(own[1].slice(-1)) + 1) % 10);
       const invalid = await refused(base({ scope: { type: 'iccids', iccids: [own[0], broken, own[2], '123'] } }));
       expect(invalid.message).toBe('ICCID list has invalid ICCIDs on lines 2, 4');
-      expect(invalid.data.lines).toEqual([{ line: 2, value: broken }, { line: 4, value: '123' }]);
+      expect(invalid.data.lines).toEqual([
+        { line: 2, value: broken },
+        { line: 4, value: '123' },
+      ]);
       const dup = await refused(base({ scope: { type: 'iccids', iccids: [own[0], own[1], own[0]] } }));
       expect(dup.message).toBe('ICCID list has a duplicate on line 3');
       const other = await refused(base({ scope: { type: 'iccids', iccids: [own[0], foreign] } }));
@@ -221,7 +235,9 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
   describe('actions', () => {
     const email = (n: number) => Array.from({ length: n }, (_, i) => `ops${i}@demo.example.com`);
     it('take one or more in order, and at least one', async () => {
-      const rule = await accepted(base({ actions: [{ type: 'throttle', speedKbps: 128 }, { type: 'tag', tag: 'slow' }, { type: 'sms', text: 'Slowed' }, { type: 'resume' }] }));
+      const rule = await accepted(
+        base({ actions: [{ type: 'throttle', speedKbps: 128 }, { type: 'tag', tag: 'slow' }, { type: 'sms', text: 'Slowed' }, { type: 'resume' }] }),
+      );
       expect((rule.actions as Doc[]).map((a) => a.type)).toEqual(['throttle', 'tag', 'sms', 'resume']);
       expect((await refused(base({ actions: [] }))).message).toBe('Actions must have at least 1 entry');
       expect((await refused(base({ actions: [{ type: 'throttle', speedKbps: 512 }] }))).data).toEqual({ field: 'actions.0.speedKbps', rule: 'enum' });
@@ -253,9 +269,17 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const rule = await accepted(base({ activationAt: inMinutes(5) }));
       await suite.t.db.query("UPDATE autoflow_rules SET activation_at = now() - interval '1 day' WHERE id = $1", [rule.id]);
       const kept = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}/${rule.id}/detail` })).json().data;
-      const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: kept.activationAt } });
+      const res = await call(suite.t.app, suite.admin, {
+        method: 'PUT',
+        url: RULES,
+        payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: kept.activationAt },
+      });
       expect(res.statusCode, res.body).toBe(200);
-      const moved = await call(suite.t.app, suite.admin, { method: 'PUT', url: RULES, payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: inMinutes(-10) } });
+      const moved = await call(suite.t.app, suite.admin, {
+        method: 'PUT',
+        url: RULES,
+        payload: { id: rule.id, name: rule.name, trigger: rule.trigger, scope: rule.scope, actions: rule.actions, activationAt: inMinutes(-10) },
+      });
       expect(moved.json().status.message).toBe('Activation time must not be earlier than now');
     });
   });
@@ -265,7 +289,10 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
     const impact = (doc: Doc, session = suite.admin) => call(suite.t.app, session, { method: 'POST', url: IMPACT, payload: doc });
 
     it('counts the SIMs a usage rule would act on now, by the engine’s evaluation, writing nothing', async () => {
-      const meeting = async (kb: number) => Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo' AND cycle_usage_kb >= $1", [kb])).rows[0].n);
+      const meeting = async (kb: number) =>
+        Number(
+          (await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo' AND cycle_usage_kb >= $1", [kb])).rows[0].n,
+        );
       const trips = async () => Number((await suite.t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM autoflow_trips')).rows[0].n);
       const before = await trips();
       const all = await impact(base({ trigger: { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' } }));
@@ -275,7 +302,9 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const few = await impact(base({ trigger: { type: 'data_usage', threshold: 1024, unit: 'GB', window: 'cycle' } }));
       expect(few.json().data).toEqual({ count: await meeting(1024 * 1024 * 1024), basis: 'now' });
       // Scoped to typed ICCIDs: at most those.
-      const typed = await impact(base({ trigger: { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' }, scope: { type: 'iccids', iccids: own.slice(0, 2) } }));
+      const typed = await impact(
+        base({ trigger: { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' }, scope: { type: 'iccids', iccids: own.slice(0, 2) } }),
+      );
       expect(typed.json().data.count).toBeLessThanOrEqual(2);
       expect(await trips()).toBe(before);
     });
@@ -293,7 +322,9 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
 
   describe('the maximum number of rules', () => {
     it('refuses one more than the setting allows with SPEC.md’s text; a deleted rule frees its place', async () => {
-      const current = Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = 'org-demo' AND status <> 'deleted'")).rows[0].n);
+      const current = Number(
+        (await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM autoflow_rules WHERE org_id = 'org-demo' AND status <> 'deleted'")).rows[0].n,
+      );
       const saved = suite.t.app.config.autoflowMaxRules;
       suite.t.app.config.autoflowMaxRules = current + 1;
       try {
@@ -311,13 +342,22 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
 
   describe('rights', () => {
     it('an operator’s write answers SPEC.md’s permission text in four languages; a user cannot even read', async () => {
-      const texts = { 'en-US': 'You do not have this permission, please contact your admin!', 'zh-CN': '您没有此权限，请联系管理员！', 'zh-TW': '您沒有此權限，請聯絡管理員！', 'es-ES': 'No tiene este permiso, ¡contacte con su administrador!' };
+      const texts = {
+        'en-US': 'You do not have this permission, please contact your admin!',
+        'zh-CN': '您没有此权限，请联系管理员！',
+        'zh-TW': '您沒有此權限，請聯絡管理員！',
+        'es-ES': 'No tiene este permiso, ¡contacte con su administrador!',
+      };
       for (const [lang, text] of Object.entries(texts)) {
         const res = await create(base(), suite.operator, lang);
         expect(res.statusCode).toBe(400);
         expect(res.json().status).toMatchObject({ code: 'CB-00-0402', message: text });
       }
-      for (const [method, url] of [['PUT', `${RULES}/${DEMO_RULE_ID}/disable`], ['DELETE', `${RULES}/${DEMO_RULE_ID}`], ['PUT', RULES]] as const) {
+      for (const [method, url] of [
+        ['PUT', `${RULES}/${DEMO_RULE_ID}/disable`],
+        ['DELETE', `${RULES}/${DEMO_RULE_ID}`],
+        ['PUT', RULES],
+      ] as const) {
         const res = await call(suite.t.app, suite.operator, { method, url, payload: method === 'DELETE' ? undefined : {} });
         expect(res.json().status.code, `${method} ${url}`).toBe('CB-00-0402');
       }
@@ -333,15 +373,25 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       expect(all.items.every((r: Doc) => r.status !== 'deleted')).toBe(true);
       expect(all.items.some((r: Doc) => r.name === 'Other data alert')).toBe(false);
       const demo = all.items.find((r: Doc) => r.id === DEMO_RULE_ID);
-      expect(demo).toMatchObject({ name: DEMO_RULE_NAME, trigger: { type: 'data_usage', threshold: 50, unit: 'MB', window: 'cycle' }, creatorEmail: DEMO.admin });
+      expect(demo).toMatchObject({
+        name: DEMO_RULE_NAME,
+        trigger: { type: 'data_usage', threshold: 50, unit: 'MB', window: 'cycle' },
+        creatorEmail: DEMO.admin,
+      });
       const search = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?search=${encodeURIComponent('50 mb')}` })).json().data;
       expect(search.items.map((r: Doc) => r.id)).toContain(DEMO_RULE_ID);
       expect(search.items.every((r: Doc) => /50 MB/i.test(String(r.name)))).toBe(true);
       const disabled = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?status=disabled&pageSize=100` })).json().data;
       expect(disabled.items.every((r: Doc) => r.status === 'disabled')).toBe(true);
-      const bySuspend = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?actionType=suspend&trigger=data_usage_percent&pageSize=100` })).json().data;
+      const bySuspend = (
+        await call(suite.t.app, suite.admin, { method: 'GET', url: `${RULES}?actionType=suspend&trigger=data_usage_percent&pageSize=100` })
+      ).json().data;
       expect(bySuspend.items.length).toBeGreaterThan(0);
-      expect(bySuspend.items.every((r: Doc) => r.trigger && (r.trigger as Doc).type === 'data_usage_percent' && (r.actions as Doc[]).some((a) => a.type === 'suspend'))).toBe(true);
+      expect(
+        bySuspend.items.every(
+          (r: Doc) => r.trigger && (r.trigger as Doc).type === 'data_usage_percent' && (r.actions as Doc[]).some((a) => a.type === 'suspend'),
+        ),
+      ).toBe(true);
     });
 
     it('records who changed what, before and after: create, update, disable, enable, delete', async () => {
@@ -379,9 +429,12 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const list = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` })).json().data;
       expect(list.total).toBe(2);
       expect(list.items.map((s: Doc) => s.iccid)).toEqual([own[0], own[2]]);
-      const tagged = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND 'pilot' = ANY(tags) ORDER BY iccid")).rows.map((r) => r.iccid);
+      const tagged = (
+        await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND 'pilot' = ANY(tags) ORDER BY iccid")
+      ).rows.map((r) => r.iccid);
       const byTag = await accepted(base({ scope: { type: 'tags', tags: ['pilot'] } }));
-      const tagList = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${byTag.id}&pageSize=100` })).json().data;
+      const tagList = (await call(suite.t.app, suite.admin, { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${byTag.id}&pageSize=100` })).json()
+        .data;
       expect(tagList.items.map((s: Doc) => s.iccid)).toEqual(tagged.slice(0, 100));
       const all = await accepted(base());
       const allCount = Number((await suite.t.db.query<{ n: string }>("SELECT count(*)::text AS n FROM sims WHERE org_id = 'org-demo'")).rows[0].n);
@@ -392,7 +445,10 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const lines = csv.body.replace('\uFEFF', '').trim().split('\r\n');
       expect(lines[0]).toBe('ICCID,Status,Product type,Tags,Shared pool');
       expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([own[0], own[2]]);
-      const theirs = await call(suite.t.app, await signIn(suite.t.app, 'admin@other.example.com'), { method: 'GET', url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}` });
+      const theirs = await call(suite.t.app, await signIn(suite.t.app, 'admin@other.example.com'), {
+        method: 'GET',
+        url: `/api/rule/auto_flow/cube/sims?ruleId=${typed.id}`,
+      });
       expect(theirs.statusCode).toBe(404);
     });
   });
@@ -402,16 +458,30 @@ describe.each(DB_KINDS)('autoflow rules on %s', (kind) => {
       const boundary = '----rule';
       const doc = JSON.stringify(base({ name: 'From a template' }));
       const payload = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${doc}\r\n--${boundary}--\r\n`;
-      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, operator: DEMO.admin, scene: 'template' } });
+      const res = await call(suite.t.app, suite.admin, {
+        method: 'POST',
+        url: RULES,
+        payload,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, operator: DEMO.admin, scene: 'template' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toMatchObject({ name: 'From a template', origin: 'template' });
       const bad = `--${boundary}\r\nContent-Disposition: form-data; name="rule"\r\n\r\n${JSON.stringify(base({ name: '' }))}\r\n--${boundary}--\r\n`;
-      const refusedRes = await call(suite.t.app, suite.admin, { method: 'POST', url: RULES, payload: bad, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const refusedRes = await call(suite.t.app, suite.admin, {
+        method: 'POST',
+        url: RULES,
+        payload: bad,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
       expect(refusedRes.json().status.message).toBe('Name is required');
     });
 
     it('lists the countries by name in the caller’s language', async () => {
-      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/rule/auto_flow/cube/countries', headers: sessionHeaders(suite.admin.token, suite.admin.partnerCode, 'zh-CN') });
+      const res = await call(suite.t.app, suite.admin, {
+        method: 'GET',
+        url: '/api/rule/auto_flow/cube/countries',
+        headers: sessionHeaders(suite.admin.token, suite.admin.partnerCode, 'zh-CN'),
+      });
       const list = res.json().data as Array<{ code: string; name: string }>;
       expect(list.length).toBe(249);
       expect(list.find((c) => c.code === 'DE')?.name).toBe('德国');

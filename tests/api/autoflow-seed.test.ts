@@ -25,13 +25,14 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
     runner = new ActionRunner(suite.t.db, suite.t.app.network, suite.t.app.mailer, quiet, { retryBaseMs: 0, maxAttempts: 3 });
   });
 
-  const count = async (sql: string, params: unknown[] = []) => Number((await suite.t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params)).rows[0].n);
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await suite.t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params)).rows[0].n);
   /** What a firing would change: runs, mails, crossing events and the SIMs' status, data policy and tags. */
   const state = async () => ({
     runs: await count('autoflow_runs'),
     mails: await count('outbox'),
     crossings: await count("events WHERE type = 'usage' AND subtype = 'threshold_crossed'"),
-    sims: (await suite.t.db.query("SELECT id, status, flow_control_policy, tags FROM sims ORDER BY id")).rows,
+    sims: (await suite.t.db.query('SELECT id, status, flow_control_policy, tags FROM sims ORDER BY id')).rows,
   });
   const runActions = async () => {
     let n = 0;
@@ -79,7 +80,13 @@ describe.each(DB_KINDS)('the demo seed’s rules on %s', (kind) => {
     const usage = (kb: number) =>
       networkReports(suite.t.db).usage({
         sim: { orgId: 'org-demo', simId: sim.id, iccid: sim.iccid, imsi: sim.imsi, msisdn: sim.msisdn },
-        network: VODAFONE_DE, planCode: null, rat: 'LTE', direction: 'downlink', volumeKb: kb, start: new Date(at.getTime() - 600_000), end: at,
+        network: VODAFONE_DE,
+        planCode: null,
+        rat: 'LTE',
+        direction: 'downlink',
+        volumeKb: kb,
+        start: new Date(at.getTime() - 600_000),
+        end: at,
       });
     // Just below, then across.
     await usage(THRESHOLD_KB - 1 - Number(sim.cycle_usage_kb));

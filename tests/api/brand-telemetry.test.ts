@@ -21,7 +21,11 @@ describe.each(DB_KINDS)('brand and telemetry on %s', (kind) => {
   it.each(['127.0.0.1:8080', 'unknown.example.com'])('an unknown host (%s) gets the default brand whole, support and contact included', async (url) => {
     const res = await suite.t.app.inject({ method: 'GET', url: `/api/main/brand/logo?url=${url}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ partnerCode: 'DEMO', variant: 'default', theme: { support: { hideSupport: false, englishEmail: 'support@demo.example.com' } } });
+    expect(res.json().data).toMatchObject({
+      partnerCode: 'DEMO',
+      variant: 'default',
+      theme: { support: { hideSupport: false, englishEmail: 'support@demo.example.com' } },
+    });
   });
 
   it('the url of the brand call is required', async () => {
@@ -30,7 +34,9 @@ describe.each(DB_KINDS)('brand and telemetry on %s', (kind) => {
 
   it('stores page views with the account when signed in', async () => {
     const s = await signIn(suite.t.app, DEMO.user);
-    expect((await call(suite.t.app, s, { method: 'POST', url: '/api/public/analytics/pageview', payload: { path: '/en-US/dashboard/analysis' } })).statusCode).toBe(200);
+    expect(
+      (await call(suite.t.app, s, { method: 'POST', url: '/api/public/analytics/pageview', payload: { path: '/en-US/dashboard/analysis' } })).statusCode,
+    ).toBe(200);
     expect((await suite.t.app.inject({ method: 'POST', url: '/api/public/analytics/pageview', payload: { path: '/en-US/login' } })).statusCode).toBe(200);
     expect(await countRows(suite.t.db, 'page_views', "account_id = 'acc-user' AND org_id = 'org-demo'")).toBe(1);
     expect(await countRows(suite.t.db, 'page_views', 'account_id IS NULL')).toBe(1);
@@ -54,7 +60,12 @@ describe.each(DB_KINDS)('brand and telemetry on %s', (kind) => {
       await suite.t.app.inject({ method: 'POST', url: PAGEVIEW, headers: { partnercode: 'OTHER' }, payload: { path: '/anon-view' } });
       await suite.t.app.inject({ method: 'POST', url: ERRORS, headers: { partnercode: 'OTHER' }, payload: { message: 'anon-error' } });
       // A forged token is anonymous too.
-      await suite.t.app.inject({ method: 'POST', url: ERRORS, headers: { partnercode: 'OTHER', authorization: 'Bearer forged.token.x' }, payload: { message: 'forged-error' } });
+      await suite.t.app.inject({
+        method: 'POST',
+        url: ERRORS,
+        headers: { partnercode: 'OTHER', authorization: 'Bearer forged.token.x' },
+        payload: { message: 'forged-error' },
+      });
       expect(await countRows(suite.t.db, 'page_views', "path = '/anon-view' AND account_id IS NULL AND org_id IS NULL")).toBe(1);
       expect(await countRows(suite.t.db, 'error_reports', "message IN ('anon-error', 'forged-error') AND account_id IS NULL AND org_id IS NULL")).toBe(2);
     });
@@ -83,7 +94,11 @@ describe.each(DB_KINDS)('brand and telemetry on %s', (kind) => {
         const res = await suite.t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', language }, payload });
         expect(res.statusCode).toBe(413);
         const { status, data } = res.json();
-        expect(status).toMatchObject({ code: 'CB-00-0422', success: false, message: translate(language as Language, 'errors.bodyTooLarge', { limit: '16 KB' }) });
+        expect(status).toMatchObject({
+          code: 'CB-00-0422',
+          success: false,
+          message: translate(language as Language, 'errors.bodyTooLarge', { limit: '16 KB' }),
+        });
         expect(status.message).toContain('16 KB');
         expect(data).toMatchObject({ field: 'body' });
       }

@@ -50,7 +50,7 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
   let net: SimulatedNetwork;
   let reports: ReturnType<typeof networkReports>;
   const sims: TestSim[] = [];
-  const one = async <T,>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
+  const one = async <T>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
   const home = networkNamed('Vodafone DE 262-02')!;
 
   /** One session of the network's: the CDRs a SIM may carry now, as the network enforces its policy. */
@@ -60,7 +60,16 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
         const policy = net.dataPolicyOf(s.simId);
         if (policy === 'stop') break;
         const kb = policy === 'none' ? STEP_KB / 2 : Math.min(STEP_KB / 2, ((Number(policy.slice(9)) / 8) * SESSION_S) / 2);
-        await reports.usage({ sim: s, network: home, planCode: 'TEST', rat: 'LTE', direction, volumeKb: kb, start: new Date(now.getTime() - SESSION_S * 1000), end: now });
+        await reports.usage({
+          sim: s,
+          network: home,
+          planCode: 'TEST',
+          rat: 'LTE',
+          direction,
+          volumeKb: kb,
+          start: new Date(now.getTime() - SESSION_S * 1000),
+          end: now,
+        });
       }
     }
   };
@@ -77,21 +86,43 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect(rows).toHaveLength(25);
     rows.forEach((r, i) => {
       const policy = POLICIES[i % 5];
-      sims.push({ ...r, reset: RESETS[Math.floor(i / 5)], policy, throttle: policy === 'billing_speed_decrease' ? 128 : policy === 'billing_throttle_after_threshold' ? 256 : null });
+      sims.push({
+        ...r,
+        reset: RESETS[Math.floor(i / 5)],
+        policy,
+        throttle: policy === 'billing_speed_decrease' ? 128 : policy === 'billing_throttle_after_threshold' ? 256 : null,
+      });
     });
     await suite.t.db.tx(async (q) => {
       const ids = sims.map((s) => s.simId);
-      await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = ANY($1::text[]) AND status IN ('PENDING', 'IN_USE')`, [ids, T0.toISOString()]);
+      await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = ANY($1::text[]) AND status IN ('PENDING', 'IN_USE')`, [
+        ids,
+        T0.toISOString(),
+      ]);
       // A clean slate: their seeded CDRs go, so each cycle's usage is what this month's steps carry.
       await q.query('DELETE FROM cdrs WHERE sim_id = ANY($1::text[])', [ids]);
-      await q.query(`UPDATE sims SET overage_control = 'none', flow_control_policy = 'none', coverage_barred = false, out_of_coverage_at = NULL, policy_unsent = false WHERE id = ANY($1::text[])`, [ids]);
+      await q.query(
+        `UPDATE sims SET overage_control = 'none', flow_control_policy = 'none', coverage_barred = false, out_of_coverage_at = NULL, policy_unsent = false WHERE id = ANY($1::text[])`,
+        [ids],
+      );
       for (const s of sims) {
         await q.query(
           `INSERT INTO bundle_orders (org_id, id, sim_id, iccid, type, payment_mode, name, sku, ordered_at, activated_at, expected_expire_at, quota_kb, reset_cycle,
                                       overage_policy, throttle_kbps, overage_threshold_kb, out_of_coverage, coverage_countries, status)
            VALUES ($1, $2, $3, $4, 'BEFORE_BASIC', 'prepaid', 'Test plan', 'TEST', $5, $5, $6, $7, $8, $9, $10, $11, 'shut_down', '{DE,ES,GB}', 'IN_USE')`,
-          [s.orgId, newId(), s.simId, s.iccid, ANCHOR[s.reset].toISOString(), new Date(T0.getTime() + 400 * DAY).toISOString(), QUOTA, s.reset, s.policy, s.throttle,
-            s.policy === 'billing_throttle_after_threshold' || s.policy === 'billing_stop_after_allowance' ? 2 * QUOTA : null],
+          [
+            s.orgId,
+            newId(),
+            s.simId,
+            s.iccid,
+            ANCHOR[s.reset].toISOString(),
+            new Date(T0.getTime() + 400 * DAY).toISOString(),
+            QUOTA,
+            s.reset,
+            s.policy,
+            s.throttle,
+            s.policy === 'billing_throttle_after_threshold' || s.policy === 'billing_stop_after_allowance' ? 2 * QUOTA : null,
+          ],
         );
       }
       await defineCycles(q, sims, T0);
@@ -99,10 +130,12 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     await syncPolicies(suite.t.db, net);
   });
 
-  it('defines each SIM\'s cycle from its bundle, with the bounds of the domain rule', async () => {
+  it("defines each SIM's cycle from its bundle, with the bounds of the domain rule", async () => {
     for (const s of sims) {
       const row = await one<{ cycle_started_at: Date; cycle_ends_at: Date; cycle_limit_kb: string; cycle_usage_kb: string }>(
-        'SELECT cycle_started_at, cycle_ends_at, cycle_limit_kb, cycle_usage_kb FROM sims WHERE id = $1', [s.simId]);
+        'SELECT cycle_started_at, cycle_ends_at, cycle_limit_kb, cycle_usage_kb FROM sims WHERE id = $1',
+        [s.simId],
+      );
       expect(new Date(row.cycle_started_at)).toEqual(cycleStart(s.reset, ANCHOR[s.reset], T0));
       expect(new Date(row.cycle_ends_at)).toEqual(cycleEnd(s.reset, ANCHOR[s.reset], T0));
       expect(Number(row.cycle_limit_kb)).toBe(QUOTA);
@@ -182,14 +215,16 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
 
       const cycleOf = (at: Date) => starts.filter((c) => c <= at.getTime()).at(-1)!;
       const byCycle = new Map<number, number[]>();
-      for (const c of cdrs.filter((x) => x.sim_id === s.simId)) byCycle.set(cycleOf(new Date(c.start_at)), [...(byCycle.get(cycleOf(new Date(c.start_at))) ?? []), Number(c.volume_kb)]);
+      for (const c of cdrs.filter((x) => x.sim_id === s.simId))
+        byCycle.set(cycleOf(new Date(c.start_at)), [...(byCycle.get(cycleOf(new Date(c.start_at))) ?? []), Number(c.volume_kb)]);
       const bar = s.policy === 'stop' ? QUOTA : s.policy === 'billing_stop_after_allowance' ? 2 * QUOTA : null;
       const slow = s.policy === 'billing_speed_decrease' ? QUOTA : s.policy === 'billing_throttle_after_threshold' ? 2 * QUOTA : null;
       for (const [cycle, volumes] of byCycle) {
         let used = 0;
         volumes.forEach((kb) => {
           // A barred SIM carries nothing once its allowance is reached: one CDR at most goes past it.
-          if (bar !== null) expect({ sim: s.iccid, policy: s.policy, cycle, usedBefore: used >= bar }).toEqual({ sim: s.iccid, policy: s.policy, cycle, usedBefore: false });
+          if (bar !== null)
+            expect({ sim: s.iccid, policy: s.policy, cycle, usedBefore: used >= bar }).toEqual({ sim: s.iccid, policy: s.policy, cycle, usedBefore: false });
           // A throttled SIM carries at most its speed from then on.
           if (slow !== null && used >= slow) expect(kb).toBeLessThanOrEqual(((s.throttle! / 8) * SESSION_S) / 2);
           used += kb;
@@ -223,7 +258,12 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
             )
           ).rows[0].n,
         );
-        expect({ sim: s.iccid, reset: s.reset, policy: s.policy, released: Number(released.n) }).toEqual({ sim: s.iccid, reset: s.reset, policy: s.policy, released: controlled });
+        expect({ sim: s.iccid, reset: s.reset, policy: s.policy, released: Number(released.n) }).toEqual({
+          sim: s.iccid,
+          reset: s.reset,
+          policy: s.policy,
+          released: controlled,
+        });
         expect(controlled).toBeGreaterThanOrEqual(1);
       }
     }
@@ -232,10 +272,14 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
   it('rolls a cycle once when two transactions roll at the same time, without a lease', async () => {
     const s = sims[0];
     const at = new Date(T0.getTime() + 60 * DAY);
-    const before = Number((await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'usage' AND subtype = 'cycle_reset' AND subject = $1`, [s.iccid])).n);
+    const before = Number(
+      (await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'usage' AND subtype = 'cycle_reset' AND subject = $1`, [s.iccid])).n,
+    );
     const rolled = await Promise.all([suite.t.db.tx((q) => rollCycles(q, at)), suite.t.db.tx((q) => rollCycles(q, at))]);
     expect(rolled[0] + rolled[1]).toBeGreaterThanOrEqual(1);
-    const after = Number((await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'usage' AND subtype = 'cycle_reset' AND subject = $1`, [s.iccid])).n);
+    const after = Number(
+      (await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'usage' AND subtype = 'cycle_reset' AND subject = $1`, [s.iccid])).n,
+    );
     expect(after - before).toBe(1);
     expect(await suite.t.db.tx((q) => rollCycles(q, at))).toBe(0);
   });
@@ -261,20 +305,48 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect(await one(`SELECT status, expired_at FROM bundle_orders WHERE id = $1`, [current.id])).toEqual({ status: 'EXPIRED', expired_at: expiry });
     expect(await one(`SELECT status, activated_at FROM bundle_orders WHERE id = $1`, [next])).toEqual({ status: 'IN_USE', activated_at: expiry });
     // The SIM's cycle is the new bundle's: 24 hours from the instant it started, its limit 80,000 KB, nothing used yet.
-    expect(await one(`SELECT cycle_reset, cycle_started_at, cycle_ends_at, cycle_limit_kb::int AS limit, cycle_usage_kb::int AS usage FROM sims WHERE id = $1`, [s.simId])).toEqual({
-      cycle_reset: 'DAY_24H', cycle_started_at: expiry, cycle_ends_at: new Date(expiry.getTime() + DAY), limit: 80_000, usage: 0,
+    expect(
+      await one(`SELECT cycle_reset, cycle_started_at, cycle_ends_at, cycle_limit_kb::int AS limit, cycle_usage_kb::int AS usage FROM sims WHERE id = $1`, [
+        s.simId,
+      ]),
+    ).toEqual({
+      cycle_reset: 'DAY_24H',
+      cycle_started_at: expiry,
+      cycle_ends_at: new Date(expiry.getTime() + DAY),
+      limit: 80_000,
+      usage: 0,
     });
-    const events = (await suite.t.db.query<{ detail: { to: string; reason: string } }>(`SELECT detail FROM sim_events WHERE sim_id = $1 AND type = 'bundle_change' ORDER BY id DESC LIMIT 2`, [s.simId])).rows;
-    expect(events.map((e) => [e.detail.to, e.detail.reason])).toEqual([['IN_USE', 'next_in_queue'], ['EXPIRED', 'expiry']]);
+    const events = (
+      await suite.t.db.query<{ detail: { to: string; reason: string } }>(
+        `SELECT detail FROM sim_events WHERE sim_id = $1 AND type = 'bundle_change' ORDER BY id DESC LIMIT 2`,
+        [s.simId],
+      )
+    ).rows;
+    expect(events.map((e) => [e.detail.to, e.detail.reason])).toEqual([
+      ['IN_USE', 'next_in_queue'],
+      ['EXPIRED', 'expiry'],
+    ]);
     // And they reach the event log in the same transaction (SIM bundle events).
-    expect(Number((await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'sim' AND subtype = 'bundle_change' AND subject = $1 AND at >= $2`, [s.iccid, expiry.toISOString()])).n)).toBe(2);
+    expect(
+      Number(
+        (
+          await one<{ n: string }>(`SELECT count(*) AS n FROM events WHERE type = 'sim' AND subtype = 'bundle_change' AND subject = $1 AND at >= $2`, [
+            s.iccid,
+            expiry.toISOString(),
+          ])
+        ).n,
+      ),
+    ).toBe(2);
   });
 
   it('ends a test period by time and by its allowance used up, and a pre-activated period by time', async () => {
     const at = new Date(T0.getTime() + 100 * DAY);
     // Three inactive SIMs made pre-activated: two in test (a 1,000 KB test bundle in use), one quiet; each with a bundle waiting.
-    const picked = (await suite.t.db.query<{ id: string; org_id: string; iccid: string }>(
-      `SELECT id, org_id, iccid FROM sims WHERE org_id = 'org-demo' AND status = 'inactive' AND operation IS NULL ORDER BY id LIMIT 3`)).rows;
+    const picked = (
+      await suite.t.db.query<{ id: string; org_id: string; iccid: string }>(
+        `SELECT id, org_id, iccid FROM sims WHERE org_id = 'org-demo' AND status = 'inactive' AND operation IS NULL ORDER BY id LIMIT 3`,
+      )
+    ).rows;
     expect(picked).toHaveLength(3);
     const [timed, used, quiet] = picked;
     await suite.t.db.tx(async (q) => {
@@ -283,8 +355,13 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
         await q.query(
           `UPDATE sims SET status = 'pre_activated', sub_status = $2, test_data_status = $3, test_period_days = 30, test_started_at = $4, pre_activated_at = $5,
                   pre_activated_period_days = 180 WHERE id = $1`,
-          [s.id, test ? 'test' : 'quiet', test ? 'in_test' : 'not_started', test ? new Date(at.getTime() - (s === timed ? 31 : 2) * DAY).toISOString() : null,
-            new Date(at.getTime() - (test ? 40 : 181) * DAY).toISOString()],
+          [
+            s.id,
+            test ? 'test' : 'quiet',
+            test ? 'in_test' : 'not_started',
+            test ? new Date(at.getTime() - (s === timed ? 31 : 2) * DAY).toISOString() : null,
+            new Date(at.getTime() - (test ? 40 : 181) * DAY).toISOString(),
+          ],
         );
         await q.query(`UPDATE bundle_orders SET status = 'CANCELLED' WHERE sim_id = $1 AND status IN ('PENDING', 'IN_USE')`, [s.id]);
         if (test) {
@@ -306,16 +383,25 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect((await one<{ status: string }>('SELECT status FROM sims WHERE id = $1', [timed.id])).status).toBe('pre_activated');
     expect((await one<{ status: string }>('SELECT status FROM sims WHERE id = $1', [used.id])).status).toBe('active');
     await suite.t.db.tx((q) => endPeriods(q, at));
-    const rows = (await suite.t.db.query<{ id: string; status: string; sub_status: string; test_data_status: string }>(
-      'SELECT id, status, sub_status, test_data_status FROM sims WHERE id = ANY($1::text[])', [picked.map((p) => p.id)])).rows;
+    const rows = (
+      await suite.t.db.query<{ id: string; status: string; sub_status: string; test_data_status: string }>(
+        'SELECT id, status, sub_status, test_data_status FROM sims WHERE id = ANY($1::text[])',
+        [picked.map((p) => p.id)],
+      )
+    ).rows;
     for (const r of rows) expect([r.status, r.sub_status]).toEqual(['active', 'active_live']);
     expect(rows.find((r) => r.id === timed.id)!.test_data_status).toBe('ended');
     expect(rows.find((r) => r.id === used.id)!.test_data_status).toBe('exhausted');
-    expect((await one<{ status: string }>(`SELECT status FROM bundle_orders WHERE sim_id = $1 AND type = 'BEFORE_TEST' AND sku = 'TEST'`, [timed.id])).status).toBe('EXPIRED');
+    expect(
+      (await one<{ status: string }>(`SELECT status FROM bundle_orders WHERE sim_id = $1 AND type = 'BEFORE_TEST' AND sku = 'TEST'`, [timed.id])).status,
+    ).toBe('EXPIRED');
     // A status change each, with its audit row; the base bundle starts on the same run of the job.
-    const changes = (await suite.t.db.query<{ action: string }>(
-      `SELECT detail->>'action' AS action FROM sim_events WHERE sim_id = ANY($1::text[]) AND type = 'status_change' AND detail->>'action' IN ('testPeriodEnded', 'preActivatedPeriodEnded')`,
-      [picked.map((p) => p.id)])).rows;
+    const changes = (
+      await suite.t.db.query<{ action: string }>(
+        `SELECT detail->>'action' AS action FROM sim_events WHERE sim_id = ANY($1::text[]) AND type = 'status_change' AND detail->>'action' IN ('testPeriodEnded', 'preActivatedPeriodEnded')`,
+        [picked.map((p) => p.id)],
+      )
+    ).rows;
     expect(changes.map((c) => c.action).sort()).toEqual(['preActivatedPeriodEnded', 'testPeriodEnded', 'testPeriodEnded']);
     await suite.t.db.tx((q) => advanceBundles(q, at));
     for (const s of picked) {
@@ -324,23 +410,34 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     }
   });
 
-  it('bars a SIM\'s data when it attaches outside its bundle\'s coverage (shut down), and lifts it back in coverage', async () => {
+  it("bars a SIM's data when it attaches outside its bundle's coverage (shut down), and lifts it back in coverage", async () => {
     const s = sims[1]; // billing: no overage control of its own at this point of the month
     await suite.t.db.query(`UPDATE sims SET connection_status = 'offline' WHERE id = $1`, [s.simId]);
     const at = new Date(T0.getTime() + 120 * DAY);
     await reports.connectionStatus({ sim: s, status: 'connected', network: networkNamed('Orange FR 208-01')!, rat: 'LTE', at });
     expect(await one(`SELECT flow_control_policy, coverage_barred, out_of_coverage_country, policy_unsent FROM sims WHERE id = $1`, [s.simId])).toEqual({
-      flow_control_policy: 'stop', coverage_barred: true, out_of_coverage_country: 'FR', policy_unsent: false,
+      flow_control_policy: 'stop',
+      coverage_barred: true,
+      out_of_coverage_country: 'FR',
+      policy_unsent: false,
     });
     expect(net.dataPolicyOf(s.simId)).toBe('stop');
     await reports.connectionStatus({ sim: s, status: 'connected', network: networkNamed('Telekom DE 262-01')!, rat: 'LTE', at: new Date(at.getTime() + HOUR) });
-    expect(await one(`SELECT flow_control_policy, coverage_barred, out_of_coverage_at FROM sims WHERE id = $1`, [s.simId])).toEqual({ flow_control_policy: 'none', coverage_barred: false, out_of_coverage_at: null });
+    expect(await one(`SELECT flow_control_policy, coverage_barred, out_of_coverage_at FROM sims WHERE id = $1`, [s.simId])).toEqual({
+      flow_control_policy: 'none',
+      coverage_barred: false,
+      out_of_coverage_at: null,
+    });
     expect(net.dataPolicyOf(s.simId)).toBe('none');
-    const subtypes = (await suite.t.db.query<{ subtype: string }>(`SELECT subtype FROM events WHERE type = 'usage' AND subject = $1 AND subtype LIKE '%coverage' ORDER BY id`, [s.iccid])).rows.map((r) => r.subtype);
+    const subtypes = (
+      await suite.t.db.query<{ subtype: string }>(`SELECT subtype FROM events WHERE type = 'usage' AND subject = $1 AND subtype LIKE '%coverage' ORDER BY id`, [
+        s.iccid,
+      ])
+    ).rows.map((r) => r.subtype);
     expect(subtypes).toEqual(['out_of_coverage', 'back_in_coverage']);
   });
 
-  it('answers a SIM\'s data policy and why, and its coverage, to its organisation only', async () => {
+  it("answers a SIM's data policy and why, and its coverage, to its organisation only", async () => {
     const session = await signIn(suite.t.app, DEMO.user);
     const s = sims.find((x) => x.orgId === 'org-demo' && x.policy === 'stop')!;
     const policy = await call(suite.t.app, session, { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${s.iccid}` });
@@ -350,10 +447,15 @@ describe.each(DB_KINDS)('bundle cycles and overage policies on %s', (kind) => {
     expect(p.control).toBe(row.flow_control_policy);
     expect(p.overagePolicy).toBe('stop');
     expect(p.limitKb).toBe(QUOTA);
-    if (p.control === 'stop') expect({ reason: p.reason, releasedAt: p.releasedAt }).toEqual({ reason: 'overage', releasedAt: new Date(row.cycle_ends_at).toISOString() });
+    if (p.control === 'stop')
+      expect({ reason: p.reason, releasedAt: p.releasedAt }).toEqual({ reason: 'overage', releasedAt: new Date(row.cycle_ends_at).toISOString() });
     const coverage = await call(suite.t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${s.iccid}` });
     const c = coverage.json().data ?? coverage.json();
-    expect({ countries: c.countries, policy: c.policy, everywhere: c.everywhere }).toEqual({ countries: ['DE', 'ES', 'GB'], policy: 'shut_down', everywhere: false });
+    expect({ countries: c.countries, policy: c.policy, everywhere: c.everywhere }).toEqual({
+      countries: ['DE', 'ES', 'GB'],
+      policy: 'shut_down',
+      everywhere: false,
+    });
     // Another organisation's SIM is not found; a malformed ICCID names the field.
     const other = sims.find((x) => x.orgId !== 'org-demo');
     if (other) expect((await call(suite.t.app, session, { method: 'GET', url: `/api/main/sim/bundle/coverage/${other.iccid}` })).statusCode).toBe(404);

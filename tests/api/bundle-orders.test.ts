@@ -5,7 +5,11 @@ describe.each(DB_KINDS)('bundle order records (POST /sim/service/list) on %s', (
   const suite = signedInSuite(kind, { user: DEMO.user, other: 'admin@other.example.com' });
   let mine: Array<{ id: string; iccid: string; status: string; ordered_at: Date }>;
   beforeAll(async () => {
-    mine = (await suite.t.db.query<(typeof mine)[number]>("SELECT id, iccid, status, ordered_at FROM bundle_orders WHERE org_id = 'org-demo' ORDER BY ordered_at DESC, id DESC")).rows;
+    mine = (
+      await suite.t.db.query<(typeof mine)[number]>(
+        "SELECT id, iccid, status, ordered_at FROM bundle_orders WHERE org_id = 'org-demo' ORDER BY ordered_at DESC, id DESC",
+      )
+    ).rows;
   });
 
   const list = (s: Session, payload: object) => call(suite.t.app, s, { method: 'POST', url: '/api/main/sim/service/list', payload });
@@ -16,7 +20,9 @@ describe.each(DB_KINDS)('bundle order records (POST /sim/service/list) on %s', (
     const data = res.json().data;
     expect(data.total).toBe(mine.length);
     expect(data.items.map((o: { id: string }) => o.id)).toEqual(mine.slice(0, 10).map((o) => o.id));
-    expect(data.items[0]).toEqual(expect.objectContaining({ type: expect.any(String), paymentMode: expect.any(String), resetCycle: expect.any(String), usedKb: expect.any(Number) }));
+    expect(data.items[0]).toEqual(
+      expect.objectContaining({ type: expect.any(String), paymentMode: expect.any(String), resetCycle: expect.any(String), usedKb: expect.any(Number) }),
+    );
   });
 
   it('filters by status and by the trailing digits of an ICCID', async () => {

@@ -12,7 +12,11 @@ describe.each(DB_KINDS)('the CDR calls of SPEC.md section 7 on %s', (kind) => {
   let cdr: { id: string; iccid: string; sim_id: string; start_at: Date; end_at: Date; volume_kb: number };
   beforeAll(async () => {
     latest = (await suite.t.db.query<{ at: Date }>("SELECT max(start_at) AS at FROM cdrs WHERE org_id = 'org-demo'")).rows[0].at.getTime();
-    cdr = (await suite.t.db.query<typeof cdr>("SELECT id::text, iccid, sim_id, start_at, end_at, volume_kb::float8 AS volume_kb FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 1")).rows[0];
+    cdr = (
+      await suite.t.db.query<typeof cdr>(
+        "SELECT id::text, iccid, sim_id, start_at, end_at, volume_kb::float8 AS volume_kb FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 1",
+      )
+    ).rows[0];
   });
 
   const get = (s: Session, url: string, language?: string) => call(suite.t.app, s, { method: 'GET', url, ...(language ? { headers: { language } } : {}) });
@@ -80,9 +84,18 @@ describe.each(DB_KINDS)('the CDR calls of SPEC.md section 7 on %s', (kind) => {
     });
 
     it('filters the CDR list by country', async () => {
-      const res = await call(suite.t.app, suite.user, { method: 'POST', url: '/api/cdr/distributor/DEMO/stdcdrs', payload: { startAtFrom: iso(latest - 30 * DAY), startAtTo: iso(latest), country: 'FR', pageSize: 5 } });
+      const res = await call(suite.t.app, suite.user, {
+        method: 'POST',
+        url: '/api/cdr/distributor/DEMO/stdcdrs',
+        payload: { startAtFrom: iso(latest - 30 * DAY), startAtTo: iso(latest), country: 'FR', pageSize: 5 },
+      });
       expect(res.statusCode).toBe(200);
-      const n = (await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND country = 'FR' AND start_at >= $1 AND start_at <= $2", [iso(latest - 30 * DAY), iso(latest)])).rows[0].n;
+      const n = (
+        await suite.t.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND country = 'FR' AND start_at >= $1 AND start_at <= $2",
+          [iso(latest - 30 * DAY), iso(latest)],
+        )
+      ).rows[0].n;
       expect(res.json().data.total).toBe(n);
     });
   });
@@ -133,13 +146,22 @@ describe.each(DB_KINDS)('the CDR calls of SPEC.md section 7 on %s', (kind) => {
     it('exports every record of the filters through the task center, and the ticked ones', async () => {
       const all = await exp(suite.user, 'all/distributor/DEMO/csv/cdrs', { ...window(), rat: 'LTE' });
       expect(all.statusCode).toBe(200);
-      const n = (await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND rat = 'LTE' AND start_at >= $1 AND start_at <= $2", [window().startAtFrom, window().startAtTo])).rows[0].n;
+      const n = (
+        await suite.t.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND rat = 'LTE' AND start_at >= $1 AND start_at <= $2",
+          [window().startAtFrom, window().startAtTo],
+        )
+      ).rows[0].n;
       expect(all.json().data.quantity).toBe(n);
-      const ids = (await suite.t.db.query<{ id: string }>("SELECT id::text FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 3")).rows.map((r) => r.id);
+      const ids = (await suite.t.db.query<{ id: string }>("SELECT id::text FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 3")).rows.map(
+        (r) => r.id,
+      );
       const some = await exp(suite.user, 'distributor/DEMO/xlsx/cdrs', { ...window(), selected: ids });
       expect(some.statusCode).toBe(200);
       expect(some.json().data.quantity).toBe(3);
-      const task = (await suite.t.db.query<{ kind: string; payload: { format: string } }>('SELECT kind, payload FROM tasks WHERE id = $1', [some.json().data.taskId])).rows[0];
+      const task = (
+        await suite.t.db.query<{ kind: string; payload: { format: string } }>('SELECT kind, payload FROM tasks WHERE id = $1', [some.json().data.taskId])
+      ).rows[0];
       expect(task).toEqual(expect.objectContaining({ kind: 'cdr_export', payload: expect.objectContaining({ format: 'xlsx' }) }));
       await suite.t.app.jobs.runOnce();
       await suite.t.app.jobs.runOnce();
@@ -152,12 +174,18 @@ describe.each(DB_KINDS)('the CDR calls of SPEC.md section 7 on %s', (kind) => {
       const over = await exp(suite.user, 'all/distributor/DEMO/csv/cdrs', { startAtFrom: iso(latest - 31 * DAY - 1000), startAtTo: iso(latest) });
       expect(over.statusCode).toBe(400);
       expect(over.json().status.message).toBe('Start to must be at most 31 days after the start');
-      const overSome = await exp(suite.user, 'distributor/DEMO/csv/cdrs', { startAtFrom: iso(latest - 31 * DAY - 1000), startAtTo: iso(latest), selected: [cdr.id] });
+      const overSome = await exp(suite.user, 'distributor/DEMO/csv/cdrs', {
+        startAtFrom: iso(latest - 31 * DAY - 1000),
+        startAtTo: iso(latest),
+        selected: [cdr.id],
+      });
       expect(overSome.statusCode).toBe(400);
     });
 
     it('refuses none ticked, a format it does not write, a selection in the all form, and another organisation', async () => {
-      expect((await exp(suite.user, 'distributor/DEMO/csv/cdrs', { ...window(), selected: [] })).json().status.message).toBe('Please select the data to export');
+      expect((await exp(suite.user, 'distributor/DEMO/csv/cdrs', { ...window(), selected: [] })).json().status.message).toBe(
+        'Please select the data to export',
+      );
       expect((await exp(suite.user, 'distributor/DEMO/csv/cdrs', window())).json().status.message).toBe('Selected records is required');
       expect((await exp(suite.user, 'all/distributor/DEMO/pdf/cdrs', window())).statusCode).toBe(400);
       expect((await exp(suite.user, 'all/distributor/DEMO/csv/cdrs', { ...window(), selected: [cdr.id] })).statusCode).toBe(400);

@@ -13,9 +13,15 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
   });
 
   const list = (s: Session, payload: object, org = 'DEMO') => call(suite.t.app, s, { method: 'POST', url: `/api/cdr/distributor/${org}/stdcdrs`, payload });
-  const summary = (s: Session, payload: object, org = 'DEMO') => call(suite.t.app, s, { method: 'POST', url: `/api/cdr/sum/distributor/${org}/stdcdrs`, payload });
+  const summary = (s: Session, payload: object, org = 'DEMO') =>
+    call(suite.t.app, s, { method: 'POST', url: `/api/cdr/sum/distributor/${org}/stdcdrs`, payload });
   const count = async (from: number, to: number, extra = '') =>
-    (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at <= $2 ${extra}`, [iso(from), iso(to)])).rows[0].n;
+    (
+      await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at <= $2 ${extra}`, [
+        iso(from),
+        iso(to),
+      ])
+    ).rows[0].n;
 
   it('lists the records of a window, newest first', async () => {
     const from = latest - 7 * DAY;
@@ -25,19 +31,30 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
     expect(data.total).toBe(await count(from, latest));
     const starts = data.items.map((c: { startAt: string }) => c.startAt);
     expect([...starts].sort().reverse()).toEqual(starts);
-    expect(data.items[0]).toEqual(expect.objectContaining({ iccid: expect.any(String), rat: expect.any(String), direction: expect.any(String), volumeKb: expect.any(Number) }));
+    expect(data.items[0]).toEqual(
+      expect.objectContaining({ iccid: expect.any(String), rat: expect.any(String), direction: expect.any(String), volumeKb: expect.any(Number) }),
+    );
   });
 
-  it('offers the networks the organisation\'s SIMs were seen on, and filters by network and plan', async () => {
+  it("offers the networks the organisation's SIMs were seen on, and filters by network and plan", async () => {
     const res = await call(suite.t.app, suite.user, { method: 'GET', url: '/api/cdr/info_mnos/distinct' });
-    const direct = (await suite.t.db.query<{ network: string }>("SELECT DISTINCT network FROM sims WHERE org_id = 'org-demo' AND network IS NOT NULL ORDER BY network")).rows.map((r) => r.network);
+    const direct = (
+      await suite.t.db.query<{ network: string }>("SELECT DISTINCT network FROM sims WHERE org_id = 'org-demo' AND network IS NOT NULL ORDER BY network")
+    ).rows.map((r) => r.network);
     expect(res.json().data).toEqual(direct);
     expect(direct.length).toBeGreaterThan(0);
     const theirs = (await call(suite.t.app, suite.other, { method: 'GET', url: '/api/cdr/info_mnos/distinct' })).json().data as string[];
-    const otherDirect = (await suite.t.db.query<{ network: string }>("SELECT DISTINCT network FROM sims WHERE org_id = 'org-other' AND network IS NOT NULL ORDER BY network")).rows.map((r) => r.network);
+    const otherDirect = (
+      await suite.t.db.query<{ network: string }>("SELECT DISTINCT network FROM sims WHERE org_id = 'org-other' AND network IS NOT NULL ORDER BY network")
+    ).rows.map((r) => r.network);
     expect(theirs).toEqual(otherDirect);
     const from = latest - 30 * DAY;
-    const one = (await suite.t.db.query<{ network: string; plan_code: string }>("SELECT network, plan_code FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 LIMIT 1", [iso(from)])).rows[0];
+    const one = (
+      await suite.t.db.query<{ network: string; plan_code: string }>(
+        "SELECT network, plan_code FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 LIMIT 1",
+        [iso(from)],
+      )
+    ).rows[0];
     const filtered = await list(suite.user, { startAtFrom: iso(from), startAtTo: iso(latest), network: one.network, planCode: one.plan_code, pageSize: 5 });
     expect(filtered.json().data.total).toBe(await count(from, latest, `AND network = '${one.network.replace(/'/g, "''")}' AND plan_code = '${one.plan_code}'`));
   });
@@ -109,7 +126,12 @@ describe.each(DB_KINDS)('call and data records on %s', (kind) => {
     expect(res.json().data.total.volumeKb).toBe(raw.kb);
     expect(res.json().data.total.cdrCount).toBe(raw.n);
     // The same digits in the list's search find the same SIMs' records.
-    const listed = await list(suite.user, { startAtFrom: `${from}T00:00:00.000Z`, startAtTo: iso(latest), search: { field: 'iccid', value: end }, pageSize: 100 });
+    const listed = await list(suite.user, {
+      startAtFrom: `${from}T00:00:00.000Z`,
+      startAtTo: iso(latest),
+      search: { field: 'iccid', value: end },
+      pageSize: 100,
+    });
     expect(listed.json().data.items.every((c: { iccid: string }) => c.iccid.endsWith(end))).toBe(true);
     expect((await summary(suite.user, { from, to, iccid: '7' })).statusCode).toBe(400);
     expect((await summary(suite.user, { from, to, iccid: '12a' })).statusCode).toBe(400);

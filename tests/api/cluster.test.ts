@@ -65,30 +65,56 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
     let output = '';
     const cluster: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
       env: {
-        ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: pg.url, VERIFICATION_CODE: TEST_CODE, NODE_ENV: 'test',
-        SIMULATOR: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000', NATS_STREAM: stream, REDIS_PREFIX: prefix,
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: pg.url,
+        VERIFICATION_CODE: TEST_CODE,
+        NODE_ENV: 'test',
+        SIMULATOR: 'off',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        NATS_STREAM: stream,
+        REDIS_PREFIX: prefix,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cluster.stdout!.on('data', (c) => (output += c));
     cluster.stderr!.on('data', (c) => (output += c));
     cleanups.push(() => void (cluster.exitCode === null && cluster.kill('SIGKILL')));
-    const state = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'cluster.json'), 'utf8')) as { haproxyPid: number; instances: { name: string; port: number; pid: number }[] };
+    const state = () =>
+      JSON.parse(fs.readFileSync(path.join(dataDir, 'cluster.json'), 'utf8')) as {
+        haproxyPid: number;
+        instances: { name: string; port: number; pid: number }[];
+      };
     cleanups.push(() => {
       // Whatever the test's outcome, no process of the cluster outlives it.
       try {
         const s = state();
-        for (const pid of [s.haproxyPid, ...s.instances.map((i) => i.pid)]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-      } catch { /* never started */ }
+        for (const pid of [s.haproxyPid, ...s.instances.map((i) => i.pid)])
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
+      } catch {
+        /* never started */
+      }
     });
 
     // Every instance answers through the balancer.
     const seen = new Set<string>();
-    await until('the three instances behind HAProxy', async () => {
-      const res = await fetch(`${base}/api/health`);
-      if (res.ok) seen.add(res.headers.get('x-served-by') ?? '');
-      return seen.size >= 3 ? true : undefined;
-    }, 120_000, 100);
+    await until(
+      'the three instances behind HAProxy',
+      async () => {
+        const res = await fetch(`${base}/api/health`);
+        if (res.ok) seen.add(res.headers.get('x-served-by') ?? '');
+        return seen.size >= 3 ? true : undefined;
+      },
+      120_000,
+      100,
+    );
     expect([...seen].sort()).toEqual(['i1', 'i2', 'i3']);
     expect(output).toContain('3 instances on');
     // Metrics are not served through the balancer (they are scraped from each instance).
@@ -106,7 +132,9 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
       await check.close();
     }
 
-    const signin = await (await fetch(`${base}${SIGN_IN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).json();
+    const signin = await (
+      await fetch(`${base}${SIGN_IN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })
+    ).json();
     const token = signin.data.user.token as string;
     const accountId = signin.data.user.id as string;
     const headers = { authorization: `Bearer ${token}`, partnercode: signin.data.customData.partner_code as string };

@@ -22,7 +22,12 @@ const fixtures = defineRoutes([
     handler: async (req) => {
       const file = await req.file();
       const bytes = await file!.toBuffer();
-      return { filename: file!.filename, size: bytes.length, note: (file!.fields.note as { value?: string } | undefined)?.value ?? null, scene: req.headers.scene ?? null };
+      return {
+        filename: file!.filename,
+        size: bytes.length,
+        note: (file!.fields.note as { value?: string } | undefined)?.value ?? null,
+        scene: req.headers.scene ?? null,
+      };
     },
   },
   {
@@ -32,7 +37,11 @@ const fixtures = defineRoutes([
     permission: 'signedIn',
     raw: true,
     schema: { response: {} },
-    handler: async (_req, reply) => reply.header('content-type', 'text/csv').header('content-disposition', "attachment; filename*=UTF-8''sims%20export.csv").send('iccid\n8949000000000000001\n'),
+    handler: async (_req, reply) =>
+      reply
+        .header('content-type', 'text/csv')
+        .header('content-disposition', "attachment; filename*=UTF-8''sims%20export.csv")
+        .send('iccid\n8949000000000000001\n'),
   },
 ]);
 
@@ -129,7 +138,7 @@ describe('console HTTP helper', () => {
 
   it('a failed refresh drops the queue, removes the token and signs out with the server message', async () => {
     const sid = await expireToken();
-    await suite.t.db.query("UPDATE sessions SET revoked_at = now() WHERE id = $1", [sid]);
+    await suite.t.db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1', [sid]);
     const results = await Promise.allSettled(Array.from({ length: 3 }, () => api('GET', '/api/main/orgs')));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(store.get('token')).toBeNull();
@@ -186,12 +195,20 @@ describe('console HTTP helper', () => {
 
   it('the data provider pages and filters a list on the server', async () => {
     const meta = { list: 'GET /api/job/rest/job/my', one: 'GET /api/job/rest/job/my/:id' };
-    const page = await dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 2 }, filters: [{ field: 'status', operator: 'eq', value: 'processing' }], meta });
+    const page = await dataProvider.getList({
+      resource: 'tasks',
+      pagination: { currentPage: 1, pageSize: 2 },
+      filters: [{ field: 'status', operator: 'eq', value: 'processing' }],
+      meta,
+    });
     expect(page.total).toBe(1);
     expect(page.data[0].status).toBe('processing');
     const one = await dataProvider.getOne({ resource: 'tasks', id: page.data[0].id as string, meta });
     expect(one.data.id).toBe(page.data[0].id);
-    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({ statusCode: 400, message: 'Page size must be between 1 and 100' });
+    await expect(dataProvider.getList({ resource: 'tasks', pagination: { currentPage: 1, pageSize: 101 }, meta })).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'Page size must be between 1 and 100',
+    });
   });
 
   it('the live provider delivers the server’s events to listeners of their type', async () => {

@@ -50,7 +50,8 @@ describe('transfer of the console and the API', () => {
     fs.rmSync(site.dir, { recursive: true, force: true });
   });
 
-  const get = (url: string, acceptEncoding?: string) => t.app.inject({ method: 'GET', url, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+  const get = (url: string, acceptEncoding?: string) =>
+    t.app.inject({ method: 'GET', url, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
 
   describe('a hashed asset', () => {
     it('is the brotli copy when the browser accepts br, the gzip copy when only gzip, the file itself otherwise', async () => {
@@ -117,7 +118,8 @@ describe('transfer of the console and the API', () => {
 
   describe('API answers', () => {
     it('a large JSON answer is compressed as the client accepts, with Vary', async () => {
-      const list = (ae?: string) => call(t.app, admin, { method: 'POST', url: '/api/main/sim/list/es', payload: { pageSize: 100 }, headers: ae ? { 'accept-encoding': ae } : {} });
+      const list = (ae?: string) =>
+        call(t.app, admin, { method: 'POST', url: '/api/main/sim/list/es', payload: { pageSize: 100 }, headers: ae ? { 'accept-encoding': ae } : {} });
       const plain = await list();
       expect(plain.statusCode).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();
@@ -148,7 +150,12 @@ describe('transfer of the console and the API', () => {
       const { port } = t.app.server.address() as AddressInfo;
       const { headers, first } = await new Promise<{ headers: http.IncomingHttpHeaders; first: string }>((resolve, reject) => {
         const req = http.get(
-          { host: '127.0.0.1', port, path: `/api/identity/sse/connect?userId=${admin.accountId}`, headers: { ...admin.headers, 'accept-encoding': 'br, gzip' } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/identity/sse/connect?userId=${admin.accountId}`,
+            headers: { ...admin.headers, 'accept-encoding': 'br, gzip' },
+          },
           (res) => {
             res.once('data', (chunk: Buffer) => {
               resolve({ headers: res.headers, first: chunk.toString() });

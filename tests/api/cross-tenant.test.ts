@@ -45,8 +45,18 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
     await signIn(suite.t.app, DEMO.admin);
     const { body, row } = await invitee();
     expect(row).toMatchObject({
-      id: 'acc-admin', email: DEMO.admin, role: 'user', status: 'invited', pendingInvite: true,
-      firstName: null, lastName: null, locale: null, oversight: false, createdAt: null, lastSignInAt: null, loginsCount: null,
+      id: 'acc-admin',
+      email: DEMO.admin,
+      role: 'user',
+      status: 'invited',
+      pendingInvite: true,
+      firstName: null,
+      lastName: null,
+      locale: null,
+      oversight: false,
+      createdAt: null,
+      lastSignInAt: null,
+      loginsCount: null,
     });
     expect(Date.now() - Date.parse(String(row!.invitedAt))).toBeLessThan(60_000);
     expect(body).not.toContain('Adam');
@@ -74,15 +84,21 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
     }
     const audit = await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/audit/logs?pageSize=100' });
     expect(audit.body).not.toContain('Adam');
-    expect((await suite.t.db.query("SELECT first_name, status FROM accounts WHERE id = 'acc-admin'")).rows[0]).toEqual({ first_name: 'Adam', status: 'active' });
+    expect((await suite.t.db.query("SELECT first_name, status FROM accounts WHERE id = 'acc-admin'")).rows[0]).toEqual({
+      first_name: 'Adam',
+      status: 'active',
+    });
   });
 
   it('managing an invitation answers alike for another customer’s superadmin and for a new address', async () => {
     const fresh = 'fresh.person@example.com';
     const accountRow = async (id: string) => (await suite.t.db.query('SELECT x::text AS row FROM accounts x WHERE id = $1', [id])).rows[0];
     const before = await accountRow('acc-superadmin');
-    for (const email of [DEMO.superadmin, fresh]) expect((await call(suite.t.app, suite.other, { method: 'POST', url: INVITE, payload: { email, role: 'user' } })).statusCode).toBe(200);
-    const ids = (await suite.t.db.query<{ id: string }>('SELECT id FROM accounts WHERE email = ANY($1) ORDER BY email = $2', [[DEMO.superadmin, fresh], fresh])).rows.map((r) => r.id);
+    for (const email of [DEMO.superadmin, fresh])
+      expect((await call(suite.t.app, suite.other, { method: 'POST', url: INVITE, payload: { email, role: 'user' } })).statusCode).toBe(200);
+    const ids = (
+      await suite.t.db.query<{ id: string }>('SELECT id FROM accounts WHERE email = ANY($1) ORDER BY email = $2', [[DEMO.superadmin, fresh], fresh])
+    ).rows.map((r) => r.id);
     const answers = [];
     for (const id of ids) {
       const tried = [
@@ -101,7 +117,8 @@ describe.each(DB_KINDS)('invitation privacy on %s', (kind) => {
   });
 
   it('once the invitation is accepted the person is a member, shown in full', async () => {
-    const mail = (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.admin])).rows[0].body;
+    const mail = (await suite.t.db.query<{ body: string }>('SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.admin])).rows[0]
+      .body;
     const token = /token=([\w-]+)/.exec(mail)![1];
     const demoAdmin = await signIn(suite.t.app, DEMO.admin);
     expect((await call(suite.t.app, demoAdmin, { method: 'POST', url: '/api/identity/accept/info/cube/invites', payload: { token } })).statusCode).toBe(200);
@@ -115,7 +132,12 @@ describe.each(DB_KINDS)('organisation names on %s', (kind) => {
   const suite = signedInSuite(kind, { other: OTHER_ADMIN, demoAdmin: DEMO.admin });
 
   const create = (s: Session, name: string, partnerCode?: string) =>
-    call(suite.t.app, s, { method: 'POST', url: '/api/main/orgs', payload: { name, country: 'GB', smsQuota: 10 }, headers: partnerCode ? { partnercode: partnerCode, tenantid: partnerCode } : {} });
+    call(suite.t.app, s, {
+      method: 'POST',
+      url: '/api/main/orgs',
+      payload: { name, country: 'GB', smsQuota: 10 },
+      headers: partnerCode ? { partnercode: partnerCode, tenantid: partnerCode } : {},
+    });
 
   it('another customer’s organisation name is free in my own tree', async () => {
     const res = await create(suite.other, 'Demo Logistics North');
@@ -208,7 +230,9 @@ function sample(s: JsonSchema | undefined): unknown {
     case 'object': {
       const names = s.required ?? [];
       // "At least one field": the first declared ones.
-      const extra = Object.keys(s.properties ?? {}).filter((k) => !names.includes(k)).slice(0, Math.max(0, (s.minProperties ?? 0) - names.length));
+      const extra = Object.keys(s.properties ?? {})
+        .filter((k) => !names.includes(k))
+        .slice(0, Math.max(0, (s.minProperties ?? 0) - names.length));
       return Object.fromEntries([...names, ...extra].map((k) => [k, sample(s.properties?.[k])]));
     }
     case 'array':
@@ -264,7 +288,9 @@ async function demoIds(db: Db): Promise<Value[]> {
   const values = [
     ...(await first(`SELECT id AS v FROM organisations WHERE id IN ${tree} ORDER BY level, id`, 2)),
     ...(await first(`SELECT code AS v FROM organisations WHERE id IN ${tree} ORDER BY level, id`, 2)),
-    'acc-admin', 'acc-user', DEMO.admin,
+    'acc-admin',
+    'acc-user',
+    DEMO.admin,
     ...(await first(`SELECT iccid AS v FROM sims WHERE org_id IN ${tree} ORDER BY iccid`, 2)),
     ...(await first(`SELECT id AS v FROM sims WHERE org_id IN ${tree} ORDER BY id`)),
     ...(await first(`SELECT id AS v FROM shared_pools WHERE org_id IN ${tree} ORDER BY id`)),
@@ -301,7 +327,9 @@ async function demoMarks(db: Db): Promise<string[]> {
     ...(await col(`SELECT name AS v FROM organisations WHERE id IN ${tree}`)),
     ...(await col(`SELECT code AS v FROM organisations WHERE id IN ${tree}`)),
     ...(await col(`SELECT DISTINCT a.email AS v FROM accounts a JOIN memberships m ON m.account_id = a.id WHERE m.org_id IN ${tree}`)),
-    ...(await col(`SELECT DISTINCT a.first_name || ' ' || a.last_name AS v FROM accounts a JOIN memberships m ON m.account_id = a.id WHERE m.org_id IN ${tree}`)),
+    ...(await col(
+      `SELECT DISTINCT a.first_name || ' ' || a.last_name AS v FROM accounts a JOIN memberships m ON m.account_id = a.id WHERE m.org_id IN ${tree}`,
+    )),
     ...(await col(`SELECT name AS v FROM shared_pools WHERE org_id IN ${tree}`)),
   ];
 }
@@ -328,7 +356,12 @@ async function demoDigest(db: Db): Promise<Record<string, string>> {
 /** The shape of an answer's data: keys, list lengths and value types, never the values (which differ by id and time). */
 function shapeOf(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(shapeOf);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shapeOf(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, shapeOf(x)]),
+    );
   return v === null ? 'null' : typeof v;
 }
 const dataOf = (body: string) => {
@@ -363,7 +396,12 @@ function requestsOf(r: RouteDef, ids: Value[], demoCode: string, salt: number): 
     const payload = bodyBase ? { ...bodyBase } : undefined;
     if (slot.where === 'query') query![slot.name] = shaped(slot, v);
     if (slot.where === 'body') payload![slot.name] = shaped(slot, v);
-    return { method: r.method, url: path, query: query && Object.fromEntries(Object.entries(query).map(([k, x]) => [k, Array.isArray(x) ? x.map(String) : String(x)])), payload };
+    return {
+      method: r.method,
+      url: path,
+      query: query && Object.fromEntries(Object.entries(query).map(([k, x]) => [k, Array.isArray(x) ? x.map(String) : String(x)])),
+      payload,
+    };
   };
   const out: Array<{ real: WalkCall; twin: WalkCall }> = [];
   for (const slot of slots) {
@@ -392,7 +430,15 @@ function replaceAll(text: string, pairs: Array<[string, string]>): string {
 
 /** A message with the ids the caller sent put back to one placeholder, so a named id does not count as a difference. */
 function normalise(message: string | undefined, ids: Value[], salt: number): string | undefined {
-  return message === undefined ? undefined : replaceAll(message, ids.flatMap((v): Array<[string, string]> => [[String(v), '<id>'], [String(twinOf(v, salt)), '<id>']]));
+  return message === undefined
+    ? undefined
+    : replaceAll(
+        message,
+        ids.flatMap((v): Array<[string, string]> => [
+          [String(v), '<id>'],
+          [String(twinOf(v, salt)), '<id>'],
+        ]),
+      );
 }
 
 // Public routes answer everyone by design (sign-in, a download by its one-time token); the walk is about a signed-in
@@ -450,9 +496,16 @@ describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
         }
         const twin = await call(suite.t.app, suite.other, unknown);
         const [a, b] = [outcome(res), outcome(twin)];
-        const same = a.statusCode === b.statusCode && a.code === b.code && normalise(a.message, ids, salt) === normalise(b.message, ids, salt) && (a.statusCode >= 300 || JSON.stringify(shapeOf(dataOf(res.body))) === JSON.stringify(shapeOf(dataOf(twin.body))));
+        const same =
+          a.statusCode === b.statusCode &&
+          a.code === b.code &&
+          normalise(a.message, ids, salt) === normalise(b.message, ids, salt) &&
+          (a.statusCode >= 300 || JSON.stringify(shapeOf(dataOf(res.body))) === JSON.stringify(shapeOf(dataOf(twin.body))));
         const allowed = BY_DESIGN.some((d) => d.route === `${r.method} ${fullPath(r)}` && d.code === a.code);
-        if (!same && !allowed) problems.push(`${label}: answers ${a.statusCode} ${a.code} "${a.message}" but ${b.statusCode} ${b.code} "${b.message}" for an id that does not exist`);
+        if (!same && !allowed)
+          problems.push(
+            `${label}: answers ${a.statusCode} ${a.code} "${a.message}" but ${b.statusCode} ${b.code} "${b.message}" for an id that does not exist`,
+          );
       }
       expect(problems).toEqual([]);
     },
@@ -474,12 +527,24 @@ describe.each(DB_KINDS)('cross-tenant walk on %s', (kind) => {
       expect(answers[0].ok).toBe(0);
     };
     await reasons('/api/main/sim/organizationCode/OTHER/batchUpdateInfo/parse', { type: 'deviceName' });
-    const submitted = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/sim/organizationCode/OTHER/batchUpdateInfo', ...(await form({ type: 'deviceName' }, csv(iccid))) });
+    const submitted = await call(suite.t.app, suite.other, {
+      method: 'POST',
+      url: '/api/main/sim/organizationCode/OTHER/batchUpdateInfo',
+      ...(await form({ type: 'deviceName' }, csv(iccid))),
+    });
     expect(submitted.statusCode, submitted.body).toBe(200);
-    const depot = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Other Walk Depot', country: 'GB', smsQuota: 1 } });
+    const depot = await call(suite.t.app, suite.other, {
+      method: 'POST',
+      url: '/api/main/orgs',
+      payload: { name: 'Other Walk Depot', country: 'GB', smsQuota: 1 },
+    });
     const target = depot.json().data.id as string;
     await reasons(`/api/main/sim/transfer/parse/${target}`, {});
-    const transfer = await call(suite.t.app, suite.other, { method: 'POST', url: '/api/main/sim/transfer', ...(await form({ targetOrgId: target, acknowledged: 'true' }, csv(iccid))) });
+    const transfer = await call(suite.t.app, suite.other, {
+      method: 'POST',
+      url: '/api/main/sim/transfer',
+      ...(await form({ targetOrgId: target, acknowledged: 'true' }, csv(iccid))),
+    });
     expect(transfer.statusCode, transfer.body).toBe(200);
   });
 

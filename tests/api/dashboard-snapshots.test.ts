@@ -28,10 +28,12 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
   };
   const later = (seconds: number) => (now = new Date(now.getTime() + seconds * 1000));
   const topSim = async (org = 'org-demo') =>
-    (await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
-      "SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY iccid DESC LIMIT 1",
-      [org],
-    )).rows[0];
+    (
+      await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
+        "SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY iccid DESC LIMIT 1",
+        [org],
+      )
+    ).rows[0];
   /** More than any SIM of the organisation used, an hour before the clock. */
   const useLots = async (kb: number, org = 'org-demo') => {
     const s = await topSim(org);
@@ -40,7 +42,12 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
       recordUsage(q, {
         sim: { orgId: org, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn },
         network: { name: 'Vodafone DE 262-02', mccMnc: '26202', country: 'DE' },
-        planCode: 'EU-BAS-1G', rat: 'LTE', direction: 'downlink', volumeKb: kb, start: at, end: new Date(at.getTime() + 60_000),
+        planCode: 'EU-BAS-1G',
+        rat: 'LTE',
+        direction: 'downlink',
+        volumeKb: kb,
+        start: at,
+        end: new Date(at.getTime() + 60_000),
       }),
     );
     return s.iccid;
@@ -102,7 +109,8 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
     const s = await topSim();
     // The SIM moves to a place no demo SIM is: a cell of its own.
     await suite.t.db.query('UPDATE sims SET lat = -33.87, lon = 151.21 WHERE id = $1', [s.id]);
-    const cellOf = (a: { cells: { lat: number; lon: number; sims: number }[] }) => a.cells.find((c) => Math.abs(c.lat + 33.75) < 1 && Math.abs(c.lon - 151.25) < 1);
+    const cellOf = (a: { cells: { lat: number; lon: number; sims: number }[] }) =>
+      a.cells.find((c) => Math.abs(c.lat + 33.75) < 1 && Math.abs(c.lon - 151.25) < 1);
     expect(cellOf(await get(suite.user, '/dashboard/heatmap?view=24h'))).toBeUndefined();
     later(TTL + 1);
     await get(suite.user, '/dashboard/heatmap?view=24h');
@@ -126,7 +134,11 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
 
   it('another organisation never reads these snapshots', async () => {
     limit(0);
-    const otherOrg = (await suite.t.db.query<{ org_id: string }>("SELECT org_id FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE a.email = 'admin@other.example.com' LIMIT 1")).rows[0].org_id;
+    const otherOrg = (
+      await suite.t.db.query<{ org_id: string }>(
+        "SELECT org_id FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE a.email = 'admin@other.example.com' LIMIT 1",
+      )
+    ).rows[0].org_id;
     // More than any of their SIMs used in the day (the seed's SIMs use up to a few tens of MB a day).
     const theirIccid = await useLots(50_000_000, otherOrg);
     const mine = await get(suite.user, '/dashboard/rank?view=24h');
@@ -147,11 +159,15 @@ describe.each(DB_KINDS)('dashboard snapshots on %s', (kind) => {
     expect(await snapshots.claim('org-demo', 'heatmap', 'week')).toBe(true);
     expect(await snapshots.claim('org-demo', 'heatmap', 'week')).toBe(false);
     // A stale call while another instance holds the lease answers and leaves the snapshot to that instance.
-    const held = (await suite.t.db.query<{ as_of: Date }>("SELECT as_of FROM dashboard_snapshots WHERE org_id = 'org-demo' AND kind = 'heatmap' AND view = 'week'")).rows[0].as_of;
+    const held = (
+      await suite.t.db.query<{ as_of: Date }>("SELECT as_of FROM dashboard_snapshots WHERE org_id = 'org-demo' AND kind = 'heatmap' AND view = 'week'")
+    ).rows[0].as_of;
     later(TTL + 1);
     await get(suite.user, '/dashboard/heatmap?view=week');
     await snapshots.idle();
-    const after = (await suite.t.db.query<{ as_of: Date }>("SELECT as_of FROM dashboard_snapshots WHERE org_id = 'org-demo' AND kind = 'heatmap' AND view = 'week'")).rows[0].as_of;
+    const after = (
+      await suite.t.db.query<{ as_of: Date }>("SELECT as_of FROM dashboard_snapshots WHERE org_id = 'org-demo' AND kind = 'heatmap' AND view = 'week'")
+    ).rows[0].as_of;
     expect(new Date(after).toISOString()).toBe(new Date(held).toISOString());
     // The lease runs out (an instance that stopped): the next stale call takes the refresh over.
     await suite.t.db.query("UPDATE dashboard_snapshots SET refreshing_until = now() - interval '1 second' WHERE org_id = 'org-demo'");

@@ -27,15 +27,23 @@ describe.each(DB_KINDS)('dashboard on %s', (kind) => {
     return [b[0].start.toISOString(), b.at(-1)!.end.toISOString()] as const;
   };
   const sim = async (org = 'org-demo', offset = 0) =>
-    (await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
-      `SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY iccid OFFSET $2 LIMIT 1`, [org, offset],
-    )).rows[0];
+    (
+      await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
+        `SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 AND status = 'active' ORDER BY iccid OFFSET $2 LIMIT 1`,
+        [org, offset],
+      )
+    ).rows[0];
   const use = async (org: string, s: Awaited<ReturnType<typeof sim>>, at: string, kb: number, direction: 'uplink' | 'downlink' = 'downlink') =>
     suite.t.db.tx((q) =>
       recordUsage(q, {
         sim: { orgId: org, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn },
         network: { name: 'Vodafone DE 262-02', mccMnc: '26202', country: 'DE' },
-        planCode: 'EU-BAS-1G', rat: 'LTE', direction, volumeKb: kb, start: new Date(at), end: new Date(new Date(at).getTime() + 60_000),
+        planCode: 'EU-BAS-1G',
+        rat: 'LTE',
+        direction,
+        volumeKb: kb,
+        start: new Date(at),
+        end: new Date(new Date(at).getTime() + 60_000),
       }),
     );
 
@@ -77,15 +85,26 @@ describe.each(DB_KINDS)('dashboard on %s', (kind) => {
     const cdrKb = await one("SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2", [from, to]);
     expect(card.usageKb).toBe(cdrKb);
     expect(card.usageKb).toBeGreaterThanOrEqual(1234);
-    const sms = await one("SELECT count(*) FROM sms_records WHERE org_id = 'org-demo' AND status <> 'pending' AND created_at >= $1 AND created_at < $2", [from, to]);
+    const sms = await one("SELECT count(*) FROM sms_records WHERE org_id = 'org-demo' AND status <> 'pending' AND created_at >= $1 AND created_at < $2", [
+      from,
+      to,
+    ]);
     expect(card.sms).toBe(sms);
     const stats = await get(suite.user, `/dashboard/statistics?view=${view}`);
     expect(stats.series).toHaveLength(view === '24h' ? 24 : view === 'week' ? 7 : 6);
     expect(stats.series.reduce((a: number, b: { volumeKb: number }) => a + b.volumeKb, 0)).toBe(cdrKb);
-    const up = await one("SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-demo' AND direction = 'uplink' AND start_at >= $1 AND start_at < $2", [from, to]);
+    const up = await one(
+      "SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-demo' AND direction = 'uplink' AND start_at >= $1 AND start_at < $2",
+      [from, to],
+    );
     expect(stats.series.reduce((a: number, b: { uplinkKb: number }) => a + b.uplinkKb, 0)).toBe(up);
     const smsUsage = await get(suite.user, `/sms/usage?view=${view}`);
-    expect(smsUsage.mo).toBe(await one("SELECT count(*) FROM sms_records WHERE org_id = 'org-demo' AND direction = 'MO' AND status <> 'pending' AND created_at >= $1 AND created_at < $2", [from, to]));
+    expect(smsUsage.mo).toBe(
+      await one(
+        "SELECT count(*) FROM sms_records WHERE org_id = 'org-demo' AND direction = 'MO' AND status <> 'pending' AND created_at >= $1 AND created_at < $2",
+        [from, to],
+      ),
+    );
     expect(smsUsage.mo + smsUsage.mt).toBe(sms);
   });
 
@@ -95,15 +114,20 @@ describe.each(DB_KINDS)('dashboard on %s', (kind) => {
     const s = await sim('org-demo', 5);
     await use('org-demo', s, '2026-11-20T11:30:00Z', 50_000_000);
     const rank = await get(suite.user, `/dashboard/rank?view=${view}`);
-    const direct = (await suite.t.db.query<{ iccid: string; kb: string }>(
-      `SELECT min(iccid) AS iccid, sum(volume_kb) AS kb FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2 GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`, [from, to],
-    )).rows;
+    const direct = (
+      await suite.t.db.query<{ iccid: string; kb: string }>(
+        `SELECT min(iccid) AS iccid, sum(volume_kb) AS kb FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2 GROUP BY sim_id ORDER BY kb DESC, sim_id LIMIT 10`,
+        [from, to],
+      )
+    ).rows;
     expect(rank.items.map((r: { iccid: string; volumeKb: number }) => [r.iccid, r.volumeKb])).toEqual(direct.map((r) => [r.iccid, Number(r.kb)]));
     expect(rank.items[0].iccid).toBe(s.iccid);
   });
 
   it('expiring soon counts expiry days up to today + 45 on the dashboard clock: 44 and 45 in, 46 out', async () => {
-    const ids = (await suite.t.db.query<{ id: string }>("SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid OFFSET 20 LIMIT 3")).rows.map((r) => r.id);
+    const ids = (
+      await suite.t.db.query<{ id: string }>("SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid OFFSET 20 LIMIT 3")
+    ).rows.map((r) => r.id);
     await suite.t.db.query('UPDATE sims SET expires_at = NULL WHERE id = ANY($1)', [ids]);
     const before = (await get(suite.user, '/dashboard/card?view=week')).expiringSoon;
     // Noon UTC+8 on today + 44, + 45 and + 46 (today is 20 November in UTC+8).
@@ -119,15 +143,22 @@ describe.each(DB_KINDS)('dashboard on %s', (kind) => {
   });
 
   it('lifecycle counts follow every change of state and every transfer', async () => {
-    const counts = async (s: Session) => Object.fromEntries(((await get(s, '/dashboard/lifecycleCount')).items as { status: string; count: number }[]).map((x) => [x.status, x.count]));
+    const counts = async (s: Session) =>
+      Object.fromEntries(((await get(s, '/dashboard/lifecycleCount')).items as { status: string; count: number }[]).map((x) => [x.status, x.count]));
     const direct = async (org: string) => {
-      const rows = (await suite.t.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM sims WHERE org_id = $1 GROUP BY status', [org])).rows;
-      return Object.fromEntries(['inactive', 'pre_activated', 'active', 'paused', 'expired', 'terminated'].map((st) => [st, rows.find((r) => r.status === st)?.n ?? 0]));
+      const rows = (
+        await suite.t.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM sims WHERE org_id = $1 GROUP BY status', [org])
+      ).rows;
+      return Object.fromEntries(
+        ['inactive', 'pre_activated', 'active', 'paused', 'expired', 'terminated'].map((st) => [st, rows.find((r) => r.status === st)?.n ?? 0]),
+      );
     };
     expect(await counts(suite.user)).toEqual(await direct('org-demo'));
     const s = await sim('org-demo', 7);
     await suite.t.db.query("UPDATE sims SET status = 'paused', sub_status = 'paused' WHERE id = $1", [s.id]);
-    await suite.t.db.query("UPDATE sims SET org_id = 'org-demo-north' WHERE id = (SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'inactive' ORDER BY iccid LIMIT 1)");
+    await suite.t.db.query(
+      "UPDATE sims SET org_id = 'org-demo-north' WHERE id = (SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'inactive' ORDER BY iccid LIMIT 1)",
+    );
     expect(await counts(suite.user)).toEqual(await direct('org-demo'));
     expect(await counts(suite.other)).toEqual(await direct('org-other'));
   });
@@ -138,14 +169,18 @@ describe.each(DB_KINDS)('dashboard on %s', (kind) => {
     const [from, to] = windowOf('24h');
     const mine = await get(suite.other, '/dashboard/card?view=24h');
     expect(mine.totalSims).toBe(await one("SELECT count(*) FROM sims WHERE org_id = 'org-other'"));
-    expect(mine.usageKb).toBe(await one("SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-other' AND start_at >= $1 AND start_at < $2", [from, to]));
+    expect(mine.usageKb).toBe(
+      await one("SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-other' AND start_at >= $1 AND start_at < $2", [from, to]),
+    );
     const rank = await get(suite.other, '/dashboard/rank?view=24h');
     const demoIccids = new Set((await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id <> 'org-other'")).rows.map((r) => r.iccid));
     expect(rank.items.length).toBeGreaterThan(0);
     expect(rank.items.every((r: { iccid: string }) => !demoIccids.has(r.iccid))).toBe(true);
     // And the demo organisation's usage does not include it.
     const demo = await get(suite.user, '/dashboard/card?view=24h');
-    expect(demo.usageKb).toBe(await one("SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2", [from, to]));
+    expect(demo.usageKb).toBe(
+      await one("SELECT coalesce(sum(volume_kb), 0) FROM cdrs WHERE org_id = 'org-demo' AND start_at >= $1 AND start_at < $2", [from, to]),
+    );
   });
 
   it('refuses an unknown view, naming it', async () => {

@@ -7,9 +7,24 @@ import { migrate, type Db, type Queryable } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
 import { filesIn } from '../../server/job/storage.js';
 import {
-  BUSY_TASK_ID, DEMO_API_KEY_ID, DEMO_NOTIFICATION_KEY_ID, DEMO_POOL_ID, DEMO_RULE_ID, DEMO_RULE_NAME, DEMO_SCHEDULE_ID,
-  DEMO_SIMS, DEMO_SIM_IDS, DEMO_TASK_ID, EXECUTING_SCHEDULE_ID, FLEET_SIZES, NORTH_SIM_ICCID, OTHER_SIM_ICCID, SIM_STATUSES,
-  SIM_TECHNOLOGIES, SOUTH_SIM_ICCID, SPECIAL_SIMS,
+  BUSY_TASK_ID,
+  DEMO_API_KEY_ID,
+  DEMO_NOTIFICATION_KEY_ID,
+  DEMO_POOL_ID,
+  DEMO_RULE_ID,
+  DEMO_RULE_NAME,
+  DEMO_SCHEDULE_ID,
+  DEMO_SIMS,
+  DEMO_SIM_IDS,
+  DEMO_TASK_ID,
+  EXECUTING_SCHEDULE_ID,
+  FLEET_SIZES,
+  NORTH_SIM_ICCID,
+  OTHER_SIM_ICCID,
+  SIM_STATUSES,
+  SIM_TECHNOLOGIES,
+  SOUTH_SIM_ICCID,
+  SPECIAL_SIMS,
 } from '../../server/db/seed-fleet.js';
 import { countRows, DB_KINDS, freshDb } from '../helper.js';
 
@@ -38,16 +53,41 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
     });
 
     it('create every fleet table', async () => {
-      const tables = ['sims', 'sim_events', 'bundle_orders', 'cdrs', 'usage_daily', 'usage_hourly', 'shared_pools', 'pool_members', 'pool_events',
-        'autoflow_rules', 'autoflow_runs', 'sms_schedules', 'sms_schedule_runs', 'sms_records', 'api_keys', 'notification_keys', 'api_logs',
-        'notification_logs', 'invoices', 'invoice_lines', 'reports', 'report_preferences', 'tasks', 'files'];
+      const tables = [
+        'sims',
+        'sim_events',
+        'bundle_orders',
+        'cdrs',
+        'usage_daily',
+        'usage_hourly',
+        'shared_pools',
+        'pool_members',
+        'pool_events',
+        'autoflow_rules',
+        'autoflow_runs',
+        'sms_schedules',
+        'sms_schedule_runs',
+        'sms_records',
+        'api_keys',
+        'notification_keys',
+        'api_logs',
+        'notification_logs',
+        'invoices',
+        'invoice_lines',
+        'reports',
+        'report_preferences',
+        'tasks',
+        'files',
+      ];
       const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1)', [tables]);
       // cdrs itself is partitioned, so pg_tables lists it as well on PostgreSQL 15 and 18.
       expect(r.rows[0].n).toBe(tables.length);
     });
 
     it('partition cdrs by month with a default partition', async () => {
-      const r = await db.query<{ name: string }>("SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'cdrs'::regclass");
+      const r = await db.query<{ name: string }>(
+        "SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'cdrs'::regclass",
+      );
       const names = r.rows.map((x) => x.name);
       expect(names).toContain('cdrs_default');
       expect(names).toContain('cdrs_y2026m01');
@@ -57,7 +97,12 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
     it('lead the SIM indexes with org_id, including the reversed suffix-search ones', async () => {
       const r = await db.query<{ def: string }>("SELECT indexdef AS def FROM pg_indexes WHERE tablename = 'sims'");
       const defs = r.rows.map((x) => x.def);
-      for (const col of ['reverse(iccid) text_pattern_ops', 'reverse(imei) text_pattern_ops', 'reverse(msisdn) text_pattern_ops', 'reverse(lower(device_name)) text_pattern_ops']) {
+      for (const col of [
+        'reverse(iccid) text_pattern_ops',
+        'reverse(imei) text_pattern_ops',
+        'reverse(msisdn) text_pattern_ops',
+        'reverse(lower(device_name)) text_pattern_ops',
+      ]) {
         expect(defs.some((d) => d.includes(`(org_id, ${col})`))).toBe(true);
       }
       expect(defs.some((d) => d.includes('(org_id, status, iccid)'))).toBe(true);
@@ -128,8 +173,22 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
     });
 
     it('fills every other fleet table', async () => {
-      for (const t of ['sim_events', 'bundle_orders', 'pool_members', 'pool_events', 'autoflow_runs', 'sms_schedule_runs', 'sms_records', 'notification_keys',
-        'api_logs', 'notification_logs', 'invoice_lines', 'reports', 'report_preferences', 'files']) {
+      for (const t of [
+        'sim_events',
+        'bundle_orders',
+        'pool_members',
+        'pool_events',
+        'autoflow_runs',
+        'sms_schedule_runs',
+        'sms_records',
+        'notification_keys',
+        'api_logs',
+        'notification_logs',
+        'invoice_lines',
+        'reports',
+        'report_preferences',
+        'files',
+      ]) {
         expect(await countRows(db, t), t).toBeGreaterThan(0);
       }
       expect(await countRows(db, 'shared_pools', 'id = $1', [DEMO_POOL_ID])).toBe(1);
@@ -137,7 +196,13 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
       expect(await countRows(db, 'sms_schedules', "id = $1 AND mode = 'repeated'", [DEMO_SCHEDULE_ID])).toBe(1);
       expect(await countRows(db, 'sms_schedules', "id = $1 AND mode = 'once' AND executing", [EXECUTING_SCHEDULE_ID])).toBe(1);
       // Last month's invoice of every organisation with bundles, made by the monthly job (server/db/seed/invoices.ts).
-      expect(await countRows(db, 'invoices', "origin = 'job' AND type = 'post_payment' AND billing_cycle = to_char(date_trunc('month', now()) - interval '1 month', 'YYYY-MM')")).toBe(4);
+      expect(
+        await countRows(
+          db,
+          'invoices',
+          "origin = 'job' AND type = 'post_payment' AND billing_cycle = to_char(date_trunc('month', now()) - interval '1 month', 'YYYY-MM')",
+        ),
+      ).toBe(4);
       expect(await countRows(db, 'api_keys', "id = $1 AND org_id = 'org-demo'", [DEMO_API_KEY_ID])).toBe(1);
       expect(await countRows(db, 'notification_keys', "id = $1 AND webhook_url LIKE 'https://%'", [DEMO_NOTIFICATION_KEY_ID])).toBe(1);
       expect(await countRows(db, 'tasks', "id = $1 AND status = 'done' AND result_file_id IS NOT NULL", [DEMO_TASK_ID])).toBe(1);
@@ -182,7 +247,12 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
       const good = newIccid();
       const bad = good.slice(0, -1) + String((Number(good.at(-1)) + 1) % 10);
       const insert = (iccid: string, status = 'inactive', sub = 'inactive') =>
-        db.query("INSERT INTO sims (org_id, id, iccid, technology, status, sub_status) VALUES ('org-demo', $1, $2, 'ONE_IMSI', $3, $4)", [newId(), iccid, status, sub]);
+        db.query("INSERT INTO sims (org_id, id, iccid, technology, status, sub_status) VALUES ('org-demo', $1, $2, 'ONE_IMSI', $3, $4)", [
+          newId(),
+          iccid,
+          status,
+          sub,
+        ]);
       await expect(insert(bad)).rejects.toMatchObject(CHECK);
       await expect(insert(newIccid(), 'active', 'quiet')).rejects.toMatchObject(CHECK);
       await expect(insert(good, 'pre_activated', 'test')).resolves.toBeTruthy();
@@ -191,7 +261,11 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
     it('accepts SMS content of 140 characters and refuses 141', async () => {
       const sms = (content: string) =>
-        db.query("INSERT INTO sms_records (org_id, id, iccid, direction, content, status) VALUES ('org-demo', $1, $2, 'MT', $3, 'pending')", [newId(), DEMO_SIMS.active, content]);
+        db.query("INSERT INTO sms_records (org_id, id, iccid, direction, content, status) VALUES ('org-demo', $1, $2, 'MT', $3, 'pending')", [
+          newId(),
+          DEMO_SIMS.active,
+          content,
+        ]);
       await expect(sms('s'.repeat(140))).resolves.toBeTruthy();
       await expect(sms('s'.repeat(141))).rejects.toMatchObject(CHECK);
     });
@@ -207,13 +281,19 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
     it('refuses scheduled SMS content over 140 characters', async () => {
       await expect(
-        db.query("INSERT INTO sms_schedules (org_id, id, name, content, mode, start_at) VALUES ('org-demo', $1, 'Too long', $2, 'once', now())", [newId(), 'x'.repeat(141)]),
+        db.query("INSERT INTO sms_schedules (org_id, id, name, content, mode, start_at) VALUES ('org-demo', $1, 'Too long', $2, 'once', now())", [
+          newId(),
+          'x'.repeat(141),
+        ]),
       ).rejects.toMatchObject(CHECK);
     });
 
     it('accepts an autoflow name of 100 characters and refuses 101', async () => {
       const rule = (name: string) =>
-        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, actions) VALUES ('org-demo', $1, $2, 'data_usage', '[{"type":"webhook"}]')`, [newId(), name]);
+        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, actions) VALUES ('org-demo', $1, $2, 'data_usage', '[{"type":"webhook"}]')`, [
+          newId(),
+          name,
+        ]);
       await expect(rule('r'.repeat(100))).resolves.toBeTruthy();
       await expect(rule('r'.repeat(101))).rejects.toMatchObject(CHECK);
       await expect(rule('')).rejects.toMatchObject(CHECK);
@@ -221,7 +301,11 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
     it('refuses a duplicate autoflow name in one organisation but not in another, nor after deletion', async () => {
       const rule = (org: string, name: string) =>
-        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, actions) VALUES ($1, $2, $3, 'data_usage', '[{"type":"webhook"}]')`, [org, newId(), name]);
+        db.query(`INSERT INTO autoflow_rules (org_id, id, name, trigger, actions) VALUES ($1, $2, $3, 'data_usage', '[{"type":"webhook"}]')`, [
+          org,
+          newId(),
+          name,
+        ]);
       await expect(rule('org-demo', DEMO_RULE_NAME)).rejects.toMatchObject(UNIQUE);
       await expect(rule('org-other', DEMO_RULE_NAME)).resolves.toBeTruthy();
       await db.query("UPDATE autoflow_rules SET status = 'deleted', deleted_at = now() WHERE org_id = 'org-other' AND name = $1", [DEMO_RULE_NAME]);
@@ -230,7 +314,11 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
 
     it('accepts an API key name of 60 characters or none and refuses 61 or empty', async () => {
       const key = (name: string | null) =>
-        db.query("INSERT INTO api_keys (org_id, id, account_id, name, key_id, public_key) VALUES ('org-demo', $1, 'acc-admin', $2, $3, 'PEM')", [newId(), name, newId()]);
+        db.query("INSERT INTO api_keys (org_id, id, account_id, name, key_id, public_key) VALUES ('org-demo', $1, 'acc-admin', $2, $3, 'PEM')", [
+          newId(),
+          name,
+          newId(),
+        ]);
       await expect(key('k'.repeat(60))).resolves.toBeTruthy();
       await expect(key(null)).resolves.toBeTruthy();
       await expect(key('k'.repeat(61))).rejects.toMatchObject(CHECK);

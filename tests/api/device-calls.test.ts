@@ -13,12 +13,14 @@ describe.each(DB_KINDS)('device calls on %s', (kind) => {
     const j = r.json() as { data?: unknown };
     return (j.data ?? j) as Record<string, unknown>;
   };
-  const iccidOf = async (org: string) => (await suite.t.db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY iccid LIMIT 1', [org])).rows[0].iccid;
+  const iccidOf = async (org: string) =>
+    (await suite.t.db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE org_id = $1 ORDER BY iccid LIMIT 1', [org])).rows[0].iccid;
 
-
-  it('lists the organisation\'s tags with their SIM counts, narrowed by a prefix, and refuses a prefix longer than a tag', async () => {
+  it("lists the organisation's tags with their SIM counts, narrowed by a prefix, and refuses a prefix longer than a tag", async () => {
     const expected = (
-      await suite.t.db.query<{ tag: string; sims: number }>(`SELECT t AS tag, count(*)::int AS sims FROM sims, unnest(tags) t WHERE org_id = 'org-demo' GROUP BY t ORDER BY t`)
+      await suite.t.db.query<{ tag: string; sims: number }>(
+        `SELECT t AS tag, count(*)::int AS sims FROM sims, unnest(tags) t WHERE org_id = 'org-demo' GROUP BY t ORDER BY t`,
+      )
     ).rows;
     expect(expected.length).toBeGreaterThan(0);
     const all = await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/device/tag', payload: {} });
@@ -34,7 +36,7 @@ describe.each(DB_KINDS)('device calls on %s', (kind) => {
     expect(long.body).toContain('prefix');
   });
 
-  it('tells which organisation holds a SIM: its own or a sub-organisation\'s; another customer\'s is not found', async () => {
+  it("tells which organisation holds a SIM: its own or a sub-organisation's; another customer's is not found", async () => {
     const own = await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/sim/belong_org/${await iccidOf('org-demo')}` });
     expect(body(own)).toMatchObject({ orgCode: 'DEMO', current: true });
     const child = await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/sim/belong_org/${await iccidOf('org-demo-north')}` });
@@ -43,8 +45,11 @@ describe.each(DB_KINDS)('device calls on %s', (kind) => {
   });
 
   it('lists the networks and radios a SIM was seen on in its sessions, newest first', async () => {
-    const sim = (await suite.t.db.query<{ orgId: string; simId: string; iccid: string; imsi: string | null; msisdn: string | null }>(
-      `SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY id LIMIT 1`)).rows[0];
+    const sim = (
+      await suite.t.db.query<{ orgId: string; simId: string; iccid: string; imsi: string | null; msisdn: string | null }>(
+        `SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY id LIMIT 1`,
+      )
+    ).rows[0];
     await suite.t.db.query(`UPDATE sims SET connection_status = 'offline' WHERE id = $1`, [sim.simId]);
     const reports = networkReports(suite.t.db);
     const now = Date.now();

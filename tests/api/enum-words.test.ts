@@ -55,7 +55,12 @@ function words(lang: Language, pages: Page[] = []): Tree {
  * Where the console shows a value: `key` with `{}` for the value, the file that words it so, and its pages' words;
  * `via` when the file builds the key from a prefix (the schema forms: `<prefix>.enum.<field>.<value>`).
  */
-interface Shown { key: string; file: string; pages?: Page[]; via?: string }
+interface Shown {
+  key: string;
+  file: string;
+  pages?: Page[];
+  via?: string;
+}
 
 /** Each constrained column ("table.column") the console shows, and where. */
 const SHOWN: Record<string, Shown[]> = {
@@ -75,7 +80,10 @@ const SHOWN: Record<string, Shown[]> = {
   'enterprises.invoice_type': [{ key: 'calls.enterprise.types.{}', file: 'src/custom/calls/enterprise-drawer.tsx', pages: ['calls'] }],
   'invoices.status': [{ key: 'invoices.enum.status.{}', file: 'src/custom/billing/invoice-lifecycle.tsx', pages: ['invoice'] }],
   'invoices.type': [{ key: 'invoices.enum.type.{}', file: 'schemas/invoices.json' }],
-  'memberships.role': [{ key: 'roles.{}', file: 'src/pages/account/profile-page.tsx' }, { key: 'accounts.enum.role.{}', file: 'src/custom/org/account-pages.tsx' }],
+  'memberships.role': [
+    { key: 'roles.{}', file: 'src/pages/account/profile-page.tsx' },
+    { key: 'accounts.enum.role.{}', file: 'src/custom/org/account-pages.tsx' },
+  ],
   'pool_events.state': [{ key: 'poolEvents.enum.state.{}', file: 'schemas/pool-events.json' }],
   'pool_events.type': [{ key: 'poolEvents.enum.type.{}', file: 'schemas/pool-events.json' }],
   'reports.report': [{ key: 'reports.enum.report.{}', file: 'schemas/reports.json' }],
@@ -93,7 +101,10 @@ const SHOWN: Record<string, Shown[]> = {
   'sims.overage_control': [{ key: 'simService.service.controls.{}', file: 'src/custom/sim-detail/service-tab.tsx', pages: ['sim-policy'] }],
   'sims.flow_control_policy': [{ key: 'simService.service.controls.{}', file: 'src/custom/sim-detail/service-tab.tsx', pages: ['sim-policy'] }],
   'sims.rule_control': [{ key: 'simService.service.controls.{}', file: 'src/custom/sim-detail/service-tab.tsx', pages: ['sim-policy'] }],
-  'sims.product_type': [{ key: 'sims.enum.productType.{}', file: 'schemas/sims.json' }, { key: 'autoflow.scope.enum.productType.{}', file: 'src/custom/autoflow/trigger-page.tsx', pages: ['autoflow'] }],
+  'sims.product_type': [
+    { key: 'sims.enum.productType.{}', file: 'schemas/sims.json' },
+    { key: 'autoflow.scope.enum.productType.{}', file: 'src/custom/autoflow/trigger-page.tsx', pages: ['autoflow'] },
+  ],
   // A rule's "SIMs in scope" tab and the pool dashboard show SIM statuses too.
   'sims.status': [
     { key: 'sims.enum.status.{}', file: 'schemas/sims.json' },
@@ -102,8 +113,14 @@ const SHOWN: Record<string, Shown[]> = {
   ],
   'sims.technology': [{ key: 'sims.enum.technology.{}', file: 'schemas/sims.json' }],
   'sims.test_data_status': [{ key: 'simService.periods.testStatus.{}', file: 'src/custom/sim-detail/service-tab.tsx', pages: ['sim-policy'] }],
-  'sms_records.direction': [{ key: 'sms.direction.{}', file: 'src/custom/sms/message-page.tsx' }, { key: 'simDetail.sms.directions.{}', file: 'src/custom/sim-detail/sms-tab.tsx' }],
-  'sms_records.status': [{ key: 'sms.status.{}', file: 'src/custom/sms/message-page.tsx' }, { key: 'simDetail.sms.statuses.{}', file: 'src/custom/sim-detail/sms-tab.tsx' }],
+  'sms_records.direction': [
+    { key: 'sms.direction.{}', file: 'src/custom/sms/message-page.tsx' },
+    { key: 'simDetail.sms.directions.{}', file: 'src/custom/sim-detail/sms-tab.tsx' },
+  ],
+  'sms_records.status': [
+    { key: 'sms.status.{}', file: 'src/custom/sms/message-page.tsx' },
+    { key: 'simDetail.sms.statuses.{}', file: 'src/custom/sim-detail/sms-tab.tsx' },
+  ],
   'sms_records.sms_type': [{ key: 'simDetail.sms.types.{}', file: 'src/custom/sim-detail/sms-tab.tsx' }],
   'sms_schedule_runs.status': [{ key: 'smsSchedules.runStatus.{}', file: 'src/custom/sms-schedules/run-history.tsx', pages: ['sms-schedules'] }],
   'sms_schedules.mode': [{ key: 'smsSchedules.mode.{}', file: 'src/custom/sms-schedules/schedule-form.tsx', pages: ['sms-schedules'] }],
@@ -121,37 +138,84 @@ const NOT_SHOWN: Record<string, string> = {
   'api_logs.method': 'HTTP methods are shown as they are (GET, POST …), like in every API tool',
   'autoflow_rules.origin': 'internal: where a rule was made, not shown',
   'autoflow_scope_files.kind': 'internal: the scope uploader knows which list it sent',
-  'brands.variant': 'a brand\'s look, chosen by the host, never shown as a word',
+  'brands.variant': "a brand's look, chosen by the host, never shown as a word",
   'bundle_orders.throttle_kbps': 'a number, shown with its unit',
   'dashboard_snapshots.kind': 'internal cache of the dashboard',
   'dashboard_snapshots.view': 'internal cache of the dashboard',
   'files.kind': 'internal: which job made a stored file',
   'invoice_settles.kind': 'a deposit settle is shown as the "From the deposit" tag, a payment by its reference',
   'invoices.origin': 'internal: who made an invoice (seed, job, admin)',
-  'live_events.type': 'internal: the live stream\'s channels',
+  'live_events.type': "internal: the live stream's channels",
   'memberships.status': 'shown as the pending invite mark, not as a word',
   'notification_keys.disabled_reason': 'shown as its own sentence (developer.disabledFailing)',
-  'notification_keys.status': 'shown as the webhook\'s on/off switch',
-  'sims.operation': 'internal: the operation a SIM is in, shown as its action\'s words (simActions)',
-  'subscription_groups.channel': 'a group\'s channel is shown by its recipients (e-mail addresses or numbers)',
-  'task_logs.level': 'shown as the colour of the log line\'s tag',
-  'webhook_deliveries.status': 'shown as the delivery\'s HTTP code and the delivered/failed filter',
+  'notification_keys.status': "shown as the webhook's on/off switch",
+  'sims.operation': "internal: the operation a SIM is in, shown as its action's words (simActions)",
+  'subscription_groups.channel': "a group's channel is shown by its recipients (e-mail addresses or numbers)",
+  'task_logs.level': "shown as the colour of the log line's tag",
+  'webhook_deliveries.status': "shown as the delivery's HTTP code and the delivered/failed filter",
 };
 
 /** Closed sets that live in common/ or the server's catalogue rather than in a column. */
 const LISTS: Array<{ name: string; values: readonly (string | number)[]; shown: Shown[] }> = [
-  { name: 'autoflow trigger types', values: TRIGGER_TYPES, shown: [{ key: 'autoflow.trigger.enum.type.{}', file: 'src/custom/autoflow/rule-list.tsx', pages: ['autoflow'] }] },
-  { name: 'autoflow trigger windows', values: WINDOWS, shown: [{ key: 'autoflow.trigger.enum.window.{}', file: 'src/custom/autoflow/words.ts', pages: ['autoflow'] }] },
-  { name: 'autoflow trigger SIM statuses', values: RULE_SIM_STATUSES, shown: [{ key: 'autoflow.trigger.enum.from.{}', file: 'src/custom/autoflow/words.ts', pages: ['autoflow'] }, { key: 'autoflow.trigger.enum.to.{}', file: 'src/custom/autoflow/node-forms.tsx', via: "prefix: 'autoflow.trigger'", pages: ['autoflow'] }] },
-  { name: 'autoflow IMEI modes', values: IMEI_MODES, shown: [{ key: 'autoflow.trigger.enum.mode.{}', file: 'src/custom/autoflow/node-forms.tsx', via: "prefix: 'autoflow.trigger'", pages: ['autoflow'] }] },
-  { name: 'autoflow scope types', values: SCOPE_TYPES, shown: [{ key: 'autoflow.scope.enum.type.{}', file: 'src/custom/autoflow/node-forms.tsx', via: "prefix: 'autoflow.scope'", pages: ['autoflow'] }] },
-  { name: 'autoflow action types', values: ACTION_TYPES, shown: [{ key: 'autoflow.action.enum.type.{}', file: 'src/custom/autoflow/rule-list.tsx', pages: ['autoflow'] }] },
-  { name: 'autoflow action outcomes', values: ACTION_OUTCOMES, shown: [{ key: 'autoflow.outcome.{}', file: 'src/custom/autoflow/trigger-page.tsx', pages: ['autoflow'] }] },
+  {
+    name: 'autoflow trigger types',
+    values: TRIGGER_TYPES,
+    shown: [{ key: 'autoflow.trigger.enum.type.{}', file: 'src/custom/autoflow/rule-list.tsx', pages: ['autoflow'] }],
+  },
+  {
+    name: 'autoflow trigger windows',
+    values: WINDOWS,
+    shown: [{ key: 'autoflow.trigger.enum.window.{}', file: 'src/custom/autoflow/words.ts', pages: ['autoflow'] }],
+  },
+  {
+    name: 'autoflow trigger SIM statuses',
+    values: RULE_SIM_STATUSES,
+    shown: [
+      { key: 'autoflow.trigger.enum.from.{}', file: 'src/custom/autoflow/words.ts', pages: ['autoflow'] },
+      { key: 'autoflow.trigger.enum.to.{}', file: 'src/custom/autoflow/node-forms.tsx', via: "prefix: 'autoflow.trigger'", pages: ['autoflow'] },
+    ],
+  },
+  {
+    name: 'autoflow IMEI modes',
+    values: IMEI_MODES,
+    shown: [{ key: 'autoflow.trigger.enum.mode.{}', file: 'src/custom/autoflow/node-forms.tsx', via: "prefix: 'autoflow.trigger'", pages: ['autoflow'] }],
+  },
+  {
+    name: 'autoflow scope types',
+    values: SCOPE_TYPES,
+    shown: [{ key: 'autoflow.scope.enum.type.{}', file: 'src/custom/autoflow/node-forms.tsx', via: "prefix: 'autoflow.scope'", pages: ['autoflow'] }],
+  },
+  {
+    name: 'autoflow action types',
+    values: ACTION_TYPES,
+    shown: [{ key: 'autoflow.action.enum.type.{}', file: 'src/custom/autoflow/rule-list.tsx', pages: ['autoflow'] }],
+  },
+  {
+    name: 'autoflow action outcomes',
+    values: ACTION_OUTCOMES,
+    shown: [{ key: 'autoflow.outcome.{}', file: 'src/custom/autoflow/trigger-page.tsx', pages: ['autoflow'] }],
+  },
   { name: 'SIM sub-statuses', values: SUB_STATUSES, shown: [{ key: 'sims.enum.subStatus.{}', file: 'schemas/sims.json' }] },
-  { name: 'SIM actions', values: SIM_ACTIONS.filter((a) => ['activate', 'suspend', 'resume', 'reset'].includes(a)), shown: [{ key: 'simActions.{}', file: 'src/custom/sim/sim-actions.tsx' }] },
-  { name: 'notification kinds', values: NOTIFICATION_KINDS, shown: [{ key: 'calls.groups.kinds.{}', file: 'src/custom/calls/notification-groups-page.tsx', pages: ['calls'] }] },
-  { name: 'webhook event types', values: Object.keys(EVENT_CATALOGUE), shown: [{ key: 'eventTypes.{}', file: 'server/developer/notification-routes.ts', pages: ['server'] }] },
-  { name: 'webhook event subtypes', values: [...new Set(Object.values(EVENT_CATALOGUE).flat())], shown: [{ key: 'eventSubtypes.{}', file: 'server/developer/notification-routes.ts', pages: ['server'] }] },
+  {
+    name: 'SIM actions',
+    values: SIM_ACTIONS.filter((a) => ['activate', 'suspend', 'resume', 'reset'].includes(a)),
+    shown: [{ key: 'simActions.{}', file: 'src/custom/sim/sim-actions.tsx' }],
+  },
+  {
+    name: 'notification kinds',
+    values: NOTIFICATION_KINDS,
+    shown: [{ key: 'calls.groups.kinds.{}', file: 'src/custom/calls/notification-groups-page.tsx', pages: ['calls'] }],
+  },
+  {
+    name: 'webhook event types',
+    values: Object.keys(EVENT_CATALOGUE),
+    shown: [{ key: 'eventTypes.{}', file: 'server/developer/notification-routes.ts', pages: ['server'] }],
+  },
+  {
+    name: 'webhook event subtypes',
+    values: [...new Set(Object.values(EVENT_CATALOGUE).flat())],
+    shown: [{ key: 'eventSubtypes.{}', file: 'server/developer/notification-routes.ts', pages: ['server'] }],
+  },
 ];
 
 /** A constraint of the form `column = ANY (ARRAY[…])` (or `column = '…'`): its values. */
@@ -203,7 +267,8 @@ describe.each(DB_KINDS)('every closed set the server sends has words, on %s', (k
   afterAll(() => drop());
 
   it('reads the constrained columns (the walk is not empty)', () => {
-    for (const c of ['sim_events.type', 'sims.status', 'tasks.kind', 'tasks.status', 'sms_records.status', 'invoices.status', 'autoflow_rules.trigger']) expect([...enums.keys()]).toContain(c);
+    for (const c of ['sim_events.type', 'sims.status', 'tasks.kind', 'tasks.status', 'sms_records.status', 'invoices.status', 'autoflow_rules.trigger'])
+      expect([...enums.keys()]).toContain(c);
   });
 
   it('each constrained column is either worded where shown or named as never shown', () => {

@@ -15,7 +15,9 @@ function fakeService(): Promise<{ port: number; received: Array<{ url: string; a
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, received, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, received, close: () => server.close() })),
+  );
 }
 
 describe('error reports to a Sentry-compatible service', () => {
@@ -32,13 +34,24 @@ describe('error reports to a Sentry-compatible service', () => {
 
   it('stores the report and sends it to the DSN’s store endpoint with the account and organisation', async () => {
     const s = await signIn(t.app, DEMO.operator);
-    const res = await t.app.inject({ method: 'POST', url: '/api/public/errors', headers: sessionHeaders(s.token, 'DEMO'), payload: { message: 'boom', url: '/api/main/x', status: 500 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/errors',
+      headers: sessionHeaders(s.token, 'DEMO'),
+      payload: { message: 'boom', url: '/api/main/x', status: 500 },
+    });
     expect(res.statusCode).toBe(200);
     await expect.poll(() => service.received.length).toBe(1);
     const [sent] = service.received;
     expect(sent.url).toBe('/api/42/store/');
     expect(sent.auth).toMatch(/sentry_key=publickey/);
-    expect(sent.body).toMatchObject({ level: 'error', message: { formatted: 'boom' }, request: { url: '/api/main/x' }, tags: { status: '500', organisation: 'DEMO' }, user: { id: 'acc-operator' } });
+    expect(sent.body).toMatchObject({
+      level: 'error',
+      message: { formatted: 'boom' },
+      request: { url: '/api/main/x' },
+      tags: { status: '500', organisation: 'DEMO' },
+      user: { id: 'acc-operator' },
+    });
   });
 
   it('a DSN that is not one stops the server at start with a message that says what is wrong', () => {

@@ -35,7 +35,10 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
   const suite = signedInSuite(kind, { operator: DEMO.operator });
 
   /** A fresh consumer name per test: each starts at the log's present. */
-  const consumer = () => `test_${newId(8).toLowerCase().replace(/[^a-z]/g, 'x')}`;
+  const consumer = () =>
+    `test_${newId(8)
+      .toLowerCase()
+      .replace(/[^a-z]/g, 'x')}`;
   /** Everything committed after the cursor: the relay numbers it, then it is read batch by batch. */
   const readAll = async (from: Cursor, db: Db = suite.t.db) => {
     await relayAll(db);
@@ -105,7 +108,10 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
       [mo, mt, sim.id, sim.iccid],
     );
     await suite.t.db.query(`UPDATE sms_records SET status = 'delivered', delivered_at = now() WHERE id = $1`, [mt]);
-    await suite.t.db.query(`INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, source) VALUES ('org-demo', $1, $2, 'location', '{"lat":1,"lon":2}', 'network')`, [sim.id, sim.iccid]);
+    await suite.t.db.query(
+      `INSERT INTO sim_events (org_id, sim_id, iccid, type, detail, source) VALUES ('org-demo', $1, $2, 'location', '{"lat":1,"lon":2}', 'network')`,
+      [sim.id, sim.iccid],
+    );
     const got = (await readAll(lease.cursor)).events.map((e) => [e.type, e.subtype, e.subject, e.data.status ?? e.data.content ?? e.data.smsId]);
     expect(got).toEqual([
       ['task', 'finished', taskId, 'done'],
@@ -216,7 +222,12 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
   it('events committed before a consumer first runs are history to it; those after are news', async () => {
     const relay = startRelay(suite.t.db, quiet, { pollMs: 3_600_000 });
     const seen: string[] = [];
-    const c = startConsumer(suite.t.db, quiet, { name: consumer(), handle: async (events) => void seen.push(...events.map((e) => e.subject!)), pollMs: 3_600_000, relay });
+    const c = startConsumer(suite.t.db, quiet, {
+      name: consumer(),
+      handle: async (events) => void seen.push(...events.map((e) => e.subject!)),
+      pollMs: 3_600_000,
+      relay,
+    });
     try {
       // Committed, not numbered yet, when the consumer's first round begins: the round has the relay number it first.
       await appendEvents(suite.t.db, [task('before-start')]);
@@ -274,7 +285,9 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
     const name = consumer();
     const lease = (await claimConsumer(suite.t.db, name, 'a', 30))!;
     await suite.t.db.query(`SELECT event_ensure_partition('2025-01-01')`);
-    await suite.t.db.query(`INSERT INTO events (org_id, type, subtype, subject, created_at) VALUES ('org-demo', 'task', 'finished', 'old-month', '2025-01-15T00:00:00Z')`);
+    await suite.t.db.query(
+      `INSERT INTO events (org_id, type, subtype, subject, created_at) VALUES ('org-demo', 'task', 'finished', 'old-month', '2025-01-15T00:00:00Z')`,
+    );
     const now = new Date();
     const kept = async () => (await suite.t.db.query(`SELECT to_regclass('events_y2025m01') AS r`)).rows[0].r !== null;
     // Not numbered yet, though every consumer is at the present: no consumer has had it, it is kept.
@@ -316,7 +329,12 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
       const POLL_MS = 200;
       const relay = startRelay(db, quiet, { pollMs: POLL_MS });
       const seen: string[] = [];
-      const c = startConsumer(db, quiet, { name: consumer(), handle: async (events) => void seen.push(...events.map((e) => e.subject!)), pollMs: POLL_MS, relay });
+      const c = startConsumer(db, quiet, {
+        name: consumer(),
+        handle: async (events) => void seen.push(...events.map((e) => e.subject!)),
+        pollMs: POLL_MS,
+        relay,
+      });
       const held: pg.Client[] = [];
       try {
         await c.poke();

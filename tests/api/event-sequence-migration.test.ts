@@ -32,7 +32,13 @@ describe.each(DB_KINDS)('migration 065 on %s', (kind) => {
   it('numbers the events in (transaction, id) order and moves each cursor to the last event it had read', async () => {
     // Written in this order, by transactions 200, 100, 150, 300, 150: the old order of reading is b, c, e, a, d.
     const ids: Record<string, string> = {};
-    for (const [subject, txid] of [['a', 200], ['b', 100], ['c', 150], ['d', 300], ['e', 150]] as const) {
+    for (const [subject, txid] of [
+      ['a', 200],
+      ['b', 100],
+      ['c', 150],
+      ['d', 300],
+      ['e', 150],
+    ] as const) {
       const r = await db.query<{ id: string }>(
         `INSERT INTO events (txid, org_id, type, subtype, subject) VALUES ($1::text::xid8, 'org-x', 'task', 'finished', $2) RETURNING id::text`,
         [txid, subject],

@@ -35,7 +35,10 @@ const natsServer = (port: number, store: string) => childServer('nats-server', [
 describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS outage on %s', (kind) => {
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'nats-outage-'));
   let nats: ReturnType<typeof natsServer>;
-  const opts: BuildOptions = { kind, config: { jobs: true, jobPollMs: 200, webhookAllowPrivate: true, natsStream: `OUTAGE_${newId(8).replace(/[^A-Za-z0-9]/g, 'x')}` } };
+  const opts: BuildOptions = {
+    kind,
+    config: { jobs: true, jobPollMs: 200, webhookAllowPrivate: true, natsStream: `OUTAGE_${newId(8).replace(/[^A-Za-z0-9]/g, 'x')}` },
+  };
   // NATS first, so the app (built by the suite's beforeAll, registered after this one) connects to it.
   beforeAll(async () => {
     const port = await freePort();
@@ -63,7 +66,8 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
     };
     // The demo's history has reached the consumers before the webhook is switched on (it would be sent otherwise).
     await until('the consumers to catch up', caughtUp, 90_000, 200);
-    const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>) => call(app, suite.admin, { method, url: `/api/main/developer/key/notification${url}`, payload });
+    const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>) =>
+      call(app, suite.admin, { method, url: `/api/main/developer/key/notification${url}`, payload });
     const key = (await keyCall('GET', `/${suite.admin.accountId}`)).json().data as { id: string };
     expect((await keyCall('PUT', `/callbackUrl/${key.id}`, { webhookUrl: rx.url })).statusCode).toBe(200);
     expect((await keyCall('PUT', `/webhookStatus/${key.id}`, { status: 'enabled' })).statusCode).toBe(200);
@@ -73,7 +77,13 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
     const made = await call(app, suite.admin, {
       method: 'POST',
       url: '/api/rule/auto_flow/cube/rules',
-      payload: { name: `Outage watch ${newId(6)}`, trigger: { type: 'status_change', from: 'any', to: 'any' }, scope: { type: 'iccids', iccids: [iccid] }, actions: [{ type: 'tag', tag: 'seen' }], status: 'enabled' },
+      payload: {
+        name: `Outage watch ${newId(6)}`,
+        trigger: { type: 'status_change', from: 'any', to: 'any' },
+        scope: { type: 'iccids', iccids: [iccid] },
+        actions: [{ type: 'tag', tag: 'seen' }],
+        status: 'enabled',
+      },
     });
     expect(made.statusCode, made.body).toBe(200);
     const ruleId = made.json().data.id as string;
@@ -85,8 +95,20 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
         const n = Math.min(25, from + count - i);
         await appendEvents(db, [
           // What the console's writers make (a task finished, an SMS received), as the outbox holds them.
-          ...Array.from({ length: n }, (_, k) => ({ orgId: org, type: 'task' as const, subtype: 'finished', subject: `${run}-${i + k}`, data: { taskId: `${run}-${i + k}` } })),
-          ...Array.from({ length: n }, (_, k) => ({ orgId: org, type: 'sms' as const, subtype: 'received', subject: '89860000000000000001', data: { smsId: `${run}-${i + k}` } })),
+          ...Array.from({ length: n }, (_, k) => ({
+            orgId: org,
+            type: 'task' as const,
+            subtype: 'finished',
+            subject: `${run}-${i + k}`,
+            data: { taskId: `${run}-${i + k}` },
+          })),
+          ...Array.from({ length: n }, (_, k) => ({
+            orgId: org,
+            type: 'sms' as const,
+            subtype: 'received',
+            subject: '89860000000000000001',
+            data: { smsId: `${run}-${i + k}` },
+          })),
         ]);
       }
     };
@@ -133,7 +155,11 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
     await toggle('resume');
 
     const total = sent;
-    const bodies = () => rx.received.map((r) => ({ id: r.headers['webhook-id'], body: JSON.parse(r.body) as { type: string; subtype: string; timestamp: string; data: Record<string, unknown> } }));
+    const bodies = () =>
+      rx.received.map((r) => ({
+        id: r.headers['webhook-id'],
+        body: JSON.parse(r.body) as { type: string; subtype: string; timestamp: string; data: Record<string, unknown> },
+      }));
     const taskDeliveries = () => bodies().filter((b) => b.body.type === 'task' && String(b.body.data.taskId ?? '').startsWith(`${run}-`));
     const statusDeliveries = () => bodies().filter((b) => b.body.subtype === 'status_change' && b.body.data.iccid === iccid);
     await until('every webhook delivered', async () => (taskDeliveries().length >= total && statusDeliveries().length >= 4 ? true : undefined), 300_000, 200);
@@ -165,7 +191,12 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
     expect(new Set(changes.map((b) => b.id)).size).toBe(4);
     expect(changes.map((b) => b.body.data.to)).toEqual(['paused', 'active', 'paused', 'active']);
     // The rule heard each change once: four runs.
-    await until('the rule’s runs', async () => ((await db.query(`SELECT 1 FROM autoflow_runs WHERE rule_id = $1`, [ruleId])).rows.length >= 4 ? true : undefined), 30_000, 200);
+    await until(
+      'the rule’s runs',
+      async () => ((await db.query(`SELECT 1 FROM autoflow_runs WHERE rule_id = $1`, [ruleId])).rows.length >= 4 ? true : undefined),
+      30_000,
+      200,
+    );
     const runs = await db.query(`SELECT id FROM autoflow_runs WHERE rule_id = $1`, [ruleId]);
     expect(runs.rows).toHaveLength(4);
     // Every message counted once, none named twice.

@@ -13,7 +13,6 @@ import { DB_KINDS, signedInSuite } from '../helper.js';
 import { until } from '../wait.js';
 import { NATS_URL, natsAnswers } from '../nats.js';
 
-
 vi.setConfig({ testTimeout: 90_000 });
 
 describe.skipIf(!natsAnswers).each(DB_KINDS)('the server on the JetStream path on %s', (kind) => {
@@ -43,7 +42,12 @@ describe.skipIf(!natsAnswers).each(DB_KINDS)('the server on the JetStream path o
     const org = (await suite.t.db.query<{ id: string }>('SELECT id FROM organisations ORDER BY id LIMIT 1')).rows[0]!.id;
     const smsId = `sms-${newId(8)}`;
     await appendEvents(suite.t.db, [{ orgId: org, type: 'sms', subtype: 'received', subject: '89860000000000000001', data: { smsId } }]);
-    await until('the live event', async () => ((await suite.t.db.query('SELECT 1 FROM live_events WHERE org_id = $1 AND data::text LIKE $2', [org, `%${smsId}%`])).rows.length ? true : undefined), 60_000);
+    await until(
+      'the live event',
+      async () =>
+        (await suite.t.db.query('SELECT 1 FROM live_events WHERE org_id = $1 AND data::text LIKE $2', [org, `%${smsId}%`])).rows.length ? true : undefined,
+      60_000,
+    );
 
     const nc = await connect({ servers: NATS_URL });
     try {
@@ -56,7 +60,11 @@ describe.skipIf(!natsAnswers).each(DB_KINDS)('the server on the JetStream path o
     const health = (await suite.t.app.inject({ method: 'GET', url: '/api/health' })).json().data;
     expect(health.events.consumers.map((c: { consumer: string }) => c.consumer)).toEqual(expect.arrayContaining(['live', 'webhooks', 'autoflow']));
     // The instance's own jobs write events too: the outbox empties once the relay's next round has published them.
-    await until('an empty outbox', async () => ((await suite.t.app.inject({ method: 'GET', url: '/api/health' })).json().data.events.outbox === 0 ? true : undefined), 30_000);
+    await until(
+      'an empty outbox',
+      async () => ((await suite.t.app.inject({ method: 'GET', url: '/api/health' })).json().data.events.outbox === 0 ? true : undefined),
+      30_000,
+    );
   });
 
   it('deletes its stream', async () => {

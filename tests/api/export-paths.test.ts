@@ -18,7 +18,9 @@ describe.each(DB_KINDS)('export paths on %s', (kind) => {
   const suite = signedInSuite(kind);
   const store = filesIn(fs.mkdtempSync(path.join(os.tmpdir(), 'export-paths-')));
   beforeAll(async () => {
-    const ids = (await suite.t.db.query<{ id: string }>("SELECT id FROM sims WHERE org_id = 'org-demo' ORDER BY id LIMIT $1", [TRICKY.length])).rows.map((r) => r.id);
+    const ids = (await suite.t.db.query<{ id: string }>("SELECT id FROM sims WHERE org_id = 'org-demo' ORDER BY id LIMIT $1", [TRICKY.length])).rows.map(
+      (r) => r.id,
+    );
     for (const [i, id] of ids.entries()) {
       await suite.t.db.query(
         "UPDATE sims SET device_name = $2, tags = $3, activated_at = timestamptz '2026-03-01 10:00:00.123456+00' + make_interval(secs => $4) WHERE id = $1",
@@ -28,7 +30,15 @@ describe.each(DB_KINDS)('export paths on %s', (kind) => {
   });
 
   const run = async (exportKind: ExportKind, query: Record<string, unknown>, cells: 'database' | 'javascript', lang: string) => {
-    const task = { id: `paths-${cells}-${exportKind}-${lang}`, org_id: 'org-demo', account_id: 'acc-admin', kind: exportKind, quantity: 1000, attempts: 1, payload: { query, format: 'csv', lang } } as unknown as TaskRow;
+    const task = {
+      id: `paths-${cells}-${exportKind}-${lang}`,
+      org_id: 'org-demo',
+      account_id: 'acc-admin',
+      kind: exportKind,
+      quantity: 1000,
+      attempts: 1,
+      payload: { query, format: 'csv', lang },
+    } as unknown as TaskRow;
     const out = await exportJob(exportKind, { cells })({ db: suite.t.db, store, task, progress: async () => undefined });
     return { text: fs.readFileSync(store.draft(out.file!.key), 'utf8'), rows: out.result.rows as number };
   };

@@ -45,8 +45,17 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
     const start = (): ChildProcess => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: {
-          ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', VERIFICATION_CODE: TEST_CODE,
-          SIMULATOR: 'off', LOG_LEVEL: 'warn', JOB_POLL_MS: '100', JOB_LEASE_SECONDS: '2', NODE_ENV: 'test',
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl ?? '',
+          VERIFICATION_CODE: TEST_CODE,
+          SIMULATOR: 'off',
+          LOG_LEVEL: 'warn',
+          JOB_POLL_MS: '100',
+          JOB_LEASE_SECONDS: '2',
+          NODE_ENV: 'test',
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -57,10 +66,13 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
 
     let server = start();
     await up();
-    const signin = await (await fetch(`${base}/api/identity/sso/signin/direct/cube/offline-access`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true }),
-    })).json();
+    const signin = await (
+      await fetch(`${base}/api/identity/sso/signin/direct/cube/offline-access`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true }),
+      })
+    ).json();
     const headers = { authorization: `Bearer ${signin.data.user.token}`, partnercode: SCALE_ORG.code, 'content-type': 'application/json' };
     const started = await (await fetch(`${base}/api/main/sim/list/export/task`, { method: 'POST', headers, body: JSON.stringify({ format: 'xlsx' }) })).json();
     expect(started.data.quantity).toBe(SIMS);
@@ -71,23 +83,37 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
     };
 
     // Killed while the rows are being written.
-    const midway = await until('the export under way', async () => {
-      const t = await taskNow();
-      return t.status === 'processing' && t.progress > 0 ? t : undefined;
-    }, 60_000, 20);
+    const midway = await until(
+      'the export under way',
+      async () => {
+        const t = await taskNow();
+        return t.status === 'processing' && t.progress > 0 ? t : undefined;
+      },
+      60_000,
+      20,
+    );
     server.kill('SIGKILL');
     await new Promise((r) => server.once('exit', r));
     expect(midway.progress).toBeLessThan(100);
-    const drafts = () => fs.readdirSync(path.join(dataDir, 'files'), { recursive: true }).map(String).filter((f) => f.includes(taskId));
+    const drafts = () =>
+      fs
+        .readdirSync(path.join(dataDir, 'files'), { recursive: true })
+        .map(String)
+        .filter((f) => f.includes(taskId));
     expect(drafts().every((f) => !f.endsWith('.xlsx'))).toBe(true);
 
     // Started again: another worker takes the task over after the lease.
     server = start();
     await up();
-    const end = await until('the task to end', async () => {
-      const t = await taskNow();
-      return t.status === 'processing' ? undefined : t;
-    }, 120_000, 200);
+    const end = await until(
+      'the task to end',
+      async () => {
+        const t = await taskNow();
+        return t.status === 'processing' ? undefined : t;
+      },
+      120_000,
+      200,
+    );
     expect(['done', 'issues']).toContain(end.status);
     if (end.status === 'done') {
       const link = await (await fetch(`${base}/api/job/rest/job/my/oneTimeToken?id=${taskId}`, { headers })).json();

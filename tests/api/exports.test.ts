@@ -10,13 +10,25 @@ import { call, DB_KINDS, DEMO, type Session, signedInSuite, signIn } from '../he
 const SIM_EXPORT = '/api/main/sim/list/export/task';
 
 /** The rows of a CSV export (after the byte-order mark), split simply: the fields exported here hold no commas. */
-const csvRows = (text: string) => text.replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','));
+const csvRows = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n')
+    .map((l) => l.split(','));
 
 describe.each(DB_KINDS)('exports on %s', (kind) => {
   const suite = signedInSuite(kind, { admin: DEMO.admin, user: DEMO.user });
 
-  const exportSims = (s: Session, body: object, language = 'en-US') => call(suite.t.app, s, { method: 'POST', url: SIM_EXPORT, payload: body, headers: { language } });
-  const task = async (id: string) => (await suite.t.db.query<{ status: string; progress: number; result_file_id: string | null; quantity: number }>('SELECT status, progress, result_file_id, quantity FROM tasks WHERE id = $1', [id])).rows[0];
+  const exportSims = (s: Session, body: object, language = 'en-US') =>
+    call(suite.t.app, s, { method: 'POST', url: SIM_EXPORT, payload: body, headers: { language } });
+  const task = async (id: string) =>
+    (
+      await suite.t.db.query<{ status: string; progress: number; result_file_id: string | null; quantity: number }>(
+        'SELECT status, progress, result_file_id, quantity FROM tasks WHERE id = $1',
+        [id],
+      )
+    ).rows[0];
   const download = async (s: Session, taskId: string) => {
     const token = await call(suite.t.app, s, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${taskId}` });
     expect(token.statusCode).toBe(200);
@@ -41,7 +53,9 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
     const res = await exportSims(suite.user, { format: 'csv', status: 'active' });
     expect(res.statusCode).toBe(200);
     const { taskId, quantity } = res.json().data;
-    const expected = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid")).rows.map((r) => r.iccid);
+    const expected = (
+      await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid")
+    ).rows.map((r) => r.iccid);
     expect(quantity).toBe(expected.length);
     expect(await task(taskId)).toMatchObject({ status: 'processing', result_file_id: null });
     // The link is refused while there is no file.
@@ -55,7 +69,12 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
     expect(file.headers['content-disposition']).toMatch(/attachment; filename="sims-.*\.csv"/);
     const rows = csvRows(file.body);
     expect(rows[0][0]).toBe('ICCID');
-    expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(expected);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(expected);
     // Used once: a second request with the same link is refused.
     const again = await suite.t.app.inject({ method: 'GET', url: file.url });
     expect(again.statusCode).toBe(410);
@@ -67,7 +86,9 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
   });
 
   it('exports the ticked rows as XLSX, ICCIDs kept as text, labels in Spanish', async () => {
-    const picked = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 3")).rows.map((r) => r.iccid);
+    const picked = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 3")).rows.map(
+      (r) => r.iccid,
+    );
     const res = await exportSims(suite.admin, { format: 'xlsx', selected: picked }, 'es-ES');
     expect(res.json().data.quantity).toBe(3);
     await suite.t.app.jobs.runOnce();
@@ -82,14 +103,33 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
   });
 
   it('bundle orders and CDRs export by the same route kind; a CDR export needs its window and its own organisation', async () => {
-    const bundles = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/service/list/export', payload: { format: 'csv', status: 'IN_USE' } });
+    const bundles = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/main/sim/service/list/export',
+      payload: { format: 'csv', status: 'IN_USE' },
+    });
     expect(bundles.statusCode).toBe(200);
     const to = new Date();
     const from = new Date(to.getTime() - 7 * 86_400_000);
-    const cdrs = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/cdr/export/distributor/DEMO/cdrs', payload: { format: 'csv', startAtFrom: from.toISOString(), startAtTo: to.toISOString() } });
+    const cdrs = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/cdr/export/distributor/DEMO/cdrs',
+      payload: { format: 'csv', startAtFrom: from.toISOString(), startAtTo: to.toISOString() },
+    });
     expect(cdrs.statusCode).toBe(200);
-    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/cdr/export/distributor/DEMO/cdrs', payload: { format: 'csv' } })).json().status.message).toContain('is required');
-    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/cdr/export/distributor/OTHER/cdrs', payload: { format: 'csv', startAtFrom: from.toISOString(), startAtTo: to.toISOString() } })).statusCode).toBe(404);
+    expect(
+      (await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/cdr/export/distributor/DEMO/cdrs', payload: { format: 'csv' } })).json().status
+        .message,
+    ).toContain('is required');
+    expect(
+      (
+        await call(suite.t.app, suite.admin, {
+          method: 'POST',
+          url: '/api/cdr/export/distributor/OTHER/cdrs',
+          payload: { format: 'csv', startAtFrom: from.toISOString(), startAtTo: to.toISOString() },
+        })
+      ).statusCode,
+    ).toBe(404);
     await suite.t.app.jobs.runOnce();
     await suite.t.app.jobs.runOnce();
     const cdrFile = await download(suite.admin, cdrs.json().data.taskId);
@@ -100,7 +140,10 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
     const res = await exportSims(suite.user, { format: 'csv' });
     const { taskId, quantity } = res.json().data;
     // Another instance claimed it, wrote half a file and died: its lease ran out.
-    await suite.t.db.query("UPDATE tasks SET claimed_by = 'worker-dead', heartbeat_at = now() - interval '5 minutes', attempts = 1, progress = 40 WHERE id = $1", [taskId]);
+    await suite.t.db.query(
+      "UPDATE tasks SET claimed_by = 'worker-dead', heartbeat_at = now() - interval '5 minutes', attempts = 1, progress = 40 WHERE id = $1",
+      [taskId],
+    );
     await suite.t.app.jobs.runOnce();
     expect(await task(taskId)).toMatchObject({ status: 'done', progress: 100 });
     const rows = csvRows((await download(suite.user, taskId)).body);
@@ -133,7 +176,9 @@ describe('exports at the limit', () => {
     expect(over.statusCode).toBe(400);
     expect(over.json().status.message).toBe('More than 100,000 items: narrow the selection (filters or ticked rows) and export again.');
     await suite.t.db.query("DELETE FROM sims WHERE id = (SELECT max(id) FROM sims WHERE org_id = 'org-scale')");
-    const expected = (await suite.t.db.query<{ first: string; last: string }>("SELECT min(iccid) AS first, max(iccid) AS last FROM sims WHERE org_id = 'org-scale'")).rows[0];
+    const expected = (
+      await suite.t.db.query<{ first: string; last: string }>("SELECT min(iccid) AS first, max(iccid) AS last FROM sims WHERE org_id = 'org-scale'")
+    ).rows[0];
     for (const format of ['csv', 'xlsx']) {
       const res = await call(suite.t.app, admin, { method: 'POST', url: SIM_EXPORT, payload: { format } });
       expect(res.json().data.quantity).toBe(100_000);

@@ -94,7 +94,7 @@ describe.each(DB_KINDS)('heatmap on %s', (kind) => {
     expect((await call(suite.t.app, null, { method: 'GET', url: '/api/main/dashboard/heatmap?view=week' })).statusCode).toBe(401);
   });
 
-  it('never counts another organisation\'s SIMs', async () => {
+  it("never counts another organisation's SIMs", async () => {
     // The other organisation's SIMs all move to Sydney, where the demo organisation has none.
     await suite.t.db.query(`UPDATE sims SET lat = -33.87, lon = 151.21, location_at = now() WHERE org_id = 'org-other'`);
     const mine = await heatmap(suite.user, '6months');

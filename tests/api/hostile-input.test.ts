@@ -49,7 +49,8 @@ function encodePath(text: string): string {
   return [...text]
     .map((ch) => {
       const c = ch.charCodeAt(0);
-      if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) return [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff)
+        return [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
       return encodeURIComponent(ch);
     })
     .join('');
@@ -138,7 +139,9 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     admin = await signIn(t.app, DEMO.superadmin);
     // The public API's calls are signed with an API key of the admin's, made before the digest.
     await apiKeyFor(t.app, admin);
-    iccid = (await t.db.query<{ iccid: string }>("SELECT s.iccid FROM sims s JOIN organisations o ON o.id = s.org_id WHERE o.code = 'DEMO' ORDER BY s.iccid LIMIT 1")).rows[0].iccid;
+    iccid = (
+      await t.db.query<{ iccid: string }>("SELECT s.iccid FROM sims s JOIN organisations o ON o.id = s.org_id WHERE o.code = 'DEMO' ORDER BY s.iccid LIMIT 1")
+    ).rows[0].iccid;
     before = await digest(t.db);
   });
   afterAll(() => t?.close());
@@ -146,7 +149,11 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
   /** A request for r with every declared input at its sample value, then one field replaced. */
   function request(r: RouteDef, part?: 'params' | 'querystring' | 'body', field?: string, value?: unknown) {
     const params = Object.fromEntries(Object.entries((r.schema.params as Schema | undefined)?.properties ?? {}).map(([k, s]) => [k, String(sample(s, iccid))]));
-    const query = Object.fromEntries(Object.entries((r.schema.querystring as Schema | undefined)?.properties ?? {}).filter(([k]) => ((r.schema.querystring as Schema).required ?? []).includes(k)).map(([k, s]) => [k, sample(s, iccid)]));
+    const query = Object.fromEntries(
+      Object.entries((r.schema.querystring as Schema | undefined)?.properties ?? {})
+        .filter(([k]) => ((r.schema.querystring as Schema).required ?? []).includes(k))
+        .map(([k, s]) => [k, sample(s, iccid)]),
+    );
     const body = r.schema.body ? (sample(r.schema.body as Schema, iccid) as Record<string, unknown>) : undefined;
     if (part === 'params') params[field!] = value as string;
     if (part === 'querystring') query[field!] = value;
@@ -182,23 +189,28 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
 
   // Thousands of requests, one per route, field and hostile value, that grow with every route: the suite's 60 s is no
   // bound for them on a loaded two-core machine (a run took 59 s there).
-  it('refuses every hostile value in every field of every route, naming the field', async () => {
-    let calls = 0;
-    for (const r of routes()) {
-      for (const input of inputsOf(r)) {
-        for (const [name, value] of hostileValues(input.schema, input.part)) {
-          const what = `${r.method} ${fullPath(r)} ${input.part}.${input.field} = ${name}`;
-          const res = await request(r, input.part, input.field, value);
-          const body = expectRefused(res, what);
-          // Text no field may hold is refused at the edge, by the field's own name, before any rule or right.
-          // (A lone surrogate in the path cannot even be decoded: the URL itself is named.)
-          if ((name === 'NUL' || name.startsWith('lone')) && res.statusCode === 400) expect(body.data?.field, what).toBe(input.part === 'params' && name.startsWith('lone') ? 'url' : input.field);
-          calls++;
+  it(
+    'refuses every hostile value in every field of every route, naming the field',
+    async () => {
+      let calls = 0;
+      for (const r of routes()) {
+        for (const input of inputsOf(r)) {
+          for (const [name, value] of hostileValues(input.schema, input.part)) {
+            const what = `${r.method} ${fullPath(r)} ${input.part}.${input.field} = ${name}`;
+            const res = await request(r, input.part, input.field, value);
+            const body = expectRefused(res, what);
+            // Text no field may hold is refused at the edge, by the field's own name, before any rule or right.
+            // (A lone surrogate in the path cannot even be decoded: the URL itself is named.)
+            if ((name === 'NUL' || name.startsWith('lone')) && res.statusCode === 400)
+              expect(body.data?.field, what).toBe(input.part === 'params' && name.startsWith('lone') ? 'url' : input.field);
+            calls++;
+          }
         }
       }
-    }
-    expect(calls).toBeGreaterThan(500);
-  }, WALK_TIMEOUT);
+      expect(calls).toBeGreaterThan(500);
+    },
+    WALK_TIMEOUT,
+  );
 
   it('refuses bodies that are empty, not JSON, poisoned, nested or of the wrong type, saying which', async () => {
     const withBody = routes().filter((r) => r.schema.body);
@@ -229,9 +241,18 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       fc.asyncProperty(
         fc.constantFrom(...withBody),
         // Any JSON object with at least one key no schema declares, or a declared key with the wrong kind of value.
-        fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }).map((k) => `${k}\u0000`), fc.jsonValue({ maxDepth: 3 }), { minKeys: 1, maxKeys: 4 }),
+        fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 12 }).map((k) => `${k}\u0000`),
+          fc.jsonValue({ maxDepth: 3 }),
+          { minKeys: 1, maxKeys: 4 },
+        ),
         async (r, extra) => {
-          const res = await call(t.app, admin, { method: r.method, url: fullPath(r).replace(/:(\w+)/g, 'x1'), payload: JSON.stringify(extra), headers: { 'content-type': 'application/json' } });
+          const res = await call(t.app, admin, {
+            method: r.method,
+            url: fullPath(r).replace(/:(\w+)/g, 'x1'),
+            payload: JSON.stringify(extra),
+            headers: { 'content-type': 'application/json' },
+          });
           expectRefused(res, `${r.method} ${fullPath(r)} ${JSON.stringify(extra).slice(0, 80)}`);
         },
       ),

@@ -12,7 +12,11 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
   };
 
   it('a new person is invited, sets a password from the link and is signed in as a member', async () => {
-    const res = await call(suite.t.app, suite.admin, { method: 'POST', url: INVITE, payload: { email: 'New.Person@Example.com', firstName: 'Nina', lastName: 'New', role: 'operator' } });
+    const res = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: INVITE,
+      payload: { email: 'New.Person@Example.com', firstName: 'Nina', lastName: 'New', role: 'operator' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ email: 'new.person@example.com', role: 'operator', orgCode: 'DEMO', status: 'pending' });
     const token = await tokenMailedTo('new.person@example.com');
@@ -66,12 +70,18 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
   });
 
   it('accepts a first name of 30 characters', async () => {
-    const res = await call(suite.t.app, suite.admin, { method: 'POST', url: INVITE, payload: { email: 'thirty@example.com', role: 'user', firstName: 'F'.repeat(30) } });
+    const res = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: INVITE,
+      payload: { email: 'thirty@example.com', role: 'user', firstName: 'F'.repeat(30) },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('refuses when no account seat is left', async () => {
-    await suite.t.db.query("UPDATE organisations SET account_cap = (SELECT count(*) FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = 'org-demo' AND NOT a.back_office) WHERE id = 'org-demo'");
+    await suite.t.db.query(
+      "UPDATE organisations SET account_cap = (SELECT count(*) FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.org_id = 'org-demo' AND NOT a.back_office) WHERE id = 'org-demo'",
+    );
     const res = await call(suite.t.app, suite.admin, { method: 'POST', url: INVITE, payload: { email: 'late@example.com', role: 'user' } });
     expect(res.json().status.message).toBe('The maximum number of accounts has been reached.');
     expect(await countRows(suite.t.db, 'accounts', "email = 'late@example.com'")).toBe(0);
@@ -92,7 +102,10 @@ describe.each(DB_KINDS)('invitations on %s', (kind) => {
     expect(sa.statusCode).toBe(403);
     expect(sa.json().status.message).toBe('Superadmin cannot be removed');
     const superadmin = await signIn(suite.t.app, DEMO.superadmin);
-    expect((await call(suite.t.app, superadmin, { method: 'DELETE', url: '/api/identity/permission/info/cube/permissions/DEMO/acc-superadmin' })).json().status.message).toBe('Superadmin cannot be removed');
+    expect(
+      (await call(suite.t.app, superadmin, { method: 'DELETE', url: '/api/identity/permission/info/cube/permissions/DEMO/acc-superadmin' })).json().status
+        .message,
+    ).toBe('Superadmin cannot be removed');
     const op = await call(suite.t.app, suite.admin, { method: 'DELETE', url: '/api/identity/permission/info/cube/permissions/DEMO/acc-operator' });
     expect(op.statusCode).toBe(200);
     expect(await countRows(suite.t.db, 'memberships', "org_id = 'org-demo' AND account_id = 'acc-operator'")).toBe(0);
@@ -119,8 +132,14 @@ describe.each(DB_KINDS)('membership settings on %s', (kind) => {
 
   it('renames myself within 1-30 characters', async () => {
     const u = await signIn(suite.t.app, DEMO.user);
-    expect((await call(suite.t.app, u, { method: 'PUT', url: '/api/identity/permission/info/cube/permissions/name', payload: { firstName: 'Ulla' } })).json().data.name).toBe('Ulla User');
-    expect((await call(suite.t.app, u, { method: 'PUT', url: '/api/identity/permission/info/cube/permissions/name', payload: { firstName: 'U'.repeat(31) } })).statusCode).toBe(400);
+    expect(
+      (await call(suite.t.app, u, { method: 'PUT', url: '/api/identity/permission/info/cube/permissions/name', payload: { firstName: 'Ulla' } })).json().data
+        .name,
+    ).toBe('Ulla User');
+    expect(
+      (await call(suite.t.app, u, { method: 'PUT', url: '/api/identity/permission/info/cube/permissions/name', payload: { firstName: 'U'.repeat(31) } }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('refreshes the rules of the current organisation', async () => {

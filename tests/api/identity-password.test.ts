@@ -40,8 +40,14 @@ describe.each(DB_KINDS)('passwords on %s', (kind) => {
 
     it('refuses missing fields and unknown fields', async () => {
       const s = await signIn(suite.t.app, DEMO.user);
-      expect((await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { password: 'Good#1234' } })).json().status.message).toBe('Old password is required');
-      expect((await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password: 'Good#1234', userId: 'acc-admin' } })).json().status.message).toBe('userId is not an accepted field');
+      expect((await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { password: 'Good#1234' } })).json().status.message).toBe(
+        'Old password is required',
+      );
+      expect(
+        (
+          await call(suite.t.app, s, { method: 'POST', url: CHANGE, payload: { oldPassword: DEMO_PASSWORD, password: 'Good#1234', userId: 'acc-admin' } })
+        ).json().status.message,
+      ).toBe('userId is not an accepted field');
     });
 
     it('needs a signed-in caller', async () => {
@@ -105,7 +111,9 @@ describe.each(DB_KINDS)('passwords on %s', (kind) => {
       expect(weak.json().status.message).toBe(RULE);
       const wrong = code === '000000' ? '111111' : '000000';
       for (let i = 0; i < 5; i++) {
-        expect((await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code: wrong, password: 'Reset#2026' } })).json().status.code).toBe('CB-01-0007');
+        expect(
+          (await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code: wrong, password: 'Reset#2026' } })).json().status.code,
+        ).toBe('CB-01-0007');
       }
       const right = await suite.t.app.inject({ method: 'POST', url: RESET, payload: { username: DEMO.user, code, password: 'Reset#2026' } });
       expect(right.json().status.code).toBe('CB-01-0007');

@@ -31,9 +31,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   });
 
   it('counts sign-ins', async () => {
-    const before = (await suite.t.db.query<{ n: number }>("SELECT logins_count AS n FROM accounts WHERE email = $1", [DEMO.user])).rows[0].n;
+    const before = (await suite.t.db.query<{ n: number }>('SELECT logins_count AS n FROM accounts WHERE email = $1', [DEMO.user])).rows[0].n;
     await signIn(suite.t.app, DEMO.user);
-    const after = (await suite.t.db.query<{ n: number }>("SELECT logins_count AS n FROM accounts WHERE email = $1", [DEMO.user])).rows[0].n;
+    const after = (await suite.t.db.query<{ n: number }>('SELECT logins_count AS n FROM accounts WHERE email = $1', [DEMO.user])).rows[0].n;
     expect(after).toBe(before + 1);
   });
 
@@ -86,9 +86,14 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   describe('tokens', () => {
     it('an expired access token answers 400 "token unauthorised"', async () => {
       const s = await signIn(suite.t.app, DEMO.operator);
-      const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+      const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId]))
+        .rows[0].id;
       const expired = await suite.t.app.tokens.sign({ sub: s.accountId, sid }, -10);
-      const res = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${expired}` } });
+      const res = await suite.t.app.inject({
+        method: 'GET',
+        url: `/api/identity/info/cube/users/${s.accountId}/permissions`,
+        headers: { authorization: `Bearer ${expired}` },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().status.code).toBe('CB-00-0401');
     });
@@ -99,7 +104,11 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
       payload.sub = 'acc-superadmin';
       const forged = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${sig}`;
-      const res = await suite.t.app.inject({ method: 'GET', url: '/api/identity/info/cube/users/acc-superadmin/permissions', headers: { authorization: `Bearer ${forged}` } });
+      const res = await suite.t.app.inject({
+        method: 'GET',
+        url: '/api/identity/info/cube/users/acc-superadmin/permissions',
+        headers: { authorization: `Bearer ${forged}` },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json().status.code).toBe('CB-00-0410');
     });
@@ -117,19 +126,33 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
           'a token signed with another secret',
           async (_token, sid, accountId) => {
             const { SignJWT } = await import('jose');
-            return new SignJWT({ sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(accountId).setIssuedAt().setExpirationTime('10m').setIssuer('iot-console').sign(new TextEncoder().encode('not-the-server-secret-at-all-0123456789'));
+            return new SignJWT({ sid })
+              .setProtectedHeader({ alg: 'HS256' })
+              .setSubject(accountId)
+              .setIssuedAt()
+              .setExpirationTime('10m')
+              .setIssuer('iot-console')
+              .sign(new TextEncoder().encode('not-the-server-secret-at-all-0123456789'));
           },
         ],
-        ['an expired token with a changed signature', async (_token, sid, accountId) => `${(await suite.t.app.tokens.sign({ sub: accountId, sid }, -10)).slice(0, -4)}AAAA`],
+        [
+          'an expired token with a changed signature',
+          async (_token, sid, accountId) => `${(await suite.t.app.tokens.sign({ sub: accountId, sid }, -10)).slice(0, -4)}AAAA`,
+        ],
         ['garbage', async () => 'garbage'],
         ['three dots of base64', async () => 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'],
       ];
       it.each(forgeries)('%s answers 401 "Invalid token" in each language', async (_name, forge) => {
         const s = await signIn(suite.t.app, DEMO.operator);
-        const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+        const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId]))
+          .rows[0].id;
         const bad = await forge(s.token, sid, s.accountId);
         for (const [language, message] of Object.entries(INVALID)) {
-          const res = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${bad}`, language } });
+          const res = await suite.t.app.inject({
+            method: 'GET',
+            url: `/api/identity/info/cube/users/${s.accountId}/permissions`,
+            headers: { authorization: `Bearer ${bad}`, language },
+          });
           expect(res.statusCode).toBe(401);
           expect(res.json().status).toEqual({ code: 'CB-00-0410', success: false, message });
         }
@@ -165,7 +188,11 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       // The rotated token of the same family is dead too, and so are its access tokens.
       const rotated = first.cookies.find((c) => c.name === 'refresh_token')!.value;
       expect((await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${rotated}` } })).statusCode).toBe(401);
-      const use = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${newToken}` } });
+      const use = await suite.t.app.inject({
+        method: 'GET',
+        url: `/api/identity/info/cube/users/${s.accountId}/permissions`,
+        headers: { authorization: `Bearer ${newToken}` },
+      });
       expect(use.statusCode).toBe(401);
     });
 
@@ -176,7 +203,11 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
         suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: s.refreshCookie } }),
       ]);
       expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-      const use = await suite.t.app.inject({ method: 'GET', url: `/api/identity/info/cube/users/${s.accountId}/permissions`, headers: { authorization: `Bearer ${b.json().data.user.token}` } });
+      const use = await suite.t.app.inject({
+        method: 'GET',
+        url: `/api/identity/info/cube/users/${s.accountId}/permissions`,
+        headers: { authorization: `Bearer ${b.json().data.user.token}` },
+      });
       expect(use.statusCode).toBe(200);
     });
 
@@ -212,7 +243,8 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
 
     it('answers 200 with an expired token and still ends the session', async () => {
       const s = await signIn(suite.t.app, DEMO.user);
-      const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId])).rows[0].id;
+      const sid = (await suite.t.db.query<{ id: string }>('SELECT id FROM sessions WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [s.accountId]))
+        .rows[0].id;
       const expired = await suite.t.app.tokens.sign({ sub: s.accountId, sid }, -10);
       expect((await suite.t.app.inject({ method: 'POST', url: SIGN_OUT, headers: { authorization: `Bearer ${expired}` } })).statusCode).toBe(200);
       expect(await countRows(suite.t.db, 'sessions', 'id = $1 AND revoked_at IS NOT NULL', [sid])).toBe(1);

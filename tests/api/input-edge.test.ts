@@ -13,7 +13,8 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
     iccid = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE org_id = 'org-demo' ORDER BY iccid LIMIT 1")).rows[0].iccid;
   });
 
-  const post = (url: string, payload: unknown, language = 'en-US') => call(suite.t.app, suite.admin, { method: 'POST', url, payload: payload as object, headers: { language } });
+  const post = (url: string, payload: unknown, language = 'en-US') =>
+    call(suite.t.app, suite.admin, { method: 'POST', url, payload: payload as object, headers: { language } });
   const get = (url: string, headers: Record<string, string> = {}) => call(suite.t.app, suite.admin, { method: 'GET', url, headers });
 
   it('a NUL in a body field is refused by the field, and nothing is written', async () => {
@@ -25,14 +26,19 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
     expect(await countRows(suite.t.db, 'sims', "device_name LIKE '%bad%'")).toBe(before);
   });
 
-  it('a lone surrogate in a body field is refused by the field, in the caller\'s language', async () => {
-    const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: '{"name":"North \\ud800 depot","country":"DE","smsQuota":1}', headers: { 'content-type': 'application/json', language: 'es-ES' } });
+  it("a lone surrogate in a body field is refused by the field, in the caller's language", async () => {
+    const res = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/main/orgs',
+      payload: '{"name":"North \\ud800 depot","country":"DE","smsQuota":1}',
+      headers: { 'content-type': 'application/json', language: 'es-ES' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().data.field).toBe('name');
     expect(res.json().status.message).toBe('El campo «Nombre» no debe contener el carácter NUL ni Unicode roto (un sustituto aislado)');
   });
 
-  it('a URL whose percent-encoding is broken is refused in a sentence of its own, in the caller\'s language', async () => {
+  it("a URL whose percent-encoding is broken is refused in a sentence of its own, in the caller's language", async () => {
     const en = await get('/api/main/sim/%E0%A4%A');
     expect(en.statusCode).toBe(400);
     expect(en.json().data).toEqual({ field: 'url', rule: 'badUrl' });
@@ -75,9 +81,12 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
   });
 
   it('an empty body, a body that is not JSON, a poisoned body and text say what is wrong', async () => {
-    const send = (payload: string, type = 'application/json') => call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { 'content-type': type } });
+    const send = (payload: string, type = 'application/json') =>
+      call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { 'content-type': type } });
     expect((await send('')).json().status.message).toBe("A body is required: send the request's fields as JSON.");
-    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/deviceName' })).json().status.message).toBe("A body is required: send the request's fields as JSON.");
+    expect((await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/deviceName' })).json().status.message).toBe(
+      "A body is required: send the request's fields as JSON.",
+    );
     expect((await send('{"page":')).json().status.message).toBe('The body is not valid JSON.');
     expect((await send('{"__proto__":{"isAdmin":true}}')).json().status.message).toBe('The body must not contain the key __proto__ or constructor.prototype.');
     const text = await send('page=1', 'text/plain');
@@ -86,13 +95,21 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
   });
 
   it('a record that does not exist is named; a call that does not exist is named differently', async () => {
-    expect(answerOf(await get('/api/main/sim/basic?iccid=8949000000000000000'))).toMatchObject({ statusCode: 404, message: 'SIM 8949000000000000000 does not exist.' });
-    expect(answerOf(await get('/api/main/partner/DEMO/accounts/nobody', { language: 'zh-CN' }))).toMatchObject({ statusCode: 404, message: '账号 nobody 不存在。' });
+    expect(answerOf(await get('/api/main/sim/basic?iccid=8949000000000000000'))).toMatchObject({
+      statusCode: 404,
+      message: 'SIM 8949000000000000000 does not exist.',
+    });
+    expect(answerOf(await get('/api/main/partner/DEMO/accounts/nobody', { language: 'zh-CN' }))).toMatchObject({
+      statusCode: 404,
+      message: '账号 nobody 不存在。',
+    });
     expect(answerOf(await get('/api/main/sim/basics?iccid=1'))).toMatchObject({ statusCode: 404, message: 'There is no call GET /api/main/sim/basics.' });
   });
 
   it('exporting three ticked CDRs makes a file of exactly those three', async () => {
-    const ids = (await suite.t.db.query<{ id: string; start_at: Date }>("SELECT id::text, start_at FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 3")).rows;
+    const ids = (
+      await suite.t.db.query<{ id: string; start_at: Date }>("SELECT id::text, start_at FROM cdrs WHERE org_id = 'org-demo' ORDER BY start_at DESC LIMIT 3")
+    ).rows;
     expect(ids).toHaveLength(3);
     const to = new Date(ids[0].start_at.getTime() + 1000).toISOString();
     const from = new Date(ids[2].start_at.getTime() - 86_400_000).toISOString();
@@ -100,7 +117,8 @@ describe.each(DB_KINDS)('input at the edge on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.quantity).toBe(3);
     await suite.t.app.jobs.runOnce();
-    const task = (await suite.t.db.query<{ status: string; quantity: number }>('SELECT status, quantity FROM tasks WHERE id = $1', [res.json().data.taskId])).rows[0];
+    const task = (await suite.t.db.query<{ status: string; quantity: number }>('SELECT status, quantity FROM tasks WHERE id = $1', [res.json().data.taskId]))
+      .rows[0];
     expect(task.status).toBe('done');
     expect(task.quantity).toBe(3);
   });

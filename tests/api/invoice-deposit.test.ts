@@ -60,18 +60,30 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     expect(paid.json().data.invoice.status).toBe('paid');
     return id;
   }
-  const settlement = async (s: Session, id: string) => (await req(s, 'GET', `${BILLS}/${id}/settlement`)).json().data as { depositLeftMinor: number; depositAppliedMinor: number; depositPaidMinor: number };
+  const settlement = async (s: Session, id: string) =>
+    (await req(s, 'GET', `${BILLS}/${id}/settlement`)).json().data as { depositLeftMinor: number; depositAppliedMinor: number; depositPaidMinor: number };
   const publish = (s: Session, id: string) => req(s, 'POST', `${BILLS}/${id}/publish`);
   const settles = async (id: string) =>
-    (await req(suite.billing, 'GET', `${BILLS}/${id}/settles`)).json().data as { items: Array<{ amount: number; kind: string; reference: string; recordedBy: string | null }>; paid: number; outstanding: number };
+    (await req(suite.billing, 'GET', `${BILLS}/${id}/settles`)).json().data as {
+      items: Array<{ amount: number; kind: string; reference: string; recordedBy: string | null }>;
+      paid: number;
+      outstanding: number;
+    };
   const statusOf = async (id: string) => (await suite.t.db.query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id])).rows[0].status;
-  const depositEvents = (id: string, subtype = 'deposit_applied') => countRows(suite.t.db, 'events', "type = 'invoice' AND subtype = $1 AND subject = $2", [subtype, id]);
+  const depositEvents = (id: string, subtype = 'deposit_applied') =>
+    countRows(suite.t.db, 'events', "type = 'invoice' AND subtype = $1 AND subject = $2", [subtype, id]);
   const minorOf = (n: number) => Math.round(n * 100);
 
   /** Every issued post-payment or advance invoice of org-demo and org-other still asking for money paid by a bank payment of what it asks. */
   async function payOpen(): Promise<void> {
-    for (const [org, s] of [['org-demo', suite.billing], ['org-other', billingOther()]] as const) {
-      const open = await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = $1 AND status = 'published' AND type IN ('post_payment', 'advance') ORDER BY id", [org]);
+    for (const [org, s] of [
+      ['org-demo', suite.billing],
+      ['org-other', billingOther()],
+    ] as const) {
+      const open = await suite.t.db.query<{ id: string }>(
+        "SELECT id FROM invoices WHERE org_id = $1 AND status = 'published' AND type IN ('post_payment', 'advance') ORDER BY id",
+        [org],
+      );
       for (const { id } of open.rows) {
         const { outstanding } = await settlesOf(s, id);
         const res = await req(s, 'POST', `${BILLS}/${id}/settles`, { amount: outstanding, paidOn: clock.toISOString().slice(0, 10), reference: 'SEPA-REST' });
@@ -82,7 +94,8 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
   const settlesOf = async (s: Session, id: string) => (await req(s, 'GET', `${BILLS}/${id}/settles`)).json().data as { outstanding: number };
 
   beforeAll(async () => {
-    for (const org of ['org-demo', 'org-other']) sims[org] = (await suite.t.db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1', [org])).rows[0];
+    for (const org of ['org-demo', 'org-other'])
+      sims[org] = (await suite.t.db.query<{ id: string; iccid: string }>('SELECT id, iccid FROM sims WHERE org_id = $1 ORDER BY id LIMIT 1', [org])).rows[0];
     // The seed's issued invoices still unpaid would take the deposits the tests pay.
     await payOpen();
   });
@@ -107,12 +120,25 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     expect(s.items).toEqual([expect.objectContaining({ amount: 50, kind: 'deposit', reference: 'DEPOSIT', recordedBy: null })]);
     expect(minorOf(s.outstanding)).toBe(inv.minor - 5000);
     expect(await settlement(suite.billing, inv.id)).toEqual(expect.objectContaining({ depositLeftMinor: 0, depositAppliedMinor: 5000 }));
-    const ev = (await suite.t.db.query<{ data: { amount: string; depositLeft: string } }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1", [inv.id])).rows;
+    const ev = (
+      await suite.t.db.query<{ data: { amount: string; depositLeft: string } }>(
+        "SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1",
+        [inv.id],
+      )
+    ).rows;
     expect(ev.map((e) => [e.data.amount, e.data.depositLeft])).toEqual([['50.00', '0.00']]);
     // Paying what is still due, not a cent more, makes it paid.
-    const over = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000 + 1) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
+    const over = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/settles`, {
+      amount: (inv.minor - 5000 + 1) / 100,
+      paidOn: '2024-06-10',
+      reference: 'SEPA-1',
+    });
     expect(over.statusCode).toBe(400);
-    const rest = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/settles`, { amount: (inv.minor - 5000) / 100, paidOn: '2024-06-10', reference: 'SEPA-1' });
+    const rest = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/settles`, {
+      amount: (inv.minor - 5000) / 100,
+      paidOn: '2024-06-10',
+      reference: 'SEPA-1',
+    });
     expect(rest.json().data.invoice.status).toBe('paid');
   });
 
@@ -161,7 +187,12 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     await Promise.all([publish(suite.billing, e.id), publish(suite.billing, e.id)]);
     expect(await countRows(suite.t.db, 'invoice_settles', "kind = 'deposit' AND invoice_id = $1", [e.id])).toBe(1);
     // The database keeps a second draw of one invoice out whatever the code does.
-    await expect(suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit')", [e.id])).rejects.toThrow();
+    await expect(
+      suite.t.db.query(
+        "INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit')",
+        [e.id],
+      ),
+    ).rejects.toThrow();
   });
 
   it('a correction gives the draw back; its new version draws again when issued: nothing lost, nothing counted twice', async () => {
@@ -206,7 +237,7 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(999);
   });
 
-  it('another organisation\'s deposit is never drawn; its own invoices draw only its own', async () => {
+  it("another organisation's deposit is never drawn; its own invoices draw only its own", async () => {
     const mine = await draft('45.00');
     const left = (await settlement(suite.billing, mine.id)).depositLeftMinor;
     const theirs = await draft('10.00', 'org-other');
@@ -236,11 +267,16 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
     expect((await settles(usd.id)).items).toEqual([expect.objectContaining({ amount: 7, kind: 'deposit' })]);
   });
 
-  it('the PDF lists the draw on the deposit among the payments, in the reader\'s language', async () => {
+  it("the PDF lists the draw on the deposit among the payments, in the reader's language", async () => {
     const inv = await draft('70.00');
     await paidDeposit(suite.billing, 1234);
     await publish(suite.billing, inv.id);
-    for (const [lang, words] of [['en-US', 'Paid from deposit'], ['zh-CN', '已从押金支付'], ['zh-TW', '已從押金支付'], ['es-ES', 'Pagado con el depósito']] as const) {
+    for (const [lang, words] of [
+      ['en-US', 'Paid from deposit'],
+      ['zh-CN', '已从押金支付'],
+      ['zh-TW', '已從押金支付'],
+      ['es-ES', 'Pagado con el depósito'],
+    ] as const) {
       const res = await call(suite.t.app, suite.billing, { method: 'GET', url: `${BILLS}/${inv.id}/download/pdf`, headers: { language: lang } });
       expect(res.statusCode).toBe(200);
       const text = (await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true })).text;
@@ -255,11 +291,22 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       expect(dep.statusCode, dep.body).toBe(200);
       return { id: dep.json().data.id as string, billId: dep.json().data.billId as string };
     }
-    const pay = (s: Session, id: string, minor: number) => req(s, 'POST', `${BILLS}/${id}/settles`, { amount: minor / 100, paidOn: clock.toISOString().slice(0, 10), reference: 'SEPA-DEP' });
+    const pay = (s: Session, id: string, minor: number) =>
+      req(s, 'POST', `${BILLS}/${id}/settles`, { amount: minor / 100, paidOn: clock.toISOString().slice(0, 10), reference: 'SEPA-DEP' });
     const drawsOf = async (id: string) =>
-      (await suite.t.db.query<{ minor: number }>("SELECT (amount * 100)::int AS minor FROM invoice_settles WHERE invoice_id = $1 AND kind = 'deposit' ORDER BY id", [id])).rows.map((r) => r.minor);
+      (
+        await suite.t.db.query<{ minor: number }>(
+          "SELECT (amount * 100)::int AS minor FROM invoice_settles WHERE invoice_id = $1 AND kind = 'deposit' ORDER BY id",
+          [id],
+        )
+      ).rows.map((r) => r.minor);
     const appliedEvents = async (id: string) =>
-      (await suite.t.db.query<{ data: Record<string, unknown> }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1 ORDER BY id", [id])).rows.map((r) => r.data);
+      (
+        await suite.t.db.query<{ data: Record<string, unknown> }>(
+          "SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_applied' AND subject = $1 ORDER BY id",
+          [id],
+        )
+      ).rows.map((r) => r.data);
     /** A post-payment invoice of `price` issued on `day` of June 2024 (due 10 days later). */
     async function issued(price: string, day: number): Promise<{ id: string; minor: number }> {
       const inv = await draft(price);
@@ -279,7 +326,9 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       const sooner = await issued('20.00', 3);
       // One paid in part by the bank: the deposit pays only its rest.
       const part = await issued('40.00', 9);
-      expect((await req(suite.billing, 'POST', `${BILLS}/${part.id}/settles`, { amount: 10, paidOn: '2024-06-10', reference: 'SEPA-PART' })).statusCode).toBe(200);
+      expect((await req(suite.billing, 'POST', `${BILLS}/${part.id}/settles`, { amount: 10, paidOn: '2024-06-10', reference: 'SEPA-PART' })).statusCode).toBe(
+        200,
+      );
       const waiting = await draft('10.00');
       const { cycle, at } = await newMonth('12.00', 'org-demo', 'prepaid');
       const adv = (await suite.t.db.tx((q) => advanceInvoice(q, 'org-demo', cycle, at)))!;
@@ -302,8 +351,18 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       // The answer names what the deposit paid, in the order drawn, for the console to tell the person; the fields
       // of the answer before it are all still there.
       const billOf = async (id: string) => (await suite.t.db.query<{ bill_id: string }>('SELECT bill_id FROM invoices WHERE id = $1', [id])).rows[0].bill_id;
-      const draw = async (inv: { id: string }, minorDrawn: number, whole: boolean) => ({ invoiceId: inv.id, billId: await billOf(inv.id), amount: minorDrawn / 100, currency: paid.json().data.invoice.currency, paid: whole });
-      expect(paid.json().data.depositDraws).toEqual([await draw(sooner, sooner.minor, true), await draw(later, later.minor, true), await draw(part, 100, false)]);
+      const draw = async (inv: { id: string }, minorDrawn: number, whole: boolean) => ({
+        invoiceId: inv.id,
+        billId: await billOf(inv.id),
+        amount: minorDrawn / 100,
+        currency: paid.json().data.invoice.currency,
+        paid: whole,
+      });
+      expect(paid.json().data.depositDraws).toEqual([
+        await draw(sooner, sooner.minor, true),
+        await draw(later, later.minor, true),
+        await draw(part, 100, false),
+      ]);
       expect(Object.keys(paid.json().data)).toEqual(expect.arrayContaining(['items', 'paid', 'outstanding', 'invoice']));
 
       expect(await drawsOf(sooner.id)).toEqual([sooner.minor]);
@@ -316,7 +375,9 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       expect((await settlement(suite.billing, part.id)).depositLeftMinor).toBe(0);
       // The events say which deposit paid, and what it left, in the order drawn; paid where it covered the invoice.
       const left = (after: number) => (after / 100).toFixed(2);
-      expect(await appliedEvents(sooner.id)).toEqual([expect.objectContaining({ amount: left(sooner.minor), depositLeft: left(minor - sooner.minor), depositId: dep.id, depositBillId: dep.billId })]);
+      expect(await appliedEvents(sooner.id)).toEqual([
+        expect.objectContaining({ amount: left(sooner.minor), depositLeft: left(minor - sooner.minor), depositId: dep.id, depositBillId: dep.billId }),
+      ]);
       expect(await appliedEvents(later.id)).toEqual([expect.objectContaining({ amount: left(later.minor), depositLeft: left(100), depositId: dep.id })]);
       expect(await appliedEvents(part.id)).toEqual([expect.objectContaining({ amount: '1.00', depositLeft: '0.00', depositId: dep.id })]);
       expect([await depositEvents(sooner.id, 'paid'), await depositEvents(later.id, 'paid'), await depositEvents(part.id, 'paid')]).toEqual([1, 1, 0]);
@@ -333,11 +394,19 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       expect((await settlement(suite.billing, inv.id)).depositLeftMinor).toBe(500);
       // The database keeps out a second draw of one invoice for the same deposit, and a second at its publish.
       const draw = (depositId: string | null) =>
-        suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit', $2)", [inv.id, depositId]);
+        suite.t.db.query(
+          "INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'deposit', $2)",
+          [inv.id, depositId],
+        );
       await expect(draw(dep)).rejects.toThrow();
       await expect(draw(null)).rejects.toThrow();
       // A bank payment names no deposit.
-      await expect(suite.t.db.query("INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'payment', $2)", [inv.id, dep])).rejects.toThrow();
+      await expect(
+        suite.t.db.query(
+          "INSERT INTO invoice_settles (org_id, invoice_id, amount, currency, paid_on, reference, kind, deposit_id) VALUES ('org-demo', $1, 1, 'EUR', '2024-06-10', 'X', 'payment', $2)",
+          [inv.id, dep],
+        ),
+      ).rejects.toThrow();
       // The 5.00 left goes to the next invoice issued.
       const next = await issued('30.00', 10);
       expect(await drawsOf(next.id)).toEqual([500]);
@@ -352,7 +421,12 @@ describe.each(DB_KINDS)('a paid deposit drawn on by post-payment invoices on %s'
       const v2 = await req(suite.billing, 'POST', `${BILLS}/${inv.id}/versions`, { reason: 'Late CDRs' });
       expect(v2.statusCode, v2.body).toBe(200);
       const v2id = v2.json().data.id as string;
-      const released = (await suite.t.db.query<{ data: { amount: string } }>("SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_released' AND subject = $1", [inv.id])).rows;
+      const released = (
+        await suite.t.db.query<{ data: { amount: string } }>(
+          "SELECT data FROM events WHERE type = 'invoice' AND subtype = 'deposit_released' AND subject = $1",
+          [inv.id],
+        )
+      ).rows;
       expect(released.map((r) => r.data.amount)).toEqual(['25.00']);
       expect((await settlement(suite.billing, v2id)).depositLeftMinor).toBe(2500);
       // A draft is not drawn on by a deposit paid meanwhile; its publish draws what is left.

@@ -37,24 +37,53 @@ async function expected(t: TestApp, orgId: string, cycle: string): Promise<Expec
   const { start, end } = monthOf(cycle);
   const days = BigInt(Math.round((end.getTime() - start.getTime()) / DAY));
   const bundles = (
-    await t.db.query<{ sim_id: string; type: string; payment_mode: string; price: string | null; quota_kb: string | null; reset_cycle: string; overage_policy: string; pool_id: string | null; activated_at: Date | null; expired_at: Date | null }>(
+    await t.db.query<{
+      sim_id: string;
+      type: string;
+      payment_mode: string;
+      price: string | null;
+      quota_kb: string | null;
+      reset_cycle: string;
+      overage_policy: string;
+      pool_id: string | null;
+      activated_at: Date | null;
+      expired_at: Date | null;
+    }>(
       'SELECT sim_id, type, payment_mode, price::text, quota_kb::text, reset_cycle, overage_policy, pool_id, activated_at, expired_at FROM bundle_orders WHERE org_id = $1',
       [orgId],
     )
   ).rows.filter((b) => b.type !== 'BEFORE_TEST' && b.activated_at && new Date(b.activated_at) < end && (!b.expired_at || new Date(b.expired_at) > start));
   const usage = new Map(
     (
-      await t.db.query<{ sim_id: string; kb: string }>('SELECT sim_id, sum(volume_kb)::text AS kb FROM cdrs WHERE org_id = $1 AND start_at >= $2 AND start_at < $3 GROUP BY sim_id', [orgId, start, end])
+      await t.db.query<{ sim_id: string; kb: string }>(
+        'SELECT sim_id, sum(volume_kb)::text AS kb FROM cdrs WHERE org_id = $1 AND start_at >= $2 AND start_at < $3 GROUP BY sim_id',
+        [orgId, start, end],
+      )
     ).rows.map((r) => [r.sim_id, BigInt(r.kb)]),
   );
-  const profile = (await t.db.query<{ per_mb: number; tax: string }>('SELECT overage_minor_per_mb AS per_mb, tax_rate::text AS tax FROM billing_profiles WHERE org_id = $1', [orgId])).rows[0];
+  const profile = (
+    await t.db.query<{ per_mb: number; tax: string }>('SELECT overage_minor_per_mb AS per_mb, tax_rate::text AS tax FROM billing_profiles WHERE org_id = $1', [
+      orgId,
+    ])
+  ).rows[0];
   const lines: Expected['lines'] = new Map();
   for (const simId of new Set(bundles.map((b) => b.sim_id))) {
     const mine = bundles.filter((b) => b.sim_id === simId);
     const used = usage.get(simId) ?? 0n;
     // A postpaid bundle's monthly fee, rounded to the cent; a prepaid one was paid when ordered.
     const bundleCents = mine.reduce((sum, b) => sum + (b.payment_mode === 'postpaid' && b.price ? roundDiv(units(b.price, 4), 100n) : 0n), 0n);
-    const allowance = mine.reduce((sum, b) => sum + (b.quota_kb === null ? 0n : b.reset_cycle === 'DAY' || b.reset_cycle === 'DAY_24H' ? BigInt(b.quota_kb) * days : b.reset_cycle === 'YEAR_366D' ? BigInt(b.quota_kb) / 12n : BigInt(b.quota_kb)), 0n);
+    const allowance = mine.reduce(
+      (sum, b) =>
+        sum +
+        (b.quota_kb === null
+          ? 0n
+          : b.reset_cycle === 'DAY' || b.reset_cycle === 'DAY_24H'
+            ? BigInt(b.quota_kb) * days
+            : b.reset_cycle === 'YEAR_366D'
+              ? BigInt(b.quota_kb) / 12n
+              : BigInt(b.quota_kb)),
+      0n,
+    );
     const billed = mine.some((b) => b.overage_policy.startsWith('billing')) && !mine.some((b) => b.pool_id) && !mine.some((b) => b.quota_kb === null);
     const overageKb = billed && used > allowance ? used - allowance : 0n;
     lines.set(simId, { usageKb: used, overageKb, bundleCents, overageCents: roundDiv(overageKb * BigInt(profile.per_mb), 1024n), qty: mine.length });
@@ -62,11 +91,20 @@ async function expected(t: TestApp, orgId: string, cycle: string): Promise<Expec
   // A pool line per pool of the invoice's SIMs (each SIM in the pool of its latest pooled bundle): the usage beyond
   // the pool's size (its SIMs times the pool's bundle) at the same price per MB.
   const pooled = (
-    await t.db.query<{ sim_id: string; pool_id: string; activated_at: Date; id: string }>('SELECT sim_id, pool_id, activated_at, id FROM bundle_orders WHERE org_id = $1 AND pool_id IS NOT NULL', [orgId])
+    await t.db.query<{ sim_id: string; pool_id: string; activated_at: Date; id: string }>(
+      'SELECT sim_id, pool_id, activated_at, id FROM bundle_orders WHERE org_id = $1 AND pool_id IS NOT NULL',
+      [orgId],
+    )
   ).rows.filter((b) => bundles.some((x) => x.sim_id === b.sim_id && x.pool_id === b.pool_id && x.activated_at?.getTime() === b.activated_at.getTime()));
   const poolOf = new Map<string, string>();
-  for (const b of pooled.sort((x, y) => y.activated_at.getTime() - x.activated_at.getTime() || (x.id < y.id ? -1 : 1))) if (!poolOf.has(b.sim_id)) poolOf.set(b.sim_id, b.pool_id);
-  const sizes = new Map((await t.db.query<{ id: string; kb: string }>('SELECT id, base_bundle_kb::text AS kb FROM shared_pools WHERE org_id = $1', [orgId])).rows.map((r) => [r.id, BigInt(r.kb)]));
+  for (const b of pooled.sort((x, y) => y.activated_at.getTime() - x.activated_at.getTime() || (x.id < y.id ? -1 : 1)))
+    if (!poolOf.has(b.sim_id)) poolOf.set(b.sim_id, b.pool_id);
+  const sizes = new Map(
+    (await t.db.query<{ id: string; kb: string }>('SELECT id, base_bundle_kb::text AS kb FROM shared_pools WHERE org_id = $1', [orgId])).rows.map((r) => [
+      r.id,
+      BigInt(r.kb),
+    ]),
+  );
   const pools: Expected['pools'] = new Map();
   for (const [simId, poolId] of poolOf) {
     if (!sizes.has(poolId)) continue;
@@ -88,7 +126,10 @@ const cents = (v: string | number) => units(typeof v === 'number' ? v.toFixed(2)
 
 describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
   let clock = new Date();
-  const suite = signedInSuite({ kind, config: { clock: () => clock } }, { billing: BACK_OFFICE, admin: DEMO.admin, user: DEMO.user, operator: DEMO.operator, other: 'admin@other.example.com' });
+  const suite = signedInSuite(
+    { kind, config: { clock: () => clock } },
+    { billing: BACK_OFFICE, admin: DEMO.admin, user: DEMO.user, operator: DEMO.operator, other: 'admin@other.example.com' },
+  );
   const billingOther = () => inOrg(suite.billing, 'OTHER');
   // The month of the seeded CDRs (the small seed has the last five days), closed at the start of the next.
   const cycle = new Date().toISOString().slice(0, 7);
@@ -136,9 +177,13 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     const pools = (await expected(suite.t, 'org-demo', cycle)).pools;
     const [poolId, pool] = [...pools.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))[0] ?? [];
     expect(poolId).toBeDefined();
-    const size = BigInt((await suite.t.db.query<{ kb: string }>('SELECT base_bundle_kb::text AS kb FROM shared_pools WHERE id = $1', [poolId])).rows[0].kb) * pool.sims;
+    const size =
+      BigInt((await suite.t.db.query<{ kb: string }>('SELECT base_bundle_kb::text AS kb FROM shared_pools WHERE id = $1', [poolId])).rows[0].kb) * pool.sims;
     const member = (
-      await suite.t.db.query<{ sim_id: string; iccid: string }>("SELECT sim_id, iccid FROM bundle_orders WHERE org_id = 'org-demo' AND pool_id = $1 AND activated_at < $2 ORDER BY sim_id LIMIT 1", [poolId, end])
+      await suite.t.db.query<{ sim_id: string; iccid: string }>(
+        "SELECT sim_id, iccid FROM bundle_orders WHERE org_id = 'org-demo' AND pool_id = $1 AND activated_at < $2 ORDER BY sim_id LIMIT 1",
+        [poolId, end],
+      )
     ).rows[0];
     const over = size - pool.usageKb + 51_302n;
     await addCdr(member, over, at);
@@ -155,7 +200,12 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     // The post-payment invoices (the month's advance invoices, ADV-…, are invoice-advance.ts's and tested there).
     const made = [...x.made, ...y.made].filter((m) => !m.billId.startsWith('ADV-'));
     expect(made.map((m) => m.billId)).not.toContain((a ?? b)!.billId);
-    const rows = (await suite.t.db.query<{ org_id: string; n: number }>("SELECT org_id, count(*)::int AS n FROM invoices WHERE billing_cycle = $1 AND type = 'post_payment' GROUP BY org_id", [cycle])).rows;
+    const rows = (
+      await suite.t.db.query<{ org_id: string; n: number }>(
+        "SELECT org_id, count(*)::int AS n FROM invoices WHERE billing_cycle = $1 AND type = 'post_payment' GROUP BY org_id",
+        [cycle],
+      )
+    ).rows;
     expect(rows.length).toBe(made.length + 1);
     expect(rows.every((r) => r.n === 1)).toBe(true);
     // The seed's invoices of earlier months were made by the job too: this month's events only; the month's advance
@@ -186,10 +236,21 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(await snapshot()).toBe(before);
   });
 
-  it.each(['org-demo', 'org-other'])('%s\'s invoice matches the usage computed from its CDRs and bundles, to the cent', async (orgId) => {
+  it.each(['org-demo', 'org-other'])("%s's invoice matches the usage computed from its CDRs and bundles, to the cent", async (orgId) => {
     const want = await expected(suite.t, orgId, cycle);
     const inv = (
-      await suite.t.db.query<{ id: string; net: string; tax: string; total: string; status: string; version: number; sims: number; currency: string; due: string; billing: string }>(
+      await suite.t.db.query<{
+        id: string;
+        net: string;
+        tax: string;
+        total: string;
+        status: string;
+        version: number;
+        sims: number;
+        currency: string;
+        due: string;
+        billing: string;
+      }>(
         `SELECT id, amount_excl_tax::text AS net, tax_amount::text AS tax, amount_incl_tax::text AS total, status, version, sim_count AS sims, currency,
                 due_date::text AS due, billing_date::text AS billing
            FROM invoices WHERE org_id = $1 AND billing_cycle = $2 AND type = 'post_payment'`,
@@ -206,7 +267,15 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(cents(inv.total)).toBe(want.net + want.tax);
     expect(inv.sims).toBe(want.lines.size);
     const lines = (
-      await suite.t.db.query<{ sim_id: string; usage_kb: string; overage_kb: string; bundle_price: string; overage_amount: string; amount: string; bundle_quantity: number }>(
+      await suite.t.db.query<{
+        sim_id: string;
+        usage_kb: string;
+        overage_kb: string;
+        bundle_price: string;
+        overage_amount: string;
+        amount: string;
+        bundle_quantity: number;
+      }>(
         'SELECT sim_id, usage_kb::text, overage_kb::text, bundle_price::text, overage_amount::text, amount::text, bundle_quantity FROM invoice_lines WHERE invoice_id = $1 AND sim_id IS NOT NULL',
         [inv.id],
       )
@@ -214,8 +283,23 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(lines.length).toBe(want.lines.size);
     for (const l of lines) {
       const w = want.lines.get(l.sim_id)!;
-      expect({ sim: l.sim_id, usage: BigInt(l.usage_kb), over: BigInt(l.overage_kb), bundle: units(l.bundle_price, 2), overage: units(l.overage_amount, 2), amount: units(l.amount, 2), qty: l.bundle_quantity })
-        .toEqual({ sim: l.sim_id, usage: w.usageKb, over: w.overageKb, bundle: w.bundleCents, overage: w.overageCents, amount: w.bundleCents + w.overageCents, qty: w.qty });
+      expect({
+        sim: l.sim_id,
+        usage: BigInt(l.usage_kb),
+        over: BigInt(l.overage_kb),
+        bundle: units(l.bundle_price, 2),
+        overage: units(l.overage_amount, 2),
+        amount: units(l.amount, 2),
+        qty: l.bundle_quantity,
+      }).toEqual({
+        sim: l.sim_id,
+        usage: w.usageKb,
+        over: w.overageKb,
+        bundle: w.bundleCents,
+        overage: w.overageCents,
+        amount: w.bundleCents + w.overageCents,
+        qty: w.qty,
+      });
     }
     if (orgId === 'org-demo') {
       // The SIM pushed over its allowance by 100.25 MB at 2 cents per MB: 200.5 cents, rounded half away from zero.
@@ -234,20 +318,36 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     if (orgId === 'org-demo') {
       // 50.1 MB (51,302 kB) over at 2 cents per MB: 100.2 cents, charged 1.00.
       expect(poolLines.some((l) => l.overage_kb === '51302' && l.amount.startsWith('1.00'))).toBe(true);
-      const info = (await suite.t.db.query<{ pool_info: { overageKb: number; overageAmount: number }[] }>('SELECT pool_info FROM invoices WHERE id = $1', [inv.id])).rows[0].pool_info;
+      const info = (
+        await suite.t.db.query<{ pool_info: { overageKb: number; overageAmount: number }[] }>('SELECT pool_info FROM invoices WHERE id = $1', [inv.id])
+      ).rows[0].pool_info;
       expect(info.some((p) => p.overageKb === 51_302 && Number(p.overageAmount) === 1)).toBe(true);
     }
   });
 
   it('lines are written in batches: a half-made invoice is invisible, a live run is not taken over, a dead one is resumed to the same cent', async () => {
     const key = "org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment'";
-    const before = (await suite.t.db.query<{ id: string; total: string; bill_id: string }>(`SELECT id, amount_incl_tax::text AS total, bill_id FROM invoices WHERE ${key}`, [cycle])).rows[0];
+    const before = (
+      await suite.t.db.query<{ id: string; total: string; bill_id: string }>(`SELECT id, amount_incl_tax::text AS total, bill_id FROM invoices WHERE ${key}`, [
+        cycle,
+      ])
+    ).rows[0];
     const linesOf = async (id: string) =>
-      (await suite.t.db.query<{ l: string }>("SELECT sim_id || ':' || usage_kb || ':' || overage_kb || ':' || amount AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id", [id])).rows.map((r) => r.l);
+      (
+        await suite.t.db.query<{ l: string }>(
+          "SELECT sim_id || ':' || usage_kb || ':' || overage_kb || ':' || amount AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id",
+          [id],
+        )
+      ).rows.map((r) => r.l);
     const want = await linesOf(before.id);
     expect(want.length).toBeGreaterThan(4);
     // An instance died after writing the first half of the lines: its run holds them under an id no invoice has yet.
-    const mid = (await suite.t.db.query<{ sim_id: string }>('SELECT sim_id FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id OFFSET $2 LIMIT 1', [before.id, Math.floor(want.length / 2)])).rows[0].sim_id;
+    const mid = (
+      await suite.t.db.query<{ sim_id: string }>('SELECT sim_id FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id OFFSET $2 LIMIT 1', [
+        before.id,
+        Math.floor(want.length / 2),
+      ])
+    ).rows[0].sim_id;
     const half = newId();
     await suite.t.db.query(
       `INSERT INTO invoice_lines (org_id, invoice_id, sim_id, iccid, sku, usage_kb, overage_kb, amount) SELECT 'org-other', $2, sim_id, iccid, 'X', 1, 0, 0.01 FROM invoice_lines WHERE invoice_id = $3 AND sim_id <= $1`,
@@ -292,7 +392,12 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
         )
       ).rows[0];
     const linesOf = async (id: string) =>
-      (await suite.t.db.query<{ l: string }>("SELECT concat_ws(':', sim_id, pool_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount) AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id, pool_id", [id])).rows.map((r) => r.l);
+      (
+        await suite.t.db.query<{ l: string }>(
+          "SELECT concat_ws(':', sim_id, pool_id, iccid, sku, bundle_quantity, bundle_price, usage_kb, overage_kb, overage_amount, amount) AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id, pool_id",
+          [id],
+        )
+      ).rows.map((r) => r.l);
     const before = await invoiceOf();
     const want = await linesOf(before.id);
     expect(want.length).toBeGreaterThan(4);
@@ -305,7 +410,8 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(run.ran).toBe(true);
     // PostgreSQL is left to its autovacuum.
     expect(run.analysed).toEqual(kind === 'pglite' ? tables : []);
-    const counted = (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_class WHERE oid IN (${regclasses}) AND reltuples >= 0`, [tables])).rows[0].n;
+    const counted = (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_class WHERE oid IN (${regclasses}) AND reltuples >= 0`, [tables]))
+      .rows[0].n;
     expect(counted).toBe(kind === 'pglite' ? tables.length : 0);
     const after = await invoiceOf();
     expect(after.figures).toBe(before.figures);
@@ -320,7 +426,8 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(await analyzeWithoutStatistics(suite.t.db, ['stats_probe'])).toEqual([]);
     // 9 pages: still within twice the pages then (0) plus 8.
     await suite.t.db.query('INSERT INTO stats_probe SELECT g, g FROM generate_series(1, 1800) g');
-    const pages = async () => (await suite.t.db.query<{ n: number }>("SELECT (pg_relation_size('stats_probe') / current_setting('block_size')::int)::int AS n")).rows[0].n;
+    const pages = async () =>
+      (await suite.t.db.query<{ n: number }>("SELECT (pg_relation_size('stats_probe') / current_setting('block_size')::int)::int AS n")).rows[0].n;
     if ((await pages()) <= 8) expect(await analyzeWithoutStatistics(suite.t.db, ['stats_probe'])).toEqual([]);
     await suite.t.db.query('INSERT INTO stats_probe SELECT g, g FROM generate_series(1801, 4000) g');
     expect(await pages()).toBeGreaterThan(8);
@@ -342,7 +449,10 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     const csv = await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/details/download` });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const rows = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(rows[0]).toBe('ICCID,Pool,SKU,Bundles,Bundle price,Usage (MB),Overage (MB),Overage amount,Amount');
     // A line per SIM and one per pool, the pool's line named by the pool, its volumes in MB as the SIM lines'.
     const poolRows = (
@@ -353,10 +463,20 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     ).rows;
     const poolLines = poolRows.length;
     expect(poolLines).toBeGreaterThan(0);
-    for (const p of poolRows) expect(rows.filter((r) => r.startsWith(`,${p.name},${p.sku},`) && r.split(',')[5] === p.mb), p.name).toHaveLength(1);
+    for (const p of poolRows)
+      expect(
+        rows.filter((r) => r.startsWith(`,${p.name},${p.sku},`) && r.split(',')[5] === p.mb),
+        p.name,
+      ).toHaveLength(1);
     expect(rows.length - 1).toBe(bySku.reduce((s, i) => s + i.sims, 0) + poolLines);
     // The pools of its SIMs: their SIMs and usage, from the CDRs directly.
-    const pools = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/shared_pool/details` })).json().data.items as Array<{ poolId: string; sims: number; usageKb: number; sizeKb: number; overageKb: number }>;
+    const pools = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/shared_pool/details` })).json().data.items as Array<{
+      poolId: string;
+      sims: number;
+      usageKb: number;
+      sizeKb: number;
+      overageKb: number;
+    }>;
     const { start } = monthOf(cycle);
     const direct = (
       await suite.t.db.query<{ pool_id: string; sims: number; kb: string }>(
@@ -369,7 +489,14 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     ).rows;
     expect(pools.map((p) => [p.poolId, p.sims, p.usageKb]).sort()).toEqual(direct.map((d) => [d.pool_id, d.sims, Number(d.kb)]).sort());
     for (const p of pools) expect(p.overageKb).toBe(Math.max(0, p.usageKb - p.sizeKb));
-    for (const url of [`${BILLS}/${demoInvoiceId}/shared_pool/details`, `${BILLS}/${demoInvoiceId}/preview/pdf`, `${BILLS}/${demoInvoiceId}/extract`, `${BILLS}/${demoInvoiceId}/details/download`, `${BILLS}/${demoInvoiceId}/versions`, `${BILLS}/${demoInvoiceId}/settles`]) {
+    for (const url of [
+      `${BILLS}/${demoInvoiceId}/shared_pool/details`,
+      `${BILLS}/${demoInvoiceId}/preview/pdf`,
+      `${BILLS}/${demoInvoiceId}/extract`,
+      `${BILLS}/${demoInvoiceId}/details/download`,
+      `${BILLS}/${demoInvoiceId}/versions`,
+      `${BILLS}/${demoInvoiceId}/settles`,
+    ]) {
       expect((await call(suite.t.app, suite.user, { method: 'GET', url })).statusCode).toBe(403);
       expect((await call(suite.t.app, suite.other, { method: 'GET', url })).statusCode).toBe(404);
     }
@@ -384,17 +511,29 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     const v2 = res.json().data;
     expect(v2).toMatchObject({ version: 2, status: 'draft', isCurrent: true, correctionReason: 'Late CDRs', billingCycle: cycle });
     const versions = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/versions` })).json().data.items;
-    expect(versions.map((v: { version: number; status: string; isCurrent: boolean }) => [v.version, v.status, v.isCurrent])).toEqual([[2, 'draft', true], [1, 'obsolete', false]]);
-    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/version` })).json().data).toMatchObject({ id: v2.id, version: 2 });
+    expect(versions.map((v: { version: number; status: string; isCurrent: boolean }) => [v.version, v.status, v.isCurrent])).toEqual([
+      [2, 'draft', true],
+      [1, 'obsolete', false],
+    ]);
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/version` })).json().data).toMatchObject({
+      id: v2.id,
+      version: 2,
+    });
     // The same usage makes the same amounts.
     expect(versions[0].amountInclTax).toBe(versions[1].amountInclTax);
     // An obsolete version is corrected no more, nor published.
     expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: {} })).statusCode).toBe(409);
     expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/publish` })).statusCode).toBe(409);
     const events = (
-      await suite.t.db.query<{ subtype: string; subject: string }>("SELECT subtype, subject FROM events WHERE type = 'invoice' AND subtype IN ('corrected', 'obsoleted') AND subject IN ($1, $2) ORDER BY id", [v2.id, demoInvoiceId])
+      await suite.t.db.query<{ subtype: string; subject: string }>(
+        "SELECT subtype, subject FROM events WHERE type = 'invoice' AND subtype IN ('corrected', 'obsoleted') AND subject IN ($1, $2) ORDER BY id",
+        [v2.id, demoInvoiceId],
+      )
     ).rows;
-    expect(events).toEqual([{ subtype: 'corrected', subject: v2.id }, { subtype: 'obsoleted', subject: demoInvoiceId }]);
+    expect(events).toEqual([
+      { subtype: 'corrected', subject: v2.id },
+      { subtype: 'obsoleted', subject: demoInvoiceId },
+    ]);
     demoInvoiceId = v2.id;
   });
 
@@ -415,16 +554,28 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(res.json().data).toMatchObject({ status: 'published', dueDate: monthEnd, billingDate: clock.toISOString().slice(0, 10) });
     expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/publish` })).statusCode).toBe(409);
     // Another organisation's draft, published early in its month: due ten days later.
-    const theirs = (await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment'", [cycle])).rows[0].id;
+    const theirs = (
+      await suite.t.db.query<{ id: string }>("SELECT id FROM invoices WHERE org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment'", [cycle])
+    ).rows[0].id;
     expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${theirs}/publish` })).statusCode).toBe(404);
     clock = new Date(end.getTime() + 3 * DAY + 3_600_000);
     const early = await call(suite.t.app, billingOther(), { method: 'POST', url: `${BILLS}/${theirs}/publish` });
     expect(early.json().data.dueDate).toBe(new Date(end.getTime() + 13 * DAY).toISOString().slice(0, 10));
-    expect((await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE type = 'invoice' AND subtype = 'published' AND subject IN ($1, $2)", [demoInvoiceId, theirs])).rows[0].n).toBe(2);
+    expect(
+      (
+        await suite.t.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM events WHERE type = 'invoice' AND subtype = 'published' AND subject IN ($1, $2)",
+          [demoInvoiceId, theirs],
+        )
+      ).rows[0].n,
+    ).toBe(2);
   });
 
   it('payments are settles: part of the total keeps it published, the rest makes it paid; bad amounts are refused by field', async () => {
-    const inv = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/details` })).json().data as { amountInclTax: number; status: string };
+    const inv = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/details` })).json().data as {
+      amountInclTax: number;
+      status: string;
+    };
     const total = cents(inv.amountInclTax);
     expect(total).toBeGreaterThan(2n);
     const settle = (s: Session, payload: object) => call(suite.t.app, s, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/settles`, payload });
@@ -435,7 +586,9 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().status.message).toBe('Amount can have at most 2 decimal places');
     expect((await settle(suite.billing, { amount: 0, paidOn: today, reference: 'X' })).statusCode).toBe(400);
-    expect((await settle(suite.billing, { amount: 0.01, paidOn: new Date(clock.getTime() + DAY).toISOString().slice(0, 10), reference: 'X' })).statusCode).toBe(400);
+    expect((await settle(suite.billing, { amount: 0.01, paidOn: new Date(clock.getTime() + DAY).toISOString().slice(0, 10), reference: 'X' })).statusCode).toBe(
+      400,
+    );
     const over = await settle(suite.billing, { amount: Number(total + 1n) / 100, paidOn: today, reference: 'X' });
     expect(over.statusCode).toBe(400);
     expect(over.json().status.message).toBe(`Amount must be at most ${(Number(total) / 100).toFixed(2)}`);
@@ -447,27 +600,47 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(rest.json().data.invoice.status).toBe('paid');
     expect(rest.json().data.outstanding).toBe(0);
     const list = (await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${demoInvoiceId}/settles` })).json().data;
-    expect(list.items.map((s: { reference: string; recordedBy: string }) => [s.reference, s.recordedBy])).toEqual([['SEPA-1', BACK_OFFICE], ['SEPA-2', BACK_OFFICE]]);
+    expect(list.items.map((s: { reference: string; recordedBy: string }) => [s.reference, s.recordedBy])).toEqual([
+      ['SEPA-1', BACK_OFFICE],
+      ['SEPA-2', BACK_OFFICE],
+    ]);
     expect((await settle(suite.billing, { amount: 0.01, paidOn: today, reference: 'X' })).statusCode).toBe(409);
     // A paid invoice is corrected no more.
     expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${demoInvoiceId}/versions`, payload: {} })).statusCode).toBe(409);
-    const subtypes = (await suite.t.db.query<{ subtype: string }>("SELECT subtype FROM events WHERE type = 'invoice' AND subject = $1 ORDER BY id", [demoInvoiceId])).rows.map((r) => r.subtype);
+    const subtypes = (
+      await suite.t.db.query<{ subtype: string }>("SELECT subtype FROM events WHERE type = 'invoice' AND subject = $1 ORDER BY id", [demoInvoiceId])
+    ).rows.map((r) => r.subtype);
     expect(subtypes).toEqual(['corrected', 'published', 'settled', 'settled', 'paid']);
   });
 
   it('a correction is written in short batches: stopped midway the old version stays current, a retry resumes, two at once make one version 2, to the cent of one batch', async () => {
     // org-other's invoice of last month, made and published by the seed through the job and the routes' code.
     const last = closedMonthOf(new Date()).cycle;
-    const v1 = (await suite.t.db.query<{ id: string; bill_id: string }>("SELECT id, bill_id FROM invoices WHERE org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment' AND is_current", [last])).rows[0];
-    const row = async (id: string) => (await suite.t.db.query('SELECT status, is_current, version, amount_incl_tax::text, updated_at FROM invoices WHERE id = $1', [id])).rows[0];
+    const v1 = (
+      await suite.t.db.query<{ id: string; bill_id: string }>(
+        "SELECT id, bill_id FROM invoices WHERE org_id = 'org-other' AND billing_cycle = $1 AND type = 'post_payment' AND is_current",
+        [last],
+      )
+    ).rows[0];
+    const row = async (id: string) =>
+      (await suite.t.db.query('SELECT status, is_current, version, amount_incl_tax::text, updated_at FROM invoices WHERE id = $1', [id])).rows[0];
     const linesOf = async (id: string) =>
-      (await suite.t.db.query<{ l: string }>("SELECT coalesce(sim_id, pool_id) || ':' || usage_kb || ':' || overage_kb || ':' || amount AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id, pool_id", [id])).rows.map((r) => r.l);
+      (
+        await suite.t.db.query<{ l: string }>(
+          "SELECT coalesce(sim_id, pool_id) || ':' || usage_kb || ':' || overage_kb || ':' || amount AS l FROM invoice_lines WHERE invoice_id = $1 ORDER BY sim_id, pool_id",
+          [id],
+        )
+      ).rows.map((r) => r.l);
     const before = await row(v1.id);
     expect(before).toMatchObject({ status: 'published', is_current: true, version: 1 });
     const whole = await linesOf(v1.id);
     expect(whole.length).toBeGreaterThan(4);
     const at = new Date(end.getTime() + 5 * DAY);
-    const runs = () => suite.t.db.query<{ owner: string; lines: string; invoice_id: string }>("SELECT owner, lines::text, invoice_id FROM invoice_runs WHERE org_id = 'org-other' AND billing_cycle = $1 AND version = 2", [last]);
+    const runs = () =>
+      suite.t.db.query<{ owner: string; lines: string; invoice_id: string }>(
+        "SELECT owner, lines::text, invoice_id FROM invoice_runs WHERE org_id = 'org-other' AND billing_cycle = $1 AND version = 2",
+        [last],
+      );
 
     // Stopped after two batches of two SIMs, as a crash would leave it: four SIMs' lines under an id no invoice has.
     expect(await correctBill(suite.t.db, 'org-other', v1.id, 'Late CDRs', at, { owner: 'crashed', batch: 2, stopAfter: 2 })).toBeUndefined();
@@ -494,7 +667,11 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     expect(both.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.statusCode)).toEqual([409]);
     expect(made[0]).toMatchObject({ id: crashed.invoice_id, billId: v1.bill_id, version: 2 });
     expect((await runs()).rowCount).toBe(0);
-    expect((await suite.t.db.query<{ version: number }>("SELECT version FROM invoices WHERE org_id = 'org-other' AND bill_id = $1 ORDER BY version", [v1.bill_id])).rows.map((r) => r.version)).toEqual([1, 2]);
+    expect(
+      (
+        await suite.t.db.query<{ version: number }>("SELECT version FROM invoices WHERE org_id = 'org-other' AND bill_id = $1 ORDER BY version", [v1.bill_id])
+      ).rows.map((r) => r.version),
+    ).toEqual([1, 2]);
     expect(await row(v1.id)).toMatchObject({ status: 'obsolete', is_current: false });
     expect(await row(made[0].id)).toMatchObject({ status: 'draft', is_current: true, version: 2, amount_incl_tax: before.amount_incl_tax });
     // The same usage: the lines the job wrote in one batch, to the cent; and a correction in one batch says the same.
@@ -502,7 +679,12 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     const v3 = (await correctBill(suite.t.db, 'org-other', made[0].id, null, later, { batch: 1_000_000 }))!;
     expect(v3.total).toBe(before.amount_incl_tax);
     expect(await linesOf(v3.id)).toEqual(whole);
-    const events = (await suite.t.db.query<{ subtype: string; subject: string }>("SELECT subtype, subject FROM events WHERE type = 'invoice' AND subtype IN ('corrected', 'obsoleted') AND subject IN ($1, $2, $3) ORDER BY id", [v1.id, made[0].id, v3.id])).rows;
+    const events = (
+      await suite.t.db.query<{ subtype: string; subject: string }>(
+        "SELECT subtype, subject FROM events WHERE type = 'invoice' AND subtype IN ('corrected', 'obsoleted') AND subject IN ($1, $2, $3) ORDER BY id",
+        [v1.id, made[0].id, v3.id],
+      )
+    ).rows;
     expect(events).toEqual([
       { subtype: 'corrected', subject: made[0].id },
       { subtype: 'obsoleted', subject: v1.id },
@@ -513,11 +695,22 @@ describe.each(DB_KINDS)('the monthly invoice job on %s', (kind) => {
     // Stopped again, and meanwhile published and paid into: the retry finds it no longer correctable, and its run and
     // half-written lines are gone with the refusal.
     expect(await correctBill(suite.t.db, 'org-other', v3.id, null, later, { owner: 'crashed-again', batch: 2, stopAfter: 1 })).toBeUndefined();
-    const half = (await suite.t.db.query<{ invoice_id: string }>("SELECT invoice_id FROM invoice_runs WHERE org_id = 'org-other' AND version = 4")).rows[0].invoice_id;
+    const half = (await suite.t.db.query<{ invoice_id: string }>("SELECT invoice_id FROM invoice_runs WHERE org_id = 'org-other' AND version = 4")).rows[0]
+      .invoice_id;
     clock = later;
     expect((await call(suite.t.app, billingOther(), { method: 'POST', url: `${BILLS}/${v3.id}/publish` })).statusCode).toBe(200);
-    expect((await call(suite.t.app, billingOther(), { method: 'POST', url: `${BILLS}/${v3.id}/settles`, payload: { amount: 0.01, paidOn: later.toISOString().slice(0, 10), reference: 'SEPA-3' } })).statusCode).toBe(200);
-    await expect(correctBill(suite.t.db, 'org-other', v3.id, null, new Date(later.getTime() + 2 * CORRECTION_STALE_MS), { owner: 'heir', batch: 2 })).rejects.toMatchObject({ statusCode: 409 });
+    expect(
+      (
+        await call(suite.t.app, billingOther(), {
+          method: 'POST',
+          url: `${BILLS}/${v3.id}/settles`,
+          payload: { amount: 0.01, paidOn: later.toISOString().slice(0, 10), reference: 'SEPA-3' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    await expect(
+      correctBill(suite.t.db, 'org-other', v3.id, null, new Date(later.getTime() + 2 * CORRECTION_STALE_MS), { owner: 'heir', batch: 2 }),
+    ).rejects.toMatchObject({ statusCode: 409 });
     expect((await suite.t.db.query("SELECT 1 FROM invoice_runs WHERE org_id = 'org-other' AND version = 4")).rowCount).toBe(0);
     expect((await suite.t.db.query('SELECT 1 FROM invoice_lines WHERE invoice_id = $1', [half])).rowCount).toBe(0);
     expect(await row(v3.id)).toMatchObject({ status: 'published', is_current: true, version: 3 });

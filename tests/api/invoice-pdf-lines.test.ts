@@ -35,7 +35,11 @@ describe.each(DB_KINDS)('invoice PDF lines and payment details on %s', (kind) =>
     const page = await call(suite.t.app, suite.admin, { method: 'POST', url: `${C}/sim/bills`, payload: { invoiceId: inv.id, page: 1, pageSize: 1 } });
     expect(page.statusCode).toBe(200);
     expect(page.json().data.total).toBe(inv.sims);
-    const poolNames = (await suite.t.db.query<{ name: string }>('SELECT DISTINCT p.name FROM invoice_lines l JOIN shared_pools p ON p.id = l.pool_id WHERE l.invoice_id = $1', [inv.id])).rows.map((r) => r.name);
+    const poolNames = (
+      await suite.t.db.query<{ name: string }>('SELECT DISTINCT p.name FROM invoice_lines l JOIN shared_pools p ON p.id = l.pool_id WHERE l.invoice_id = $1', [
+        inv.id,
+      ])
+    ).rows.map((r) => r.name);
 
     const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${C}/bills/${inv.id}/download/pdf`, headers: { language: lang } });
     expect(res.statusCode).toBe(200);

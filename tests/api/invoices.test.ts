@@ -30,12 +30,16 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
   const suite = signedInSuite(kind, { billing: BACK_OFFICE, admin: DEMO.admin, user: DEMO.user, other: 'admin@other.example.com' });
   let invoiceId: string;
   beforeAll(async () => {
-    invoiceId = (await suite.t.db.query<{ id: string }>("SELECT i.id FROM invoices i WHERE org_id = 'org-demo' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id) ORDER BY billing_date DESC LIMIT 1")).rows[0].id;
+    invoiceId = (
+      await suite.t.db.query<{ id: string }>(
+        "SELECT i.id FROM invoices i WHERE org_id = 'org-demo' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id) ORDER BY billing_date DESC LIMIT 1",
+      )
+    ).rows[0].id;
   });
 
   const list = (s: Session, body: object = {}) => call(suite.t.app, s, { method: 'POST', url: BILLS, payload: body });
 
-  it('lists the organisation\'s invoices newest first, by status and type, by the end of the bill id', async () => {
+  it("lists the organisation's invoices newest first, by status and type, by the end of the bill id", async () => {
     const res = await list(suite.admin);
     expect(res.statusCode).toBe(200);
     const all = res.json().data.items as Array<{ billId: string; status: string; type: string; billingDate: string; amountInclTax: number }>;
@@ -53,33 +57,47 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
     const credit = (await list(suite.admin, { type: 'credit' })).json().data.items as Array<{ type: string }>;
     expect(credit.every((i) => i.type === 'credit')).toBe(true);
     const tail = all[0].billId.slice(-4);
-    expect((await list(suite.admin, { search: { field: 'billId', value: tail } })).json().data.items.map((i: { billId: string }) => i.billId)).toContain(all[0].billId);
+    expect((await list(suite.admin, { search: { field: 'billId', value: tail } })).json().data.items.map((i: { billId: string }) => i.billId)).toContain(
+      all[0].billId,
+    );
     expect((await list(suite.admin, { status: 'lost' })).statusCode).toBe(400);
     expect((await list(suite.other)).json().data.items.every((i: { billId: string }) => !all.some((a) => a.billId === i.billId))).toBe(true);
     expect((await list(suite.user)).statusCode).toBe(403);
   });
 
   it('every issued invoice is due 10 days after issue or at month end, whichever is earlier', async () => {
-    const rows = (await suite.t.db.query<{ issued: Date; due: string }>('SELECT issued_at AS issued, due_date::text AS due FROM invoices WHERE issued_at IS NOT NULL')).rows;
+    const rows = (
+      await suite.t.db.query<{ issued: Date; due: string }>('SELECT issued_at AS issued, due_date::text AS due FROM invoices WHERE issued_at IS NOT NULL')
+    ).rows;
     expect(rows.length).toBeGreaterThanOrEqual(3);
     for (const r of rows) expect(r.due).toBe(dueDateOf(new Date(r.issued)));
   });
 
-  it('shows one invoice and its SIM lines; another organisation\'s is not found', async () => {
+  it("shows one invoice and its SIM lines; another organisation's is not found", async () => {
     const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${invoiceId}/details` });
     expect(res.statusCode).toBe(200);
     const inv = res.json().data;
     expect(inv.amountInclTax).toBeCloseTo(inv.amountExclTax + inv.taxAmount, 2);
     expect(inv.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const lines = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/customer/cube/v2/api/customer/sim/bills', payload: { invoiceId, pageSize: 100 } });
+    const lines = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/customer/cube/v2/api/customer/sim/bills',
+      payload: { invoiceId, pageSize: 100 },
+    });
     // A job-made invoice has a line per SIM and one per pool (its overage; no SIM, an empty ICCID): the SIM list shows
     // the SIMs' lines only, the pool's line is in the pool details. Read on an invoice of org-demo that has a pool line.
-    const pooled = (await suite.t.db.query<{ id: string }>("SELECT min(invoice_id) AS id FROM invoice_lines WHERE org_id = 'org-demo' AND pool_id IS NOT NULL")).rows[0].id;
+    const pooled = (await suite.t.db.query<{ id: string }>("SELECT min(invoice_id) AS id FROM invoice_lines WHERE org_id = 'org-demo' AND pool_id IS NOT NULL"))
+      .rows[0].id;
     expect(pooled).toBeTruthy();
-    const count = async (id: string, where: string) => (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice_lines WHERE invoice_id = $1 AND ${where}`, [id])).rows[0].n;
+    const count = async (id: string, where: string) =>
+      (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice_lines WHERE invoice_id = $1 AND ${where}`, [id])).rows[0].n;
     expect(lines.json().data.total).toBe(await count(invoiceId, 'pool_id IS NULL'));
     const simLinesOf = async (id: string, order: 'asc' | 'desc') => {
-      const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/customer/cube/v2/api/customer/sim/bills', payload: { invoiceId: id, pageSize: 100, sort: 'iccid', order } });
+      const res = await call(suite.t.app, suite.admin, {
+        method: 'POST',
+        url: '/api/customer/cube/v2/api/customer/sim/bills',
+        payload: { invoiceId: id, pageSize: 100, sort: 'iccid', order },
+      });
       return res.json().data as { total: number; items: Array<{ iccid: string }> };
     };
     const poolLines = await count(pooled, 'pool_id IS NOT NULL');
@@ -113,30 +131,33 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
     expect((await call(suite.t.app, suite.user, { method: 'GET', url: `${BILLS}/${invoiceId}/download/pdf` })).statusCode).toBe(403);
   });
 
-  it.each(Object.keys(PRINTED) as Language[])('prints a published invoice in %s with €, the period\'s arrow and the console\'s word for Published', async (lang) => {
-    const published = (
-      await suite.t.db.query<{ id: string; billId: string; cycleStart: string; cycleEnd: string }>(
-        `SELECT i.id, i.bill_id AS "billId", i.cycle_start::text AS "cycleStart", i.cycle_end::text AS "cycleEnd" FROM invoices i
+  it.each(Object.keys(PRINTED) as Language[])(
+    "prints a published invoice in %s with €, the period's arrow and the console's word for Published",
+    async (lang) => {
+      const published = (
+        await suite.t.db.query<{ id: string; billId: string; cycleStart: string; cycleEnd: string }>(
+          `SELECT i.id, i.bill_id AS "billId", i.cycle_start::text AS "cycleStart", i.cycle_end::text AS "cycleEnd" FROM invoices i
          WHERE i.org_id = 'org-demo' AND i.status = 'published' AND i.currency = 'EUR'
            AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id) ORDER BY i.billing_date DESC LIMIT 1`,
-      )
-    ).rows[0];
-    const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${published.id}/download/pdf`, headers: { language: lang } });
-    expect(res.statusCode).toBe(200);
-    expect(res.rawPayload.length).toBeLessThan(PDF_MAX_BYTES);
-    const text = await pdfText(res.rawPayload);
-    const want = PRINTED[lang];
-    expect(text).toContain(`${want.title} ${published.billId}`);
-    expect(text).toContain(want.published);
-    for (const label of want.labels) expect(text).toContain(label);
-    for (const label of want.notLabels) expect(text).not.toContain(label);
-    expect(text).toContain('€');
-    // Days as the reader's language writes them.
-    const day = (d: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
-    expect(text).toContain(`${day(published.cycleStart)} → ${day(published.cycleEnd)}`);
-    // Nothing fell back to the standard fonts' "?".
-    expect(text).not.toContain('?');
-  });
+        )
+      ).rows[0];
+      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: `${BILLS}/${published.id}/download/pdf`, headers: { language: lang } });
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.length).toBeLessThan(PDF_MAX_BYTES);
+      const text = await pdfText(res.rawPayload);
+      const want = PRINTED[lang];
+      expect(text).toContain(`${want.title} ${published.billId}`);
+      expect(text).toContain(want.published);
+      for (const label of want.labels) expect(text).toContain(label);
+      for (const label of want.notLabels) expect(text).not.toContain(label);
+      expect(text).toContain('€');
+      // Days as the reader's language writes them.
+      const day = (d: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
+      expect(text).toContain(`${day(published.cycleStart)} → ${day(published.cycleEnd)}`);
+      // Nothing fell back to the standard fonts' "?".
+      expect(text).not.toContain('?');
+    },
+  );
 
   it('prints the payments, what is still due and every version, in English and in Chinese', async () => {
     const published = (
@@ -147,11 +168,17 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
     ).rows[0];
     expect(published).toBeDefined();
     // A correction (version 2, v1 obsolete), published, then part of it paid.
-    const v2 = (await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${published.id}/versions`, payload: { reason: 'Late CDRs of the month' } })).json().data as { id: string; version: number };
+    const v2 = (
+      await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${published.id}/versions`, payload: { reason: 'Late CDRs of the month' } })
+    ).json().data as { id: string; version: number };
     expect(v2.version).toBe(2);
     expect((await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${v2.id}/publish` })).statusCode).toBe(200);
     const paidOn = new Date().toISOString().slice(0, 10);
-    const settled = await call(suite.t.app, suite.billing, { method: 'POST', url: `${BILLS}/${v2.id}/settles`, payload: { amount: 1.23, paidOn, reference: 'SEPA-PDF-1' } });
+    const settled = await call(suite.t.app, suite.billing, {
+      method: 'POST',
+      url: `${BILLS}/${v2.id}/settles`,
+      payload: { amount: 1.23, paidOn, reference: 'SEPA-PDF-1' },
+    });
     expect(settled.statusCode).toBe(200);
     const row = (
       await suite.t.db.query<{ outstanding: string; v1Made: Date; v2Made: Date }>(
@@ -168,7 +195,8 @@ describe.each(DB_KINDS)('invoices on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       const text = await pdfText(res.rawPayload);
       const money = (v: string) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(v as unknown as number);
-      const day = (d: Date | string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(typeof d === 'string' ? new Date(`${d}T00:00:00Z`) : d);
+      const day = (d: Date | string) =>
+        new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(typeof d === 'string' ? new Date(`${d}T00:00:00Z`) : d);
       for (const w of expectations[lang].words) expect(text).toContain(w);
       expect(text).toContain('SEPA-PDF-1');
       expect(text).toContain(money('1.23'));

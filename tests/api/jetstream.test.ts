@@ -9,7 +9,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Db, Queryable } from '../../server/db/db.js';
 import { newId } from '../../server/db/ids.js';
 import type { DomainEvent } from '../../server/events/event-log.js';
-import { connectEventBus, durableName, jetStreamEventStats, MAX_ATTEMPTS, startJetStreamConsumer, type EventBus, type JetStreamConsumerOptions } from '../../server/events/jetstream.js';
+import {
+  connectEventBus,
+  durableName,
+  jetStreamEventStats,
+  MAX_ATTEMPTS,
+  startJetStreamConsumer,
+  type EventBus,
+  type JetStreamConsumerOptions,
+} from '../../server/events/jetstream.js';
 import { DB_KINDS, freshDb } from '../helper.js';
 import { freePort, until } from '../wait.js';
 import { NATS_URL, natsAnswers } from '../nats.js';
@@ -25,7 +33,16 @@ type Ev = DomainEvent & { seq: string };
 const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
   Array.from({ length: count }, (_, i) => {
     const n = from + i;
-    return { id: String(n), seq: String(n), orgId: 'org-a', type: 'sim', subtype: 'status_changed', subject: `8986${String(n % subjects).padStart(15, '0')}`, data: { n }, at: new Date(Date.UTC(2026, 0, 1)) };
+    return {
+      id: String(n),
+      seq: String(n),
+      orgId: 'org-a',
+      type: 'sim',
+      subtype: 'status_changed',
+      subject: `8986${String(n % subjects).padStart(15, '0')}`,
+      data: { n },
+      at: new Date(Date.UTC(2026, 0, 1)),
+    };
   });
 
 (natsAnswers ? describe : describe.skip).each(DB_KINDS)('event stream on JetStream with %s', (kind) => {
@@ -38,7 +55,9 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
   beforeAll(async () => {
     ({ db, drop } = await freshDb(kind));
     // What the tests' consumers do: one row per event handled, in the order handled.
-    await db.exec(`CREATE TABLE handled (n bigserial PRIMARY KEY, consumer text NOT NULL, runner text NOT NULL, event_id text NOT NULL, subject text, partition int NOT NULL)`);
+    await db.exec(
+      `CREATE TABLE handled (n bigserial PRIMARY KEY, consumer text NOT NULL, runner text NOT NULL, event_id text NOT NULL, subject text, partition int NOT NULL)`,
+    );
   });
   afterEach(async () => {
     for (const stop of stops.splice(0)) await stop();
@@ -51,13 +70,20 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
 
   /** A bus on a stream of this test's own. */
   const newBus = async (stream?: string) => {
-    const id = stream ?? `T${newId(10).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`;
+    const id =
+      stream ??
+      `T${newId(10)
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, 'X')}`;
     const bus = await connectEventBus(NATS_URL, quiet, { stream: `EVT_${id}`, subjectPrefix: `evt_${id.toLowerCase()}`, maxBytes: 64 * 1024 ** 2 });
     buses.push(bus);
     if (!streams.includes(bus.stream)) streams.push(bus.stream);
     return { bus, id };
   };
-  const consumerName = () => `c_${newId(8).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const consumerName = () =>
+    `c_${newId(8)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x')}`;
 
   /** A consumer runner ("an instance") whose handle writes one row per event. */
   const runner = (bus: EventBus, consumer: string, label: string, extra: Partial<JetStreamConsumerOptions> = {}, on: Db = db) => {
@@ -83,7 +109,12 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
   };
 
   const handledRows = async (consumer: string) =>
-    (await db.query<{ event_id: string; runner: string; partition: number }>('SELECT event_id, runner, partition FROM handled WHERE consumer = $1 ORDER BY n', [consumer])).rows;
+    (
+      await db.query<{ event_id: string; runner: string; partition: number }>(
+        'SELECT event_id, runner, partition FROM handled WHERE consumer = $1 ORDER BY n',
+        [consumer],
+      )
+    ).rows;
 
   /** Every partition's events were handled in the order they were published (their ids increase). */
   const expectInOrderPerPartition = (rows: Array<{ event_id: string; partition: number }>) => {
@@ -186,71 +217,76 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
     // The others pull its partitions at once: newer messages come before its unacknowledged ones are due again, and
     // only the guard on the acknowledgements keeps them from being handled first.
     ['and the others read its partitions at once', false, 0],
-  ])('an instance that dies %s: the others take its partitions and its unacknowledged messages, nothing is handled twice', async (_, commits, takeoverWaitMs) => {
-    const { bus: busA, id } = await newBus();
-    const { bus: busB } = await newBus(id);
-    const { bus: busC } = await newBus(id);
-    const consumer = consumerName();
-    // Instance a's database connection, cut when it dies.
-    let dead = false;
-    const gone = () => Promise.reject(new Error('instance a is gone'));
-    const dbA: Db = {
-      ...db,
-      query: (sql, params) => (dead ? gone() : db.query(sql, params)),
-      exec: (sql) => (dead ? gone() : db.exec(sql)),
-      tx: (fn) => (dead ? gone() : db.tx(fn)),
-    };
-    let lastBatch: string[] = [];
-    runner(
-      busA,
-      consumer,
-      'a',
-      {
-        handle: async (events, q) => {
-          if (dead) throw new Error('instance a is gone');
-          await q.query(
-            `INSERT INTO handled (consumer, runner, event_id, subject, partition) SELECT $1, 'a', e, s, p FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS x(e, s, p, o) ORDER BY o`,
-            [consumer, events.map((e) => e.id), events.map((e) => e.subject), events.map((e) => busA.partitionOf(e))],
-          );
-          // It dies in its first batch, its connection to NATS gone with it: the batch either commits and is never
-          // acknowledged, or never commits; whatever JetStream delivered to it besides stays unacknowledged.
-          {
-            dead = true;
-            lastBatch = events.map((e) => e.id);
-            await busA.close();
-            if (!commits) throw new Error('instance a died');
-          }
+  ])(
+    'an instance that dies %s: the others take its partitions and its unacknowledged messages, nothing is handled twice',
+    async (_, commits, takeoverWaitMs) => {
+      const { bus: busA, id } = await newBus();
+      const { bus: busB } = await newBus(id);
+      const { bus: busC } = await newBus(id);
+      const consumer = consumerName();
+      // Instance a's database connection, cut when it dies.
+      let dead = false;
+      const gone = () => Promise.reject(new Error('instance a is gone'));
+      const dbA: Db = {
+        ...db,
+        query: (sql, params) => (dead ? gone() : db.query(sql, params)),
+        exec: (sql) => (dead ? gone() : db.exec(sql)),
+        tx: (fn) => (dead ? gone() : db.tx(fn)),
+      };
+      let lastBatch: string[] = [];
+      runner(
+        busA,
+        consumer,
+        'a',
+        {
+          handle: async (events, q) => {
+            if (dead) throw new Error('instance a is gone');
+            await q.query(
+              `INSERT INTO handled (consumer, runner, event_id, subject, partition) SELECT $1, 'a', e, s, p FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS x(e, s, p, o) ORDER BY o`,
+              [consumer, events.map((e) => e.id), events.map((e) => e.subject), events.map((e) => busA.partitionOf(e))],
+            );
+            // It dies in its first batch, its connection to NATS gone with it: the batch either commits and is never
+            // acknowledged, or never commits; whatever JetStream delivered to it besides stays unacknowledged.
+            {
+              dead = true;
+              lastBatch = events.map((e) => e.id);
+              await busA.close();
+              if (!commits) throw new Error('instance a died');
+            }
+          },
         },
-      },
-      dbA,
-    );
-    runner(busB, consumer, 'b', { takeoverWaitMs });
-    runner(busC, consumer, 'c', { takeoverWaitMs });
-    await sharedAmong(consumer, ['a', 'b', 'c'], busB.partitions);
-    await busB.publisher.publish(eventsOf(1, 300));
-    await until('instance a to die', async () => (dead ? true : undefined), 60_000);
-    // Its leases run out (as they would, unrenewed, lease seconds later).
-    await db.query(`UPDATE event_partitions SET lease_until = now() - interval '1 second' WHERE consumer = $1 AND lease_owner = 'a'`, [consumer]);
-    await db.query(`UPDATE event_consumer_members SET until = now() - interval '1 second' WHERE consumer = $1 AND owner = 'a'`, [consumer]);
-    // Newer events arrive while a's unacknowledged ones wait for JetStream's acknowledgement window: they must not be
-    // handled before them (and so make them look handled already).
-    await busB.publisher.publish(eventsOf(301, 300));
-    await until('every event handled', async () => ((await handledRows(consumer)).length >= 600 ? true : undefined), 90_000);
-    // Nothing left unacknowledged: what a had been delivered came again to b and c and was acknowledged there.
-    await until('the lag to return to 0', async () => ((await lagOf(busB, consumer))?.pending === 0 ? true : undefined), 30_000);
-    const rows = await handledRows(consumer);
-    expect(rows).toHaveLength(600);
-    expect(new Set(rows.map((x) => x.event_id)).size).toBe(600);
-    expectInOrderPerPartition(rows);
-    // The batch a died in: handled by a alone if it committed (its redelivery skipped), else by the one that took over.
-    const byWhom = new Set(rows.filter((x) => lastBatch.includes(x.event_id)).map((x) => x.runner));
-    expect(lastBatch.length).toBeGreaterThan(0);
-    if (commits) expect([...byWhom]).toEqual(['a']);
-    else expect(byWhom.has('a')).toBe(false);
-    // a's partitions went to b and c.
-    const after = await db.query<{ lease_owner: string }>('SELECT DISTINCT lease_owner FROM event_partitions WHERE consumer = $1 AND lease_until > now()', [consumer]);
-    expect(after.rows.map((x) => x.lease_owner).sort()).toEqual(['b', 'c']);
-  });
+        dbA,
+      );
+      runner(busB, consumer, 'b', { takeoverWaitMs });
+      runner(busC, consumer, 'c', { takeoverWaitMs });
+      await sharedAmong(consumer, ['a', 'b', 'c'], busB.partitions);
+      await busB.publisher.publish(eventsOf(1, 300));
+      await until('instance a to die', async () => (dead ? true : undefined), 60_000);
+      // Its leases run out (as they would, unrenewed, lease seconds later).
+      await db.query(`UPDATE event_partitions SET lease_until = now() - interval '1 second' WHERE consumer = $1 AND lease_owner = 'a'`, [consumer]);
+      await db.query(`UPDATE event_consumer_members SET until = now() - interval '1 second' WHERE consumer = $1 AND owner = 'a'`, [consumer]);
+      // Newer events arrive while a's unacknowledged ones wait for JetStream's acknowledgement window: they must not be
+      // handled before them (and so make them look handled already).
+      await busB.publisher.publish(eventsOf(301, 300));
+      await until('every event handled', async () => ((await handledRows(consumer)).length >= 600 ? true : undefined), 90_000);
+      // Nothing left unacknowledged: what a had been delivered came again to b and c and was acknowledged there.
+      await until('the lag to return to 0', async () => ((await lagOf(busB, consumer))?.pending === 0 ? true : undefined), 30_000);
+      const rows = await handledRows(consumer);
+      expect(rows).toHaveLength(600);
+      expect(new Set(rows.map((x) => x.event_id)).size).toBe(600);
+      expectInOrderPerPartition(rows);
+      // The batch a died in: handled by a alone if it committed (its redelivery skipped), else by the one that took over.
+      const byWhom = new Set(rows.filter((x) => lastBatch.includes(x.event_id)).map((x) => x.runner));
+      expect(lastBatch.length).toBeGreaterThan(0);
+      if (commits) expect([...byWhom]).toEqual(['a']);
+      else expect(byWhom.has('a')).toBe(false);
+      // a's partitions went to b and c.
+      const after = await db.query<{ lease_owner: string }>('SELECT DISTINCT lease_owner FROM event_partitions WHERE consumer = $1 AND lease_until > now()', [
+        consumer,
+      ]);
+      expect(after.rows.map((x) => x.lease_owner).sort()).toEqual(['b', 'c']);
+    },
+  );
 
   it('an event whose handling always fails becomes a dead letter after the bounded attempts, and the others go on', async () => {
     const { bus } = await newBus();
@@ -283,10 +319,21 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
       },
       60_000,
     );
-    expect(dead).toEqual([{ event_id: poison, partition: bus.partitionOf({ subject: eventsOf(17, 1, 1)[0].subject, orgId: 'org-a' }), error: 'Error: this event cannot be handled', deliveries: MAX_ATTEMPTS }]);
+    expect(dead).toEqual([
+      {
+        event_id: poison,
+        partition: bus.partitionOf({ subject: eventsOf(17, 1, 1)[0].subject, orgId: 'org-a' }),
+        error: 'Error: this event cannot be handled',
+        deliveries: MAX_ATTEMPTS,
+      },
+    ]);
     await until('the others handled', async () => ((await handledRows(consumer)).length >= 29 ? true : undefined), 30_000);
     const rows = await handledRows(consumer);
-    expect(rows.map((x) => x.event_id)).toEqual(eventsOf(1, 30).map((e) => e.id).filter((e) => e !== poison));
+    expect(rows.map((x) => x.event_id)).toEqual(
+      eventsOf(1, 30)
+        .map((e) => e.id)
+        .filter((e) => e !== poison),
+    );
     // Tried with its batch on the deliveries before, then alone on the last.
     expect(attempts.length).toBeLessThanOrEqual(MAX_ATTEMPTS);
     expect(attempts.at(-1)).toBe(1);

@@ -13,7 +13,17 @@ import { DB_KINDS, freshDb } from '../helper.js';
 /** A logger that keeps what it is given. */
 function recordingLogger(lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }>): FastifyBaseLogger {
   const at = (level: string) => (obj: Record<string, unknown>, msg: string) => void lines.push({ level, obj, msg });
-  const log = { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug'), trace: at('trace'), fatal: at('fatal'), level: 'debug', silent: () => undefined, child: () => log };
+  const log = {
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    debug: at('debug'),
+    trace: at('trace'),
+    fatal: at('fatal'),
+    level: 'debug',
+    silent: () => undefined,
+    child: () => log,
+  };
   return log as unknown as FastifyBaseLogger;
 }
 

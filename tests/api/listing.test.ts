@@ -6,7 +6,15 @@ const SIMS: ListSpec = checkSpec({
   from: 'sims s',
   orgColumn: 's.org_id',
   idColumn: 's.id',
-  columns: { id: 's.id', iccid: 's.iccid', imei: 's.imei', msisdn: 's.msisdn', deviceName: 's.device_name', status: 's.status', lastSessionAt: 's.last_session_at' },
+  columns: {
+    id: 's.id',
+    iccid: 's.iccid',
+    imei: 's.imei',
+    msisdn: 's.msisdn',
+    deviceName: 's.device_name',
+    status: 's.status',
+    lastSessionAt: 's.last_session_at',
+  },
   sortable: ['iccid', 'deviceName', 'status', 'lastSessionAt'],
   filters: {
     iccid: { kind: 'suffix', column: 's.iccid' },
@@ -23,7 +31,8 @@ describe.each(DB_KINDS)('the shared list helper on %s', (kind) => {
   const suite = signedInSuite(kind);
   let all: Array<{ id: string; iccid: string; imei: string | null; device_name: string | null; status: string; last_session_at: Date | null }>;
   beforeAll(async () => {
-    all = (await suite.t.db.query<(typeof all)[number]>("SELECT id, iccid, imei, device_name, status, last_session_at FROM sims WHERE org_id = 'org-demo'")).rows;
+    all = (await suite.t.db.query<(typeof all)[number]>("SELECT id, iccid, imei, device_name, status, last_session_at FROM sims WHERE org_id = 'org-demo'"))
+      .rows;
   });
 
   it('has a fleet to page through', () => {
@@ -61,7 +70,12 @@ describe.each(DB_KINDS)('the shared list helper on %s', (kind) => {
     expect(whole.items.map((i) => i.iccid)).toEqual([sim.iccid]);
     const tail = sim.iccid.slice(-6);
     const bySuffix = await listPage<{ iccid: string }>(suite.t.db, SIMS, 'org-demo', { pageSize: 50, filters: { iccid: tail } });
-    expect(bySuffix.items.map((i) => i.iccid).sort()).toEqual(all.filter((s) => s.iccid.endsWith(tail)).map((s) => s.iccid).sort());
+    expect(bySuffix.items.map((i) => i.iccid).sort()).toEqual(
+      all
+        .filter((s) => s.iccid.endsWith(tail))
+        .map((s) => s.iccid)
+        .sort(),
+    );
   });
 
   it('treats LIKE wildcards in a value as characters, and finds device names whatever their case', async () => {

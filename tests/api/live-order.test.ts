@@ -15,7 +15,8 @@ describe.each(DB_KINDS)('live event order on %s', (kind) => {
   /** Write events with ids from first to last (the identity restarted at first). */
   async function writeFrom(first: number, count: number) {
     await db.query(`ALTER TABLE live_events ALTER COLUMN id RESTART WITH ${first}`);
-    for (let i = 0; i < count; i++) await db.query("INSERT INTO live_events (org_id, type, data) VALUES ('org-x', 'task', $1)", [JSON.stringify({ n: first + i })]);
+    for (let i = 0; i < count; i++)
+      await db.query("INSERT INTO live_events (org_id, type, data) VALUES ('org-x', 'task', $1)", [JSON.stringify({ n: first + i })]);
   }
 
   it.each([

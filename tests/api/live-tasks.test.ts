@@ -41,7 +41,10 @@ describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
       const last = (await suite.t.db.query<{ id: string }>('SELECT coalesce(max(id), 0)::text AS id FROM live_events')).rows[0].id;
       await call(suite.t.app, admin, { method: 'PUT', url: '/api/main/accounts/acc-operator', payload: { role: 'user' } });
       await call(suite.t.app, admin, { method: 'PUT', url: '/api/main/accounts/acc-operator', payload: { role: 'operator' } });
-      const events = await readEvents(await connect(operator, operator.accountId, { 'last-event-id': last }), (e) => e.filter((x) => x.event === 'permissions').length >= 2);
+      const events = await readEvents(
+        await connect(operator, operator.accountId, { 'last-event-id': last }),
+        (e) => e.filter((x) => x.event === 'permissions').length >= 2,
+      );
       expect(events.filter((e) => e.event === 'permissions')).toHaveLength(2);
     });
 
@@ -55,7 +58,12 @@ describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
   it('the rules refresh answers the organisation list too', async () => {
     const res = await call(suite.t.app, operator, { method: 'PUT', url: '/api/identity/permission/info/cube/permission/refresh' });
     expect(res.json().data).toMatchObject({ role: 'operator', partner_code: 'DEMO' });
-    expect(res.json().data.roles.map((r: { code: string }) => r.code).sort()).toEqual(['DEMO', 'DEMO-NORTH']);
+    expect(
+      res
+        .json()
+        .data.roles.map((r: { code: string }) => r.code)
+        .sort(),
+    ).toEqual(['DEMO', 'DEMO-NORTH']);
   });
 
   it('answers 0502 to an account removed from the organisation it is working in, 403 for a foreign one', async () => {
@@ -63,7 +71,9 @@ describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
     const inNorth = { ...op, headers: sessionHeaders(op.token, 'DEMO-NORTH') };
     expect((await call(suite.t.app, inNorth, { method: 'GET', url: '/api/main/orgs' })).statusCode).toBe(200);
     const northAdmin = { ...admin, headers: sessionHeaders(admin.token, 'DEMO-NORTH') };
-    expect((await call(suite.t.app, northAdmin, { method: 'DELETE', url: '/api/identity/permission/info/cube/permissions/DEMO-NORTH/acc-operator' })).statusCode).toBe(200);
+    expect(
+      (await call(suite.t.app, northAdmin, { method: 'DELETE', url: '/api/identity/permission/info/cube/permissions/DEMO-NORTH/acc-operator' })).statusCode,
+    ).toBe(200);
     const res = await call(suite.t.app, inNorth, { method: 'GET', url: '/api/main/orgs' });
     expect(res.statusCode).toBe(403);
     expect(res.json().status).toMatchObject({ code: '0502', message: 'Your session has expired. Please sign in again.' });
@@ -71,7 +81,9 @@ describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
     expect(foreign.json().status.code).not.toBe('0502');
     // A session started after the removal sees an ordinary 403 for that organisation.
     const later = await signIn(suite.t.app, DEMO.operator);
-    expect((await call(suite.t.app, { ...later, headers: sessionHeaders(later.token, 'DEMO-NORTH') }, { method: 'GET', url: '/api/main/orgs' })).json().status.code).not.toBe('0502');
+    expect(
+      (await call(suite.t.app, { ...later, headers: sessionHeaders(later.token, 'DEMO-NORTH') }, { method: 'GET', url: '/api/main/orgs' })).json().status.code,
+    ).not.toBe('0502');
   });
 
   describe('my tasks', () => {
@@ -88,11 +100,18 @@ describe.each(DB_KINDS)('live events, 0502 and the task list on %s', (kind) => {
       const ids = data.items.map((i: { id: string }) => i.id);
       expect(ids).toEqual(expect.arrayContaining([DEMO_TASK_ID, BUSY_TASK_ID]));
       expect(ids).not.toContain('OldTask000000000000');
-      expect(data.total).toBe(await countRows(suite.t.db, 'tasks', "org_id = 'org-demo' AND account_id = 'acc-admin' AND created_at > now() - interval '7 days'"));
+      expect(data.total).toBe(
+        await countRows(suite.t.db, 'tasks', "org_id = 'org-demo' AND account_id = 'acc-admin' AND created_at > now() - interval '7 days'"),
+      );
       expect(data.processing).toBe(1);
       const created = data.items.map((i: { createdAt: string }) => i.createdAt);
       expect([...created].sort().reverse()).toEqual(created);
-      expect(data.items.find((i: { id: string }) => i.id === DEMO_TASK_ID)).toMatchObject({ status: 'done', task: 'sim_export', hasReport: true, progress: 100 });
+      expect(data.items.find((i: { id: string }) => i.id === DEMO_TASK_ID)).toMatchObject({
+        status: 'done',
+        task: 'sim_export',
+        hasReport: true,
+        progress: 100,
+      });
     });
 
     it('filters by status and pages', async () => {

@@ -53,11 +53,14 @@ describe.each(DB_KINDS)('metrics on %s', (kind) => {
   it('reports the job queue, the outbox and each consumer’s lag from the database', async () => {
     const exported = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/list/export/task', payload: { format: 'csv' } });
     expect(exported.statusCode).toBe(200);
-    const orgId = (await suite.t.db.query<{ id: string }>("SELECT id FROM organisations WHERE code = $1", [suite.admin.partnerCode])).rows[0]!.id;
+    const orgId = (await suite.t.db.query<{ id: string }>('SELECT id FROM organisations WHERE code = $1', [suite.admin.partnerCode])).rows[0]!.id;
     // The probe consumer starts after everything written so far is numbered: what it waits for is the three below.
     while ((await relayOnce(suite.t.db)) > 0);
     await suite.t.db.query(`INSERT INTO event_consumers (name, position_seq) SELECT 'metrics_probe', last FROM event_sequence`);
-    await appendEvents(suite.t.db, [1, 2, 3].map((n) => ({ orgId, type: 'org' as const, subtype: 'probe', data: { n } })));
+    await appendEvents(
+      suite.t.db,
+      [1, 2, 3].map((n) => ({ orgId, type: 'org' as const, subtype: 'probe', data: { n } })),
+    );
 
     let text = (await scrape(`Bearer ${TOKEN}`)).body;
     expect(series(text, 'job_queue_tasks', { kind: 'sim_export', state: 'waiting' })).toBeGreaterThanOrEqual(1);
@@ -88,7 +91,8 @@ describe.each(DB_KINDS)('metrics on %s', (kind) => {
   it('counts the calls the rate limits refuse, by limit', async () => {
     const before = series((await scrape(`Bearer ${TOKEN}`)).body, 'http_rate_limited_total', { group: 'captcha' }) ?? 0;
     const answers: number[] = [];
-    for (let i = 0; i < CAPTCHA_LIMIT + 2; i++) answers.push((await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha', remoteAddress: '203.0.113.77' })).statusCode);
+    for (let i = 0; i < CAPTCHA_LIMIT + 2; i++)
+      answers.push((await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha', remoteAddress: '203.0.113.77' })).statusCode);
     expect(answers.filter((c) => c === 429)).toHaveLength(2);
     expect(series((await scrape(`Bearer ${TOKEN}`)).body, 'http_rate_limited_total', { group: 'captcha' })).toBe(before + 2);
   });

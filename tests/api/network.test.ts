@@ -21,14 +21,14 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
   let clock = T0.getTime();
   /** The next step's time: a minute after the last. */
   const tick = () => new Date((clock += MINUTE));
-  const network = (opts: { moReplyChance?: number } = {}) => new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'test', simsPerTick: 1000, ...opts });
+  const network = (opts: { moReplyChance?: number } = {}) =>
+    new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'test', simsPerTick: 1000, ...opts });
   const num = (v: unknown) => Number(v ?? 0);
-  const one = async <T,>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
+  const one = async <T>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
   const simRef = async (iccid: string): Promise<SimRef> =>
     one<SimRef>('SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims WHERE iccid = $1', [iccid]);
 
-
-  it('writes CDRs whose sums equal the daily and hourly rollups, the SIMs\' cycle usage and their bundles\' usage', async () => {
+  it("writes CDRs whose sums equal the daily and hourly rollups, the SIMs' cycle usage and their bundles' usage", async () => {
     const perSim = async () =>
       new Map(
         (
@@ -49,10 +49,19 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
     expect(opened).toBeGreaterThan(0);
 
     const cdrs = (
-      await suite.t.db.query<{ sim_id: string; network: string; mcc_mnc: string; country: string; rat: string; direction: string; volume_kb: string; start_at: Date; end_at: Date; duration_s: number; plan_code: string | null }>(
-        'SELECT sim_id, network, mcc_mnc, country, rat, direction, volume_kb, start_at, end_at, duration_s, plan_code FROM cdrs WHERE id > $1',
-        [lastCdr],
-      )
+      await suite.t.db.query<{
+        sim_id: string;
+        network: string;
+        mcc_mnc: string;
+        country: string;
+        rat: string;
+        direction: string;
+        volume_kb: string;
+        start_at: Date;
+        end_at: Date;
+        duration_s: number;
+        plan_code: string | null;
+      }>('SELECT sim_id, network, mcc_mnc, country, rat, direction, volume_kb, start_at, end_at, duration_s, plan_code FROM cdrs WHERE id > $1', [lastCdr])
     ).rows;
     expect(cdrs.length).toBeGreaterThan(10);
     const bySim = new Map<string, number>();
@@ -69,7 +78,9 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
     }
     const after = await perSim();
     // The usage draws on the SIM's bundle in use (the first steps expired the seeded bundles whose year was over).
-    const inUse = new Set((await suite.t.db.query<{ sim_id: string }>("SELECT DISTINCT sim_id FROM bundle_orders WHERE status = 'IN_USE'")).rows.map((r) => r.sim_id));
+    const inUse = new Set(
+      (await suite.t.db.query<{ sim_id: string }>("SELECT DISTINCT sim_id FROM bundle_orders WHERE status = 'IN_USE'")).rows.map((r) => r.sim_id),
+    );
     let drawn = 0;
     for (const [sim, kb] of bySim) {
       const b = before.get(sim)!;
@@ -112,23 +123,70 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
     const reports = networkReports(suite.t.db);
     const late = new Date(T0.getTime() + DAY - 1000);
     const early = new Date(T0.getTime() + DAY + 1000);
-    const day = async (d: Date) => num((await one<{ v: string }>('SELECT coalesce(sum(volume_kb), 0) AS v FROM usage_daily WHERE sim_id = $1 AND day = $2::date', [sim.simId, d.toISOString().slice(0, 10)])).v);
-    const hour = async (d: Date) => num((await one<{ v: string }>("SELECT coalesce(sum(volume_kb), 0) AS v FROM usage_hourly WHERE org_id = $1 AND hour = date_trunc('hour', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'", [sim.orgId, d.toISOString()])).v);
+    const day = async (d: Date) =>
+      num(
+        (
+          await one<{ v: string }>('SELECT coalesce(sum(volume_kb), 0) AS v FROM usage_daily WHERE sim_id = $1 AND day = $2::date', [
+            sim.simId,
+            d.toISOString().slice(0, 10),
+          ])
+        ).v,
+      );
+    const hour = async (d: Date) =>
+      num(
+        (
+          await one<{ v: string }>(
+            "SELECT coalesce(sum(volume_kb), 0) AS v FROM usage_hourly WHERE org_id = $1 AND hour = date_trunc('hour', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'",
+            [sim.orgId, d.toISOString()],
+          )
+        ).v,
+      );
     const [d1, d2, h1, h2] = [await day(late), await day(early), await hour(late), await hour(early)];
     const network = networkNamed('Vodafone DE 262-02')!;
-    await reports.usage({ sim, network, planCode: 'EU-BAS-100M', rat: 'LTE', direction: 'uplink', volumeKb: 7, start: late, end: new Date(late.getTime() + 30_000) });
-    await reports.usage({ sim, network, planCode: 'EU-BAS-100M', rat: 'LTE', direction: 'downlink', volumeKb: 11, start: early, end: new Date(early.getTime() + 30_000) });
-    expect([await day(late) - d1, await day(early) - d2]).toEqual([7, 11]);
-    expect([await hour(late) - h1, await hour(early) - h2]).toEqual([7, 11]);
-    const uplink = await one<{ up: string; down: string }>('SELECT uplink_kb AS up, downlink_kb AS down FROM usage_daily WHERE sim_id = $1 AND day = $2::date', [sim.simId, late.toISOString().slice(0, 10)]);
+    await reports.usage({
+      sim,
+      network,
+      planCode: 'EU-BAS-100M',
+      rat: 'LTE',
+      direction: 'uplink',
+      volumeKb: 7,
+      start: late,
+      end: new Date(late.getTime() + 30_000),
+    });
+    await reports.usage({
+      sim,
+      network,
+      planCode: 'EU-BAS-100M',
+      rat: 'LTE',
+      direction: 'downlink',
+      volumeKb: 11,
+      start: early,
+      end: new Date(early.getTime() + 30_000),
+    });
+    expect([(await day(late)) - d1, (await day(early)) - d2]).toEqual([7, 11]);
+    expect([(await hour(late)) - h1, (await hour(early)) - h2]).toEqual([7, 11]);
+    const uplink = await one<{ up: string; down: string }>(
+      'SELECT uplink_kb AS up, downlink_kb AS down FROM usage_daily WHERE sim_id = $1 AND day = $2::date',
+      [sim.simId, late.toISOString().slice(0, 10)],
+    );
     expect(num(uplink.up)).toBeGreaterThanOrEqual(7);
   });
 
   it('moves active-ready SIMs to active-live, or to active-test in their test period, on first usage, with a network event', async () => {
-    const [live, test] = (await suite.t.db.query<{ iccid: string }>("SELECT iccid FROM sims WHERE status = 'active' AND sub_status = 'active_live' AND operation IS NULL ORDER BY iccid LIMIT 2")).rows.map((r) => r.iccid);
+    const [live, test] = (
+      await suite.t.db.query<{ iccid: string }>(
+        "SELECT iccid FROM sims WHERE status = 'active' AND sub_status = 'active_live' AND operation IS NULL ORDER BY iccid LIMIT 2",
+      )
+    ).rows.map((r) => r.iccid);
     const sessionStart = new Date(clock - 10 * MINUTE).toISOString();
-    await suite.t.db.query("UPDATE sims SET sub_status = 'active_ready', connection_status = 'online', last_session_at = $2, test_data_status = 'ended' WHERE iccid = $1", [live, sessionStart]);
-    await suite.t.db.query("UPDATE sims SET sub_status = 'active_ready', connection_status = 'online', last_session_at = $2, test_data_status = 'in_test' WHERE iccid = $1", [test, sessionStart]);
+    await suite.t.db.query(
+      "UPDATE sims SET sub_status = 'active_ready', connection_status = 'online', last_session_at = $2, test_data_status = 'ended' WHERE iccid = $1",
+      [live, sessionStart],
+    );
+    await suite.t.db.query(
+      "UPDATE sims SET sub_status = 'active_ready', connection_status = 'online', last_session_at = $2, test_data_status = 'in_test' WHERE iccid = $1",
+      [test, sessionStart],
+    );
     await network().step(tick());
     const sub = async (iccid: string) => (await one<{ s: string }>('SELECT sub_status AS s FROM sims WHERE iccid = $1', [iccid])).s;
     expect([await sub(live), await sub(test)]).toEqual(['active_live', 'active_test']);
@@ -154,10 +212,19 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
     const summary = await network().step(now);
     expect(summary.bundlesExpired).toBeGreaterThanOrEqual(1);
     expect(await one('SELECT status, expired_at FROM bundle_orders WHERE id = $1', [bundle.id])).toEqual({ status: 'EXPIRED', expired_at: now });
-    expect(await countRows(suite.t.db, 'sim_events', "iccid = $1 AND type = 'bundle_change' AND source = 'network' AND detail->>'bundleId' = $2", [bundle.iccid, bundle.id])).toBe(1);
+    expect(
+      await countRows(suite.t.db, 'sim_events', "iccid = $1 AND type = 'bundle_change' AND source = 'network' AND detail->>'bundleId' = $2", [
+        bundle.iccid,
+        bundle.id,
+      ]),
+    ).toBe(1);
     expect(await one('SELECT status, sub_status FROM sims WHERE iccid = $1', [sim.iccid])).toEqual({ status: 'expired', sub_status: 'expired' });
-    expect(await one("SELECT from_status, to_status, source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1", [sim.iccid])).toEqual({
-      from_status: 'paused', to_status: 'expired', source: 'network',
+    expect(
+      await one("SELECT from_status, to_status, source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1", [sim.iccid]),
+    ).toEqual({
+      from_status: 'paused',
+      to_status: 'expired',
+      source: 'network',
     });
   });
 
@@ -170,7 +237,12 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
     const summary = await network({ moReplyChance: 1 }).step(tick());
     expect(summary.smsDelivered).toBeGreaterThanOrEqual(1);
     expect((await one<{ status: string }>('SELECT status FROM sms_records WHERE id = $1', [mt.id])).status).toBe('delivered');
-    expect(await one('SELECT direction, content, status, iccid FROM sms_records WHERE reply_to_id = $1', [mt.id])).toEqual({ direction: 'MO', content: 'PONG', status: 'received', iccid: sim.iccid });
+    expect(await one('SELECT direction, content, status, iccid FROM sms_records WHERE reply_to_id = $1', [mt.id])).toEqual({
+      direction: 'MO',
+      content: 'PONG',
+      status: 'received',
+      iccid: sim.iccid,
+    });
     expect(num((await one<{ n: string }>('SELECT coalesce(sum(sms_mo), 0) AS n FROM usage_daily WHERE sim_id = $1', [sim.simId])).n)).toBeGreaterThan(moBefore);
   });
 
@@ -194,8 +266,16 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
   it('does nothing when SIMULATOR is off', async () => {
     expect(suite.t.app.network.enabled).toBe(false);
     const now = tick();
-    await suite.t.db.query("UPDATE bundle_orders SET expected_expire_at = $1 WHERE id = (SELECT id FROM bundle_orders WHERE status = 'IN_USE' ORDER BY id LIMIT 1)", [new Date(now.getTime() - MINUTE).toISOString()]);
-    const counts = async () => [await countRows(suite.t.db, 'cdrs'), await countRows(suite.t.db, 'sim_events'), await countRows(suite.t.db, 'sms_records'), await countRows(suite.t.db, 'bundle_orders', "status = 'EXPIRED'")];
+    await suite.t.db.query(
+      "UPDATE bundle_orders SET expected_expire_at = $1 WHERE id = (SELECT id FROM bundle_orders WHERE status = 'IN_USE' ORDER BY id LIMIT 1)",
+      [new Date(now.getTime() - MINUTE).toISOString()],
+    );
+    const counts = async () => [
+      await countRows(suite.t.db, 'cdrs'),
+      await countRows(suite.t.db, 'sim_events'),
+      await countRows(suite.t.db, 'sms_records'),
+      await countRows(suite.t.db, 'bundle_orders', "status = 'EXPIRED'"),
+    ];
     const before = await counts();
     const summary = await suite.t.app.network.step(now);
     expect(Object.values(summary).every((v) => v === 0)).toBe(true);

@@ -22,14 +22,18 @@ describe.each(DB_KINDS)('online counts on %s', (kind) => {
 
   /** Organisations whose kept count differs from a direct count (a missing row counts 0). */
   const mismatches = async () =>
-    (await suite.t.db.query<{ org_id: string; direct: number; kept: number }>(
-      `SELECT coalesce(d.org_id, c.org_id) AS org_id, coalesce(d.n, 0)::int AS direct, coalesce(c.n, 0)::int AS kept
+    (
+      await suite.t.db.query<{ org_id: string; direct: number; kept: number }>(
+        `SELECT coalesce(d.org_id, c.org_id) AS org_id, coalesce(d.n, 0)::int AS direct, coalesce(c.n, 0)::int AS kept
          FROM (SELECT org_id, count(*) AS n FROM sims WHERE ${ONLINE} GROUP BY 1) d
          FULL JOIN sim_online_counts c ON c.org_id = d.org_id
         WHERE coalesce(d.n, 0) <> coalesce(c.n, 0)`,
-    )).rows;
-  const online = async (org: string) => (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sims WHERE org_id = $1 AND ${ONLINE}`, [org])).rows[0].n;
-  const kept = async (org: string) => Number((await suite.t.db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_online_counts WHERE org_id = $1', [org])).rows[0].n);
+      )
+    ).rows;
+  const online = async (org: string) =>
+    (await suite.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sims WHERE org_id = $1 AND ${ONLINE}`, [org])).rows[0].n;
+  const kept = async (org: string) =>
+    Number((await suite.t.db.query<{ n: string }>('SELECT coalesce(sum(n), 0) AS n FROM sim_online_counts WHERE org_id = $1', [org])).rows[0].n);
   /** Insert SIMs of one organisation with the given connection states, in one statement; returns their ids. */
   const insert = async (org: string, states: string[]) => {
     const ids = states.map(() => newId());
@@ -88,7 +92,10 @@ describe.each(DB_KINDS)('online counts on %s', (kind) => {
   });
 
   it('follows statements of many rows at once: a thousand inserted, every SIM reshuffled, an organisation moved', async () => {
-    await insert('org-demo', Array.from({ length: 1000 }, (_, i) => ['online', 'offline', 'connected', 'unknown'][i % 4]));
+    await insert(
+      'org-demo',
+      Array.from({ length: 1000 }, (_, i) => ['online', 'offline', 'connected', 'unknown'][i % 4]),
+    );
     expect(await mismatches()).toEqual([]);
     await suite.t.db.query(`UPDATE sims SET connection_status = (ARRAY['online', 'offline', 'connected', 'unknown'])[1 + abs(hashtext(id)) % 4]`);
     expect(await mismatches()).toEqual([]);

@@ -9,7 +9,8 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
   });
 
   const setQuota = (s: Session, payload: unknown) => call(suite.t.app, s, { method: 'PUT', url: '/api/main/orgs/smsOperService', payload: payload as object });
-  const quotaOf = async (id: string) => (await suite.t.db.query<{ sms_quota: number }>('SELECT sms_quota FROM organisations WHERE id = $1', [id])).rows[0].sms_quota;
+  const quotaOf = async (id: string) =>
+    (await suite.t.db.query<{ sms_quota: number }>('SELECT sms_quota FROM organisations WHERE id = $1', [id])).rows[0].sms_quota;
 
   it('lists the direct sub-organisations with their quota and range', async () => {
     const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/orgs/smsOperService' });
@@ -57,7 +58,10 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
     const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' });
     expect(res.json().data).toMatchObject({ allowed: true, orgsUsed: 2 });
     await suite.t.db.query("UPDATE organisations SET org_cap = 2 WHERE id = 'org-demo'");
-    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).json().data).toMatchObject({ allowed: false, orgsLeft: 0 });
+    expect((await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).json().data).toMatchObject({
+      allowed: false,
+      orgsLeft: 0,
+    });
     await suite.t.db.query("UPDATE organisations SET org_cap = NULL WHERE id = 'org-demo'");
     expect((await call(suite.t.app, suite.other, { method: 'GET', url: '/api/main/sub_org_qty_setting/verify/org-demo' })).statusCode).toBe(404);
   });
@@ -74,7 +78,9 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
   describe('an account that also belongs to another customer', () => {
     beforeAll(async () => {
       // The other customer's admin also holds a plain membership in Demo: Demo's admin does not administer all of it.
-      await suite.t.db.query("INSERT INTO memberships (account_id, org_id, role, status, is_default) VALUES ('acc-other-admin', 'org-demo', 'user', 'active', false)");
+      await suite.t.db.query(
+        "INSERT INTO memberships (account_id, org_id, role, status, is_default) VALUES ('acc-other-admin', 'org-demo', 'user', 'active', false)",
+      );
     });
 
     it.each([
@@ -92,7 +98,9 @@ describe.each(DB_KINDS)('sub-organisation SMS quotas, seats and reach over share
     it('but may change its role in Demo, which is Demo’s own', async () => {
       const res = await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/main/accounts/acc-other-admin', payload: { role: 'operator' } });
       expect(res.statusCode).toBe(200);
-      expect((await suite.t.db.query("SELECT role FROM memberships WHERE account_id = 'acc-other-admin' AND org_id = 'org-demo'")).rows[0].role).toBe('operator');
+      expect((await suite.t.db.query("SELECT role FROM memberships WHERE account_id = 'acc-other-admin' AND org_id = 'org-demo'")).rows[0].role).toBe(
+        'operator',
+      );
     });
   });
 });

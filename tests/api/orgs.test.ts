@@ -49,7 +49,9 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
     const b = await create(suite.admin, { name: 'B'.repeat(40), country: 'ES', smsQuota: 10000 });
     expect(b.statusCode).toBe(200);
     const id = a.json().data.id;
-    const members = (await suite.t.db.query<{ account_id: string; role: string }>('SELECT account_id, role FROM memberships WHERE org_id = $1 ORDER BY account_id', [id])).rows;
+    const members = (
+      await suite.t.db.query<{ account_id: string; role: string }>('SELECT account_id, role FROM memberships WHERE org_id = $1 ORDER BY account_id', [id])
+    ).rows;
     // The creator (admin) and the superadmin (oversight inherent); not the operator or user.
     expect(members).toEqual([
       { account_id: 'acc-admin', role: 'admin' },
@@ -80,7 +82,9 @@ describe.each(DB_KINDS)('organisations on %s', (kind) => {
       expect(taken.json().status.code).toBe('0135');
       const ok = await call(suite.t.app, suite.superadmin, { method: 'POST', url: '/api/main/orgs/org-demo', payload: { name: 'Demo Logistics AG' } });
       expect(ok.statusCode).toBe(200);
-      expect(await countRows(suite.t.db, 'audit_log', "action = 'rename' AND before->>'name' = 'Demo Logistics GmbH' AND after->>'name' = 'Demo Logistics AG'")).toBe(1);
+      expect(
+        await countRows(suite.t.db, 'audit_log', "action = 'rename' AND before->>'name' = 'Demo Logistics GmbH' AND after->>'name' = 'Demo Logistics AG'"),
+      ).toBe(1);
     });
 
     it('an admin renames a sub-organisation', async () => {
@@ -115,7 +119,11 @@ describe.each(DB_KINDS)('deleting an organisation on %s', (kind) => {
   const remove = (s: Session, code: string) => call(suite.t.app, s, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}` });
 
   it('deletes an empty sub-organisation, and the membership with it', async () => {
-    const made = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Short Lived Org', country: 'DE', smsQuota: 5 } });
+    const made = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/main/orgs',
+      payload: { name: 'Short Lived Org', country: 'DE', smsQuota: 5 },
+    });
     const code = made.json().data.code as string;
     const res = await remove(suite.admin, code);
     expect(res.statusCode).toBe(200);
@@ -132,10 +140,18 @@ describe.each(DB_KINDS)('deleting an organisation on %s', (kind) => {
     expect(await countRows(suite.t.db, 'organisations', 'code = $1', [code])).toBe(1);
   });
 
-  it('refuses the organisation one is working in, a user, and someone else\'s', async () => {
-    const made = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/orgs', payload: { name: 'Current Place Org', country: 'DE', smsQuota: 5 } });
+  it("refuses the organisation one is working in, a user, and someone else's", async () => {
+    const made = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/main/orgs',
+      payload: { name: 'Current Place Org', country: 'DE', smsQuota: 5 },
+    });
     const code = made.json().data.code as string;
-    const inside = await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/main/enterprises/delete/cube/${code}`, headers: sessionHeaders(suite.admin.token, code) });
+    const inside = await call(suite.t.app, suite.admin, {
+      method: 'DELETE',
+      url: `/api/main/enterprises/delete/cube/${code}`,
+      headers: sessionHeaders(suite.admin.token, code),
+    });
     expect(inside.json().status.message).toBe('Cannot delete: the condition is not met.');
     expect((await remove(suite.user, code)).statusCode).toBe(403);
     expect((await remove(suite.other, code)).statusCode).toBe(404);

@@ -18,7 +18,8 @@ describe.each(DB_KINDS)('leased periodic jobs on %s', (kind) => {
   afterAll(() => t.close());
 
   const leaseOf = async (name: string) =>
-    (await t.db.query<{ lease_owner: string | null; lease_until: Date | null }>('SELECT lease_owner, lease_until FROM job_leases WHERE name = $1', [name])).rows[0];
+    (await t.db.query<{ lease_owner: string | null; lease_until: Date | null }>('SELECT lease_owner, lease_until FROM job_leases WHERE name = $1', [name]))
+      .rows[0];
   const quietLog = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() }) as unknown as FastifyBaseLogger & { error: ReturnType<typeof vi.fn> };
 
   it('runs at once under its lease, waits for the run in progress on stop, then gives the lease up', async () => {

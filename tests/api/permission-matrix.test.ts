@@ -45,7 +45,11 @@ describe('permission matrix', () => {
     it.each(guarded.map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s answers 403 exactly when the rules deny it', async (_name, r) => {
       const p = r.permission as Exclude<RouteDef['permission'], string>;
       const allowed = defineAbilityFor(role, RESOURCES).can(p.action, p.subject);
-      const res = await call(suite.t.app, sessions[role], { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const res = await call(suite.t.app, sessions[role], {
+        method: r.method,
+        url: urlOf(r),
+        payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      });
       // A denied call answers its refusal (403 "Permission denied"; an autoflow write SPEC.md section 8's 400).
       const refusal = refusalOf(p.action, p.subject);
       // An allowed call may answer a file (a template, a download), which has no envelope to read a code from.
@@ -59,22 +63,32 @@ describe('permission matrix', () => {
     });
   });
 
-  it.each(ALL_ROUTES.filter((r) => r.permission !== 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s answers 401 without a token', async (_n, r) => {
-    const res = await suite.t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
-    expect(res.statusCode).toBe(401);
-  });
+  it.each(ALL_ROUTES.filter((r) => r.permission !== 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))(
+    '%s answers 401 without a token',
+    async (_n, r) => {
+      const res = await suite.t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect(res.statusCode).toBe(401);
+    },
+  );
 
   // The session fetch answers 401 when there is no refresh cookie: that is its answer, not an access check.
   const SESSION_FETCH = '/sso/signin/direct/cube/refresh';
-  it.each(ALL_ROUTES.filter((r) => r.permission === 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s (public) never asks for a token or a right', async (_n, r) => {
-    const res = await suite.t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' ? undefined : {} });
-    expect(res.statusCode).not.toBe(403);
-    if (r.path !== SESSION_FETCH) expect(res.statusCode).not.toBe(401);
-  });
+  it.each(ALL_ROUTES.filter((r) => r.permission === 'public').map((r) => [`${r.method} ${fullPath(r)}`, r] as const))(
+    '%s (public) never asks for a token or a right',
+    async (_n, r) => {
+      const res = await suite.t.app.inject({ method: r.method, url: urlOf(r), payload: r.method === 'GET' ? undefined : {} });
+      expect(res.statusCode).not.toBe(403);
+      if (r.path !== SESSION_FETCH) expect(res.statusCode).not.toBe(401);
+    },
+  );
 
   it.each(guarded.map((r) => [`${r.method} ${fullPath(r)}`, r] as const))('%s refuses a member of another organisation naming DEMO', async (_n, r) => {
     // Through call(): a public API route is signed with the other member's API key, and names DEMO all the same.
-    const res = await call(suite.t.app, { ...other, headers: sessionHeaders(other.token, 'DEMO') }, { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+    const res = await call(
+      suite.t.app,
+      { ...other, headers: sessionHeaders(other.token, 'DEMO') },
+      { method: r.method, url: urlOf(r), payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} },
+    );
     expect(res.statusCode).toBe(403);
   });
 

@@ -21,12 +21,20 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
   });
 
   const get = (s: Session, url: string) => call(suite.t.app, s, { method: 'GET', url: `/api/pool${url}` });
-  const put = (s: Session, payload: unknown, id = poolId) => call(suite.t.app, s, { method: 'PUT', url: `/api/pool/shared_pool/cube/pools/${id}/settings`, payload: payload as object });
+  const put = (s: Session, payload: unknown, id = poolId) =>
+    call(suite.t.app, s, { method: 'PUT', url: `/api/pool/shared_pool/cube/pools/${id}/settings`, payload: payload as object });
 
   it('reads the settings; "10th" is shown as not supported', async () => {
     const res = await get(suite.user, `/shared_pool/cube/pools/${poolId}/settings`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ id: poolId, name: 'EU Fleet Pool', overagePolicy: 'no_limit', optInMode: 'automatic', activationRule: 'standard', activationRuleSupported: true });
+    expect(res.json().data).toMatchObject({
+      id: poolId,
+      name: 'EU Fleet Pool',
+      overagePolicy: 'no_limit',
+      optInMode: 'automatic',
+      activationRule: 'standard',
+      activationRuleSupported: true,
+    });
     await suite.t.db.query(`UPDATE shared_pools SET activation_rule = 'tenth' WHERE id = $1`, [poolId]);
     expect((await get(suite.user, `/shared_pool/cube/pools/${poolId}/settings`)).json().data.activationRuleSupported).toBe(false);
     await suite.t.db.query(`UPDATE shared_pools SET activation_rule = 'standard' WHERE id = $1`, [poolId]);
@@ -41,15 +49,23 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     const res = await put(suite.admin, { optInMode: 'manual', overagePolicy: 'stop_overage_sims' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ optInMode: 'manual', overagePolicy: 'stop_overage_sims', name: 'EU Fleet Pool' });
-    const log = (await suite.t.db.query<{ data: { field: string; from: string; to: string } }>(`SELECT data FROM events WHERE id > $1 AND type = 'pool' AND subtype = 'settings_change' AND subject = $2 ORDER BY id`, [before, poolId])).rows;
-    expect(log.map((l) => [l.data.field, l.data.from, l.data.to])).toEqual([['overagePolicy', 'no_limit', 'stop_overage_sims'], ['optInMode', 'automatic', 'manual']]);
+    const log = (
+      await suite.t.db.query<{ data: { field: string; from: string; to: string } }>(
+        `SELECT data FROM events WHERE id > $1 AND type = 'pool' AND subtype = 'settings_change' AND subject = $2 ORDER BY id`,
+        [before, poolId],
+      )
+    ).rows;
+    expect(log.map((l) => [l.data.field, l.data.from, l.data.to])).toEqual([
+      ['overagePolicy', 'no_limit', 'stop_overage_sims'],
+      ['optInMode', 'automatic', 'manual'],
+    ]);
     expect((await suite.t.db.query(`SELECT 1 FROM audit_log WHERE action = 'pool_settings' AND entity_id = $1`, [poolId])).rows.length).toBe(1);
     // The same values again change nothing and log nothing.
     await put(suite.admin, { optInMode: 'manual' });
     expect((await suite.t.db.query(`SELECT 1 FROM events WHERE id > $1 AND type = 'pool' AND subtype = 'settings_change'`, [before])).rows.length).toBe(2);
   });
 
-  it('refuses bad settings by field and rule, in the caller\'s language', async () => {
+  it("refuses bad settings by field and rule, in the caller's language", async () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'must name at least one field'],
       [{ overagePolicy: 'stop' }, 'Overage policy'],
@@ -66,15 +82,26 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     }
     expect((await put(suite.admin, { name: 'n'.repeat(100) })).statusCode).toBe(200);
     expect((await put(suite.admin, { name: 'EU Fleet Pool' })).statusCode).toBe(200);
-    const zh = await call(suite.t.app, suite.admin, { method: 'PUT', url: `/api/pool/shared_pool/cube/pools/${poolId}/settings`, payload: { optInMode: 'x' }, headers: { language: 'zh-CN' } });
+    const zh = await call(suite.t.app, suite.admin, {
+      method: 'PUT',
+      url: `/api/pool/shared_pool/cube/pools/${poolId}/settings`,
+      payload: { optInMode: 'x' },
+      headers: { language: 'zh-CN' },
+    });
     expect(zh.json().status.message).toContain('加入方式');
   });
 
   it('"no limit" releases the SIMs the pool stopped, and the network is told', async () => {
     // The pool over its limit under "stop overage SIMs": the job stops the SIMs over their share.
     await suite.t.db.query(`UPDATE shared_pools SET limit_kb = 1, overage_policy = 'stop_overage_sims' WHERE id = $1`, [poolId]);
-    await suite.t.db.query(`UPDATE pool_members SET cycle_usage_kb = 300000 WHERE pool_id = $1 AND left_at IS NULL AND sim_id = (SELECT min(sim_id) FROM pool_members WHERE pool_id = $1 AND left_at IS NULL)`, [poolId]);
-    await suite.t.db.query(`UPDATE shared_pools SET usage_kb = (SELECT sum(cycle_usage_kb) FROM pool_members WHERE pool_id = $1 AND left_at IS NULL) WHERE id = $1`, [poolId]);
+    await suite.t.db.query(
+      `UPDATE pool_members SET cycle_usage_kb = 300000 WHERE pool_id = $1 AND left_at IS NULL AND sim_id = (SELECT min(sim_id) FROM pool_members WHERE pool_id = $1 AND left_at IS NULL)`,
+      [poolId],
+    );
+    await suite.t.db.query(
+      `UPDATE shared_pools SET usage_kb = (SELECT sum(cycle_usage_kb) FROM pool_members WHERE pool_id = $1 AND left_at IS NULL) WHERE id = $1`,
+      [poolId],
+    );
     await suite.t.db.query(`DELETE FROM job_leases WHERE name = 'pool_engine'`);
     const run = await runPoolJob(suite.t.db, suite.t.app.network, new Date(), 'test');
     expect(run.overages + run.stopped).toBeGreaterThanOrEqual(1);
@@ -89,14 +116,21 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
   });
 
   it('lets an admin add SIMs to the pool and take them out; the job enrols and lets them go', async () => {
-    const manage = (s: Session, payload: unknown) => call(suite.t.app, s, { method: 'POST', url: `/api/pool/shared_pool/cube/pools/${poolId}/sims`, payload: payload as object });
-    const free = (await suite.t.db.query<{ id: string; iccid: string }>(`SELECT id, iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND operation IS NULL ORDER BY id DESC LIMIT 2`)).rows;
+    const manage = (s: Session, payload: unknown) =>
+      call(suite.t.app, s, { method: 'POST', url: `/api/pool/shared_pool/cube/pools/${poolId}/sims`, payload: payload as object });
+    const free = (
+      await suite.t.db.query<{ id: string; iccid: string }>(
+        `SELECT id, iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND operation IS NULL ORDER BY id DESC LIMIT 2`,
+      )
+    ).rows;
     const member = (await suite.t.db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE pool_id = $1 LIMIT 1', [poolId])).rows[0].iccid;
     expect((await manage(suite.user, { action: 'add', iccids: [free[0].iccid] })).statusCode).toBe(403);
     expect((await manage(suite.operator, { action: 'add', iccids: [free[0].iccid] })).statusCode).toBe(403);
     expect((await manage(suite.other, { action: 'add', iccids: [free[0].iccid] })).statusCode).toBe(404);
     expect((await manage(suite.admin, { action: 'add', iccids: [] })).statusCode).toBe(400);
-    expect((await manage(suite.admin, { action: 'add', iccids: Array.from({ length: 1001 }, (_, i) => `8949${String(i).padStart(15, '0')}`) })).statusCode).toBe(400);
+    expect(
+      (await manage(suite.admin, { action: 'add', iccids: Array.from({ length: 1001 }, (_, i) => `8949${String(i).padStart(15, '0')}`) })).statusCode,
+    ).toBe(400);
     expect((await manage(suite.admin, { action: 'join', iccids: [free[0].iccid] })).statusCode).toBe(400);
     const added = await manage(suite.admin, { action: 'add', iccids: [...free.map((f) => f.iccid), member, '8949000000000000000'] });
     expect(added.json().data).toEqual({ changed: 2, unchanged: 1, inOtherPool: [], notFound: ['8949000000000000000'] });
@@ -105,17 +139,30 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     const removed = await manage(suite.admin, { action: 'remove', iccids: [free[0].iccid] });
     expect(removed.json().data.changed).toBe(1);
     expect((await runPoolJob(suite.t.db, suite.t.app.network, new Date(), 'test')).exited).toBe(1);
-    const exit = (await suite.t.db.query<{ state: string; detail: { reason: string } }>(`SELECT state, detail FROM pool_events WHERE pool_id = $1 AND type = 'sim_exit' AND detail->>'simId' = $2`, [poolId, free[0].id])).rows;
+    const exit = (
+      await suite.t.db.query<{ state: string; detail: { reason: string } }>(
+        `SELECT state, detail FROM pool_events WHERE pool_id = $1 AND type = 'sim_exit' AND detail->>'simId' = $2`,
+        [poolId, free[0].id],
+      )
+    ).rows;
     expect(exit).toMatchObject([{ state: 'created', detail: { reason: 'removed' } }]);
-    expect((await suite.t.db.query(`SELECT 1 FROM pool_events WHERE pool_id = $1 AND type = 'manage_sims_add' AND state = 'created' AND sim_count = 2`, [poolId])).rows.length).toBe(1);
+    expect(
+      (await suite.t.db.query(`SELECT 1 FROM pool_events WHERE pool_id = $1 AND type = 'manage_sims_add' AND state = 'created' AND sim_count = 2`, [poolId]))
+        .rows.length,
+    ).toBe(1);
   });
 
-  it('finds pools by part of the name, by id, or by a SIM\'s ICCID; only the caller\'s', async () => {
+  it("finds pools by part of the name, by id, or by a SIM's ICCID; only the caller's", async () => {
     const byName = (await get(suite.user, '/shared_pool/cube/pools/quick_search?keyword=fleet')).json().data;
     expect(byName.map((p: { id: string }) => p.id)).toContain(poolId);
     expect((await get(suite.user, `/shared_pool/cube/pools/quick_search?keyword=${poolId}`)).json().data[0]).toMatchObject({ id: poolId });
     const iccid = (await suite.t.db.query<{ iccid: string }>('SELECT iccid FROM sims WHERE pool_id = $1 LIMIT 1', [poolId])).rows[0].iccid;
-    expect((await get(suite.user, `/shared_pool/cube/pools/quick_search?keyword=${iccid}`)).json().data).toContainEqual({ id: poolId, name: 'EU Fleet Pool', status: 'active', matchedIccid: iccid });
+    expect((await get(suite.user, `/shared_pool/cube/pools/quick_search?keyword=${iccid}`)).json().data).toContainEqual({
+      id: poolId,
+      name: 'EU Fleet Pool',
+      status: 'active',
+      matchedIccid: iccid,
+    });
     expect((await get(suite.user, '/shared_pool/cube/pools/quick_search?keyword=%25')).json().data).toEqual([]);
     expect((await get(suite.other, '/shared_pool/cube/pools/quick_search?keyword=fleet')).json().data).toEqual([]);
     expect((await get(suite.user, '/shared_pool/cube/pools/quick_search?keyword=')).statusCode).toBe(400);
@@ -123,13 +170,22 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     expect((await get(suite.user, `/shared_pool/cube/pools/quick_search?keyword=${'k'.repeat(100)}`)).statusCode).toBe(200);
   });
 
-  it('shows one event with its history in the log; another organisation\'s is not found', async () => {
+  it("shows one event with its history in the log; another organisation's is not found", async () => {
     // A SIM in service joins the pool: enrolled by the job (created), effected by the next day's recompute.
-    const sim = (await suite.t.db.query<{ id: string }>(`SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND pool_enrolled_in IS NULL ORDER BY id LIMIT 1`)).rows[0];
+    const sim = (
+      await suite.t.db.query<{ id: string }>(
+        `SELECT id FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND pool_id IS NULL AND pool_enrolled_in IS NULL ORDER BY id LIMIT 1`,
+      )
+    ).rows[0];
     await suite.t.db.query('UPDATE sims SET pool_id = $2 WHERE id = $1', [sim.id, poolId]);
     await suite.t.db.query(`DELETE FROM job_leases WHERE name = 'pool_engine'`);
     expect((await runPoolJob(suite.t.db, suite.t.app.network, new Date(), 'test')).enrolled).toBe(1);
-    const e = (await suite.t.db.query<{ id: string; state: string }>(`SELECT id::text, state FROM pool_events WHERE pool_id = $1 AND type = 'sim_enrolment' AND detail->>'simId' = $2`, [poolId, sim.id])).rows[0];
+    const e = (
+      await suite.t.db.query<{ id: string; state: string }>(
+        `SELECT id::text, state FROM pool_events WHERE pool_id = $1 AND type = 'sim_enrolment' AND detail->>'simId' = $2`,
+        [poolId, sim.id],
+      )
+    ).rows[0];
     expect(e.state).toBe('created');
     await suite.t.db.query('UPDATE shared_pools SET limit_computed_on = NULL WHERE id = $1', [poolId]);
     expect((await runPoolJob(suite.t.db, suite.t.app.network, new Date(), 'test')).recomputed).toBeGreaterThanOrEqual(1);
@@ -142,14 +198,24 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     expect((await get(suite.user, '/shared_pool/cube/events/abc/detail')).statusCode).toBe(400);
   });
 
-  it('draws the dashboard from rollups: usage against the limit, the cycle\'s days, bars by day and by group, top SIMs, member SIMs', async () => {
+  it("draws the dashboard from rollups: usage against the limit, the cycle's days, bars by day and by group, top SIMs, member SIMs", async () => {
     const q = `poolId=${poolId}`;
-    const pool = (await suite.t.db.query<{ usage_kb: string; limit_kb: string; cycle_start: string }>('SELECT usage_kb, limit_kb, cycle_start::text FROM shared_pools WHERE id = $1', [poolId])).rows[0];
+    const pool = (
+      await suite.t.db.query<{ usage_kb: string; limit_kb: string; cycle_start: string }>(
+        'SELECT usage_kb, limit_kb, cycle_start::text FROM shared_pools WHERE id = $1',
+        [poolId],
+      )
+    ).rows[0];
     const rt = (await get(suite.user, `/shared_pool/cube/dashboard/real_time_data?${q}`)).json().data;
     expect(rt).toMatchObject({ poolId, usageKb: Number(pool.usage_kb), limitKb: Number(pool.limit_kb), cycleStart: pool.cycle_start });
     const line = (await get(suite.user, `/shared_pool/cube/dashboard/line_chart?${q}`)).json().data;
     expect(line.points[0].day).toBe(pool.cycle_start);
-    const rollup = (await suite.t.db.query<{ kb: string }>('SELECT coalesce(sum(volume_kb), 0) AS kb FROM pool_usage_daily WHERE pool_id = $1 AND day >= $2::date', [poolId, pool.cycle_start])).rows[0];
+    const rollup = (
+      await suite.t.db.query<{ kb: string }>('SELECT coalesce(sum(volume_kb), 0) AS kb FROM pool_usage_daily WHERE pool_id = $1 AND day >= $2::date', [
+        poolId,
+        pool.cycle_start,
+      ])
+    ).rows[0];
     expect(line.points.at(-1).cumulativeKb).toBe(Number(rollup.kb));
     const byDay = (await get(suite.user, `/shared_pool/cube/dashboard/bar_chart?${q}`)).json().data;
     expect(byDay.bars).toHaveLength(30);
@@ -172,7 +238,7 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     }
   });
 
-  it('lists an organisation\'s pools by its id or code for its members, current or not; any other organisation is not found', async () => {
+  it("lists an organisation's pools by its id or code for its members, current or not; any other organisation is not found", async () => {
     await suite.t.db.query(
       `INSERT INTO shared_pools (org_id, id, name, bundle_name, bundle_sku, base_bundle_kb, cycle_start, cycle_end, effective_from)
        VALUES ('org-demo-north', 'POOLCALLSNORTH000001', 'North Depot Pool', 'Pool 1 GB', 'SKU-1', 1048576, date_trunc('month', now())::date, (date_trunc('month', now()) + interval '1 month')::date, date_trunc('month', now())::date)
@@ -187,7 +253,8 @@ describe.each(DB_KINDS)('shared pool calls on %s', (kind) => {
     expect(own.json().data[1]).toMatchObject({ id: poolId, bundleName: expect.any(String), limitKb: expect.any(Number), status: 'active' });
     expect((await pools(suite.user, 'org-demo')).json().data).toEqual(own.json().data);
     // Another organisation the admin is a member of, while working in Demo: its pools only.
-    const isMember = async (account: string, org: string) => (await suite.t.db.query("SELECT 1 FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [account, org])).rows.length > 0;
+    const isMember = async (account: string, org: string) =>
+      (await suite.t.db.query("SELECT 1 FROM memberships WHERE account_id = $1 AND org_id = $2 AND status = 'active'", [account, org])).rows.length > 0;
     expect(await isMember('acc-admin', 'org-demo-north')).toBe(true);
     const north = await pools(suite.admin, 'DEMO-NORTH');
     expect(north.statusCode, north.body).toBe(200);

@@ -31,7 +31,7 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
   const instances: ReturnType<typeof networkReports>[] = [];
   const poolId = newId();
   let sims: SimRef[] = [];
-  const one = async <T,>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
+  const one = async <T>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T>(sql, params)).rows[0];
   const home = networkNamed('Vodafone DE 262-02')!;
   /** SIM 0 is heavy (20 MB a step), the others light (2 MB). */
   const stepKb = (i: number) => (i === 0 ? 20_000 : 2_000);
@@ -41,13 +41,25 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     Promise.all(
       sims.map(async (s, i) => {
         if (!active.has(s.simId) || net.dataPolicyOf(s.simId) === 'stop') return;
-        await instances[i % 2].usage({ sim: s, network: home, planCode: 'POOL', rat: 'LTE', direction: 'downlink', volumeKb: stepKb(i), start: new Date(now.getTime() - 600_000), end: now });
+        await instances[i % 2].usage({
+          sim: s,
+          network: home,
+          planCode: 'POOL',
+          rat: 'LTE',
+          direction: 'downlink',
+          volumeKb: stepKb(i),
+          start: new Date(now.getTime() - 600_000),
+          end: now,
+        });
       }),
     );
 
   beforeAll(async () => {
     net = new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: false });
-    instances.push(networkReports(suite.t.db, () => net), networkReports(suite.t.db, () => net));
+    instances.push(
+      networkReports(suite.t.db, () => net),
+      networkReports(suite.t.db, () => net),
+    );
     sims = (
       await suite.t.db.query<SimRef>(
         `SELECT org_id AS "orgId", id AS "simId", iccid, imsi, msisdn FROM sims
@@ -58,8 +70,14 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     const ids = sims.map((s) => s.simId);
     await suite.t.db.tx(async (q) => {
       // The SIMs' own bundles stand aside (their cycles are the bundle engine's, tested in bundle-cycles.test.ts).
-      await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = ANY($1::text[]) AND status IN ('PENDING', 'IN_USE')`, [ids, T0.toISOString()]);
-      await q.query(`UPDATE sims SET overage_control = 'none', flow_control_policy = 'none', coverage_barred = false, out_of_coverage_at = NULL, rule_control = 'none', policy_unsent = false WHERE id = ANY($1::text[])`, [ids]);
+      await q.query(`UPDATE bundle_orders SET status = 'CANCELLED', expired_at = $2 WHERE sim_id = ANY($1::text[]) AND status IN ('PENDING', 'IN_USE')`, [
+        ids,
+        T0.toISOString(),
+      ]);
+      await q.query(
+        `UPDATE sims SET overage_control = 'none', flow_control_policy = 'none', coverage_barred = false, out_of_coverage_at = NULL, rule_control = 'none', policy_unsent = false WHERE id = ANY($1::text[])`,
+        [ids],
+      );
       await defineCycles(q, sims, T0);
       await q.query(
         `INSERT INTO shared_pools (org_id, id, name, bundle_name, bundle_sku, base_bundle_kb, cycle_start, cycle_end, overage_policy, opt_in_mode, activation_rule, status, effective_from)
@@ -125,7 +143,12 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
           told = true;
           const iccid = sims.find((x) => x.simId === m.sim_id)!.iccid;
           const res = await call(suite.t.app, await signIn(suite.t.app, DEMO.admin), { method: 'GET', url: `/api/main/sim/bundle/overuse_policy/${iccid}` });
-          expect(res.json().data).toMatchObject({ control: 'stop', reason: 'pool', pool: { id: poolId, name: 'Engine Test Pool', cycleEnd: pool.cycle_start === CYCLE ? NEXT : expect.any(String) }, rule: null });
+          expect(res.json().data).toMatchObject({
+            control: 'stop',
+            reason: 'pool',
+            pool: { id: poolId, name: 'Engine Test Pool', cycleEnd: pool.cycle_start === CYCLE ? NEXT : expect.any(String) },
+            rule: null,
+          });
         }
       }
       if (pool.cycle_start === NEXT && !released) {
@@ -145,7 +168,11 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     ).rows;
     const of = (type: string) => events.filter((e) => e.type === type);
     // Enrolments: the four at the first run, the fifth after its activation; all effected by a daily recompute.
-    expect(of('sim_enrolment').map((e) => e.detail.simId).sort()).toEqual([...ids].sort());
+    expect(
+      of('sim_enrolment')
+        .map((e) => e.detail.simId)
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(of('sim_enrolment').every((e) => e.state === 'effected')).toBe(true);
     expect(of('sim_exit')).toMatchObject([{ state: 'effected', detail: { simId: ids[3], reason: 'terminated' } }]);
     // Daily limits: 4 SIMs, then 5, then 4 again, each change an event.
@@ -157,23 +184,40 @@ describe.each(DB_KINDS)('the pool engine on %s', (kind) => {
     expect(of('overage_recovery')).toMatchObject([{ state: 'effected', detail: { previousCycleStart: CYCLE, cycleStart: NEXT } }]);
 
     // Every pool event is in the event log, as are each stop and release.
-    const log = (await suite.t.db.query<{ subtype: string; n: string }>(`SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'pool' AND subject = $2 GROUP BY subtype`, [firstEvent, poolId])).rows;
+    const log = (
+      await suite.t.db.query<{ subtype: string; n: string }>(
+        `SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'pool' AND subject = $2 GROUP BY subtype`,
+        [firstEvent, poolId],
+      )
+    ).rows;
     expect(Number(log.find((l) => l.subtype === 'overage')?.n)).toBe(2);
     expect(Number(log.find((l) => l.subtype === 'sim_enrolment')?.n)).toBe(10); // created, then effected
-    const stops = (await suite.t.db.query<{ subtype: string; n: string }>(`SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'usage' AND subtype IN ('pool_stopped', 'pool_released') AND data->>'poolId' = $2 GROUP BY subtype`, [firstEvent, poolId])).rows;
+    const stops = (
+      await suite.t.db.query<{ subtype: string; n: string }>(
+        `SELECT subtype, count(*) AS n FROM events WHERE id > $1 AND type = 'usage' AND subtype IN ('pool_stopped', 'pool_released') AND data->>'poolId' = $2 GROUP BY subtype`,
+        [firstEvent, poolId],
+      )
+    ).rows;
     expect(Number(stops.find((s) => s.subtype === 'pool_stopped')?.n)).toBeGreaterThanOrEqual(2);
     expect(Number(stops.find((s) => s.subtype === 'pool_released')?.n)).toBeGreaterThanOrEqual(1);
 
     // Once its pool is over, a SIM over its share carries at most one more CDR in the cycle (the one that stops it).
     const overages = of('overage').map((e) => ({ cycle: String(e.detail.cycleStart), at: new Date(e.at).getTime() }));
-    const cdrs = (await suite.t.db.query<{ sim_id: string; volume_kb: string; start_at: Date; end_at: Date }>('SELECT sim_id, volume_kb, start_at, end_at FROM cdrs WHERE sim_id = ANY($1::text[]) AND start_at >= $2 ORDER BY sim_id, start_at, id', [ids, T0.toISOString()])).rows;
+    const cdrs = (
+      await suite.t.db.query<{ sim_id: string; volume_kb: string; start_at: Date; end_at: Date }>(
+        'SELECT sim_id, volume_kb, start_at, end_at FROM cdrs WHERE sim_id = ANY($1::text[]) AND start_at >= $2 ORDER BY sim_id, start_at, id',
+        [ids, T0.toISOString()],
+      )
+    ).rows;
     let judged = 0;
     for (const id of ids) {
       for (const o of overages) {
         const next = o.cycle === CYCLE ? NEXT : '9999-12-31';
         let used = 0;
         let past = 0;
-        for (const c of cdrs.filter((x) => x.sim_id === id && new Date(x.start_at).toISOString().slice(0, 10) >= o.cycle && new Date(x.start_at).toISOString().slice(0, 10) < next)) {
+        for (const c of cdrs.filter(
+          (x) => x.sim_id === id && new Date(x.start_at).toISOString().slice(0, 10) >= o.cycle && new Date(x.start_at).toISOString().slice(0, 10) < next,
+        )) {
           if (used > BASE_KB && new Date(c.end_at).getTime() >= o.at) past++;
           used += Number(c.volume_kb);
         }

@@ -12,11 +12,16 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
   const get = (s: Session, url: string) => call(suite.t.app, s, { method: 'GET', url: `/api/pool${url}` });
   const rename = (s: Session, name: unknown, id = poolId) => call(suite.t.app, s, { method: 'PUT', url: `/api/pool/pool/${id}/name`, payload: { name } });
 
-  it('lists the organisation\'s pools with their figures; another organisation has none', async () => {
+  it("lists the organisation's pools with their figures; another organisation has none", async () => {
     const res = await get(suite.user, '/shared_pool/cube/dashboard/pools');
     expect(res.statusCode).toBe(200);
     const [pool] = res.json().data.items;
-    const direct = (await suite.t.db.query<{ n: number; used: string }>("SELECT count(*)::int AS n, sum(cycle_usage_kb)::text AS used FROM pool_members WHERE pool_id = $1 AND left_at IS NULL", [poolId])).rows[0];
+    const direct = (
+      await suite.t.db.query<{ n: number; used: string }>(
+        'SELECT count(*)::int AS n, sum(cycle_usage_kb)::text AS used FROM pool_members WHERE pool_id = $1 AND left_at IS NULL',
+        [poolId],
+      )
+    ).rows[0];
     expect(pool).toMatchObject({ id: poolId, name: 'EU Fleet Pool', totalSims: direct.n, usageKb: Number(direct.used), status: 'active' });
     expect(pool.cycleStart).toMatch(/^\d{4}-\d{2}-01$/);
     expect((await get(suite.other, '/shared_pool/cube/dashboard/pools')).json().data).toMatchObject({ items: [], total: 0 });
@@ -25,9 +30,15 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
     expect((await get(suite.user, '/shared_pool/cube/dashboard/pools?pageSize=101')).statusCode).toBe(400);
   });
 
-  it('shows one pool; someone else\'s or a missing one is not found', async () => {
+  it("shows one pool; someone else's or a missing one is not found", async () => {
     const res = await get(suite.user, `/shared_pool/cube/pools/${poolId}/detail`);
-    expect(res.json().data).toMatchObject({ id: poolId, overagePolicy: 'no_limit', optInMode: 'automatic', activationRule: 'standard', bundleName: expect.any(String) });
+    expect(res.json().data).toMatchObject({
+      id: poolId,
+      overagePolicy: 'no_limit',
+      optInMode: 'automatic',
+      activationRule: 'standard',
+      bundleName: expect.any(String),
+    });
     expect((await get(suite.other, `/shared_pool/cube/pools/${poolId}/detail`)).statusCode).toBe(404);
     expect((await get(suite.user, '/shared_pool/cube/pools/NOSUCHPOOL/detail')).statusCode).toBe(404);
   });
@@ -78,7 +89,7 @@ describe.each(DB_KINDS)('shared pools on %s', (kind) => {
       expect(res.json().status.message).toBe('Name is already in use');
     });
 
-    it('lets an admin rename (100 characters is the limit), not a user or an operator, and not someone else\'s pool', async () => {
+    it("lets an admin rename (100 characters is the limit), not a user or an operator, and not someone else's pool", async () => {
       expect((await rename(suite.user, 'User name')).statusCode).toBe(403);
       expect((await rename(suite.operator, 'Operator name')).statusCode).toBe(403);
       expect((await rename(suite.other, 'Not theirs')).statusCode).toBe(404);

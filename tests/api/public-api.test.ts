@@ -12,9 +12,11 @@ import { API_KEYS_PER_DEVELOPER } from '../../server/developer/api-key-routes.js
 import { buildTestApp, call, DB_KINDS, DEMO, type Session, signApiToken, signedInSuite, signIn } from '../helper.js';
 
 describe.each(DB_KINDS)('public API on %s', (kind) => {
-  const suite = signedInSuite({ kind, config: { rateLimits: { api: 1000, signIn: 1000, captcha: 1000, passwordReset: 1000, telemetry: 1000 } } }, { admin: DEMO.admin });
+  const suite = signedInSuite(
+    { kind, config: { rateLimits: { api: 1000, signIn: 1000, captcha: 1000, passwordReset: 1000, telemetry: 1000 } } },
+    { admin: DEMO.admin },
+  );
   let key: { id: string; keyId: string; privateKey: string };
-
 
   /** A public API call signed with the given token (no console headers). */
   const publicCall = (token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -60,7 +62,11 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
 
   it('refuses each bad token with its own message', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const otherPair = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
     const cases: Array<[string, Promise<string> | string, RegExp]> = [
       ['no token', '', /Sign the call/],
       ['a console token', suite.admin.token, /not a JWT signed with RS256/],
@@ -71,7 +77,12 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
       ['living 301 seconds', tokenOf(key, { iat: now, exp: now + 301 }), /at most 300 seconds/],
     ];
     for (const [name, token, message] of cases) {
-      const res = await suite.t.app.inject({ method: 'POST', url: '/api/public/v1/sims/list', payload: {}, headers: (await token) ? { authorization: `Bearer ${await token}` } : {} });
+      const res = await suite.t.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/sims/list',
+        payload: {},
+        headers: (await token) ? { authorization: `Bearer ${await token}` } : {},
+      });
       expect(res.statusCode, name).toBe(401);
       expect(res.json().status.message, name).toMatch(message);
     }
@@ -124,7 +135,10 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     const s = await publicCall(await tokenOf(), 'POST', '/sims/suspend', { iccids: [DEMO_SIMS.active, DEMO_SIMS.terminated] });
     expect(s.statusCode).toBe(200);
     expect(s.json().data).toMatchObject({ accepted: 1, refused: 1 });
-    const events = await suite.t.db.query<{ source: string }>(`SELECT source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1`, [DEMO_SIMS.active]);
+    const events = await suite.t.db.query<{ source: string }>(
+      `SELECT source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1`,
+      [DEMO_SIMS.active],
+    );
     expect(events.rows[0].source).toBe('console');
     expect((await publicCall(await tokenOf(), 'POST', '/sims/resume', { iccids: [DEMO_SIMS.active] })).json().data.accepted).toBe(1);
   });
@@ -135,7 +149,14 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     const byTrace = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } });
     expect(byTrace.statusCode, byTrace.body).toBe(200);
     const [row] = byTrace.json().data.items;
-    expect(row).toMatchObject({ traceId: 'trace-public-1', httpCode: 200, method: 'POST', path: '/api/public/v1/sims/list', apiKeyId: key.id, body: '{"pageSize":1}' });
+    expect(row).toMatchObject({
+      traceId: 'trace-public-1',
+      httpCode: 200,
+      method: 'POST',
+      path: '/api/public/v1/sims/list',
+      apiKeyId: key.id,
+      body: '{"pageSize":1}',
+    });
     expect(row.headers.authorization).toBe('[redacted]');
     expect(JSON.stringify(row)).not.toContain((await tokenOf()).slice(0, 40));
     expect(row.response).toContain('"items"');
@@ -146,10 +167,14 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     const gets = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/api', payload: { method: 'GET', pageSize: 100 } });
     expect(gets.json().data.items.every((l: { method: string }) => l.method === 'GET')).toBe(true);
     // The key's last use is kept; another organisation's admin sees none of these calls.
-    const listed = (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/key/api' })).json().data.find((k: { id: string }) => k.id === key.id);
+    const listed = (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/key/api' }))
+      .json()
+      .data.find((k: { id: string }) => k.id === key.id);
     expect(listed.lastUsedAt).not.toBeNull();
     const other = await signIn(suite.t.app, 'admin@other.example.com');
-    expect((await call(suite.t.app, other, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } })).json().data.total).toBe(0);
+    expect(
+      (await call(suite.t.app, other, { method: 'POST', url: '/api/main/developer/log/api', payload: { traceId: 'trace-public-1' } })).json().data.total,
+    ).toBe(0);
   });
 
   it(`a developer has at most ${API_KEYS_PER_DEVELOPER} keys`, async () => {
@@ -158,7 +183,9 @@ describe.each(DB_KINDS)('public API on %s', (kind) => {
     for (let i = have; i < API_KEYS_PER_DEVELOPER; i++) expect((await makeKey(superadmin, `k${i}`)).statusCode).toBe(200);
     const over = await makeKey(superadmin, 'one too many');
     expect(over.statusCode).toBe(409);
-    expect(over.json().status.message).toBe(`You have ${API_KEYS_PER_DEVELOPER} API keys, the most one developer may have. Delete one you no longer use first.`);
+    expect(over.json().status.message).toBe(
+      `You have ${API_KEYS_PER_DEVELOPER} API keys, the most one developer may have. Delete one you no longer use first.`,
+    );
   });
 });
 
@@ -168,11 +195,17 @@ describe('public API rate limit', () => {
     try {
       const admin = await signIn(t.app, DEMO.admin);
       const superadmin = await signIn(t.app, DEMO.superadmin);
-      const mk = async (who: Session) => (await call(t.app, who, { method: 'POST', url: '/api/main/developer/key/api', payload: {} })).json().data as { keyId: string; privateKey: string };
+      const mk = async (who: Session) =>
+        (await call(t.app, who, { method: 'POST', url: '/api/main/developer/key/api', payload: {} })).json().data as { keyId: string; privateKey: string };
       const a = await mk(admin);
       const b = await mk(superadmin);
       const hit = async (k: { keyId: string; privateKey: string }) =>
-        t.app.inject({ method: 'POST', url: '/api/public/v1/sims/list', payload: {}, headers: { authorization: `Bearer ${await signApiToken(k.keyId, k.privateKey)}` } });
+        t.app.inject({
+          method: 'POST',
+          url: '/api/public/v1/sims/list',
+          payload: {},
+          headers: { authorization: `Bearer ${await signApiToken(k.keyId, k.privateKey)}` },
+        });
       for (let i = 0; i < 3; i++) expect((await hit(a)).statusCode).toBe(200);
       const limited = await hit(a);
       expect(limited.statusCode).toBe(429);
@@ -228,7 +261,8 @@ describe('public API reference page', () => {
       const bundle = await t.app.inject({ method: 'GET', url: '/api/public/reference/swagger-ui-bundle.js' });
       expect(bundle.statusCode).toBe(200);
       expect(bundle.body.length).toBeGreaterThan(100_000);
-      for (const file of ['package.json', 'index.html', '..%2Fpackage.json']) expect((await t.app.inject({ method: 'GET', url: `/api/public/reference/${file}` })).statusCode, file).toBe(404);
+      for (const file of ['package.json', 'index.html', '..%2Fpackage.json'])
+        expect((await t.app.inject({ method: 'GET', url: `/api/public/reference/${file}` })).statusCode, file).toBe(404);
     } finally {
       await t.close();
     }

@@ -10,7 +10,6 @@ const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const CAPTCHA = '/api/identity/captcha';
 const LIMITS = { api: 5, signIn: 3, captcha: 3, passwordReset: 2, telemetry: 3 };
 
-
 describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
   const prefix = testPrefix();
   const suite = signedInSuite({ kind, config: { rateLimits: LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : { redisUrl: undefined }) } });
@@ -23,19 +22,29 @@ describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
   /** What the store holds: challenges made, a counter's hits, the counters whose key ends so; and ending a window. */
   const challengesMade = async () => (peek ? (await peek.keys(`${prefix}challenge:*`)).length : countRows(suite.t.db, 'challenges'));
   const hitsOf = async (key: string) =>
-    peek ? Number(await peek.get(`${prefix}rate:${key}`)) : Number((await suite.t.db.query<{ hits: number }>('SELECT hits FROM rate_limits WHERE key = $1', [key])).rows[0]?.hits ?? 0);
-  const countersEndingWith = async (end: string) => (peek ? (await peek.keys(`${prefix}rate:*${end}`)).length : countRows(suite.t.db, 'rate_limits', 'key LIKE $1', [`%${end}`]));
+    peek
+      ? Number(await peek.get(`${prefix}rate:${key}`))
+      : Number((await suite.t.db.query<{ hits: number }>('SELECT hits FROM rate_limits WHERE key = $1', [key])).rows[0]?.hits ?? 0);
+  const countersEndingWith = async (end: string) =>
+    peek ? (await peek.keys(`${prefix}rate:*${end}`)).length : countRows(suite.t.db, 'rate_limits', 'key LIKE $1', [`%${end}`]);
   const endWindow = async (key: string) => {
     if (peek) await peek.del(`${prefix}rate:${key}`);
     else await suite.t.db.query("UPDATE rate_limits SET reset_at = now() - interval '1 second' WHERE key = $1", [key]);
   };
 
-  const from = (remoteAddress: string, opts: { method?: 'GET' | 'POST'; url: string; payload?: object; headers?: Record<string, string> }, app: FastifyInstance = suite.t.app) =>
-    app.inject({ method: opts.method ?? 'GET', url: opts.url, payload: opts.payload, headers: opts.headers, remoteAddress });
+  const from = (
+    remoteAddress: string,
+    opts: { method?: 'GET' | 'POST'; url: string; payload?: object; headers?: Record<string, string> },
+    app: FastifyInstance = suite.t.app,
+  ) => app.inject({ method: opts.method ?? 'GET', url: opts.url, payload: opts.payload, headers: opts.headers, remoteAddress });
 
   /** Sign in from an address (the sign-in limit counts per address, so each test signs in from its own). */
   async function signInFrom(remoteAddress: string, email: string) {
-    const res = await from(remoteAddress, { method: 'POST', url: SIGN_IN, payload: { username: email, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true } });
+    const res = await from(remoteAddress, {
+      method: 'POST',
+      url: SIGN_IN,
+      payload: { username: email, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     return sessionHeaders(body.data.user.token, body.data.customData.partner_code);
@@ -97,7 +106,8 @@ describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
 
   it('sign-in: past its limit even the right password is refused from that address', async () => {
     const wrong = { username: DEMO.user, password: DEMO_PASSWORD, verificationCode: '000000', agreeTerms: true };
-    for (let i = 0; i < LIMITS.signIn; i++) expect((await from('192.0.2.30', { method: 'POST', url: SIGN_IN, payload: wrong })).json().status.code).toBe('CB-01-0002');
+    for (let i = 0; i < LIMITS.signIn; i++)
+      expect((await from('192.0.2.30', { method: 'POST', url: SIGN_IN, payload: wrong })).json().status.code).toBe('CB-01-0002');
     const refused = await from('192.0.2.30', { method: 'POST', url: SIGN_IN, payload: { ...wrong, verificationCode: TEST_CODE } });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
@@ -105,8 +115,16 @@ describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
   });
 
   it('forgot-password: sending the code and resetting share one limit per address', async () => {
-    const send = { method: 'POST' as const, url: '/api/identity/sso/signin/forget/cube/password/send', payload: { username: DEMO.user, verificationCode: TEST_CODE } };
-    const reset = { method: 'POST' as const, url: '/api/identity/sso/signin/forget/cube/password/reset', payload: { username: DEMO.user, code: '000000', password: 'New#Pass1' } };
+    const send = {
+      method: 'POST' as const,
+      url: '/api/identity/sso/signin/forget/cube/password/send',
+      payload: { username: DEMO.user, verificationCode: TEST_CODE },
+    };
+    const reset = {
+      method: 'POST' as const,
+      url: '/api/identity/sso/signin/forget/cube/password/reset',
+      payload: { username: DEMO.user, code: '000000', password: 'New#Pass1' },
+    };
     expect((await from('192.0.2.40', send)).statusCode).toBe(200);
     expect((await from('192.0.2.40', reset)).statusCode).toBe(400);
     const refused = await from('192.0.2.40', send);
@@ -116,7 +134,8 @@ describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
   });
 
   it('telemetry: page views and error reports are limited per client address', async () => {
-    for (let i = 0; i < LIMITS.telemetry; i++) expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/errors', payload: { message: `m${i}` } })).statusCode).toBe(200);
+    for (let i = 0; i < LIMITS.telemetry; i++)
+      expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/errors', payload: { message: `m${i}` } })).statusCode).toBe(200);
     expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/errors', payload: { message: 'one more' } })).statusCode).toBe(429);
     expect((await from('192.0.2.50', { method: 'POST', url: '/api/public/analytics/pageview', payload: { path: '/x' } })).statusCode).toBe(429);
     expect(await countRows(suite.t.db, 'error_reports', "message = 'one more'")).toBe(0);
@@ -166,7 +185,13 @@ describe.each(PER_CALL_STORES)('rate limits in $name', ({ kind, redis }) => {
 describe('rate-limit configuration', () => {
   it('reads the limits per minute from the environment, with defaults', () => {
     expect(loadConfig({} as NodeJS.ProcessEnv).rateLimits).toEqual(DEFAULT_RATE_LIMITS);
-    const env = { RATE_LIMIT_PER_MINUTE: '1200', RATE_LIMIT_SIGN_IN_PER_MINUTE: '5', RATE_LIMIT_CAPTCHA_PER_MINUTE: '6', RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '7', RATE_LIMIT_TELEMETRY_PER_MINUTE: '8' };
+    const env = {
+      RATE_LIMIT_PER_MINUTE: '1200',
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: '5',
+      RATE_LIMIT_CAPTCHA_PER_MINUTE: '6',
+      RATE_LIMIT_PASSWORD_RESET_PER_MINUTE: '7',
+      RATE_LIMIT_TELEMETRY_PER_MINUTE: '8',
+    };
     expect(loadConfig(env as NodeJS.ProcessEnv).rateLimits).toEqual({ api: 1200, signIn: 5, captcha: 6, passwordReset: 7, telemetry: 8 });
   });
 

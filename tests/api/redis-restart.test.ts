@@ -19,7 +19,8 @@ const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const LIMITS = { api: 100_000, signIn: 10_000, captcha: 10_000, passwordReset: 10_000, telemetry: 3 };
 
 /** A Redis server on `port` that keeps nothing on disk, killed outright when stopped. */
-const redisServer = (port: number) => childServer('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], port, 'SIGKILL');
+const redisServer = (port: number) =>
+  childServer('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], port, 'SIGKILL');
 
 describe.skipIf(!hasRedisServer)('per-call state across a Redis restart under load', () => {
   let redis: ReturnType<typeof redisServer>;
@@ -35,8 +36,15 @@ describe.skipIf(!hasRedisServer)('per-call state across a Redis restart under lo
   afterAll(async () => redis?.stop());
 
   const signIn = (remoteAddress: string, language = 'en-US') =>
-    suite.t.app.inject({ method: 'POST', url: SIGN_IN, remoteAddress, headers: { language }, payload: { username: DEMO.user, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true } });
-  const pageView = (remoteAddress: string) => suite.t.app.inject({ method: 'POST', url: '/api/public/analytics/pageview', remoteAddress, payload: { path: '/x' } });
+    suite.t.app.inject({
+      method: 'POST',
+      url: SIGN_IN,
+      remoteAddress,
+      headers: { language },
+      payload: { username: DEMO.user, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true },
+    });
+  const pageView = (remoteAddress: string) =>
+    suite.t.app.inject({ method: 'POST', url: '/api/public/analytics/pageview', remoteAddress, payload: { path: '/x' } });
   /** The page views one address may make before 429, counted up to one past the limit. */
   const allowed = async (remoteAddress: string) => {
     for (let n = 0; n <= LIMITS.telemetry; n++) if ((await pageView(remoteAddress)).statusCode === 429) return n;
@@ -50,7 +58,13 @@ describe.skipIf(!hasRedisServer)('per-call state across a Redis restart under lo
     const callers = Array.from({ length: 10 }, async () => {
       while (running) {
         const started = Date.now();
-        const res = await suite.t.app.inject({ method: 'POST', url: '/api/main/sim/list/es', payload: { pageSize: 10 }, headers: suite.operator.headers, remoteAddress: '192.0.2.200' });
+        const res = await suite.t.app.inject({
+          method: 'POST',
+          url: '/api/main/sim/list/es',
+          payload: { pageSize: 10 },
+          headers: suite.operator.headers,
+          remoteAddress: '192.0.2.200',
+        });
         answers.push({ status: res.statusCode, ms: Date.now() - started });
         await sleep(10);
       }
@@ -90,7 +104,11 @@ describe.skipIf(!hasRedisServer)('per-call state across a Redis restart under lo
     const refused = await signIn('192.0.2.201', 'es-ES');
     expect(refused.statusCode).toBe(503);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.json().status).toMatchObject({ code: 'CB-00-0503', success: false, message: expect.stringMatching(/^El inicio de sesión no está disponible por un momento\. Inténtelo de nuevo en \d+ segundos\.$/) });
+    expect(refused.json().status).toMatchObject({
+      code: 'CB-00-0503',
+      success: false,
+      message: expect.stringMatching(/^El inicio de sesión no está disponible por un momento\. Inténtelo de nuevo en \d+ segundos\.$/),
+    });
     const captcha = await suite.t.app.inject({ method: 'GET', url: '/api/identity/captcha', remoteAddress: '192.0.2.201' });
     expect(captcha.statusCode).toBe(503);
     // The limits let calls through meanwhile: the address that had used its page views makes more.

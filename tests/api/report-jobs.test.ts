@@ -58,7 +58,9 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     const { id } = res.json().data as { id: string };
     await runJobs();
-    const row = (await suite.t.db.query<{ status: string; row_count: number; file_id: string }>('SELECT status, row_count, file_id FROM reports WHERE id = $1', [id])).rows[0];
+    const row = (
+      await suite.t.db.query<{ status: string; row_count: number; file_id: string }>('SELECT status, row_count, file_id FROM reports WHERE id = $1', [id])
+    ).rows[0];
     expect(row.status).toBe('ready');
     const file = await download(suite.admin, id);
     expect(file.statusCode).toBe(200);
@@ -68,10 +70,13 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     return { id, header: rows[0], rows: rows.slice(1) };
   };
   const enabledHeader = async (applies: string[]) => {
-    const prefs = (await suite.t.db.query<{ column_key: string }>("SELECT column_key FROM report_preferences WHERE org_id = 'org-demo' AND enabled ORDER BY position")).rows.map((r) => r.column_key);
+    const prefs = (
+      await suite.t.db.query<{ column_key: string }>("SELECT column_key FROM report_preferences WHERE org_id = 'org-demo' AND enabled ORDER BY position")
+    ).rows.map((r) => r.column_key);
     return prefs.filter((c) => applies.includes(c));
   };
-  const setPref = (column: string, enabled: boolean) => call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/report/config/cube', payload: { columns: [{ columnKey: column, enabled }] } });
+  const setPref = (column: string, enabled: boolean) =>
+    call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/report/config/cube', payload: { columns: [{ columnKey: column, enabled }] } });
 
   it('makes the monthly usage report from usage_sim_monthly: one row per SIM, the same sums', async () => {
     const { header, rows } = await make('monthly_usage');
@@ -79,7 +84,10 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     expect(header).toHaveLength(cols.length);
     expect(header).toContain('Usage (KB)');
     const direct = (
-      await suite.t.db.query<{ iccid: string; kb: string }>("SELECT iccid, volume_kb::text AS kb FROM usage_sim_monthly WHERE org_id = 'org-demo' AND month = $1::date ORDER BY iccid", [periodBounds(period).month])
+      await suite.t.db.query<{ iccid: string; kb: string }>(
+        "SELECT iccid, volume_kb::text AS kb FROM usage_sim_monthly WHERE org_id = 'org-demo' AND month = $1::date ORDER BY iccid",
+        [periodBounds(period).month],
+      )
     ).rows;
     expect(direct.length).toBeGreaterThan(0);
     const iccid = header.indexOf('ICCID');
@@ -128,7 +136,11 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     const { header, rows } = await make('pool_usage');
     expect(header.slice(0, 2)).toEqual(['Name', expect.any(String)]);
     expect(header).not.toContain('ICCID');
-    const pools = (await suite.t.db.query<{ name: string }>("SELECT name FROM shared_pools WHERE org_id = 'org-demo' AND effective_from < $1::date ORDER BY id", [periodBounds(period).nextMonth])).rows;
+    const pools = (
+      await suite.t.db.query<{ name: string }>("SELECT name FROM shared_pools WHERE org_id = 'org-demo' AND effective_from < $1::date ORDER BY id", [
+        periodBounds(period).nextMonth,
+      ])
+    ).rows;
     expect(rows.map((r) => r[0])).toEqual(pools.map((p) => p.name));
     const usage = header.indexOf('Usage (KB)');
     const total = rows.reduce((s, r) => s + Number(r[usage]), 0);
@@ -153,7 +165,7 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     await setPref('imsi', true);
   });
 
-  it('writes the headers of a report made on request in the requester\'s language', async () => {
+  it("writes the headers of a report made on request in the requester's language", async () => {
     const { header } = await make('sim_inventory', sessionHeaders(suite.admin.token, suite.admin.partnerCode, 'es-ES'));
     expect(header).toContain(ES_DEVICE_NAME);
     expect(header).not.toContain('Device name');
@@ -162,19 +174,26 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
   it('answers "system busy" for a report being made, and does not start it twice', async () => {
     const res = await generate(suite.admin, 'monthly_usage');
     const { id } = res.json().data;
-    expect(answerOf(await download(suite.admin, id))).toMatchObject({ statusCode: 409, message: 'Reports: the system is busy making this report. Please try again later.' });
+    expect(answerOf(await download(suite.admin, id))).toMatchObject({
+      statusCode: 409,
+      message: 'Reports: the system is busy making this report. Please try again later.',
+    });
     expect((await generate(suite.admin, 'monthly_usage')).statusCode).toBe(409);
     await runJobs();
     expect((await download(suite.admin, id)).statusCode).toBe(200);
   });
 
-  it('answers 404 for another organisation\'s report, and for another organisation in the path', async () => {
+  it("answers 404 for another organisation's report, and for another organisation in the path", async () => {
     expect((await download(suite.other, DEMO_REPORT_ID, 'OTHER')).statusCode).toBe(404);
     expect((await download(suite.admin, DEMO_REPORT_ID, 'OTHER')).statusCode).toBe(404);
   });
 
   it('every seeded ready report downloads, with as many rows as the list says', async () => {
-    const seeded = (await suite.t.db.query<{ org_id: string; id: string; row_count: number }>("SELECT org_id, id, row_count FROM reports WHERE status = 'ready' ORDER BY org_id, id")).rows;
+    const seeded = (
+      await suite.t.db.query<{ org_id: string; id: string; row_count: number }>(
+        "SELECT org_id, id, row_count FROM reports WHERE status = 'ready' ORDER BY org_id, id",
+      )
+    ).rows;
     expect(seeded.length).toBeGreaterThan(0);
     for (const r of seeded) {
       const res = await download(r.org_id === 'org-other' ? suite.other : suite.admin, r.id, r.org_id === 'org-other' ? 'OTHER' : 'DEMO');
@@ -183,7 +202,7 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     }
   });
 
-  it('a report made again downloads from its own address at once, and its task counts the report\'s rows', async () => {
+  it("a report made again downloads from its own address at once, and its task counts the report's rows", async () => {
     const before = (await suite.t.db.query<{ report: string; period: string }>('SELECT report, period FROM reports WHERE id = $1', [DEMO_REPORT_ID])).rows[0];
     const res = await generate(suite.admin, before.report, before.period);
     expect(res.json().data.id).toBe(DEMO_REPORT_ID);
@@ -198,9 +217,11 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
   });
 
   it('a report whose bytes are gone answers "no longer available", and no answer of a download is kept by the browser', async () => {
-    const seeded = (await suite.t.db.query<{ id: string; storage_key: string }>(
-      "SELECT r.id, f.storage_key FROM reports r JOIN files f ON f.id = r.file_id WHERE r.org_id = 'org-other' AND r.status = 'ready' LIMIT 1",
-    )).rows[0];
+    const seeded = (
+      await suite.t.db.query<{ id: string; storage_key: string }>(
+        "SELECT r.id, f.storage_key FROM reports r JOIN files f ON f.id = r.file_id WHERE r.org_id = 'org-other' AND r.status = 'ready' LIMIT 1",
+      )
+    ).rows[0];
     fs.rmSync(path.join(suite.t.config.dataDir, 'files', seeded.storage_key));
     const res = await download(suite.other, seeded.id, 'OTHER');
     expect(res.statusCode).toBe(410);
@@ -223,7 +244,10 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
     await runJobs();
     const row = (await suite.t.db.query<{ status: string }>('SELECT status FROM reports WHERE id = $1', [id])).rows[0];
     expect(row.status).toBe('failed');
-    expect(answerOf(await download(suite.admin, id))).toMatchObject({ statusCode: 409, message: 'This report could not be made. An administrator can make it again.' });
+    expect(answerOf(await download(suite.admin, id))).toMatchObject({
+      statusCode: 409,
+      message: 'This report could not be made. An administrator can make it again.',
+    });
     // Made again, it is ready.
     expect((await generate(suite.admin, 'sms_usage')).statusCode).toBe(200);
     await runJobs();
@@ -241,14 +265,19 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
       expect(await count()).toBe(0);
     });
 
-    it('creates last month\'s five reports once per organisation whose brand has reports, each with a task', async () => {
+    it("creates last month's five reports once per organisation whose brand has reports, each with a task", async () => {
       await suite.t.db.query("UPDATE organisations SET brand_id = 'brand-terra' WHERE id = 'org-other'");
       try {
-        const orgs = (await suite.t.db.query<{ id: string }>('SELECT o.id FROM organisations o JOIN brands b ON b.id = o.brand_id WHERE b.reports_enabled')).rows;
+        const orgs = (await suite.t.db.query<{ id: string }>('SELECT o.id FROM organisations o JOIN brands b ON b.id = o.brand_id WHERE b.reports_enabled'))
+          .rows;
         expect(await scheduleReports(suite.t.db, at('2031-03-04T16:30:00Z'))).toBe(orgs.length * REPORT_KINDS.length);
         expect(await count()).toBe(orgs.length * REPORT_KINDS.length);
         expect((await suite.t.db.query("SELECT 1 FROM reports WHERE period = '2031-02' AND org_id = 'org-other'")).rows).toHaveLength(0);
-        const tasks = (await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM tasks WHERE kind = 'report' AND payload->>'period' = '2031-02' AND account_id IS NULL")).rows[0].n;
+        const tasks = (
+          await suite.t.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM tasks WHERE kind = 'report' AND payload->>'period' = '2031-02' AND account_id IS NULL",
+          )
+        ).rows[0].n;
         expect(tasks).toBe(orgs.length * REPORT_KINDS.length);
         // A second run, and one later in the window, create nothing more.
         expect(await scheduleReports(suite.t.db, at('2031-03-04T16:31:00Z'))).toBe(0);
@@ -257,7 +286,9 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
         const statuses = (await suite.t.db.query<{ status: string }>("SELECT DISTINCT status FROM reports WHERE period = '2031-02'")).rows.map((r) => r.status);
         expect(statuses).toEqual(['ready']);
         // Scheduled reports are in English.
-        const id = (await suite.t.db.query<{ id: string }>("SELECT id FROM reports WHERE period = '2031-02' AND org_id = 'org-demo' AND report = 'sim_inventory'")).rows[0].id;
+        const id = (
+          await suite.t.db.query<{ id: string }>("SELECT id FROM reports WHERE period = '2031-02' AND org_id = 'org-demo' AND report = 'sim_inventory'")
+        ).rows[0].id;
         expect(parseCsv((await download(suite.admin, id)).body)[0]).toContain('Device name');
       } finally {
         await suite.t.db.query("UPDATE organisations SET brand_id = 'brand-default' WHERE id = 'org-other'");
@@ -268,7 +299,9 @@ describe.each(DB_KINDS)('report jobs on %s', (kind) => {
       const runs = await Promise.all([scheduleReports(suite.t.db, at('2031-04-05T00:00:00Z')), scheduleReports(suite.t.db, at('2031-04-05T00:00:00Z'))]);
       const made = (await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM reports WHERE period = '2031-03'")).rows[0].n;
       expect(runs[0] + runs[1]).toBe(made);
-      expect((await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM tasks WHERE kind = 'report' AND payload->>'period' = '2031-03'")).rows[0].n).toBe(made);
+      expect(
+        (await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM tasks WHERE kind = 'report' AND payload->>'period' = '2031-03'")).rows[0].n,
+      ).toBe(made);
     });
   });
 });

@@ -8,7 +8,7 @@ describe.each(DB_KINDS)('reports on %s', (kind) => {
   const prefs = (s: Session) => call(suite.t.app, s, { method: 'POST', url: '/api/main/report/config/list' });
   const save = (s: Session, columns: unknown) => call(suite.t.app, s, { method: 'POST', url: '/api/main/report/config/cube', payload: { columns } });
 
-  it('lists the organisation\'s reports; another organisation\'s code is not found', async () => {
+  it("lists the organisation's reports; another organisation's code is not found", async () => {
     const res = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/report/reports/DEMO', payload: {} });
     expect(res.statusCode).toBe(200);
     const direct = (await suite.t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM reports WHERE org_id = 'org-demo'")).rows[0].n;
@@ -23,11 +23,16 @@ describe.each(DB_KINDS)('reports on %s', (kind) => {
   it('enables and disables preference columns, for the organisation only', async () => {
     const before = (await prefs(suite.admin)).json().data.items as Array<{ columnKey: string; enabled: boolean }>;
     expect(before.map((c) => c.columnKey).slice(0, 3)).toEqual(['iccid', 'imsi', 'msisdn']);
-    const res = await save(suite.admin, [{ columnKey: 'imei', enabled: true }, { columnKey: 'msisdn', enabled: false }]);
+    const res = await save(suite.admin, [
+      { columnKey: 'imei', enabled: true },
+      { columnKey: 'msisdn', enabled: false },
+    ]);
     expect(res.statusCode).toBe(200);
     const after = Object.fromEntries((res.json().data.items as Array<{ columnKey: string; enabled: boolean }>).map((c) => [c.columnKey, c.enabled]));
     expect(after).toMatchObject({ imei: true, msisdn: false });
-    const theirs = Object.fromEntries(((await prefs(suite.other)).json().data.items as Array<{ columnKey: string; enabled: boolean }>).map((c) => [c.columnKey, c.enabled]));
+    const theirs = Object.fromEntries(
+      ((await prefs(suite.other)).json().data.items as Array<{ columnKey: string; enabled: boolean }>).map((c) => [c.columnKey, c.enabled]),
+    );
     expect(theirs).toMatchObject({ imei: false, msisdn: true });
   });
 

@@ -19,7 +19,11 @@ const BASE = '/api/main/resources/apn-profiles';
 const good = { name: 'Fleet internet', apn: 'iot.example.com', authType: 'pap', username: 'fleet', ipType: 'ipv4', default: true };
 
 it('the doc shows the very table the server derives', () => {
-  expect(derivedDdl(defineResource(SCHEMA), (w) => { throw new Error(w); })).toBe(TABLE_SQL.trim());
+  expect(
+    derivedDdl(defineResource(SCHEMA), (w) => {
+      throw new Error(w);
+    }),
+  ).toBe(TABLE_SQL.trim());
 });
 
 describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
@@ -39,7 +43,9 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     call(t.app, who, { method, url, ...(payload ? { payload } : {}), headers: { language } });
 
   it('its table was created at start, with the field named default', async () => {
-    const cols = (await t.db.query<{ c: string }>("SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'apn_profiles' ORDER BY ordinal_position")).rows.map((r) => r.c);
+    const cols = (
+      await t.db.query<{ c: string }>("SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'apn_profiles' ORDER BY ordinal_position")
+    ).rows.map((r) => r.c);
     expect(cols).toEqual(['id', 'org_id', 'name', 'apn', 'auth_type', 'username', 'ip_type', 'default', 'created_at']);
   });
 
@@ -53,7 +59,9 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     const listed = await send(s.user, 'POST', `${BASE}/list`, { sort: 'name', order: 'asc' });
     expect(listed.json().data.items.map((r: { name: string }) => r.name)).toEqual(['Fleet internet', 'Private LAN']);
     expect((await send(s.user, 'POST', `${BASE}/list`, { default: true })).json().data.items.map((r: { name: string }) => r.name)).toEqual(['Fleet internet']);
-    expect((await send(s.user, 'POST', `${BASE}/list`, { search: { field: 'apn', value: 'corp' } })).json().data.items.map((r: { name: string }) => r.name)).toEqual(['Private LAN']);
+    expect(
+      (await send(s.user, 'POST', `${BASE}/list`, { search: { field: 'apn', value: 'corp' } })).json().data.items.map((r: { name: string }) => r.name),
+    ).toEqual(['Private LAN']);
     expect((await send(s.user, 'GET', `${BASE}/${id}`)).json().data).toMatchObject({ ...good, id });
     const edited = await send(s.operator, 'PUT', `${BASE}/${id}`, { default: false, authType: 'chap' });
     expect(edited.statusCode).toBe(200);
@@ -65,7 +73,9 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     expect(gone.statusCode).toBe(200);
     expect(gone.json().data).toEqual({ deleted: 1 });
     expect((await send(s.admin, 'GET', `${BASE}/${id}`)).statusCode).toBe(404);
-    const trail = (await t.db.query<{ action: string }>("SELECT action FROM audit_log WHERE entity = 'apn-profiles' AND entity_id = $1 ORDER BY id", [id])).rows.map((r) => r.action);
+    const trail = (
+      await t.db.query<{ action: string }>("SELECT action FROM audit_log WHERE entity = 'apn-profiles' AND entity_id = $1 ORDER BY id", [id])
+    ).rows.map((r) => r.action);
     expect(trail).toEqual(['create', 'update', 'delete']);
   });
 
@@ -79,7 +89,7 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
     expect(await countRows(t.db, 'apn_profiles', 'id = $1', [made])).toBe(1);
   });
 
-  describe('refuses broken rules by field, in the caller\'s language, writing nothing', () => {
+  describe("refuses broken rules by field, in the caller's language, writing nothing", () => {
     it.each([
       ['en-US', { ...good, name: 'Io' }, 'Name must be 3 to 40 characters long'],
       ['en-US', { ...good, name: 'x'.repeat(41) }, 'Name must be at most 40 characters long'],
@@ -105,7 +115,11 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
   });
 
   it('deletes several at once, all or none, and refuses a profile other rows depend on', async () => {
-    const ids = await Promise.all(['Bulk one', 'Bulk two', 'Bulk three'].map(async (name) => (await send(s.admin, 'POST', BASE, { ...good, name, default: false })).json().data.id as string));
+    const ids = await Promise.all(
+      ['Bulk one', 'Bulk two', 'Bulk three'].map(
+        async (name) => (await send(s.admin, 'POST', BASE, { ...good, name, default: false })).json().data.id as string,
+      ),
+    );
     // One id that is not there: nothing goes.
     expect((await send(s.admin, 'DELETE', BASE, { ids: [ids[0], 'NOSUCHPROFILE'] })).statusCode).toBe(404);
     expect(await countRows(t.db, 'apn_profiles', 'id = ANY($1)', [ids])).toBe(3);
@@ -127,29 +141,46 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
   });
 
   it('a changed schema adds its new column at the next start and drops none; a migration beside it replaces the derived table', async () => {
-    const changed = defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], menu: undefined, translations: undefined }, properties: { ...SCHEMA.properties, mtu: { type: ['integer', 'null'], minimum: 576 } } });
-    const fail = (w: string): never => { throw new Error(w); };
+    const changed = defineResource({
+      ...SCHEMA,
+      'x-admin': { ...SCHEMA['x-admin'], menu: undefined, translations: undefined },
+      properties: { ...SCHEMA.properties, mtu: { type: ['integer', 'null'], minimum: 576 } },
+    });
+    const fail = (w: string): never => {
+      throw new Error(w);
+    };
     expect(await applySchemaTables(t.db, [{ resource: changed, file: 'apn-profiles.json' }])).toEqual(['apn_profiles: added mtu']);
     expect(await applySchemaTables(t.db, [{ resource: changed, file: 'apn-profiles.json' }])).toEqual([]);
     // Sorting by it later brings its index, as a table made with it would have.
-    const sorted = defineResource({ ...changed, 'x-admin': { ...changed['x-admin'], list: { ...changed['x-admin'].list, sortable: [...changed['x-admin'].list.sortable, 'mtu'] } } });
+    const sorted = defineResource({
+      ...changed,
+      'x-admin': { ...changed['x-admin'], list: { ...changed['x-admin'].list, sortable: [...changed['x-admin'].list.sortable, 'mtu'] } },
+    });
     expect(await applySchemaTables(t.db, [{ resource: sorted, file: 'apn-profiles.json' }])).toEqual(['apn_profiles: added index apn_profiles_mtu']);
     expect(await applySchemaTables(t.db, [{ resource: sorted, file: 'apn-profiles.json' }])).toEqual([]);
     expect(await countRows(t.db, 'apn_profiles')).toBeGreaterThan(0);
     const own = defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table: 'apn_own' } });
-    const sql = 'CREATE TABLE apn_own (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz DEFAULT now());';
+    const sql =
+      'CREATE TABLE apn_own (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz DEFAULT now());';
     expect(await applySchemaTables(t.db, [{ resource: own, file: 'apn-own.json', migration: { name: 'apn-own.sql', sql } }])).toEqual(['apn_own: apn-own.sql']);
     expect(await countRows(t.db, 'schema_migrations', "name = 'schemas/apn-own.sql'")).toBe(1);
     expect(await applySchemaTables(t.db, [{ resource: own, file: 'apn-own.json', migration: { name: 'apn-own.sql', sql } }])).toEqual([]);
     // A field whose column cannot be derived stops with the file.
-    const twoTypes = defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table: 'apn_bad', menu: undefined, translations: undefined }, properties: { ...SCHEMA.properties, odd: { type: ['string', 'integer'] } } });
-    await expect(applySchemaTables(t.db, [{ resource: twoTypes, file: '/x/apn-bad.json' }])).rejects.toThrow('/x/apn-bad.json: the field "odd" must have one type');
+    const twoTypes = defineResource({
+      ...SCHEMA,
+      'x-admin': { ...SCHEMA['x-admin'], table: 'apn_bad', menu: undefined, translations: undefined },
+      properties: { ...SCHEMA.properties, odd: { type: ['string', 'integer'] } },
+    });
+    await expect(applySchemaTables(t.db, [{ resource: twoTypes, file: '/x/apn-bad.json' }])).rejects.toThrow(
+      '/x/apn-bad.json: the field "odd" must have one type',
+    );
     void fail;
   });
 
-  it('a migration beside one schema may refer to another schema\'s derived table, whatever the files\' names', async () => {
+  it("a migration beside one schema may refer to another schema's derived table, whatever the files' names", async () => {
     const as = (table: string) => defineResource({ ...SCHEMA, 'x-admin': { ...SCHEMA['x-admin'], table, menu: undefined, translations: undefined } });
-    const sql = 'CREATE TABLE apn_uses (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz, profile_id text REFERENCES apn_used(id));';
+    const sql =
+      'CREATE TABLE apn_uses (id text PRIMARY KEY, org_id text NOT NULL, name text, apn text, auth_type text, username text, ip_type text, "default" boolean, created_at timestamptz, profile_id text REFERENCES apn_used(id));';
     // "apn-usea.json" sorts before "apn-useb.json", yet the table it refers to is made first.
     const done = await applySchemaTables(t.db, [
       { resource: as('apn_uses'), file: 'apn-usea.json', migration: { name: 'apn-usea.sql', sql } },
@@ -169,7 +200,9 @@ describe.each(DB_KINDS)('the APN profile of docs/schemas.md, on %s', (kind) => {
         list: { ...x.list, columns: [...x.list.columns, 'priority'] },
         create: { ...x.create, fields: [...x.create.fields, 'priority'] },
         edit: { ...x.edit, fields: [...x.edit.fields, 'priority'] },
-        translations: Object.fromEntries(Object.entries(x.translations as Record<string, { fields: object }>).map(([l, tr]) => [l, { ...tr, fields: { ...tr.fields, priority: 'P' } }])),
+        translations: Object.fromEntries(
+          Object.entries(x.translations as Record<string, { fields: object }>).map(([l, tr]) => [l, { ...tr, fields: { ...tr.fields, priority: 'P' } }]),
+        ),
       },
     };
     const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'apn-schemas-'));

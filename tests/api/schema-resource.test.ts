@@ -21,11 +21,13 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
     s.other = await signIn(suite.t.app, 'admin@other.example.com');
   });
 
-  const create = (who: Session, payload: unknown, language = 'en-US') => call(suite.t.app, who, { method: 'POST', url: BASE, payload: payload as object, headers: { language } });
+  const create = (who: Session, payload: unknown, language = 'en-US') =>
+    call(suite.t.app, who, { method: 'POST', url: BASE, payload: payload as object, headers: { language } });
   const list = (who: Session, payload: object = {}) => call(suite.t.app, who, { method: 'POST', url: `${BASE}/list`, payload });
 
   it('offers its schema to the roles that may read it, and only to them', async () => {
-    const names = async (who: Session) => (await call(suite.t.app, who, { method: 'GET', url: '/api/main/resources' })).json().data.items.map((r: { $id: string }) => r.$id);
+    const names = async (who: Session) =>
+      (await call(suite.t.app, who, { method: 'GET', url: '/api/main/resources' })).json().data.items.map((r: { $id: string }) => r.$id);
     expect(await names(s.admin)).toEqual(['gateways']);
     expect(await names(s.operator)).toEqual(['gateways']);
     expect(await names(s.user)).toEqual([]);
@@ -78,7 +80,7 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
       expect(await countRows(suite.t.db, 'gateways')).toBe(before);
     });
 
-    it('names the field by the schema\'s own label in the caller\'s language', async () => {
+    it("names the field by the schema's own label in the caller's language", async () => {
       const res = await create(s.admin, { ...good, serial: 'GW-1' }, 'es-ES');
       expect(res.json().status.message).toContain('Número de serie');
     });
@@ -102,7 +104,7 @@ describe.each(DB_KINDS)('a resource declared by a schema alone, on %s', (kind) =
     expect((await list(s.other)).json().data.items).toEqual([]);
   });
 
-  it('edits by the edit form\'s rules; someone else\'s record is not found', async () => {
+  it("edits by the edit form's rules; someone else's record is not found", async () => {
     const id = (await list(s.admin, { kind: 'outdoor' })).json().data.items[0].id as string;
     const put = (who: Session, payload: object, key = id) => call(suite.t.app, who, { method: 'PUT', url: `${BASE}/${key}`, payload });
     const ok = await put(s.admin, { name: 'Dock gate north', ports: 16 });
@@ -130,7 +132,7 @@ describe('a schema that breaks the format stops the start with its file and its 
   const base = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'schemas/gateways.json'), 'utf8'));
   const admin = base['x-admin'];
   it.each([
-    ['rights on a subject of the auditors\' file', { ...admin, subject: 'sim' }, 'may only declare a subject of its own'],
+    ["rights on a subject of the auditors' file", { ...admin, subject: 'sim' }, 'may only declare a subject of its own'],
     ['an unknown action', { ...admin, permissions: { admin: ['explode'] } }, 'names the action "explode"'],
     ['an unknown role', { ...admin, permissions: { owner: ['read'] } }, 'names the role "owner"'],
     ['an unknown menu group', { ...admin, menu: { group: 'attic' } }, 'x-admin.menu.group "attic"'],
@@ -138,17 +140,29 @@ describe('a schema that breaks the format stops the start with its file and its 
     ['an edit call without :id', { ...admin, edit: { ...admin.edit, call: 'PUT /api/main/resources/gateways' } }, 'must name the record as :id'],
     ['a call outside /api/<service>/', { ...admin, show: { ...admin.show, call: 'GET /gateways/:id' } }, 'must read "METHOD /api/<service>/<path>"'],
     ['a language the console lacks', { ...admin, translations: { 'fr-FR': {} } }, 'names "fr-FR"'],
-    ['a label missing in one language', { ...admin, translations: { ...admin.translations, 'es-ES': { ...admin.translations['es-ES'], enum: { kind: { indoor: 'Interior' } } } } }, 'x-admin.translations.es-ES lacks enum.kind.outdoor'],
-    ['a built-in resource\'s name', { ...admin, resource: 'sims', subject: 'sims-again' }, 'already exists'],
+    [
+      'a label missing in one language',
+      { ...admin, translations: { ...admin.translations, 'es-ES': { ...admin.translations['es-ES'], enum: { kind: { indoor: 'Interior' } } } } },
+      'x-admin.translations.es-ES lacks enum.kind.outdoor',
+    ],
+    ["a built-in resource's name", { ...admin, resource: 'sims', subject: 'sims-again' }, 'already exists'],
     ['a misspelt key', { ...(({ storage: _s, ...rest }) => rest)(admin), stroage: 'generic' }, 'x-admin has the unknown key "stroage"'],
     ['a misspelt list key', { ...admin, list: { ...admin.list, sortabel: ['name'] } }, 'x-admin.list has the unknown key "sortabel"'],
-    ['a misspelt list key in place of the right one', { ...admin, list: { ...(({ sortable: _s, ...rest }) => rest)(admin.list), sortabel: ['name'] } }, 'x-admin.list has the unknown key "sortabel"'],
+    [
+      'a misspelt list key in place of the right one',
+      { ...admin, list: { ...(({ sortable: _s, ...rest }) => rest)(admin.list), sortabel: ['name'] } },
+      'x-admin.list has the unknown key "sortabel"',
+    ],
     ['a misspelt list in place of the right one', { ...(({ list: _l, ...rest }) => rest)(admin), lsit: admin.list }, 'x-admin has the unknown key "lsit"'],
     ['a table that is not a plain SQL name', { ...admin, table: 'gateways; DROP TABLE sims' }, 'must be a plain SQL identifier'],
-    ['a table of the console\'s own', { ...admin, table: 'audit_log' }, 'the table "audit_log" is one of the console\'s own tables'],
-    ['a partition of the console\'s own', { ...admin, table: 'cdrs_2026_11' }, 'the table "cdrs_2026_11" is one of the console\'s own tables'],
-    ['a table of PostgreSQL\'s own', { ...admin, table: 'pg_class' }, 'the table "pg_class" is one of the console\'s own tables'],
-    ['a menu place without translations', (({ translations: _t, ...rest }) => rest)(admin), 'x-admin.translations is required for a resource with a menu place'],
+    ["a table of the console's own", { ...admin, table: 'audit_log' }, 'the table "audit_log" is one of the console\'s own tables'],
+    ["a partition of the console's own", { ...admin, table: 'cdrs_2026_11' }, 'the table "cdrs_2026_11" is one of the console\'s own tables'],
+    ["a table of PostgreSQL's own", { ...admin, table: 'pg_class' }, 'the table "pg_class" is one of the console\'s own tables'],
+    [
+      'a menu place without translations',
+      (({ translations: _t, ...rest }) => rest)(admin),
+      'x-admin.translations is required for a resource with a menu place',
+    ],
   ])('%s', (_n, xAdmin, message) => {
     const dir = write({ ...base, 'x-admin': xAdmin });
     // The file's real path leads the message.
@@ -160,11 +174,19 @@ describe('a schema that breaks the format stops the start with its file and its 
     expect(() => loadResources(dir)).toThrow(`${path.join(dir, 'bad.json')}: the top-level "${k}" is not supported`);
   });
   it('a field whose column is not a plain SQL name', () => {
-    const dir = write({ ...base, properties: { ...base.properties, 'bad-name': { type: 'string' } }, 'x-admin': { ...admin, translations: undefined, menu: undefined } });
+    const dir = write({
+      ...base,
+      properties: { ...base.properties, 'bad-name': { type: 'string' } },
+      'x-admin': { ...admin, translations: undefined, menu: undefined },
+    });
     expect(() => loadResources(dir)).toThrow('the field "bad-name" makes the column "bad-name", not a plain SQL identifier');
   });
   it('a field name that is not camelCase', () => {
-    const dir = write({ ...base, properties: { ...base.properties, APN2: { type: 'string' } }, 'x-admin': { ...admin, translations: undefined, menu: undefined } });
+    const dir = write({
+      ...base,
+      properties: { ...base.properties, APN2: { type: 'string' } },
+      'x-admin': { ...admin, translations: undefined, menu: undefined },
+    });
     expect(() => loadResources(dir)).toThrow(`${path.join(dir, 'bad.json')}: the field "APN2" must be a camelCase name of letters and digits`);
   });
   it('a file that is not JSON', () => {

@@ -89,7 +89,10 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
     await migrate(db);
     await seedDemo(db, { size: 'small' });
     await scaleSeed(db, { sims: 100_000, cdrs: 0 });
-    await db.query(`UPDATE notification_keys SET status = CASE WHEN id = $1 THEN 'enabled' ELSE 'disabled' END, webhook_url = CASE WHEN id = $1 THEN $2 ELSE webhook_url END`, [DEMO_NOTIFICATION_KEY_ID, rx.url]);
+    await db.query(
+      `UPDATE notification_keys SET status = CASE WHEN id = $1 THEN 'enabled' ELSE 'disabled' END, webhook_url = CASE WHEN id = $1 THEN $2 ELSE webhook_url END`,
+      [DEMO_NOTIFICATION_KEY_ID, rx.url],
+    );
     await db.query(`UPDATE webhook_deliveries SET status = 'failed' WHERE status = 'pending'`);
     const messageIds = Array.from({ length: DELIVERIES }, (_, i) => `evt_shutdown_${i}`);
     for (const id of messageIds) {
@@ -109,8 +112,18 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
     const start = (): ChildProcess => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: {
-          ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', VERIFICATION_CODE: TEST_CODE,
-          SEED: 'false', SIMULATOR: 'off', LOG_LEVEL: 'info', JOB_POLL_MS: '100', NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'true',
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl ?? '',
+          VERIFICATION_CODE: TEST_CODE,
+          SEED: 'false',
+          SIMULATOR: 'off',
+          LOG_LEVEL: 'info',
+          JOB_POLL_MS: '100',
+          NODE_ENV: 'test',
+          WEBHOOK_ALLOW_PRIVATE: 'true',
           // A task left claimed would wait an hour for its lease: only one handed back is taken over within the test.
           JOB_LEASE_SECONDS: '3600',
           SHUTDOWN_TIMEOUT_SECONDS: String(shutdownSeconds),
@@ -128,15 +141,20 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
 
     let server = start();
     await up();
-    const signin = await (await fetch(`${base}/api/identity/sso/signin/direct/cube/offline-access`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true }),
-    })).json();
+    const signin = await (
+      await fetch(`${base}/api/identity/sso/signin/direct/cube/offline-access`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true }),
+      })
+    ).json();
     const token = signin.data.user.token as string;
     const headers = { authorization: `Bearer ${token}`, partnercode: SCALE_ORG.code, 'content-type': 'application/json' };
 
     // A live stream, open while the server stops.
-    const stream = await fetch(`${base}/api/identity/sse/connect?userId=${signin.data.user.id}`, { headers: { authorization: `Bearer ${token}`, partnercode: signin.data.customData.partner_code } });
+    const stream = await fetch(`${base}/api/identity/sse/connect?userId=${signin.data.user.id}`, {
+      headers: { authorization: `Bearer ${token}`, partnercode: signin.data.customData.partner_code },
+    });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: ready');
@@ -148,10 +166,15 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
 
     // In flight: the receiver holds the first delivery's request, the export is writing rows.
     await until('a delivery at the receiver', async () => (rx.received.length > 0 ? true : undefined), 60_000);
-    const midway = await until('the export under way', async () => {
-      const t = await taskNow();
-      return t.status === 'processing' && t.progress > 0 ? t : undefined;
-    }, 60_000, 20);
+    const midway = await until(
+      'the export under way',
+      async () => {
+        const t = await taskNow();
+        return t.status === 'processing' && t.progress > 0 ? t : undefined;
+      },
+      60_000,
+      20,
+    );
     expect(midway.progress).toBeLessThan(100);
     // On PostgreSQL, held at its next progress report: it cannot end before the server hands it back.
     const hold = databaseUrl ? await holdTaskRow(databaseUrl, taskId) : null;
@@ -174,15 +197,19 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
     // What was in flight is back in the database, unclaimed and not counted as an attempt (and the embedded database
     // opens again as it was left).
     db = await openHere();
-    const task = (await db.query<{ status: string; claimed_by: string | null; attempts: number }>('SELECT status, claimed_by, attempts FROM tasks WHERE id = $1', [taskId])).rows[0];
+    const task = (
+      await db.query<{ status: string; claimed_by: string | null; attempts: number }>('SELECT status, claimed_by, attempts FROM tasks WHERE id = $1', [taskId])
+    ).rows[0];
     expect(task).toEqual({ status: 'processing', claimed_by: null, attempts: 0 });
     const log = (await db.query<{ message: string }>('SELECT message FROM task_logs WHERE task_id = $1 ORDER BY id', [taskId])).rows.map((r) => r.message);
     expect(log).toEqual(['claimed', 'handedBack']);
     const deliveries = async () =>
-      (await db.query<{ message_id: string; status: string; attempt: number; lease_owner: string | null }>(
-        'SELECT message_id, status, attempt, lease_owner FROM webhook_deliveries WHERE message_id = ANY($1::text[]) ORDER BY message_id',
-        [messageIds],
-      )).rows;
+      (
+        await db.query<{ message_id: string; status: string; attempt: number; lease_owner: string | null }>(
+          'SELECT message_id, status, attempt, lease_owner FROM webhook_deliveries WHERE message_id = ANY($1::text[]) ORDER BY message_id',
+          [messageIds],
+        )
+      ).rows;
     expect(await deliveries()).toEqual(messageIds.map((message_id) => ({ message_id, status: 'pending', attempt: 0, lease_owner: null })));
     expect((await db.query('SELECT 1 FROM notification_logs WHERE message_id = ANY($1::text[])', [messageIds])).rows).toEqual([]);
     await db.close();
@@ -193,21 +220,33 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
     output = '';
     server = start();
     await up();
-    await until('the deliveries', async () => {
-      const got = new Set(rx.received.slice(heldBefore).map((r) => r.headers['webhook-id']));
-      return messageIds.every((id) => got.has(id)) ? true : undefined;
-    }, 60_000, 100);
-    const end = await until('the export to end', async () => {
-      const t = await taskNow();
-      return t.status === 'processing' ? undefined : t;
-    }, 180_000, 200);
+    await until(
+      'the deliveries',
+      async () => {
+        const got = new Set(rx.received.slice(heldBefore).map((r) => r.headers['webhook-id']));
+        return messageIds.every((id) => got.has(id)) ? true : undefined;
+      },
+      60_000,
+      100,
+    );
+    const end = await until(
+      'the export to end',
+      async () => {
+        const t = await taskNow();
+        return t.status === 'processing' ? undefined : t;
+      },
+      180_000,
+      200,
+    );
     expect(end.status).toBe('done');
 
     server.kill('SIGTERM');
     expect(await exited(server), output).toBe(0);
     db = await openHere();
     expect(await deliveries()).toEqual(messageIds.map((message_id) => ({ message_id, status: 'delivered', attempt: 1, lease_owner: null })));
-    expect((await db.query<{ http_code: number }>('SELECT http_code FROM notification_logs WHERE message_id = ANY($1::text[])', [messageIds])).rows).toEqual(messageIds.map(() => ({ http_code: 200 })));
+    expect((await db.query<{ http_code: number }>('SELECT http_code FROM notification_logs WHERE message_id = ANY($1::text[])', [messageIds])).rows).toEqual(
+      messageIds.map(() => ({ http_code: 200 })),
+    );
     await db.close();
   }, 420_000);
 });

@@ -12,11 +12,13 @@ import { deleteKeys, PER_CALL_STORES, REDIS_URL, testPrefix } from '../redis.js'
 const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
 const good = { username: DEMO.operator, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true };
 
-
 describe.each(PER_CALL_STORES)('sign-in state in $name', ({ kind, redis }) => {
   const prefix = testPrefix();
   // This file signs in far more often than a person could; the per-minute request limits are proven in rate-limit.test.ts.
-  const suite = signedInSuite({ kind, config: { rateLimits: HAMMER_RATE_LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : { redisUrl: undefined }) } });
+  const suite = signedInSuite({
+    kind,
+    config: { rateLimits: HAMMER_RATE_LIMITS, ...(redis ? { redisUrl: REDIS_URL, redisPrefix: prefix } : { redisUrl: undefined }) },
+  });
   afterAll(async () => {
     if (redis) await deleteKeys(REDIS_URL, prefix);
   });
@@ -99,17 +101,21 @@ describe.each(PER_CALL_STORES)('sign-in state in $name', ({ kind, redis }) => {
 
     it('pauses one account at one address after 5 failures, before checking the password', async () => {
       const here = '198.51.100.8';
-      for (let i = 0; i < 5; i++) expect((await post({ ...good, username: DEMO.admin, password: 'Wrong#123' }, {}, here)).json().status.code).toBe('CB-01-0001');
+      for (let i = 0; i < 5; i++)
+        expect((await post({ ...good, username: DEMO.admin, password: 'Wrong#123' }, {}, here)).json().status.code).toBe('CB-01-0001');
       const paused = await post({ ...good, username: DEMO.admin }, {}, here);
       expect(paused.statusCode).toBe(429);
       expect(Number(paused.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(paused.headers['retry-after'])).toBeLessThanOrEqual(30);
-      expect(paused.json().status).toMatchObject({ code: 'CB-01-0004', message: expect.stringMatching(/^Too many failed sign-ins for this account from here\. Try again in \d+ seconds\.$/) });
+      expect(paused.json().status).toMatchObject({
+        code: 'CB-01-0004',
+        message: expect.stringMatching(/^Too many failed sign-ins for this account from here\. Try again in \d+ seconds\.$/),
+      });
       // Another account from the same address is not paused by this one's failures.
       expect((await post({ ...good, username: DEMO.operator }, {}, here)).statusCode).toBe(200);
     });
 
-    it('once the pause has passed, the right password signs in and forgets that address\'s failures for the account', async () => {
+    it("once the pause has passed, the right password signs in and forgets that address's failures for the account", async () => {
       const here = '198.51.100.11';
       for (let i = 0; i < 5; i++) await failures().record(DEMO.admin, here, new Date(Date.now() - 31_000));
       await failures().record(DEMO.operator, here);

@@ -11,13 +11,23 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
   const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user });
 
   const act = (s: Session, path: string, iccids: string[]) => call(suite.t.app, s, { method: 'POST', url: `/api/main${path}`, payload: { iccids } });
-  const state = async (iccid: string) => (await suite.t.db.query<{ status: string; sub_status: string }>('SELECT status, sub_status FROM sims WHERE iccid = $1', [iccid])).rows[0];
+  const state = async (iccid: string) =>
+    (await suite.t.db.query<{ status: string; sub_status: string }>('SELECT status, sub_status FROM sims WHERE iccid = $1', [iccid])).rows[0];
   const events = (iccid: string) => countRows(suite.t.db, 'sim_events', 'iccid = $1', [iccid]);
   const statusEvents = (iccid: string) => countRows(suite.t.db, 'sim_events', "iccid = $1 AND type = 'status_change'", [iccid]);
   const slot = async (iccid: string) =>
-    (await suite.t.db.query<{ operation: string | null; operation_task_id: string | null }>('SELECT operation, operation_task_id FROM sims WHERE iccid = $1', [iccid])).rows[0];
+    (
+      await suite.t.db.query<{ operation: string | null; operation_task_id: string | null }>('SELECT operation, operation_task_id FROM sims WHERE iccid = $1', [
+        iccid,
+      ])
+    ).rows[0];
   const taskOf = async (id: string) =>
-    (await suite.t.db.query<{ kind: string; status: string; quantity: number; reference_id: string; account_id: string }>('SELECT kind, status, quantity, reference_id, account_id FROM tasks WHERE id = $1', [id])).rows[0];
+    (
+      await suite.t.db.query<{ kind: string; status: string; quantity: number; reference_id: string; account_id: string }>(
+        'SELECT kind, status, quantity, reference_id, account_id FROM tasks WHERE id = $1',
+        [id],
+      )
+    ).rows[0];
   /** Run the job worker until no task is left for it (the seeded activation in progress is not looked at before its answer is due). */
   const runJobs = async () => {
     while (await suite.t.app.jobs.runOnce());
@@ -36,9 +46,16 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
     expect(await statusEvents(iccid)).toBe(before + 2);
     expect(await countRows(suite.t.db, 'audit_log', "action IN ('suspend', 'resume')")).toBe(audits + 2);
     // The network detached the suspended SIM, and the slot is free again.
-    expect((await suite.t.db.query<{ connection_status: string }>('SELECT connection_status FROM sims WHERE iccid = $1', [iccid])).rows[0].connection_status).toBe('offline');
+    expect(
+      (await suite.t.db.query<{ connection_status: string }>('SELECT connection_status FROM sims WHERE iccid = $1', [iccid])).rows[0].connection_status,
+    ).toBe('offline');
     expect(await slot(iccid)).toEqual({ operation: null, operation_task_id: null });
-    const last = (await suite.t.db.query<{ from_status: string; to_status: string; source: string }>("SELECT from_status, to_status, source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1", [iccid])).rows[0];
+    const last = (
+      await suite.t.db.query<{ from_status: string; to_status: string; source: string }>(
+        "SELECT from_status, to_status, source FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1",
+        [iccid],
+      )
+    ).rows[0];
     expect(last).toEqual({ from_status: 'paused', to_status: 'active', source: 'console' });
   });
 
@@ -59,10 +76,18 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
 
   it('activation refuses each case of SPEC.md section 8 with its own message, and sends the one that may to the network as a task', async () => {
     const res = await act(suite.admin, '/sim/active', [
-      SPECIAL_SIMS.preActivatedOta, SPECIAL_SIMS.preActivatedMultiImsi, SPECIAL_SIMS.preActivatedNoBundle, SPECIAL_SIMS.operationInProgress,
-      DEMO_SIMS.expired, DEMO_SIMS.inactive, DEMO_SIMS.active, SPECIAL_SIMS.activatable,
+      SPECIAL_SIMS.preActivatedOta,
+      SPECIAL_SIMS.preActivatedMultiImsi,
+      SPECIAL_SIMS.preActivatedNoBundle,
+      SPECIAL_SIMS.operationInProgress,
+      DEMO_SIMS.expired,
+      DEMO_SIMS.inactive,
+      DEMO_SIMS.active,
+      SPECIAL_SIMS.activatable,
     ]);
-    const messages = Object.fromEntries(res.json().data.results.map((r: { iccid: string; message?: string; ok: boolean }) => [r.iccid, r.ok ? 'ok' : r.message]));
+    const messages = Object.fromEntries(
+      res.json().data.results.map((r: { iccid: string; message?: string; ok: boolean }) => [r.iccid, r.ok ? 'ok' : r.message]),
+    );
     expect(messages).toEqual({
       [SPECIAL_SIMS.preActivatedOta]: 'Activation is not supported for OTA SIMs.',
       [SPECIAL_SIMS.preActivatedMultiImsi]: 'Activation is not supported for multi-IMSI SIMs.',
@@ -82,18 +107,27 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
     expect(await state(SPECIAL_SIMS.activatable)).toEqual({ status: 'pre_activated', sub_status: 'quiet' });
     // A second activation, or any other operation, waits for the task.
     expect((await act(suite.admin, '/sim/active', [SPECIAL_SIMS.activatable])).json().data.results[0].reason).toBe('alreadyActivating');
-    expect((await act(suite.operator, '/device/reset', [SPECIAL_SIMS.activatable])).json().data.results[0].message).toBe('Last request still processing: no concurrent operations on a SIM.');
+    expect((await act(suite.operator, '/device/reset', [SPECIAL_SIMS.activatable])).json().data.results[0].message).toBe(
+      'Last request still processing: no concurrent operations on a SIM.',
+    );
 
     await runJobs();
     expect(await taskOf(taskId)).toMatchObject({ status: 'done' });
     expect(await state(SPECIAL_SIMS.activatable)).toEqual({ status: 'active', sub_status: 'active_ready' });
     expect(await slot(SPECIAL_SIMS.activatable)).toEqual({ operation: null, operation_task_id: null });
-    const sim = (await suite.t.db.query<{ activated_at: Date | null; cycle_limit_kb: string | null }>('SELECT activated_at, cycle_limit_kb FROM sims WHERE iccid = $1', [SPECIAL_SIMS.activatable])).rows[0];
+    const sim = (
+      await suite.t.db.query<{ activated_at: Date | null; cycle_limit_kb: string | null }>('SELECT activated_at, cycle_limit_kb FROM sims WHERE iccid = $1', [
+        SPECIAL_SIMS.activatable,
+      ])
+    ).rows[0];
     expect(sim.activated_at).not.toBeNull();
     expect(sim.cycle_limit_kb).not.toBeNull();
-    const ev = (await suite.t.db.query<{ from_status: string; to_status: string; source: string; account_id: string; task: string }>(
-      "SELECT from_status, to_status, source, account_id, detail->>'taskId' AS task FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1", [SPECIAL_SIMS.activatable],
-    )).rows[0];
+    const ev = (
+      await suite.t.db.query<{ from_status: string; to_status: string; source: string; account_id: string; task: string }>(
+        "SELECT from_status, to_status, source, account_id, detail->>'taskId' AS task FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY id DESC LIMIT 1",
+        [SPECIAL_SIMS.activatable],
+      )
+    ).rows[0];
     expect(ev).toEqual({ from_status: 'pre_activated', to_status: 'active', source: 'network', account_id: suite.admin.accountId, task: taskId });
     expect(await countRows(suite.t.db, 'audit_log', "action = 'activate' AND after->>'taskId' = $1", [taskId])).toBe(2);
     // The live events carried the task's progress to its owner.
@@ -106,7 +140,12 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
   });
 
   it('in Spanish', async () => {
-    const res = await call(suite.t.app, suite.operator, { method: 'POST', url: '/api/main/sim/resume', payload: { iccids: [DEMO_SIMS.inactive] }, headers: { language: 'es-ES' } });
+    const res = await call(suite.t.app, suite.operator, {
+      method: 'POST',
+      url: '/api/main/sim/resume',
+      payload: { iccids: [DEMO_SIMS.inactive] },
+      headers: { language: 'es-ES' },
+    });
     expect(res.json().data.results[0].message).toBe('Solo se pueden reanudar SIM suspendidas.');
   });
 
@@ -133,26 +172,36 @@ describe.each(DB_KINDS)('SIM actions on %s', (kind) => {
 
   it('two activation requests for one SIM at once: exactly one proceeds', async () => {
     await suite.t.db.query("UPDATE sims SET status = 'pre_activated', sub_status = 'quiet', activated_at = NULL WHERE iccid = $1", [SPECIAL_SIMS.activatable]);
-    const [a, b] = await Promise.all([act(suite.admin, '/sim/active', [SPECIAL_SIMS.activatable]), act(suite.admin, '/sim/active', [SPECIAL_SIMS.activatable])]);
+    const [a, b] = await Promise.all([
+      act(suite.admin, '/sim/active', [SPECIAL_SIMS.activatable]),
+      act(suite.admin, '/sim/active', [SPECIAL_SIMS.activatable]),
+    ]);
     const oks = [a, b].map((r) => r.json().data.results[0].ok);
     expect(oks.filter(Boolean)).toHaveLength(1);
     const loser = [a, b].find((r) => !r.json().data.results[0].ok)!;
     expect(loser.json().data.results[0].reason).toBe('alreadyActivating');
     expect(loser.json().data.taskId).toBeUndefined();
-    expect(await countRows(suite.t.db, 'tasks', "kind = 'sim_activate' AND payload->'iccids' ? $1 AND status = 'processing'", [SPECIAL_SIMS.activatable])).toBe(1);
+    expect(await countRows(suite.t.db, 'tasks', "kind = 'sim_activate' AND payload->'iccids' ? $1 AND status = 'processing'", [SPECIAL_SIMS.activatable])).toBe(
+      1,
+    );
     await runJobs();
-    expect(await countRows(suite.t.db, 'sim_events', "iccid = $1 AND to_status = 'active' AND detail->>'action' = 'activate'", [SPECIAL_SIMS.activatable])).toBe(2);
+    expect(
+      await countRows(suite.t.db, 'sim_events', "iccid = $1 AND to_status = 'active' AND detail->>'action' = 'activate'", [SPECIAL_SIMS.activatable]),
+    ).toBe(2);
   });
 
   it('a SIM the network refuses keeps its state, gets its slot back, and the task ends with issues', async () => {
-    await suite.t.db.query("UPDATE sims SET status = 'pre_activated', sub_status = 'quiet', activated_at = NULL, imsi = NULL WHERE iccid = $1", [SPECIAL_SIMS.activatable]);
+    await suite.t.db.query("UPDATE sims SET status = 'pre_activated', sub_status = 'quiet', activated_at = NULL, imsi = NULL WHERE iccid = $1", [
+      SPECIAL_SIMS.activatable,
+    ]);
     const res = await act(suite.admin, '/sim/active', [SPECIAL_SIMS.activatable]);
     const { taskId } = res.json().data;
     await runJobs();
     expect(await taskOf(taskId)).toMatchObject({ status: 'issues' });
     expect(await state(SPECIAL_SIMS.activatable)).toEqual({ status: 'pre_activated', sub_status: 'quiet' });
     expect(await slot(SPECIAL_SIMS.activatable)).toEqual({ operation: null, operation_task_id: null });
-    const report = (await suite.t.db.query<{ result: { activated: number; failed: number } }>('SELECT result FROM tasks WHERE id = $1', [taskId])).rows[0].result;
+    const report = (await suite.t.db.query<{ result: { activated: number; failed: number } }>('SELECT result FROM tasks WHERE id = $1', [taskId])).rows[0]
+      .result;
     expect(report).toMatchObject({ activated: 0, failed: 1 });
   });
 });

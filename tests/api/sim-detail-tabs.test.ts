@@ -44,8 +44,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
   const get = (path: string, headers: Record<string, string> = {}) => call(suite.t.app, suite.user, { method: 'GET', url: `/api/main${path}`, headers });
   const one = async <T>(sql: string, params: unknown[] = []) => (await suite.t.db.query<T & Record<string, unknown>>(sql, params)).rows[0];
 
-
-  it.each(GETS)('%s answers 404 for another organisation\'s SIM and for a missing one, 400 naming the ICCID for a bad one', async (route) => {
+  it.each(GETS)("%s answers 404 for another organisation's SIM and for a missing one, 400 naming the ICCID for a bad one", async (route) => {
     expect((await get(`${route}${OTHER_SIM_ICCID}`)).statusCode).toBe(404);
     expect((await get(`${route}${makeIccid('894902', 9_999_999, 20)}`)).statusCode).toBe(404);
     const bad = await get(`${route}8949`);
@@ -66,7 +65,10 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     it('shows the network facts of the SIM row', async () => {
       const res = await get(`/sim/connection?iccid=${iccid}`);
       expect(res.statusCode).toBe(200);
-      const row = await one<{ connection_status: string; apn: string; ip: string | null; network: string }>('SELECT connection_status, apn, ip, network FROM sims WHERE iccid = $1', [iccid]);
+      const row = await one<{ connection_status: string; apn: string; ip: string | null; network: string }>(
+        'SELECT connection_status, apn, ip, network FROM sims WHERE iccid = $1',
+        [iccid],
+      );
       expect(res.json().data).toMatchObject({ iccid, connectionStatus: row.connection_status, apn: row.apn, ip: row.ip, network: row.network });
       const status = await get(`/sim/connection/status?iccid=${iccid}`);
       expect(status.json().data.connectionStatus).toBe(row.connection_status);
@@ -99,9 +101,13 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     const items = res.json().data.items as Array<Record<string, unknown>>;
     expect(items.length).toBe(await countRows(suite.t.db, 'bundle_orders', 'iccid = $1', [iccid]));
     expect(items.length).toBeGreaterThan(0);
-    const newest = await one<{ id: string; status: string; coverage: string[] }>('SELECT id, status, coverage_countries AS coverage FROM bundle_orders WHERE iccid = $1 ORDER BY ordered_at DESC, id LIMIT 1', [iccid]);
+    const newest = await one<{ id: string; status: string; coverage: string[] }>(
+      'SELECT id, status, coverage_countries AS coverage FROM bundle_orders WHERE iccid = $1 ORDER BY ordered_at DESC, id LIMIT 1',
+      [iccid],
+    );
     expect(items[0]).toMatchObject({ id: newest.id, status: newest.status, coverageCountries: newest.coverage });
-    for (const key of ['type', 'paymentMode', 'quotaKb', 'usedKb', 'resetCycle', 'overagePolicy', 'outOfCoverage', 'orderedAt']) expect(items[0]).toHaveProperty(key);
+    for (const key of ['type', 'paymentMode', 'quotaKb', 'usedKb', 'resetCycle', 'overagePolicy', 'outOfCoverage', 'orderedAt'])
+      expect(items[0]).toHaveProperty(key);
   });
 
   describe('usage', () => {
@@ -121,14 +127,19 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(res.total.uplinkKb + res.total.downlinkKb).toBe(res.total.volumeKb);
     });
 
-    it('puts a usage row on the UTC day it belongs to, and the next day\'s row on the next day', async () => {
+    it("puts a usage row on the UTC day it belongs to, and the next day's row on the next day", async () => {
       const sim = await one<{ id: string; org_id: string }>('SELECT id, org_id FROM sims WHERE iccid = $1', [quiet]);
       await suite.t.db.query(
         `INSERT INTO usage_daily (org_id, sim_id, day, iccid, uplink_kb, downlink_kb, volume_kb, cdr_count)
          VALUES ($1, $2, (now() AT TIME ZONE 'UTC')::date - 3, $3, 100, 300, 400, 2), ($1, $2, (now() AT TIME ZONE 'UTC')::date - 2, $3, 7, 0, 7, 1)`,
         [sim.org_id, sim.id, quiet],
       );
-      const days = (await get(`/sim/usage?iccid=${quiet}&cycle=day`)).json().data.buckets as Array<{ period: string; uplinkKb: number; downlinkKb: number; volumeKb: number }>;
+      const days = (await get(`/sim/usage?iccid=${quiet}&cycle=day`)).json().data.buckets as Array<{
+        period: string;
+        uplinkKb: number;
+        downlinkKb: number;
+        volumeKb: number;
+      }>;
       const day = (back: number) => days[days.length - 1 - back];
       expect(day(3)).toMatchObject({ uplinkKb: 100, downlinkKb: 300, volumeKb: 400 });
       expect(day(2)).toMatchObject({ volumeKb: 7 });
@@ -158,7 +169,9 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       const first = (await get(`/sim/event?iccid=${terminated}&pageSize=1`)).json().data;
       expect(first.total).toBe(total);
       expect(first.items).toHaveLength(1);
-      const newest = await one<{ id: string }>('SELECT id::text AS id FROM sim_events WHERE iccid = $1 ORDER BY at DESC, sim_events.id DESC LIMIT 1', [terminated]);
+      const newest = await one<{ id: string }>('SELECT id::text AS id FROM sim_events WHERE iccid = $1 ORDER BY at DESC, sim_events.id DESC LIMIT 1', [
+        terminated,
+      ]);
       expect(first.items[0].id).toBe(newest.id);
       const all = (await get(`/sim/event?iccid=${terminated}&pageSize=100`)).json().data.items as Array<{ at: string }>;
       expect(all).toHaveLength(total);
@@ -167,7 +180,11 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('the trace holds status changes only, with who made them', async () => {
-      const edit = await call(suite.t.app, await signIn(suite.t.app, DEMO.admin), { method: 'POST', url: '/api/main/sim/deviceName', payload: { iccid: terminated, deviceName: 'Trace test' } });
+      const edit = await call(suite.t.app, await signIn(suite.t.app, DEMO.admin), {
+        method: 'POST',
+        url: '/api/main/sim/deviceName',
+        payload: { iccid: terminated, deviceName: 'Trace test' },
+      });
       expect(edit.statusCode).toBe(200);
       const trace = (await get(`/sim/statusTrace?iccid=${terminated}&pageSize=100`)).json().data;
       expect(trace.total).toBe(await countRows(suite.t.db, 'sim_events', `iccid = $1 AND type = 'status_change'`, [terminated]));
@@ -175,12 +192,15 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(trace.items.every((e: { type: string }) => e.type === 'status_change')).toBe(true);
     });
 
-    it('downloads the trace as CSV, one row per status change, labelled in the caller\'s language', async () => {
+    it("downloads the trace as CSV, one row per status change, labelled in the caller's language", async () => {
       const res = await get(`/sim/statusTraceDownload?iccid=${terminated}`);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/csv');
       expect(res.headers['content-disposition']).toBe(`attachment; filename="status-trace-${terminated}.csv"`);
-      const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      const lines = res.body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
       expect(lines[0]).toBe('Time (UTC),From,To,Source,Account');
       expect(lines.length - 1).toBe(await countRows(suite.t.db, 'sim_events', `iccid = $1 AND type = 'status_change'`, [terminated]));
       const newest = await one<{ at: Date }>(`SELECT at FROM sim_events WHERE iccid = $1 AND type = 'status_change' ORDER BY at DESC LIMIT 1`, [terminated]);
@@ -191,7 +211,7 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
   });
 
   describe('CDRs and SMS', () => {
-    it('pages the SIM\'s CDRs of the last 31 days, newest first, and leaves older ones out', async () => {
+    it("pages the SIM's CDRs of the last 31 days, newest first, and leaves older ones out", async () => {
       const count = () => countRows(suite.t.db, 'cdrs', `iccid = $1 AND start_at >= now() - interval '31 days'`, [iccid]);
       const before = await count();
       expect(before).toBeGreaterThan(0);
@@ -213,8 +233,10 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(last.items.length).toBe(res.total % 10 || 10);
     });
 
-    it('pages the SIM\'s SMS, newest first', async () => {
-      const row = await one<{ iccid: string; n: number }>(`SELECT iccid, count(*)::int AS n FROM sms_records WHERE org_id = 'org-demo' GROUP BY iccid ORDER BY n DESC LIMIT 1`);
+    it("pages the SIM's SMS, newest first", async () => {
+      const row = await one<{ iccid: string; n: number }>(
+        `SELECT iccid, count(*)::int AS n FROM sms_records WHERE org_id = 'org-demo' GROUP BY iccid ORDER BY n DESC LIMIT 1`,
+      );
       const res = (await get(`/sim/sms?iccid=${row.iccid}&pageSize=100`)).json().data;
       expect(res.total).toBe(row.n);
       expect(res.items).toHaveLength(row.n);
@@ -238,11 +260,17 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
     });
 
     it('follows the same 3-month and 48-hour cut-offs as the connection tab', async () => {
-      await suite.t.db.query(`UPDATE sims SET last_session_at = now() - interval '3 months' + interval '1 hour', location_at = now() - interval '47 hours' WHERE iccid = $1`, [iccid]);
+      await suite.t.db.query(
+        `UPDATE sims SET last_session_at = now() - interval '3 months' + interval '1 hour', location_at = now() - interval '47 hours' WHERE iccid = $1`,
+        [iccid],
+      );
       let r = await report(iccid);
       expect(check(r, 'session').result).toBe('pass');
       expect(check(r, 'location').result).toBe('pass');
-      await suite.t.db.query(`UPDATE sims SET last_session_at = now() - interval '3 months' - interval '1 hour', location_at = now() - interval '49 hours' WHERE iccid = $1`, [iccid]);
+      await suite.t.db.query(
+        `UPDATE sims SET last_session_at = now() - interval '3 months' - interval '1 hour', location_at = now() - interval '49 hours' WHERE iccid = $1`,
+        [iccid],
+      );
       r = await report(iccid);
       expect(check(r, 'session')).toMatchObject({ result: 'fail', message: 'No data session in the last 3 months.' });
       expect(check(r, 'location').result).toBe('warn');
@@ -251,8 +279,14 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
 
     it('names what stops a SIM: no bundle, an operation in progress, its state', async () => {
       expect(check(await report(SPECIAL_SIMS.preActivatedNoBundle), 'bundle').result).toBe('fail');
-      expect(check(await report(SPECIAL_SIMS.operationInProgress), 'operation')).toMatchObject({ result: 'warn', message: expect.stringContaining('activation') });
-      expect(check(await report(DEMO_SIMS.paused), 'state')).toMatchObject({ result: 'fail', message: "The SIM's state is Paused, in which it passes no data." });
+      expect(check(await report(SPECIAL_SIMS.operationInProgress), 'operation')).toMatchObject({
+        result: 'warn',
+        message: expect.stringContaining('activation'),
+      });
+      expect(check(await report(DEMO_SIMS.paused), 'state')).toMatchObject({
+        result: 'fail',
+        message: "The SIM's state is Paused, in which it passes no data.",
+      });
       expect(check(await report(DEMO_SIMS.paused, 'es-ES'), 'state').message).toBe('El estado de la SIM es «En pausa»: en él no transmite datos.');
     });
 
@@ -266,7 +300,9 @@ describe.each(DB_KINDS)('SIM page tabs on %s', (kind) => {
       expect(pdf.getTitle()).toBe(`Diagnose report ${iccid}`);
       expect(pdf.getSubject()).toBe(iccid);
       expect(pdf.getPageCount()).toBe(1);
-      const es = await PDFDocument.load((await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language: 'es-ES' } })).rawPayload);
+      const es = await PDFDocument.load(
+        (await call(suite.t.app, suite.user, { method: 'GET', url: `/api/main/cube/sims/diagnose/${iccid}/pdf`, headers: { language: 'es-ES' } })).rawPayload,
+      );
       expect(es.getTitle()).toBe(`Informe de diagnóstico ${iccid}`);
     });
 

@@ -18,16 +18,24 @@ describe.each(DB_KINDS)('pruning usage_sim_hourly on %s', (kind) => {
   const suite = signedInSuite({ kind, config: { clock: () => NOW } }, { user: DEMO.user });
 
   const sims = async (org: string, n: number) =>
-    (await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
-      'SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 ORDER BY iccid LIMIT $2', [org, n],
-    )).rows;
+    (
+      await suite.t.db.query<{ id: string; iccid: string; imsi: string | null; msisdn: string | null }>(
+        'SELECT id, iccid, imsi, msisdn FROM sims WHERE org_id = $1 ORDER BY iccid LIMIT $2',
+        [org, n],
+      )
+    ).rows;
   /** Usage through the network's own writer, so every rollup gets its row as in production. */
   const use = (org: string, s: { id: string; iccid: string; imsi: string | null; msisdn: string | null }, at: Date, kb: number) =>
     suite.t.db.tx((q) =>
       recordUsage(q, {
         sim: { orgId: org, simId: s.id, iccid: s.iccid, imsi: s.imsi, msisdn: s.msisdn },
         network: { name: 'Vodafone DE 262-02', mccMnc: '26202', country: 'DE' },
-        planCode: 'EU-BAS-1G', rat: 'LTE', direction: 'downlink', volumeKb: kb, start: at, end: new Date(at.getTime() + 60_000),
+        planCode: 'EU-BAS-1G',
+        rat: 'LTE',
+        direction: 'downlink',
+        volumeKb: kb,
+        start: at,
+        end: new Date(at.getTime() + 60_000),
       }),
     );
   const rows = async (sql: string) => (await suite.t.db.query(sql)).rows;

@@ -9,7 +9,7 @@ describe.each(DB_KINDS)('SIM information on %s', (kind) => {
 
   const edit = (s: Session, path: string, payload: object) => call(suite.t.app, s, { method: 'POST', url: `/api/main${path}`, payload: { iccid, ...payload } });
 
-  it('shows a SIM of the organisation; another organisation\'s is not found', async () => {
+  it("shows a SIM of the organisation; another organisation's is not found", async () => {
     const res = await call(suite.t.app, suite.operator, { method: 'GET', url: `/api/main/sim/basic?iccid=${iccid}` });
     expect(res.json().data).toMatchObject({ iccid, status: 'active' });
     expect((await call(suite.t.app, suite.operator, { method: 'GET', url: `/api/main/sim/basic?iccid=${OTHER_SIM_ICCID}` })).statusCode).toBe(404);
@@ -19,7 +19,12 @@ describe.each(DB_KINDS)('SIM information on %s', (kind) => {
   it.each([
     ['/sim/deviceName', { deviceName: 'd'.repeat(40) }, { deviceName: 'd'.repeat(41) }, 'Device name must be at most 40 characters long'],
     ['/device/saveNote', { notes: 'n'.repeat(140) }, { notes: 'n'.repeat(141) }, 'must be at most 140 characters'],
-    ['/device/saveTag', { tags: Array.from({ length: 10 }, (_, i) => `tag-${i}`) }, { tags: Array.from({ length: 11 }, (_, i) => `tag-${i}`) }, 'Tags can have at most 10 entries'],
+    [
+      '/device/saveTag',
+      { tags: Array.from({ length: 10 }, (_, i) => `tag-${i}`) },
+      { tags: Array.from({ length: 11 }, (_, i) => `tag-${i}`) },
+      'Tags can have at most 10 entries',
+    ],
     ['/device/saveTag', { tags: ['ten-chars!'] }, { tags: ['eleven-char'] }, 'must be at most 10 characters'],
   ])('%s takes the limit and refuses one over it', async (path, ok, over, message) => {
     const good = await edit(suite.admin, path, ok);
@@ -38,9 +43,13 @@ describe.each(DB_KINDS)('SIM information on %s', (kind) => {
     expect((await edit(suite.admin, '/sim/deviceName', { deviceName: '  ' })).json().data.deviceName).toBeNull();
   });
 
-  it('only admins edit, only their organisation\'s SIMs', async () => {
+  it("only admins edit, only their organisation's SIMs", async () => {
     expect((await edit(suite.operator, '/sim/deviceName', { deviceName: 'Operator' })).statusCode).toBe(403);
-    const theirs = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/deviceName', payload: { iccid: OTHER_SIM_ICCID, deviceName: 'Not mine' } });
+    const theirs = await call(suite.t.app, suite.admin, {
+      method: 'POST',
+      url: '/api/main/sim/deviceName',
+      payload: { iccid: OTHER_SIM_ICCID, deviceName: 'Not mine' },
+    });
     expect(theirs.statusCode).toBe(404);
   });
 });

@@ -8,7 +8,8 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
     mine = (await suite.t.db.query<(typeof mine)[number]>("SELECT iccid, device_name, status FROM sims WHERE org_id = 'org-demo' ORDER BY iccid")).rows;
   });
 
-  const list = (s: Session, payload: object, language = 'en-US') => call(suite.t.app, s, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { language } });
+  const list = (s: Session, payload: object, language = 'en-US') =>
+    call(suite.t.app, s, { method: 'POST', url: '/api/main/sim/list/es', payload, headers: { language } });
 
   it('lists the organisation’s SIMs sorted by ICCID, with typed fields', async () => {
     const res = await list(suite.user, { pageSize: 5 });
@@ -51,7 +52,12 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
     const filler = Array.from({ length: 997 }, (_, i) => `8900000000000${String(i).padStart(6, '0')}`);
     const ok = await list(suite.user, { iccids: [...known, ...filler], pageSize: 100 });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().data.items.map((s: { iccid: string }) => s.iccid).sort()).toEqual(known.sort());
+    expect(
+      ok
+        .json()
+        .data.items.map((s: { iccid: string }) => s.iccid)
+        .sort(),
+    ).toEqual(known.sort());
     const over = await list(suite.user, { iccids: [...known, ...filler, '8900000000000999999'] });
     expect(over.statusCode).toBe(400);
     expect(over.json().status.message).toBe('ICCID list can have at most 1,000 entries');
@@ -61,7 +67,10 @@ describe.each(DB_KINDS)('the SIM list (POST /sim/list/es) on %s', (kind) => {
 
   it('filters by status and sorts as asked', async () => {
     const res = await list(suite.user, { status: 'active', sort: 'iccid', order: 'desc', pageSize: 100 });
-    const active = mine.filter((s) => s.status === 'active').map((s) => s.iccid).reverse();
+    const active = mine
+      .filter((s) => s.status === 'active')
+      .map((s) => s.iccid)
+      .reverse();
     expect(res.json().data.items.map((s: { iccid: string }) => s.iccid)).toEqual(active.slice(0, 100));
   });
 

@@ -48,14 +48,21 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
   const suite = signedInSuite(kind, { admin: DEMO.admin, operator: DEMO.operator, user: DEMO.user });
 
   const demoIccids = async (where: string, n: number) =>
-    (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND ${where} ORDER BY iccid LIMIT ${n}`)).rows.map((r) => r.iccid);
+    (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND ${where} ORDER BY iccid LIMIT ${n}`)).rows.map(
+      (r) => r.iccid,
+    );
   const post = async (s: Session, url: string, fields: Record<string, string>, file?: { name: string; bytes: Buffer }, language = 'en-US') => {
     const f = await form(fields, file);
     return call(suite.t.app, s, { method: 'POST', url, payload: f.payload, headers: { ...f.headers, language } });
   };
-  const transfer = (s: Session, file: { name: string; bytes: Buffer } | undefined, fields: Record<string, string> = { targetOrgId: 'org-demo-north', acknowledged: 'true' }, language?: string) =>
-    post(s, '/api/main/sim/transfer', fields, file, language);
-  const parseTransfer = (s: Session, file: { name: string; bytes: Buffer }, target = 'org-demo-north') => post(s, `/api/main/sim/transfer/parse/${target}`, {}, file);
+  const transfer = (
+    s: Session,
+    file: { name: string; bytes: Buffer } | undefined,
+    fields: Record<string, string> = { targetOrgId: 'org-demo-north', acknowledged: 'true' },
+    language?: string,
+  ) => post(s, '/api/main/sim/transfer', fields, file, language);
+  const parseTransfer = (s: Session, file: { name: string; bytes: Buffer }, target = 'org-demo-north') =>
+    post(s, `/api/main/sim/transfer/parse/${target}`, {}, file);
   const info = (s: Session, type: string, file: { name: string; bytes: Buffer }, code = 'DEMO', language?: string) =>
     post(s, `/api/main/sim/organizationCode/${code}/batchUpdateInfo`, { type }, file, language);
   const tasks = () => countRows(suite.t.db, 'tasks');
@@ -63,10 +70,19 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
     const token = await call(suite.t.app, s, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${taskId}` });
     expect(token.statusCode).toBe(200);
     const res = await suite.t.app.inject({ method: 'GET', url: token.json().data.url });
-    return res.body.replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','));
+    return res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
   };
   const taskRow = async (id: string) =>
-    (await suite.t.db.query<{ status: string; result: Record<string, unknown>; kind: string; quantity: number }>('SELECT status, result, kind, quantity FROM tasks WHERE id = $1', [id])).rows[0];
+    (
+      await suite.t.db.query<{ status: string; result: Record<string, unknown>; kind: string; quantity: number }>(
+        'SELECT status, result, kind, quantity FROM tasks WHERE id = $1',
+        [id],
+      )
+    ).rows[0];
 
   describe('the file as a whole', () => {
     it.each([
@@ -128,7 +144,7 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       expect(await tasks()).toBe(before);
     });
 
-    it('names the file in the person\'s language', async () => {
+    it("names the file in the person's language", async () => {
       const res = await transfer(suite.admin, { name: 'iccids.txt', bytes: Buffer.from('x') }, undefined, 'es-ES');
       expect(res.json().status.message).toBe('«Archivo» debe ser un archivo .xls, .xlsx, .csv');
     });
@@ -177,8 +193,12 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       if (format === 'xls') expect([...res.rawPayload.subarray(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]);
     });
 
-    it('info templates per type, labelled in the person\'s language; an unknown type is refused', async () => {
-      const res = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sim/uploadInfo/template/deviceName?format=csv', headers: { language: 'zh-CN' } });
+    it("info templates per type, labelled in the person's language; an unknown type is refused", async () => {
+      const res = await call(suite.t.app, suite.admin, {
+        method: 'GET',
+        url: '/api/main/sim/uploadInfo/template/deviceName?format=csv',
+        headers: { language: 'zh-CN' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('ICCID,设备名称');
       const bad = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/sim/uploadInfo/template/imei' });
@@ -204,14 +224,24 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
         [8.949020000123457e19], // stored by Excel as a number (its last digits already lost)
       ];
       const before = await suite.t.db.query('SELECT id, org_id FROM sims ORDER BY id');
-      for (const [name, bytes] of [['check.xlsx', book(rows, 'xlsx')], ['check.xls', book(rows, 'xls')]] as const) {
+      for (const [name, bytes] of [
+        ['check.xlsx', book(rows, 'xlsx')],
+        ['check.xls', book(rows, 'xls')],
+      ] as const) {
         const res = await parseTransfer(suite.admin, { name, bytes });
         expect(res.statusCode).toBe(200);
         const data = res.json().data;
         expect(data).toMatchObject({ rows: 10, ok: 2, failed: 8 });
         expect(data.byReason).toEqual({ invalidIccid: 2, duplicate: 1, notInOrg: 2, inSharedPool: 1, requestInProgress: 1, iccidAsNumber: 1 });
         expect(data.errors.map((e: { row: number; reason: string }) => [e.row, e.reason])).toEqual([
-          [3, 'invalidIccid'], [4, 'invalidIccid'], [6, 'duplicate'], [7, 'notInOrg'], [8, 'inSharedPool'], [9, 'requestInProgress'], [10, 'notInOrg'], [11, 'iccidAsNumber'],
+          [3, 'invalidIccid'],
+          [4, 'invalidIccid'],
+          [6, 'duplicate'],
+          [7, 'notInOrg'],
+          [8, 'inSharedPool'],
+          [9, 'requestInProgress'],
+          [10, 'notInOrg'],
+          [11, 'iccidAsNumber'],
         ]);
         expect(data.errors[4].message).toBe('The SIM is in a shared pool and cannot be transferred');
       }
@@ -236,22 +266,36 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       expect(done.status).toBe('issues');
       expect(done.result).toMatchObject({ rows: 5, ok: 3, failed: 2, byReason: { inSharedPool: 1, invalidIccid: 1 } });
       // Moved with their open bundles, without the sender's tags and notes; history stays with the sender.
-      const moved = await suite.t.db.query<{ org_id: string; tags: string[]; notes: string | null }>('SELECT org_id, tags, notes FROM sims WHERE iccid = ANY($1)', [movers]);
+      const moved = await suite.t.db.query<{ org_id: string; tags: string[]; notes: string | null }>(
+        'SELECT org_id, tags, notes FROM sims WHERE iccid = ANY($1)',
+        [movers],
+      );
       expect(moved.rows.every((r) => r.org_id === 'org-demo-north' && r.tags.length === 0 && r.notes === null)).toBe(true);
       expect(await countRows(suite.t.db, 'bundle_orders', "org_id = 'org-demo-north' AND sim_id = ANY($1)", [simIds])).toBe(openBundles);
       expect(await countRows(suite.t.db, 'bundle_orders', "org_id = 'org-demo' AND sim_id = ANY($1)", [simIds])).toBe(oldBundles);
       expect(await countRows(suite.t.db, 'sim_events', "type = 'transfer' AND detail->>'taskId' = $1", [taskId])).toBe(6);
       expect(await countRows(suite.t.db, 'audit_log', "action = 'transfer' AND entity_id = $1", [taskId])).toBe(2);
       // The pool's SIM stayed.
-      expect((await suite.t.db.query<{ org_id: string }>('SELECT org_id FROM sims WHERE iccid = $1', [SPECIAL_SIMS.inSharedPool])).rows[0].org_id).toBe('org-demo');
+      expect((await suite.t.db.query<{ org_id: string }>('SELECT org_id FROM sims WHERE iccid = $1', [SPECIAL_SIMS.inSharedPool])).rows[0].org_id).toBe(
+        'org-demo',
+      );
       // The report has every row, in Spanish.
       const rows = await report(suite.admin, taskId);
       expect(rows[0]).toEqual(['Fila', 'ICCID', 'Resultado', 'Motivo']);
-      expect(rows.slice(1).map((r) => [r[0], r[2]])).toEqual([['2', 'Hecho'], ['3', 'Hecho'], ['4', 'Hecho'], ['5', 'No hecho'], ['6', 'No hecho']]);
+      expect(rows.slice(1).map((r) => [r[0], r[2]])).toEqual([
+        ['2', 'Hecho'],
+        ['3', 'Hecho'],
+        ['4', 'Hecho'],
+        ['5', 'No hecho'],
+        ['6', 'No hecho'],
+      ]);
       expect(rows[4][3]).toBe('La SIM está en una bolsa compartida y no se puede transferir');
 
       // Started over after a stop (the lease taken over), the job finds its own work and reports the same.
-      await suite.t.db.query("UPDATE tasks SET status = 'processing', ended_at = NULL, progress = 50, claimed_by = NULL, result = NULL, result_file_id = NULL WHERE id = $1", [taskId]);
+      await suite.t.db.query(
+        "UPDATE tasks SET status = 'processing', ended_at = NULL, progress = 50, claimed_by = NULL, result = NULL, result_file_id = NULL WHERE id = $1",
+        [taskId],
+      );
       await suite.t.app.jobs.runOnce();
       expect((await taskRow(taskId)).result).toMatchObject({ rows: 5, ok: 3, failed: 2 });
       expect(await countRows(suite.t.db, 'sim_events', "type = 'transfer' AND detail->>'taskId' = $1", [taskId])).toBe(6);
@@ -259,7 +303,11 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
 
     it('a clean file ends done (the receiving organisation named by its code)', async () => {
       const [iccid] = await demoIccids("status = 'paused' AND pool_id IS NULL AND operation IS NULL", 1);
-      const res = await transfer(suite.admin, { name: 'one.xls', bytes: book([['ICCID'], [iccid]], 'xls') }, { targetOrgId: 'DEMO-SOUTH', acknowledged: 'true' });
+      const res = await transfer(
+        suite.admin,
+        { name: 'one.xls', bytes: book([['ICCID'], [iccid]], 'xls') },
+        { targetOrgId: 'DEMO-SOUTH', acknowledged: 'true' },
+      );
       expect(res.statusCode).toBe(200);
       await suite.t.app.jobs.runOnce();
       expect(await taskRow(res.json().data.taskId)).toMatchObject({ status: 'done', result: { rows: 1, ok: 1, failed: 0 } });
@@ -272,10 +320,23 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       const cases = [
         { type: 'deviceName', good: 'd'.repeat(40), bad: 'd'.repeat(41), column: 'device_name', stored: 'd'.repeat(40), reason: 'deviceNameTooLong' },
         { type: 'notes', good: 'n'.repeat(140), bad: 'n'.repeat(141), column: 'notes', stored: 'n'.repeat(140), reason: 'notesTooLong' },
-        { type: 'tags', good: Array.from({ length: 10 }, (_, i) => `tag${i}`.padEnd(10, 'x')).join(';'), bad: 'a;b;c;d;e;f;g;h;i;j;k', column: 'tags', stored: Array.from({ length: 10 }, (_, i) => `tag${i}`.padEnd(10, 'x')), reason: 'tooManyTags' },
+        {
+          type: 'tags',
+          good: Array.from({ length: 10 }, (_, i) => `tag${i}`.padEnd(10, 'x')).join(';'),
+          bad: 'a;b;c;d;e;f;g;h;i;j;k',
+          column: 'tags',
+          stored: Array.from({ length: 10 }, (_, i) => `tag${i}`.padEnd(10, 'x')),
+          reason: 'tooManyTags',
+        },
       ];
       for (const c of cases) {
-        const rows = [['ICCID', 'value'], [iccids[0], c.good], [iccids[1], c.bad], [OTHER_SIM_ICCID, c.good], ['8949', c.good]];
+        const rows = [
+          ['ICCID', 'value'],
+          [iccids[0], c.good],
+          [iccids[1], c.bad],
+          [OTHER_SIM_ICCID, c.good],
+          ['8949', c.good],
+        ];
         const res = await info(suite.admin, c.type, { name: `${c.type}.xlsx`, bytes: book(rows, 'xlsx') });
         expect(res.statusCode, c.type).toBe(200);
         await suite.t.app.jobs.runOnce();
@@ -289,7 +350,14 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
         expect(untouched).not.toEqual(c.bad);
       }
       // A tag of 11 characters is refused too; an empty cell clears.
-      const more = await info(suite.admin, 'tags', { name: 't.csv', bytes: csv([['ICCID', 'Tags'], [iccids[0], 'elevenchars'], [iccids[2], '']]) });
+      const more = await info(suite.admin, 'tags', {
+        name: 't.csv',
+        bytes: csv([
+          ['ICCID', 'Tags'],
+          [iccids[0], 'elevenchars'],
+          [iccids[2], ''],
+        ]),
+      });
       await suite.t.app.jobs.runOnce();
       expect((await taskRow(more.json().data.taskId)).result).toMatchObject({ ok: 1, failed: 1, byReason: { tagTooLong: 1 } });
       expect((await suite.t.db.query<{ tags: string[] }>('SELECT tags FROM sims WHERE iccid = $1', [iccids[2]])).rows[0].tags).toEqual([]);
@@ -298,9 +366,15 @@ describe.each(DB_KINDS)('SIM transfer and info upload on %s', (kind) => {
       expect(rows[1]).toEqual(['2', iccids[0], 'elevenchars', 'Not done', 'A tag longer than 10 characters']);
     });
 
-    it('checks before submitting, refuses an unknown type and another organisation\'s code', async () => {
+    it("checks before submitting, refuses an unknown type and another organisation's code", async () => {
       const [iccid] = await demoIccids('true', 1);
-      const file = { name: 'names.csv', bytes: csv([['ICCID', 'Device name'], [iccid, 'Pump 7']]) };
+      const file = {
+        name: 'names.csv',
+        bytes: csv([
+          ['ICCID', 'Device name'],
+          [iccid, 'Pump 7'],
+        ]),
+      };
       const parsed = await post(suite.admin, '/api/main/sim/organizationCode/DEMO/batchUpdateInfo/parse', { type: 'deviceName' }, file);
       expect(parsed.json().data).toMatchObject({ rows: 1, ok: 1, failed: 0 });
       const bad = await info(suite.admin, 'imei', file);

@@ -58,18 +58,28 @@ describe.each(DB_KINDS)('live SMS statuses over SSE on %s', (kind) => {
 
   const connect = (s: Session) => fetch(`${base}/api/identity/sse/connect?userId=${s.accountId}`, { headers: s.headers });
 
-  it('carries an SMS delivered, one failed and the device\'s reply to the organisation\'s stream on another instance, and nothing to another organisation', async () => {
+  it("carries an SMS delivered, one failed and the device's reply to the organisation's stream on another instance, and nothing to another organisation", async () => {
     const mine = collect(await connect(operator));
     const theirs = collect(await connect(other));
     await until('both streams open', () => mine.frames.length > 0 && theirs.frames.length > 0 && second.live.size === 2);
 
-    const sim = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`)).rows[0];
-    const pre = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'pre_activated' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`)).rows[0];
+    const sim = (
+      await suite.t.db.query<{ iccid: string }>(
+        `SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`,
+      )
+    ).rows[0];
+    const pre = (
+      await suite.t.db.query<{ iccid: string }>(
+        `SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'pre_activated' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`,
+      )
+    ).rows[0];
     const res = await call(suite.t.app, operator, { method: 'POST', url: '/api/main/sms/send', payload: { iccids: [sim.iccid, pre.iccid], content: 'LIVE?' } });
     expect(res.statusCode, res.body).toBe(200);
     const [mt, toPre] = res.json().data.results.map((r: { smsId: string }) => r.smsId);
     // The network reports: the first delivered (and the device answers), the second failed.
-    await new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'live', simsPerTick: 1000, moReplyChance: 1 }).step(new Date(Date.now() - 5000));
+    await new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'live', simsPerTick: 1000, moReplyChance: 1 }).step(
+      new Date(Date.now() - 5000),
+    );
     const reply = (await suite.t.db.query<{ id: string }>('SELECT id FROM sms_records WHERE reply_to_id = $1', [mt])).rows[0].id;
 
     const sms = () => mine.frames.filter((f) => f.event === 'sms').map((f) => f.data as LiveSmsData);
@@ -81,36 +91,66 @@ describe.each(DB_KINDS)('live SMS statuses over SSE on %s', (kind) => {
     expect([...statuses].sort()).toEqual(expect.arrayContaining(['delivered', 'failed', 'received']));
     expect(sms().every((d) => d.scheduleIds.length === 0)).toBe(true);
     // The other organisation's stream (same instance, same moment) got its ready frame and nothing else.
-    expect(theirs.frames.map((f) => f.event), JSON.stringify(theirs.frames)).toEqual(['ready']);
+    expect(
+      theirs.frames.map((f) => f.event),
+      JSON.stringify(theirs.frames),
+    ).toEqual(['ready']);
     await mine.stop();
     await theirs.stop();
   });
 
-  it('tells the organisation\'s stream that a scheduled run ended and which schedule its messages belong to', async () => {
+  it("tells the organisation's stream that a scheduled run ended and which schedule its messages belong to", async () => {
     const admin = await signIn(suite.t.app, DEMO.admin);
     const mine = collect(await connect(admin));
     await until('the stream open', () => mine.frames.length > 0);
-    const sims = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 3 OFFSET 10`)).rows.map((r) => r.iccid);
+    const sims = (
+      await suite.t.db.query<{ iccid: string }>(
+        `SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 3 OFFSET 10`,
+      )
+    ).rows.map((r) => r.iccid);
     const made = await call(suite.t.app, admin, {
-      method: 'POST', url: '/api/customer/sms/task',
-      payload: { name: 'Live run', content: 'PING', smsType: 'text', mode: 'once', weekdays: [1], sendTime: '09:00', startAt: new Date(Date.now() + 60_000).toISOString(), timezone: 'UTC', neverEnds: true, iccids: sims, emailNotify: false },
+      method: 'POST',
+      url: '/api/customer/sms/task',
+      payload: {
+        name: 'Live run',
+        content: 'PING',
+        smsType: 'text',
+        mode: 'once',
+        weekdays: [1],
+        sendTime: '09:00',
+        startAt: new Date(Date.now() + 60_000).toISOString(),
+        timezone: 'UTC',
+        neverEnds: true,
+        iccids: sims,
+        emailNotify: false,
+      },
     });
     expect(made.statusCode, made.body).toBe(200);
     const id = made.json().data.id as string;
     await suite.t.db.query(`UPDATE sms_schedules SET status = 'disabled', next_run_at = NULL WHERE id <> $1`, [id]);
     await suite.t.db.query(`UPDATE sms_schedule_runs SET status = 'done', ended_at = now() WHERE status = 'running' AND schedule_id <> $1`, [id]);
     // The run, as an instance with jobs makes it two minutes on; then the network delivers its messages.
-    await new SmsScheduler(suite.t.db, suite.t.app.network, suite.t.app.mailer, suite.t.app.log, { leaseSeconds: 60, clock: () => new Date(Date.now() + 120_000) }).tick();
-    await new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'live-run', simsPerTick: 1000, moReplyChance: 0 }).step(new Date(Date.now() - 5000));
-    const delivered = (await suite.t.db.query<{ id: string }>(`SELECT id FROM sms_records WHERE schedule_id = $1 AND status = 'delivered'`, [id])).rows.map((r) => r.id);
+    await new SmsScheduler(suite.t.db, suite.t.app.network, suite.t.app.mailer, suite.t.app.log, {
+      leaseSeconds: 60,
+      clock: () => new Date(Date.now() + 120_000),
+    }).tick();
+    await new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'live-run', simsPerTick: 1000, moReplyChance: 0 }).step(
+      new Date(Date.now() - 5000),
+    );
+    const delivered = (await suite.t.db.query<{ id: string }>(`SELECT id FROM sms_records WHERE schedule_id = $1 AND status = 'delivered'`, [id])).rows.map(
+      (r) => r.id,
+    );
     expect(delivered).toHaveLength(3);
     const sms = () => mine.frames.filter((f) => f.event === 'sms').map((f) => f.data as LiveSmsData);
     await until('the run and its deliveries on the stream', () => {
       const ids = new Set(sms().flatMap((d) => d.smsIds));
       return sms().some((d) => d.scheduleIds.includes(id)) && delivered.every((m) => ids.has(m));
     });
-    expect(sms().filter((d) => d.smsIds.some((m) => delivered.includes(m))).every((d) => d.scheduleIds.includes(id))).toBe(true);
+    expect(
+      sms()
+        .filter((d) => d.smsIds.some((m) => delivered.includes(m)))
+        .every((d) => d.scheduleIds.includes(id)),
+    ).toBe(true);
     await mine.stop();
   });
 });
-

@@ -17,7 +17,15 @@ import { answerOf, call, DB_KINDS, DEMO, type Session, signedInSuite } from '../
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return quiet; } } as never;
+const quiet = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child() {
+    return quiet;
+  },
+} as never;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /**
@@ -36,7 +44,8 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   let mine: string[];
   let foreign: string;
 
-  const post = (s: Session, url: string, payload: object, language = 'en-US') => call(suite.t.app, s, { method: 'POST', url: `/api/customer${url}`, payload, headers: { language } });
+  const post = (s: Session, url: string, payload: object, language = 'en-US') =>
+    call(suite.t.app, s, { method: 'POST', url: `/api/customer${url}`, payload, headers: { language } });
   const create = (s: Session, over: Record<string, unknown> = {}) => post(s, '/sms/task', base(over));
   const base = (over: Record<string, unknown> = {}) => ({
     name: 'Weekly ping',
@@ -65,21 +74,29 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     };
     return { net, sent };
   };
-  const scheduler = (net: Pick<NetworkAdapter, 'sendSms'>, at: () => Date, db: Db = suite.t.db, batch = 100) => new SmsScheduler(db, net, suite.t.app.mailer, quiet, { leaseSeconds: 60, clock: at, batch });
+  const scheduler = (net: Pick<NetworkAdapter, 'sendSms'>, at: () => Date, db: Db = suite.t.db, batch = 100) =>
+    new SmsScheduler(db, net, suite.t.app.mailer, quiet, { leaseSeconds: 60, clock: at, batch });
   /** Only this schedule is due in the test that follows: the others of the file are switched off, their open runs closed. */
   const only = async (id: string) => {
     await suite.t.db.query(`UPDATE sms_schedules SET status = 'disabled', next_run_at = NULL WHERE id <> $1`, [id]);
     await suite.t.db.query(`UPDATE sms_schedule_runs SET status = 'done', ended_at = now() WHERE status = 'running' AND schedule_id <> $1`, [id]);
   };
   const runsOf = async (id: string) =>
-    (await suite.t.db.query<{ id: string; status: string; occurrence_at: Date; sent: number; failed: number; targets: number }>('SELECT id::text AS id, status, occurrence_at, sent, failed, targets FROM sms_schedule_runs WHERE schedule_id = $1 ORDER BY occurrence_at', [id])).rows;
+    (
+      await suite.t.db.query<{ id: string; status: string; occurrence_at: Date; sent: number; failed: number; targets: number }>(
+        'SELECT id::text AS id, status, occurrence_at, sent, failed, targets FROM sms_schedule_runs WHERE schedule_id = $1 ORDER BY occurrence_at',
+        [id],
+      )
+    ).rows;
   /** The run_finished events of a schedule, oldest occurrence first; same_tx: written by the transaction that ended the run (its now()). */
   const runEvents = async (id: string) =>
-    (await suite.t.db.query<{ org_id: string; subject: string; data: Record<string, unknown>; same_tx: boolean }>(
-      `SELECT e.org_id, e.subject, e.data, e.created_at = r.ended_at AS same_tx FROM events e JOIN sms_schedule_runs r ON r.id::text = e.data->>'runId'
+    (
+      await suite.t.db.query<{ org_id: string; subject: string; data: Record<string, unknown>; same_tx: boolean }>(
+        `SELECT e.org_id, e.subject, e.data, e.created_at = r.ended_at AS same_tx FROM events e JOIN sms_schedule_runs r ON r.id::text = e.data->>'runId'
         WHERE e.type = 'sms_schedule' AND e.subtype = 'run_finished' AND e.subject = $1 ORDER BY r.occurrence_at`,
-      [id],
-    )).rows;
+        [id],
+      )
+    ).rows;
 
   beforeAll(async () => {
     mine = Array.from({ length: 1000 }, (_, i) => makeIccid('894909', 700_000 + i, 20));
@@ -113,7 +130,9 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       const ok = await create(suite.admin, { smsType: 'binary', content: '0a 1b 2c' });
       expect(ok.json().data.content).toBe('0A1B2C');
       expect((await create(suite.admin, { smsType: 'binary', content: '0A'.repeat(140) })).statusCode).toBe(200);
-      expect((await create(suite.admin, { smsType: 'binary', content: '0A'.repeat(141) })).json().status.message).toBe('Content does not comply: 141 octets, at most 140.');
+      expect((await create(suite.admin, { smsType: 'binary', content: '0A'.repeat(141) })).json().status.message).toBe(
+        'Content does not comply: 141 octets, at most 140.',
+      );
       const res = await create(suite.admin, { smsType: 'binary', content: '0A1G' });
       expect(res.json().status.message).toBe('Content does not comply: binary content must be hexadecimal digits (0-9, A-F) in pairs.');
     });
@@ -128,12 +147,18 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     it('takes 10 e-mail addresses and refuses 11, a bad one and duplicates, naming them', async () => {
       const emails = Array.from({ length: 11 }, (_, i) => `ops${i}@demo.example.com`);
       expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails.slice(0, 10) })).statusCode).toBe(200);
-      expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails })).json().status.message).toBe('Notification e-mails can have at most 10 entries');
-      expect((await create(suite.admin, { emailNotify: true, notifyEmails: ['not-an-address'] })).json().status.message).toBe('Notification e-mails must be a valid e-mail address');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: emails })).json().status.message).toBe(
+        'Notification e-mails can have at most 10 entries',
+      );
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: ['not-an-address'] })).json().status.message).toBe(
+        'Notification e-mails must be a valid e-mail address',
+      );
       const dup = await create(suite.admin, { emailNotify: true, notifyEmails: ['a@demo.example.com', 'b@demo.example.com', 'A@demo.example.com'] });
       expect(dup.json().status.message).toBe('Notification e-mails contains a duplicate address (A@demo.example.com)');
       expect(dup.json().data.offenders).toEqual(['A@demo.example.com']);
-      expect((await create(suite.admin, { emailNotify: true, notifyEmails: [] })).json().status.message).toBe('Notification e-mails must have at least 1 entry');
+      expect((await create(suite.admin, { emailNotify: true, notifyEmails: [] })).json().status.message).toBe(
+        'Notification e-mails must have at least 1 entry',
+      );
     });
 
     it('refuses duplicate ICCIDs and ICCIDs of another organisation, listing each offender', async () => {
@@ -156,8 +181,13 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect((await create(suite.admin, { weekdays: [] })).json().status.message).toBe('Weekdays must have at least 1 entry');
       expect((await create(suite.admin, { neverEnds: false })).json().status.message).toBe('End time or “Never ends” must be chosen, not both');
       const start = new Date(Date.now() + DAY);
-      expect((await create(suite.admin, { neverEnds: false, startAt: start.toISOString(), endAt: new Date(start.getTime() - HOUR).toISOString() })).json().status.message).toBe('End time must not be before the start');
-      expect((await create(suite.admin, { mode: 'once', startAt: new Date(Date.now() - HOUR).toISOString() })).json().status.message).toBe('Start cannot be earlier than now');
+      expect(
+        (await create(suite.admin, { neverEnds: false, startAt: start.toISOString(), endAt: new Date(start.getTime() - HOUR).toISOString() })).json().status
+          .message,
+      ).toBe('End time must not be before the start');
+      expect((await create(suite.admin, { mode: 'once', startAt: new Date(Date.now() - HOUR).toISOString() })).json().status.message).toBe(
+        'Start cannot be earlier than now',
+      );
       expect((await create(suite.admin, { timezone: 'Mars/Olympus' })).json().status.message).toBe('Time zone must be an IANA time zone such as Europe/Berlin');
     });
   });
@@ -166,9 +196,16 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     /** A multipart body holding one file. */
     const parse = (s: Session, name: string, bytes: Uint8Array | string, lang = 'en-US') => {
       const boundary = '----targets';
-      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      );
       const payload = Buffer.concat([head, Buffer.from(bytes), Buffer.from(`\r\n--${boundary}--\r\n`)]);
-      return call(suite.t.app, s, { method: 'POST', url: '/api/customer/sms/task/targets/parse', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, language: lang } });
+      return call(suite.t.app, s, {
+        method: 'POST',
+        url: '/api/customer/sms/task/targets/parse',
+        payload,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, language: lang },
+      });
     };
     const book = (rows: unknown[][], type: 'xlsx' | 'xls') => {
       const wb = XLSX.utils.book_new();
@@ -224,7 +261,9 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     it('names the rows holding no ICCID (a number cell lost its digits), duplicates and SIMs of another organisation', async () => {
       const numbers = await parse(suite.operator, 'targets.xlsx', book([['ICCID'], [mine[0]], [Number(mine[1])], ['hello']], 'xlsx'));
       expect(numbers.statusCode).toBe(400);
-      expect(numbers.json().status.message).toBe('File has no ICCID of 18 to 22 digits on rows 3, 4 (an ICCID stored as a number has lost its last digits; store it as text)');
+      expect(numbers.json().status.message).toBe(
+        'File has no ICCID of 18 to 22 digits on rows 3, 4 (an ICCID stored as a number has lost its last digits; store it as text)',
+      );
       expect(numbers.json().data).toMatchObject({ field: 'file', rule: 'fileIccids', offenders: ['3', '4'] });
       const zh = await parse(suite.operator, 'targets.xlsx', book([['ICCID'], ['x']], 'xlsx'), 'zh-CN');
       expect(zh.json().status.message).toBe('文件第 2 行不是 18 至 22 位数字的 ICCID（以数字存储的 ICCID 已丢失末尾数字，请存为文本）');
@@ -259,28 +298,41 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     it('lets an operator create, edit, disable and delete', async () => {
       const made = (await create(suite.operator)).json().data;
       expect((await post(suite.operator, '/sms/task/update', { id: made.id, ...base({ name: 'Renamed' }) })).json().data.name).toBe('Renamed');
-      expect((await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } })).json().data).toMatchObject({ status: 'disabled', nextRunAt: null });
+      expect(
+        (await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } })).json()
+          .data,
+      ).toMatchObject({ status: 'disabled', nextRunAt: null });
       expect((await call(suite.t.app, suite.operator, { method: 'DELETE', url: `/api/customer/sms/task?id=${made.id}` })).statusCode).toBe(200);
       expect((await call(suite.t.app, suite.operator, { method: 'GET', url: `/api/customer/sms/task/detail/${made.id}` })).statusCode).toBe(404);
     });
 
-    it('refuses an operator someone else\'s schedule: an admin\'s is not theirs to edit, switch or delete', async () => {
+    it("refuses an operator someone else's schedule: an admin's is not theirs to edit, switch or delete", async () => {
       const theirs = (await create(suite.admin, { name: 'Admin poll' })).json().data;
       const mine = (await create(suite.operator, { name: 'Operator poll' })).json().data;
       expect(mine.createdBy).not.toBe(theirs.createdBy);
       for (const lang of ['en-US', 'zh-CN'] as const) {
         for (const res of [
           await post(suite.operator, '/sms/task/update', { id: theirs.id, ...base({ name: 'Taken over' }) }, lang),
-          await call(suite.t.app, suite.operator, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: theirs.id, status: 'disabled' }, headers: { language: lang } }),
+          await call(suite.t.app, suite.operator, {
+            method: 'PUT',
+            url: '/api/customer/sms/task/status',
+            payload: { id: theirs.id, status: 'disabled' },
+            headers: { language: lang },
+          }),
           await call(suite.t.app, suite.operator, { method: 'DELETE', url: `/api/customer/sms/task?id=${theirs.id}`, headers: { language: lang } }),
         ]) {
           expect(res.statusCode, res.body).toBe(403);
-          expect(res.json().status.message).toBe(lang === 'en-US' ? 'Only its creator or an administrator can change or delete this scheduled SMS.' : '只有创建者或管理员可以修改或删除此定时短信。');
+          expect(res.json().status.message).toBe(
+            lang === 'en-US' ? 'Only its creator or an administrator can change or delete this scheduled SMS.' : '只有创建者或管理员可以修改或删除此定时短信。',
+          );
         }
       }
       expect(await detail(theirs.id)).toMatchObject({ name: 'Admin poll', status: 'enabled' });
       // An admin manages every schedule, the operator's included.
-      expect((await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: mine.id, status: 'disabled' } })).statusCode).toBe(200);
+      expect(
+        (await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: mine.id, status: 'disabled' } }))
+          .statusCode,
+      ).toBe(200);
       expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${mine.id}` })).statusCode).toBe(200);
       expect((await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${theirs.id}` })).statusCode).toBe(200);
     });
@@ -288,7 +340,11 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     it('refuses to edit, switch or delete a once-only schedule in progress with the SPEC text', async () => {
       for (const res of [
         await post(suite.admin, '/sms/task/update', { id: EXECUTING_SCHEDULE_ID, ...base() }),
-        await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: EXECUTING_SCHEDULE_ID, status: 'disabled' } }),
+        await call(suite.t.app, suite.admin, {
+          method: 'PUT',
+          url: '/api/customer/sms/task/status',
+          payload: { id: EXECUTING_SCHEDULE_ID, status: 'disabled' },
+        }),
         await call(suite.t.app, suite.admin, { method: 'DELETE', url: `/api/customer/sms/task?id=${EXECUTING_SCHEDULE_ID}` }),
       ]) {
         expect(res.statusCode).toBe(409);
@@ -308,14 +364,28 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     expect(log.items.map((i: { action: string }) => i.action)).toEqual(['disable', 'update', 'create']);
     expect(log.items[0]).toMatchObject({ actorEmail: DEMO.operator, changes: [{ field: 'status', before: 'enabled', after: 'disabled' }] });
     expect(log.items[1].actorEmail).toBe(DEMO.admin);
-    expect(log.items[1].changes).toEqual(expect.arrayContaining([{ field: 'name', before: 'Logged', after: 'Logged again' }, { field: 'content', before: 'PING', after: 'PONG' }]));
+    expect(log.items[1].changes).toEqual(
+      expect.arrayContaining([
+        { field: 'name', before: 'Logged', after: 'Logged again' },
+        { field: 'content', before: 'PING', after: 'PONG' },
+      ]),
+    );
     expect(log.items[1].changes).toHaveLength(2);
   });
 
   describe('the scheduler', () => {
     it('executes an occurrence once when two instances tick together, and mails the chosen addresses', async () => {
       const targets = mine.slice(10, 40);
-      const made = (await create(suite.admin, { name: 'Once, two instances', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets, emailNotify: true, notifyEmails: ['ops1@demo.example.com', 'ops2@demo.example.com'] })).json().data;
+      const made = (
+        await create(suite.admin, {
+          name: 'Once, two instances',
+          mode: 'once',
+          startAt: new Date(Date.now() + 60_000).toISOString(),
+          iccids: targets,
+          emailNotify: true,
+          notifyEmails: ['ops1@demo.example.com', 'ops2@demo.example.com'],
+        })
+      ).json().data;
       await only(made.id);
       const { net, sent } = counting();
       const later = () => new Date(Date.now() + 2 * 60_000);
@@ -334,7 +404,11 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       const records = (await post(suite.user, '/sms/detail/list', { taskId: made.id, runId: runs[0].id, pageSize: 100 })).json().data;
       expect(records.total).toBe(30);
       expect(records.items.every((r: { status: string; content: string }) => r.status === 'sent' && r.content === 'PING')).toBe(true);
-      const mails = (await suite.t.db.query<{ to_address: string; subject: string }>(`SELECT to_address, subject FROM outbox WHERE subject LIKE '%Once, two instances%' ORDER BY to_address`)).rows;
+      const mails = (
+        await suite.t.db.query<{ to_address: string; subject: string }>(
+          `SELECT to_address, subject FROM outbox WHERE subject LIKE '%Once, two instances%' ORDER BY to_address`,
+        )
+      ).rows;
       expect(mails).toEqual([
         { to_address: 'ops1@demo.example.com', subject: 'Scheduled SMS "Once, two instances": all sent' },
         { to_address: 'ops2@demo.example.com', subject: 'Scheduled SMS "Once, two instances": all sent' },
@@ -342,16 +416,31 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       // One run-level event in the event log (webhooks carry it), written once although two instances ticked, in the
       // transaction that ended the run (the same transaction id as the mails of the outbox written there).
       const finished = await runEvents(made.id);
-      expect(finished).toEqual([{
-        org_id: 'org-demo', subject: made.id,
-        data: { scheduleId: made.id, scheduleName: 'Once, two instances', runId: String(runs[0].id), occurrenceAt: new Date(runs[0].occurrence_at).toISOString(), status: 'done', targets: 30, sent: 30, failed: 0, skipped: 0 },
-        same_tx: true,
-      }]);
+      expect(finished).toEqual([
+        {
+          org_id: 'org-demo',
+          subject: made.id,
+          data: {
+            scheduleId: made.id,
+            scheduleName: 'Once, two instances',
+            runId: String(runs[0].id),
+            occurrenceAt: new Date(runs[0].occurrence_at).toISOString(),
+            status: 'done',
+            targets: 30,
+            sent: 30,
+            failed: 0,
+            skipped: 0,
+          },
+          same_tx: true,
+        },
+      ]);
     });
 
     it('survives a restart mid-run without messaging anyone twice', async () => {
       const targets = mine.slice(100, 350);
-      const made = (await create(suite.admin, { name: 'Restarted', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json().data;
+      const made = (
+        await create(suite.admin, { name: 'Restarted', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })
+      ).json().data;
       await only(made.id);
       const { net, sent } = counting();
       const later = () => new Date(Date.now() + 2 * 60_000);
@@ -364,7 +453,13 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
           return q.query(sql, params);
         },
       });
-      const dbA = { ...crashing(suite.t.db), kind: suite.t.db.kind, tx: <T>(fn: (q: Queryable) => Promise<T>) => suite.t.db.tx((q) => fn(crashing(q))), cursor: suite.t.db.cursor.bind(suite.t.db), close: async () => {} } as Db;
+      const dbA = {
+        ...crashing(suite.t.db),
+        kind: suite.t.db.kind,
+        tx: <T>(fn: (q: Queryable) => Promise<T>) => suite.t.db.tx((q) => fn(crashing(q))),
+        cursor: suite.t.db.cursor.bind(suite.t.db),
+        close: async () => {},
+      } as Db;
       await expect(scheduler(net, later, dbA, 50).tick()).rejects.toThrow('instance stopped');
       expect(sent.size).toBe(120);
       const [run] = await runsOf(made.id);
@@ -389,7 +484,9 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     it('sends at 09:00 Berlin time through the March daylight-saving change', async () => {
       // The week around the change: three days at 08:00 UTC (09:00 CET), then from the Sunday of the change 07:00 UTC (CEST).
       const days = [-3, -2, -1, 0, 1, 2, 3].map((d) => new Date(SUMMER_DAY.getTime() + d * DAY));
-      const made = (await create(suite.admin, { name: 'Daily Berlin', weekdays: [1, 2, 3, 4, 5, 6, 7], startAt: days[0].toISOString(), iccids: mine.slice(500, 502) })).json().data;
+      const made = (
+        await create(suite.admin, { name: 'Daily Berlin', weekdays: [1, 2, 3, 4, 5, 6, 7], startAt: days[0].toISOString(), iccids: mine.slice(500, 502) })
+      ).json().data;
       await only(made.id);
       // The clock of this test is the future: the occurrences before now are what the API computed from the start.
       const expected = days.map((d, i) => new Date(d.getTime() + (i < 3 ? 8 : 7) * HOUR).toISOString());
@@ -403,7 +500,16 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('records occurrences missed for longer than the grace as skipped, and sends the one within it', async () => {
-      const made = (await create(suite.admin, { name: 'Missed', weekdays: [1, 2, 3, 4, 5, 6, 7], sendTime: '06:00', timezone: 'UTC', startAt: at('05-01', '00:00'), iccids: mine.slice(600, 603) })).json().data;
+      const made = (
+        await create(suite.admin, {
+          name: 'Missed',
+          weekdays: [1, 2, 3, 4, 5, 6, 7],
+          sendTime: '06:00',
+          timezone: 'UTC',
+          startAt: at('05-01', '00:00'),
+          iccids: mine.slice(600, 603),
+        })
+      ).json().data;
       await only(made.id);
       const { net, sent } = counting();
       // Down from before 1 May 06:00 until 3 May 06:05: two occurrences long past, one 5 minutes late.
@@ -430,7 +536,9 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('takes the organisation SMS quota, and fails by name the targets it no longer covers', async () => {
-      const made = (await create(suite.admin, { name: 'Quota', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: mine.slice(900, 905) })).json().data;
+      const made = (
+        await create(suite.admin, { name: 'Quota', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: mine.slice(900, 905) })
+      ).json().data;
       await only(made.id);
       await suite.t.db.query(`UPDATE organisations SET sms_used = sms_quota - 3 WHERE id = 'org-demo'`);
       const { net, sent } = counting();
@@ -446,14 +554,24 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
     });
 
     it('sends nothing for a disabled schedule and restarts from now when it is enabled again', async () => {
-      const made = (await create(suite.admin, { name: 'Paused', weekdays: [1, 2, 3, 4, 5, 6, 7], timezone: 'UTC', startAt: at('06-01', '00:00'), iccids: mine.slice(700, 701) })).json().data;
+      const made = (
+        await create(suite.admin, {
+          name: 'Paused',
+          weekdays: [1, 2, 3, 4, 5, 6, 7],
+          timezone: 'UTC',
+          startAt: at('06-01', '00:00'),
+          iccids: mine.slice(700, 701),
+        })
+      ).json().data;
       await only(made.id);
       await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' } });
       const { net, sent } = counting();
       await scheduler(net, () => new Date(at('06-03', '09:01'))).tick();
       expect(await runsOf(made.id)).toEqual([]);
       expect(sent.size).toBe(0);
-      const on = (await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'enabled' } })).json().data;
+      const on = (
+        await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'enabled' } })
+      ).json().data;
       expect(on.status).toBe('enabled');
       expect(on.nextRunAt).toBe(at('06-01', '09:00'));
     });
@@ -477,8 +595,18 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
       expect(listed.find((s: { id: string }) => s.id === made.id).finished).toBe(true);
       for (const language of ['en-US', 'zh-CN']) {
         for (const res of [
-          await post(suite.admin, '/sms/task/update', { id: made.id, ...base({ name: 'Sent twice', mode: 'once', startAt: new Date(Date.now() + 3_600_000).toISOString() }) }, language),
-          await call(suite.t.app, suite.admin, { method: 'PUT', url: '/api/customer/sms/task/status', payload: { id: made.id, status: 'disabled' }, headers: { language } }),
+          await post(
+            suite.admin,
+            '/sms/task/update',
+            { id: made.id, ...base({ name: 'Sent twice', mode: 'once', startAt: new Date(Date.now() + 3_600_000).toISOString() }) },
+            language,
+          ),
+          await call(suite.t.app, suite.admin, {
+            method: 'PUT',
+            url: '/api/customer/sms/task/status',
+            payload: { id: made.id, status: 'disabled' },
+            headers: { language },
+          }),
         ]) {
           expect(res.statusCode).toBe(409);
           expect(res.json().status.message).toMatch(language === 'en-US' ? /^Finished: this schedule has nothing more to send/ : /^已完成/);
@@ -492,25 +620,45 @@ describe.each(DB_KINDS)('scheduled SMS on %s', (kind) => {
   describe('files through the task center', () => {
     it('writes the MT report, the MO report and the target SIM list', async () => {
       const targets = mine.slice(800, 804);
-      const made = (await create(suite.admin, { name: 'Reported', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json().data;
+      const made = (await create(suite.admin, { name: 'Reported', mode: 'once', startAt: new Date(Date.now() + 60_000).toISOString(), iccids: targets })).json()
+        .data;
       await only(made.id);
       const { net } = counting();
       await scheduler(net, () => new Date(Date.now() + 2 * 60_000)).tick();
       // A device answers one of the messages.
-      const mt = (await suite.t.db.query<{ id: string; sim_id: string; iccid: string }>(`SELECT id, sim_id, iccid FROM sms_records WHERE schedule_id = $1 ORDER BY iccid LIMIT 1`, [made.id])).rows[0];
-      await suite.t.db.query(`INSERT INTO sms_records (org_id, id, sim_id, iccid, direction, content, status, reply_to_id) VALUES ('org-demo', 'moreplyschedtest0001', $1, $2, 'MO', 'PONG', 'received', $3)`, [mt.sim_id, mt.iccid, mt.id]);
+      const mt = (
+        await suite.t.db.query<{ id: string; sim_id: string; iccid: string }>(
+          `SELECT id, sim_id, iccid FROM sms_records WHERE schedule_id = $1 ORDER BY iccid LIMIT 1`,
+          [made.id],
+        )
+      ).rows[0];
+      await suite.t.db.query(
+        `INSERT INTO sms_records (org_id, id, sim_id, iccid, direction, content, status, reply_to_id) VALUES ('org-demo', 'moreplyschedtest0001', $1, $2, 'MO', 'PONG', 'received', $3)`,
+        [mt.sim_id, mt.iccid, mt.id],
+      );
       const fileOf = async (taskId: string) => {
         while (await suite.t.app.jobs.runOnce());
-        const task = (await suite.t.db.query<{ status: string; storage_key: string }>('SELECT t.status, f.storage_key FROM tasks t JOIN files f ON f.id = t.result_file_id WHERE t.id = $1', [taskId])).rows[0];
+        const task = (
+          await suite.t.db.query<{ status: string; storage_key: string }>(
+            'SELECT t.status, f.storage_key FROM tasks t JOIN files f ON f.id = t.result_file_id WHERE t.id = $1',
+            [taskId],
+          )
+        ).rows[0];
         expect(task.status).toBe('done');
-        return fs.readFileSync(path.join(suite.t.config.dataDir, 'files', task.storage_key), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+        return fs
+          .readFileSync(path.join(suite.t.config.dataDir, 'files', task.storage_key), 'utf8')
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .split(/\r\n/);
       };
-      const mtTask = (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/generateSMSMtTaskReport', payload: { id: made.id } })).json().data;
+      const mtTask = (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/generateSMSMtTaskReport', payload: { id: made.id } })).json()
+        .data;
       expect(mtTask.quantity).toBe(4);
       const mtLines = await fileOf(mtTask.taskId);
       expect(mtLines[0]).toBe('Run time (UTC),ICCID,MSISDN,Content,Status,Error,Sent at (UTC),Delivered at (UTC)');
       expect(mtLines).toHaveLength(5);
-      const moTask = (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/generateSMSMoTaskReport', payload: { id: made.id } })).json().data;
+      const moTask = (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/generateSMSMoTaskReport', payload: { id: made.id } })).json()
+        .data;
       const moLines = await fileOf(moTask.taskId);
       expect(moLines).toHaveLength(2);
       expect(moLines[1]).toContain(`${mt.iccid}`);

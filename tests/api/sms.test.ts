@@ -68,9 +68,14 @@ describe('MSISDN rules', () => {
 describe.each(DB_KINDS)('SMS batch send on %s', (kind) => {
   const suite = signedInSuite(kind);
   const simOf = async (status: string, org = 'org-demo') =>
-    (await suite.t.db.query<{ iccid: string; id: string }>(`SELECT iccid, id FROM sims WHERE org_id = $1 AND status = $2 AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`, [org, status])).rows[0];
-  const setQuota = (org: string, quota: number, used = 0) => suite.t.db.query('UPDATE organisations SET sms_quota = $2, sms_used = $3 WHERE id = $1', [org, quota, used]);
-
+    (
+      await suite.t.db.query<{ iccid: string; id: string }>(
+        `SELECT iccid, id FROM sims WHERE org_id = $1 AND status = $2 AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`,
+        [org, status],
+      )
+    ).rows[0];
+  const setQuota = (org: string, quota: number, used = 0) =>
+    suite.t.db.query('UPDATE organisations SET sms_quota = $2, sms_used = $3 WHERE id = $1', [org, quota, used]);
 
   it('refuses SIM by SIM: not in the organisation, a state that cannot receive SMS; sends the rest', async () => {
     await setQuota('org-demo', 100);
@@ -80,25 +85,49 @@ describe.each(DB_KINDS)('SMS batch send on %s', (kind) => {
     const states = await Promise.all(['inactive', 'paused', 'expired', 'terminated'].map((s) => simOf(s)));
     const before = await countRows(suite.t.db, 'sms_records');
     const r = await sendSmsBatch(suite.t.db, suite.t.app.network, {
-      orgId: 'org-demo', accountId: 'acc-operator', iccids: [active.iccid, active.iccid, pre.iccid, foreign.iccid, ...states.map((s) => s.iccid), '89000000000000000000'],
-      content: 'PING', smsType: 'text',
+      orgId: 'org-demo',
+      accountId: 'acc-operator',
+      iccids: [active.iccid, active.iccid, pre.iccid, foreign.iccid, ...states.map((s) => s.iccid), '89000000000000000000'],
+      content: 'PING',
+      smsType: 'text',
     });
     expect(r.results.map((x) => [x.ok, x.reason ?? x.status])).toEqual([
-      [true, 'sent'], [true, 'sent'], [false, 'notExist'], [false, 'inactive'], [false, 'paused'], [false, 'expired'], [false, 'terminated'], [false, 'notExist'],
+      [true, 'sent'],
+      [true, 'sent'],
+      [false, 'notExist'],
+      [false, 'inactive'],
+      [false, 'paused'],
+      [false, 'expired'],
+      [false, 'terminated'],
+      [false, 'notExist'],
     ]);
     expect(r.results[2].message).toBe('Device (ICCID) does not exist');
     expect(r.results[4].message).toBe('The SIM is suspended and cannot receive SMS.');
     expect(r).toMatchObject({ accepted: 2, refused: 6, quota: { quota: 100, used: 2, remaining: 98 } });
     expect(await countRows(suite.t.db, 'sms_records')).toBe(before + 2);
-    const rows = (await suite.t.db.query<{ status: string; account_id: string; direction: string }>('SELECT status, account_id, direction FROM sms_records WHERE id = ANY($1::text[])', [[r.results[0].smsId, r.results[1].smsId]])).rows;
-    expect(rows).toEqual([{ status: 'sent', account_id: 'acc-operator', direction: 'MT' }, { status: 'sent', account_id: 'acc-operator', direction: 'MT' }]);
+    const rows = (
+      await suite.t.db.query<{ status: string; account_id: string; direction: string }>(
+        'SELECT status, account_id, direction FROM sms_records WHERE id = ANY($1::text[])',
+        [[r.results[0].smsId, r.results[1].smsId]],
+      )
+    ).rows;
+    expect(rows).toEqual([
+      { status: 'sent', account_id: 'acc-operator', direction: 'MT' },
+      { status: 'sent', account_id: 'acc-operator', direction: 'MT' },
+    ]);
   });
 
   it('refuses content that does not comply before anything is written', async () => {
     const active = await simOf('active');
     const before = await countRows(suite.t.db, 'sms_records');
     const quota = await smsQuotaOf(suite.t.db, 'org-demo');
-    const err = await sendSmsBatch(suite.t.db, suite.t.app.network, { orgId: 'org-demo', accountId: null, iccids: [active.iccid], content: 'x'.repeat(141), smsType: 'text' }).catch((e: unknown) => e);
+    const err = await sendSmsBatch(suite.t.db, suite.t.app.network, {
+      orgId: 'org-demo',
+      accountId: null,
+      iccids: [active.iccid],
+      content: 'x'.repeat(141),
+      smsType: 'text',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).messageKey).toBe('errors.sms.content.tooLong');
     expect(await countRows(suite.t.db, 'sms_records')).toBe(before);
@@ -107,15 +136,33 @@ describe.each(DB_KINDS)('SMS batch send on %s', (kind) => {
 
   it('stores 140 octets of binary as hex', async () => {
     const active = await simOf('active');
-    const r = await sendSmsBatch(suite.t.db, suite.t.app.network, { orgId: 'org-demo', accountId: null, iccids: [active.iccid], content: 'ab'.repeat(140), smsType: 'binary' });
+    const r = await sendSmsBatch(suite.t.db, suite.t.app.network, {
+      orgId: 'org-demo',
+      accountId: null,
+      iccids: [active.iccid],
+      content: 'ab'.repeat(140),
+      smsType: 'binary',
+    });
     expect(r.accepted).toBe(1);
-    expect((await suite.t.db.query('SELECT content, sms_type FROM sms_records WHERE id = $1', [r.results[0].smsId])).rows[0]).toEqual({ content: 'AB'.repeat(140), sms_type: 'binary' });
+    expect((await suite.t.db.query('SELECT content, sms_type FROM sms_records WHERE id = $1', [r.results[0].smsId])).rows[0]).toEqual({
+      content: 'AB'.repeat(140),
+      sms_type: 'binary',
+    });
   });
 
   it('refuses what the quota cannot cover as exhausted, in the order given', async () => {
     await setQuota('org-demo', 10, 9);
-    const sims = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid LIMIT 3`)).rows.map((s) => s.iccid);
-    const r = await sendSmsBatch(suite.t.db, suite.t.app.network, { orgId: 'org-demo', accountId: null, iccids: sims, content: 'PING', smsType: 'text', lang: 'es-ES' });
+    const sims = (
+      await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid LIMIT 3`)
+    ).rows.map((s) => s.iccid);
+    const r = await sendSmsBatch(suite.t.db, suite.t.app.network, {
+      orgId: 'org-demo',
+      accountId: null,
+      iccids: sims,
+      content: 'PING',
+      smsType: 'text',
+      lang: 'es-ES',
+    });
     expect(r.results.map((x) => x.reason ?? x.status)).toEqual(['sent', 'quotaExhausted', 'quotaExhausted']);
     expect(r.results[1].message).toBe('La cuota de SMS de la organización se ha agotado.');
     expect(r.quota).toEqual({ quota: 10, used: 10, remaining: 0 });
@@ -123,9 +170,15 @@ describe.each(DB_KINDS)('SMS batch send on %s', (kind) => {
 
   it('lets exactly one of two concurrent senders have the last unit of the quota', async () => {
     await setQuota('org-demo', 5, 4);
-    const sims = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid LIMIT 2`)).rows.map((s) => s.iccid);
+    const sims = (
+      await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'active' ORDER BY iccid LIMIT 2`)
+    ).rows.map((s) => s.iccid);
     const before = await countRows(suite.t.db, 'sms_records');
-    const both = await Promise.all(sims.map((iccid) => sendSmsBatch(suite.t.db, suite.t.app.network, { orgId: 'org-demo', accountId: null, iccids: [iccid], content: 'PING', smsType: 'text' })));
+    const both = await Promise.all(
+      sims.map((iccid) =>
+        sendSmsBatch(suite.t.db, suite.t.app.network, { orgId: 'org-demo', accountId: null, iccids: [iccid], content: 'PING', smsType: 'text' }),
+      ),
+    );
     expect(both.map((b) => b.accepted).sort()).toEqual([0, 1]);
     expect(both.flatMap((b) => b.results.map((x) => x.reason ?? x.status)).sort()).toEqual(['quotaExhausted', 'sent']);
     expect(await countRows(suite.t.db, 'sms_records')).toBe(before + 1);
@@ -135,10 +188,16 @@ describe.each(DB_KINDS)('SMS batch send on %s', (kind) => {
   it('gives the unit back for an SMS the network refuses at hand-off, which is stored as failed', async () => {
     await setQuota('org-demo', 10, 0);
     const active = await simOf('active');
-    const network = { ...suite.t.app.network, sendSms: async () => ({ iccid: active.iccid, ok: false, error: 'SMSC unavailable' }) } as unknown as typeof suite.t.app.network;
+    const network = {
+      ...suite.t.app.network,
+      sendSms: async () => ({ iccid: active.iccid, ok: false, error: 'SMSC unavailable' }),
+    } as unknown as typeof suite.t.app.network;
     const r = await sendSmsBatch(suite.t.db, network, { orgId: 'org-demo', accountId: null, iccids: [active.iccid], content: 'PING', smsType: 'text' });
     expect(r.results[0]).toMatchObject({ ok: false, reason: 'network', status: 'failed' });
-    expect((await suite.t.db.query('SELECT status, error FROM sms_records WHERE id = $1', [r.results[0].smsId])).rows[0]).toEqual({ status: 'failed', error: 'SMSC unavailable' });
+    expect((await suite.t.db.query('SELECT status, error FROM sms_records WHERE id = $1', [r.results[0].smsId])).rows[0]).toEqual({
+      status: 'failed',
+      error: 'SMSC unavailable',
+    });
     expect(await smsQuotaOf(suite.t.db, 'org-demo')).toEqual({ quota: 10, used: 0, remaining: 10 });
   });
 });
@@ -154,7 +213,12 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     return res.json().data as { items: Array<Record<string, unknown> & { replies: Array<Record<string, unknown>> }>; total: number };
   };
   const active = async (org = 'org-demo', n = 1) =>
-    (await suite.t.db.query<{ iccid: string; msisdn: string }>(`SELECT iccid, msisdn FROM sims WHERE org_id = $1 AND status = 'active' AND msisdn IS NOT NULL ORDER BY iccid LIMIT $2`, [org, n])).rows;
+    (
+      await suite.t.db.query<{ iccid: string; msisdn: string }>(
+        `SELECT iccid, msisdn FROM sims WHERE org_id = $1 AND status = 'active' AND msisdn IS NOT NULL ORDER BY iccid LIMIT $2`,
+        [org, n],
+      )
+    ).rows;
   const setQuota = (quota: number, used = 0) => suite.t.db.query(`UPDATE organisations SET sms_quota = $1, sms_used = $2 WHERE id = 'org-demo'`, [quota, used]);
   const network = () => new SimulatedNetwork(suite.t.db, networkReports(suite.t.db), { enabled: true, seed: 'sms', simsPerTick: 1000, moReplyChance: 1 });
 
@@ -193,7 +257,8 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     };
     const stale = await pending(PENDING_GIVE_UP_MINUTES + 1);
     const fresh = await pending(PENDING_GIVE_UP_MINUTES - 1);
-    const status = async (id: string) => (await suite.t.db.query<{ status: string; error: string | null }>('SELECT status, error FROM sms_records WHERE id = $1', [id])).rows[0];
+    const status = async (id: string) =>
+      (await suite.t.db.query<{ status: string; error: string | null }>('SELECT status, error FROM sms_records WHERE id = $1', [id])).rows[0];
     try {
       expect(await sweepPendingSms(suite.t.db, new Date())).toBe(1);
       expect(await status(stale)).toEqual({ status: 'failed', error: INTERRUPTED });
@@ -212,7 +277,10 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     expect((await list(suite.user)).total).toBeGreaterThan(0);
     expect((await call(suite.t.app, suite.user, { method: 'GET', url: '/api/main/sms/org/remain_usage' })).json().data).toMatchObject({ quota: 100_000 });
     const before = await countRows(suite.t.db, 'sms_records');
-    for (const [url, payload] of [[SEND, { iccids: [sim.iccid], content: 'PING' }], ['/api/main/sms/reply', { id: 'x'.repeat(20), content: 'PING' }]] as const) {
+    for (const [url, payload] of [
+      [SEND, { iccids: [sim.iccid], content: 'PING' }],
+      ['/api/main/sms/reply', { id: 'x'.repeat(20), content: 'PING' }],
+    ] as const) {
       const res = await send(suite.user, payload, url);
       expect(res.statusCode).toBe(403);
       expect(res.json().status.message).toBe('Permission denied');
@@ -220,7 +288,7 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     expect(await countRows(suite.t.db, 'sms_records')).toBe(before);
   });
 
-  it('sends text of 140 characters and refuses 141 with SPEC.md\'s words and the rule', async () => {
+  it("sends text of 140 characters and refuses 141 with SPEC.md's words and the rule", async () => {
     const [sim] = await active();
     const ok = await send(suite.operator, { iccids: [sim.iccid], content: 'a'.repeat(140) });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -240,10 +308,15 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     expect(odd.json().status.message).toBe('Content does not comply: binary content must be hexadecimal digits (0-9, A-F) in pairs.');
   });
 
-  it('refuses empty content and characters the SMS alphabet cannot carry, in the caller\'s language', async () => {
+  it("refuses empty content and characters the SMS alphabet cannot carry, in the caller's language", async () => {
     const [sim] = await active();
     expect((await send(suite.operator, { iccids: [sim.iccid], content: '' })).json().status.message).toBe('Content does not comply: it is empty.');
-    const emoji = await call(suite.t.app, suite.operator, { method: 'POST', url: SEND, payload: { iccids: [sim.iccid], content: 'hi 😀' }, headers: { language: 'zh-CN' } });
+    const emoji = await call(suite.t.app, suite.operator, {
+      method: 'POST',
+      url: SEND,
+      payload: { iccids: [sim.iccid], content: 'hi 😀' },
+      headers: { language: 'zh-CN' },
+    });
     expect(emoji.statusCode).toBe(400);
     expect(emoji.json().status.message).toBe('内容不合规：短信字符集无法承载 😀。');
   });
@@ -263,7 +336,7 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     expect((await send(suite.operator, { iccids: [], content: 'PING' })).json().status.message).toBe('Choose at least one SIM or number to send to.');
   });
 
-  it('refuses another organisation\'s ICCID as a device that does not exist, and sends it nothing', async () => {
+  it("refuses another organisation's ICCID as a device that does not exist, and sends it nothing", async () => {
     const [foreign] = await active('org-other');
     const before = await countRows(suite.t.db, 'sms_records', 'iccid = $1', [foreign.iccid]);
     const res = await send(suite.operator, { iccids: [foreign.iccid], content: 'PING' });
@@ -296,18 +369,29 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     await setQuota(1);
     const [a, b] = await active('org-demo', 2);
     const before = await countRows(suite.t.db, 'sms_records');
-    const [r1, r2] = await Promise.all([send(suite.operator, { iccids: [a.iccid], content: 'PING' }), send(suite.operator, { iccids: [b.iccid], content: 'PING' })]);
+    const [r1, r2] = await Promise.all([
+      send(suite.operator, { iccids: [a.iccid], content: 'PING' }),
+      send(suite.operator, { iccids: [b.iccid], content: 'PING' }),
+    ]);
     const results = [...r1.json().data.results, ...r2.json().data.results];
     expect(results.map((r) => r.reason ?? r.status).sort()).toEqual(['quotaExhausted', 'sent']);
     expect(results.find((r) => !r.ok).message).toBe("The organisation's SMS quota is used up.");
     expect(await countRows(suite.t.db, 'sms_records')).toBe(before + 1);
-    expect((await call(suite.t.app, suite.operator, { method: 'GET', url: '/api/main/sms/org/remain_usage' })).json().data).toEqual({ quota: 1, used: 1, remaining: 0 });
+    expect((await call(suite.t.app, suite.operator, { method: 'GET', url: '/api/main/sms/org/remain_usage' })).json().data).toEqual({
+      quota: 1,
+      used: 1,
+      remaining: 0,
+    });
     await setQuota(100_000);
   });
 
-  it('follows the network: delivered, the device\'s answer under the SMS, the operator\'s reply under that, failed for a SIM out of service; all in the event log', async () => {
+  it("follows the network: delivered, the device's answer under the SMS, the operator's reply under that, failed for a SIM out of service; all in the event log", async () => {
     const [sim] = await active();
-    const pre = (await suite.t.db.query<{ iccid: string }>(`SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'pre_activated' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`)).rows[0];
+    const pre = (
+      await suite.t.db.query<{ iccid: string }>(
+        `SELECT iccid FROM sims WHERE org_id = 'org-demo' AND status = 'pre_activated' AND msisdn IS NOT NULL ORDER BY iccid LIMIT 1`,
+      )
+    ).rows[0];
     const lastEvent = Number((await suite.t.db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM events')).rows[0].id);
     const sent = (await send(suite.operator, { iccids: [sim.iccid, pre.iccid], content: 'PING' })).json().data;
     const [mt, toPre] = sent.results.map((r: { smsId: string }) => r.smsId);
@@ -322,24 +406,48 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     expect(row.replies).toEqual([expect.objectContaining({ direction: 'MO', content: 'PONG', status: 'received', replyToId: mt })]);
     // The device's answer is under the SMS, not a row of its own.
     expect(page.items.some((r) => r.id === row.replies[0].id)).toBe(false);
-    expect((await list(suite.user, { search: { field: 'iccid', value: pre.iccid } })).items.find((r) => r.id === toPre)).toMatchObject({ status: 'failed', error: 'Absent subscriber' });
+    expect((await list(suite.user, { search: { field: 'iccid', value: pre.iccid } })).items.find((r) => r.id === toPre)).toMatchObject({
+      status: 'failed',
+      error: 'Absent subscriber',
+    });
 
     const reply = await send(suite.operator, { id: row.replies[0].id, content: 'ACK' }, '/api/main/sms/reply');
     expect(reply.json().data).toMatchObject({ accepted: 1, results: [{ iccid: sim.iccid, ok: true }] });
     const thread = (await list(suite.user, { search: { field: 'iccid', value: sim.iccid } })).items.find((r) => r.id === mt)!;
-    expect(thread.replies.map((r) => [r.direction, r.content])).toEqual([['MO', 'PONG'], ['MT', 'ACK']]);
+    expect(thread.replies.map((r) => [r.direction, r.content])).toEqual([
+      ['MO', 'PONG'],
+      ['MT', 'ACK'],
+    ]);
     // Only a device's message can be answered.
-    expect((await send(suite.operator, { id: mt, content: 'ACK' }, '/api/main/sms/reply')).json().status.message).toBe('Only a message received from a device can be answered.');
+    expect((await send(suite.operator, { id: mt, content: 'ACK' }, '/api/main/sms/reply')).json().status.message).toBe(
+      'Only a message received from a device can be answered.',
+    );
 
-    const events = (await suite.t.db.query<{ subtype: string; data: { smsId?: string } }>(`SELECT subtype, data FROM events WHERE type = 'sms' AND id > $1 ORDER BY id`, [lastEvent])).rows;
-    expect(events.map((e) => [e.subtype, e.data.smsId])).toEqual(expect.arrayContaining([['delivered', mt], ['failed', toPre], ['received', row.replies[0].id]]));
+    const events = (
+      await suite.t.db.query<{ subtype: string; data: { smsId?: string } }>(`SELECT subtype, data FROM events WHERE type = 'sms' AND id > $1 ORDER BY id`, [
+        lastEvent,
+      ])
+    ).rows;
+    expect(events.map((e) => [e.subtype, e.data.smsId])).toEqual(
+      expect.arrayContaining([
+        ['delivered', mt],
+        ['failed', toPre],
+        ['received', row.replies[0].id],
+      ]),
+    );
   });
 
   it('filters by direction, status, time, trailing digits of the number and content; pages on the server', async () => {
     const [sim] = await active();
     const marker = `FILTER ${Date.now()}`;
     await send(suite.operator, { iccids: [sim.iccid], content: marker });
-    const found = await list(suite.user, { content: marker.slice(7).toLowerCase(), direction: 'MT', status: 'sent', search: { field: 'msisdn', value: sim.msisdn.slice(-4) }, createdAtFrom: new Date(Date.now() - 60_000).toISOString() });
+    const found = await list(suite.user, {
+      content: marker.slice(7).toLowerCase(),
+      direction: 'MT',
+      status: 'sent',
+      search: { field: 'msisdn', value: sim.msisdn.slice(-4) },
+      createdAtFrom: new Date(Date.now() - 60_000).toISOString(),
+    });
     expect(found.items.map((r) => r.content)).toEqual([marker]);
     expect((await list(suite.user, { content: marker, direction: 'MO' })).total).toBe(0);
     expect((await list(suite.user, { content: marker, createdAtTo: new Date(Date.now() - 3_600_000).toISOString() })).total).toBe(0);
@@ -354,17 +462,28 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
 
   it('downloads the filtered list through the task center', async () => {
     const [sim] = await active();
-    const res = await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/list/download', payload: { format: 'csv', search: { field: 'iccid', value: sim.iccid } } });
+    const res = await call(suite.t.app, suite.user, {
+      method: 'POST',
+      url: '/api/main/sms/list/download',
+      payload: { format: 'csv', search: { field: 'iccid', value: sim.iccid } },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { taskId, quantity } = res.json().data;
     expect(quantity).toBe(await countRows(suite.t.db, 'sms_records', `org_id = 'org-demo' AND iccid = $1`, [sim.iccid]));
     expect(await suite.t.app.jobs.runOnce()).toBe(true);
     const token = await call(suite.t.app, suite.user, { method: 'GET', url: `/api/job/rest/job/my/oneTimeToken?id=${taskId}` });
     const file = await suite.t.app.inject({ method: 'GET', url: token.json().data.url });
-    const lines = file.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = file.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(quantity + 1);
     expect(lines[0]).toContain('ICCID');
-    const none = await call(suite.t.app, suite.user, { method: 'POST', url: '/api/main/sms/list/download', payload: { format: 'csv', content: 'no such text anywhere' } });
+    const none = await call(suite.t.app, suite.user, {
+      method: 'POST',
+      url: '/api/main/sms/list/download',
+      payload: { format: 'csv', content: 'no such text anywhere' },
+    });
     expect(none.json().status.message).toBe('No data to export');
   });
 
@@ -376,8 +495,17 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     const boundary = '----sms';
     const part = (name: string, value: string, file?: string) =>
       `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"\r\nContent-Type: text/csv` : ''}\r\n\r\n${value}\r\n`;
-    const payload = part('content', 'PING') + part('smsType', 'text') + part('file', `ICCID\r\n${sim.iccid}\r\n89000000000000000000\r\n`, 'targets.csv') + `--${boundary}--\r\n`;
-    const res = await call(suite.t.app, suite.operator, { method: 'POST', url: SEND, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const payload =
+      part('content', 'PING') +
+      part('smsType', 'text') +
+      part('file', `ICCID\r\n${sim.iccid}\r\n89000000000000000000\r\n`, 'targets.csv') +
+      `--${boundary}--\r\n`;
+    const res = await call(suite.t.app, suite.operator, {
+      method: 'POST',
+      url: SEND,
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.results.map((r: { reason?: string; status?: string }) => r.reason ?? r.status)).toEqual(['sent', 'notExist']);
   });
@@ -388,6 +516,8 @@ describe.each(DB_KINDS)('SMS calls of the main API on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.accepted).toBe(1);
     expect((await call(suite.t.app, suite.user, { method: 'POST', url: '/api/public/v1/sms/list', payload: {} })).statusCode).toBe(200);
-    expect((await call(suite.t.app, suite.user, { method: 'POST', url: '/api/public/v1/sms/send', payload: { iccids: [sim.iccid], content: 'PING' } })).statusCode).toBe(403);
+    expect(
+      (await call(suite.t.app, suite.user, { method: 'POST', url: '/api/public/v1/sms/send', payload: { iccids: [sim.iccid], content: 'PING' } })).statusCode,
+    ).toBe(403);
   });
 });

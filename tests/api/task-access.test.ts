@@ -33,7 +33,8 @@ describe.each(DB_KINDS)('whose tasks on %s', (kind) => {
     return res.json().data.taskId as string;
   };
   /** Streams are subscribed once their ready frame has come. */
-  const ready = (...streams: Array<{ frames: { event: string }[] }>) => waitUntil('the ready frames', () => streams.every((s) => s.frames.some((f) => f.event === 'ready')));
+  const ready = (...streams: Array<{ frames: { event: string }[] }>) =>
+    waitUntil('the ready frames', () => streams.every((s) => s.frames.some((f) => f.event === 'ready')));
   const setRole = async (role: string) =>
     expect((await call(suite.t.app, admin, { method: 'PUT', url: `/api/main/accounts/${operator.accountId}`, payload: { role } })).statusCode).toBe(200);
 
@@ -46,7 +47,10 @@ describe.each(DB_KINDS)('whose tasks on %s', (kind) => {
     const adminTask = await exportSims(admin);
     const userTask = await exportSims(user);
     // The hub hands each event to every stream in the same round: once these have come, the others had their chance.
-    await waitUntil('each task on its streams', () => taskFrames(admins.frames, adminTask).length > 0 && taskFrames(admins.frames, userTask).length > 0 && taskFrames(mine.frames, userTask).length > 0);
+    await waitUntil(
+      'each task on its streams',
+      () => taskFrames(admins.frames, adminTask).length > 0 && taskFrames(admins.frames, userTask).length > 0 && taskFrames(mine.frames, userTask).length > 0,
+    );
     await Promise.all([mine.stop(), operators.stop(), admins.stop(), theirs.stop()]);
     expect(taskFrames(mine.frames, adminTask)).toEqual([]);
     expect(operators.frames.filter((f) => f.event === 'task')).toEqual([]);
@@ -119,4 +123,3 @@ describe.each(DB_KINDS)('whose tasks on %s', (kind) => {
     expect((await get(admin, `/api/job/rest/logs/provider/result/${userTask}`)).statusCode).toBe(200);
   });
 });
-

@@ -15,7 +15,14 @@ const MIGRATION = path.join(import.meta.dirname, '../../server/db/migrations/062
 
 describe.each(DB_KINDS)('task references and remarks on %s', (kind) => {
   const suite = signedInSuite(kind, { admin: DEMO.admin });
-  const tasks = async () => (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=100' })).json().data.items as Array<{ id: string; referenceId: string; task: string; remark: string | null; status: string }>;
+  const tasks = async () =>
+    (await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/job/rest/job/my?page=1&pageSize=100' })).json().data.items as Array<{
+      id: string;
+      referenceId: string;
+      task: string;
+      remark: string | null;
+      status: string;
+    }>;
 
   it('gives every task of the demo and every new export one reference format', async () => {
     const made = await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/sim/list/export/task', payload: { format: 'csv' } });
@@ -45,18 +52,42 @@ describe.each(DB_KINDS)('task references and remarks on %s', (kind) => {
     const rows = [
       { id: 'oldRefExport00000000', kind: 'sim_export', ref: 'T202611271001', remark: 'CSV', payload: {}, want: 'EXP-20261127-001001', wantRemark: 'CSV' },
       { id: 'oldRefReset000000000', kind: 'sim_reset', ref: 'T202611261023', remark: null, payload: {}, want: 'RST-20261126-001023', wantRemark: null },
-      { id: 'oldRefReport00000000', kind: 'report', ref: 'REP-202610-AB12CD', remark: 'usage · 2026-10', payload: {}, want: 'REP-20261105-AB12CD', wantRemark: 'usage · 2026-10' },
-      { id: 'oldRefActivate000000', kind: 'sim_activate', ref: 'ACT-20261127-ZZ99AA', remark: 'Activation in progress', payload: { iccids: ['89490200001234567890'] }, want: 'ACT-20261127-ZZ99AA', wantRemark: '89490200001234567890' },
+      {
+        id: 'oldRefReport00000000',
+        kind: 'report',
+        ref: 'REP-202610-AB12CD',
+        remark: 'usage · 2026-10',
+        payload: {},
+        want: 'REP-20261105-AB12CD',
+        wantRemark: 'usage · 2026-10',
+      },
+      {
+        id: 'oldRefActivate000000',
+        kind: 'sim_activate',
+        ref: 'ACT-20261127-ZZ99AA',
+        remark: 'Activation in progress',
+        payload: { iccids: ['89490200001234567890'] },
+        want: 'ACT-20261127-ZZ99AA',
+        wantRemark: '89490200001234567890',
+      },
     ];
     for (const r of rows) {
-      await suite.t.db.query(`INSERT INTO tasks (org_id, id, reference_id, kind, quantity, remark, payload, status, progress, created_at, started_at, ended_at)
-         VALUES ('org-demo', $1, $2, $3, 1, $4, $5, 'issues', 100, '2026-11-05T10:00:00Z', '2026-11-05T10:00:01Z', '2026-11-05T10:01:00Z')`, [
-        r.id, r.ref, r.kind, r.remark, JSON.stringify(r.payload),
-      ]);
+      await suite.t.db.query(
+        `INSERT INTO tasks (org_id, id, reference_id, kind, quantity, remark, payload, status, progress, created_at, started_at, ended_at)
+         VALUES ('org-demo', $1, $2, $3, 1, $4, $5, 'issues', 100, '2026-11-05T10:00:00Z', '2026-11-05T10:00:01Z', '2026-11-05T10:01:00Z')`,
+        [r.id, r.ref, r.kind, r.remark, JSON.stringify(r.payload)],
+      );
     }
     await suite.t.db.exec(fs.readFileSync(MIGRATION, 'utf8'));
-    const after = (await suite.t.db.query<{ id: string; reference_id: string; remark: string | null }>('SELECT id, reference_id, remark FROM tasks WHERE id LIKE $1 ORDER BY id', ['oldRef%'])).rows;
-    expect(Object.fromEntries(after.map((r) => [r.id, [r.reference_id, r.remark]]))).toEqual(Object.fromEntries(rows.map((r) => [r.id, [r.want, r.wantRemark]])));
+    const after = (
+      await suite.t.db.query<{ id: string; reference_id: string; remark: string | null }>(
+        'SELECT id, reference_id, remark FROM tasks WHERE id LIKE $1 ORDER BY id',
+        ['oldRef%'],
+      )
+    ).rows;
+    expect(Object.fromEntries(after.map((r) => [r.id, [r.reference_id, r.remark]]))).toEqual(
+      Object.fromEntries(rows.map((r) => [r.id, [r.want, r.wantRemark]])),
+    );
     expect(after.every((r) => TASK_REFERENCE_PATTERN.test(r.reference_id))).toBe(true);
   });
 });

@@ -143,7 +143,9 @@ describe('TLS_CERT_FILE and TLS_KEY_FILE', () => {
     const dir = tlsDir();
     expect(() => loadConfig({ TLS_CERT_FILE: path.join(dir, 'cert.pem') } as NodeJS.ProcessEnv)).toThrow(/TLS_KEY_FILE is not set/);
     expect(() => loadConfig({ TLS_KEY_FILE: path.join(dir, 'key.pem') } as NodeJS.ProcessEnv)).toThrow(/TLS_CERT_FILE is not set/);
-    expect(() => loadConfig({ TLS_CERT_FILE: path.join(dir, 'missing.pem'), TLS_KEY_FILE: path.join(dir, 'key.pem') } as NodeJS.ProcessEnv)).toThrow(/TLS_CERT_FILE names ".*missing\.pem", which is not a readable file/);
+    expect(() => loadConfig({ TLS_CERT_FILE: path.join(dir, 'missing.pem'), TLS_KEY_FILE: path.join(dir, 'key.pem') } as NodeJS.ProcessEnv)).toThrow(
+      /TLS_CERT_FILE names ".*missing\.pem", which is not a readable file/,
+    );
     expect(() => loadConfig({ TLS_CERT_FILE: path.join(dir, 'cert.pem'), TLS_KEY_FILE: dir } as NodeJS.ProcessEnv)).toThrow(/TLS_KEY_FILE names/);
   });
 });

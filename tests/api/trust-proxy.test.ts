@@ -63,7 +63,11 @@ describe.each(DB_KINDS)('forwarded headers on %s', (kind) => {
       expect(https.statusCode).toBe(200);
       const cookie = https.cookies.find((c) => c.name === 'refresh_token')!;
       expect(cookie.secure).toBe(true);
-      const refreshed = await suite.t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie: `refresh_token=${cookie.value}`, 'x-forwarded-proto': 'https' } });
+      const refreshed = await suite.t.app.inject({
+        method: 'POST',
+        url: REFRESH,
+        headers: { cookie: `refresh_token=${cookie.value}`, 'x-forwarded-proto': 'https' },
+      });
       expect(refreshed.cookies.find((c) => c.name === 'refresh_token')?.secure).toBe(true);
       const http = await post(good, { 'x-forwarded-proto': 'http', 'x-forwarded-for': '203.0.113.7' });
       expect(http.cookies.find((c) => c.name === 'refresh_token')?.secure).toBeFalsy();

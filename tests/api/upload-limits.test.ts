@@ -150,7 +150,15 @@ describe.each(DB_KINDS)('hostile uploads on %s', (kind) => {
     return call(suite.t.app, s, { method: 'POST', url, payload: f.payload, headers: { 'content-type': f.contentType, language } });
   };
   const headOf = (url: string, contentType: string, length: string) =>
-    [`POST ${url} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(suite.admin.headers).map(([k, v]) => `${k}: ${v}`), `Content-Type: ${contentType}`, length, '', ''].join('\r\n');
+    [
+      `POST ${url} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      ...Object.entries(suite.admin.headers).map(([k, v]) => `${k}: ${v}`),
+      `Content-Type: ${contentType}`,
+      length,
+      '',
+      '',
+    ].join('\r\n');
 
   describe('a zip bomb', () => {
     // About 1 MB that inflates to about 1 GB.
@@ -191,7 +199,11 @@ describe.each(DB_KINDS)('hostile uploads on %s', (kind) => {
       const f = await form({}, { name: 'targets.xlsx', bytes: bomb });
       const base = `http://127.0.0.1:${port}`;
       const started = Date.now();
-      const upload = fetch(`${base}/api/customer/sms/task/targets/parse`, { method: 'POST', body: f.payload, headers: { ...suite.admin.headers, 'content-type': f.contentType } });
+      const upload = fetch(`${base}/api/customer/sms/task/targets/parse`, {
+        method: 'POST',
+        body: f.payload,
+        headers: { ...suite.admin.headers, 'content-type': f.contentType },
+      });
       const health = fetch(`${base}/api/health`);
       const [u, h] = await Promise.all([upload, health]);
       expect(h.status).toBe(200);
@@ -235,8 +247,13 @@ describe.each(DB_KINDS)('hostile uploads on %s', (kind) => {
     });
 
     it('a streamed file answers as soon as it passes 1 MB and the connection closes while the client still sends', async () => {
-      const start = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="targets.csv"\r\nContent-Type: text/csv\r\n\r\nICCID\r\n`);
-      const res = await rawRequest(port, headOf('/api/customer/sms/task/targets/parse', contentType, 'Transfer-Encoding: chunked'), { chunks: filler(64 * MB, start), chunked: true });
+      const start = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="targets.csv"\r\nContent-Type: text/csv\r\n\r\nICCID\r\n`,
+      );
+      const res = await rawRequest(port, headOf('/api/customer/sms/task/targets/parse', contentType, 'Transfer-Encoding: chunked'), {
+        chunks: filler(64 * MB, start),
+        chunked: true,
+      });
       expect(res.status).toBe(400);
       expect(res.body.status.message).toBe('File must be at most 1 MB');
       expect(res.headers).toMatch(/^connection: close$/im);
@@ -255,7 +272,12 @@ describe.each(DB_KINDS)('hostile uploads on %s', (kind) => {
     });
 
     it('a file of exactly 1 MB in a request within the limit is still taken', async () => {
-      const res = await post(suite.admin, '/api/customer/sms/task/targets/parse', {}, { name: 'targets.csv', bytes: Buffer.concat([Buffer.from('ICCID\r\n'), Buffer.alloc(MB - 7, 0x20)]) });
+      const res = await post(
+        suite.admin,
+        '/api/customer/sms/task/targets/parse',
+        {},
+        { name: 'targets.csv', bytes: Buffer.concat([Buffer.from('ICCID\r\n'), Buffer.alloc(MB - 7, 0x20)]) },
+      );
       // Read, not refused for its size: it has no ICCIDs under its header.
       expect(res.json().status.message).not.toMatch(/1 MB|2 MB/);
       expect(res.statusCode).toBe(400);

@@ -33,7 +33,11 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     relay = startRelay(suite.t.db, quiet, { pollMs: 3_600_000 });
     consumer = startConsumer(suite.t.db, quiet, { name: CONSUMER, handle: queueDeliveries, pollMs: 3_600_000, relay });
     await consumer.poke();
-    dispatcher = new WebhookDispatcher(suite.t.db, quiet, { allowPrivate: () => suite.t.config.webhookAllowPrivate, mailer: suite.t.app.mailer, timeoutMs: 1500 });
+    dispatcher = new WebhookDispatcher(suite.t.db, quiet, {
+      allowPrivate: () => suite.t.config.webhookAllowPrivate,
+      mailer: suite.t.app.mailer,
+      timeoutMs: 1500,
+    });
   });
   afterAll(async () => {
     await consumer.stop();
@@ -46,29 +50,45 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     rx.answer([]);
   });
 
-  const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, who = suite.admin) => call(suite.t.app, who, { method, url: `/api/main/developer/key/notification${url}`, payload });
+  const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, who = suite.admin) =>
+    call(suite.t.app, who, { method, url: `/api/main/developer/key/notification${url}`, payload });
   /** Poke the consumer and the dispatcher until `n` more requests reached the receiver. */
   const delivered = async (n: number) => {
     const target = rx.received.length + n;
     await expect
-      .poll(async () => {
-        await consumer.poke();
-        await dispatcher.runOnce();
-        return rx.received.length;
-      }, { timeout: 15_000, interval: 100 })
+      .poll(
+        async () => {
+          await consumer.poke();
+          await dispatcher.runOnce();
+          return rx.received.length;
+        },
+        { timeout: 15_000, interval: 100 },
+      )
       .toBeGreaterThanOrEqual(target);
     return rx.received.slice(target - n, target);
   };
   const deliveries = async () =>
-    (await suite.t.db.query<{ id: string; status: string; attempt: number; next_at: Date; message_id: string }>(`SELECT id::text, status, attempt, next_at, message_id FROM webhook_deliveries WHERE notification_key_id = $1 ORDER BY webhook_deliveries.id`, [key.id])).rows;
+    (
+      await suite.t.db.query<{ id: string; status: string; attempt: number; next_at: Date; message_id: string }>(
+        `SELECT id::text, status, attempt, next_at, message_id FROM webhook_deliveries WHERE notification_key_id = $1 ORDER BY webhook_deliveries.id`,
+        [key.id],
+      )
+    ).rows;
   const logsOf = async (deliveryId: string) =>
-    (await suite.t.db.query<{ attempt: number; http_code: number | null; error: string | null; response: string | null }>('SELECT attempt, http_code, error, response FROM notification_logs WHERE delivery_id = $1 ORDER BY id', [deliveryId])).rows;
+    (
+      await suite.t.db.query<{ attempt: number; http_code: number | null; error: string | null; response: string | null }>(
+        'SELECT attempt, http_code, error, response FROM notification_logs WHERE delivery_id = $1 ORDER BY id',
+        [deliveryId],
+      )
+    ).rows;
   /** Let the clock run to a delivery's next attempt. */
   const due = (id: string) => suite.t.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE id = $1`, [id]);
   /** One event of the log (these tests are about delivery; what makes events is tests/api/event-log.test.ts). */
-  const oneEvent = (subject: string) => appendEvents(suite.t.db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject, data: { taskId: subject } }]);
+  const oneEvent = (subject: string) =>
+    appendEvents(suite.t.db, [{ orgId: 'org-demo', type: 'task', subtype: 'finished', subject, data: { taskId: subject } }]);
   const suspendResume = async (iccid: string) => {
-    for (const action of ['suspend', 'resume']) expect((await call(suite.t.app, suite.operator, { method: 'POST', url: `/api/main/sim/${action}`, payload: { iccids: [iccid] } })).statusCode).toBe(200);
+    for (const action of ['suspend', 'resume'])
+      expect((await call(suite.t.app, suite.operator, { method: 'POST', url: `/api/main/sim/${action}`, payload: { iccids: [iccid] } })).statusCode).toBe(200);
   };
 
   it('a developer’s notification key is made on first use, with a Standard Webhooks secret; only its owner reads it', async () => {
@@ -118,7 +138,12 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
       expect(res.json().status.message, url).toMatch(/^Webhook URL/);
       expect(res.json().status.message, url).toMatch(message);
     }
-    const es = await call(suite.t.app, suite.admin, { method: 'PUT', url: `/api/main/developer/key/notification/callbackUrl/${key.id}`, payload: { webhookUrl: 'http://x.example.com' }, headers: { language: 'es-ES' } });
+    const es = await call(suite.t.app, suite.admin, {
+      method: 'PUT',
+      url: `/api/main/developer/key/notification/callbackUrl/${key.id}`,
+      payload: { webhookUrl: 'http://x.example.com' },
+      headers: { language: 'es-ES' },
+    });
     expect(es.json().status.message).toBe('El campo «URL del webhook» debe ser una URL HTTPS completa (https://host/ruta)');
     // Nothing was saved; switching on without a URL is refused.
     expect((await keyCall('GET', `/${suite.admin.accountId}`)).json().data.webhookUrl).toBeNull();
@@ -131,10 +156,23 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await suspendResume(DEMO_SIMS.active);
     // The suspension also detaches the SIM (a connection event): the two changes of state are among what arrives.
     await delivered(2);
-    await expect.poll(async () => (await consumer.poke(), await dispatcher.runOnce(), rx.received.filter((r) => JSON.parse(r.body).subtype === 'status_change').length), { timeout: 15_000 }).toBe(2);
+    await expect
+      .poll(async () => (await consumer.poke(), await dispatcher.runOnce(), rx.received.filter((r) => JSON.parse(r.body).subtype === 'status_change').length), {
+        timeout: 15_000,
+      })
+      .toBe(2);
     const [suspended, resumed] = rx.received.filter((r) => JSON.parse(r.body).subtype === 'status_change');
-    const verified = new Webhook(key.secret).verify(suspended.body, suspended.headers) as { type: string; subtype: string; timestamp: string; data: Record<string, unknown> };
-    expect(verified).toMatchObject({ type: 'sim', subtype: 'status_change', data: { iccid: DEMO_SIMS.active, from: 'active', to: 'paused', source: 'console' } });
+    const verified = new Webhook(key.secret).verify(suspended.body, suspended.headers) as {
+      type: string;
+      subtype: string;
+      timestamp: string;
+      data: Record<string, unknown>;
+    };
+    expect(verified).toMatchObject({
+      type: 'sim',
+      subtype: 'status_change',
+      data: { iccid: DEMO_SIMS.active, from: 'active', to: 'paused', source: 'console' },
+    });
     expect(Object.keys(verified)).toEqual(['type', 'subtype', 'timestamp', 'data']);
     expect(suspended.headers['webhook-id']).toMatch(/^evt_\d+$/);
     expect(JSON.parse(resumed.body).data.to).toBe('active');
@@ -148,7 +186,10 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
 
   it('one endpoint’s deliveries go out in the order of their events, whatever order the database keeps them in', async () => {
     const subjects = Array.from({ length: 12 }, (_, i) => `in-order-${i}`);
-    await appendEvents(suite.t.db, subjects.map((subject) => ({ orgId: 'org-demo', type: 'task' as const, subtype: 'finished', subject, data: { taskId: subject } })));
+    await appendEvents(
+      suite.t.db,
+      subjects.map((subject) => ({ orgId: 'org-demo', type: 'task' as const, subtype: 'finished', subject, data: { taskId: subject } })),
+    );
     await consumer.poke();
     // Rewritten rows move to the end of the table: a scan now meets the later events' deliveries first.
     const queued = await suite.t.db.query(
@@ -166,11 +207,18 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     const before = (await deliveries()).length;
     await oneEvent('twice');
     await delivered(1);
-    const events = (await suite.t.db.query<{ id: string; org_id: string; type: 'task'; subtype: string; subject: string; data: Record<string, unknown>; at: Date }>(
-      `SELECT id::text, org_id, type, subtype, subject, data, at FROM events WHERE subject = 'twice'`,
-    )).rows;
+    const events = (
+      await suite.t.db.query<{ id: string; org_id: string; type: 'task'; subtype: string; subject: string; data: Record<string, unknown>; at: Date }>(
+        `SELECT id::text, org_id, type, subtype, subject, data, at FROM events WHERE subject = 'twice'`,
+      )
+    ).rows;
     expect(events).toHaveLength(1);
-    await suite.t.db.tx((q) => queueDeliveries(events.map((e) => ({ id: e.id, orgId: e.org_id, type: e.type, subtype: e.subtype, subject: e.subject, data: e.data, at: e.at })), q));
+    await suite.t.db.tx((q) =>
+      queueDeliveries(
+        events.map((e) => ({ id: e.id, orgId: e.org_id, type: e.type, subtype: e.subtype, subject: e.subject, data: e.data, at: e.at })),
+        q,
+      ),
+    );
     expect((await deliveries()).length).toBe(before + 1);
   });
 
@@ -180,7 +228,8 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await delivered(1);
     const d = (await deliveries()).at(-1)!;
     expect(d).toMatchObject({ status: 'pending', attempt: 1 });
-    const wait1 = (await suite.t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id])).rows[0].s;
+    const wait1 = (await suite.t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id]))
+      .rows[0].s;
     expect(wait1 * 1000).toBeGreaterThanOrEqual(RETRY_AFTER_MS[0] * 0.9 - 1000);
     expect(wait1 * 1000).toBeLessThanOrEqual(RETRY_AFTER_MS[0] * 1.1 + 1000);
     // Not before its time.
@@ -188,11 +237,16 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect((await logsOf(d.id)).length).toBe(1);
     await due(d.id);
     await dispatcher.runOnce();
-    const wait2 = (await suite.t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id])).rows[0].s;
+    const wait2 = (await suite.t.db.query<{ s: number }>('SELECT extract(epoch FROM next_at - updated_at) AS s FROM webhook_deliveries WHERE id = $1', [d.id]))
+      .rows[0].s;
     expect(wait2 * 1000).toBeGreaterThanOrEqual(RETRY_AFTER_MS[1] * 0.9 - 1000);
     await due(d.id);
     await dispatcher.runOnce();
-    expect((await logsOf(d.id)).map((l) => [l.attempt, l.http_code])).toEqual([[1, 500], [2, 503], [3, 200]]);
+    expect((await logsOf(d.id)).map((l) => [l.attempt, l.http_code])).toEqual([
+      [1, 500],
+      [2, 503],
+      [3, 200],
+    ]);
     expect((await deliveries()).find((x) => x.id === d.id)!.status).toBe('delivered');
     // All attempts carry the same message id, so the receiver can tell a retry from a new event.
     expect(rx.received.slice(-3).map((r) => r.headers['webhook-id'])).toEqual([d.message_id, d.message_id, d.message_id]);
@@ -261,7 +315,12 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(new Webhook(key.secret).verify(got.body, got.headers)).toMatchObject({ type: 'test', subtype: 'ping' });
     expect(got.headers['webhook-id']).toMatch(/^test_/);
     // Replay the first logged event delivery.
-    const log = (await suite.t.db.query<{ id: string; message_id: string; payload: unknown }>(`SELECT id::text, message_id, payload FROM notification_logs WHERE notification_key_id = $1 AND event_type = 'sim' ORDER BY id LIMIT 1`, [key.id])).rows[0];
+    const log = (
+      await suite.t.db.query<{ id: string; message_id: string; payload: unknown }>(
+        `SELECT id::text, message_id, payload FROM notification_logs WHERE notification_key_id = $1 AND event_type = 'sim' ORDER BY id LIMIT 1`,
+        [key.id],
+      )
+    ).rows[0];
     const replay = await call(suite.t.app, suite.admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId: log.id } });
     expect(replay.json().data).toMatchObject({ httpCode: 200, delivered: true });
     const again = rx.received.at(-1)!;
@@ -270,7 +329,9 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     // A log entry of another organisation, or none, is not found; an operator may not send.
     const otherLog = (await suite.t.db.query<{ id: string }>(`SELECT id::text FROM notification_logs WHERE org_id = 'org-other' LIMIT 1`)).rows[0];
     for (const logId of [otherLog?.id ?? '999999999', '999999999']) {
-      expect((await call(suite.t.app, suite.admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId } })).statusCode).toBe(404);
+      expect((await call(suite.t.app, suite.admin, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: { logId } })).statusCode).toBe(
+        404,
+      );
     }
     expect((await call(suite.t.app, suite.operator, { method: 'POST', url: `/api/main/developer/notification/${key.id}`, payload: {} })).statusCode).toBe(403);
   });
@@ -284,18 +345,35 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     const times = items.map((l: { sentAt: string }) => Date.parse(l.sentAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(items.map((l: { eventType: string }) => l.eventType)).toContain('test');
-    const failed = (await call(suite.t.app, suite.admin, { method: 'POST', url: '/api/main/developer/log/notification', payload: { failed: true, eventType: 'task', pageSize: 100 } })).json().data;
+    const failed = (
+      await call(suite.t.app, suite.admin, {
+        method: 'POST',
+        url: '/api/main/developer/log/notification',
+        payload: { failed: true, eventType: 'task', pageSize: 100 },
+      })
+    ).json().data;
     expect(failed.total).toBeGreaterThan(0);
-    expect(failed.items.every((l: { httpCode: number | null; eventType: string }) => l.eventType === 'task' && (l.httpCode === null || l.httpCode >= 300))).toBe(true);
+    expect(
+      failed.items.every((l: { httpCode: number | null; eventType: string }) => l.eventType === 'task' && (l.httpCode === null || l.httpCode >= 300)),
+    ).toBe(true);
     const other = await signIn(suite.t.app, 'admin@other.example.com');
     const theirs = (await call(suite.t.app, other, { method: 'POST', url: '/api/main/developer/log/notification', payload: { pageSize: 100 } })).json().data;
     expect(theirs.items.every((l: { url: string }) => !l.url.includes('localhost'))).toBe(true);
     const types = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'es-ES' } });
-    expect(types.json().data.find((x: { type: string }) => x.type === 'sim')).toMatchObject({ label: 'SIM', subtypes: expect.arrayContaining([{ subtype: 'status_change', label: 'Cambio de estado' }]) });
+    expect(types.json().data.find((x: { type: string }) => x.type === 'sim')).toMatchObject({
+      label: 'SIM',
+      subtypes: expect.arrayContaining([{ subtype: 'status_change', label: 'Cambio de estado' }]),
+    });
     // A scheduled SMS run's end is an event webhooks carry.
-    expect(types.json().data.find((x: { type: string }) => x.type === 'sms_schedule')).toMatchObject({ label: 'SMS programado', subtypes: [{ subtype: 'run_finished', label: 'Ejecución finalizada' }] });
+    expect(types.json().data.find((x: { type: string }) => x.type === 'sms_schedule')).toMatchObject({
+      label: 'SMS programado',
+      subtypes: [{ subtype: 'run_finished', label: 'Ejecución finalizada' }],
+    });
     // A usage rule's crossing and a SIM's change of network too.
-    expect(types.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: 'Umbral superado' });
+    expect(types.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({
+      subtype: 'threshold_crossed',
+      label: 'Umbral superado',
+    });
     expect(types.json().data.find((x: { type: string }) => x.type === 'sim').subtypes).toContainEqual({ subtype: 'network_change', label: 'Cambio de red' });
     const zh = await call(suite.t.app, suite.admin, { method: 'GET', url: '/api/main/developer/log/notification/type', headers: { language: 'zh-CN' } });
     expect(zh.json().data.find((x: { type: string }) => x.type === 'usage').subtypes).toContainEqual({ subtype: 'threshold_crossed', label: '超过阈值' });
@@ -308,7 +386,11 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await delivered(1);
     const k = (await keyCall('GET', `/${suite.admin.accountId}`)).json().data;
     expect(k).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
-    const mail = (await suite.t.db.query<{ subject: string; body: string }>('SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [DEMO.superadmin])).rows[0];
+    const mail = (
+      await suite.t.db.query<{ subject: string; body: string }>('SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1', [
+        DEMO.superadmin,
+      ])
+    ).rows[0];
     expect(mail.subject).toBe('Your webhook was disabled');
     expect(mail.body).toContain(rx.url);
     // Nothing more is queued or sent for it until it is switched on again.
@@ -317,13 +399,27 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await oneEvent('while-disabled');
     const before = rx.received.length;
     // Once the consumer has read past the event, it queued nothing for a disabled key.
-    await expect.poll(async () => (await consumer.poke(), (await suite.t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM event_consumers c, events e WHERE c.name = 'webhooks' AND e.subject = 'while-disabled' AND e.seq <= c.position_seq`,
-    )).rows[0].n), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => (
+          await consumer.poke(),
+          (
+            await suite.t.db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM event_consumers c, events e WHERE c.name = 'webhooks' AND e.subject = 'while-disabled' AND e.seq <= c.position_seq`,
+            )
+          ).rows[0].n
+        ),
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     await dispatcher.runOnce();
     expect((await deliveries()).length).toBe(queued);
     expect(rx.received.length).toBe(before);
-    expect((await keyCall('PUT', `/webhookStatus/${key.id}`, { status: 'enabled' })).json().data).toMatchObject({ status: 'enabled', disabledReason: null, failingSince: null });
+    expect((await keyCall('PUT', `/webhookStatus/${key.id}`, { status: 'enabled' })).json().data).toMatchObject({
+      status: 'enabled',
+      disabledReason: null,
+      failingSince: null,
+    });
   });
 
   it('refuses WEBHOOK_ALLOW_PRIVATE in production', () => {
@@ -347,15 +443,21 @@ describe.each(DB_KINDS)('webhooks through the running server on %s', (kind) => {
   // The server as an instance with jobs runs it: the relay, the consumers and the dispatcher on their own timers, on
   // the in-database path (the JetStream path's own such test is tests/api/event-stream-server.test.ts).
   const POLL_MS = 200;
-  const suite = signedInSuite({ kind, config: { webhookAllowPrivate: true, jobs: true, jobPollMs: POLL_MS, natsUrl: undefined } }, { admin: DEMO.superadmin, operator: DEMO.operator });
+  const suite = signedInSuite(
+    { kind, config: { webhookAllowPrivate: true, jobs: true, jobPollMs: POLL_MS, natsUrl: undefined } },
+    { admin: DEMO.superadmin, operator: DEMO.operator },
+  );
   let rx: Awaited<ReturnType<typeof httpsReceiver>>;
   beforeAll(async () => (rx = await httpsReceiver()));
   afterAll(() => rx.close());
 
   it('a SIM suspended through the API reaches the receiver within a few polls, even beside long transactions elsewhere', async () => {
     // The consumer starts at the log's present on its first round: what is committed before then is history to it.
-    await expect.poll(async () => (await suite.t.db.query("SELECT 1 FROM event_consumers WHERE name = 'webhooks'")).rows.length, { timeout: 15 * POLL_MS, interval: 20 }).toBe(1);
-    const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>) => call(suite.t.app, suite.admin, { method, url: `/api/main/developer/key/notification${url}`, payload });
+    await expect
+      .poll(async () => (await suite.t.db.query("SELECT 1 FROM event_consumers WHERE name = 'webhooks'")).rows.length, { timeout: 15 * POLL_MS, interval: 20 })
+      .toBe(1);
+    const keyCall = (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>) =>
+      call(suite.t.app, suite.admin, { method, url: `/api/main/developer/key/notification${url}`, payload });
     const key = (await keyCall('GET', `/${suite.admin.accountId}`)).json().data as { id: string };
     expect((await keyCall('PUT', `/callbackUrl/${key.id}`, { webhookUrl: rx.url })).statusCode).toBe(200);
     expect((await keyCall('PUT', `/webhookStatus/${key.id}`, { status: 'enabled' })).statusCode).toBe(200);

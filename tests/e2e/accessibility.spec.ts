@@ -75,9 +75,7 @@ async function ready(page: Page): Promise<void> {
 async function settle(page: Page): Promise<void> {
   await ready(page);
   await nextFrame(page);
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
-  );
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity));
 }
 
 /** The serious and critical violations on the page as it stands, one readable line each (rule, target, summary). */
@@ -197,7 +195,11 @@ async function focusRing(page: Page): Promise<string> {
     const what = `${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent?.slice(0, 40)}`;
     for (let up = 0; el && up < 4; up++, el = el.parentElement) {
       const s = getComputedStyle(el);
-      if ((s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || (s.boxShadow && s.boxShadow !== 'none' && !s.boxShadow.startsWith('rgba(0, 0, 0, 0.02)'))) return 'ring';
+      if (
+        (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) ||
+        (s.boxShadow && s.boxShadow !== 'none' && !s.boxShadow.startsWith('rgba(0, 0, 0, 0.02)'))
+      )
+        return 'ring';
     }
     return `no ring on ${what}`;
   });
@@ -258,7 +260,14 @@ test.describe('keyboard alone', () => {
     await tabTo(page, page.getByRole('button', { name: /^Organisation:/ }));
     await page.keyboard.press('Enter');
     await expect(page.getByRole('menuitem', { name: 'Demo Logistics North' })).toBeVisible();
-    await expect.poll(() => page.getByRole('menu').last().evaluate((m) => m.contains(document.activeElement))).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('menu')
+          .last()
+          .evaluate((m) => m.contains(document.activeElement)),
+      )
+      .toBe(true);
     // rc-menu moves the focus to the next organisation in the next frame: wait for it before Tab, as a person's
     // key presses are frames apart (a Tab pressed within the same frame is overtaken by the menu's own focus call).
     await press(page, 'ArrowDown');
@@ -277,7 +286,14 @@ test.describe('keyboard alone', () => {
     await tabTo(page, page.getByRole('button', { name: /^Account menu/ }));
     await page.keyboard.press('Enter');
     await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
-    await expect.poll(() => page.getByRole('menu').last().evaluate((m) => m.contains(document.activeElement))).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('menu')
+          .last()
+          .evaluate((m) => m.contains(document.activeElement)),
+      )
+      .toBe(true);
     for (let i = 0; i < 8 && (await focusedText(page)) !== 'Sign out'; i++) await press(page, 'ArrowDown');
     expect(await focusedText(page)).toBe('Sign out');
     await page.keyboard.press('Enter');

@@ -20,7 +20,11 @@ async function openAccounts(page: Page) {
 test('role tags are red for admins and superadmins, blue for operators, green for users', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await openAccounts(page);
-  const tagOf = (email: string) => page.getByRole('row', { name: new RegExp(email) }).locator('.ant-tag').first();
+  const tagOf = (email: string) =>
+    page
+      .getByRole('row', { name: new RegExp(email) })
+      .locator('.ant-tag')
+      .first();
   await expect(tagOf('superadmin@demo')).toHaveClass(/ant-tag-red/);
   await expect(tagOf('^admin@demo|\\badmin@demo')).toHaveClass(/ant-tag-red/);
   await expect(tagOf('operator@demo')).toHaveClass(/ant-tag-blue/);
@@ -43,7 +47,7 @@ test('an admin makes an account, disables and enables it, resets its password, e
   await form(page).getByLabel('Password').fill('abc');
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText('must be a valid e-mail address')).toBeVisible();
-  await expect(page.getByText("Password must be 6-12 digits and include letter, number and symbol!")).toBeVisible();
+  await expect(page.getByText('Password must be 6-12 digits and include letter, number and symbol!')).toBeVisible();
 
   await form(page).getByLabel('E-mail').fill('nina.newcomer@demo.example.com');
   await page.getByRole('button', { name: 'Generate' }).click();
@@ -120,7 +124,10 @@ test('status and password are disabled, with the reason, for an account also in 
   // Made in the admin's organisation, then invited by another customer's admin: the account belongs to both.
   const email = 'shared.across@partner.example.com';
   const admin = await apiSession(request, 'admin@demo.example.com');
-  const made = await request.post('/api/main/accounts', { headers: admin.as('DEMO'), data: { email, firstName: 'Sami', lastName: 'Shared', role: 'user', password: 'Sami#2026' } });
+  const made = await request.post('/api/main/accounts', {
+    headers: admin.as('DEMO'),
+    data: { email, firstName: 'Sami', lastName: 'Shared', role: 'user', password: 'Sami#2026' },
+  });
   expect(made.status()).toBe(200);
   const other = await apiSession(request, 'admin@other.example.com');
   expect((await request.post('/api/identity/info/cube/invites', { headers: other.as('OTHER'), data: { email, role: 'user' } })).status()).toBe(200);

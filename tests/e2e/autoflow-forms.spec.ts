@@ -28,7 +28,9 @@ async function signIn(page: Page): Promise<void> {
 /** The rules of the demo organisation named so (not deleted). */
 async function rulesNamed(request: APIRequestContext, headers: Record<string, string>, name: string) {
   const res = await (await request.get(`${RULES}?page=1&pageSize=20&search=${encodeURIComponent(name)}`, { headers })).json();
-  return (res.data.items as Array<{ id: string; name: string; status: string; scope: { tags?: string[] }; actions: Array<{ type: string; emails?: string[] }> }>).filter((r) => r.name === name);
+  return (
+    res.data.items as Array<{ id: string; name: string; status: string; scope: { tags?: string[] }; actions: Array<{ type: string; emails?: string[] }> }>
+  ).filter((r) => r.name === name);
 }
 
 /** Pick an option of the select labelled `label` in `scope`. */
@@ -37,7 +39,10 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
   await page.locator(`.ant-select-item-option[title="${option}"]`).last().click();
 }
 
-test('a threshold out of range stays as typed, is refused with its range, and Done and Save do not go through; enabling asks with the count', async ({ page, request }) => {
+test('a threshold out of range stays as typed, is refused with its range, and Done and Save do not go through; enabling asks with the count', async ({
+  page,
+  request,
+}) => {
   const headers = (await apiSession(request, ADMIN)).as('DEMO');
   await signIn(page);
   await page.goto('/en-US/workFlowOperation');
@@ -95,7 +100,13 @@ test('a threshold out of range stays as typed, is refused with its range, and Do
 test('switching on a disabled rule that suspends asks first with the count; cancelled it stays disabled', async ({ page, request }) => {
   const headers = (await apiSession(request, ADMIN)).as('DEMO');
   const name = `Disabled suspender ${Date.now()}`;
-  const doc = { name, trigger: { type: 'status_change', from: 'any', to: 'paused' }, scope: { type: 'all' }, actions: [{ type: 'suspend' }], status: 'disabled' };
+  const doc = {
+    name,
+    trigger: { type: 'status_change', from: 'any', to: 'paused' },
+    scope: { type: 'all' },
+    actions: [{ type: 'suspend' }],
+    status: 'disabled',
+  };
   const created = await request.post(RULES, { headers, data: doc });
   expect(created.status(), await created.text()).toBe(200);
   const { count } = (await (await request.post(`${RULES}/impact`, { headers, data: doc })).json()).data as { count: number };
@@ -170,11 +181,13 @@ test('e-mail addresses and tags are entered with Enter and a comma; an address t
   await request.put(`${RULES}/${rule.id}/disable`, { headers });
 });
 
-
 test('a 100-character rule name takes two lines at most in the list, whole on hover and focus', async ({ page, request }) => {
   const headers = (await apiSession(request, ADMIN)).as('DEMO');
   const name = `Long name ${Date.now()} `.padEnd(100, 'x');
-  const created = await request.post(RULES, { headers, data: { name, trigger: { type: 'network_change' }, scope: { type: 'all' }, actions: [{ type: 'webhook' }], status: 'disabled' } });
+  const created = await request.post(RULES, {
+    headers,
+    data: { name, trigger: { type: 'network_change' }, scope: { type: 'all' }, actions: [{ type: 'webhook' }], status: 'disabled' },
+  });
   expect(created.status(), await created.text()).toBe(200);
   await signIn(page);
   await page.goto('/en-US/autoflow');

@@ -53,8 +53,12 @@ LANGS.forEach(({ lang, words, common }, index) => {
 
     // The SIM the rule watches: an active one already past 50 MB in its cycle (its usage as the network reported it; the
     // e2e servers run no background traffic), one per language so the two runs do not meet.
-    const sims = await (await request.post('/api/main/sim/list/es', { headers, data: { status: 'active', pageSize: 20, sort: 'cycleUsageKb', order: 'desc' } })).json();
-    const over = (sims.data.items as Array<{ iccid: string; cycleUsageKb: number; poolId: string | null }>).filter((s) => s.cycleUsageKb > 50 * 1024 && !s.poolId);
+    const sims = await (
+      await request.post('/api/main/sim/list/es', { headers, data: { status: 'active', pageSize: 20, sort: 'cycleUsageKb', order: 'desc' } })
+    ).json();
+    const over = (sims.data.items as Array<{ iccid: string; cycleUsageKb: number; poolId: string | null }>).filter(
+      (s) => s.cycleUsageKb > 50 * 1024 && !s.poolId,
+    );
     const iccid = over[index].iccid;
 
     const name = `Usage over 50 MB ${lang}`;
@@ -104,7 +108,9 @@ LANGS.forEach(({ lang, words, common }, index) => {
 
     // The scheduled evaluation trips it: the network suspends the SIM.
     await expect
-      .poll(async () => (await (await request.post('/api/main/sim/list/es', { headers, data: { iccids: [iccid] } })).json()).data.items[0]?.status, { timeout: 30_000 })
+      .poll(async () => (await (await request.post('/api/main/sim/list/es', { headers, data: { iccids: [iccid] } })).json()).data.items[0]?.status, {
+        timeout: 30_000,
+      })
       .toBe('paused');
 
     // The run is in the history with each action's outcome.
@@ -113,7 +119,10 @@ LANGS.forEach(({ lang, words, common }, index) => {
     const run = page.getByRole('tabpanel', { name: w.runs }).getByRole('row').filter({ hasText: iccid });
     // The suspend's outcome is written when the network has answered: the page's refresh shows it then.
     await expect(async () => {
-      await page.getByRole('tabpanel', { name: w.runs }).getByRole('button', { name: button(w.refresh) }).click();
+      await page
+        .getByRole('tabpanel', { name: w.runs })
+        .getByRole('button', { name: button(w.refresh) })
+        .click();
       await expect(run).toContainText(`${w.action.enum.type.suspend}: ${w.outcome.done}`, { timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     await expect(run).toContainText(w.trigger.enum.type.data_usage);

@@ -22,7 +22,10 @@ test('a user opens a CDR’s session and cell, exports all the records, and read
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: /Export/ }).click();
-  await page.getByRole('menuitem', { name: /as CSV/ }).first().click();
+  await page
+    .getByRole('menuitem', { name: /as CSV/ })
+    .first()
+    .click();
   await expect(page.getByText(/^Export of [\d,]+ started/)).toBeVisible();
   await page.getByText('Open the task center').click();
   const row = page.getByRole('row').filter({ hasText: 'CDR export' }).first();
@@ -35,7 +38,9 @@ test('a user opens a CDR’s session and cell, exports all the records, and read
 
 test('a SIM’s CDRs tab sums its last 31 days by network', async ({ page, request }) => {
   const s = await apiSession(request, 'user@demo.example.com');
-  const list = await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: 1, sort: 'iccid', order: 'asc' } })).json();
+  const list = await (
+    await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: 1, sort: 'iccid', order: 'asc' } })
+  ).json();
   const iccid = list.data.items[0].iccid as string;
   await signIn(page, 'user@demo.example.com');
   await page.goto(`/en-US/sim/detail?iccid=${iccid}&tab=cdrs`);

@@ -2,7 +2,7 @@
 import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
-test('the CDR chart draws the list\'s days, refuses what is no ICCID, and returns to the kept CDR list', async ({ page }) => {
+test("the CDR chart draws the list's days, refuses what is no ICCID, and returns to the kept CDR list", async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   // From here on (the sign-in page's own session probe answers 401 by design).
   const errors: string[] = [];

@@ -153,14 +153,16 @@ test('a fleet small enough for live figures shows no snapshot time', async ({ pa
 test('the dashboard draws its charts itself: ECharts loads neither with the sign-in page nor the dashboard, only with the heatmap', async ({ page }) => {
   const scripts: Array<{ url: string; body: Promise<string> }> = [];
   page.on('response', (r) => r.request().resourceType() === 'script' && scripts.push({ url: r.url(), body: r.text() }));
-  const echartsIn = async () => (await Promise.all(scripts.map(async (s) => ({ url: s.url, echarts: (await s.body).includes(ECHARTS_MARK) })))).filter((s) => s.echarts);
+  const echartsIn = async () =>
+    (await Promise.all(scripts.map(async (s) => ({ url: s.url, echarts: (await s.body).includes(ECHARTS_MARK) })))).filter((s) => s.echarts);
   await page.goto('/en-US/login');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(await echartsIn()).toEqual([]);
 
   await signIn(page, 'user@demo.example.com');
-  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
+  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage'])
+    await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
   await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
   expect(await echartsIn()).toEqual([]);
 
@@ -169,7 +171,9 @@ test('the dashboard draws its charts itself: ECharts loads neither with the sign
   expect((await echartsIn()).length).toBeGreaterThan(0);
 });
 
-test('a signed-in load of the dashboard asks for each of its figures once (the calls its route starts are taken by the page), and draws them', async ({ page }) => {
+test('a signed-in load of the dashboard asks for each of its figures once (the calls its route starts are taken by the page), and draws them', async ({
+  page,
+}) => {
   await signIn(page, 'admin@demo.example.com');
   await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
   const asked: string[] = [];
@@ -180,9 +184,16 @@ test('a signed-in load of the dashboard asks for each of its figures once (the c
   await page.goto('/en-US/dashboard/analysis?view=24h');
   await expect(usageCard(page)).toContainText('vs previous 24 hours');
   await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
-  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
+  for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage'])
+    await expect(page.getByRole('img', { name: chart }).locator('svg path').first()).toBeVisible();
   expect(asked.sort()).toEqual(
-    ['/api/main/dashboard/card?view=24h', '/api/main/dashboard/lifecycleCount', '/api/main/dashboard/rank?view=24h', '/api/main/dashboard/statistics?view=24h', '/api/main/sms/usage?view=24h'].sort(),
+    [
+      '/api/main/dashboard/card?view=24h',
+      '/api/main/dashboard/lifecycleCount',
+      '/api/main/dashboard/rank?view=24h',
+      '/api/main/dashboard/statistics?view=24h',
+      '/api/main/sms/usage?view=24h',
+    ].sort(),
   );
   // The period switch still asks for the new period's figures.
   await page.getByText('Week', { exact: true }).click();

@@ -38,7 +38,10 @@ test.beforeEach(async ({ page }) => {
 
 test('a scheduled SMS saved unchanged, or only renamed, keeps its start, end and every other field', async ({ page, request }) => {
   const read = await reader(request);
-  const list = await request.post('/api/customer/sms/task/list', { headers: (await apiSession(request, 'admin@demo.example.com')).as('DEMO'), data: { page: 1, pageSize: 50 } });
+  const list = await request.post('/api/customer/sms/task/list', {
+    headers: (await apiSession(request, 'admin@demo.example.com')).as('DEMO'),
+    data: { page: 1, pageSize: 50 },
+  });
   const items = (await list.json()).data.items as Array<{ id: string; name: string; mode: string; finished: boolean; locked: boolean; startAt: string }>;
   // A repeated schedule whose start is not at midnight (the seed's are at the minute they were made).
   const s = items.find((i) => i.mode === 'repeated' && !i.locked && !i.finished && !i.startAt.endsWith('T00:00:00.000Z'));
@@ -59,7 +62,10 @@ test('a scheduled SMS saved unchanged, or only renamed, keeps its start, end and
   expect(renamed.name).toBe(`${s!.name} (renamed)`);
   expect(stable(renamed, ['name'])).toEqual(stable(before, ['name']));
   // The operation log names the one change.
-  const log = await request.post('/api/customer/operation/log/list', { headers: (await apiSession(request, 'admin@demo.example.com')).as('DEMO'), data: { id: s!.id, page: 1, pageSize: 5 } });
+  const log = await request.post('/api/customer/operation/log/list', {
+    headers: (await apiSession(request, 'admin@demo.example.com')).as('DEMO'),
+    data: { id: s!.id, page: 1, pageSize: 5 },
+  });
   expect((await log.json()).data.items[0].changes.map((c: { field: string }) => c.field)).toEqual(['name']);
 
   // Back to its name for the specs that follow.
@@ -97,7 +103,12 @@ test('an organisation and a pool renamed to the same name, or a new one, keep ev
   const dialog = page.getByRole('dialog');
   const renameOrg = async (name: string) => {
     await page.goto('/en-US/orgs');
-    await page.getByRole('row').filter({ hasText: String(org.name) }).first().getByRole('button', { name: 'Rename' }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: String(org.name) })
+      .first()
+      .getByRole('button', { name: 'Rename' })
+      .click();
     await expect(dialog.getByRole('textbox', { name: 'Name' })).toHaveValue(String(org.name));
     await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
     await saveAndWait(page, () => dialog.getByRole('button', { name: 'Save' }).click());

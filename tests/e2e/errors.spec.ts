@@ -14,7 +14,14 @@ test('a list that fails shows one toast, not one per retry', async ({ page }) =>
   let calls = 0;
   await page.route('**/api/main/sim/list/es', (route) => {
     calls++;
-    return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: { code: 'CB-00-0500', success: false, message: 'Something went wrong on our side (error test). Please retry later.' }, data: null }) });
+    return route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        status: { code: 'CB-00-0500', success: false, message: 'Something went wrong on our side (error test). Please retry later.' },
+        data: null,
+      }),
+    });
   });
   await page.goto('/en-US/sim/simCard');
   await expect(page.getByText('Something went wrong on our side (error test). Please retry later.')).toBeVisible();
@@ -29,7 +36,11 @@ test('different failures at once show at most three toasts', async ({ page }) =>
   await page.route('**/api/**', (route) => {
     if (route.request().url().includes('/identity/')) return route.fallback();
     n++;
-    return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ status: { code: 'CB-00-0400', success: false, message: `Failure number ${n}` }, data: null }) });
+    return route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: { code: 'CB-00-0400', success: false, message: `Failure number ${n}` }, data: null }),
+    });
   });
   await page.goto('/en-US/dashboard/analysis');
   await expect.poll(() => n).toBeGreaterThan(3);
@@ -41,7 +52,11 @@ test('different failures at once show at most three toasts', async ({ page }) =>
 test('a 403 reads "Permission denied" whatever the server said', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await page.route('**/api/main/sim/list/es', (route) =>
-    route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ status: { code: 'CB-00-0403', success: false, message: 'You may not read these rows (server words)' }, data: null }) }),
+    route.fulfill({
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: { code: 'CB-00-0403', success: false, message: 'You may not read these rows (server words)' }, data: null }),
+    }),
   );
   await page.goto('/en-US/sim/simCard');
   await expect(page.getByText('Permission denied')).toBeVisible();

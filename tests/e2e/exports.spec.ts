@@ -23,10 +23,19 @@ test('an admin exports two ticked SIMs; the task center shows the task done and 
   await expect(task).toContainText('Done', { timeout: 60_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('button', { name: 'Download' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^sims-.*\.csv$/);
-  const text = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+  const text = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(text).toHaveLength(3);
   expect(text[0]).toMatch(/^ICCID,/);
-  expect(text.slice(1).map((l) => l.split(',')[0]).sort()).toEqual([...iccids].sort());
+  expect(
+    text
+      .slice(1)
+      .map((l) => l.split(',')[0])
+      .sort(),
+  ).toEqual([...iccids].sort());
 });
 
 test('an export that finds nothing says so and starts nothing', async ({ page }) => {

@@ -25,7 +25,6 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await expect(page).toHaveURL(/dashboard\/analysis$/);
 }
 
-
 /** Fill one field, press a button (Save, Next) and wait for what that should show: the field's message, a notice, the new value. */
 export async function fillAndPress(field: Locator, value: string, button: Locator, shows: Locator): Promise<void> {
   await field.fill(value);

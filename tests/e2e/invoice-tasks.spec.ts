@@ -5,7 +5,7 @@
 import { expect, test } from './fixtures';
 import { BACK_OFFICE, openFirstInvoice, pdfText, signIn } from './helpers';
 
-test('the provider\'s back office makes the invoices of last month from the invoices list and sees the job in the task center', async ({ page }) => {
+test("the provider's back office makes the invoices of last month from the invoices list and sees the job in the task center", async ({ page }) => {
   await signIn(page, BACK_OFFICE);
   await page.getByRole('menuitem', { name: 'Invoices' }).click();
   await page.getByRole('button', { name: 'Make invoices' }).click();
@@ -37,7 +37,7 @@ test('the provider\'s back office makes the invoices of last month from the invo
   await expect(row.getByText('Done')).toBeVisible({ timeout: 30_000 });
 });
 
-test('a paid invoice\'s PDF prints its payments and its versions, in English and in Chinese', async ({ page }) => {
+test("a paid invoice's PDF prints its payments and its versions, in English and in Chinese", async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await openFirstInvoice(page, [['Status', 'Paid']], 'Paid');
   const payments = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Payments$/ }) });

@@ -11,23 +11,53 @@ const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
 const WORDS = {
   'en-US': {
-    credit: 'Issue credit note', creditTitle: 'Issue a credit note', amount: 'Amount', reason: 'Reason', credited: /Credit note CRN-\S+ issued/, creditType: 'Credit',
-    editSettlement: 'Settlement details', settlementTitle: 'Edit settlement details', customer: 'Settlement customer', iban: 'IBAN', taxRate: 'Tax rate', save: 'Save',
-    badIban: 'This IBAN is not valid (its check digits do not match)', saved: 'Settlement details saved', card: 'Settlement details',
-    fromDeposit: 'Paid from deposit', depositLeft: 'Deposit left',
+    credit: 'Issue credit note',
+    creditTitle: 'Issue a credit note',
+    amount: 'Amount',
+    reason: 'Reason',
+    credited: /Credit note CRN-\S+ issued/,
+    creditType: 'Credit',
+    editSettlement: 'Settlement details',
+    settlementTitle: 'Edit settlement details',
+    customer: 'Settlement customer',
+    iban: 'IBAN',
+    taxRate: 'Tax rate',
+    save: 'Save',
+    badIban: 'This IBAN is not valid (its check digits do not match)',
+    saved: 'Settlement details saved',
+    card: 'Settlement details',
+    fromDeposit: 'Paid from deposit',
+    depositLeft: 'Deposit left',
   },
   'zh-CN': {
-    credit: '开具贷项通知单', creditTitle: '开具贷项通知单', amount: '金额', reason: '原因', credited: /贷项通知单 CRN-\S+ 已开具/, creditType: '贷项',
-    editSettlement: '结算信息', settlementTitle: '编辑结算信息', customer: '结算客户', iban: 'IBAN', taxRate: '税率', save: /^保\s?存$/,
-    badIban: '该 IBAN 无效（校验位不匹配）', saved: '结算信息已保存', card: '结算信息',
-    fromDeposit: '已从押金支付', depositLeft: '剩余押金',
+    credit: '开具贷项通知单',
+    creditTitle: '开具贷项通知单',
+    amount: '金额',
+    reason: '原因',
+    credited: /贷项通知单 CRN-\S+ 已开具/,
+    creditType: '贷项',
+    editSettlement: '结算信息',
+    settlementTitle: '编辑结算信息',
+    customer: '结算客户',
+    iban: 'IBAN',
+    taxRate: '税率',
+    save: /^保\s?存$/,
+    badIban: '该 IBAN 无效（校验位不匹配）',
+    saved: '结算信息已保存',
+    card: '结算信息',
+    fromDeposit: '已从押金支付',
+    depositLeft: '剩余押金',
   },
 } as const;
 
 for (const [lang, w] of Object.entries(WORDS)) {
   test(`the provider's back office issues a credit note and edits a draft's settlement details (${lang})`, async ({ page, request }) => {
     const api = await apiSession(request, BACK_OFFICE);
-    const list = async (body: object) => (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, ...body } })).json()).data.items as Array<{ id: string; amountInclTax: number }>;
+    const list = async (body: object) =>
+      (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, ...body } })).json()).data.items as Array<{
+        id: string;
+        amountInclTax: number;
+      }>;
     const paid = (await list({ status: 'paid', type: 'post_payment' })).filter((i) => i.amountInclTax >= 20);
     const draft = (await list({ status: 'draft' }))[0];
     expect(paid.length).toBeGreaterThanOrEqual(2);
@@ -44,7 +74,12 @@ for (const [lang, w] of Object.entries(WORDS)) {
     await expect(page.getByText(w.credited)).toBeVisible();
     const summary = page.locator('.ant-descriptions').first();
     await expect(summary.getByText(w.creditType, { exact: true })).toBeVisible();
-    await expect(page.locator('.ant-descriptions').getByText(/-€10\.00/).first()).toBeVisible();
+    await expect(
+      page
+        .locator('.ant-descriptions')
+        .getByText(/-€10\.00/)
+        .first(),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: w.credit })).toHaveCount(0);
 
     // A draft's settlement details: a wrong IBAN is refused by its check digits, then the details are saved.
@@ -71,7 +106,8 @@ for (const [lang, w] of Object.entries(WORDS)) {
   test(`an invoice issued after a deposit was paid shows what it drew on the deposit (${lang})`, async ({ page, request }) => {
     const api = await apiSession(request, BACK_OFFICE);
     const get = async (url: string) => (await (await request.get(url, { headers: api.as('DEMO') })).json()).data;
-    const issued = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data.items as Array<{ id: string }>;
+    const issued = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json())
+      .data.items as Array<{ id: string }>;
     let drawn: { id: string; amount: number } | undefined;
     for (const inv of issued) {
       const draw = ((await get(`${BILLS}/${inv.id}/settles`)).items as Array<{ kind: string; amount: number }>).find((s) => s.kind === 'deposit');
@@ -96,9 +132,16 @@ test('a deposit paid after an invoice was issued pays part of it, shown on that 
   /** What each issued, unpaid post-payment invoice of org-demo has drawn on the deposit, in cents. */
   const bills = new Map<string, string>();
   const draws = async () => {
-    const open = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data.items as Array<{ id: string; billId: string }>;
+    const open = (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 50, type: 'post_payment', status: 'published' } })).json()).data
+      .items as Array<{ id: string; billId: string }>;
     for (const inv of open) bills.set(inv.id, inv.billId);
-    const sums = await Promise.all(open.map(async (inv) => ((await get(`${BILLS}/${inv.id}/settles`)).items as Array<{ kind: string; amount: number }>).filter((s) => s.kind === 'deposit').reduce((n, s) => n + Math.round(s.amount * 100), 0)));
+    const sums = await Promise.all(
+      open.map(async (inv) =>
+        ((await get(`${BILLS}/${inv.id}/settles`)).items as Array<{ kind: string; amount: number }>)
+          .filter((s) => s.kind === 'deposit')
+          .reduce((n, s) => n + Math.round(s.amount * 100), 0),
+      ),
+    );
     return new Map(open.map((inv, i) => [inv.id, sums[i]]));
   };
   const before = await draws();
@@ -129,7 +172,9 @@ test('a deposit paid after an invoice was issued pays part of it, shown on that 
   await notice.getByText(billId).click();
   await expect(page).toHaveURL(new RegExp(`financeDetailsPage\\?id=${gained[0][0]}$`));
   await expect(notice).toHaveCount(0);
-  await expect(page.getByTestId('settlement-card').getByTestId('deposit-applied')).toHaveText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(gained[0][1] / 100));
+  await expect(page.getByTestId('settlement-card').getByTestId('deposit-applied')).toHaveText(
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(gained[0][1] / 100),
+  );
   await expect(page.locator('.ant-table-row').filter({ hasText: 'Paid from deposit' }).filter({ hasText: '€1.00' })).toBeVisible();
 });
 
@@ -137,9 +182,17 @@ test('the credit dialog offers what is left to credit, not the invoice’s total
   const api = await apiSession(request, BACK_OFFICE);
   const headers = api.as('DEMO');
   // A paid invoice not credited yet (the tests above credit the first two), then 10.00 of it credited.
-  const paid = (await (await request.post(BILLS, { headers, data: { pageSize: 50, status: 'paid', type: 'post_payment' } })).json()).data.items as Array<{ id: string; amountInclTax: number }>;
+  const paid = (await (await request.post(BILLS, { headers, data: { pageSize: 50, status: 'paid', type: 'post_payment' } })).json()).data.items as Array<{
+    id: string;
+    amountInclTax: number;
+  }>;
   const creditable = [];
-  for (const inv of paid) if (inv.amountInclTax >= 20 && (await (await request.get(`${BILLS}/${inv.id}/settlement`, { headers })).json()).data.creditLeftMinor === Math.round(inv.amountInclTax * 100)) creditable.push(inv);
+  for (const inv of paid)
+    if (
+      inv.amountInclTax >= 20 &&
+      (await (await request.get(`${BILLS}/${inv.id}/settlement`, { headers })).json()).data.creditLeftMinor === Math.round(inv.amountInclTax * 100)
+    )
+      creditable.push(inv);
   const inv = creditable.at(-1)!;
   expect(inv, 'a paid invoice of 20.00 or more not credited yet').toBeDefined();
   expect((await request.post(`${BILLS}/${inv.id}/credit`, { headers, data: { amountMinor: 1000, reason: 'Earlier note' } })).status()).toBe(200);

@@ -7,8 +7,16 @@ import { apiSession, BACK_OFFICE, openFirstInvoice, pdfText, signIn } from './he
 test('an admin opens an invoice, downloads its PDF and reads its SIM lines', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   // A paid post-payment invoice: the newest paid one of the demo is its deposit, whose one line has no SIM.
-  await openFirstInvoice(page, [['Status', 'Paid'], ['Type', 'Post-payment']], 'Paid');
-  for (const section of ['Summary', 'Amounts', 'Charges and usage']) await expect(page.locator('.ant-card-head-title').getByText(section, { exact: true })).toBeVisible();
+  await openFirstInvoice(
+    page,
+    [
+      ['Status', 'Paid'],
+      ['Type', 'Post-payment'],
+    ],
+    'Paid',
+  );
+  for (const section of ['Summary', 'Amounts', 'Charges and usage'])
+    await expect(page.locator('.ant-card-head-title').getByText(section, { exact: true })).toBeVisible();
   await expect(page.locator('.ant-descriptions').getByText(/€|EUR/).first()).toBeVisible();
 
   const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
@@ -25,7 +33,14 @@ test('an admin opens an invoice, downloads its PDF and reads its SIM lines', asy
 
 test('the SIM details of an invoice name it in their Invoice filter, in en-US and zh-CN', async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
-  await openFirstInvoice(page, [['Status', 'Paid'], ['Type', 'Post-payment']], 'Paid');
+  await openFirstInvoice(
+    page,
+    [
+      ['Status', 'Paid'],
+      ['Type', 'Post-payment'],
+    ],
+    'Paid',
+  );
   await page.getByRole('button', { name: 'SIM details' }).click();
   const heading = page.getByRole('heading', { name: /^SIM details of / });
   await expect(heading).toHaveText(/^SIM details of \S+-\d{6}-/);
@@ -56,9 +71,16 @@ test('the SIM details of an invoice name it in their Invoice filter, in en-US an
   }
 });
 
-test('the provider\'s back office corrects a published invoice, opens its versions and reads the PDF of each in two languages', async ({ page }) => {
+test("the provider's back office corrects a published invoice, opens its versions and reads the PDF of each in two languages", async ({ page }) => {
   await signIn(page, BACK_OFFICE);
-  await openFirstInvoice(page, [['Status', 'Published'], ['Type', 'Post-payment']], 'Post-payment');
+  await openFirstInvoice(
+    page,
+    [
+      ['Status', 'Published'],
+      ['Type', 'Post-payment'],
+    ],
+    'Post-payment',
+  );
   const versions = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^Versions$/ }) });
   await expect(versions.getByRole('row')).toHaveCount(2);
   await expect(versions.getByRole('row').nth(1)).toContainText('Current');
@@ -107,7 +129,8 @@ const button = (page: Page, words: string) => page.getByRole('button', { name: n
 test('a customer admin reads invoices but is offered no change: none on the list, none on an open or a paid invoice', async ({ page, request }) => {
   const api = await apiSession(request, 'admin@demo.example.com');
   const first = async (data: object) =>
-    (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 1, ...data } })).json()).data.items[0] as { id: string; status: string } | undefined;
+    (await (await request.post(BILLS, { headers: api.as('DEMO'), data: { pageSize: 1, ...data } })).json()).data.items[0] as
+      { id: string; status: string } | undefined;
   // An open post-payment invoice (the seed's issued one, or the draft a correction made of it) and a paid one.
   const open = (await first({ status: 'published', type: 'post_payment' })) ?? (await first({ status: 'draft', type: 'post_payment' }));
   const paid = await first({ status: 'paid', type: 'post_payment' });

@@ -3,7 +3,13 @@ import { expect, test } from './fixtures';
 import { fillSignIn, signIn } from './helpers';
 
 /** The first task row's start: a task's reference reads PFX-YYYYMMDD-XXXXXX (server/job/task-reference.ts). */
-const firstStart = (page: Page) => page.getByRole('row').filter({ hasText: /[A-Z]{3}-\d{8}-[0-9A-Z]{6}/ }).first().locator('time').first();
+const firstStart = (page: Page) =>
+  page
+    .getByRole('row')
+    .filter({ hasText: /[A-Z]{3}-\d{8}-[0-9A-Z]{6}/ })
+    .first()
+    .locator('time')
+    .first();
 
 const LANGUAGES = [
   { lang: 'en-US', heading: 'Task center', date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}/ },

@@ -98,7 +98,8 @@ function measure(page: Page): Promise<{ problems: string[]; shape: string; untit
         const box = th.getBoundingClientRect();
         shape.push(`${Math.round(box.left)},${Math.round(box.top)},${Math.round(box.width)},${Math.round(box.height)}`);
         if (box.left < area.left - 1 || box.right > area.right + 1) out.push(`${title(i)}: outside the table`);
-        if (!isFixed(th)) for (const f of fixedThs) if (overlaps(box, f.getBoundingClientRect())) out.push(`${title(i)}: under the fixed column ${f.textContent?.trim()}`);
+        if (!isFixed(th))
+          for (const f of fixedThs) if (overlaps(box, f.getBoundingClientRect())) out.push(`${title(i)}: under the fixed column ${f.textContent?.trim()}`);
         words(th, title(i), title(i));
       }
       // Every row of the page: the columns are as wide as their widest cell, which may be on any row.
@@ -112,7 +113,8 @@ function measure(page: Page): Promise<{ problems: string[]; shape: string; untit
           if (box.left < area.left - 1 || box.right > area.right + 1) out.push(`${name}: outside the table`);
           if (!isFixed(td)) for (const f of fixedTds) if (overlaps(box, f.getBoundingClientRect())) out.push(`${name}: under a fixed column`);
           const head = ths[i]?.getBoundingClientRect();
-          if (tds.length === ths.length && head && (Math.abs(head.left - box.left) > 1 || Math.abs(head.right - box.right) > 1)) out.push(`${name}: not under its header`);
+          if (tds.length === ths.length && head && (Math.abs(head.left - box.left) > 1 || Math.abs(head.right - box.right) > 1))
+            out.push(`${name}: not under its header`);
           words(td, name, title(i));
         }
       }
@@ -147,7 +149,15 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     if (columns.has(cut.column)) continue;
     columns.add(cut.column);
     await page.locator(`[data-cut="${cut.id}"]`).hover();
-    const shown = await page.getByRole('tooltip').filter({ hasText: cut.text }).first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    const shown = await page
+      .getByRole('tooltip')
+      .filter({ hasText: cut.text })
+      .first()
+      .waitFor({ timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (!shown) problems.push(`${cut.name}: "${cut.text}" cut without a tooltip`);
     await page.mouse.move(0, 0);
     await expect(page.getByRole('tooltip').filter({ visible: true })).toHaveCount(0);

@@ -30,7 +30,8 @@ const PAGES = [
     name: 'the dashboard',
     url: '/en-US/dashboard/analysis',
     drawn: async (page: Page) => {
-      for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage']) await expect(page.getByRole('img', { name: chart }).locator('svg')).toBeVisible();
+      for (const chart of ['Usage statistics', 'SIMs by lifecycle state', 'SMS usage'])
+        await expect(page.getByRole('img', { name: chart }).locator('svg')).toBeVisible();
       await expect(page.getByRole('link', { name: /^89\d{17,18}$/ })).toHaveCount(10);
       await expect(page.getByText(/^Figures as of /)).toBeVisible();
     },

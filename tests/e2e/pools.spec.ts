@@ -12,7 +12,8 @@ test('an admin opens a pool: usage, settings, activity, events, and renames it',
   await expect(page.getByRole('heading', { name: 'EU Fleet Pool' })).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Current usage' })).toBeVisible();
   await expect(page.getByText(/ of .* used/)).toBeVisible();
-  for (const section of ['Overview', 'Usage this cycle', 'Settings']) await expect(page.locator('.ant-card-head-title').getByText(section, { exact: true })).toBeVisible();
+  for (const section of ['Overview', 'Usage this cycle', 'Settings'])
+    await expect(page.locator('.ant-card-head-title').getByText(section, { exact: true })).toBeVisible();
   await expect(page.locator('.ant-descriptions').getByText('No limit')).toBeVisible();
 
   // Activity: the SIMs of the pool; Events: filtered by type.
@@ -49,7 +50,7 @@ test('an organisation without pools has no Shared pools entry', async ({ page })
   await expect(page.getByRole('menuitem', { name: 'Shared pools' })).toHaveCount(0);
 });
 
-test('the pool dashboard draws its four charts and the pool\'s SIMs; an admin changes the settings', async ({ page }) => {
+test("the pool dashboard draws its four charts and the pool's SIMs; an admin changes the settings", async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await page.goto('/en-US/sim/shared');
   await page.getByRole('link', { name: 'EU Fleet Pool' }).click();
@@ -84,7 +85,7 @@ test('the pool dashboard draws its four charts and the pool\'s SIMs; an admin ch
   await expect(page.locator('.ant-descriptions').getByText('Automatic', { exact: true })).toBeVisible();
 });
 
-test('a user reads the pool\'s settings but may not change them, in the console and at the server', async ({ page }) => {
+test("a user reads the pool's settings but may not change them, in the console and at the server", async ({ page }) => {
   await signIn(page, 'user@demo.example.com');
   await page.goto('/en-US/sim/shared');
   await page.getByRole('link', { name: 'EU Fleet Pool' }).click();
@@ -100,8 +101,13 @@ test('a user reads the pool\'s settings but may not change them, in the console 
     const res = await fetch(`/api/pool/shared_pool/cube/pools/${id}/settings`, {
       method: 'PUT',
       headers: {
-        'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
-        partnerCode: partner, tenantId: partner, timestamp: String(Date.now()), timezone: 'UTC', language: 'en-US',
+        'content-type': 'application/json',
+        authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+        partnerCode: partner,
+        tenantId: partner,
+        timestamp: String(Date.now()),
+        timezone: 'UTC',
+        language: 'en-US',
       },
       body: '{"optInMode":"manual"}',
     });

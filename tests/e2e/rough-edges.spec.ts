@@ -37,7 +37,10 @@ test('CDR durations carry their unit, and the chart shows what the list searched
   await page.getByRole('checkbox', { name: 'Duration' }).check();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('cell', { name: /^\d+ (sec|min|hr)( \d+ (sec|min))?$/ }).first()).toBeVisible();
-  const iccid = (await page.getByRole('cell', { name: /^89\d{17,18}$/ }).first().textContent())!.trim();
+  const iccid = (await page
+    .getByRole('cell', { name: /^89\d{17,18}$/ })
+    .first()
+    .textContent())!.trim();
   const end = iccid.slice(-4);
   await page.getByRole('textbox', { name: 'Whole value or last characters' }).fill(end);
   await expect(page.getByRole('cell', { name: /^89\d{17,18}$/ }).first()).toHaveText(new RegExp(`${end}$`));
@@ -48,8 +51,18 @@ test('CDR durations carry their unit, and the chart shows what the list searched
   await expect(page.getByText(`SIMs whose ICCID ends in ${end}`)).toBeVisible();
   const url = new URL(page.url());
   const s = await apiSession(request, 'admin@demo.example.com');
-  const summary = await (await request.post('/api/cdr/sum/distributor/DEMO/stdcdrs', { headers: s.as('DEMO'), data: { iccid: end, from: url.searchParams.get('from'), to: url.searchParams.get('to') } })).json();
-  const whole = await (await request.post('/api/cdr/sum/distributor/DEMO/stdcdrs', { headers: s.as('DEMO'), data: { from: url.searchParams.get('from'), to: url.searchParams.get('to') } })).json();
+  const summary = await (
+    await request.post('/api/cdr/sum/distributor/DEMO/stdcdrs', {
+      headers: s.as('DEMO'),
+      data: { iccid: end, from: url.searchParams.get('from'), to: url.searchParams.get('to') },
+    })
+  ).json();
+  const whole = await (
+    await request.post('/api/cdr/sum/distributor/DEMO/stdcdrs', {
+      headers: s.as('DEMO'),
+      data: { from: url.searchParams.get('from'), to: url.searchParams.get('to') },
+    })
+  ).json();
   expect(summary.data.total.cdrCount).toBeLessThan(whole.data.total.cdrCount);
   await expect(page.locator('.ant-statistic').filter({ hasText: 'Records' })).toContainText(summary.data.total.cdrCount.toLocaleString('en-US'));
 
@@ -103,7 +116,8 @@ test('at 1280 px every table shows its actions and scrolls sideways inside itsel
   await signIn(page, 'admin@demo.example.com');
   await page.goto('/en-US/orgs');
   await expect(page.getByRole('cell', { name: 'Demo Logistics North' })).toBeVisible();
-  for (const name of ['Name', 'SMS quota', 'Default', 'Actions']) expect(await seenWhole(page.getByRole('columnheader', { name, exact: true })), name).toBe(true);
+  for (const name of ['Name', 'SMS quota', 'Default', 'Actions'])
+    expect(await seenWhole(page.getByRole('columnheader', { name, exact: true })), name).toBe(true);
   expect(await seenWhole(page.getByRole('row', { name: /Demo Logistics North/ }).getByRole('button', { name: 'Make default' }))).toBe(true);
   expect(await seenWhole(page.getByRole('row', { name: /Demo Logistics North/ }).getByRole('button', { name: 'Delete' }))).toBe(true);
 

@@ -58,7 +58,10 @@ test('en-US: an admin creates, edits and deletes APN profiles, one and several, 
   await expect(page.getByRole('row', { name: /Fleet internet EU/ })).toHaveCount(0);
 
   // Several at once from the list.
-  for (const [name, apn] of [['Bulk one', 'one.example'], ['Bulk two', 'two.example']]) {
+  for (const [name, apn] of [
+    ['Bulk one', 'one.example'],
+    ['Bulk two', 'two.example'],
+  ]) {
     await page.goto('/en-US/r/apn-profiles/create');
     await form(page).getByLabel('Name', { exact: true }).fill(name);
     await form(page).getByLabel('APN', { exact: true }).fill(apn);
@@ -130,7 +133,7 @@ test('an emptied user name is taken away when the edit is saved', async ({ page 
   await expect(page.getByText('fleet-user', { exact: true })).toHaveCount(0);
 });
 
-test('a user, for whom APN profiles is the Settings group\'s only entry, finds it in that group\'s place, before Task center', async ({ page }) => {
+test("a user, for whom APN profiles is the Settings group's only entry, finds it in that group's place, before Task center", async ({ page }) => {
   await signIn(page, 'user@demo.example.com');
   // The schemas' entries come with the catalog, after the console's own.
   await expect(page.getByRole('menuitem', { name: 'APN profiles' })).toBeVisible();
@@ -141,13 +144,19 @@ test('a user, for whom APN profiles is the Settings group\'s only entry, finds i
   expect(apn).toBeLessThan(labels.findIndex((l) => l.includes('Task center')));
 });
 
-test('a profile still in use is not deleted: the dialog stays, says why in the page\'s language, offers only Close', async ({ page, request }) => {
+test("a profile still in use is not deleted: the dialog stays, says why in the page's language, offers only Close", async ({ page, request }) => {
   // In the other customer's organisation: the fixture server's gateways of the demo organisation are other tests'.
   const admin = await apiSession(request, 'admin@other.example.com');
-  const made = await request.post('/api/main/resources/apn-profiles', { headers: admin.as('OTHER'), data: { name: 'Gateway uplink', apn: 'uplink.example', authType: 'none', ipType: 'ipv4', default: false } });
+  const made = await request.post('/api/main/resources/apn-profiles', {
+    headers: admin.as('OTHER'),
+    data: { name: 'Gateway uplink', apn: 'uplink.example', authType: 'none', ipType: 'ipv4', default: false },
+  });
   expect(made.status()).toBe(200);
   const profile = (await made.json()).data.id as string;
-  const gateway = await request.post('/api/main/resources/gateways', { headers: admin.as('OTHER'), data: { serial: 'GW-000555', name: 'Uplink gate', kind: 'indoor', ports: 4, apnProfileId: profile } });
+  const gateway = await request.post('/api/main/resources/gateways', {
+    headers: admin.as('OTHER'),
+    data: { serial: 'GW-000555', name: 'Uplink gate', kind: 'indoor', ports: 4, apnProfileId: profile },
+  });
   expect(gateway.status()).toBe(200);
 
   await signIn(page, 'admin@other.example.com');
@@ -165,7 +174,10 @@ test('a profile still in use is not deleted: the dialog stays, says why in the p
   await expect(page.getByRole('heading', { level: 3 })).toHaveText('Gateway uplink');
 
   // The same from the list, several ticked, in Chinese: nothing goes, the one in use is named.
-  const spare = await request.post('/api/main/resources/apn-profiles', { headers: admin.as('OTHER'), data: { name: 'Spare uplink', apn: 'spare.example', authType: 'none', ipType: 'ipv4', default: false } });
+  const spare = await request.post('/api/main/resources/apn-profiles', {
+    headers: admin.as('OTHER'),
+    data: { name: 'Spare uplink', apn: 'spare.example', authType: 'none', ipType: 'ipv4', default: false },
+  });
   expect(spare.status()).toBe(200);
   await page.goto('/zh-CN/r/apn-profiles');
   await page.getByRole('checkbox', { name: /Gateway uplink/ }).check();

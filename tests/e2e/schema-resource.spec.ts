@@ -25,7 +25,7 @@ test('a user, whose role the schema grants nothing, sees no menu entry and is se
   await expect(page).toHaveURL(/dashboard\/analysis$/);
 });
 
-test('an admin creates and edits a gateway; the form holds the schema\'s rules and shows the server\'s', async ({ page }) => {
+test("an admin creates and edits a gateway; the form holds the schema's rules and shows the server's", async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await openGateways(page);
   await expect(page.getByText('Nothing matches')).toBeVisible();
@@ -65,7 +65,12 @@ test('an admin creates and edits a gateway; the form holds the schema\'s rules a
   await expect(page.getByRole('heading', { name: 'Edit Field gateway' })).toBeVisible();
   await expect(form(page).getByLabel('Name')).toHaveValue('Harbour gate');
   const save = page.getByRole('button', { name: 'Save' });
-  await fillAndPress(form(page).getByLabel('Name'), 'n'.repeat(31), save, page.locator('#root_name__error', { hasText: 'Name must be at most 30 characters long' }));
+  await fillAndPress(
+    form(page).getByLabel('Name'),
+    'n'.repeat(31),
+    save,
+    page.locator('#root_name__error', { hasText: 'Name must be at most 30 characters long' }),
+  );
   await fillAndPress(form(page).getByLabel('Name'), 'Harbour gate east', save, page.locator('.ant-descriptions').getByText('Harbour gate east'));
 
   // A rule only the server can hold (a serial already taken) is named under its field.
@@ -100,7 +105,7 @@ test('an operator, whom the schema lets read, sees list and detail without creat
   await expect(page).toHaveURL(/dashboard\/analysis$/);
 });
 
-test('the schema\'s own labels in another language', async ({ page }) => {
+test("the schema's own labels in another language", async ({ page }) => {
   await signIn(page, 'admin@demo.example.com');
   await page.goto('/zh-CN/r/gateways');
   await expect(page.getByRole('heading', { name: '现场网关' })).toBeVisible();

@@ -93,7 +93,7 @@ test('a role changed by an admin reaches the open console live, and so does the 
   await expect(page.getByRole('menuitem', { name: 'Task center' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Accounts' })).toHaveCount(0);
   const admin = await apiSession(request, 'admin@demo.example.com');
-  const marker = await page.evaluate(() => (window as unknown as { marker: number }).marker = 42);
+  const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
   const reconnected = page.waitForRequest((r) => r.url().includes('/api/identity/sse/connect') && !!r.headers()['last-event-id'], { timeout: 30_000 });
   try {
     expect((await request.put('/api/main/accounts/acc-user', { headers: admin.as('DEMO'), data: { role: 'admin' } })).status()).toBe(200);

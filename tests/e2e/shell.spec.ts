@@ -12,7 +12,10 @@ const MENUS: Record<string, string[]> = {
 for (const [email, expected] of Object.entries(MENUS)) {
   test(`${email} sees the menu its role allows`, async ({ page }) => {
     await signIn(page, email);
-    const items = page.getByRole('menu').first().locator(':scope > li[role="menuitem"], :scope > li[role="none"] > [role="menuitem"], :scope > li.ant-menu-submenu > [role="menuitem"]');
+    const items = page
+      .getByRole('menu')
+      .first()
+      .locator(':scope > li[role="menuitem"], :scope > li[role="none"] > [role="menuitem"], :scope > li.ant-menu-submenu > [role="menuitem"]');
     await expect(items).toHaveText(expected);
   });
 }
@@ -30,7 +33,11 @@ test('a route outside the role’s rights sends the user to the root', async ({ 
 test('a user typing the address of a page they may not open is told, on the dashboard, which page it was', async ({ page }) => {
   // docs/permissions.md: a user reads neither autoflow-cube (Automation rules) nor customer-bill-cube (Invoices).
   await signIn(page, 'user@demo.example.com');
-  for (const [path, name] of [['autoflow', 'Automation rules'], ['finance', 'Invoices'], ['trigger', 'Automation rules']]) {
+  for (const [path, name] of [
+    ['autoflow', 'Automation rules'],
+    ['finance', 'Invoices'],
+    ['trigger', 'Automation rules'],
+  ]) {
     await page.goto(`/en-US/${path}`);
     await expect(page).toHaveURL(/\/en-US\/dashboard\/analysis$/);
     await expect(page.getByRole('alert').filter({ hasText: `You do not have access to ${name}` })).toBeVisible();
@@ -97,7 +104,8 @@ test('the organisation switcher shows 3 organisations, then 10 and More with 12'
     expect(res.status()).toBe(200);
   };
   // Other specs may have added organisations the superadmin oversees: count them, then make exactly 3 others.
-  const others = async () => ((await (await request.get('/api/main/orgs', { headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' } })).json()).data as unknown[]).length - 1;
+  const others = async () =>
+    ((await (await request.get('/api/main/orgs', { headers: { authorization: `Bearer ${token}`, partnercode: 'DEMO' } })).json()).data as unknown[]).length - 1;
   let made = 0;
   while ((await others()) < 3) await create(++made);
   expect(await others()).toBe(3);

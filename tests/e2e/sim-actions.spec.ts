@@ -13,7 +13,9 @@ const findSim = async (page: Page, iccid: string) => {
 
 test('an operator suspends an active SIM and resumes it from the list', async ({ page, request }) => {
   const s = await apiSession(request, 'operator@demo.example.com');
-  const iccid = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, sort: 'iccid', order: 'desc' } })).json()).data.items[0].iccid as string;
+  const iccid = (
+    await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, sort: 'iccid', order: 'desc' } })).json()
+  ).data.items[0].iccid as string;
   await signIn(page, 'operator@demo.example.com');
   let row = await findSim(page, iccid);
   await expect(page.getByRole('button', { name: 'Activate' })).toHaveCount(0);
@@ -34,7 +36,8 @@ test('an operator suspends an active SIM and resumes it from the list', async ({
 
 test('an admin activating SIMs that may not be activated sees each refusal with its reason', async ({ page, request }) => {
   const s = await apiSession(request, 'admin@demo.example.com');
-  const iccid = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1 } })).json()).data.items[0].iccid as string;
+  const iccid = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1 } })).json()).data.items[0]
+    .iccid as string;
   await signIn(page, 'admin@demo.example.com');
   const row = await findSim(page, iccid);
   await row.getByRole('checkbox').check();
@@ -52,7 +55,10 @@ test('an admin activating SIMs that may not be activated sees each refusal with 
 test('an activation is sent to the network as a task, followed in the task center, and the SIM becomes active', async ({ page, request }) => {
   // A superadmin's task, so the admin's task center (task-center.spec.ts) keeps its one running task.
   const s = await apiSession(request, 'superadmin@demo.example.com');
-  const list = await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'pre_activated', technology: 'ONE_IMSI', pageSize: 1, sort: 'iccid', order: 'desc' } });
+  const list = await request.post('/api/main/sim/list/es', {
+    headers: s.as('DEMO'),
+    data: { status: 'pre_activated', technology: 'ONE_IMSI', pageSize: 1, sort: 'iccid', order: 'desc' },
+  });
   const iccid = (await list.json()).data.items[0].iccid as string;
   await signIn(page, 'superadmin@demo.example.com');
   const row = await findSim(page, iccid);

@@ -6,16 +6,24 @@
 import { expect, test } from './fixtures';
 import { apiSession, signIn } from './helpers';
 
-test('a throttled SIM\'s page says it is slowed and why, and shows its service, cycles and bundle queue', async ({ page, request }) => {
+test("a throttled SIM's page says it is slowed and why, and shows its service, cycles and bundle queue", async ({ page, request }) => {
   const s = await apiSession(request, 'admin@demo.example.com');
   const headers = s.as('DEMO');
-  const list = await request.post('/api/main/sim/list/es', { headers, data: { status: 'active', technology: 'ONE_IMSI', pageSize: 1, page: 7, sort: 'iccid', order: 'asc' } });
+  const list = await request.post('/api/main/sim/list/es', {
+    headers,
+    data: { status: 'active', technology: 'ONE_IMSI', pageSize: 1, page: 7, sort: 'iccid', order: 'asc' },
+  });
   const iccid = (await list.json()).data.items[0].iccid as string;
   // A rule that slows this SIM to 128 kbps when it is suspended: the engine runs it, as it would for a customer.
   const rule = `Slow ${iccid.slice(-6)}`;
   const created = await request.post('/api/rule/auto_flow/cube/rules', {
     headers,
-    data: { name: rule, trigger: { type: 'status_change', from: 'active', to: 'paused' }, scope: { type: 'iccids', iccids: [iccid] }, actions: [{ type: 'throttle', speedKbps: 128 }] },
+    data: {
+      name: rule,
+      trigger: { type: 'status_change', from: 'active', to: 'paused' },
+      scope: { type: 'iccids', iccids: [iccid] },
+      actions: [{ type: 'throttle', speedKbps: 128 }],
+    },
   });
   expect(created.status(), await created.text()).toBe(200);
   expect((await request.post('/api/main/sim/suspend', { headers, data: { iccids: [iccid] } })).status()).toBe(200);

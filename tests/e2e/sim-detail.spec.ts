@@ -5,7 +5,14 @@ import { apiSession, signIn } from './helpers';
 
 const activeSim = async (request: APIRequestContext, email: string, offset = 1) => {
   const s = await apiSession(request, email);
-  return (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: offset, sort: 'iccid', order: 'desc' } })).json()).data.items[0].iccid as string;
+  return (
+    await (
+      await request.post('/api/main/sim/list/es', {
+        headers: s.as('DEMO'),
+        data: { status: 'active', pageSize: 1, page: offset, sort: 'iccid', order: 'desc' },
+      })
+    ).json()
+  ).data.items[0].iccid as string;
 };
 
 test('an operator opens a SIM from the list, suspends it and resumes it on its page', async ({ page, request }) => {
@@ -49,7 +56,8 @@ test('a user sees a SIM without any action button', async ({ page, request }) =>
   await signIn(page, 'user@demo.example.com');
   await page.goto(`/en-US/sim/detail?iccid=${iccid}`);
   await expect(page.getByRole('heading', { name: `SIM ${iccid}` })).toBeVisible();
-  for (const name of ['Activate', 'Suspend', 'Resume', 'Reset', 'Device name', 'Notes', 'Tags']) await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
+  for (const name of ['Activate', 'Suspend', 'Resume', 'Reset', 'Device name', 'Notes', 'Tags'])
+    await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
 });
 
 test('an admin edits the tags: 10 of 10 characters at most, each refused beyond', async ({ page, request }) => {
@@ -97,10 +105,15 @@ test('an admin edits the tags: 10 of 10 characters at most, each refused beyond'
   await expect(device).not.toContainText('tag-0');
 });
 
-test('a user goes through every tab of a SIM: the tab stays in the address, the chart draws, the trace and the diagnose PDF download', async ({ page, request }) => {
+test('a user goes through every tab of a SIM: the tab stays in the address, the chart draws, the trace and the diagnose PDF download', async ({
+  page,
+  request,
+}) => {
   // An active SIM with a month of CDRs in the demo data (the first live ones carry traffic).
   const s = await apiSession(request, 'user@demo.example.com');
-  const list = await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: 1, sort: 'iccid', order: 'asc' } })).json();
+  const list = await (
+    await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: 1, sort: 'iccid', order: 'asc' } })
+  ).json();
   const iccid = list.data.items[0].iccid as string;
   await signIn(page, 'user@demo.example.com');
   const errors: string[] = [];
@@ -121,7 +134,10 @@ test('a user goes through every tab of a SIM: the tab stays in the address, the 
   await tab('Bundles').click();
   const bundles = page.getByRole('tabpanel');
   await expect(bundles.getByText('In use').first()).toBeVisible();
-  await bundles.getByRole('button', { name: /expand row/i }).first().click();
+  await bundles
+    .getByRole('button', { name: /expand row/i })
+    .first()
+    .click();
   await expect(bundles.getByText(/^Coverage countries \(\d+\)$/).first()).toBeVisible();
   await expect(bundles.getByText('Overuse policy').first()).toBeVisible();
 
@@ -148,7 +164,12 @@ test('a user goes through every tab of a SIM: the tab stays in the address, the 
   const file = await pdf;
   expect(file.suggestedFilename()).toBe(`diagnose-${iccid}.pdf`);
   const fs = await import('node:fs');
-  expect(fs.readFileSync((await file.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(
+    fs
+      .readFileSync((await file.path())!)
+      .subarray(0, 5)
+      .toString('latin1'),
+  ).toBe('%PDF-');
 
   await tab('CDRs').click();
   await expect(page.getByText('CDRs of the last 31 days, newest first.')).toBeVisible();

@@ -4,7 +4,8 @@ import { apiSession, signIn } from './helpers';
 
 const rows = (page: Page) => page.getByRole('row').filter({ has: page.getByRole('cell') });
 // The first cell of a row is its tick box (export); the ICCID is the next.
-const iccidsShown = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => (tr.querySelector('td:not(.ant-table-selection-column)')?.textContent ?? '').trim()));
+const iccidsShown = (page: Page) =>
+  rows(page).evaluateAll((trs) => trs.map((tr) => (tr.querySelector('td:not(.ant-table-selection-column)')?.textContent ?? '').trim()));
 
 test('a user finds SIMs by the last digits of an ICCID, filters them, and chooses the columns', async ({ page, request }) => {
   const s = await apiSession(request, 'user@demo.example.com');
@@ -43,7 +44,9 @@ test('a user finds SIMs by the last digits of an ICCID, filters them, and choose
 
 test('bulk search takes one ICCID per line, names a wrong line, and refuses more than 1000', async ({ page, request }) => {
   const s = await apiSession(request, 'admin@demo.example.com');
-  const some = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { pageSize: 3, status: 'active' } })).json()).data.items.map((i: { iccid: string }) => i.iccid);
+  const some = (await (await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { pageSize: 3, status: 'active' } })).json()).data.items.map(
+    (i: { iccid: string }) => i.iccid,
+  );
   await signIn(page, 'admin@demo.example.com');
   await page.goto('/en-US/sim/simCard');
   await page.getByRole('button', { name: 'Bulk search' }).click();

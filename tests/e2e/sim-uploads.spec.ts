@@ -44,7 +44,11 @@ test('an admin transfers SIMs: a wrong file is named, the check lists refused ro
   const task = page.getByRole('row').filter({ hasText: 'move.csv' }).first();
   await expect(task).toContainText('Issues', { timeout: 15_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('button', { name: 'Download' }).click()]);
-  const lines = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(lines).toEqual(['Row,ICCID,Outcome,Reason', `2,${mover},Done,`, '3,12345,Not done,Invalid ICCID']);
 });
 
@@ -63,7 +67,9 @@ test('an admin uploads device names; the dialog checks the file first', async ({
   await page.goto('/en-US/sim/simCard');
   await page.getByRole('button', { name: 'Info upload' }).click();
   const dialog = page.getByRole('dialog', { name: 'Batch info upload' });
-  await dialog.locator('input[type=file]').setInputFiles({ name: 'names.csv', mimeType: 'text/csv', buffer: Buffer.from(`ICCID,Device name\r\n${a},Pump 7\r\n${b},${'x'.repeat(41)}\r\n`) });
+  await dialog
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'names.csv', mimeType: 'text/csv', buffer: Buffer.from(`ICCID,Device name\r\n${a},Pump 7\r\n${b},${'x'.repeat(41)}\r\n`) });
   await expect(dialog.getByText('1 SIM can be updated')).toBeVisible();
   await expect(dialog.getByRole('row').filter({ hasText: b })).toContainText('Device name longer than 40 characters');
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();

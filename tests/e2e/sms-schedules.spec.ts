@@ -67,7 +67,11 @@ for (const { lang, words, shared, wednesday, expand } of LANGS) {
     const chooser = page.locator('input[type=file]');
     await chooser.setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     await expect(page.getByText(shared.rules.fileType.replace('{{field}}', shared.fields.file).replace('{{types}}', '.xlsx, .xls, .csv, .txt'))).toBeVisible();
-    await chooser.setInputFiles({ name: 'more.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: workbook([DEMO_SIMS.paused]) });
+    await chooser.setInputFiles({
+      name: 'more.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: workbook([DEMO_SIMS.paused]),
+    });
     await expect(page.getByText(w.fileRead.replace('{{name}}', 'more.xlsx').replace('{{count}}', '1'))).toBeVisible();
     await expect(targets).toHaveValue(`${DEMO_SIMS.active}\n${DEMO_SIMS.pre_activated}\n${DEMO_SIMS.paused}`);
     await expect(page.getByText(w.targetCount.replace('{{count}}', '3').replace('{{max}}', '1000'))).toBeVisible();
@@ -80,7 +84,10 @@ for (const { lang, words, shared, wednesday, expand } of LANGS) {
     await expect(page.getByText(w.noRuns)).toBeVisible();
 
     await page.getByRole('button', { name: button(w.disable) }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: button(w.disable) }).click();
+    await page
+      .getByRole('tooltip')
+      .getByRole('button', { name: button(w.disable) })
+      .click();
     await expect(page.getByText(w.status.disabled, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: button(w.enable) })).toBeVisible();
 

@@ -15,7 +15,7 @@ async function activeSim(request: APIRequestContext, skip = 0): Promise<string> 
   return (await res.json()).data.items[skip].iccid as string;
 }
 
-test('an operator sends an SMS to a SIM found by its last digits, sees it delivered and the device\'s answer under it', async ({ page, request }) => {
+test("an operator sends an SMS to a SIM found by its last digits, sees it delivered and the device's answer under it", async ({ page, request }) => {
   const iccid = await activeSim(request, 1);
   await signIn(page, 'operator@demo.example.com');
   await page.goto('/en-US/sim/simCard');
@@ -54,7 +54,11 @@ test('an operator sends an SMS to a SIM found by its last digits, sees it delive
   // The page asked for itself once the reply was sent (ACK "sent"); the network delivers it 300 ms later, and only the
   // live stream can tell the page so within this wait (the page no longer polls; its fallback, while the stream is
   // down, is every 30 s). (The device answers the ACK in turn, so the thread may already hold three.)
-  const ack = page.getByRole('list', { name: /^[23] replies$/ }).first().getByRole('listitem').filter({ hasText: 'ACK' });
+  const ack = page
+    .getByRole('list', { name: /^[23] replies$/ })
+    .first()
+    .getByRole('listitem')
+    .filter({ hasText: 'ACK' });
   await expect(ack.getByText('Delivered')).toBeVisible();
 
   // An SMS sent from elsewhere (the API) while the page sits still: nothing on the page asks for it, so only the live
@@ -68,7 +72,8 @@ test('an operator sends an SMS to a SIM found by its last digits, sees it delive
 test('in Chinese, an operator sends to pasted ICCIDs and sees each refused one with its reason', async ({ page, request }) => {
   const iccid = await activeSim(request, 2);
   const other = await apiSession(request, 'admin@other.example.com');
-  const foreign = (await (await request.post('/api/main/sim/list/es', { headers: other.as('OTHER'), data: { pageSize: 1 } })).json()).data.items[0].iccid as string;
+  const foreign = (await (await request.post('/api/main/sim/list/es', { headers: other.as('OTHER'), data: { pageSize: 1 } })).json()).data.items[0]
+    .iccid as string;
   await signIn(page, 'operator@demo.example.com');
   await page.goto('/zh-CN/message');
   await page.getByRole('button', { name: '发送短信' }).click();
@@ -92,7 +97,12 @@ test('a user reads All SMS but has no send or reply button', async ({ page }) =>
   await page.goto('/en-US/message');
   await expect(page.getByRole('heading', { name: 'All SMS' })).toBeVisible();
   await expect(page.getByText('SMS balance')).toBeVisible();
-  await expect(page.getByRole('row').filter({ has: page.getByRole('cell') }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell') })
+      .first(),
+  ).toBeVisible();
   await page.getByRole('combobox', { name: 'Direction' }).click({ force: true });
   await page.locator('.ant-select-dropdown').getByTitle('From device (MO)').click();
   // Each message's row links its SIM; the rows of threads under them do not.

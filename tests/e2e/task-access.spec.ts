@@ -16,7 +16,9 @@ const shownIds = (page: Page) => page.locator('tbody tr.ant-table-row td:first-c
 /** A call made by the page itself, with its stored session: what this person's browser may get. */
 const callAsPage = (page: Page, url: string) =>
   page.evaluate(async (u) => {
-    const res = await fetch(u, { headers: { authorization: `Bearer ${localStorage.getItem('token')}`, partnerCode: localStorage.getItem('partnerCode') ?? '' } });
+    const res = await fetch(u, {
+      headers: { authorization: `Bearer ${localStorage.getItem('token')}`, partnerCode: localStorage.getItem('partnerCode') ?? '' },
+    });
     return { status: res.status, body: (await res.json()) as { data: { items?: Array<{ referenceId: string }> } | null } };
   }, url);
 
@@ -26,7 +28,11 @@ const postAsPage = (page: Page, url: string, body: unknown) =>
     async ([u, b]) => {
       const res = await fetch(u as string, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem('token')}`, partnerCode: localStorage.getItem('partnerCode') ?? '' },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${localStorage.getItem('token')}`,
+          partnerCode: localStorage.getItem('partnerCode') ?? '',
+        },
         body: JSON.stringify(b),
       });
       return res.status;

@@ -11,11 +11,17 @@ import { apiSession, signIn } from './helpers';
 
 const activeSim = async (request: APIRequestContext) => {
   const s = await apiSession(request, 'admin@demo.example.com');
-  const res = await request.post('/api/main/sim/list/es', { headers: s.as('DEMO'), data: { status: 'active', pageSize: 1, page: 7, sort: 'iccid', order: 'desc' } });
+  const res = await request.post('/api/main/sim/list/es', {
+    headers: s.as('DEMO'),
+    data: { status: 'active', pageSize: 1, page: 7, sort: 'iccid', order: 'desc' },
+  });
   return (await res.json()).data.items[0].iccid as string;
 };
 
-test('an admin points the webhook at their HTTPS receiver; a SIM suspended on its page arrives signed and shows in the notification log', async ({ page, request }) => {
+test('an admin points the webhook at their HTTPS receiver; a SIM suspended on its page arrives signed and shows in the notification log', async ({
+  page,
+  request,
+}) => {
   const rx = await httpsReceiver();
   try {
     const iccid = await activeSim(request);

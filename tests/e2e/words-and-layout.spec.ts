@@ -50,13 +50,20 @@ for (const lang of Object.keys(LANGS) as Lang[]) {
       await expect(rows.first()).toBeVisible();
       if (list.path === 'taskcenter') {
         // The administrator's view: the organisation's tasks, some started by other members, named in their own column.
-        await expect(page.getByRole('row').filter({ hasText: /Olivia Operator|Sofia Superadmin|[A-Z][a-z]+ User(?![a-z])/ }).first()).toBeVisible();
+        await expect(
+          page
+            .getByRole('row')
+            .filter({ hasText: /Olivia Operator|Sofia Superadmin|[A-Z][a-z]+ User(?![a-z])/ })
+            .first(),
+        ).toBeVisible();
       }
       const views = [list.path, ...(list.tabs?.(lang) ?? [])];
       for (const [i, view] of views.entries()) {
         if (i > 0) {
           await page.getByRole('tab', { name: view }).click();
-          await expect(page.locator('.ant-tabs-tabpane-active').locator('.ant-table-tbody tr.ant-table-row, .ant-table-tbody .ant-empty').first()).toBeVisible();
+          await expect(
+            page.locator('.ant-tabs-tabpane-active').locator('.ant-table-tbody tr.ant-table-row, .ant-table-tbody .ant-empty').first(),
+          ).toBeVisible();
         }
         // Every page where something is hidden or hard to read (soft), not only the first.
         soft(await layoutProblems(page), `${lang} ${view}`).toEqual([]);

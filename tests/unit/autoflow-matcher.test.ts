@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { RuleScope, RuleTrigger } from '../../common/autoflow-rule.js';
 import { inScope, triggerFires, type SimFacts } from '../../server/autoflow/matcher.js';
 
-const sim: SimFacts = { orgId: 'org', simId: 's1', iccid: '89490200001234567819', tags: ['pilot', 'north'], productType: 'automotive', poolId: 'POOL00000000000000001', imei: '356938035643809' };
+const sim: SimFacts = {
+  orgId: 'org',
+  simId: 's1',
+  iccid: '89490200001234567819',
+  tags: ['pilot', 'north'],
+  productType: 'automotive',
+  poolId: 'POOL00000000000000001',
+  imei: '356938035643809',
+};
 
 describe('scope membership', () => {
   it.each<[string, RuleScope, boolean, ReadonlySet<string>?]>([
@@ -35,7 +43,12 @@ describe('trigger crossing', () => {
     ['IMEI any', { type: 'imei_change', mode: 'any' }, imei, true],
     ['IMEI outside a list that holds it', { type: 'imei_change', mode: 'outside_list' }, imei, false, new Set([sim.imei!])],
     ['IMEI outside a list that does not', { type: 'imei_change', mode: 'outside_list' }, imei, true, new Set(['490154203237518'])],
-    ['a usage trigger on an event (scheduled, not event-driven)', { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' }, status('active', 'paused'), false],
+    [
+      'a usage trigger on an event (scheduled, not event-driven)',
+      { type: 'data_usage', threshold: 1, unit: 'KB', window: 'cycle' },
+      status('active', 'paused'),
+      false,
+    ],
   ])('%s → %s', (_name, trigger, event, expected, list) => {
     expect(triggerFires(trigger, event, sim, list)).toBe(expected);
   });

@@ -9,7 +9,13 @@ import { cspSafeValidator } from '../../src/resources/csp-validator';
 
 const v = cspSafeValidator();
 const schema = AUTOFLOW_RULE_SCHEMA as never;
-const doc = (trigger: Record<string, unknown>, over: Record<string, unknown> = {}) => ({ name: 'Rule', trigger, scope: { type: 'all' }, actions: [{ type: 'suspend' }], ...over });
+const doc = (trigger: Record<string, unknown>, over: Record<string, unknown> = {}) => ({
+  name: 'Rule',
+  trigger,
+  scope: { type: 'all' },
+  actions: [{ type: 'suspend' }],
+  ...over,
+});
 const errorsOf = (d: unknown) => v.validateFormData(d as never, schema).errors.map((e) => [e.property, e.name, e.params]);
 
 describe('the rule schema in the console’s validator', () => {
@@ -30,9 +36,17 @@ describe('the rule schema in the console’s validator', () => {
   });
 
   it('names the required fields SPEC.md lists: threshold, percentage, product type, tags, shared pool', () => {
-    expect(errorsOf(doc({ type: 'data_usage', unit: 'MB', window: 'cycle' }))).toContainEqual(['.trigger.threshold', 'required', { missingProperty: 'threshold' }]);
+    expect(errorsOf(doc({ type: 'data_usage', unit: 'MB', window: 'cycle' }))).toContainEqual([
+      '.trigger.threshold',
+      'required',
+      { missingProperty: 'threshold' },
+    ]);
     expect(errorsOf(doc({ type: 'data_usage_percent' }))).toContainEqual(['.trigger.percent', 'required', { missingProperty: 'percent' }]);
-    for (const [type, field] of [['product_type', 'productType'], ['tags', 'tags'], ['pool', 'poolId']]) {
+    for (const [type, field] of [
+      ['product_type', 'productType'],
+      ['tags', 'tags'],
+      ['pool', 'poolId'],
+    ]) {
       expect(errorsOf(doc({ type: 'network_change' }, { scope: { type } }))).toContainEqual([`.scope.${field}`, 'required', { missingProperty: field }]);
     }
   });
@@ -40,9 +54,17 @@ describe('the rule schema in the console’s validator', () => {
   it('takes 1000 typed ICCIDs and 10 e-mails, not 1001 and 11', () => {
     const iccids = (n: number) => Array.from({ length: n }, () => '89490200001234567819');
     expect(errorsOf(doc({ type: 'network_change' }, { scope: { type: 'iccids', iccids: iccids(1000) } }))).toEqual([]);
-    expect(errorsOf(doc({ type: 'network_change' }, { scope: { type: 'iccids', iccids: iccids(1001) } }))).toContainEqual(['.scope.iccids', 'maxItems', { limit: 1000 }]);
+    expect(errorsOf(doc({ type: 'network_change' }, { scope: { type: 'iccids', iccids: iccids(1001) } }))).toContainEqual([
+      '.scope.iccids',
+      'maxItems',
+      { limit: 1000 },
+    ]);
     const emails = (n: number) => Array.from({ length: n }, (_, i) => `a${i}@x.example.com`);
     expect(errorsOf(doc({ type: 'network_change' }, { actions: [{ type: 'email', emails: emails(10) }] }))).toEqual([]);
-    expect(errorsOf(doc({ type: 'network_change' }, { actions: [{ type: 'email', emails: emails(11) }] }))).toContainEqual(['.actions.0.emails', 'maxItems', { limit: 10 }]);
+    expect(errorsOf(doc({ type: 'network_change' }, { actions: [{ type: 'email', emails: emails(11) }] }))).toContainEqual([
+      '.actions.0.emails',
+      'maxItems',
+      { limit: 10 },
+    ]);
   });
 });

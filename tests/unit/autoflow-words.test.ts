@@ -9,7 +9,10 @@ import { poolIdsOf } from '../../src/custom/autoflow/pool-names';
 import { scopeWords } from '../../src/custom/autoflow/words';
 
 const i18n = i18next.createInstance();
-await i18n.init({ lng: 'en-US', resources: { 'en-US': { translation: en }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW }, 'es-ES': { translation: es } } });
+await i18n.init({
+  lng: 'en-US',
+  resources: { 'en-US': { translation: en }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW }, 'es-ES': { translation: es } },
+});
 
 describe('a pool scope in words', () => {
   const pools = new Map([['pool-1', 'EU Fleet Pool']]);

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { DAYJS_CHUNKS, LANGUAGE_CHUNKS, measureRoutes, routeFiles, type Manifest } from '../../scripts/bundle-budget.js';
 
 const manifest: Manifest = {
-  'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared-2.js', '_ui-3.js'], dynamicImports: ['src/page.tsx', 'src/map.tsx'], css: ['assets/index-1.css'] },
+  'index.html': {
+    file: 'assets/index-1.js',
+    isEntry: true,
+    imports: ['_shared-2.js', '_ui-3.js'],
+    dynamicImports: ['src/page.tsx', 'src/map.tsx'],
+    css: ['assets/index-1.css'],
+  },
   '_shared-2.js': { file: 'assets/shared-2.js' },
   '_ui-3.js': { file: 'assets/ui-3.js', imports: ['_shared-2.js'] },
   '_table-4.js': { file: 'assets/table-4.js', imports: ['_ui-3.js'], css: ['assets/table-4.css'] },
@@ -21,7 +27,15 @@ describe('routeFiles', () => {
   });
 
   it('then each lazy chunk the route renders, with the static imports the entry did not already load', () => {
-    expect(routeFiles(manifest, ['src/page.tsx'])).toEqual(['assets/index-1.js', 'assets/index-1.css', 'assets/shared-2.js', 'assets/ui-3.js', 'assets/page-5.js', 'assets/table-4.js', 'assets/table-4.css']);
+    expect(routeFiles(manifest, ['src/page.tsx'])).toEqual([
+      'assets/index-1.js',
+      'assets/index-1.css',
+      'assets/shared-2.js',
+      'assets/ui-3.js',
+      'assets/page-5.js',
+      'assets/table-4.js',
+      'assets/table-4.css',
+    ]);
   });
 
   it('fails loudly when a route names a module that is not a lazy chunk of the build', () => {

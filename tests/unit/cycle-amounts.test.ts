@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { cycleAmounts } from '../../src/custom/sim-detail/cycle-amounts';
 
-const amounts = (usageKb: number, limitKb: number) => ({ usageKb, limitKb, remainingKb: Math.max(0, limitKb - usageKb), overageKb: Math.max(0, usageKb - limitKb) });
+const amounts = (usageKb: number, limitKb: number) => ({
+  usageKb,
+  limitKb,
+  remainingKb: Math.max(0, limitKb - usageKb),
+  overageKb: Math.max(0, usageKb - limitKb),
+});
 
 describe('cycle amounts', () => {
   it('shows what is left apart from the limit once something was used', () => {
@@ -17,11 +22,23 @@ describe('cycle amounts', () => {
   it('keeps one decimal where that already tells them apart, and says nothing is used when nothing is', () => {
     expect(cycleAmounts(amounts(51_098, 1_048_576), 'en-US')).toMatchObject({ used: '49.9 MB', limit: '1 GB', left: '974.1 MB' });
     expect(cycleAmounts(amounts(0, 1_048_576), 'en-US')).toMatchObject({ used: '0 kB', limit: '1 GB', left: '1 GB' });
-    expect(cycleAmounts({ usageKb: 10, limitKb: null, remainingKb: null, overageKb: null }, 'en-US')).toEqual({ used: '10 kB', limit: null, left: null, over: null });
+    expect(cycleAmounts({ usageKb: 10, limitKb: null, remainingKb: null, overageKb: null }, 'en-US')).toEqual({
+      used: '10 kB',
+      limit: null,
+      left: null,
+      over: null,
+    });
   });
 
   it('tells left from the limit whenever a thousandth of it or more was used', () => {
-    for (const [used, limit] of [[1_100, 1_048_576], [999, 10_240], [1_048_575, 1_048_576], [3_000_000, 5_242_880], [5_243, 5_242_880], [1_100, 1_099_776]]) {
+    for (const [used, limit] of [
+      [1_100, 1_048_576],
+      [999, 10_240],
+      [1_048_575, 1_048_576],
+      [3_000_000, 5_242_880],
+      [5_243, 5_242_880],
+      [1_100, 1_099_776],
+    ]) {
       const a = cycleAmounts(amounts(used, limit), 'en-US');
       expect(a.left, `${used} of ${limit}`).not.toBe(a.limit);
     }

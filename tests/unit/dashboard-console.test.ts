@@ -54,7 +54,10 @@ describe('the dashboard console', () => {
       ],
     });
     // A series hidden by the legend leaves its line out; the total stays the bucket's.
-    expect(bucketTooltip(bucket, 'week', 'en-US', words.slice(1), { label: 'Total', of: (b) => kb(b.volumeKb) }).lines.map((l) => l.value)).toEqual(['512 kB', '2 MB']);
+    expect(bucketTooltip(bucket, 'week', 'en-US', words.slice(1), { label: 'Total', of: (b) => kb(b.volumeKb) }).lines.map((l) => l.value)).toEqual([
+      '512 kB',
+      '2 MB',
+    ]);
     expect(formatKb(1536, 'zh-CN')).toBe('1.5 MB');
     expect(formatKb(1536, 'es-ES')).toBe('1,5 MB');
   });

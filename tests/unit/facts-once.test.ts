@@ -15,7 +15,10 @@ function linesMatching(re: RegExp, dirs: string[]): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(ts|tsx)$/.test(e.name)) fs.readFileSync(p, 'utf8').split('\n').forEach((line, i) => re.test(line) && found.push(`${path.relative(root, p)}:${i + 1}`));
+      else if (/\.(ts|tsx)$/.test(e.name))
+        fs.readFileSync(p, 'utf8')
+          .split('\n')
+          .forEach((line, i) => re.test(line) && found.push(`${path.relative(root, p)}:${i + 1}`));
     }
   };
   for (const d of dirs) walk(path.join(root, d));

@@ -79,7 +79,14 @@ describe('forms read like hand-made ones', () => {
   it('tags are one tags box named Tags, no "Tags-1", and a tag too long is named under it', async () => {
     const onSubmit = vi.fn();
     render(
-      <SchemaForm schema={fieldsSchema(RESOURCES.sims, ['tags'])} prefix="sims" formData={{ tags: ['ok', 'eleven-char'] }} onChange={() => undefined} onSubmit={onSubmit} submitText="Save" />,
+      <SchemaForm
+        schema={fieldsSchema(RESOURCES.sims, ['tags'])}
+        prefix="sims"
+        formData={{ tags: ['ok', 'eleven-char'] }}
+        onChange={() => undefined}
+        onSubmit={onSubmit}
+        submitText="Save"
+      />,
     );
     expect(screen.queryByText(/Tags-\d/)).toBeNull();
     expect(screen.getByRole('textbox', { name: 'Tags' })).toBeTruthy();
@@ -98,7 +105,16 @@ describe('forms read like hand-made ones', () => {
   ])('in %s a tag typed too long is refused in words about that one tag', async (lang, message) => {
     await act(() => i18n.changeLanguage(lang));
     try {
-      render(<SchemaForm schema={fieldsSchema(RESOURCES.sims, ['tags'])} prefix="sims" formData={{ tags: ['ok'] }} onChange={() => undefined} onSubmit={() => undefined} submitText="Save" />);
+      render(
+        <SchemaForm
+          schema={fieldsSchema(RESOURCES.sims, ['tags'])}
+          prefix="sims"
+          formData={{ tags: ['ok'] }}
+          onChange={() => undefined}
+          onSubmit={() => undefined}
+          submitText="Save"
+        />,
+      );
       fireEvent.change(screen.getByRole('textbox'), { target: { value: 'eleven-char,' } });
       expect((await screen.findByRole('alert')).textContent).toBe(message);
     } finally {
@@ -140,7 +156,9 @@ describe('CDRs', () => {
   });
 
   it("the chart opens on the list's ICCID search and the UTC days of its window", () => {
-    expect(chartQueryOf({ filters: {}, search: { field: 'iccid', value: '0042' }, ranges: { startAt: ['2026-11-16T10:00:00.000Z', '2026-11-23T10:00:00.000Z'] } })).toBe('?iccid=0042&from=2026-11-16&to=2026-11-23');
+    expect(
+      chartQueryOf({ filters: {}, search: { field: 'iccid', value: '0042' }, ranges: { startAt: ['2026-11-16T10:00:00.000Z', '2026-11-23T10:00:00.000Z'] } }),
+    ).toBe('?iccid=0042&from=2026-11-16&to=2026-11-23');
     expect(chartQueryOf({ filters: {} })).toBe('');
   });
 });

@@ -8,11 +8,15 @@ describe('the toast of a failed call', () => {
     expect(toastOf({ message: 'Insufficient permission', statusCode: 403, code: CODES.permissionDenied })).toEqual({ key: 'errors.permissionDenied' });
     expect(toastOf({ message: 'some server words', statusCode: 403 })).toEqual({ key: 'errors.permissionDenied' });
   });
-  it('a 403 with one of SPEC.md\'s organisation codes keeps its own words', () => {
-    expect(toastOf({ message: 'Insufficient permission.', statusCode: 403, code: CODES.orgInsufficientPermission })).toEqual({ text: 'Insufficient permission.' });
-    expect(toastOf({ message: 'Insufficient permission to edit…', statusCode: 403, code: CODES.orgFirstLevelPermission })).toEqual({ text: 'Insufficient permission to edit…' });
+  it("a 403 with one of SPEC.md's organisation codes keeps its own words", () => {
+    expect(toastOf({ message: 'Insufficient permission.', statusCode: 403, code: CODES.orgInsufficientPermission })).toEqual({
+      text: 'Insufficient permission.',
+    });
+    expect(toastOf({ message: 'Insufficient permission to edit…', statusCode: 403, code: CODES.orgFirstLevelPermission })).toEqual({
+      text: 'Insufficient permission to edit…',
+    });
   });
-  it('other failures show the server\'s message; no answer is a network error', () => {
+  it("other failures show the server's message; no answer is a network error", () => {
     expect(toastOf({ message: 'SIM 89… does not exist.', statusCode: 404 })).toEqual({ text: 'SIM 89… does not exist.' });
     expect(toastOf({ message: 'Network Error', statusCode: 0 })).toEqual({ key: 'http.networkError' });
   });

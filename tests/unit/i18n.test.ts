@@ -11,26 +11,31 @@ const keys = (tree: Tree, prefix = ''): string[] =>
   Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
 const valueAt = (tree: Tree, key: string): unknown => key.split('.').reduce<unknown>((n, p) => (n as Tree)?.[p], tree);
 
-describe.each(['src/locales', 'common/locales', 'src/custom/sms-schedules/locales', 'src/custom/sim-detail/policy-locales', 'src/custom/autoflow/locales'])('translations in %s', (dir) => {
-  const en = load(dir, 'en-US');
-  it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s has exactly the keys of en-US, none empty', (lang) => {
-    const other = load(dir, lang);
-    expect(keys(other).sort()).toEqual(keys(en).sort());
-    for (const k of keys(other)) expect(String(valueAt(other, k)).trim(), `${lang} ${k}`).not.toBe('');
-  });
+describe.each(['src/locales', 'common/locales', 'src/custom/sms-schedules/locales', 'src/custom/sim-detail/policy-locales', 'src/custom/autoflow/locales'])(
+  'translations in %s',
+  (dir) => {
+    const en = load(dir, 'en-US');
+    it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s has exactly the keys of en-US, none empty', (lang) => {
+      const other = load(dir, lang);
+      expect(keys(other).sort()).toEqual(keys(en).sort());
+      for (const k of keys(other)) expect(String(valueAt(other, k)).trim(), `${lang} ${k}`).not.toBe('');
+    });
 
-  it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s keeps the placeholders of en-US', (lang) => {
-    const other = load(dir, lang);
-    for (const k of keys(en)) {
-      const ph = (s: unknown) => (String(s).match(/\{\{\s*\w+\s*\}\}|<\w+>/g) ?? []).sort();
-      expect(ph(valueAt(other, k)), `${lang} ${k}`).toEqual(ph(valueAt(en, k)));
-    }
-  });
-});
+    it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s keeps the placeholders of en-US', (lang) => {
+      const other = load(dir, lang);
+      for (const k of keys(en)) {
+        const ph = (s: unknown) => (String(s).match(/\{\{\s*\w+\s*\}\}|<\w+>/g) ?? []).sort();
+        expect(ph(valueAt(other, k)), `${lang} ${k}`).toEqual(ph(valueAt(en, k)));
+      }
+    });
+  },
+);
 
 describe('no hard-coded user-visible strings in components', () => {
   const files = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.tsx') ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.tsx') ? [path.join(dir, e.name)] : []));
 
   it.each(files('src'))('%s', (file) => {
     const src = fs.readFileSync(file, 'utf8');
@@ -38,7 +43,8 @@ describe('no hard-coded user-visible strings in components', () => {
     // such as `x > left + width || y < top`).
     const jsxText = [...src.matchAll(/>\s*([^<>{}\n]*[A-Za-z\u4e00-\u9fff][^<>{}\n]*)\s*</g)]
       .map((m) => m[1].trim())
-      .filter((s) => s && !/^[\w.]+\)?;?$/.test(s) && !/[=;(),:]|\|\||&&/.test(s));
+      // (nor the condition of a ternary the formatter put on the line after an arrow: `=>\n  e.name ? <span>`).
+      .filter((s) => s && !/^[\w.]+\)?;?$/.test(s) && !/^[\w.]+ \?$/.test(s) && !/[=;(),:]|\|\||&&/.test(s));
     // Literal strings in props people read.
     const isKey = (v: string) => /^[a-z]+(\.[A-Za-z]+)+$/.test(v);
     const props = [...src.matchAll(/\b(title|placeholder|label|alt|aria-label|okText|cancelText|description|content)="([^"]*[A-Za-z][^"]*)"/g)]
@@ -52,7 +58,9 @@ describe('words only the server uses', () => {
   // The console's build leaves these namespaces of common/locales out (scripts/console-locales.ts): a console file that
   // used one would show the key instead of the words.
   const files = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
   it.each(SERVER_ONLY_NAMESPACES)('no console file uses %s.*', (namespace) => {
     const users = files('src').filter((file) => new RegExp(`['"\`]${namespace}\\.[A-Za-z]`).test(fs.readFileSync(file, 'utf8')));
     expect(users).toEqual([]);
@@ -70,7 +78,8 @@ describe('every resource schema has its labels', () => {
     const missing: string[] = [];
     for (const [field, p] of Object.entries(r.properties)) {
       if (typeof valueAt(en, `${prefix}.fields.${field}`) !== 'string') missing.push(`${prefix}.fields.${field}`);
-      for (const v of (p.enum as string[] | undefined) ?? []) if (typeof valueAt(en, `${prefix}.enum.${field}.${v}`) !== 'string') missing.push(`${prefix}.enum.${field}.${v}`);
+      for (const v of (p.enum as string[] | undefined) ?? [])
+        if (typeof valueAt(en, `${prefix}.enum.${field}.${v}`) !== 'string') missing.push(`${prefix}.enum.${field}.${v}`);
     }
     expect(missing).toEqual([]);
   });

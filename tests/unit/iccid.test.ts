@@ -137,7 +137,8 @@ describe('ICCID_PATTERN: the shape written once', () => {
         walk(v, `${where}.${k}`);
       }
     };
-    for (const f of fs.readdirSync(path.join(root, 'schemas')).filter((n) => n.endsWith('.json'))) walk(JSON.parse(fs.readFileSync(path.join(root, 'schemas', f), 'utf8')), f);
+    for (const f of fs.readdirSync(path.join(root, 'schemas')).filter((n) => n.endsWith('.json')))
+      walk(JSON.parse(fs.readFileSync(path.join(root, 'schemas', f), 'utf8')), f);
     expect(seen.length).toBeGreaterThanOrEqual(5);
   });
 
@@ -148,10 +149,12 @@ describe('ICCID_PATTERN: the shape written once', () => {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) walk(p);
         else if (/\.(ts|tsx)$/.test(e.name) && p !== path.join(root, 'common/iccid.ts')) {
-          fs.readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
-            // Comments may name it; code uses ICCID_PATTERN.
-            if (literal.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line)) found.push(`${path.relative(root, p)}:${i + 1}`);
-          });
+          fs.readFileSync(p, 'utf8')
+            .split('\n')
+            .forEach((line, i) => {
+              // Comments may name it; code uses ICCID_PATTERN.
+              if (literal.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line)) found.push(`${path.relative(root, p)}:${i + 1}`);
+            });
         }
       }
     };

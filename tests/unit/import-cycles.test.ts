@@ -27,7 +27,10 @@ export function cyclesIn(files: string[]): string[][] {
   const edges = new Map<string, string[]>();
   for (const f of files) {
     const text = fs.readFileSync(path.join(root, f), 'utf8');
-    edges.set(f, [...text.matchAll(IMPORT)].map((m) => resolve(f, m[1])).filter((x): x is string => x !== null));
+    edges.set(
+      f,
+      [...text.matchAll(IMPORT)].map((m) => resolve(f, m[1])).filter((x): x is string => x !== null),
+    );
   }
   const cycles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();

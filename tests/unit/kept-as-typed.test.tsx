@@ -46,8 +46,12 @@ configure({ asyncUtilTimeout: 10_000 });
 describe('the billing dialogs keep what is typed and say why it is refused', () => {
   it('credit note: an amount above what is left and a 201-character reason stay as typed and are named', async () => {
     // The dialog asks what is left to credit (the invoice's settlement answer); nothing else may leave the browser.
-    const requests = watchRequests().mockImplementation(async () =>
-      new Response(JSON.stringify({ status: { code: '0000', success: true, message: 'OK' }, data: { creditLeftMinor: 385639 } }), { status: 200, headers: { 'content-type': 'application/json' } }),
+    const requests = watchRequests().mockImplementation(
+      async () =>
+        new Response(JSON.stringify({ status: { code: '0000', success: true, message: 'OK' }, data: { creditLeftMinor: 385639 } }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
     );
     render(
       <App>
@@ -63,14 +67,18 @@ describe('the billing dialogs keep what is typed and say why it is refused', () 
     type(reason, 'r'.repeat(201));
     fireEvent.click(screen.getByRole('button', { name: 'Issue credit note' }));
     // The server's own words, naming what is left as money.
-    await waitFor(() => expect(screen.getByText('At most €3,856.39 is left to credit on this invoice: its total less the credit notes already issued.')).toBeTruthy());
+    await waitFor(() =>
+      expect(screen.getByText('At most €3,856.39 is left to credit on this invoice: its total less the credit notes already issued.')).toBeTruthy(),
+    );
     expect(screen.getByText('Reason must be at most 200 characters long')).toBeTruthy();
     // Written with the two decimals of money (the step), but the amount typed, not the largest allowed.
     expect((amount as HTMLInputElement).value).toBe('5000.00');
     expect((reason as HTMLTextAreaElement).value).toHaveLength(201);
     // The count shows 201 / 200 in the error colour rather than cutting the text to 200.
     expect(document.querySelector('.ant-input-textarea-show-count, .ant-input-data-count')?.textContent).toContain('201');
-    expect(document.querySelector('.ant-input-status-error, .ant-input-textarea-affix-wrapper-status-error, .ant-input-affix-wrapper-status-error')).toBeTruthy();
+    expect(
+      document.querySelector('.ant-input-status-error, .ant-input-textarea-affix-wrapper-status-error, .ant-input-affix-wrapper-status-error'),
+    ).toBeTruthy();
     // Exactly what is left is taken.
     type(amount, '3856.39');
     await waitFor(() => expect(screen.queryByText(/is left to credit on this invoice/)).toBeNull());

@@ -56,9 +56,7 @@ function lineComments(name: string, text: string): { line: number; text: string 
 function issueReferences(name: string, text: string): string[] {
   if (!ISSUE_REFERENCE.test(text)) return [];
   const comments = SCRIPT_KINDS[extname(name)] !== undefined ? scriptComments(name, text) : lineComments(name, text);
-  return comments.flatMap((c) =>
-    c.text.split('\n').flatMap((l, i) => (ISSUE_REFERENCE.test(l) ? [`${name}:${c.line + i}: ${l.trim()}`] : [])),
-  );
+  return comments.flatMap((c) => c.text.split('\n').flatMap((l, i) => (ISSUE_REFERENCE.test(l) ? [`${name}:${c.line + i}: ${l.trim()}`] : [])));
 }
 
 describe('comments cite no issue by number', () => {

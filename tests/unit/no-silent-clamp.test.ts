@@ -40,7 +40,8 @@ function clampsIn(name: string, text: string): string[] {
           key === 'maxLength' ||
           (key === 'count' && Boolean(a.initializer?.getText(source).includes('exceedFormatter'))) ||
           ((element === 'InputNumber' || isNumberType) && NUMBER_CLAMPS.has(key));
-        if (cuts && !ALLOWED[`${name}:${element}:${key}`]) found.push(`${name}:${source.getLineAndCharacterOfPosition(a.getStart(source)).line + 1} <${element} ${key}>`);
+        if (cuts && !ALLOWED[`${name}:${element}:${key}`])
+          found.push(`${name}:${source.getLineAndCharacterOfPosition(a.getStart(source)).line + 1} <${element} ${key}>`);
       }
     }
     ts.forEachChild(node, visit);
@@ -57,7 +58,10 @@ describe('no input cuts, clamps or rounds what is typed', () => {
   });
 
   it('the walk finds each kind it looks for, and lets a counter that does not cut through', () => {
-    expect(clampsIn('x.tsx', 'const a = <InputNumber onChange={(v) => v > 1}\n  min={0} precision={2} step={0.01} />;')).toEqual(['x.tsx:2 <InputNumber min>', 'x.tsx:2 <InputNumber precision>']);
+    expect(clampsIn('x.tsx', 'const a = <InputNumber onChange={(v) => v > 1}\n  min={0} precision={2} step={0.01} />;')).toEqual([
+      'x.tsx:2 <InputNumber min>',
+      'x.tsx:2 <InputNumber precision>',
+    ]);
     expect(clampsIn('x.tsx', 'const a = <Input.TextArea maxLength={200} showCount />;')).toEqual(['x.tsx:1 <Input.TextArea maxLength>']);
     expect(clampsIn('x.tsx', 'const a = <input type="number" max={3} />;')).toEqual(['x.tsx:1 <input max>']);
     expect(clampsIn('x.tsx', 'const a = <Input count={{ show: true, max: 5, exceedFormatter: (v) => v }} />;')).toEqual(['x.tsx:1 <Input count>']);

@@ -9,7 +9,9 @@ import { LANGUAGES, type Language } from '../../common/limits.js';
 import { formatNumber } from '../../common/numbers.js';
 
 const files = (dir: string, ext: RegExp): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name), ext) : ext.test(e.name) ? [path.join(dir, e.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name), ext) : ext.test(e.name) ? [path.join(dir, e.name)] : []));
 
 describe('numbers in the interface language', () => {
   it("groups Spanish counts with '.' from four digits up, like five (CLDR alone writes 9997 beside 10.000)", () => {
@@ -32,7 +34,9 @@ describe('numbers in the interface language', () => {
   });
 
   it("no page hands a formatted figure to antd's Statistic, which regroups it with ','", () => {
-    const offenders = files('src', /\.tsx$/).filter((file) => !file.endsWith('text-statistic.tsx') && /<Statistic\b[^>]*\bvalue=\{/.test(fs.readFileSync(file, 'utf8')));
+    const offenders = files('src', /\.tsx$/).filter(
+      (file) => !file.endsWith('text-statistic.tsx') && /<Statistic\b[^>]*\bvalue=\{/.test(fs.readFileSync(file, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 });
@@ -55,7 +59,13 @@ const strings = (lang: Language): Array<{ key: string; text: string }> => {
 const GLOSSARY: Array<{ concept: string; keys: string[]; term: Record<Language, RegExp>; variants: Partial<Record<Language, RegExp[]>>; except?: string[] }> = [
   {
     concept: 'shared pool',
-    keys: ['src/locales:menu.shared', 'common/locales:entities.pool', 'common/locales:fields.poolId', 'common/locales:sims.fields.poolId', 'src/custom/autoflow/locales:autoflow.scope.fields.poolId'],
+    keys: [
+      'src/locales:menu.shared',
+      'common/locales:entities.pool',
+      'common/locales:fields.poolId',
+      'common/locales:sims.fields.poolId',
+      'src/custom/autoflow/locales:autoflow.scope.fields.poolId',
+    ],
     term: { 'en-US': /pool/i, 'zh-CN': /共享池/, 'zh-TW': /共享池/, 'es-ES': /bolsas? compartidas?/i },
     variants: { 'es-ES': [/\bpools?\b/i, /grupos? compartid/i], 'zh-CN': [/流量池/], 'zh-TW': [/流量池/, /共用池/] },
   },

@@ -13,7 +13,11 @@ const SAMPLE = '发票已发布，账期 → €';
 
 /** The CID of each glyph after .notdef, as the font's CFF charset says. */
 function cids(font: Uint8Array): number[] {
-  const { charset } = (fontkit.create(font) as unknown as { 'CFF ': { topDict: { charset: { version: number; glyphs?: number[]; ranges?: Array<{ first: number; nLeft: number }> } } } })['CFF '].topDict;
+  const { charset } = (
+    fontkit.create(font) as unknown as {
+      'CFF ': { topDict: { charset: { version: number; glyphs?: number[]; ranges?: Array<{ first: number; nLeft: number }> } } };
+    }
+  )['CFF '].topDict;
   if (charset.version === 0) return charset.glyphs!;
   return charset.ranges!.flatMap((r) => Array.from({ length: r.nLeft + 1 }, (_, i) => r.first + i));
 }

@@ -91,15 +91,54 @@ describe('declared permissions', () => {
 const A = 'org-a';
 const B = 'org-b';
 const C = 'org-c';
-const adminOfAB: Caller = { role: 'admin', orgId: A, memberships: [{ orgId: A, role: 'admin' }, { orgId: B, role: 'admin' }, { orgId: C, role: 'user' }] };
-const superOfA: Caller = { role: 'superadmin', orgId: A, memberships: [{ orgId: A, role: 'superadmin' }, { orgId: B, role: 'admin' }] };
-type ConditionCase = [reason: Reason, who: Caller, action: Action, subject: Exclude<Subject, 'all'>, field: string | undefined, refused: Record<string, unknown>, allowed: Record<string, unknown>];
+const adminOfAB: Caller = {
+  role: 'admin',
+  orgId: A,
+  memberships: [
+    { orgId: A, role: 'admin' },
+    { orgId: B, role: 'admin' },
+    { orgId: C, role: 'user' },
+  ],
+};
+const superOfA: Caller = {
+  role: 'superadmin',
+  orgId: A,
+  memberships: [
+    { orgId: A, role: 'superadmin' },
+    { orgId: B, role: 'admin' },
+  ],
+};
+type ConditionCase = [
+  reason: Reason,
+  who: Caller,
+  action: Action,
+  subject: Exclude<Subject, 'all'>,
+  field: string | undefined,
+  refused: Record<string, unknown>,
+  allowed: Record<string, unknown>,
+];
 const CONDITION_CASES: ConditionCase[] = [
   ['superadminAccount', adminOfAB, 'changeStatus', 'account', undefined, { role: 'superadmin', orgIds: [A] }, { role: 'admin', orgIds: [A] }],
   ['roleAboveOwn', adminOfAB, 'create', 'account', undefined, { role: 'superadmin' }, { role: 'admin' }],
   ['roleAboveOwn', { ...adminOfAB, role: 'admin' }, 'updateAccess', 'account', undefined, { role: 'superadmin' }, { role: 'operator' }],
-  ['invitee', adminOfAB, 'resetPassword', 'account', undefined, { role: 'user', orgIds: [], pendingInvite: true }, { role: 'user', orgIds: [A], pendingInvite: false }],
-  ['invitee', adminOfAB, 'update', 'account', 'firstName', { role: 'user', orgIds: [], pendingInvite: true }, { role: 'user', orgIds: [A], pendingInvite: false }],
+  [
+    'invitee',
+    adminOfAB,
+    'resetPassword',
+    'account',
+    undefined,
+    { role: 'user', orgIds: [], pendingInvite: true },
+    { role: 'user', orgIds: [A], pendingInvite: false },
+  ],
+  [
+    'invitee',
+    adminOfAB,
+    'update',
+    'account',
+    'firstName',
+    { role: 'user', orgIds: [], pendingInvite: true },
+    { role: 'user', orgIds: [A], pendingInvite: false },
+  ],
   ['accountElsewhere', adminOfAB, 'changeStatus', 'account', undefined, { role: 'user', orgIds: [A, C] }, { role: 'user', orgIds: [A, B] }],
   ['accountElsewhere', adminOfAB, 'update', 'account', 'locale', { role: 'operator', orgIds: [A, C] }, { role: 'operator', orgIds: [B] }],
   ['accountElsewhere', superOfA, 'grantOversight', 'account', undefined, { role: 'superadmin', orgIds: [A, B] }, { role: 'superadmin', orgIds: [A] }],
@@ -113,8 +152,24 @@ const CONDITION_CASES: ConditionCase[] = [
   ['receivingOrg', adminOfAB, 'transfer', 'sim', undefined, { receivingOrgId: null }, { receivingOrgId: B }],
   ['notMember', adminOfAB, 'read', 'shared-pool-cube', undefined, { orgId: 'org-d' }, { orgId: C }],
   ['notMember', { role: 'user', orgId: A, memberships: [{ orgId: A, role: 'user' }] }, 'read', 'shared-pool-cube', undefined, { orgId: B }, { orgId: A }],
-  ['othersSchedule', { role: 'operator', accountId: 'acc-operator' }, 'delete', 'cube-schedule-sms', undefined, { createdBy: 'acc-admin' }, { createdBy: 'acc-operator' }],
-  ['othersSchedule', { role: 'operator', accountId: 'acc-operator' }, 'update', 'cube-schedule-sms', undefined, { createdBy: null }, { createdBy: 'acc-operator' }],
+  [
+    'othersSchedule',
+    { role: 'operator', accountId: 'acc-operator' },
+    'delete',
+    'cube-schedule-sms',
+    undefined,
+    { createdBy: 'acc-admin' },
+    { createdBy: 'acc-operator' },
+  ],
+  [
+    'othersSchedule',
+    { role: 'operator', accountId: 'acc-operator' },
+    'update',
+    'cube-schedule-sms',
+    undefined,
+    { createdBy: null },
+    { createdBy: 'acc-operator' },
+  ],
 ];
 
 describe('conditions of the permission file', () => {
@@ -133,13 +188,16 @@ describe('conditions of the permission file', () => {
 
   // Every invoice change, for every role with every privilege a customer account can hold: refused, and said why.
   const customers = ROLES.flatMap((role) => [{ role }, { role, oversight: true }, { role, orgId: A, memberships: [{ orgId: A, role }] }] as Caller[]);
-  it.each(customers.flatMap((who) => INVOICE_CHANGES.map((action) => [who, action] as const)))('no customer account changes an invoice: %j may not %s', (who, action) => {
-    const ability = defineAbilityFor(who);
-    expect(ability.can(action, 'customer-bill-cube')).toBe(false);
-    expect(ability.relevantRuleFor(action, 'customer-bill-cube')?.reason).toBe('notBackOffice');
-  });
+  it.each(customers.flatMap((who) => INVOICE_CHANGES.map((action) => [who, action] as const)))(
+    'no customer account changes an invoice: %j may not %s',
+    (who, action) => {
+      const ability = defineAbilityFor(who);
+      expect(ability.can(action, 'customer-bill-cube')).toBe(false);
+      expect(ability.relevantRuleFor(action, 'customer-bill-cube')?.reason).toBe('notBackOffice');
+    },
+  );
 
-  it.each(ROLES)('the provider\'s back office changes invoices whatever its role in the organisation (%s)', (role) => {
+  it.each(ROLES)("the provider's back office changes invoices whatever its role in the organisation (%s)", (role) => {
     const ability = defineAbilityFor({ role, backOffice: true });
     for (const action of ['read', 'export', ...INVOICE_CHANGES] as const) expect(ability.can(action, 'customer-bill-cube')).toBe(true);
   });
@@ -164,7 +222,7 @@ describe('conditions of the permission file', () => {
     if (!expected) expect(ability.relevantRuleFor('oversee', 'org')?.reason).toBe('noOversight');
   });
 
-  it('a schema resource\'s declared rights come in as data: its subject is closed to the roles it does not name', () => {
+  it("a schema resource's declared rights come in as data: its subject is closed to the roles it does not name", () => {
     const schemas = [{ 'x-admin': { subject: 'gateways', permissions: { operator: ['read'], admin: ['read', 'create'] } } }];
     expect(defineAbilityFor('operator', schemas).can('read', 'gateways')).toBe(true);
     expect(defineAbilityFor('operator', schemas).can('create', 'gateways')).toBe(false);

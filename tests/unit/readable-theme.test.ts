@@ -43,19 +43,39 @@ describe('a rise and a fall on the dashboard read on every brand', () => {
   vi.setConfig({ testTimeout: 30_000 });
   consoleInJsdom();
 
-  const rgbHex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((v) => Number(v).toString(16).padStart(2, '0')).join('')}`;
+  const rgbHex = (rgb: string) =>
+    `#${(rgb.match(/\d+/g) ?? [])
+      .slice(0, 3)
+      .map((v) => Number(v).toString(16).padStart(2, '0'))
+      .join('')}`;
 
   /** The colour the figure cards draw a change in, under the brand's theme: SMS up, data down (or the other way). */
   function changeColours(brand: string, figures: Partial<CardFigures>): { up: string; down: string; card: string } {
-    const f: CardFigures = { totalSims: 10, activeSims: 8, onlineSims: 4, expiringSoon: 1, expiringSoonDays: 30, usageKb: 100, previousUsageKb: 100, sms: 100, previousSms: 100, ...figures };
+    const f: CardFigures = {
+      totalSims: 10,
+      activeSims: 8,
+      onlineSims: 4,
+      expiringSoon: 1,
+      expiringSoonDays: 30,
+      usageKb: 100,
+      previousUsageKb: 100,
+      sms: 100,
+      previousSms: 100,
+      ...figures,
+    };
     const call = { data: f, failed: false, updatedAt: Date.now(), reload: () => undefined };
-    render(createElement(ConfigProvider, { theme: readableTheme(brand) }, createElement(MemoryRouter, null, createElement(FigureCards, { call, view: 'week' }))));
+    render(
+      createElement(ConfigProvider, { theme: readableTheme(brand) }, createElement(MemoryRouter, null, createElement(FigureCards, { call, view: 'week' }))),
+    );
     const colourOf = (label: string) => rgbHex(getComputedStyle(screen.getByLabelText(label).closest('.ant-typography')!).color);
     return { up: colourOf('Up'), down: colourOf('Down'), card: theme.getDesignToken(readableTheme(brand)).colorBgContainer };
   }
 
   it.each(BRANDS)('with %s a rise is green and a fall red, each 4.5:1 on the card', (brand) => {
-    for (const figures of [{ sms: 150, usageKb: 50 }, { sms: 50, usageKb: 150 }]) {
+    for (const figures of [
+      { sms: 150, usageKb: 50 },
+      { sms: 50, usageKb: 150 },
+    ]) {
       const { up, down, card } = changeColours(brand, figures);
       const [r, g] = [parseInt(up.slice(1, 3), 16), parseInt(up.slice(3, 5), 16)];
       expect(g, `a rise in ${up}`).toBeGreaterThan(r);

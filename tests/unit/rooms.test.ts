@@ -7,7 +7,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const files = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
 
 /** The rooms a file's relative imports reach (static, dynamic, import.meta.glob). */
 function roomsReached(file: string): string[] {
@@ -22,7 +24,11 @@ describe.each([
   ['common', ['src', 'server']],
 ])('%s', (room, forbidden) => {
   it(`imports nothing from ${forbidden.join(' or ')}`, () => {
-    const offenders = files(room).flatMap((file) => roomsReached(file).filter((r) => forbidden.includes(r)).map((r) => `${file} -> ${r}/`));
+    const offenders = files(room).flatMap((file) =>
+      roomsReached(file)
+        .filter((r) => forbidden.includes(r))
+        .map((r) => `${file} -> ${r}/`),
+    );
     expect(offenders).toEqual([]);
   });
 });

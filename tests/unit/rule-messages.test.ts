@@ -14,20 +14,34 @@ import { ruleMessage, WORDED_KEYWORDS } from '../../common/validation-messages.j
 import { REASONS } from '../../common/permissions.js';
 
 type Tree = { [k: string]: string | Tree };
-const keys = (tree: Tree, prefix = ''): string[] => Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
+const keys = (tree: Tree, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
 const RULES = keys(COMMON_MESSAGES['en-US'].rules as Tree);
 /** The rules, without their singular forms (picked by count). */
 const BASE_RULES = RULES.filter((r) => !r.endsWith('_one'));
 
 /** Rules said as a sentence of their own, without the field's name (it is clear from the rule). */
-const WHOLE = ['badUrl', 'password', 'passwordMismatch', 'msisdn.format', 'msisdn.countryCode', 'msisdn.length', 'xlsxLines', 'oneEnabled', 'poolUnknown', 'iban'];
+const WHOLE = [
+  'badUrl',
+  'password',
+  'passwordMismatch',
+  'msisdn.format',
+  'msisdn.countryCode',
+  'msisdn.length',
+  'xlsxLines',
+  'oneEnabled',
+  'poolUnknown',
+  'iban',
+];
 /** A field's label in the language; parameters without words of their own. */
 const FIELD: Record<Language, string> = { 'en-US': 'Threshold', 'zh-CN': '阈值', 'zh-TW': '閾值', 'es-ES': 'Umbral' };
 const PARAMS = { limit: '7', days: 31, types: '.csv, .txt', type: '.xlsx', column: 'ICCID', list: '3, 5', lines: '2, 4', value: '4915', count: 2 };
 /** English words that must not appear in a Chinese or Spanish message (the JSON type names among them). */
-const ENGLISH = /\b(must|is|be|has|have|not|the|on|lines?|rows?|required|integer|string|number|boolean|array|object|null|characters?|entries|format|valid|address|least|most|text|list|field|wrong|one of|already|taken|duplicates?)\b/i;
+const ENGLISH =
+  /\b(must|is|be|has|have|not|the|on|lines?|rows?|required|integer|string|number|boolean|array|object|null|characters?|entries|format|valid|address|least|most|text|list|field|wrong|one of|already|taken|duplicates?)\b/i;
 
-const say = (lang: Language, rule: string, params: Record<string, unknown> = PARAMS) => ruleMessage((k, p) => translate(lang, k, p), lang, FIELD[lang], rule, params);
+const say = (lang: Language, rule: string, params: Record<string, unknown> = PARAMS) =>
+  ruleMessage((k, p) => translate(lang, k, p), lang, FIELD[lang], rule, params);
 
 describe('rule messages', () => {
   it('cover what they must: the whole sentences are rules, the rules checked by keyword words are not', () => {
@@ -72,9 +86,16 @@ describe('rule messages', () => {
 
 /** The server's code: each refusal it throws by rule (invalid, badLines, offenders, the permission file's reasons). */
 const serverDir = path.join(import.meta.dirname, '../../server');
-const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+const files = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 const THROWN = files(serverDir).flatMap((file) =>
-  [...fs.readFileSync(file, 'utf8').matchAll(/\b(?:invalid|badLines|offenders)\(\s*(?:'([^']+)'|`[^`]*`|[\w.]+),\s*'([^']+)'/g)].map((m) => ({ file: path.relative(serverDir, file), field: m[1], rule: m[2] })),
+  [...fs.readFileSync(file, 'utf8').matchAll(/\b(?:invalid|badLines|offenders)\(\s*(?:'([^']+)'|`[^`]*`|[\w.]+),\s*'([^']+)'/g)].map((m) => ({
+    file: path.relative(serverDir, file),
+    field: m[1],
+    rule: m[2],
+  })),
 );
 
 describe('the rules the server names', () => {
@@ -92,7 +113,9 @@ describe('the rules the server names', () => {
   it('name each field by a label in every language', () => {
     // Fields of an autoflow rule's nested parts are labelled by the rule routes (LABELS in server/autoflow/rule-routes.ts).
     const own = THROWN.filter((t) => t.field && !/^(trigger|scope|actions)\./.test(t.field));
-    const unlabelled = own.flatMap((t) => LANGUAGES.filter((lang) => translate(lang, '{{field}}', { field: t.field }) === t.field).map((lang) => `${lang} ${t.field} (${t.file})`));
+    const unlabelled = own.flatMap((t) =>
+      LANGUAGES.filter((lang) => translate(lang, '{{field}}', { field: t.field }) === t.field).map((lang) => `${lang} ${t.field} (${t.file})`),
+    );
     expect(unlabelled).toEqual([]);
   });
 });

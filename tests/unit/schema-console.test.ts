@@ -9,7 +9,7 @@ import { menuTree } from '../../src/shell/menu-tree';
 describe('the side menu', () => {
   const label = (g: string) => `group ${g}`;
 
-  it('puts an entry a schema adds in its group\'s place, before Task center, even as the group\'s only entry', () => {
+  it("puts an entry a schema adds in its group's place, before Task center, even as the group's only entry", () => {
     // The console's screens come first in the entries, the schemas' after them (as useMenuEntries lists them).
     const tree = menuTree(
       [
@@ -33,7 +33,15 @@ describe('the side menu', () => {
       label,
     );
     expect(tree).toEqual([
-      { key: 'settings', group: 'settings', label: 'group settings', children: [{ key: 'setCard', label: 'Accounts' }, { key: 'r/apn-profiles', label: 'APN profiles' }] },
+      {
+        key: 'settings',
+        group: 'settings',
+        label: 'group settings',
+        children: [
+          { key: 'setCard', label: 'Accounts' },
+          { key: 'r/apn-profiles', label: 'APN profiles' },
+        ],
+      },
       { key: 'taskcenter', group: 'tasks', label: 'Task center' },
     ]);
   });

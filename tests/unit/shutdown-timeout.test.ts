@@ -11,7 +11,8 @@ describe('SHUTDOWN_TIMEOUT_SECONDS', () => {
     expect(at('')).toBe(10);
     expect(at('1')).toBe(1);
     expect(at('600')).toBe(600);
-    for (const bad of ['0', '601', '2.5', '-3', 'soon']) expect(() => at(bad)).toThrow(`SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600, not "${bad}"`);
+    for (const bad of ['0', '601', '2.5', '-3', 'soon'])
+      expect(() => at(bad)).toThrow(`SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600, not "${bad}"`);
   });
 
   it('leaves work in flight the bound less a quarter, at most 2 s less, for handing back and closing the database', () => {

@@ -2,16 +2,33 @@
 import { describe, expect, it } from 'vitest';
 import { isTimeZone, nextOccurrence, nextOccurrences, previousOccurrences, type Recurrence } from '../../server/sms-schedules/recurrence.js';
 
-const berlin = (over: Partial<Recurrence> = {}): Recurrence => ({ mode: 'repeated', weekdays: [1, 2, 3, 4, 5, 6, 7], sendTime: '09:00', timezone: 'Europe/Berlin', startAt: new Date('2027-03-01T00:00:00Z'), endAt: null, ...over });
+const berlin = (over: Partial<Recurrence> = {}): Recurrence => ({
+  mode: 'repeated',
+  weekdays: [1, 2, 3, 4, 5, 6, 7],
+  sendTime: '09:00',
+  timezone: 'Europe/Berlin',
+  startAt: new Date('2027-03-01T00:00:00Z'),
+  endAt: null,
+  ...over,
+});
 const iso = (ds: Date[]) => ds.map((d) => d.toISOString());
 
 describe('scheduled SMS recurrence', () => {
   it('keeps 09:00 Berlin time through the March change (08:00Z before, 07:00Z after)', () => {
-    expect(iso(nextOccurrences(berlin(), new Date('2027-03-26T00:00:00Z'), 4))).toEqual(['2027-03-26T08:00:00.000Z', '2027-03-27T08:00:00.000Z', '2027-03-28T07:00:00.000Z', '2027-03-29T07:00:00.000Z']);
+    expect(iso(nextOccurrences(berlin(), new Date('2027-03-26T00:00:00Z'), 4))).toEqual([
+      '2027-03-26T08:00:00.000Z',
+      '2027-03-27T08:00:00.000Z',
+      '2027-03-28T07:00:00.000Z',
+      '2027-03-29T07:00:00.000Z',
+    ]);
   });
 
   it('keeps 09:00 Berlin time through the October change (07:00Z before, 08:00Z after)', () => {
-    expect(iso(nextOccurrences(berlin({ startAt: new Date('2026-10-01T00:00:00Z') }), new Date('2026-10-24T00:00:00Z'), 3))).toEqual(['2026-10-24T07:00:00.000Z', '2026-10-25T08:00:00.000Z', '2026-10-26T08:00:00.000Z']);
+    expect(iso(nextOccurrences(berlin({ startAt: new Date('2026-10-01T00:00:00Z') }), new Date('2026-10-24T00:00:00Z'), 3))).toEqual([
+      '2026-10-24T07:00:00.000Z',
+      '2026-10-25T08:00:00.000Z',
+      '2026-10-26T08:00:00.000Z',
+    ]);
   });
 
   it('sends a time the spring change skips at the first valid time after the gap, once', () => {
@@ -28,11 +45,17 @@ describe('scheduled SMS recurrence', () => {
 
   it('takes ISO weekdays, 7 being Sunday, and ends before its end time', () => {
     const r = berlin({ weekdays: [1, 7], timezone: 'UTC', startAt: new Date('2027-05-01T00:00:00Z'), endAt: new Date('2027-05-10T09:00:00Z') });
-    expect(iso(nextOccurrences(r, new Date('2027-05-01T00:00:00Z'), 5))).toEqual(['2027-05-02T09:00:00.000Z', '2027-05-03T09:00:00.000Z', '2027-05-09T09:00:00.000Z']);
+    expect(iso(nextOccurrences(r, new Date('2027-05-01T00:00:00Z'), 5))).toEqual([
+      '2027-05-02T09:00:00.000Z',
+      '2027-05-03T09:00:00.000Z',
+      '2027-05-09T09:00:00.000Z',
+    ]);
   });
 
   it('does not start before its start', () => {
-    expect(nextOccurrence(berlin({ startAt: new Date('2027-06-15T12:00:00Z') }), new Date('2027-06-01T00:00:00Z'))?.toISOString()).toBe('2027-06-16T07:00:00.000Z');
+    expect(nextOccurrence(berlin({ startAt: new Date('2027-06-15T12:00:00Z') }), new Date('2027-06-01T00:00:00Z'))?.toISOString()).toBe(
+      '2027-06-16T07:00:00.000Z',
+    );
   });
 
   it('sends a once-only schedule at its start and never again', () => {
@@ -43,7 +66,10 @@ describe('scheduled SMS recurrence', () => {
   });
 
   it('lists previous occurrences oldest first', () => {
-    expect(iso(previousOccurrences(berlin({ timezone: 'UTC' }), new Date('2027-03-10T10:00:00Z'), 2))).toEqual(['2027-03-09T09:00:00.000Z', '2027-03-10T09:00:00.000Z']);
+    expect(iso(previousOccurrences(berlin({ timezone: 'UTC' }), new Date('2027-03-10T10:00:00Z'), 2))).toEqual([
+      '2027-03-09T09:00:00.000Z',
+      '2027-03-10T09:00:00.000Z',
+    ]);
   });
 
   it('knows IANA zones and refuses others', () => {

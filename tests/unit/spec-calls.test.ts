@@ -18,15 +18,32 @@ describe('SPEC.md section 7 against the routes', () => {
   });
 
   it('answers each call with a route, or names why not', () => {
-    const missing = missingCalls(calls, ALL_ROUTES.map((r) => ({ method: r.method, path: r.path })));
+    const missing = missingCalls(
+      calls,
+      ALL_ROUTES.map((r) => ({ method: r.method, path: r.path })),
+    );
     const unexplained = missing.filter((c) => !SPEC_CALL_EXCEPTIONS[`${c.method} ${normalise(c.path)}`]).map((c) => `${c.method} ${c.path}`);
     expect(unexplained).toEqual([]);
   });
 
   it('answers the CDR, job and organisation calls of SPEC.md section 7', () => {
-    const missing = missingCalls(calls, ALL_ROUTES.map((r) => ({ method: r.method, path: r.path }))).map((c) => `${c.method} ${c.path}`);
-    for (const call of ['GET /stdcdrs/{id}', 'GET /info_country_areas', 'GET /sum/{a}/stdcdrs/{b}', 'POST /export/distributor/{a}/{b}/cdrs', 'POST /export/all/distributor/{a}/{b}/cdrs',
-      'GET /rest/logs/provider/result/{id}', 'GET /rest/subscribe/group', 'PUT /rest/subscribe/group', 'POST /rest/subscribe/group', 'GET /enterprises/selectByOrgCode/{code}', 'PUT /enterprises']) {
+    const missing = missingCalls(
+      calls,
+      ALL_ROUTES.map((r) => ({ method: r.method, path: r.path })),
+    ).map((c) => `${c.method} ${c.path}`);
+    for (const call of [
+      'GET /stdcdrs/{id}',
+      'GET /info_country_areas',
+      'GET /sum/{a}/stdcdrs/{b}',
+      'POST /export/distributor/{a}/{b}/cdrs',
+      'POST /export/all/distributor/{a}/{b}/cdrs',
+      'GET /rest/logs/provider/result/{id}',
+      'GET /rest/subscribe/group',
+      'PUT /rest/subscribe/group',
+      'POST /rest/subscribe/group',
+      'GET /enterprises/selectByOrgCode/{code}',
+      'PUT /enterprises',
+    ]) {
       expect(missing).not.toContain(call);
     }
   });

@@ -57,7 +57,13 @@ describe('IPv6 addresses that carry an IPv4 one', () => {
   });
 
   it('refuses the same forms written into a webhook URL, as at save and before each delivery', async () => {
-    for (const url of ['https://[::127.0.0.1]/', 'https://[::ffff:0:127.0.0.1]/', 'https://[2002:7f00:1::]/', 'https://[64:ff9b:1::7f00:1]/hook', 'https://[::ffff:169.254.169.254]/']) {
+    for (const url of [
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[64:ff9b:1::7f00:1]/hook',
+      'https://[::ffff:169.254.169.254]/',
+    ]) {
       expect(await checkTarget(url, false), url).toEqual({ ok: false, problem: 'privateAddress' });
     }
     expect(await checkTarget('https://[2002:808:808::1]/hook', false)).toMatchObject({ ok: true });

@@ -89,7 +89,12 @@ describe('stacking', () => {
     );
     expect(totals).toEqual([3, 4, 0]);
     expect(segments[2]).toEqual([]);
-    expect(stack([[-1, 2], [Number.NaN, 1]]).totals).toEqual([0, 3]);
+    expect(
+      stack([
+        [-1, 2],
+        [Number.NaN, 1],
+      ]).totals,
+    ).toEqual([0, 3]);
     expect(stack([]).segments).toEqual([]);
   });
 

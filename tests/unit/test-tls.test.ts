@@ -12,8 +12,9 @@ const saved = { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS, TEST_TLS_D
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'test-tls-'));
 
 afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
 });
 
 describe('the tests’ certificate', () => {

@@ -8,7 +8,11 @@ import zhTW from '../../src/locales/zh-TW.json';
 import { inTitle } from '../../src/resources/title-name';
 
 const i18n = i18next.createInstance();
-await i18n.init({ resources: { 'en-US': { translation: enUS }, 'es-ES': { translation: esES }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW } }, lng: 'en-US', interpolation: { escapeValue: false } });
+await i18n.init({
+  resources: { 'en-US': { translation: enUS }, 'es-ES': { translation: esES }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW } },
+  lng: 'en-US',
+  interpolation: { escapeValue: false },
+});
 
 const title = (lng: string, key: string, name: string, extra: Record<string, unknown> = {}) => i18n.getFixedT(lng)(key, { name: inTitle(name, lng), ...extra });
 

@@ -21,7 +21,8 @@ function keywordsOf(schema: unknown, into = new Set<string>()): Set<string> {
   if (!schema || typeof schema !== 'object') return into;
   for (const [k, v] of Object.entries(schema)) {
     into.add(k);
-    if (k === 'properties' || k === 'patternProperties' || k === 'definitions' || k === 'dependencies') for (const sub of Object.values(v as object)) keywordsOf(sub, into);
+    if (k === 'properties' || k === 'patternProperties' || k === 'definitions' || k === 'dependencies')
+      for (const sub of Object.values(v as object)) keywordsOf(sub, into);
     else if (k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default' || k.startsWith('x-')) continue;
     else keywordsOf(v, into);
   }
@@ -29,7 +30,10 @@ function keywordsOf(schema: unknown, into = new Set<string>()): Set<string> {
 }
 
 const schemasDir = path.join(import.meta.dirname, '../../schemas');
-const resourceSchemas = fs.readdirSync(schemasDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(schemasDir, f), 'utf8')) as unknown);
+const resourceSchemas = fs
+  .readdirSync(schemasDir)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(fs.readFileSync(path.join(schemasDir, f), 'utf8')) as unknown);
 const routeSchemas = ALL_ROUTES.flatMap((r) => {
   const s = (r.schema ?? {}) as unknown as Record<string, unknown>;
   return [s.body, s.querystring, s.params].filter(Boolean);
@@ -54,14 +58,18 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   const: { allowedValue: 7 },
 };
 /** English words that must not appear in a Chinese or Spanish message (the untranslated JSON type names among them). */
-const ENGLISH = /\b(must|is|be|required|integer|string|number|boolean|array|object|null|between|characters?|entries|entry|format|valid|address|least|most|whole|text|list|field|wrong|one of)\b/i;
+const ENGLISH =
+  /\b(must|is|be|required|integer|string|number|boolean|array|object|null|between|characters?|entries|entry|format|valid|address|least|most|whole|text|list|field|wrong|one of)\b/i;
 
 /** Every way one keyword can be said: each type, each format, each limit of 1 (singular) and more. */
 function cases(keyword: string): Array<{ keyword: string; params: Record<string, unknown>; schema?: Record<string, unknown>; unit?: string }> {
   if (keyword === 'type') return JSON_TYPES.map((type) => ({ keyword, params: { type } }));
   if (keyword === 'format') return [...WORDED_FORMATS, 'ipv4'].map((format) => ({ keyword, params: { format } }));
   const base = { keyword, params: PARAMS[keyword] ?? {} };
-  const out: Array<{ keyword: string; params: Record<string, unknown>; schema?: Record<string, unknown>; unit?: string }> = [base, { ...base, params: { ...base.params, limit: 1 } }];
+  const out: Array<{ keyword: string; params: Record<string, unknown>; schema?: Record<string, unknown>; unit?: string }> = [
+    base,
+    { ...base, params: { ...base.params, limit: 1 } },
+  ];
   if (keyword === 'minimum' || keyword === 'maximum') out.push({ ...base, schema: { minimum: 1, maximum: 1_073_741_824 }, unit: 'KB' });
   if (keyword === 'minLength') out.push({ ...base, schema: { minLength: 3, maxLength: 40 } });
   return out;
@@ -91,12 +99,23 @@ describe('validation messages', () => {
   });
 
   it('says a range whole, with numbers in the language’s way and the unit', () => {
-    const say = (lang: Language, v: Record<string, unknown>) => schemaMessage((k, p) => translate(lang, k, p), lang, FIELD[lang], { keyword: 'minimum', params: { limit: 1 }, schema: { minimum: 1, maximum: 1_073_741_824 }, unit: 'KB', ...v });
+    const say = (lang: Language, v: Record<string, unknown>) =>
+      schemaMessage((k, p) => translate(lang, k, p), lang, FIELD[lang], {
+        keyword: 'minimum',
+        params: { limit: 1 },
+        schema: { minimum: 1, maximum: 1_073_741_824 },
+        unit: 'KB',
+        ...v,
+      });
     expect(say('en-US', {})).toBe('Threshold must be between 1 and 1,073,741,824 KB');
     expect(say('zh-CN', {})).toBe('阈值必须在 1 到 1,073,741,824 KB 之间');
     expect(say('es-ES', {})).toBe('El campo «Umbral» debe estar entre 1 y 1.073.741.824 KB');
-    expect(schemaMessage((k, p) => translate('en-US', k, p), 'en-US', 'Rule name', { keyword: 'minLength', params: { limit: 1 } })).toBe('Rule name is required');
+    expect(schemaMessage((k, p) => translate('en-US', k, p), 'en-US', 'Rule name', { keyword: 'minLength', params: { limit: 1 } })).toBe(
+      'Rule name is required',
+    );
     expect(schemaMessage((k, p) => translate('zh-CN', k, p), 'zh-CN', '阈值', { keyword: 'type', params: { type: 'integer' } })).toBe('阈值必须是整数');
-    expect(schemaMessage((k, p) => translate('es-ES', k, p), 'es-ES', 'Umbral', { keyword: 'type', params: { type: 'integer' } })).toBe('El campo «Umbral» debe ser un número entero');
+    expect(schemaMessage((k, p) => translate('es-ES', k, p), 'es-ES', 'Umbral', { keyword: 'type', params: { type: 'integer' } })).toBe(
+      'El campo «Umbral» debe ser un número entero',
+    );
   });
 });

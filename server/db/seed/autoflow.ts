@@ -15,14 +15,73 @@ export async function seedAutoflow(ctx: Ctx): Promise<void> {
   }
   // Documents in the shape of common/autoflow-rule.ts, so the builder opens every seeded rule as it is.
   const templates: RuleTemplate[] = [
-    { name: DEMO_RULE_NAME, trigger: 'data_usage', condition: { threshold: 50, unit: 'MB', window: 'cycle' }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['ops@demo.example.com'] }], status: 'enabled' },
-    { name: 'Suspend at 90% of bundle', trigger: 'data_usage_percent', condition: { percent: 90 }, scope: { type: 'tags', tags: ['pilot'] }, actions: [{ type: 'suspend' }, { type: 'webhook' }], status: 'enabled' },
-    { name: 'Paused back to active', trigger: 'status_change', condition: { from: 'paused', to: 'active' }, scope: { type: 'all' }, actions: [{ type: 'webhook' }], status: 'disabled' },
-    { name: 'Expiry in 30 days', trigger: 'expiry_reminder', condition: { days: 30 }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['billing@demo.example.com'] }], status: 'enabled' },
-    { name: 'IMEI swap guard', trigger: 'imei_change', condition: { mode: 'any' }, scope: { type: 'product_type', productType: 'automotive' }, actions: [{ type: 'suspend' }], status: 'enabled' },
-    { name: 'MO SMS burst', trigger: 'sms_mo', condition: { count: 20, window: 'rolling_24h' }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['ops@demo.example.com'] }], status: 'disabled' },
-    { name: 'Pool SIMs at 80 %', trigger: 'data_usage_percent', condition: { percent: 80 }, scope: { type: 'pool', poolId: DEMO_POOL_ID }, actions: [{ type: 'throttle', speedKbps: 256 }, { type: 'email', emails: ['ops@demo.example.com'] }], status: 'enabled' },
-    { name: 'Old threshold rule', trigger: 'data_usage', condition: { threshold: 10, unit: 'MB', window: 'cycle' }, scope: { type: 'all' }, actions: [{ type: 'email', emails: ['ops@demo.example.com'] }], status: 'deleted' },
+    {
+      name: DEMO_RULE_NAME,
+      trigger: 'data_usage',
+      condition: { threshold: 50, unit: 'MB', window: 'cycle' },
+      scope: { type: 'all' },
+      actions: [{ type: 'email', emails: ['ops@demo.example.com'] }],
+      status: 'enabled',
+    },
+    {
+      name: 'Suspend at 90% of bundle',
+      trigger: 'data_usage_percent',
+      condition: { percent: 90 },
+      scope: { type: 'tags', tags: ['pilot'] },
+      actions: [{ type: 'suspend' }, { type: 'webhook' }],
+      status: 'enabled',
+    },
+    {
+      name: 'Paused back to active',
+      trigger: 'status_change',
+      condition: { from: 'paused', to: 'active' },
+      scope: { type: 'all' },
+      actions: [{ type: 'webhook' }],
+      status: 'disabled',
+    },
+    {
+      name: 'Expiry in 30 days',
+      trigger: 'expiry_reminder',
+      condition: { days: 30 },
+      scope: { type: 'all' },
+      actions: [{ type: 'email', emails: ['billing@demo.example.com'] }],
+      status: 'enabled',
+    },
+    {
+      name: 'IMEI swap guard',
+      trigger: 'imei_change',
+      condition: { mode: 'any' },
+      scope: { type: 'product_type', productType: 'automotive' },
+      actions: [{ type: 'suspend' }],
+      status: 'enabled',
+    },
+    {
+      name: 'MO SMS burst',
+      trigger: 'sms_mo',
+      condition: { count: 20, window: 'rolling_24h' },
+      scope: { type: 'all' },
+      actions: [{ type: 'email', emails: ['ops@demo.example.com'] }],
+      status: 'disabled',
+    },
+    {
+      name: 'Pool SIMs at 80 %',
+      trigger: 'data_usage_percent',
+      condition: { percent: 80 },
+      scope: { type: 'pool', poolId: DEMO_POOL_ID },
+      actions: [
+        { type: 'throttle', speedKbps: 256 },
+        { type: 'email', emails: ['ops@demo.example.com'] },
+      ],
+      status: 'enabled',
+    },
+    {
+      name: 'Old threshold rule',
+      trigger: 'data_usage',
+      condition: { threshold: 10, unit: 'MB', window: 'cycle' },
+      scope: { type: 'all' },
+      actions: [{ type: 'email', emails: ['ops@demo.example.com'] }],
+      status: 'deleted',
+    },
   ];
   const perOrg: Record<string, typeof templates> = {
     'org-demo': size === 'small' ? [templates[0], templates[1], templates[2], templates[7]] : templates,
@@ -46,14 +105,36 @@ export async function seedAutoflow(ctx: Ctx): Promise<void> {
         // Each action's outcome, as the engine writes it: a webhook handed to its delivery is queued; in a failed run
         // the first action failed.
         const actions = t.actions.map((a, n) => ({ ...a, outcome: status === 'failed' && n === 0 ? 'failed' : a.type === 'webhook' ? 'queued' : 'done', at }));
-        runs.push({ org_id: org, rule_id: id, sim_id: s.id, iccid: s.iccid, trigger: t.trigger, at, status, actions: JSON.stringify(actions), detail: { actions: t.actions.map((a) => a.type), condition: t.condition } });
+        runs.push({
+          org_id: org,
+          rule_id: id,
+          sim_id: s.id,
+          iccid: s.iccid,
+          trigger: t.trigger,
+          at,
+          status,
+          actions: JSON.stringify(actions),
+          detail: { actions: t.actions.map((a) => a.type), condition: t.condition },
+        });
       }
       rules.push({
-        org_id: org, id, name: t.name, trigger: t.trigger, condition: t.condition, scope: t.scope, actions: JSON.stringify(t.actions),
-        status: t.status, activation_at: created, expiry_at: i % 3 === 1 ? new Date(now.getTime() + 180 * DAY) : null,
-        created_by: org === 'org-other' ? 'acc-other-admin' : i % 2 ? 'acc-superadmin' : 'acc-admin', origin: i === 4 ? 'template' : 'console',
-        last_run_at: last, run_count: runCount, deleted_at: t.status === 'deleted' ? new Date(now.getTime() - 3 * DAY) : null,
-        created_at: created, updated_at: created,
+        org_id: org,
+        id,
+        name: t.name,
+        trigger: t.trigger,
+        condition: t.condition,
+        scope: t.scope,
+        actions: JSON.stringify(t.actions),
+        status: t.status,
+        activation_at: created,
+        expiry_at: i % 3 === 1 ? new Date(now.getTime() + 180 * DAY) : null,
+        created_by: org === 'org-other' ? 'acc-other-admin' : i % 2 ? 'acc-superadmin' : 'acc-admin',
+        origin: i === 4 ? 'template' : 'console',
+        last_run_at: last,
+        run_count: runCount,
+        deleted_at: t.status === 'deleted' ? new Date(now.getTime() - 3 * DAY) : null,
+        created_at: created,
+        updated_at: created,
       });
     });
   }

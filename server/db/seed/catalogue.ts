@@ -8,7 +8,14 @@ export const NETWORKS: Record<Fleet['country'], string[]> = {
 };
 
 export const ROAMING = ['Orange FR 208-01', 'KPN NL 204-08', 'Swisscom CH 228-01', 'A1 AT 232-01', 'TIM IT 222-01'];
-export const RATS = [['LTE', 40], ['CATM', 25], ['NBIoT', 15], ['3G', 10], ['2G', 7], ['undetermined', 3]] as const;
+export const RATS = [
+  ['LTE', 40],
+  ['CATM', 25],
+  ['NBIoT', 15],
+  ['3G', 10],
+  ['2G', 7],
+  ['undetermined', 3],
+] as const;
 export const TACS = ['35332011', '86723004', '35881910', '01542700', '35473711'];
 export const TAGS = ['fleet', 'cold', 'gps', 'pilot', 'eu', 'trial', 'v2', 'meter', 'gateway', 'spare'];
 export const DEVICE_KINDS = ['Tracker', 'Truck', 'Meter', 'Gateway', 'Reefer', 'Trailer', 'Sensor', 'Kiosk'];

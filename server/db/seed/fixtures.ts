@@ -31,10 +31,54 @@ export interface Fleet {
 }
 
 export const FLEETS: Fleet[] = [
-  { org: 'org-demo', owner: 'acc-admin', country: 'DE', iccidPrefix: '894902', serialBase: 1_000_000, imsiPrefix: '26202', msisdnPrefix: '49151', currency: 'EUR', taxRate: 0.19, center: [51.2, 10.4] },
-  { org: 'org-demo-north', owner: 'acc-admin', country: 'DE', iccidPrefix: '894902', serialBase: 2_000_000, imsiPrefix: '26202', msisdnPrefix: '49160', currency: 'EUR', taxRate: 0.19, center: [53.55, 9.99] },
-  { org: 'org-demo-south', owner: 'acc-admin', country: 'ES', iccidPrefix: '893407', serialBase: 3_000_000, imsiPrefix: '21407', msisdnPrefix: '34600', currency: 'EUR', taxRate: 0.21, center: [40.4, -3.7] },
-  { org: 'org-other', owner: 'acc-other-admin', country: 'GB', iccidPrefix: '894410', serialBase: 4_000_000, imsiPrefix: '23415', msisdnPrefix: '44770', currency: 'GBP', taxRate: 0.2, center: [52.5, -1.9] },
+  {
+    org: 'org-demo',
+    owner: 'acc-admin',
+    country: 'DE',
+    iccidPrefix: '894902',
+    serialBase: 1_000_000,
+    imsiPrefix: '26202',
+    msisdnPrefix: '49151',
+    currency: 'EUR',
+    taxRate: 0.19,
+    center: [51.2, 10.4],
+  },
+  {
+    org: 'org-demo-north',
+    owner: 'acc-admin',
+    country: 'DE',
+    iccidPrefix: '894902',
+    serialBase: 2_000_000,
+    imsiPrefix: '26202',
+    msisdnPrefix: '49160',
+    currency: 'EUR',
+    taxRate: 0.19,
+    center: [53.55, 9.99],
+  },
+  {
+    org: 'org-demo-south',
+    owner: 'acc-admin',
+    country: 'ES',
+    iccidPrefix: '893407',
+    serialBase: 3_000_000,
+    imsiPrefix: '21407',
+    msisdnPrefix: '34600',
+    currency: 'EUR',
+    taxRate: 0.21,
+    center: [40.4, -3.7],
+  },
+  {
+    org: 'org-other',
+    owner: 'acc-other-admin',
+    country: 'GB',
+    iccidPrefix: '894410',
+    serialBase: 4_000_000,
+    imsiPrefix: '23415',
+    msisdnPrefix: '44770',
+    currency: 'GBP',
+    taxRate: 0.2,
+    center: [52.5, -1.9],
+  },
 ];
 
 /** SIMs per organisation for each seed size. */
@@ -83,9 +127,7 @@ export const DEMO_SIMS: Record<SimStatus, string> = {
 };
 
 /** The SIM ids of DEMO_SIMS. */
-export const DEMO_SIM_IDS: Record<SimStatus, string> = Object.fromEntries(
-  SIM_STATUSES.map((s) => [s, simIdOf(DEMO_SIMS[s])]),
-) as Record<SimStatus, string>;
+export const DEMO_SIM_IDS: Record<SimStatus, string> = Object.fromEntries(SIM_STATUSES.map((s) => [s, simIdOf(DEMO_SIMS[s])])) as Record<SimStatus, string>;
 
 /** Pre-activated SIMs of org-demo that activation must refuse, and other special cases. */
 export const SPECIAL_SIMS = {

@@ -10,14 +10,30 @@ import { BUSY_TASK_ID, DEMO_REPORT_ID, DEMO_TASK_ID, SPECIAL_SIMS, fixedId } fro
 import { type Ctx, DAY, HOUR, MINUTE, type Row, insertRows, monthStart } from './rows.js';
 
 /** Kinds of the demo's other tasks, as the task center names them; the exports among them are ones the export job makes. */
-export const DEMO_TASK_KINDS = ['sim_export', 'cdr_export', 'sim_reset', 'bundle_export', 'sim_suspend', 'sim_resume', 'sim_transfer', 'sim_export', 'bundle_export', 'sim_suspend'];
+export const DEMO_TASK_KINDS = [
+  'sim_export',
+  'cdr_export',
+  'sim_reset',
+  'bundle_export',
+  'sim_suspend',
+  'sim_resume',
+  'sim_transfer',
+  'sim_export',
+  'bundle_export',
+  'sim_suspend',
+];
 /** The demo organisation's members who start them, with their roles (seed.ts). */
 export const DEMO_TASK_OWNERS = ['acc-admin', 'acc-operator', 'acc-superadmin', 'acc-user'];
 const ROLE_OF: Record<string, string> = { 'acc-admin': 'admin', 'acc-operator': 'operator', 'acc-superadmin': 'superadmin', 'acc-user': 'user' };
 /** The right starting each kind of task needs (the routes that queue them, docs/permissions.md). */
 export const TASK_RIGHTS: Record<string, [string, 'sim' | 'cdr']> = {
-  sim_export: ['export', 'sim'], bundle_export: ['export', 'sim'], cdr_export: ['export', 'cdr'], sim_reset: ['reset', 'sim'],
-  sim_suspend: ['suspend', 'sim'], sim_resume: ['resume', 'sim'], sim_transfer: ['transfer', 'sim'],
+  sim_export: ['export', 'sim'],
+  bundle_export: ['export', 'sim'],
+  cdr_export: ['export', 'cdr'],
+  sim_reset: ['reset', 'sim'],
+  sim_suspend: ['suspend', 'sim'],
+  sim_resume: ['resume', 'sim'],
+  sim_transfer: ['transfer', 'sim'],
 };
 const mayStart = (owner: string, kind: string) => defineAbilityFor(ROLE_OF[owner]).can(...TASK_RIGHTS[kind]);
 
@@ -41,14 +57,27 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   const publish = async (org: string, account: string | null, kind: string, key: string, name: string, contentType: string, created: Date): Promise<string> => {
     const id = fixedId(`file:${key}`);
     const size = await store!.publish(key);
-    files.push({ org_id: org, id, account_id: account, kind, storage_key: key, name, content_type: contentType, size_bytes: size, created_at: created, expires_at: new Date(created.getTime() + 30 * DAY) });
+    files.push({
+      org_id: org,
+      id,
+      account_id: account,
+      kind,
+      storage_key: key,
+      name,
+      content_type: contentType,
+      size_bytes: size,
+      created_at: created,
+      expires_at: new Date(created.getTime() + 30 * DAY),
+    });
     return id;
   };
 
   const prefColumns = ['iccid', 'imsi', 'msisdn', 'imei', 'device_name', 'status', 'usage_kb', 'sms_mo', 'sms_mt', 'network', 'bundle', 'expires_at'];
   const prefs: Row[] = [];
   for (const org of ['org-demo', 'org-other']) {
-    prefColumns.forEach((c, i) => prefs.push({ org_id: org, column_key: c, enabled: !['imei', 'sms_mo', 'bundle'].includes(c), position: i, updated_by: null, updated_at: now }));
+    prefColumns.forEach((c, i) =>
+      prefs.push({ org_id: org, column_key: c, enabled: !['imei', 'sms_mo', 'bundle'].includes(c), position: i, updated_by: null, updated_at: now }),
+    );
   }
   // The reports are written with these preferences, as the report job would.
   await insertRows(ctx.q, 'report_preferences', prefs);
@@ -56,7 +85,8 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   // Reports of past months, made on the 6th (within the 5th-8th window, UTC+8), with the rows they really hold.
   const reports: Row[] = [];
   const reportMonths = size === 'small' ? 1 : 6;
-  const kinds: ReportKind[] = size === 'small' ? ['monthly_usage', 'sim_inventory'] : ['monthly_usage', 'sim_inventory', 'sms_usage', 'bundle_usage', 'pool_usage'];
+  const kinds: ReportKind[] =
+    size === 'small' ? ['monthly_usage', 'sim_inventory'] : ['monthly_usage', 'sim_inventory', 'sms_usage', 'bundle_usage', 'pool_usage'];
   for (const org of store ? ['org-demo', 'org-other'] : []) {
     for (let k = 1; k <= (org === 'org-demo' ? reportMonths : 1); k++) {
       const period = monthStart(now, -k).toISOString().slice(0, 7);
@@ -83,10 +113,28 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
     const started = new Date(created.getTime() + rng.int(1, 20) * 1000);
     const ended = status === 'processing' ? null : new Date(started.getTime() + rng.int(2, 600) * 1000);
     const row: Row = {
-      org_id: org, id: rng.id(), account_id: account, reference_id: taskReference(kind, created, String(ref++).padStart(6, '0')), kind, quantity,
-      remark: null, status, progress: status === 'done' ? 100 : status === 'issues' ? 100 : rng.int(5, 80), payload: { format: 'csv' }, result: status === 'processing' ? null : { ok: quantity },
-      result_file_id: null, error: null, attempts: status === 'processing' ? 0 : 1, claimed_by: null, claimed_at: null,
-      heartbeat_at: null, started_at: started, ended_at: ended, created_at: created, updated_at: ended ?? now, ...extra,
+      org_id: org,
+      id: rng.id(),
+      account_id: account,
+      reference_id: taskReference(kind, created, String(ref++).padStart(6, '0')),
+      kind,
+      quantity,
+      remark: null,
+      status,
+      progress: status === 'done' ? 100 : status === 'issues' ? 100 : rng.int(5, 80),
+      payload: { format: 'csv' },
+      result: status === 'processing' ? null : { ok: quantity },
+      result_file_id: null,
+      error: null,
+      attempts: status === 'processing' ? 0 : 1,
+      claimed_by: null,
+      claimed_at: null,
+      heartbeat_at: null,
+      started_at: started,
+      ended_at: ended,
+      created_at: created,
+      updated_at: ended ?? now,
+      ...extra,
     };
     tasks.push(row);
     return row;
@@ -97,7 +145,12 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
     exports.push({ row, kind, query, format });
   };
   const doneAt = new Date(now.getTime() - 2 * HOUR);
-  exported(task('org-demo', 'acc-admin', 'sim_export', 'done', doneAt, { id: DEMO_TASK_ID, remark: 'All active SIMs' }), 'sim_export', { status: 'active' }, 'xlsx');
+  exported(
+    task('org-demo', 'acc-admin', 'sim_export', 'done', doneAt, { id: DEMO_TASK_ID, remark: 'All active SIMs' }),
+    'sim_export',
+    { status: 'active' },
+    'xlsx',
+  );
   // An activation sent to the network before the demo started, which the network never answers: a worker takes it up,
   // waits for the answer until the stated time after it was sent (ACTIVATION_ANSWER_MINUTES), then ends it as issues
   // with its report (docs/decisions.md, "The demo's activation in progress").
@@ -106,19 +159,34 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   const sentAt = new Date(busyAt.getTime() + 5000);
   task('org-demo', 'acc-admin', 'sim_activate', 'processing', busyAt, {
     // Its remark is what an activation's is (the SIM it activates), not a state: the status column says how it stands.
-    id: BUSY_TASK_ID, quantity: 1, remark: SPECIAL_SIMS.operationInProgress, progress: 10,
+    id: BUSY_TASK_ID,
+    quantity: 1,
+    remark: SPECIAL_SIMS.operationInProgress,
+    progress: 10,
     payload: { iccids: [SPECIAL_SIMS.operationInProgress], lang: 'en-US', sentAt: sentAt.toISOString(), refused: {} },
     run_after: new Date(sentAt.getTime() + ACTIVATION_ANSWER_MINUTES * MINUTE),
   });
   task('org-demo', 'acc-admin', 'sim_info_upload', 'issues', new Date(now.getTime() - 26 * HOUR), {
-    remark: 'devices.csv', quantity: 43, result: { ok: 41, failed: 2, errors: [{ row: 3, message: 'Invalid ICCID' }, { row: 17, message: 'Device name longer than 40 characters' }] },
+    remark: 'devices.csv',
+    quantity: 43,
+    result: {
+      ok: 41,
+      failed: 2,
+      errors: [
+        { row: 3, message: 'Invalid ICCID' },
+        { row: 17, message: 'Device name longer than 40 characters' },
+      ],
+    },
   });
   exported(task('org-other', 'acc-other-admin', 'sim_export', 'done', new Date(now.getTime() - 5 * HOUR)), 'sim_export', {});
   if (size === 'demo') {
     const live = ctx.sims.filter((s) => s.org === 'org-demo' && s.status === 'active');
     for (let i = 0; i < 24; i++) {
       const created = new Date(now.getTime() - rng.int(10, 7 * 24 * 60 - 10) * MINUTE);
-      const status = rng.weighted([['done', 85], ['issues', 15]]) as 'done' | 'issues';
+      const status = rng.weighted([
+        ['done', 85],
+        ['issues', 15],
+      ]) as 'done' | 'issues';
       const kind = rng.pick(DEMO_TASK_KINDS);
       const owner = demoTaskOwner(rng.pick(DEMO_TASK_OWNERS), kind);
       const row = task('org-demo', owner, kind, status, created);
@@ -126,7 +194,12 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
       // Narrow selections, as people export them: one status, one bundle state, one SIM's last week of CDRs.
       if (kind === 'sim_export') exported(row, kind, { status: SIM_STATUSES[i % SIM_STATUSES.length] });
       else if (kind === 'bundle_export') exported(row, kind, { status: ['IN_USE', 'PENDING', 'EXPIRED'][i % 3] });
-      else exported(row, 'cdr_export', { search: { field: 'iccid', value: live[i % live.length].iccid }, startAtFrom: new Date(now.getTime() - 7 * DAY).toISOString(), startAtTo: now.toISOString() });
+      else
+        exported(row, 'cdr_export', {
+          search: { field: 'iccid', value: live[i % live.length].iccid },
+          startAtFrom: new Date(now.getTime() - 7 * DAY).toISOString(),
+          startAtTo: now.toISOString(),
+        });
     }
     for (let i = 0; i < 3; i++) exported(task('org-demo', 'acc-admin', 'sim_export', 'done', new Date(now.getTime() - (9 + i * 3) * DAY)), 'sim_export', {});
   }
@@ -134,7 +207,15 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
     if (!store) continue;
     const t = e.row;
     const job = EXPORT_JOBS[e.kind];
-    const taskRow = { id: String(t.id), org_id: String(t.org_id), account_id: String(t.account_id), kind: e.kind, quantity: 0, payload: t.payload as Record<string, unknown>, attempts: 1 };
+    const taskRow = {
+      id: String(t.id),
+      org_id: String(t.org_id),
+      account_id: String(t.account_id),
+      kind: e.kind,
+      quantity: 0,
+      payload: t.payload as Record<string, unknown>,
+      attempts: 1,
+    };
     // The job's own code over the seeded rows (it reads through the seed's transaction).
     const out = await job({ db: ctx.q as Db, store, task: taskRow, progress: async () => undefined });
     const file = out.file!;

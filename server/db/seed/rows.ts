@@ -41,10 +41,13 @@ export const dateOnly = (d: Date): string => d.toISOString().slice(0, 10);
 export const monthStart = (d: Date, add = 0): Date => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1));
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 /** What a plan allows a day, on average over its cycle. */
-export const perDayKb = (plan: Plan): number =>
-  plan.quotaKb / ({ DAY: 1, DAY_24H: 1, MONTH: 30, MONTH_31D: 31, YEAR_366D: 366 } as const)[plan.reset];
+export const perDayKb = (plan: Plan): number => plan.quotaKb / ({ DAY: 1, DAY_24H: 1, MONTH: 30, MONTH_31D: 31, YEAR_366D: 366 } as const)[plan.reset];
 
-export const mccMnc = (network: string): string => network.match(/(\d{3})-(\d{2,3})$/)!.slice(1).join('');
+export const mccMnc = (network: string): string =>
+  network
+    .match(/(\d{3})-(\d{2,3})$/)!
+    .slice(1)
+    .join('');
 export const networkCountry = (network: string): string => network.split(' ').slice(-2, -1)[0];
 
 export function fakePublicKey(rng: Rng): string {

@@ -29,9 +29,21 @@ export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
     ctx.pools.push({ id, org: p.org, members: [] });
     const created = monthStart(now, -4 - i);
     poolRows.push({
-      org_id: p.org, id, name: p.name, bundle_name: POOL_PLAN.name, bundle_sku: POOL_PLAN.sku, base_bundle_kb: POOL_PLAN.quotaKb,
-      cycle_start: dateOnly(monthStart(now)), cycle_end: dateOnly(monthStart(now, 1)), overage_policy: p.overage, opt_in_mode: p.optIn,
-      activation_rule: p.rule, status: 'active', effective_from: dateOnly(monthStart(created, 1)), created_at: created, updated_at: now,
+      org_id: p.org,
+      id,
+      name: p.name,
+      bundle_name: POOL_PLAN.name,
+      bundle_sku: POOL_PLAN.sku,
+      base_bundle_kb: POOL_PLAN.quotaKb,
+      cycle_start: dateOnly(monthStart(now)),
+      cycle_end: dateOnly(monthStart(now, 1)),
+      overage_policy: p.overage,
+      opt_in_mode: p.optIn,
+      activation_rule: p.rule,
+      status: 'active',
+      effective_from: dateOnly(monthStart(created, 1)),
+      created_at: created,
+      updated_at: now,
     });
   });
   await insertRows(ctx.q, 'shared_pools', poolRows);
@@ -45,25 +57,56 @@ export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
       const fixed: FixedSim | undefined =
         f.org === 'org-demo' ? DEMO_FIXED[i] : i === 0 ? { status: 'active', sub: 'active_live', tech: 'ONE_IMSI', bundle: 'default' } : undefined;
       const status: SimStatus =
-        fixed?.status ?? rng.weighted<SimStatus>([['active', 55], ['pre_activated', 12], ['inactive', 10], ['paused', 8], ['expired', 8], ['terminated', 7]]);
+        fixed?.status ??
+        rng.weighted<SimStatus>([
+          ['active', 55],
+          ['pre_activated', 12],
+          ['inactive', 10],
+          ['paused', 8],
+          ['expired', 8],
+          ['terminated', 7],
+        ]);
       const tech: SimTechnology = fixed?.tech ?? SIM_TECHNOLOGIES[i % 4];
       let sub: string = fixed?.sub ?? status;
       if (!fixed && status === 'pre_activated') sub = rng.chance(0.5) ? 'test' : 'quiet';
-      if (!fixed && status === 'active') sub = rng.weighted([['active_live', 80], ['active_test', 10], ['active_ready', 10]]);
+      if (!fixed && status === 'active')
+        sub = rng.weighted([
+          ['active_live', 80],
+          ['active_test', 10],
+          ['active_ready', 10],
+        ]);
 
       const iccid = iccidAt(f, i);
       const id = simIdOf(iccid);
       const imsi = f.imsiPrefix + String(f.serialBase + i).padStart(10, '0');
-      const msisdn = f.msisdnPrefix + String(f.serialBase + i).slice(-7).padStart(7, '0');
+      const msisdn =
+        f.msisdnPrefix +
+        String(f.serialBase + i)
+          .slice(-7)
+          .padStart(7, '0');
       const used = status !== 'inactive' && status !== 'pre_activated';
       const shipped = new Date(now.getTime() - rng.int(200, 500) * DAY);
       // A SIM still pre-activated is inside its 180-day pre-activated period (the bundle job ends it at its end).
       const preActivatedAt =
-        status === 'inactive' ? null : status === 'pre_activated' ? new Date(now.getTime() - rng.int(5, 150) * DAY) : new Date(shipped.getTime() + rng.int(5, 30) * DAY);
+        status === 'inactive'
+          ? null
+          : status === 'pre_activated'
+            ? new Date(now.getTime() - rng.int(5, 150) * DAY)
+            : new Date(shipped.getTime() + rng.int(5, 30) * DAY);
       const activatedAt = used ? new Date(preActivatedAt!.getTime() + rng.int(5, 60) * DAY) : null;
       const network = used ? (rng.chance(0.15) ? rng.pick(ROAMING) : rng.pick(NETWORKS[f.country])) : null;
       const live = status === 'active' && sub !== 'active_ready';
-      const connection = live ? rng.weighted([['online', 40], ['connected', 30], ['offline', 30]]) : status === 'paused' ? 'offline' : used ? rng.pick(['offline', 'unknown']) : 'unknown';
+      const connection = live
+        ? rng.weighted([
+            ['online', 40],
+            ['connected', 30],
+            ['offline', 30],
+          ])
+        : status === 'paused'
+          ? 'offline'
+          : used
+            ? rng.pick(['offline', 'unknown'])
+            : 'unknown';
       const located = live && connection !== 'offline';
 
       let poolId: string | null = null;
@@ -83,20 +126,43 @@ export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
       if (poolId) rng.pick(PLANS); // one draw either way, so that the rest of the seed keeps its values
       // From 3% to 130% of what the plan allows a day: most SIMs well within it, a few over it (and billed for it).
       const sim: SimSeed = {
-        org: f.org, id, iccid, imsi, msisdn, status, sub, tech, activatedAt, network, poolId, plan,
+        org: f.org,
+        id,
+        iccid,
+        imsi,
+        msisdn,
+        status,
+        sub,
+        tech,
+        activatedAt,
+        network,
+        poolId,
+        plan,
         dailyKb: Math.max(1, Math.round(perDayKb(plan) * Math.exp(Math.log(0.03) + rng.next() * Math.log(1.3 / 0.03)))),
       };
       ctx.sims.push(sim);
       if (poolId) ctx.pools.find((p) => p.id === poolId)!.members.push(sim);
 
       rows.push({
-        org_id: f.org, id, iccid, imsi, msisdn,
+        org_id: f.org,
+        id,
+        iccid,
+        imsi,
+        msisdn,
         imei: used || sub === 'test' ? makeImei(rng.pick(TACS), (f.serialBase + i) % 1_000_000) : null,
         device_name: rng.chance(0.8) ? `${rng.pick(DEVICE_KINDS)} ${f.country}-${String(i + 1).padStart(4, '0')}` : null,
-        notes: rng.chance(0.2) ? rng.pick(['Installed in depot 3', 'Replace battery in spring', 'Customer pilot unit', 'Roams between DE and NL', 'Check antenna placement']) : null,
+        notes: rng.chance(0.2)
+          ? rng.pick(['Installed in depot 3', 'Replace battery in spring', 'Customer pilot unit', 'Roams between DE and NL', 'Check antenna placement'])
+          : null,
         tags: rng.chance(0.6) ? rng.subset(TAGS, 1, 3) : [],
-        status, sub_status: sub, technology: tech,
-        product_type: rng.weighted([['industrial', 55], ['automotive', 30], ['consumer', 15]]),
+        status,
+        sub_status: sub,
+        technology: tech,
+        product_type: rng.weighted([
+          ['industrial', 55],
+          ['automotive', 30],
+          ['consumer', 15],
+        ]),
         batch_no: `B${shipped.getUTCFullYear()}-${String(shipped.getUTCMonth() + 1).padStart(2, '0')}-${String(1 + (i % 7)).padStart(2, '0')}`,
         delivery_note: `DN-${f.country}-${String(100000 + Math.floor(i / 50)).slice(1)}`,
         shipment_date: dateOnly(shipped),
@@ -110,7 +176,12 @@ export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
         test_data_status: status === 'pre_activated' ? (sub === 'test' ? 'in_test' : 'not_started') : used ? 'ended' : 'not_started',
         test_data_kb: status === 'inactive' ? null : TEST_PLAN.quotaKb,
         test_period_days: status === 'inactive' ? null : TEST_DAYS,
-        test_started_at: sub === 'test' ? new Date(now.getTime() - rng.int(1, 20) * DAY) : used && sub !== 'active_test' ? new Date(activatedAt!.getTime() - testDays(preActivatedAt, activatedAt) * DAY) : null,
+        test_started_at:
+          sub === 'test'
+            ? new Date(now.getTime() - rng.int(1, 20) * DAY)
+            : used && sub !== 'active_test'
+              ? new Date(activatedAt!.getTime() - testDays(preActivatedAt, activatedAt) * DAY)
+              : null,
         pre_activated_at: preActivatedAt,
         pre_activated_period_days: status === 'inactive' ? null : 180,
         deactivated_at: status === 'paused' || status === 'expired' || status === 'terminated' ? new Date(now.getTime() - rng.int(1, 90) * DAY) : null,
@@ -137,9 +208,18 @@ export async function seedPoolsAndSims(ctx: Ctx): Promise<void> {
   const memberRows: Row[] = [];
   for (const p of ctx.pools) {
     for (const s of p.members) {
-      memberRows.push({ org_id: p.org, pool_id: p.id, sim_id: s.id, iccid: s.iccid, joined_at: new Date(Math.max(s.activatedAt!.getTime(), now.getTime() - 120 * DAY)) });
+      memberRows.push({
+        org_id: p.org,
+        pool_id: p.id,
+        sim_id: s.id,
+        iccid: s.iccid,
+        joined_at: new Date(Math.max(s.activatedAt!.getTime(), now.getTime() - 120 * DAY)),
+      });
     }
-    await ctx.q.query('UPDATE shared_pools SET total_sims = $2::int, activated_sims = $2::int, limit_kb = $2::int * base_bundle_kb WHERE id = $1', [p.id, p.members.length]);
+    await ctx.q.query('UPDATE shared_pools SET total_sims = $2::int, activated_sims = $2::int, limit_kb = $2::int * base_bundle_kb WHERE id = $1', [
+      p.id,
+      p.members.length,
+    ]);
   }
   await insertRows(ctx.q, 'pool_members', memberRows);
 }
@@ -168,17 +248,37 @@ export async function seedBundles(ctx: Ctx): Promise<void> {
       expires = endedAt;
     } else if (status === 'CANCELLED') endedAt = cancelledAt;
     rows.push({
-      org_id: s.org, id: rng.id(), sim_id: s.id, iccid: s.iccid, type, payment_mode: prepaid ? 'prepaid' : 'postpaid',
-      name: plan.name, sku: plan.sku, service_type: rng.chance(0.2) ? 'data_sms' : 'data', ordered_at: orderedAt, activated_at: activated,
+      org_id: s.org,
+      id: rng.id(),
+      sim_id: s.id,
+      iccid: s.iccid,
+      type,
+      payment_mode: prepaid ? 'prepaid' : 'postpaid',
+      name: plan.name,
+      sku: plan.sku,
+      service_type: rng.chance(0.2) ? 'data_sms' : 'data',
+      ordered_at: orderedAt,
+      activated_at: activated,
       expected_expire_at: expires === null ? null : new Date(expires),
       expired_at: endedAt === null ? null : new Date(endedAt),
-      sales_order_id: `SO-${orderedAt.getUTCFullYear()}-${rng.digits(6)}`, quota_kb: plan.quotaKb, reset_cycle: plan.reset,
+      sales_order_id: `SO-${orderedAt.getUTCFullYear()}-${rng.digits(6)}`,
+      quota_kb: plan.quotaKb,
+      reset_cycle: plan.reset,
       overage_policy: overage,
       throttle_kbps: overage === 'billing_speed_decrease' || overage === 'billing_throttle_after_threshold' ? rng.pick([128, 256]) : null,
       overage_threshold_kb: overage === 'billing_throttle_after_threshold' || overage === 'billing_stop_after_allowance' ? plan.quotaKb * 2 : null,
-      out_of_coverage: rng.weighted([['not_applicable', 60], ['billing', 25], ['shut_down', 15]]),
-      coverage_countries: rng.subset(COUNTRIES, 3, 8).sort(), status, price: plan.price,
-      currency: s.org === 'org-other' ? 'GBP' : 'EUR', created_at: orderedAt, pool_id: null, ...extra,
+      out_of_coverage: rng.weighted([
+        ['not_applicable', 60],
+        ['billing', 25],
+        ['shut_down', 15],
+      ]),
+      coverage_countries: rng.subset(COUNTRIES, 3, 8).sort(),
+      status,
+      price: plan.price,
+      currency: s.org === 'org-other' ? 'GBP' : 'EUR',
+      created_at: orderedAt,
+      pool_id: null,
+      ...extra,
     });
   };
   ctx.sims.forEach((s, idx) => {
@@ -205,8 +305,10 @@ export async function seedBundles(ctx: Ctx): Promise<void> {
         } else {
           order(s, rng.chance(0.6) ? 'BEFORE_BASIC' : 'AFTER_BUNDLE', plan, 'IN_USE', s.activatedAt!);
           // Top-ups are monthly: only a monthly plan takes them, so that a SIM's bundles in use share one cycle.
-          if (rng.chance(0.15) && plan.reset === SUPPLEMENT_PLAN.reset) order(s, 'BEFORE_SUPPLEMENT', SUPPLEMENT_PLAN, rng.pick(['IN_USE', 'EXPIRED']), new Date(now.getTime() - rng.int(1, 60) * DAY));
-          if (rng.chance(0.1) && plan.reset === SUPPLEMENT_PLAN.reset) order(s, 'AFTER_FLOW', SUPPLEMENT_PLAN, 'IN_USE', new Date(now.getTime() - rng.int(1, 30) * DAY));
+          if (rng.chance(0.15) && plan.reset === SUPPLEMENT_PLAN.reset)
+            order(s, 'BEFORE_SUPPLEMENT', SUPPLEMENT_PLAN, rng.pick(['IN_USE', 'EXPIRED']), new Date(now.getTime() - rng.int(1, 60) * DAY));
+          if (rng.chance(0.1) && plan.reset === SUPPLEMENT_PLAN.reset)
+            order(s, 'AFTER_FLOW', SUPPLEMENT_PLAN, 'IN_USE', new Date(now.getTime() - rng.int(1, 30) * DAY));
         }
         break;
       }
@@ -225,7 +327,18 @@ export async function seedSimEvents(ctx: Ctx): Promise<void> {
   const { rng, now } = ctx;
   const rows: Row[] = [];
   const ev = (s: SimSeed, from: SimStatus | null, to: SimStatus, at: Date, source = 'system', account: string | null = null): void => {
-    rows.push({ org_id: s.org, sim_id: s.id, iccid: s.iccid, type: 'status_change', from_status: from, to_status: to, at, source, account_id: account, detail: {} });
+    rows.push({
+      org_id: s.org,
+      sim_id: s.id,
+      iccid: s.iccid,
+      type: 'status_change',
+      from_status: from,
+      to_status: to,
+      at,
+      source,
+      account_id: account,
+      detail: {},
+    });
   };
   for (const s of ctx.sims) {
     if (s.status === 'inactive') continue;
@@ -241,7 +354,15 @@ export async function seedSimEvents(ctx: Ctx): Promise<void> {
       ev(s, 'expired', 'terminated', new Date(Math.min(now.getTime() - MINUTE, later.getTime() + 30 * DAY)));
     }
     if (s.status === 'active' && rng.chance(0.1)) {
-      rows.push({ org_id: s.org, sim_id: s.id, iccid: s.iccid, type: 'imei_change', at: new Date(now.getTime() - rng.int(1, 20) * DAY), source: 'network', detail: { from: makeImei(rng.pick(TACS), rng.int(0, 999_999)) } });
+      rows.push({
+        org_id: s.org,
+        sim_id: s.id,
+        iccid: s.iccid,
+        type: 'imei_change',
+        at: new Date(now.getTime() - rng.int(1, 20) * DAY),
+        source: 'network',
+        detail: { from: makeImei(rng.pick(TACS), rng.int(0, 999_999)) },
+      });
     }
   }
   await insertRows(ctx.q, 'sim_events', rows);

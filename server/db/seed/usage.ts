@@ -25,7 +25,12 @@ export async function seedCdrs(ctx: Ctx): Promise<void> {
     const rat = rng.weighted(RATS);
     for (let d = 0; d < days; d++) {
       const dayStart = start.getTime() + d * DAY;
-      const sessions = rng.weighted([[0, 15], [1, 50], [2, 25], [3, 10]]);
+      const sessions = rng.weighted([
+        [0, 15],
+        [1, 50],
+        [2, 25],
+        [3, 10],
+      ]);
       for (let k = 0; k < sessions; k++) {
         const at = new Date(dayStart + rng.int(0, 24 * 60 - 1) * MINUTE + rng.int(0, 59) * 1000);
         if (at.getTime() > now.getTime()) continue;
@@ -35,10 +40,25 @@ export async function seedCdrs(ctx: Ctx): Promise<void> {
         const network = rng.chance(0.08) ? rng.pick(ROAMING) : home;
         const kb = Math.max(1, Math.round((s.dailyKb / Math.max(1, sessions)) * (0.5 + rng.next())));
         const up = Math.max(1, Math.round(kb * (0.2 + rng.next() * 0.3)));
-        for (const [direction, volume] of [['uplink', up], ['downlink', kb - up]] as const) {
+        for (const [direction, volume] of [
+          ['uplink', up],
+          ['downlink', kb - up],
+        ] as const) {
           rows.push({
-            org_id: s.org, sim_id: s.id, iccid: s.iccid, imsi: s.imsi, network, mcc_mnc: mccMnc(network), country: networkCountry(network),
-            plan_code: plan, direction, rat, volume_kb: Math.max(0, volume), start_at: at, end_at: end, duration_s: duration,
+            org_id: s.org,
+            sim_id: s.id,
+            iccid: s.iccid,
+            imsi: s.imsi,
+            network,
+            mcc_mnc: mccMnc(network),
+            country: networkCountry(network),
+            plan_code: plan,
+            direction,
+            rat,
+            volume_kb: Math.max(0, volume),
+            start_at: at,
+            end_at: end,
+            duration_s: duration,
           });
         }
       }
@@ -66,7 +86,8 @@ export async function seedPoolEvents(ctx: Ctx): Promise<void> {
     ev('overage', 'effected', new Date(now.getTime() - 40 * DAY), { detail: { usagePercent: 102 } });
     ev('overage_recovery', 'effected', monthStart(now, -1));
     const scans = ctx.size === 'small' ? 2 : 14;
-    for (let d = scans; d >= 1; d--) ev('scheduled_scan', 'effected', new Date(now.getTime() - d * DAY + rng.int(0, 60) * MINUTE), { sim_count: p.members.length });
+    for (let d = scans; d >= 1; d--)
+      ev('scheduled_scan', 'effected', new Date(now.getTime() - d * DAY + rng.int(0, 60) * MINUTE), { sim_count: p.members.length });
   }
   await insertRows(ctx.q, 'pool_events', rows);
 }
@@ -118,7 +139,16 @@ export async function seedRollups(ctx: Ctx): Promise<void> {
 async function seedCycles(ctx: Ctx): Promise<void> {
   const { q, now } = ctx;
   const inUse = (
-    await q.query<{ id: string; sim_id: string; quota_kb: string; reset_cycle: ResetCycle; activated_at: Date | string; overage_policy: OveragePolicy; throttle_kbps: number | null; overage_threshold_kb: string | null }>(
+    await q.query<{
+      id: string;
+      sim_id: string;
+      quota_kb: string;
+      reset_cycle: ResetCycle;
+      activated_at: Date | string;
+      overage_policy: OveragePolicy;
+      throttle_kbps: number | null;
+      overage_threshold_kb: string | null;
+    }>(
       `SELECT b.id, b.sim_id, b.quota_kb, b.reset_cycle, b.activated_at, b.overage_policy, b.throttle_kbps, b.overage_threshold_kb
          FROM bundle_orders b JOIN sims s ON s.id = b.sim_id
         WHERE b.status = 'IN_USE' AND b.type <> 'BEFORE_TEST' AND s.status IN ('active', 'paused')
@@ -153,13 +183,20 @@ async function seedCycles(ctx: Ctx): Promise<void> {
       const used = k === bundles.length - 1 ? left : Math.min(left, quota);
       left -= used;
       const allowed = allowanceKb(
-        { quotaKb: quota, overagePolicy: b.overage_policy, throttleKbps: b.throttle_kbps, overageThresholdKb: b.overage_threshold_kb === null ? null : Number(b.overage_threshold_kb) },
+        {
+          quotaKb: quota,
+          overagePolicy: b.overage_policy,
+          throttleKbps: b.throttle_kbps,
+          overageThresholdKb: b.overage_threshold_kb === null ? null : Number(b.overage_threshold_kb),
+        },
         starts[i],
         now,
       );
       const fits = allowed === null || used <= allowed;
       // One that could not have carried that much slows down past its quota instead (256 kbps) when that fits, else bills it.
-      const slowed = !fits && used <= (allowanceKb({ quotaKb: quota, overagePolicy: 'billing_speed_decrease', throttleKbps: 256, overageThresholdKb: null }, starts[i], now) ?? 0);
+      const slowed =
+        !fits &&
+        used <= (allowanceKb({ quotaKb: quota, overagePolicy: 'billing_speed_decrease', throttleKbps: 256, overageThresholdKb: null }, starts[i], now) ?? 0);
       last = fits
         ? { id: b.id, used_kb: used, overage_policy: b.overage_policy, throttle_kbps: b.throttle_kbps, overage_threshold_kb: b.overage_threshold_kb }
         : slowed
@@ -173,15 +210,25 @@ async function seedCycles(ctx: Ctx): Promise<void> {
     const lastQuota = Number(bundles[bundles.length - 1].quota_kb);
     const { control } = overageControl(
       {
-        limitKb: limit, overagePolicy: last.overage_policy as OveragePolicy, throttleKbps: (last.throttle_kbps as number | null) ?? null,
-        thresholdKb: last.overage_threshold_kb === null || last.overage_threshold_kb === undefined ? null : limit - lastQuota + Number(last.overage_threshold_kb),
+        limitKb: limit,
+        overagePolicy: last.overage_policy as OveragePolicy,
+        throttleKbps: (last.throttle_kbps as number | null) ?? null,
+        thresholdKb:
+          last.overage_threshold_kb === null || last.overage_threshold_kb === undefined ? null : limit - lastQuota + Number(last.overage_threshold_kb),
       },
       total,
     );
     const base = bundles[0];
     simRows.push({
-      id: simId, cycle_start: dateOnly(starts[i]), cycle_usage_kb: total, cycle_limit_kb: limit, cycle_reset: base.reset_cycle, cycle_anchor: new Date(base.activated_at).toISOString(),
-      cycle_started_at: starts[i].toISOString(), cycle_ends_at: cycleEnd(base.reset_cycle, new Date(base.activated_at), now).toISOString(), overage_control: control,
+      id: simId,
+      cycle_start: dateOnly(starts[i]),
+      cycle_usage_kb: total,
+      cycle_limit_kb: limit,
+      cycle_reset: base.reset_cycle,
+      cycle_anchor: new Date(base.activated_at).toISOString(),
+      cycle_started_at: starts[i].toISOString(),
+      cycle_ends_at: cycleEnd(base.reset_cycle, new Date(base.activated_at), now).toISOString(),
+      overage_control: control,
     });
   });
   // An array literal whose nulls are NULL (pgArray quotes every string).
@@ -190,7 +237,13 @@ async function seedCycles(ctx: Ctx): Promise<void> {
     `UPDATE bundle_orders b SET used_kb = x.used_kb, overage_policy = x.overage_policy, throttle_kbps = x.throttle_kbps, overage_threshold_kb = x.overage_threshold_kb
        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::bigint[]) AS x(id, used_kb, overage_policy, throttle_kbps, overage_threshold_kb)
       WHERE b.id = x.id`,
-    [column(bundleRows, 'id'), column(bundleRows, 'used_kb'), column(bundleRows, 'overage_policy'), column(bundleRows, 'throttle_kbps'), column(bundleRows, 'overage_threshold_kb')],
+    [
+      column(bundleRows, 'id'),
+      column(bundleRows, 'used_kb'),
+      column(bundleRows, 'overage_policy'),
+      column(bundleRows, 'throttle_kbps'),
+      column(bundleRows, 'overage_threshold_kb'),
+    ],
   );
   await q.query(
     `UPDATE sims s SET cycle_start = x.cycle_start, cycle_usage_kb = x.cycle_usage_kb, cycle_limit_kb = x.cycle_limit_kb, cycle_reset = x.cycle_reset, cycle_anchor = x.cycle_anchor,
@@ -199,8 +252,15 @@ async function seedCycles(ctx: Ctx): Promise<void> {
             AS x(id, cycle_start, cycle_usage_kb, cycle_limit_kb, cycle_reset, cycle_anchor, cycle_started_at, cycle_ends_at, overage_control)
       WHERE s.id = x.id`,
     [
-      column(simRows, 'id'), column(simRows, 'cycle_start'), column(simRows, 'cycle_usage_kb'), column(simRows, 'cycle_limit_kb'), column(simRows, 'cycle_reset'),
-      column(simRows, 'cycle_anchor'), column(simRows, 'cycle_started_at'), column(simRows, 'cycle_ends_at'), column(simRows, 'overage_control'),
+      column(simRows, 'id'),
+      column(simRows, 'cycle_start'),
+      column(simRows, 'cycle_usage_kb'),
+      column(simRows, 'cycle_limit_kb'),
+      column(simRows, 'cycle_reset'),
+      column(simRows, 'cycle_anchor'),
+      column(simRows, 'cycle_started_at'),
+      column(simRows, 'cycle_ends_at'),
+      column(simRows, 'overage_control'),
     ],
   );
   // When the allowance was reached: the end of the CDR that took the cycle's usage to its limit.

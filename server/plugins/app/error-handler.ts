@@ -49,11 +49,15 @@ export default fp(
       if (err instanceof ApiError) {
         const { ruleKey, entityKey, ...rest } = err.params as { ruleKey?: string; entityKey?: string; field?: string; seconds?: unknown };
         // Sums of money among the params are written in the caller's language ("At most €80.00 is left to credit").
-        const named = written(lang, rest.field ? { ...rest, field: label(rest.field) } : entityKey ? { ...rest, entity: translate(lang, `entities.${entityKey}`) } : rest);
+        const named = written(
+          lang,
+          rest.field ? { ...rest, field: label(rest.field) } : entityKey ? { ...rest, entity: translate(lang, `entities.${entityKey}`) } : rest,
+        );
         // A broken rule is said as a sentence naming the field ("Time zone must be an IANA time zone such as Europe/Berlin").
         const message = ruleKey ? ruleMessage(say, lang, label(rest.field ?? 'body'), ruleKey, rest) : translate(lang, err.messageKey, named);
         // A refusal for now (429, 503) says when to try again, in the header as in the message.
-        if ((err.statusCode === 429 || err.statusCode === 503) && typeof rest.seconds === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(rest.seconds));
+        if ((err.statusCode === 429 || err.statusCode === 503) && typeof rest.seconds === 'number' && !reply.hasHeader('retry-after'))
+          reply.header('retry-after', String(rest.seconds));
         return reply.status(err.statusCode).send({
           status: { code: err.code, success: false, message },
           data: err.data ?? (ruleKey ? { field: rest.field, rule: ruleKey } : null),
@@ -63,7 +67,11 @@ export default fp(
       const bodyProblem = bodyProblemOf(fe, req.body);
       if (bodyProblem) {
         return reply.status(bodyProblem.status).send({
-          status: { code: CODES.validation, success: false, message: translate(lang, `errors.${bodyProblem.key}`, { limit: sizeText(req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0) }) },
+          status: {
+            code: CODES.validation,
+            success: false,
+            message: translate(lang, `errors.${bodyProblem.key}`, { limit: sizeText(req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0) }),
+          },
           data: { field: 'body', rule: bodyProblem.key },
         });
       }
@@ -75,7 +83,9 @@ export default fp(
         const parentSchema = (v as { parentSchema?: Record<string, unknown> }).parentSchema;
         const own = parentSchema?.['x-rule'] === rule && rule !== v.keyword;
         const unit = req.routeOptions?.config?.routeDef?.units?.[field]?.(req.body);
-        const message = own ? ruleMessage(say, lang, label(field), rule) : schemaMessage(say, lang, label(field), { keyword: v.keyword, params: v.params, schema: parentSchema, unit });
+        const message = own
+          ? ruleMessage(say, lang, label(field), rule)
+          : schemaMessage(say, lang, label(field), { keyword: v.keyword, params: v.params, schema: parentSchema, unit });
         return reply.status(400).send({
           status: { code: CODES.validation, success: false, message },
           data: { field, rule },
@@ -95,7 +105,9 @@ export default fp(
       }
       // 5xx: log everything, tell the caller only a reference.
       req.log.error({ err }, 'request failed');
-      return reply.status(500).send({ status: { code: CODES.internal, success: false, message: translate(lang, 'errors.internal', { ref: req.id }) }, data: null });
+      return reply
+        .status(500)
+        .send({ status: { code: CODES.internal, success: false, message: translate(lang, 'errors.internal', { ref: req.id }) }, data: null });
     });
   },
   { name: 'error-handler' },

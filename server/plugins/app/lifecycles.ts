@@ -62,7 +62,13 @@ export default fp(
       relay = startRelay(db, app.log, { pollMs: config.jobPollMs, publisher: b?.publisher });
       const consume = (opts: ConsumerOptions) => (b ? startJetStreamConsumer(db, app.log, b, opts) : startConsumer(db, app.log, opts));
       webhookConsumer = consume({ name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs, relay, onCommitted: () => webhooks.wake() });
-      autoflowConsumer = consume({ name: AUTOFLOW_CONSUMER, handle: autoflowHandle, pollMs: config.jobPollMs, relay, onCommitted: () => autoflowActions.wake() });
+      autoflowConsumer = consume({
+        name: AUTOFLOW_CONSUMER,
+        handle: autoflowHandle,
+        pollMs: config.jobPollMs,
+        relay,
+        onCommitted: () => autoflowActions.wake(),
+      });
       liveConsumer = consume({ name: LIVE_CONSUMER, handle: liveHandle, pollMs: config.jobPollMs, relay });
       if (b) app.eventStats.read = () => jetStreamEventStats(b, db);
     };
@@ -95,7 +101,11 @@ export default fp(
         } else startConsumers(null);
         webhooks.start();
         autoflowActions.start(config.jobPollMs);
-        stopAutoflowSchedule = startAutoflowSchedule(db, app.log, { everyMs: config.autoflowScheduleSeconds * 1000, clock: config.clock, onFired: () => autoflowActions.wake() });
+        stopAutoflowSchedule = startAutoflowSchedule(db, app.log, {
+          everyMs: config.autoflowScheduleSeconds * 1000,
+          clock: config.clock,
+          onFired: () => autoflowActions.wake(),
+        });
       });
     }
     // Every instance that runs jobs ticks it; the database keeps each occurrence single (server/sms-schedules/scheduler.ts).

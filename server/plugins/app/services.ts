@@ -93,15 +93,41 @@ export default fp<{ config: Config; db: Db }>(
       db,
       networkReports(db, () => network),
       {
-        enabled: config.simulator, seed: config.simulatorSeed, tickMs: config.simulatorTickMs, simsPerTick: config.simulatorSimsPerTick,
-        smsDeliveryMs: config.simulatorSmsDeliveryMs ?? undefined, moReplyChance: config.simulatorMoReplyChance,
+        enabled: config.simulator,
+        seed: config.simulatorSeed,
+        tickMs: config.simulatorTickMs,
+        simsPerTick: config.simulatorSimsPerTick,
+        smsDeliveryMs: config.simulatorSmsDeliveryMs ?? undefined,
+        moReplyChance: config.simulatorMoReplyChance,
       },
       app.log,
     );
     app.decorate('network', network);
-    app.decorate('jobs', new JobWorker(db, files, { ...EXPORT_JOBS, ...DEVICE_EXPORT_JOBS, ...UPLOAD_JOBS, ...REPORT_JOBS, ...INVOICE_JOBS, sms_export: smsExportJob, sms_report: smsReportJob, sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }) }, app.log, config.jobLeaseSeconds, () => app.mailer.sendPendingNotices()));
+    app.decorate(
+      'jobs',
+      new JobWorker(
+        db,
+        files,
+        {
+          ...EXPORT_JOBS,
+          ...DEVICE_EXPORT_JOBS,
+          ...UPLOAD_JOBS,
+          ...REPORT_JOBS,
+          ...INVOICE_JOBS,
+          sms_export: smsExportJob,
+          sms_report: smsReportJob,
+          sim_activate: activationJob(network, { answerWaitMs: config.activationAnswerMinutes * 60_000 }),
+        },
+        app.log,
+        config.jobLeaseSeconds,
+        () => app.mailer.sendPendingNotices(),
+      ),
+    );
     // Webhooks: the event log's `webhooks` consumer queues deliveries, the dispatcher sends them (instances with jobs).
-    app.decorate('webhooks', new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs }));
+    app.decorate(
+      'webhooks',
+      new WebhookDispatcher(db, app.log, { allowPrivate: () => config.webhookAllowPrivate, mailer: app.mailer, pollMs: config.jobPollMs }),
+    );
     app.decorate('autoflowActions', new ActionRunner(db, network, app.mailer, app.log));
     app.decorate('smsScheduler', new SmsScheduler(db, network, app.mailer, app.log, { leaseSeconds: config.jobLeaseSeconds, clock: config.clock }));
     app.decorate('dashboardSnapshots', new DashboardSnapshots(db, config, app.log));

@@ -7,7 +7,14 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 
 const ajvFor = (coerce: boolean) => {
-  const ajv = new Ajv({ removeAdditional: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, allErrors: false, verbose: true, keywords: ['x-admin', 'x-rule', 'x-money', 'x-percent', 'x-country'] });
+  const ajv = new Ajv({
+    removeAdditional: false,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    allErrors: false,
+    verbose: true,
+    keywords: ['x-admin', 'x-rule', 'x-money', 'x-percent', 'x-country'],
+  });
   const add = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: Ajv) => void;
   add(ajv);
   return ajv;

@@ -17,7 +17,14 @@ export default fp(
     if (hasConsole) {
       // Content negotiation: the .br or .gz written beside each file at build time, by Accept-Encoding (Vary says so).
       // Hashed files (assets/) never change under their name; index.html must be asked for again on every visit.
-      await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: consoleCacheHeaders(consoleDir) });
+      await app.register(fastifyStatic, {
+        root: consoleDir,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders: consoleCacheHeaders(consoleDir),
+      });
     }
     app.setNotFoundHandler((req, reply) => {
       // A missing API path, or a missing built file (an old page asking for assets of an earlier build), is a 404,
@@ -25,7 +32,9 @@ export default fp(
       if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
         // Named as a missing call, so that a client tells a wrong URL from a wrong id (a record's 404 names the record).
         const path = req.url.split('?')[0].slice(0, 200);
-        return reply.status(404).send({ status: { code: CODES.notFound, success: false, message: translate(req.lang, 'errors.noRoute', { method: req.method, path }) }, data: null });
+        return reply
+          .status(404)
+          .send({ status: { code: CODES.notFound, success: false, message: translate(req.lang, 'errors.noRoute', { method: req.method, path }) }, data: null });
       }
       if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run npm run build.');
       return reply.type('text/html').sendFile('index.html');

@@ -18,7 +18,10 @@ export default fp(
         });
         return app.envelope(req, { status: 'ok', database: { kind: app.db.kind, ok: r.rows[0]?.ok === 1 }, events });
       } catch {
-        return reply.status(503).send({ status: { code: CODES.internal, success: false, message: 'database unavailable' }, data: { status: 'down', database: { kind: app.db.kind, ok: false } } });
+        return reply.status(503).send({
+          status: { code: CODES.internal, success: false, message: 'database unavailable' },
+          data: { status: 'down', database: { kind: app.db.kind, ok: false } },
+        });
       }
     });
   },

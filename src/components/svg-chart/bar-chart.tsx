@@ -44,14 +44,33 @@ const FONT_SIZE = 12;
 const LEGEND_HEIGHT = 28;
 const X_LABELS = 26;
 
-export function BarChart({ label, height, categoryName, categories, series, formatTick, describe, unit, minInterval = 0, barMaxWidth = 36, legend = false }: BarChartProps) {
+export function BarChart({
+  label,
+  height,
+  categoryName,
+  categories,
+  series,
+  formatTick,
+  describe,
+  unit,
+  minInterval = 0,
+  barMaxWidth = 36,
+  legend = false,
+}: BarChartProps) {
   const { token } = theme.useToken();
   const [ref, width] = useWidth<HTMLDivElement>();
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [active, setActive] = useState<{ index: number; x: number; y: number } | null>(null);
   const font = `${FONT_SIZE}px ${token.fontFamily}`;
 
-  const { segments, totals } = useMemo(() => stack(series.map((s) => s.values), hidden), [series, hidden]);
+  const { segments, totals } = useMemo(
+    () =>
+      stack(
+        series.map((s) => s.values),
+        hidden,
+      ),
+    [series, hidden],
+  );
   const ticks = valueTicks(Math.max(0, ...totals), 5, minInterval);
   const top = ticks[ticks.length - 1];
   const tickLabels = ticks.map(formatTick);
@@ -132,7 +151,14 @@ export function BarChart({ label, height, categoryName, categories, series, form
       )}
       <ChartBox boxRef={ref} label={label} height={svgHeight} onFocus={() => !active && showAt(0)} onLeave={() => setActive(null)} onKeyDown={onKey}>
         {width > 0 && (
-          <svg width={width} height={svgHeight} style={{ display: 'block', overflow: 'visible' }} onPointerMove={onPointer} onPointerLeave={() => setActive(null)} aria-hidden>
+          <svg
+            width={width}
+            height={svgHeight}
+            style={{ display: 'block', overflow: 'visible' }}
+            onPointerMove={onPointer}
+            onPointerLeave={() => setActive(null)}
+            aria-hidden
+          >
             {unit && (
               <text x={left - 8} y={plotTop - 12} textAnchor="middle" fontSize={FONT_SIZE} fill={labelColor}>
                 {unit}

@@ -92,7 +92,15 @@ function focusRing(visible: boolean, color: string): CSSProperties {
  * A chart's box, named as one image and reached with the keyboard: focused, it shows its first point (onFocus); left,
  * it hides its tooltip (onLeave). It measures its width through boxRef (useWidth).
  */
-export function ChartBox(props: { boxRef: RefObject<HTMLDivElement | null>; label: string; height: number; onFocus: () => void; onLeave: () => void; onKeyDown: (e: KeyboardEvent) => void; children: ReactNode }) {
+export function ChartBox(props: {
+  boxRef: RefObject<HTMLDivElement | null>;
+  label: string;
+  height: number;
+  onFocus: () => void;
+  onLeave: () => void;
+  onKeyDown: (e: KeyboardEvent) => void;
+  children: ReactNode;
+}) {
   const { token } = theme.useToken();
   const [ring, setRing] = useState(false);
   const focus = (e: FocusEvent<HTMLDivElement>) => {
@@ -104,7 +112,16 @@ export function ChartBox(props: { boxRef: RefObject<HTMLDivElement | null>; labe
     props.onLeave();
   };
   return (
-    <div ref={props.boxRef} role="img" aria-label={props.label} tabIndex={0} onFocus={focus} onBlur={blur} onKeyDown={props.onKeyDown} style={{ position: 'relative', height: props.height, ...focusRing(ring, token.colorPrimary) }}>
+    <div
+      ref={props.boxRef}
+      role="img"
+      aria-label={props.label}
+      tabIndex={0}
+      onFocus={focus}
+      onBlur={blur}
+      onKeyDown={props.onKeyDown}
+      style={{ position: 'relative', height: props.height, ...focusRing(ring, token.colorPrimary) }}
+    >
       {props.children}
     </div>
   );

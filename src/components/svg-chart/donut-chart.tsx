@@ -63,7 +63,14 @@ export function DonutChart({ label, height, items, centre, describe, onSelect }:
   };
 
   return (
-    <ChartBox boxRef={ref} label={label} height={height} onFocus={() => !active && slices.length > 0 && showAt(0)} onLeave={() => setActive(null)} onKeyDown={onKey}>
+    <ChartBox
+      boxRef={ref}
+      label={label}
+      height={height}
+      onFocus={() => !active && slices.length > 0 && showAt(0)}
+      onLeave={() => setActive(null)}
+      onKeyDown={onKey}
+    >
       {width > 0 && (
         <svg width={width} height={height} style={{ display: 'block', overflow: 'visible' }} aria-hidden onPointerLeave={() => setActive(null)}>
           {slices.map((s, i) => (

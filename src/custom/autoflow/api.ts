@@ -55,10 +55,15 @@ export interface ValidatedFile {
 
 const R = '/api/rule/auto_flow/cube';
 const q = (params: Record<string, string | number | undefined>) =>
-  new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 
 export const autoflowApi = {
-  list: (p: { page: number; pageSize: number; search?: string; status?: string; trigger?: string; actionType?: string }) => api<Page<Rule>>('GET', `${R}/rules?${q(p)}`),
+  list: (p: { page: number; pageSize: number; search?: string; status?: string; trigger?: string; actionType?: string }) =>
+    api<Page<Rule>>('GET', `${R}/rules?${q(p)}`),
   detail: (id: string) => api<Rule>('GET', `${R}/rules/${encodeURIComponent(id)}/detail`),
   /** Multipart with the document in the field "rule" and SPEC.md section 7's operator and scene headers. */
   save: (doc: AutoflowRuleDocument, opts: { id?: string; scene: 'console' | 'template'; operator: string }) => {
@@ -68,14 +73,21 @@ export const autoflowApi = {
   },
   /** How many SIMs the document would act on now (basis "now") or watches (basis "scope", an event trigger). */
   impact: (doc: Pick<AutoflowRuleDocument, 'name' | 'trigger' | 'scope' | 'actions'>) =>
-    api<{ count: number; basis: 'now' | 'scope' }>('POST', `${R}/rules/impact`, { name: doc.name, trigger: doc.trigger, scope: doc.scope, actions: doc.actions }),
+    api<{ count: number; basis: 'now' | 'scope' }>('POST', `${R}/rules/impact`, {
+      name: doc.name,
+      trigger: doc.trigger,
+      scope: doc.scope,
+      actions: doc.actions,
+    }),
   setStatus: (id: string, action: 'enable' | 'disable') => api<Rule>('PUT', `${R}/rules/${encodeURIComponent(id)}/${action}`),
   remove: (id: string) => api<{ id: string }>('DELETE', `${R}/rules/${encodeURIComponent(id)}`),
-  runs: (id: string, p: { page: number; pageSize: number; status?: string; iccid?: string; actionType?: string; actionOutcome?: string }) => api<Page<Run>>('GET', `${R}/rules/triggers/${encodeURIComponent(id)}?${q(p)}`),
+  runs: (id: string, p: { page: number; pageSize: number; status?: string; iccid?: string; actionType?: string; actionOutcome?: string }) =>
+    api<Page<Run>>('GET', `${R}/rules/triggers/${encodeURIComponent(id)}?${q(p)}`),
   sims: (ruleId: string, p: { page: number; pageSize: number }) => api<Page<ScopeSim>>('GET', `${R}/sims?${q({ ruleId, ...p })}`),
   simsCsv: (ruleId: string) => download('GET', `${R}/sims/download?${q({ ruleId })}`),
   tryBody: (ruleId: string) => api<WebhookBody>('POST', `${R}/try_it_out/body`, { ruleId }),
-  trySend: (ruleId: string) => api<{ body: WebhookBody; httpCode: number | null; error: string | null; delivered: boolean }>('POST', `${R}/try_it_out/send`, { ruleId }),
+  trySend: (ruleId: string) =>
+    api<{ body: WebhookBody; httpCode: number | null; error: string | null; delivered: boolean }>('POST', `${R}/try_it_out/send`, { ruleId }),
   changes: (ruleId: string, p: { page: number; pageSize: number }) => api<Page<ChangeRecord>>('GET', `${R}/change_records?${q({ ruleId, ...p })}`),
   pools: () => api<Array<{ id: string; name: string }>>('GET', `${R}/pools`),
   countries: () => api<Array<{ code: string; name: string }>>('GET', `${R}/countries`),
@@ -86,4 +98,3 @@ export const autoflowApi = {
   },
   template: (kind: 'scope' | 'imei_change', format: 'csv' | 'xlsx') => download('GET', `${R}/template/${kind}?format=${format}`),
 };
-

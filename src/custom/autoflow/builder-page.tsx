@@ -11,7 +11,15 @@ import { Alert, App, Button, Card, Dropdown, Form, Input, Modal, Skeleton, Space
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ACTION_SCHEMA, ACTION_TYPES, AUTOFLOW_RULE_SCHEMA, MAX_ACTIONS, SCOPE_SCHEMA, TRIGGER_SCHEMA, type AutoflowRuleDocument } from '../../../common/autoflow-rule';
+import {
+  ACTION_SCHEMA,
+  ACTION_TYPES,
+  AUTOFLOW_RULE_SCHEMA,
+  MAX_ACTIONS,
+  SCOPE_SCHEMA,
+  TRIGGER_SCHEMA,
+  type AutoflowRuleDocument,
+} from '../../../common/autoflow-rule';
 import { schemaMessage } from '../../../common/validation-messages';
 import { LIMITS } from '../../../common/limits';
 import type { HttpError } from '../../providers/http';
@@ -31,7 +39,8 @@ type Target = NodeKey | 'name' | 'actions';
 /** Where a document path's problem is shown: "trigger.threshold" on the condition, "actions.1.emails" on action 2. */
 export function targetOf(path: string): { node: Target; section: string; field: string } {
   const [head, second, third] = path.replace(/^\./, '').split('.');
-  if (head === 'trigger') return second === 'type' || !second ? { node: 'trigger', section: 'trigger', field: 'type' } : { node: 'condition', section: 'trigger', field: second };
+  if (head === 'trigger')
+    return second === 'type' || !second ? { node: 'trigger', section: 'trigger', field: 'type' } : { node: 'condition', section: 'trigger', field: second };
   if (head === 'scope') return { node: 'scope', section: 'scope', field: second ?? 'type' };
   if (head === 'actions' && second && /^\d+$/.test(second)) return { node: `action-${Number(second)}`, section: 'action', field: third ?? 'type' };
   if (head === 'activationAt' || head === 'expiryAt') return { node: 'settings', section: 'settings', field: head };
@@ -39,7 +48,10 @@ export function targetOf(path: string): { node: Target; section: string; field: 
 }
 
 /** JSON with sorted keys: two documents that say the same compare equal. */
-const stable = (v: unknown): string => JSON.stringify(v, (_, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as object).sort(([a], [b]) => a.localeCompare(b))) : x));
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as object).sort(([a], [b]) => a.localeCompare(b))) : x,
+  );
 const withoutLang = (p: string) => p.replace(/^\/[^/]+/, '');
 
 export function WorkFlowOperationPage() {
@@ -66,14 +78,25 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
     if (id) {
       void autoflowApi.detail(id).then(
         (r) => {
-          const d: AutoflowRuleDocument = { name: r.name, trigger: r.trigger, scope: r.scope, actions: r.actions, activationAt: r.activationAt, expiryAt: r.expiryAt, status: r.status };
+          const d: AutoflowRuleDocument = {
+            name: r.name,
+            trigger: r.trigger,
+            scope: r.scope,
+            actions: r.actions,
+            activationAt: r.activationAt,
+            expiryAt: r.expiryAt,
+            status: r.status,
+          };
           saved.current = stable(d);
           setDoc(d);
         },
         () => navigate(`/${lang}/autoflow`),
       );
     } else {
-      const start = template && template in TEMPLATES ? { name: t(`autoflow.templates.${template}`), ...structuredClone(TEMPLATES[template]) } : { name: '', ...structuredClone(BLANK) };
+      const start =
+        template && template in TEMPLATES
+          ? { name: t(`autoflow.templates.${template}`), ...structuredClone(TEMPLATES[template]) }
+          : { name: '', ...structuredClone(BLANK) };
       saved.current = stable(start);
       setDoc(start as AutoflowRuleDocument);
     }
@@ -82,7 +105,9 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
   const dirty = !!doc && !readOnly && stable(doc) !== saved.current;
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && !leaving.current && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname));
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirtyRef.current && !leaving.current && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname),
+  );
   useEffect(() => {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => e.preventDefault();
@@ -118,12 +143,20 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
     };
     for (const e of found) {
       const p = (e.params ?? {}) as Record<string, unknown>;
-      const path = e.name === 'required' && p.missingProperty && !String(e.property).endsWith(String(p.missingProperty)) ? `${e.property}.${String(p.missingProperty)}` : String(e.property ?? '');
+      const path =
+        e.name === 'required' && p.missingProperty && !String(e.property).endsWith(String(p.missingProperty))
+          ? `${e.property}.${String(p.missingProperty)}`
+          : String(e.property ?? '');
       const where = targetOf(path);
       const schema = schemaOf(path);
       const email = schema?.['x-rule'] === 'email' && e.name !== 'required' && e.name !== 'type';
       const unit = where.field === 'threshold' ? d.trigger.unit : undefined;
-      const message = schemaMessage(t, i18n.language, label(where.section, where.field), email ? { keyword: 'format', params: { format: 'email' } } : { keyword: e.name ?? 'pattern', params: p, schema, unit });
+      const message = schemaMessage(
+        t,
+        i18n.language,
+        label(where.section, where.field),
+        email ? { keyword: 'format', params: { format: 'email' } } : { keyword: e.name ?? 'pattern', params: p, schema, unit },
+      );
       const list = (out[where.node] ??= []);
       if (!list.some((x) => x.field === where.field)) list.push({ field: where.field, message });
     }
@@ -195,7 +228,7 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
                 count={{ show: true, max: LIMITS.autoflowName.max }}
                 status={doc.name.length > LIMITS.autoflowName.max ? 'error' : undefined}
                 readOnly={readOnly}
-                style={{ width: 420, maxWidth: "100%" }}
+                style={{ width: 420, maxWidth: '100%' }}
                 placeholder={t('autoflow.namePlaceholder')}
                 onChange={(e) => (setDoc({ ...doc, name: e.target.value }), errors.name && setErrors(({ name: _, ...rest }) => rest))}
               />
@@ -206,7 +239,10 @@ function Builder({ id, template }: { id: string | null; template: TemplateKey | 
               <Dropdown
                 trigger={['click']}
                 disabled={doc.actions.length >= MAX_ACTIONS}
-                menu={{ items: ACTION_TYPES.map((a) => ({ key: a, label: t(`autoflow.action.enum.type.${a}`) })), onClick: ({ key }) => addAction(key as (typeof ACTION_TYPES)[number]) }}
+                menu={{
+                  items: ACTION_TYPES.map((a) => ({ key: a, label: t(`autoflow.action.enum.type.${a}`) })),
+                  onClick: ({ key }) => addAction(key as (typeof ACTION_TYPES)[number]),
+                }}
               >
                 <Button icon={<PlusOutlined />}>{t('autoflow.addAction')}</Button>
               </Dropdown>

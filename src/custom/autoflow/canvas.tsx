@@ -14,7 +14,15 @@ import type { FieldError, NodeKey } from './node-forms';
 import { poolIdsOf, usePoolNames } from './pool-names';
 import { actionWords, conditionWords, scopeWords, triggerName } from './words';
 
-type StepData = { kind: 'trigger' | 'scope' | 'condition' | 'action'; label: string; title: string; error?: string; first: boolean; last: boolean; open: boolean };
+type StepData = {
+  kind: 'trigger' | 'scope' | 'condition' | 'action';
+  label: string;
+  title: string;
+  error?: string;
+  first: boolean;
+  last: boolean;
+  open: boolean;
+};
 type StepNode = Node<StepData, 'step'>;
 
 function Step({ data }: NodeProps<StepNode>) {
@@ -48,7 +56,15 @@ function Flow({ doc, open, errors, onOpen }: CanvasProps) {
   const { fitView } = useReactFlow();
   const pools = usePoolNames(poolIdsOf([doc.scope]));
   const nodes = useMemo<StepNode[]>(() => {
-    const step = (id: NodeKey, kind: StepData['kind'], label: string, title: string, x: number, y: number, edge: { first?: boolean; last?: boolean } = {}): StepNode => {
+    const step = (
+      id: NodeKey,
+      kind: StepData['kind'],
+      label: string,
+      title: string,
+      x: number,
+      y: number,
+      edge: { first?: boolean; last?: boolean } = {},
+    ): StepNode => {
       const error = errors[id]?.[0]?.message;
       return {
         id,
@@ -69,15 +85,18 @@ function Flow({ doc, open, errors, onOpen }: CanvasProps) {
       step('trigger', 'trigger', t('autoflow.node.trigger'), triggerName(t, doc.trigger.type), 0, 0, { first: true }),
       step('scope', 'scope', t('autoflow.node.scope'), scopeWords(t, i18n.language, doc.scope, pools), 0, ROW),
       step('condition', 'condition', t('autoflow.node.condition'), condition, 0, ROW * 2),
-      ...doc.actions.map((a, i) => step(`action-${i}`, 'action', t('autoflow.node.actionN', { n: i + 1 }), actionWords(t, a), (i - (n - 1) / 2) * GAP, ROW * 3 + 20, { last: true })),
+      ...doc.actions.map((a, i) =>
+        step(`action-${i}`, 'action', t('autoflow.node.actionN', { n: i + 1 }), actionWords(t, a), (i - (n - 1) / 2) * GAP, ROW * 3 + 20, { last: true }),
+      ),
     ];
   }, [doc, errors, open, t, i18n.language, pools]);
   const edges = useMemo<Edge[]>(
-    () => [
-      { id: 'e-trigger-scope', source: 'trigger', target: 'scope' },
-      { id: 'e-scope-condition', source: 'scope', target: 'condition' },
-      ...doc.actions.map((_, i) => ({ id: `e-condition-action-${i}`, source: 'condition', target: `action-${i}` })),
-    ].map((e) => ({ ...e, focusable: false, selectable: false, markerEnd: { type: 'arrowclosed' as never } })),
+    () =>
+      [
+        { id: 'e-trigger-scope', source: 'trigger', target: 'scope' },
+        { id: 'e-scope-condition', source: 'scope', target: 'condition' },
+        ...doc.actions.map((_, i) => ({ id: `e-condition-action-${i}`, source: 'condition', target: `action-${i}` })),
+      ].map((e) => ({ ...e, focusable: false, selectable: false, markerEnd: { type: 'arrowclosed' as never } })),
     [doc.actions],
   );
   // A node added or removed, or the panel opened or closed beside the canvas: the whole rule stays in view.

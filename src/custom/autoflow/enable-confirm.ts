@@ -13,13 +13,20 @@ import { autoflowApi } from './api';
 const ACTING: readonly ActionType[] = ['suspend', 'throttle', 'sms'];
 
 /** The first action of the document that acts on its SIMs, or null when none does (tags, e-mails, webhooks ask nothing). */
-export const actingAction = (doc: Pick<AutoflowRuleDocument, 'actions'>): ActionType | null => ACTING.find((a) => doc.actions.some((x) => x.type === a)) ?? null;
+export const actingAction = (doc: Pick<AutoflowRuleDocument, 'actions'>): ActionType | null =>
+  ACTING.find((a) => doc.actions.some((x) => x.type === a)) ?? null;
 
 /**
  * Ask before enabling; true when the person agrees or the rule acts on no SIM. The count is asked of the server first;
  * if it cannot answer (the document is refused), its refusal is thrown, for the caller to show.
  */
-export async function confirmEnable(modal: useAppProps['modal'], t: TFunction, lang: string, doc: Pick<AutoflowRuleDocument, 'name' | 'trigger' | 'scope' | 'actions'>, okText?: string): Promise<boolean> {
+export async function confirmEnable(
+  modal: useAppProps['modal'],
+  t: TFunction,
+  lang: string,
+  doc: Pick<AutoflowRuleDocument, 'name' | 'trigger' | 'scope' | 'actions'>,
+  okText?: string,
+): Promise<boolean> {
   const action = actingAction(doc);
   if (!action) return true;
   const { count, basis } = await autoflowApi.impact(doc);

@@ -89,7 +89,13 @@ function LinesWidget({ id, value, onChange, onBlur, disabled, readonly, schema }
   const list = Array.isArray(value) ? (value as string[]) : [];
   const [text, setText] = useState(list.join('\n'));
   useEffect(() => {
-    if (text.split(/[\s,;]+/).filter(Boolean).join('\n') !== list.join('\n')) setText(list.join('\n'));
+    if (
+      text
+        .split(/[\s,;]+/)
+        .filter(Boolean)
+        .join('\n') !== list.join('\n')
+    )
+      setText(list.join('\n'));
     // Only a change from outside (another node, a template) rewrites the box.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list.join('\n')]);
@@ -117,7 +123,14 @@ function LinesWidget({ id, value, onChange, onBlur, disabled, readonly, schema }
 function CountriesWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   const { t, i18n } = useTranslation();
   const [options, setOptions] = useState<Array<{ value: string; label: string }>>([]);
-  useEffect(() => void autoflowApi.countries().then((l) => setOptions(l.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }))), () => undefined), [i18n.language]);
+  useEffect(
+    () =>
+      void autoflowApi.countries().then(
+        (l) => setOptions(l.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }))),
+        () => undefined,
+      ),
+    [i18n.language],
+  );
   return (
     <Select
       id={id}
@@ -137,7 +150,14 @@ function CountriesWidget({ id, value, onChange, disabled, readonly }: WidgetProp
 function PoolWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   const { t } = useTranslation();
   const [options, setOptions] = useState<Array<{ value: string; label: string }> | null>(null);
-  useEffect(() => void fetchPools().then((l) => setOptions(l.map((p) => ({ value: p.id, label: p.name }))), () => setOptions([])), []);
+  useEffect(
+    () =>
+      void fetchPools().then(
+        (l) => setOptions(l.map((p) => ({ value: p.id, label: p.name }))),
+        () => setOptions([]),
+      ),
+    [],
+  );
   return (
     <Select
       id={id}
@@ -172,7 +192,17 @@ function DateTimeWidget({ id, value, onChange, disabled, readonly }: WidgetProps
 const WIDGETS = { lines: LinesWidget, countries: CountriesWidget, pool: PoolWidget, dateTime: DateTimeWidget };
 
 /** A file of ICCIDs (scope) or IMEIs (trigger) validated by the server; its template in two formats. */
-function ValidatedUpload({ kind, fileName, onValidated, error }: { kind: 'scope' | 'imei_change'; fileName?: string; onValidated: (f: { token: string; sha256: string; fileName: string; count: number }) => void; error?: string }) {
+function ValidatedUpload({
+  kind,
+  fileName,
+  onValidated,
+  error,
+}: {
+  kind: 'scope' | 'imei_change';
+  fileName?: string;
+  onValidated: (f: { token: string; sha256: string; fileName: string; count: number }) => void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -204,12 +234,23 @@ function ValidatedUpload({ kind, fileName, onValidated, error }: { kind: 'scope'
           </Button>
         </Upload>
         {(['xlsx', 'csv'] as const).map((f) => (
-          <Button key={f} type="link" icon={<DownloadOutlined />} onClick={() => void autoflowApi.template(kind, f).then((d) => saveFile(d, `autoflow-template.${f}`))}>
+          <Button
+            key={f}
+            type="link"
+            icon={<DownloadOutlined />}
+            onClick={() => void autoflowApi.template(kind, f).then((d) => saveFile(d, `autoflow-template.${f}`))}
+          >
             {t('autoflow.template', { format: f.toUpperCase() })}
           </Button>
         ))}
       </Space>
-      {fileName && !problem && <Alert type="success" showIcon message={count === null ? t('autoflow.fileKept', { name: fileName }) : t('autoflow.fileValid', { name: fileName, count })} />}
+      {fileName && !problem && (
+        <Alert
+          type="success"
+          showIcon
+          message={count === null ? t('autoflow.fileKept', { name: fileName }) : t('autoflow.fileValid', { name: fileName, count })}
+        />
+      )}
       {(problem || (!fileName && error)) && <Alert type="error" showIcon message={problem ?? error} />}
     </Space>
   );
@@ -244,12 +285,20 @@ export function NodePanel({ node, doc, onChange, onClose, errors, readOnly }: Pa
       };
     }
     if (node === 'condition') {
-      const keep = TRIGGER_FIELDS[doc.trigger.type].filter((k) => !(doc.trigger.mode !== 'outside_list' && ['imeis', 'imeiFileToken', 'imeiFileSha256'].includes(k)));
+      const keep = TRIGGER_FIELDS[doc.trigger.type].filter(
+        (k) => !(doc.trigger.mode !== 'outside_list' && ['imeis', 'imeiFileToken', 'imeiFileSha256'].includes(k)),
+      );
       return {
         prefix: 'autoflow.trigger',
         schema: subSchema(TRIGGER_SCHEMA as unknown as Schema, doc.trigger as unknown as Obj, keep),
         data: doc.trigger as unknown as Obj,
-        ui: { imeis: { 'ui:widget': 'lines' }, imeiFileToken: hidden, imeiFileSha256: hidden, countries: { 'ui:widget': 'countries' }, 'ui:order': [...keep, '*'] },
+        ui: {
+          imeis: { 'ui:widget': 'lines' },
+          imeiFileToken: hidden,
+          imeiFileSha256: hidden,
+          countries: { 'ui:widget': 'countries' },
+          'ui:order': [...keep, '*'],
+        },
         apply: (d: Obj) => ({ ...doc, trigger: pick({ ...d, type: doc.trigger.type } as Obj, TRIGGER_FIELDS[doc.trigger.type]) as unknown as RuleTrigger }),
       };
     }
@@ -260,12 +309,18 @@ export function NodePanel({ node, doc, onChange, onClose, errors, readOnly }: Pa
         schema: subSchema(SCOPE_SCHEMA as unknown as Schema, doc.scope as unknown as Obj, keep),
         data: doc.scope as unknown as Obj,
         ui: { iccids: { 'ui:widget': 'lines' }, poolId: { 'ui:widget': 'pool' }, fileToken: hidden, fileSha256: hidden, fileName: hidden, 'ui:order': keep },
-        apply: (d: Obj) => ({ ...doc, scope: d.type === doc.scope.type ? (pick(d, SCOPE_FIELDS[doc.scope.type]) as unknown as RuleScope) : scopeOf(d.type as ScopeType) }),
+        apply: (d: Obj) => ({
+          ...doc,
+          scope: d.type === doc.scope.type ? (pick(d, SCOPE_FIELDS[doc.scope.type]) as unknown as RuleScope) : scopeOf(d.type as ScopeType),
+        }),
       };
     }
     if (node === 'settings') {
       const props = AUTOFLOW_RULE_SCHEMA.properties;
-      const schema = { type: 'object', properties: { activationAt: { ...props.activationAt, type: 'string' }, expiryAt: { ...props.expiryAt, type: 'string' } } } as unknown as Schema;
+      const schema = {
+        type: 'object',
+        properties: { activationAt: { ...props.activationAt, type: 'string' }, expiryAt: { ...props.expiryAt, type: 'string' } },
+      } as unknown as Schema;
       return {
         prefix: 'autoflow.settings',
         schema,

@@ -13,12 +13,13 @@ let asking: Promise<Array<{ id: string; name: string }>> | null = null;
 
 /** The organisation's pools, one call for every caller while it is under way; what it answers is remembered by id. */
 export function fetchPools(): Promise<Array<{ id: string; name: string }>> {
-  asking ??= autoflowApi.pools().then(
-    (list) => {
+  asking ??= autoflowApi
+    .pools()
+    .then((list) => {
       for (const p of list) names.set(p.id, p.name);
       return list;
-    },
-  ).finally(() => (asking = null));
+    })
+    .finally(() => (asking = null));
   return asking;
 }
 

@@ -42,7 +42,10 @@ function RuleList() {
   const [data, setData] = useState<Page<Rule> | null>(null);
   const pools = usePoolNames(poolIdsOf((data?.items ?? []).map((r) => r.scope)));
   const load = useCallback(
-    () => autoflowApi.list({ page, pageSize, search: search.trim() || undefined, status, trigger, actionType }).then(setData, () => setData({ items: [], total: 0 })),
+    () =>
+      autoflowApi
+        .list({ page, pageSize, search: search.trim() || undefined, status, trigger, actionType })
+        .then(setData, () => setData({ items: [], total: 0 })),
     [page, pageSize, search, status, trigger, actionType],
   );
   useEffect(() => void load(), [load]);
@@ -86,12 +89,46 @@ function RuleList() {
       </Space>
       <Card>
         <Space style={{ marginBottom: 16 }} wrap align="start">
-          <LimitedSearch max={LIMITS.autoflowName.max} allowClear placeholder={t('autoflow.searchName')} aria-label={t('autoflow.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 240 }} />
-          <Select allowClear placeholder={t('autoflow.fields.status')} aria-label={t('autoflow.fields.status')} style={{ width: 150 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`autoflow.status.${s}`) }))} />
-          <Select allowClear placeholder={t('autoflow.fields.trigger')} aria-label={t('autoflow.fields.trigger')} style={{ width: 220 }} value={trigger} onChange={(v) => (setTrigger(v), setPage(1))} options={TRIGGER_TYPES.map((s) => ({ value: s, label: t(`autoflow.trigger.enum.type.${s}`) }))} />
-          <Select allowClear placeholder={t('autoflow.fields.actions')} aria-label={t('autoflow.fields.actions')} style={{ width: 200 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={ACTION_TYPES.map((s) => ({ value: s, label: t(`autoflow.action.enum.type.${s}`) }))} />
+          <LimitedSearch
+            max={LIMITS.autoflowName.max}
+            allowClear
+            placeholder={t('autoflow.searchName')}
+            aria-label={t('autoflow.searchName')}
+            value={name}
+            onChange={(e) => (setName(e.target.value), setPage(1))}
+            style={{ width: 240 }}
+          />
+          <Select
+            allowClear
+            placeholder={t('autoflow.fields.status')}
+            aria-label={t('autoflow.fields.status')}
+            style={{ width: 150 }}
+            value={status}
+            onChange={(v) => (setStatus(v), setPage(1))}
+            options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`autoflow.status.${s}`) }))}
+          />
+          <Select
+            allowClear
+            placeholder={t('autoflow.fields.trigger')}
+            aria-label={t('autoflow.fields.trigger')}
+            style={{ width: 220 }}
+            value={trigger}
+            onChange={(v) => (setTrigger(v), setPage(1))}
+            options={TRIGGER_TYPES.map((s) => ({ value: s, label: t(`autoflow.trigger.enum.type.${s}`) }))}
+          />
+          <Select
+            allowClear
+            placeholder={t('autoflow.fields.actions')}
+            aria-label={t('autoflow.fields.actions')}
+            style={{ width: 200 }}
+            value={actionType}
+            onChange={(v) => (setActionType(v), setPage(1))}
+            options={ACTION_TYPES.map((s) => ({ value: s, label: t(`autoflow.action.enum.type.${s}`) }))}
+          />
         </Space>
-        <PagedTable<Rule> data={data} paging={paging}
+        <PagedTable<Rule>
+          data={data}
+          paging={paging}
           empty={
             filtered ? (
               t('autoflow.noMatch')
@@ -120,7 +157,11 @@ function RuleList() {
               // trigger and scope into a word per line at 1280 px. A word longer than the column is cut, not broken.
               render: (v: string, r) => (
                 <Tooltip title={v} trigger={['hover', 'focus']} placement="topLeft">
-                  <Link to={`/${lang}/trigger?id=${encodeURIComponent(r.id)}`} className="af-rule-name" style={{ display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden', overflowWrap: 'break-word' }}>
+                  <Link
+                    to={`/${lang}/trigger?id=${encodeURIComponent(r.id)}`}
+                    className="af-rule-name"
+                    style={{ display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden', overflowWrap: 'break-word' }}
+                  >
                     {v}
                   </Link>
                 </Tooltip>
@@ -138,7 +179,13 @@ function RuleList() {
                     aria-label={`${t(r.status === 'enabled' ? 'autoflow.disable' : 'autoflow.enable')}: ${r.name}`}
                     onChange={async (on) => {
                       // Switching on a rule that acts on SIMs first says on how many, and asks.
-                      if (on && !(await confirmEnable(modal, t, i18n.language, r).catch((e: { message?: string }) => (void message.error(e.message ?? t('autoflow.enableConfirm.title', { name: r.name })), false)))) return;
+                      if (
+                        on &&
+                        !(await confirmEnable(modal, t, i18n.language, r).catch(
+                          (e: { message?: string }) => (void message.error(e.message ?? t('autoflow.enableConfirm.title', { name: r.name })), false),
+                        ))
+                      )
+                        return;
                       await autoflowApi.setStatus(r.id, on ? 'enable' : 'disable');
                       void message.success(t(on ? 'autoflow.enabled' : 'autoflow.disabled', { name: r.name }));
                       void load();
@@ -149,7 +196,12 @@ function RuleList() {
                 ),
             },
             // The trigger in words keeps 10em: squeezed by the other columns it ran to five lines in Spanish at 1280 px.
-            { title: t('autoflow.fields.trigger'), key: 'trigger', width: 200, render: (_: unknown, r) => <div style={{ minWidth: '10em' }}>{triggerWords(t, i18n.language, r.trigger)}</div> },
+            {
+              title: t('autoflow.fields.trigger'),
+              key: 'trigger',
+              width: 200,
+              render: (_: unknown, r) => <div style={{ minWidth: '10em' }}>{triggerWords(t, i18n.language, r.trigger)}</div>,
+            },
             { title: t('autoflow.fields.scope'), key: 'scope', width: 170, render: (_: unknown, r) => scopeWords(t, i18n.language, r.scope, pools) },
             {
               title: t('autoflow.fields.actions'),
@@ -170,7 +222,13 @@ function RuleList() {
             // The creator's address on one line, cut with an ellipsis (its title says it whole) when the column is
             // narrow: wrapped, it broke "superadmin" mid-word in a narrow column. Shown on wide screens (1600 px and
             // more) only: at 1280 px in Spanish the other columns had no room left for the rule's trigger in words.
-            { title: t('autoflow.fields.creator'), key: 'creator', width: 120, responsive: ['xxl'], render: (_: unknown, r) => (r.creatorEmail ? <Cut text={r.creatorEmail} min={80} /> : '—') },
+            {
+              title: t('autoflow.fields.creator'),
+              key: 'creator',
+              width: 120,
+              responsive: ['xxl'],
+              render: (_: unknown, r) => (r.creatorEmail ? <Cut text={r.creatorEmail} min={80} /> : '—'),
+            },
             {
               title: t('autoflow.operations'),
               key: 'ops',
@@ -179,11 +237,23 @@ function RuleList() {
               render: (_: unknown, r) => (
                 <Space size={0}>
                   <Tooltip title={t('autoflow.history')}>
-                    <Button type="text" size="small" icon={<HistoryOutlined />} aria-label={`${t('autoflow.history')}: ${r.name}`} onClick={() => navigate(`/${lang}/trigger?id=${encodeURIComponent(r.id)}`)} />
+                    <Button
+                      type="text"
+                      size="small"
+                      icon={<HistoryOutlined />}
+                      aria-label={`${t('autoflow.history')}: ${r.name}`}
+                      onClick={() => navigate(`/${lang}/trigger?id=${encodeURIComponent(r.id)}`)}
+                    />
                   </Tooltip>
                   {mayUpdate && (
                     <Tooltip title={t('autoflow.edit')}>
-                      <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${t('autoflow.edit')}: ${r.name}`} onClick={() => navigate(builder(`?id=${encodeURIComponent(r.id)}`))} />
+                      <Button
+                        type="text"
+                        size="small"
+                        icon={<EditOutlined />}
+                        aria-label={`${t('autoflow.edit')}: ${r.name}`}
+                        onClick={() => navigate(builder(`?id=${encodeURIComponent(r.id)}`))}
+                      />
                     </Tooltip>
                   )}
                   {mayDelete && (

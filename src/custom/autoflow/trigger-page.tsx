@@ -56,7 +56,16 @@ function iccidSearchNote(text: string): [string, Record<string, number>?] | null
   return ['autoflow.searchIccidWhole', ICCID_WHOLE];
 }
 const RUN_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const;
-const COLORS: Record<string, string> = { success: 'green', done: 'green', failed: 'red', pending: 'blue', queued: 'blue', sending: 'blue', retrying: 'orange', skipped: 'default' };
+const COLORS: Record<string, string> = {
+  success: 'green',
+  done: 'green',
+  failed: 'red',
+  pending: 'blue',
+  queued: 'blue',
+  sending: 'blue',
+  retrying: 'orange',
+  skipped: 'default',
+};
 
 export function TriggerPage() {
   const [params] = useSearchParams();
@@ -71,7 +80,14 @@ function ChooseRule() {
   const { lang } = useParams();
   const navigate = useNavigate();
   const [rules, setRules] = useState<Rule[] | null>(null);
-  useEffect(() => void autoflowApi.list({ page: 1, pageSize: 100 }).then((p) => setRules(p.items), () => setRules([])), []);
+  useEffect(
+    () =>
+      void autoflowApi.list({ page: 1, pageSize: 100 }).then(
+        (p) => setRules(p.items),
+        () => setRules([]),
+      ),
+    [],
+  );
   return (
     <>
       <Typography.Title level={3}>{t('menu.trigger')}</Typography.Title>
@@ -202,9 +218,33 @@ function Runs({ rule }: { rule: Rule }) {
   return (
     <>
       <Space style={{ marginBottom: 16 }} wrap align="start">
-        <Select allowClear placeholder={t('autoflow.fields.outcome')} aria-label={t('autoflow.fields.outcome')} style={{ width: 160 }} value={status} onChange={(v) => (setStatus(v), setPage(1))} options={RUN_STATUSES.map((s) => ({ value: s, label: t(`autoflow.outcome.${s}`) }))} />
-        <Select allowClear placeholder={t('autoflow.fields.actionType')} aria-label={t('autoflow.fields.actionType')} style={{ width: 180 }} value={actionType} onChange={(v) => (setActionType(v), setPage(1))} options={types.map((a) => ({ value: a, label: t(`autoflow.action.enum.type.${a}`) }))} />
-        <Select allowClear placeholder={t('autoflow.fields.actionOutcome')} aria-label={t('autoflow.fields.actionOutcome')} style={{ width: 180 }} value={actionOutcome} onChange={(v) => (setActionOutcome(v), setPage(1))} options={ACTION_OUTCOMES.map((o) => ({ value: o, label: t(`autoflow.outcome.${o}`) }))} />
+        <Select
+          allowClear
+          placeholder={t('autoflow.fields.outcome')}
+          aria-label={t('autoflow.fields.outcome')}
+          style={{ width: 160 }}
+          value={status}
+          onChange={(v) => (setStatus(v), setPage(1))}
+          options={RUN_STATUSES.map((s) => ({ value: s, label: t(`autoflow.outcome.${s}`) }))}
+        />
+        <Select
+          allowClear
+          placeholder={t('autoflow.fields.actionType')}
+          aria-label={t('autoflow.fields.actionType')}
+          style={{ width: 180 }}
+          value={actionType}
+          onChange={(v) => (setActionType(v), setPage(1))}
+          options={types.map((a) => ({ value: a, label: t(`autoflow.action.enum.type.${a}`) }))}
+        />
+        <Select
+          allowClear
+          placeholder={t('autoflow.fields.actionOutcome')}
+          aria-label={t('autoflow.fields.actionOutcome')}
+          style={{ width: 180 }}
+          value={actionOutcome}
+          onChange={(v) => (setActionOutcome(v), setPage(1))}
+          options={ACTION_OUTCOMES.map((o) => ({ value: o, label: t(`autoflow.outcome.${o}`) }))}
+        />
         <LimitedSearch
           max={ICCID_SEARCH_MAX}
           note={note && t(note[0], note[1])}
@@ -218,16 +258,29 @@ function Runs({ rule }: { rule: Rule }) {
         <Button onClick={() => void load()}>{t('autoflow.refresh')}</Button>
       </Space>
       <div ref={runsScroll}>
-      <PagedTable<Run> data={data} paging={paging} empty={t('autoflow.noRuns')}
-        columns={[
-          { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => <DateTime value={v} /> },
-          { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
-          { title: t('autoflow.fields.trigger'), dataIndex: 'trigger', width: 150, render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }) },
-          { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, width: 200, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
-          { title: t('autoflow.fields.outcome'), dataIndex: 'status', width: 110, render: (v: string) => <Tag color={COLORS[v]}>{t(`autoflow.outcome.${v}`, { defaultValue: v })}</Tag> },
-          { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
-        ]}
-      />
+        <PagedTable<Run>
+          data={data}
+          paging={paging}
+          empty={t('autoflow.noRuns')}
+          columns={[
+            { title: t('autoflow.fields.executedAt'), dataIndex: 'at', width: 180, render: (v: string) => <DateTime value={v} /> },
+            { title: 'ICCID', dataIndex: 'iccid', width: 200, render: (v: string | null) => v ?? '—' },
+            {
+              title: t('autoflow.fields.trigger'),
+              dataIndex: 'trigger',
+              width: 150,
+              render: (v: string) => t(`autoflow.trigger.enum.type.${v}`, { defaultValue: v }),
+            },
+            { title: t('autoflow.fields.detail'), key: 'detail', ellipsis: true, width: 200, render: (_: unknown, r) => eventLine(t, i18n.language, r) },
+            {
+              title: t('autoflow.fields.outcome'),
+              dataIndex: 'status',
+              width: 110,
+              render: (v: string) => <Tag color={COLORS[v]}>{t(`autoflow.outcome.${v}`, { defaultValue: v })}</Tag>,
+            },
+            { title: t('autoflow.fields.actionOutcomes'), key: 'actions', width: 280, render: (_: unknown, r) => outcomes(r) },
+          ]}
+        />
       </div>
     </>
   );
@@ -264,7 +317,9 @@ function Changes({ rule }: { rule: Rule }) {
   const changesScroll = useFocusableScroll(t('autoflow.changes'));
   const [data, setData] = useState<Page<ChangeRecord> | null>(null);
   useEffect(() => void autoflowApi.changes(rule.id, { page, pageSize }).then(setData, () => setData({ items: [], total: 0 })), [rule.id, page, pageSize]);
-  const pools = usePoolNames(poolIdsOf((data?.items ?? []).flatMap((c) => [c.before?.scope as RuleScope | undefined, c.after?.scope as RuleScope | undefined])));
+  const pools = usePoolNames(
+    poolIdsOf((data?.items ?? []).flatMap((c) => [c.before?.scope as RuleScope | undefined, c.after?.scope as RuleScope | undefined])),
+  );
   const lines = (c: ChangeRecord) => {
     const before = c.before ?? {};
     const after = c.after ?? {};
@@ -276,7 +331,11 @@ function Changes({ rule }: { rule: Rule }) {
           <li key={f}>
             {c.action === 'create'
               ? t('autoflow.changeValue', { field: fieldLabel(t, f), value: partWords(t, i18n.language, time, f, after[f], pools) })
-              : t('autoflow.changeLine', { field: fieldLabel(t, f), before: partWords(t, i18n.language, time, f, before[f], pools), after: partWords(t, i18n.language, time, f, after[f], pools) })}
+              : t('autoflow.changeLine', {
+                  field: fieldLabel(t, f),
+                  before: partWords(t, i18n.language, time, f, before[f], pools),
+                  after: partWords(t, i18n.language, time, f, after[f], pools),
+                })}
           </li>
         ))}
       </ul>
@@ -284,14 +343,22 @@ function Changes({ rule }: { rule: Rule }) {
   };
   return (
     <div ref={changesScroll}>
-    <PagedTable<ChangeRecord> data={data} paging={paging} empty={t('autoflow.noChanges')}
-      columns={[
-        { title: t('autoflow.fields.changedAt'), dataIndex: 'at', width: 180, render: (v: string) => <DateTime value={v} /> },
-        { title: t('autoflow.fields.changedBy'), dataIndex: 'accountEmail', width: 220, render: (v: string | null) => v ?? '—' },
-        { title: t('autoflow.fields.changeKind'), dataIndex: 'action', width: 110, render: (v: string) => <Tag>{t(`autoflow.changeAction.${v}`, { defaultValue: v })}</Tag> },
-        { title: t('autoflow.fields.change'), key: 'change', render: (_: unknown, c) => lines(c) },
-      ]}
-    />
+      <PagedTable<ChangeRecord>
+        data={data}
+        paging={paging}
+        empty={t('autoflow.noChanges')}
+        columns={[
+          { title: t('autoflow.fields.changedAt'), dataIndex: 'at', width: 180, render: (v: string) => <DateTime value={v} /> },
+          { title: t('autoflow.fields.changedBy'), dataIndex: 'accountEmail', width: 220, render: (v: string | null) => v ?? '—' },
+          {
+            title: t('autoflow.fields.changeKind'),
+            dataIndex: 'action',
+            width: 110,
+            render: (v: string) => <Tag>{t(`autoflow.changeAction.${v}`, { defaultValue: v })}</Tag>,
+          },
+          { title: t('autoflow.fields.change'), key: 'change', render: (_: unknown, c) => lines(c) },
+        ]}
+      />
     </div>
   );
 }
@@ -322,11 +389,19 @@ function Sims({ rule }: { rule: Rule }) {
           {t('autoflow.downloadCsv')}
         </Button>
       </Space>
-      <PagedTable<ScopeSim> rowKey="iccid" data={data} paging={paging} empty={t('autoflow.noSims')}
+      <PagedTable<ScopeSim>
+        rowKey="iccid"
+        data={data}
+        paging={paging}
+        empty={t('autoflow.noSims')}
         columns={[
           { title: 'ICCID', dataIndex: 'iccid' },
           { title: t('autoflow.fields.simStatus'), dataIndex: 'status', render: (v: string) => t(`sims.enum.status.${v}`) },
-          { title: t('autoflow.scope.fields.productType'), dataIndex: 'productType', render: (v: string) => t(`autoflow.scope.enum.productType.${v}`, { defaultValue: v }) },
+          {
+            title: t('autoflow.scope.fields.productType'),
+            dataIndex: 'productType',
+            render: (v: string) => t(`autoflow.scope.enum.productType.${v}`, { defaultValue: v }),
+          },
           { title: t('autoflow.scope.fields.tags'), dataIndex: 'tags', render: (v: string[]) => (v.length ? v.map((x) => <Tag key={x}>{x}</Tag>) : '—') },
         ]}
       />
@@ -362,7 +437,10 @@ function TryItOut({ rule }: { rule: Rule }) {
               setAnswer(null);
               void autoflowApi
                 .trySend(rule.id)
-                .then((r) => (setBody(r.body), setAnswer(r)), () => undefined)
+                .then(
+                  (r) => (setBody(r.body), setAnswer(r)),
+                  () => undefined,
+                )
                 .finally(() => setSending(false));
             }}
           >
@@ -374,7 +452,11 @@ function TryItOut({ rule }: { rule: Rule }) {
         <Alert
           type={answer.delivered ? 'success' : 'error'}
           showIcon
-          message={answer.delivered ? t('autoflow.sent', { code: answer.httpCode ?? '—' }) : t('autoflow.notSent', { code: answer.httpCode ?? '—', error: answer.error ?? '—' })}
+          message={
+            answer.delivered
+              ? t('autoflow.sent', { code: answer.httpCode ?? '—' })
+              : t('autoflow.notSent', { code: answer.httpCode ?? '—', error: answer.error ?? '—' })
+          }
         />
       )}
       {failed && <Alert type="error" showIcon message={t('autoflow.bodyFailed')} />}
@@ -383,7 +465,13 @@ function TryItOut({ rule }: { rule: Rule }) {
           <Typography.Text strong id="autoflow-body-label">
             {t('autoflow.webhookBody')}
           </Typography.Text>
-          <pre role="region" aria-labelledby="autoflow-body-label" tabIndex={0} className="af-json" style={{ background: '#f5f5f5', color: '#1f1f1f', padding: 12, borderRadius: 6, overflow: 'auto', maxHeight: 420, marginTop: 8 }}>
+          <pre
+            role="region"
+            aria-labelledby="autoflow-body-label"
+            tabIndex={0}
+            className="af-json"
+            style={{ background: '#f5f5f5', color: '#1f1f1f', padding: 12, borderRadius: 6, overflow: 'auto', maxHeight: 420, marginTop: 8 }}
+          >
             {JSON.stringify(body, null, 2)}
           </pre>
         </div>

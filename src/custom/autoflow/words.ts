@@ -14,7 +14,11 @@ export function conditionWords(t: TFunction, lang: string, tr: RuleTrigger): str
   const status = (s?: string) => (s ? t(`autoflow.trigger.enum.from.${s}`) : '…');
   switch (tr.type) {
     case 'data_usage':
-      return t('autoflow.words.dataUsage', { value: n(tr.threshold, lang), unit: tr.unit ?? '', window: tr.window ? t(`autoflow.trigger.enum.window.${tr.window}`) : '…' });
+      return t('autoflow.words.dataUsage', {
+        value: n(tr.threshold, lang),
+        unit: tr.unit ?? '',
+        window: tr.window ? t(`autoflow.trigger.enum.window.${tr.window}`) : '…',
+      });
     case 'data_usage_percent':
       return t('autoflow.words.percent', { value: n(tr.percent, lang) });
     case 'sms_mo':

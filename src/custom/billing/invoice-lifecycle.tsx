@@ -102,38 +102,55 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
   const currency = self?.currency ?? versions?.[0]?.currency ?? 'EUR';
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <TableCard<Version> title={t('invoiceActions.versions')} rowKey="id" rows={versions}
-          columns={[
-            {
-              key: 'version',
-              title: t('invoices.fields.version'),
-              render: (_, v) => (
-                <Space>
-                  <span>v{v.version}</span>
-                  {v.isCurrent && <Tag color="geekblue">{t('invoiceActions.current')}</Tag>}
-                </Space>
+      <TableCard<Version>
+        title={t('invoiceActions.versions')}
+        rowKey="id"
+        rows={versions}
+        columns={[
+          {
+            key: 'version',
+            title: t('invoices.fields.version'),
+            render: (_, v) => (
+              <Space>
+                <span>v{v.version}</span>
+                {v.isCurrent && <Tag color="geekblue">{t('invoiceActions.current')}</Tag>}
+              </Space>
+            ),
+          },
+          {
+            key: 'status',
+            title: t('invoices.fields.status'),
+            render: (_, v) => <Tag color={STATUS_COLORS[v.status]}>{t(`invoices.enum.status.${v.status}`)}</Tag>,
+          },
+          { key: 'amount', title: t('invoices.fields.amountInclTax'), align: 'right', render: (_, v) => money(v.amountInclTax, v.currency) },
+          { key: 'date', title: t('invoices.fields.billingDate'), dataIndex: 'billingDate' },
+          { key: 'reason', title: t('invoices.fields.correctionReason'), render: (_, v) => v.correctionReason ?? '—' },
+          {
+            key: 'open',
+            title: '',
+            render: (_, v) =>
+              v.id === self?.id ? null : (
+                <Button type="link" size="small" onClick={() => onOpen(v.id)}>
+                  {t('invoiceActions.openVersion')} v{v.version}
+                </Button>
               ),
-            },
-            { key: 'status', title: t('invoices.fields.status'), render: (_, v) => <Tag color={STATUS_COLORS[v.status]}>{t(`invoices.enum.status.${v.status}`)}</Tag> },
-            { key: 'amount', title: t('invoices.fields.amountInclTax'), align: 'right', render: (_, v) => money(v.amountInclTax, v.currency) },
-            { key: 'date', title: t('invoices.fields.billingDate'), dataIndex: 'billingDate' },
-            { key: 'reason', title: t('invoices.fields.correctionReason'), render: (_, v) => v.correctionReason ?? '—' },
-            {
-              key: 'open',
-              title: '',
-              render: (_, v) =>
-                v.id === self?.id ? null : (
-                  <Button type="link" size="small" onClick={() => onOpen(v.id)}>
-                    {t('invoiceActions.openVersion')} v{v.version}
-                  </Button>
-                ),
-            },
-          ]}
+          },
+        ]}
       />
       <Card
         size="small"
         title={t('invoiceActions.settles')}
-        extra={settles && self ? <Typography.Text type="secondary">{t('invoiceActions.paidSoFar', { paid: money(settles.paid, currency), total: money(self.amountInclTax, currency), outstanding: money(settles.outstanding, currency) })}</Typography.Text> : null}
+        extra={
+          settles && self ? (
+            <Typography.Text type="secondary">
+              {t('invoiceActions.paidSoFar', {
+                paid: money(settles.paid, currency),
+                total: money(self.amountInclTax, currency),
+                outstanding: money(settles.outstanding, currency),
+              })}
+            </Typography.Text>
+          ) : null
+        }
       >
         <Table<Settle>
           size="small"
@@ -144,21 +161,28 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('invoiceActions.noSettles')} /> }}
           columns={[
             { key: 'paidOn', title: t('invoiceActions.paidOn'), dataIndex: 'paidOn' },
-            { key: 'reference', title: t('invoiceActions.reference'), render: (_, s) => (s.kind === 'deposit' ? <Tag color="gold">{t('invoiceActions.fromDeposit')}</Tag> : s.reference) },
+            {
+              key: 'reference',
+              title: t('invoiceActions.reference'),
+              render: (_, s) => (s.kind === 'deposit' ? <Tag color="gold">{t('invoiceActions.fromDeposit')}</Tag> : s.reference),
+            },
             { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, s) => money(s.amount, s.currency) },
             { key: 'by', title: '', render: (_, s) => <Typography.Text type="secondary">{s.recordedBy ?? ''}</Typography.Text> },
           ]}
         />
       </Card>
-      <TableCard<SkuLine> title={t('invoiceActions.extract')} rowKey="sku" rows={extract}
-          columns={[
-            { key: 'sku', title: t('invoices.fields.sku'), render: (_, l) => l.sku || '—' },
-            { key: 'sims', title: t('invoiceActions.sims'), dataIndex: 'sims', align: 'right' },
-            { key: 'qty', title: t('invoices.fields.bundleQuantity'), dataIndex: 'bundleQuantity', align: 'right' },
-            { key: 'bundle', title: t('invoices.fields.bundlePrice'), align: 'right', render: (_, l) => money(l.bundleAmount, currency) },
-            { key: 'overage', title: t('invoices.fields.overagePrice'), align: 'right', render: (_, l) => money(l.overageAmount, currency) },
-            { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, l) => money(l.amount, currency) },
-          ]}
+      <TableCard<SkuLine>
+        title={t('invoiceActions.extract')}
+        rowKey="sku"
+        rows={extract}
+        columns={[
+          { key: 'sku', title: t('invoices.fields.sku'), render: (_, l) => l.sku || '—' },
+          { key: 'sims', title: t('invoiceActions.sims'), dataIndex: 'sims', align: 'right' },
+          { key: 'qty', title: t('invoices.fields.bundleQuantity'), dataIndex: 'bundleQuantity', align: 'right' },
+          { key: 'bundle', title: t('invoices.fields.bundlePrice'), align: 'right', render: (_, l) => money(l.bundleAmount, currency) },
+          { key: 'overage', title: t('invoices.fields.overagePrice'), align: 'right', render: (_, l) => money(l.overageAmount, currency) },
+          { key: 'amount', title: t('invoiceActions.amount'), align: 'right', render: (_, l) => money(l.amount, currency) },
+        ]}
       />
       {pools.length > 0 && (
         <Card size="small" title={t('invoiceActions.pools')}>
@@ -173,7 +197,12 @@ export function InvoiceHistory({ base, round, onOpen }: { base: string; round: n
               { key: 'usage', title: t('invoices.fields.usageKb'), align: 'right', render: (_, p) => kb(p.usageKb) },
               { key: 'size', title: t('invoiceActions.poolSize'), align: 'right', render: (_, p) => kb(p.sizeKb) },
               { key: 'overage', title: t('invoices.fields.overageQuantityKb'), align: 'right', render: (_, p) => kb(p.overageKb) },
-              { key: 'charged', title: t('invoices.fields.overagePrice'), align: 'right', render: (_, p) => (p.overageAmount == null ? '—' : money(Number(p.overageAmount), currency)) },
+              {
+                key: 'charged',
+                title: t('invoices.fields.overagePrice'),
+                align: 'right',
+                render: (_, p) => (p.overageAmount == null ? '—' : money(Number(p.overageAmount), currency)),
+              },
             ]}
           />
         </Card>
@@ -205,7 +234,15 @@ export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; u
     { form, reset: true, success: (made) => t('invoiceActions.corrected', { version: made.version }) },
   );
   return (
-    <FormDialog open={open} title={t('invoiceActions.correctTitle')} okText={t('invoiceActions.correct')} onCancel={onClose} {...dialog} help={t('invoiceActions.correctHelp')} form={form}>
+    <FormDialog
+      open={open}
+      title={t('invoiceActions.correctTitle')}
+      okText={t('invoiceActions.correct')}
+      onCancel={onClose}
+      {...dialog}
+      help={t('invoiceActions.correctHelp')}
+      form={form}
+    >
       <Form.Item name="reason" label={t('invoiceActions.reason')} rules={[maxChars(t, i18n.language, t('invoiceActions.reason'), 200)]}>
         <Input.TextArea count={{ show: true, max: 200 }} autoSize={{ minRows: 2 }} />
       </Form.Item>
@@ -214,7 +251,21 @@ export function CorrectDialog({ open, url, onClose, onDone }: { open: boolean; u
 }
 
 /** Record a payment: amount (cents), the day it was paid (not later than today), the bank's reference. */
-export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: { open: boolean; url: string; currency: string; onClose: () => void; onDone: () => void; onOpen: (id: string) => void }) {
+export function SettleDialog({
+  open,
+  url,
+  currency,
+  onClose,
+  onDone,
+  onOpen,
+}: {
+  open: boolean;
+  url: string;
+  currency: string;
+  onClose: () => void;
+  onDone: () => void;
+  onOpen: (id: string) => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const { notification } = App.useApp();
@@ -240,8 +291,7 @@ export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: {
                 }}
               >
                 {d.billId}
-              </Typography.Link>
-              {' '}
+              </Typography.Link>{' '}
               {t(d.paid ? 'invoiceActions.drawPaid' : 'invoiceActions.drawPart', { amount: money(d.amount, d.currency) })}
             </li>
           ))}
@@ -250,7 +300,8 @@ export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: {
     });
   };
   const { dialog } = useSubmit(
-    (values: { amount: number; paidOn: string; reference: string }) => api<{ depositDraws?: DepositDraw[] }>('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() }),
+    (values: { amount: number; paidOn: string; reference: string }) =>
+      api<{ depositDraws?: DepositDraw[] }>('POST', url, { amount: values.amount, paidOn: values.paidOn, reference: values.reference.trim() }),
     (r) => {
       if (r.depositDraws?.length) told(r.depositDraws);
       onDone();
@@ -258,14 +309,30 @@ export function SettleDialog({ open, url, currency, onClose, onDone, onOpen }: {
     { form, reset: true, success: (r) => (r.depositDraws?.length ? null : t('invoiceActions.settled')) },
   );
   return (
-    <FormDialog open={open} title={t('invoiceActions.settle')} okText={t('invoiceActions.settle')} onCancel={onClose} {...dialog} form={form} initialValues={{ paidOn: today }}>
-      <Form.Item name="amount" label={`${t('invoiceActions.amount')} (${currency})`} rules={[{ required: true }, numberIn(t, lang, t('invoiceActions.amount'), 0.01, 999_999_999_999, 2)]}>
+    <FormDialog
+      open={open}
+      title={t('invoiceActions.settle')}
+      okText={t('invoiceActions.settle')}
+      onCancel={onClose}
+      {...dialog}
+      form={form}
+      initialValues={{ paidOn: today }}
+    >
+      <Form.Item
+        name="amount"
+        label={`${t('invoiceActions.amount')} (${currency})`}
+        rules={[{ required: true }, numberIn(t, lang, t('invoiceActions.amount'), 0.01, 999_999_999_999, 2)]}
+      >
         <InputNumber step={0.01} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="paidOn" label={t('invoiceActions.paidOn')} rules={[{ required: true }]}>
         <Input type="date" max={today} />
       </Form.Item>
-      <Form.Item name="reference" label={t('invoiceActions.reference')} rules={[{ required: true, whitespace: true }, maxChars(t, lang, t('invoiceActions.reference'), 64)]}>
+      <Form.Item
+        name="reference"
+        label={t('invoiceActions.reference')}
+        rules={[{ required: true, whitespace: true }, maxChars(t, lang, t('invoiceActions.reference'), 64)]}
+      >
         <Input count={{ show: true, max: 64 }} />
       </Form.Item>
     </FormDialog>

@@ -2,7 +2,17 @@
  * Invoices (finance), invoice detail (financeDetailsPage) and SIM invoice detail (financeSimDetailsPage), from
  * schemas/invoices.json and invoice-lines.json; the PDF is made by the server.
  */
-import { ArrowLeftOutlined, BankOutlined, EditOutlined, EyeOutlined, FilePdfOutlined, RollbackOutlined, SendOutlined, UnorderedListOutlined, WalletOutlined } from '@ant-design/icons';
+import {
+  ArrowLeftOutlined,
+  BankOutlined,
+  EditOutlined,
+  EyeOutlined,
+  FilePdfOutlined,
+  RollbackOutlined,
+  SendOutlined,
+  UnorderedListOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
 import { useOne } from '@refinedev/core';
 import { Alert, Button, Skeleton, Space } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -19,10 +29,21 @@ import { ResourceListPage } from '../../resources/resource-list-page';
 import { ResourceShowPage, usePageAddress } from '../../resources/resource-show-page';
 
 /** The invoice pages' own words (versions, payments, actions), fetched with the pages (src/components/page-texts.ts). */
-const useInvoiceTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./invoice-locales/*.json', { import: 'default' }), 'invoiceActions.publish').useReady;
+const useInvoiceTexts = pageTexts(
+  import.meta.glob<Record<string, unknown>>('./invoice-locales/*.json', { import: 'default' }),
+  'invoiceActions.publish',
+).useReady;
 const BILLS = '/api/customer/cube/v2/api/customer/bills';
 
-type Invoice = Record<string, unknown> & { id: string; billId: string; status: string; dueDate: string; currency: string; billingCycle?: string; version?: number };
+type Invoice = Record<string, unknown> & {
+  id: string;
+  billId: string;
+  status: string;
+  dueDate: string;
+  currency: string;
+  billingCycle?: string;
+  version?: number;
+};
 type Dialog = 'correct' | 'settle' | 'credit' | 'settlement';
 
 export function InvoicesPage() {
@@ -108,7 +129,11 @@ export function InvoiceDetailPage() {
             </Button>
             {may('export') && <DetailsDownload url={`${base}/details/download`} fallbackName={`${inv.billId}-details`} />}
             {inv.status === 'draft' && (
-              <Button icon={<EyeOutlined />} loading={busy === 'preview'} onClick={() => void fetchFile('preview', `${base}/preview/pdf`, `${inv.billId}-preview.pdf`)}>
+              <Button
+                icon={<EyeOutlined />}
+                loading={busy === 'preview'}
+                onClick={() => void fetchFile('preview', `${base}/preview/pdf`, `${inv.billId}-preview.pdf`)}
+              >
                 {t('invoiceActions.preview')}
               </Button>
             )}
@@ -119,11 +144,23 @@ export function InvoiceDetailPage() {
               [inv.status === 'published' && inv.type !== 'credit' && may('settle'), 'settle', <WalletOutlined />, 'invoiceActions.settle'],
             ])}
             {inv.status === 'draft' && may('publish') && <PublishButton url={`${base}/publish`} icon={<SendOutlined />} onDone={after} />}
-            <Button type="primary" icon={<FilePdfOutlined />} loading={busy === 'pdf'} onClick={() => void fetchFile('pdf', `${base}/download/pdf`, `${inv.billId}.pdf`)}>
+            <Button
+              type="primary"
+              icon={<FilePdfOutlined />}
+              loading={busy === 'pdf'}
+              onClick={() => void fetchFile('pdf', `${base}/download/pdf`, `${inv.billId}.pdf`)}
+            >
               {t('invoices.pdf')}
             </Button>
             <CorrectDialog open={dialog === 'correct'} url={`${base}/versions`} onClose={() => setDialog(null)} onDone={opened} />
-            <SettleDialog open={dialog === 'settle'} url={`${base}/settles`} currency={inv.currency} onClose={() => setDialog(null)} onDone={after} onOpen={openInvoice} />
+            <SettleDialog
+              open={dialog === 'settle'}
+              url={`${base}/settles`}
+              currency={inv.currency}
+              onClose={() => setDialog(null)}
+              onDone={after}
+              onOpen={openInvoice}
+            />
             <SettlementDialog open={dialog === 'settlement'} url={`${base}/settlement`} onClose={() => setDialog(null)} onDone={after} />
             <CreditDialog open={dialog === 'credit'} base={base} currency={inv.currency} onClose={() => setDialog(null)} onDone={opened} />
           </>
@@ -150,7 +187,13 @@ export function InvoiceSimDetailsPage() {
   const { t, i18n } = useTranslation();
   const { navigate, lang, id } = usePageAddress();
   // Opened without an invoice (a bookmark, the route table): nothing to ask for, and no error toast for it.
-  const { result } = useOne<Invoice>({ resource: 'invoices', id, meta: { one: RESOURCES.invoices['x-admin'].show!.call }, errorNotification: false, queryOptions: { enabled: id !== '' } });
+  const { result } = useOne<Invoice>({
+    resource: 'invoices',
+    id,
+    meta: { one: RESOURCES.invoices['x-admin'].show!.call },
+    errorNotification: false,
+    queryOptions: { enabled: id !== '' },
+  });
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`/${lang}/financeDetailsPage?id=${encodeURIComponent(id)}`)}>

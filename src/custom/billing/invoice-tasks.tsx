@@ -22,7 +22,8 @@ function monthsBetween(earliest: string, latest: string): string[] {
 }
 
 /** A month as the reader's language names it ("October 2026", "2026年10月"). */
-const monthName = (month: string, lang: string) => new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
+const monthName = (month: string, lang: string) =>
+  new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
 
 /** A notice that the task center now holds a task, with the way there. */
 function useTaskNotice() {
@@ -101,7 +102,9 @@ export function RunInvoicesButton({ bills }: { bills: string }) {
             />
           </Form.Item>
         </Form>
-        {month && <Alert type="info" showIcon message={<Typography.Text>{t('invoiceActions.runWhat', { month: monthName(month, i18n.language) })}</Typography.Text>} />}
+        {month && (
+          <Alert type="info" showIcon message={<Typography.Text>{t('invoiceActions.runWhat', { month: monthName(month, i18n.language) })}</Typography.Text>} />
+        )}
       </Modal>
     </>
   );

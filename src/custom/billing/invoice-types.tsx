@@ -51,13 +51,22 @@ export function SettlementCard({ base, round, onOpen }: { base: string; round: n
   const [s, setS] = useState<Settlement | null>(null);
   useEffect(() => {
     let live = true;
-    api<Settlement>('GET', `${base}/settlement`, undefined, { quiet: true }).then((d) => live && setS(d), () => undefined);
+    api<Settlement>('GET', `${base}/settlement`, undefined, { quiet: true }).then(
+      (d) => live && setS(d),
+      () => undefined,
+    );
     return () => void (live = false);
   }, [base, round]);
   const none = <Typography.Text type="secondary">—</Typography.Text>;
   const percent = (bp: number) => numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 2 }).format(bp / 10000);
   return (
-    <Card size="small" title={t('invoiceTypes.settlement')} loading={!s} data-testid="settlement-card" extra={s?.editable ? <Tag>{t('invoiceTypes.editableDraft')}</Tag> : null}>
+    <Card
+      size="small"
+      title={t('invoiceTypes.settlement')}
+      loading={!s}
+      data-testid="settlement-card"
+      extra={s?.editable ? <Tag>{t('invoiceTypes.editableDraft')}</Tag> : null}
+    >
       {s && (
         <LayoutTables>
           <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }}>
@@ -70,7 +79,9 @@ export function SettlementCard({ base, round, onOpen }: { base: string; round: n
             <Descriptions.Item label={t('fields.bankName')}>{s.bankName ?? none}</Descriptions.Item>
             <Descriptions.Item label={t('fields.iban')}>{s.iban ? <Typography.Text copyable>{s.iban}</Typography.Text> : none}</Descriptions.Item>
             <Descriptions.Item label={t('fields.bic')}>{s.bic ?? none}</Descriptions.Item>
-            <Descriptions.Item label={t('fields.creditLimitMinor')}>{s.creditLimitMinor === null ? none : money(s.creditLimitMinor, s.currency)}</Descriptions.Item>
+            <Descriptions.Item label={t('fields.creditLimitMinor')}>
+              {s.creditLimitMinor === null ? none : money(s.creditLimitMinor, s.currency)}
+            </Descriptions.Item>
             <Descriptions.Item label={t('fields.currency')}>{s.currency}</Descriptions.Item>
             <Descriptions.Item label={t('fields.taxRateBp')}>{percent(s.taxRateBp)}</Descriptions.Item>
             <Descriptions.Item label={t('invoiceTypes.depositPaid')}>{money(s.depositPaidMinor, s.currency)}</Descriptions.Item>
@@ -90,7 +101,19 @@ export function SettlementCard({ base, round, onOpen }: { base: string; round: n
   );
 }
 
-type SettlementValues = Omit<Settlement, 'status' | 'editable' | 'creditFor' | 'creditForBillId' | 'depositPaidMinor' | 'depositRequestedMinor' | 'depositAppliedMinor' | 'depositLeftMinor' | 'creditLimitMinor' | 'taxRateBp'> & { creditLimit: number | null; taxPercent: number };
+type SettlementValues = Omit<
+  Settlement,
+  | 'status'
+  | 'editable'
+  | 'creditFor'
+  | 'creditForBillId'
+  | 'depositPaidMinor'
+  | 'depositRequestedMinor'
+  | 'depositAppliedMinor'
+  | 'depositLeftMinor'
+  | 'creditLimitMinor'
+  | 'taxRateBp'
+> & { creditLimit: number | null; taxPercent: number };
 
 /** Edit a draft's settlement details; the organisation's billing profile takes them for the invoices to come. */
 export function SettlementDialog({ open, url, onClose, onDone }: { open: boolean; url: string; onClose: () => void; onDone: () => void }) {
@@ -133,7 +156,19 @@ export function SettlementDialog({ open, url, onClose, onDone }: { open: boolean
   );
   const upper = (v: string) => v?.toUpperCase().replace(/\s+/g, '');
   return (
-    <FormDialog open={open} title={t('invoiceTypes.settlementTitle')} okText={t('invoiceTypes.save')} onCancel={onClose} width={620} {...dialog} help={t('invoiceTypes.settlementHelp')} form={form} name="settlement" disabled={!loaded} okButtonProps={{ disabled: !loaded }}>
+    <FormDialog
+      open={open}
+      title={t('invoiceTypes.settlementTitle')}
+      okText={t('invoiceTypes.save')}
+      onCancel={onClose}
+      width={620}
+      {...dialog}
+      help={t('invoiceTypes.settlementHelp')}
+      form={form}
+      name="settlement"
+      disabled={!loaded}
+      okButtonProps={{ disabled: !loaded }}
+    >
       <Form.Item name="settlementCustomer" label={t('fields.settlementCustomer')} rules={[maxChars(t, lang, t('fields.settlementCustomer'), 100)]}>
         <Input count={{ show: true, max: 100 }} />
       </Form.Item>
@@ -141,7 +176,15 @@ export function SettlementDialog({ open, url, onClose, onDone }: { open: boolean
         <Form.Item name="bankName" label={t('fields.bankName')} rules={[maxChars(t, lang, t('fields.bankName'), 100)]}>
           <Input count={{ show: true, max: 100 }} />
         </Form.Item>
-        <Form.Item name="bic" label={t('fields.bic')} normalize={upper} rules={[maxChars(t, lang, t('fields.bic'), 11), { pattern: /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, message: ruleMessage(t, lang, t('fields.bic'), 'pattern') }]}>
+        <Form.Item
+          name="bic"
+          label={t('fields.bic')}
+          normalize={upper}
+          rules={[
+            maxChars(t, lang, t('fields.bic'), 11),
+            { pattern: /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, message: ruleMessage(t, lang, t('fields.bic'), 'pattern') },
+          ]}
+        >
           <Input />
         </Form.Item>
       </div>
@@ -166,7 +209,11 @@ export function SettlementDialog({ open, url, onClose, onDone }: { open: boolean
         <Form.Item name="currency" label={t('fields.currency')} rules={[{ required: true }]}>
           <Select showSearch options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
         </Form.Item>
-        <Form.Item name="creditLimit" label={t('fields.creditLimitMinor')} rules={[numberIn(t, lang, t('fields.creditLimitMinor'), 0, CREDIT_MAX_MINOR / 100, 2)]}>
+        <Form.Item
+          name="creditLimit"
+          label={t('fields.creditLimitMinor')}
+          rules={[numberIn(t, lang, t('fields.creditLimitMinor'), 0, CREDIT_MAX_MINOR / 100, 2)]}
+        >
           <InputNumber style={{ width: '100%' }} addonAfter={currency} />
         </Form.Item>
         <Form.Item name="taxPercent" label={t('fields.taxRateBp')} rules={[{ required: true }, numberIn(t, lang, t('fields.taxRateBp'), 0, 99.99, 2)]}>
@@ -183,7 +230,19 @@ export function SettlementDialog({ open, url, onClose, onDone }: { open: boolean
  * (the settlement answer's creditLeftMinor, the server's own limit): the dialog says it, and an amount above it is
  * kept as typed and refused in the server's words, naming what is left.
  */
-export function CreditDialog({ open, base, currency, onClose, onDone }: { open: boolean; base: string; currency: string; onClose: () => void; onDone: (id: string) => void }) {
+export function CreditDialog({
+  open,
+  base,
+  currency,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  base: string;
+  currency: string;
+  onClose: () => void;
+  onDone: (id: string) => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [form] = Form.useForm<{ amount: number; reason: string }>();
@@ -192,13 +251,17 @@ export function CreditDialog({ open, base, currency, onClose, onDone }: { open: 
     if (!open) return;
     let live = true;
     setLeftMinor(null);
-    api<Settlement>('GET', `${base}/settlement`).then((s) => live && setLeftMinor(Math.max(0, s.creditLeftMinor ?? 0)), () => undefined);
+    api<Settlement>('GET', `${base}/settlement`).then(
+      (s) => live && setLeftMinor(Math.max(0, s.creditLeftMinor ?? 0)),
+      () => undefined,
+    );
     return () => void (live = false);
   }, [open, base]);
   const left = leftMinor === null ? '' : formatMoney(leftMinor, currency, lang);
   // A refusal the dialog could not foresee (another note issued meanwhile) is shown by the HTTP helper.
   const { dialog } = useSubmit(
-    (v: { amount: number; reason: string }) => api<{ id: string; billId: string }>('POST', `${base}/credit`, { amountMinor: toMinor(v.amount), reason: v.reason.trim() }),
+    (v: { amount: number; reason: string }) =>
+      api<{ id: string; billId: string }>('POST', `${base}/credit`, { amountMinor: toMinor(v.amount), reason: v.reason.trim() }),
     (note) => onDone(note.id),
     { form, reset: true, success: (note) => t('invoiceTypes.credited', { bill: note.billId }) },
   );
@@ -214,8 +277,22 @@ export function CreditDialog({ open, base, currency, onClose, onDone }: { open: 
     </>
   );
   return (
-    <FormDialog open={open} title={t('invoiceTypes.creditTitle')} okText={t('invoiceTypes.credit')} onCancel={onClose} {...dialog} help={help} form={form} name="credit" disabled={leftMinor === null}>
-      <Form.Item name="amount" label={`${t('fields.amount')} (${currency})`} rules={[{ required: true }, numberIn(t, lang, t('fields.amount'), 0.01, CREDIT_MAX_MINOR / 100, 2), withinLeft]}>
+    <FormDialog
+      open={open}
+      title={t('invoiceTypes.creditTitle')}
+      okText={t('invoiceTypes.credit')}
+      onCancel={onClose}
+      {...dialog}
+      help={help}
+      form={form}
+      name="credit"
+      disabled={leftMinor === null}
+    >
+      <Form.Item
+        name="amount"
+        label={`${t('fields.amount')} (${currency})`}
+        rules={[{ required: true }, numberIn(t, lang, t('fields.amount'), 0.01, CREDIT_MAX_MINOR / 100, 2), withinLeft]}
+      >
         <InputNumber step={0.01} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="reason" label={t('fields.reason')} rules={[{ required: true, whitespace: true }, maxChars(t, lang, t('fields.reason'), 200)]}>
@@ -233,7 +310,10 @@ export function DepositButton({ onDone }: { onDone: (id: string) => void }) {
   const [form] = Form.useForm<{ amount: number; reason?: string }>();
   const { dialog } = useSubmit(
     (v: { amount: number; reason?: string }) =>
-      api<{ id: string; billId: string }>('POST', '/api/customer/cube/v2/api/customer/bills/predeposit', { amountMinor: toMinor(v.amount), ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) }),
+      api<{ id: string; billId: string }>('POST', '/api/customer/cube/v2/api/customer/bills/predeposit', {
+        amountMinor: toMinor(v.amount),
+        ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}),
+      }),
     (dep) => {
       setOpen(false);
       onDone(dep.id);
@@ -243,7 +323,16 @@ export function DepositButton({ onDone }: { onDone: (id: string) => void }) {
   return (
     <>
       <Button onClick={() => setOpen(true)}>{t('invoiceTypes.requestDeposit')}</Button>
-      <FormDialog open={open} title={t('invoiceTypes.requestDeposit')} okText={t('invoiceTypes.request')} onCancel={() => setOpen(false)} {...dialog} help={t('invoiceTypes.depositHelp')} form={form} name="deposit">
+      <FormDialog
+        open={open}
+        title={t('invoiceTypes.requestDeposit')}
+        okText={t('invoiceTypes.request')}
+        onCancel={() => setOpen(false)}
+        {...dialog}
+        help={t('invoiceTypes.depositHelp')}
+        form={form}
+        name="deposit"
+      >
         <Form.Item name="amount" label={t('fields.amount')} rules={[{ required: true }, numberIn(t, lang, t('fields.amount'), 0.01, DEPOSIT_MAX, 2)]}>
           <InputNumber step={0.01} style={{ width: '100%' }} />
         </Form.Item>

@@ -52,7 +52,12 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
   const [searchText, setSearchText] = useState('');
   const paging = usePaging();
   const { page, pageSize } = paging;
-  const [state, setState] = useState<{ items: Product[]; total: number; loading: boolean; error: string | null }>({ items: [], total: 0, loading: true, error: null });
+  const [state, setState] = useState<{ items: Product[]; total: number; loading: boolean; error: string | null }>({
+    items: [],
+    total: 0,
+    loading: true,
+    error: null,
+  });
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -95,7 +100,13 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
           {mayExport && (
             <Dropdown
               trigger={['click']}
-              menu={{ items: (['csv', 'xlsx'] as const).map((f) => ({ key: f, label: t('bundleSummary.coverageAs', { format: f.toUpperCase() }), onClick: () => void coverage(f) })) }}
+              menu={{
+                items: (['csv', 'xlsx'] as const).map((f) => ({
+                  key: f,
+                  label: t('bundleSummary.coverageAs', { format: f.toUpperCase() }),
+                  onClick: () => void coverage(f),
+                })),
+              }}
             >
               <Button icon={<ExportOutlined />}>
                 {t('bundleSummary.coverage')} <DownOutlined />
@@ -134,7 +145,13 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
             }}
           />
         </Space>
-        <Table<Product> rowKey="sku" size="small" data-testid="bundle-summary" loading={state.loading} dataSource={state.items} {...FIT_TABLE}
+        <Table<Product>
+          rowKey="sku"
+          size="small"
+          data-testid="bundle-summary"
+          loading={state.loading}
+          dataSource={state.items}
+          {...FIT_TABLE}
           locale={{ emptyText: <Empty description={state.error ?? t('bundleSummary.empty')} /> }}
           pagination={paging.pagination(state.total)}
           columns={[
@@ -144,7 +161,12 @@ export function BundleSummary({ onOrders }: { onOrders: () => void }) {
             { key: 'sims', title: t('bundleSummary.columns.sims'), align: 'right', render: (_, p) => n(p.sims) },
             { key: 'inUse', title: t('bundleSummary.columns.inUse'), align: 'right', render: (_, p) => n(p.inUse) },
             { key: 'pending', title: t('bundleSummary.columns.pending'), align: 'right', render: (_, p) => n(p.pending) },
-            { key: 'ended', title: `${t('bundleSummary.columns.expired')} / ${t('bundleSummary.columns.cancelled')}`, align: 'right', render: (_, p) => `${n(p.expired)} / ${n(p.cancelled)}` },
+            {
+              key: 'ended',
+              title: `${t('bundleSummary.columns.expired')} / ${t('bundleSummary.columns.cancelled')}`,
+              align: 'right',
+              render: (_, p) => `${n(p.expired)} / ${n(p.cancelled)}`,
+            },
             { key: 'used', title: t('bundleSummary.columns.cycleUsedKb'), align: 'right', render: (_, p) => kb(p.cycleUsedKb) },
             {
               key: 'over',

@@ -12,8 +12,22 @@ import { api } from '../../providers/http';
 import { useCallsTexts } from './texts';
 
 interface Enterprise {
-  orgCode: string; orgName: string; settlement: boolean; saved: boolean; canEdit: boolean; legalName: string; taxId: string | null; address: string | null;
-  billingEmail: string | null; phone: string | null; currency: string; invoiceType: string; creditLimitMinor: number | null; bankName: string | null; iban: string | null; bic: string | null;
+  orgCode: string;
+  orgName: string;
+  settlement: boolean;
+  saved: boolean;
+  canEdit: boolean;
+  legalName: string;
+  taxId: string | null;
+  address: string | null;
+  billingEmail: string | null;
+  phone: string | null;
+  currency: string;
+  invoiceType: string;
+  creditLimitMinor: number | null;
+  bankName: string | null;
+  iban: string | null;
+  bic: string | null;
 }
 type Values = Omit<Enterprise, 'orgCode' | 'orgName' | 'settlement' | 'saved' | 'canEdit' | 'creditLimitMinor'> & { creditLimit: number | null };
 
@@ -34,12 +48,15 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
     if (!org) return;
     let live = true;
     setData(null);
-    api<Enterprise>('GET', `/api/main/enterprises/selectByOrgCode/${encodeURIComponent(org.code)}`).then((d) => {
-      if (!live) return;
-      setData(d);
-      // Money is kept in minor units; the form shows major units (two decimals).
-      form.setFieldsValue({ ...d, creditLimit: d.creditLimitMinor === null ? null : d.creditLimitMinor / 100 });
-    }, () => live && onClose());
+    api<Enterprise>('GET', `/api/main/enterprises/selectByOrgCode/${encodeURIComponent(org.code)}`).then(
+      (d) => {
+        if (!live) return;
+        setData(d);
+        // Money is kept in minor units; the form shows major units (two decimals).
+        form.setFieldsValue({ ...d, creditLimit: d.creditLimitMinor === null ? null : d.creditLimitMinor / 100 });
+      },
+      () => live && onClose(),
+    );
     return () => void (live = false);
   }, [org, form, onClose]);
   const save = async () => {
@@ -47,7 +64,10 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
     const v = await form.validateFields();
     const empty = (s: string | null | undefined) => (s === undefined || s === null || s.trim() === '' ? null : s.trim());
     const body = {
-      orgCode: data.orgCode, legalName: v.legalName, currency: v.currency, invoiceType: v.invoiceType,
+      orgCode: data.orgCode,
+      legalName: v.legalName,
+      currency: v.currency,
+      invoiceType: v.invoiceType,
       creditLimitMinor: v.creditLimit === null || v.creditLimit === undefined ? null : Math.round(v.creditLimit * 100),
       ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, empty(v[f])])),
     };
@@ -70,7 +90,13 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
       width={560}
       title={ready && org ? t('calls.enterprise.title', { name: org.name }) : ''}
       destroyOnHidden
-      extra={data?.canEdit && <Button type="primary" loading={busy} onClick={() => void save()}>{t('calls.enterprise.save')}</Button>}
+      extra={
+        data?.canEdit && (
+          <Button type="primary" loading={busy} onClick={() => void save()}>
+            {t('calls.enterprise.save')}
+          </Button>
+        )
+      }
     >
       {!data || !ready ? (
         <Skeleton active />
@@ -79,25 +105,62 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
           {!data.saved && <Alert type="info" showIcon message={t('calls.enterprise.notSaved')} style={{ marginBottom: 16 }} />}
           {ro && <Alert type="warning" showIcon message={t('calls.enterprise.readOnly')} style={{ marginBottom: 16 }} />}
           <Form form={form} layout="vertical" disabled={ro}>
-            <Form.Item name="legalName" label={t('calls.enterprise.legalName')} rules={[{ required: true, whitespace: true }, ...chars('calls.enterprise.legalName', 100)]} extra={data.settlement ? t('calls.enterprise.settlementLocked') : undefined}>
+            <Form.Item
+              name="legalName"
+              label={t('calls.enterprise.legalName')}
+              rules={[{ required: true, whitespace: true }, ...chars('calls.enterprise.legalName', 100)]}
+              extra={data.settlement ? t('calls.enterprise.settlementLocked') : undefined}
+            >
               <Input count={{ show: true, max: 100 }} disabled={ro || (data.settlement && data.saved)} />
             </Form.Item>
-            <Form.Item name="taxId" label={t('calls.enterprise.taxId')} rules={chars('calls.enterprise.taxId', 30)}><Input /></Form.Item>
-            <Form.Item name="address" label={t('calls.enterprise.address')} rules={chars('calls.enterprise.address', 200)}><Input.TextArea count={{ show: true, max: 200 }} rows={2} /></Form.Item>
-            <Form.Item name="billingEmail" label={t('calls.enterprise.billingEmail')} rules={[{ type: 'email' }, ...chars('calls.enterprise.billingEmail', 254)]}><Input /></Form.Item>
-            <Form.Item name="phone" label={t('calls.enterprise.phone')} rules={chars('calls.enterprise.phone', 15)}><Input inputMode="numeric" /></Form.Item>
+            <Form.Item name="taxId" label={t('calls.enterprise.taxId')} rules={chars('calls.enterprise.taxId', 30)}>
+              <Input />
+            </Form.Item>
+            <Form.Item name="address" label={t('calls.enterprise.address')} rules={chars('calls.enterprise.address', 200)}>
+              <Input.TextArea count={{ show: true, max: 200 }} rows={2} />
+            </Form.Item>
+            <Form.Item
+              name="billingEmail"
+              label={t('calls.enterprise.billingEmail')}
+              rules={[{ type: 'email' }, ...chars('calls.enterprise.billingEmail', 254)]}
+            >
+              <Input />
+            </Form.Item>
+            <Form.Item name="phone" label={t('calls.enterprise.phone')} rules={chars('calls.enterprise.phone', 15)}>
+              <Input inputMode="numeric" />
+            </Form.Item>
             <Form.Item name="currency" label={t('calls.enterprise.currency')} rules={[{ required: true }]}>
               <Select showSearch options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
             </Form.Item>
             <Form.Item name="invoiceType" label={t('calls.enterprise.invoiceType')} rules={[{ required: true }]}>
               <Select options={INVOICE_TYPES.map((k) => ({ value: k, label: t(`calls.enterprise.types.${k}`) }))} />
             </Form.Item>
-            <Form.Item name="creditLimit" label={t('calls.enterprise.creditLimit')} rules={[numberIn(t, lang, t('calls.enterprise.creditLimit'), 0, 1_000_000_000, 2)]}>
+            <Form.Item
+              name="creditLimit"
+              label={t('calls.enterprise.creditLimit')}
+              rules={[numberIn(t, lang, t('calls.enterprise.creditLimit'), 0, 1_000_000_000, 2)]}
+            >
               <InputNumber style={{ width: '100%' }} addonAfter={currency ?? data.currency} />
             </Form.Item>
-            <Form.Item name="bankName" label={t('calls.enterprise.bankName')} rules={chars('calls.enterprise.bankName', 100)}><Input /></Form.Item>
-            <Form.Item name="iban" label={t('calls.enterprise.iban')} normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')} rules={chars('calls.enterprise.iban', 42)}><Input /></Form.Item>
-            <Form.Item name="bic" label={t('calls.enterprise.bic')} normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')} rules={chars('calls.enterprise.bic', 11)}><Input /></Form.Item>
+            <Form.Item name="bankName" label={t('calls.enterprise.bankName')} rules={chars('calls.enterprise.bankName', 100)}>
+              <Input />
+            </Form.Item>
+            <Form.Item
+              name="iban"
+              label={t('calls.enterprise.iban')}
+              normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')}
+              rules={chars('calls.enterprise.iban', 42)}
+            >
+              <Input />
+            </Form.Item>
+            <Form.Item
+              name="bic"
+              label={t('calls.enterprise.bic')}
+              normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')}
+              rules={chars('calls.enterprise.bic', 11)}
+            >
+              <Input />
+            </Form.Item>
           </Form>
         </>
       )}

@@ -12,9 +12,26 @@ import { api } from '../../providers/http';
 import { currentAbility } from '../../shell/ability';
 import { useCallsTexts } from './texts';
 
-interface Group { id: string; channel: SubscriptionChannel; name: string; notifications: string[]; recipients: string[]; enabled: boolean; language: string }
-interface Groups { items: Group[]; kinds: string[] }
-interface FormValues { name: string; notifications: string[]; recipients: string; enabled: boolean; language: string }
+interface Group {
+  id: string;
+  channel: SubscriptionChannel;
+  name: string;
+  notifications: string[];
+  recipients: string[];
+  enabled: boolean;
+  language: string;
+}
+interface Groups {
+  items: Group[];
+  kinds: string[];
+}
+interface FormValues {
+  name: string;
+  notifications: string[];
+  recipients: string;
+  enabled: boolean;
+  language: string;
+}
 
 const LANGUAGE_NAMES: Record<string, string> = { 'en-US': 'English', 'zh-CN': '简体中文', 'zh-TW': '繁體中文', 'es-ES': 'Español' };
 
@@ -44,7 +61,16 @@ function Groups() {
   };
   const save = async () => {
     const v = await form.validateFields();
-    const body = { name: v.name, notifications: v.notifications, recipients: v.recipients.split(/\r?\n/).map((r) => r.trim()).filter(Boolean), enabled: v.enabled, language: v.language };
+    const body = {
+      name: v.name,
+      notifications: v.notifications,
+      recipients: v.recipients
+        .split(/\r?\n/)
+        .map((r) => r.trim())
+        .filter(Boolean),
+      enabled: v.enabled,
+      language: v.language,
+    };
     setBusy(true);
     try {
       if (editing === 'new') await api('POST', '/api/job/rest/subscribe/group', { channel, ...body });
@@ -73,24 +99,34 @@ function Groups() {
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.groups.empty')} /> }}
       columns={[
         { key: 'name', title: t('calls.groups.name'), dataIndex: 'name' },
-        { key: 'notifications', title: t('calls.groups.notifications'), render: (_, g) => g.notifications.map((k) => <Tag key={k}>{t(`calls.groups.kinds.${k}`)}</Tag>) },
+        {
+          key: 'notifications',
+          title: t('calls.groups.notifications'),
+          render: (_, g) => g.notifications.map((k) => <Tag key={k}>{t(`calls.groups.kinds.${k}`)}</Tag>),
+        },
         { key: 'recipients', title: t('calls.groups.recipients'), render: (_, g) => g.recipients.join(', ') },
         { key: 'language', title: t('calls.groups.language'), render: (_, g) => LANGUAGE_NAMES[g.language] ?? g.language },
         {
           key: 'enabled',
           title: t('calls.groups.enabled'),
           render: (_, g) => (
-            <Switch checked={g.enabled} disabled={!ability.can('update', 'subscription')} aria-label={`${t('calls.groups.enabled')} ${g.name}`} onChange={(on) => void toggle(g, on)} />
+            <Switch
+              checked={g.enabled}
+              disabled={!ability.can('update', 'subscription')}
+              aria-label={`${t('calls.groups.enabled')} ${g.name}`}
+              onChange={(on) => void toggle(g, on)}
+            />
           ),
         },
         {
           key: 'actions',
           title: '',
-          render: (_, g) => ability.can('update', 'subscription') && (
-            <Button type="link" size="small" onClick={() => open(g)} aria-label={`${t('calls.groups.edit')} ${g.name}`}>
-              {t('calls.groups.edit')}
-            </Button>
-          ),
+          render: (_, g) =>
+            ability.can('update', 'subscription') && (
+              <Button type="link" size="small" onClick={() => open(g)} aria-label={`${t('calls.groups.edit')} ${g.name}`}>
+                {t('calls.groups.edit')}
+              </Button>
+            ),
         },
       ]}
     />
@@ -103,14 +139,27 @@ function Groups() {
           <Space style={{ justifyContent: 'space-between', width: '100%' }} wrap>
             <Typography.Text type="secondary">{t('calls.groups.intro', { max: RECIPIENTS_MAX })}</Typography.Text>
             {/* Outside the tab list: a button among the tabs is not a tab (it adds to the channel shown). */}
-            {ability.can('create', 'subscription') && <Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>{t('calls.groups.add')}</Button>}
+            {ability.can('create', 'subscription') && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>
+                {t('calls.groups.add')}
+              </Button>
+            )}
           </Space>
           <Tabs
             activeKey={channel}
             onChange={(k) => setChannel(k as SubscriptionChannel)}
             items={[
               { key: 'email', label: t('calls.groups.email'), children: table },
-              { key: 'sms', label: t('calls.groups.sms'), children: <Space direction="vertical" style={{ width: '100%' }}><Alert type="info" showIcon message={t('calls.groups.smsNote')} />{table}</Space> },
+              {
+                key: 'sms',
+                label: t('calls.groups.sms'),
+                children: (
+                  <Space direction="vertical" style={{ width: '100%' }}>
+                    <Alert type="info" showIcon message={t('calls.groups.smsNote')} />
+                    {table}
+                  </Space>
+                ),
+              },
             ]}
           />
         </Space>

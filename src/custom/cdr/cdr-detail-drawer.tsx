@@ -8,11 +8,36 @@ import { formatKb } from '../../resources/cell';
 import { useCallsTexts } from '../calls/texts';
 import { formatNumber } from '../../../common/numbers';
 
-interface Totals { uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }
+interface Totals {
+  uplinkKb: number;
+  downlinkKb: number;
+  volumeKb: number;
+  cdrCount: number;
+}
 interface CdrDetail {
-  cdr: { id: string; iccid: string; network: string; planCode: string | null; direction: string; rat: string; volumeKb: number; startAt: string; endAt: string; durationS: number };
+  cdr: {
+    id: string;
+    iccid: string;
+    network: string;
+    planCode: string | null;
+    direction: string;
+    rat: string;
+    volumeKb: number;
+    startAt: string;
+    endAt: string;
+    durationS: number;
+  };
   session: Totals & { source: 'network' | 'record'; startedAt: string; endedAt: string | null; apn: string | null; ip: string | null };
-  cell: { network: string; mccMnc: string | null; country: string | null; countryName: string | null; rat: string; lat: number | null; lon: number | null; locatedAt: string | null };
+  cell: {
+    network: string;
+    mccMnc: string | null;
+    country: string | null;
+    countryName: string | null;
+    rat: string;
+    lat: number | null;
+    lon: number | null;
+    locatedAt: string | null;
+  };
 }
 
 export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -25,7 +50,10 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
     let live = true;
     setData(null);
     setFailed(false);
-    api<CdrDetail>('GET', `/api/cdr/stdcdrs/${encodeURIComponent(id)}`).then((d) => live && setData(d), () => live && setFailed(true));
+    api<CdrDetail>('GET', `/api/cdr/stdcdrs/${encodeURIComponent(id)}`).then(
+      (d) => live && setData(d),
+      () => live && setFailed(true),
+    );
     return () => void (live = false);
   }, [id]);
   const kb = (v: number) => formatKb(v, i18n.language);
@@ -42,13 +70,21 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
             <Tag color={cdr.direction === 'uplink' ? 'blue' : 'purple'}>{t(`cdrs.enum.direction.${cdr.direction}`)}</Tag>
           </Descriptions.Item>
           <Descriptions.Item label={t('cdrs.fields.volumeKb')}>{kb(cdr.volumeKb)}</Descriptions.Item>
-          <Descriptions.Item label={t('cdrs.fields.startAt')}><DateTime value={cdr.startAt} /></Descriptions.Item>
-          <Descriptions.Item label={t('cdrs.fields.endAt')}><DateTime value={cdr.endAt} /></Descriptions.Item>
+          <Descriptions.Item label={t('cdrs.fields.startAt')}>
+            <DateTime value={cdr.startAt} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('cdrs.fields.endAt')}>
+            <DateTime value={cdr.endAt} />
+          </Descriptions.Item>
           <Descriptions.Item label={t('cdrs.fields.durationS')}>{formatDuration(cdr.durationS * 1000, i18n.language)}</Descriptions.Item>
         </Descriptions>
         <Descriptions title={t('calls.cdr.session')} column={1} size="small" bordered style={{ marginTop: 24 }}>
-          <Descriptions.Item label={t('calls.cdr.source')}>{t(session.source === 'network' ? 'calls.cdr.sourceNetwork' : 'calls.cdr.sourceRecord')}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.started')}><DateTime value={session.startedAt} /></Descriptions.Item>
+          <Descriptions.Item label={t('calls.cdr.source')}>
+            {t(session.source === 'network' ? 'calls.cdr.sourceNetwork' : 'calls.cdr.sourceRecord')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('calls.cdr.started')}>
+            <DateTime value={session.startedAt} />
+          </Descriptions.Item>
           <Descriptions.Item label={t('calls.cdr.ended')}>{session.endedAt ? <DateTime value={session.endedAt} /> : t('calls.cdr.open')}</Descriptions.Item>
           {session.apn && <Descriptions.Item label={t('calls.cdr.apn')}>{session.apn}</Descriptions.Item>}
           {session.ip && <Descriptions.Item label={t('calls.cdr.ip')}>{session.ip}</Descriptions.Item>}
@@ -65,7 +101,8 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
           <Descriptions.Item label={t('calls.cdr.position')}>
             {cell.lat !== null && cell.lon !== null ? (
               <>
-                {formatNumber(cell.lat, i18n.language, { maximumFractionDigits: 4 })}, {formatNumber(cell.lon, i18n.language, { maximumFractionDigits: 4 })} · <DateTime value={cell.locatedAt} />
+                {formatNumber(cell.lat, i18n.language, { maximumFractionDigits: 4 })}, {formatNumber(cell.lon, i18n.language, { maximumFractionDigits: 4 })} ·{' '}
+                <DateTime value={cell.locatedAt} />
               </>
             ) : (
               t('calls.cdr.noPosition')

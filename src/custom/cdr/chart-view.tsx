@@ -41,7 +41,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The days a link asks for (the list's window), else the last 7. */
 function openingRange(from: string | null, to: string | null): [Dayjs, Dayjs] {
-  if (from && to && DAY.test(from) && DAY.test(to) && dayjs(from).isValid() && dayjs(to).isValid() && !dayjs(to).isBefore(dayjs(from))) return [dayjs(from), dayjs(to)];
+  if (from && to && DAY.test(from) && DAY.test(to) && dayjs(from).isValid() && dayjs(to).isValid() && !dayjs(to).isBefore(dayjs(from)))
+    return [dayjs(from), dayjs(to)];
   return [dayjs().subtract(6, 'day'), dayjs()];
 }
 
@@ -66,7 +67,12 @@ export function ChartViewPage() {
     setData(null);
     setProblem(null);
     const org = encodeURIComponent(store.get('partnerCode') ?? '');
-    api<Summary>('POST', `/api/cdr/sum/distributor/${org}/stdcdrs`, { from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD'), ...(iccid ? { iccid } : {}) }, { quiet: true }).then(
+    api<Summary>(
+      'POST',
+      `/api/cdr/sum/distributor/${org}/stdcdrs`,
+      { from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD'), ...(iccid ? { iccid } : {}) },
+      { quiet: true },
+    ).then(
       (r) => live && setData(r),
       (e: HttpError) => live && setProblem(e.message),
     );
@@ -99,7 +105,16 @@ export function ChartViewPage() {
             />
           </Labelled>
           <Labelled label={t('cdrChart.iccid')} htmlFor="cdr-chart-iccid">
-            <Input id="cdr-chart-iccid" allowClear style={{ width: 300 }} aria-label={t('cdrChart.iccid')} placeholder={t('cdrChart.iccidPlaceholder')} value={typed} onChange={(e) => setTyped(e.target.value)} status={badIccid ? 'error' : undefined} />
+            <Input
+              id="cdr-chart-iccid"
+              allowClear
+              style={{ width: 300 }}
+              aria-label={t('cdrChart.iccid')}
+              placeholder={t('cdrChart.iccidPlaceholder')}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              status={badIccid ? 'error' : undefined}
+            />
           </Labelled>
         </Space>
         {tooLong && <Alert style={{ marginTop: 12 }} type="warning" showIcon message={t('cdrChart.tooLong', { days: LIMITS.cdrSummaryDays })} />}
@@ -116,11 +131,19 @@ export function ChartViewPage() {
           <Row gutter={16}>
             {(['volumeKb', 'uplinkKb', 'downlinkKb'] as const).map((k) => (
               <Col xs={24} md={6} key={k}>
-                <Card>{data ? <TextStatistic title={t(`cdrChart.${k}`)} value={formatKb(data.total[k], i18n.language)} /> : <Skeleton active paragraph={false} />}</Card>
+                <Card>
+                  {data ? <TextStatistic title={t(`cdrChart.${k}`)} value={formatKb(data.total[k], i18n.language)} /> : <Skeleton active paragraph={false} />}
+                </Card>
               </Col>
             ))}
             <Col xs={24} md={6}>
-              <Card>{data ? <TextStatistic title={t('cdrChart.cdrCount')} value={formatNumber(data.total.cdrCount, i18n.language)} /> : <Skeleton active paragraph={false} />}</Card>
+              <Card>
+                {data ? (
+                  <TextStatistic title={t('cdrChart.cdrCount')} value={formatNumber(data.total.cdrCount, i18n.language)} />
+                ) : (
+                  <Skeleton active paragraph={false} />
+                )}
+              </Card>
             </Col>
           </Row>
           <Card title={t('cdrChart.perDay')}>

@@ -1,5 +1,15 @@
 /** The dashboard's row of figures: SIMs by kind, and the period's data and SMS against the period before. */
-import { AlertOutlined, ArrowDownOutlined, ArrowUpOutlined, CloudDownloadOutlined, CreditCardOutlined, MessageOutlined, RightOutlined, ThunderboltOutlined, WifiOutlined } from '@ant-design/icons';
+import {
+  AlertOutlined,
+  ArrowDownOutlined,
+  ArrowUpOutlined,
+  CloudDownloadOutlined,
+  CreditCardOutlined,
+  MessageOutlined,
+  RightOutlined,
+  ThunderboltOutlined,
+  WifiOutlined,
+} from '@ant-design/icons';
 import { Card, Col, Row, Skeleton, Space, Statistic, theme, Typography } from 'antd';
 import { TextStatistic } from '../../components/text-statistic';
 import type { ReactNode } from 'react';
@@ -34,7 +44,12 @@ function Figure({ title, icon, value, footer, to }: FigureProps) {
     <Card hoverable={Boolean(to)} style={{ height: '100%' }} styles={{ body: { padding: '16px 20px' } }}>
       {value === null ? (
         // Its title is known at once; only the figure waits, as a bar of the figure's size in the figure's place.
-        <Statistic title={heading} value="" valueStyle={VALUE_STYLE} valueRender={() => <Skeleton.Input active size="small" style={{ width: 96, verticalAlign: 'middle' }} />} />
+        <Statistic
+          title={heading}
+          value=""
+          valueStyle={VALUE_STYLE}
+          valueRender={() => <Skeleton.Input active size="small" style={{ width: 96, verticalAlign: 'middle' }} />}
+        />
       ) : (
         <TextStatistic title={heading} value={value} valueStyle={VALUE_STYLE} />
       )}
@@ -69,7 +84,8 @@ function Trend({ current, previous, view }: { current: number; previous: number;
   return (
     <Space size={6}>
       <Typography.Text strong type={flat ? undefined : up ? 'success' : 'danger'}>
-        {!flat && (up ? <ArrowUpOutlined aria-label={t('analysis.up')} /> : <ArrowDownOutlined aria-label={t('analysis.down')} />)} {percent(change, i18n.language)}
+        {!flat && (up ? <ArrowUpOutlined aria-label={t('analysis.up')} /> : <ArrowDownOutlined aria-label={t('analysis.down')} />)}{' '}
+        {percent(change, i18n.language)}
       </Typography.Text>
       {vs}
     </Space>
@@ -87,9 +103,24 @@ export function FigureCards({ call, view }: { call: Call<CardFigures>; view: Das
   const soon = expiringSoonWindow(new Date(call.updatedAt || Date.now()));
   const expiringTo = `/${lang}/sim/simCard?expiresAtFrom=${encodeURIComponent(soon.from.toISOString())}&expiresAtTo=${encodeURIComponent(soon.to.toISOString())}`;
   const cards: FigureProps[] = [
-    { title: t('analysis.cards.total'), icon: <CreditCardOutlined />, value: n(f?.totalSims), footer: <Typography.Text type="secondary">{t('analysis.cards.totalHint')}</Typography.Text> },
-    { title: t('analysis.cards.active'), icon: <ThunderboltOutlined />, value: n(f?.activeSims), footer: f && share(f.activeSims, f.totalSims, 'analysis.cards.activeShare') },
-    { title: t('analysis.cards.online'), icon: <WifiOutlined />, value: n(f?.onlineSims), footer: f && share(f.onlineSims, f.activeSims, 'analysis.cards.onlineShare') },
+    {
+      title: t('analysis.cards.total'),
+      icon: <CreditCardOutlined />,
+      value: n(f?.totalSims),
+      footer: <Typography.Text type="secondary">{t('analysis.cards.totalHint')}</Typography.Text>,
+    },
+    {
+      title: t('analysis.cards.active'),
+      icon: <ThunderboltOutlined />,
+      value: n(f?.activeSims),
+      footer: f && share(f.activeSims, f.totalSims, 'analysis.cards.activeShare'),
+    },
+    {
+      title: t('analysis.cards.online'),
+      icon: <WifiOutlined />,
+      value: n(f?.onlineSims),
+      footer: f && share(f.onlineSims, f.activeSims, 'analysis.cards.onlineShare'),
+    },
     {
       title: t('analysis.cards.expiring'),
       icon: <AlertOutlined />,
@@ -108,7 +139,12 @@ export function FigureCards({ call, view }: { call: Call<CardFigures>; view: Das
       value: f ? formatKb(f.usageKb, i18n.language) : n(undefined),
       footer: f && <Trend current={f.usageKb} previous={f.previousUsageKb} view={view} />,
     },
-    { title: t('analysis.cards.sms'), icon: <MessageOutlined />, value: n(f?.sms), footer: f && <Trend current={f.sms} previous={f.previousSms} view={view} /> },
+    {
+      title: t('analysis.cards.sms'),
+      icon: <MessageOutlined />,
+      value: n(f?.sms),
+      footer: f && <Trend current={f.sms} previous={f.previousSms} view={view} />,
+    },
   ];
   return (
     <Row gutter={[16, 16]} role="list" aria-label={t('analysis.cards.label')}>

@@ -43,10 +43,19 @@ export interface SeriesWords {
  * A bucket's tooltip (and its row of the chart's table): headed by the bucket's full name, one line per series with
  * the bucket's own figure (not the chart's rounded, scaled one), and a total line for a stack when given.
  */
-export function bucketTooltip(bucket: Bucket, view: DashboardView, lang: string, series: SeriesWords[], total?: { label: string; of: (bucket: Bucket) => string }): TooltipContent {
+export function bucketTooltip(
+  bucket: Bucket,
+  view: DashboardView,
+  lang: string,
+  series: SeriesWords[],
+  total?: { label: string; of: (bucket: Bucket) => string },
+): TooltipContent {
   return {
     head: bucketLabel(bucket.label, view, lang, true),
-    lines: [...series.map((s) => ({ name: s.name, color: s.color, value: s.value(bucket) })), ...(total ? [{ name: total.label, value: total.of(bucket) }] : [])],
+    lines: [
+      ...series.map((s) => ({ name: s.name, color: s.color, value: s.value(bucket) })),
+      ...(total ? [{ name: total.label, value: total.of(bucket) }] : []),
+    ],
   };
 }
 

@@ -77,7 +77,15 @@ export function heatmapOption(data: HeatmapData, measure: Measure, ctx: Context)
     `<b>${title}</b><br/>${t('heatmap.measure.sims')}: ${formatNumber(x.sims ?? 0, lang)}<br/>${t('heatmap.measure.usage')}: ${formatKb(x.usageKb ?? 0, lang)}`;
   const coord = (v: number) => formatNumber(v, lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   // The formatter also words the value a legend points at while a country or cell is hovered.
-  const legend = { type: 'continuous', calculable: false, itemHeight: 90, itemWidth: 12, bottom: 16, textStyle: { fontSize: 12 }, formatter: (v: unknown) => fmt(Number(v)) } as const;
+  const legend = {
+    type: 'continuous',
+    calculable: false,
+    itemHeight: 90,
+    itemWidth: 12,
+    bottom: 16,
+    textStyle: { fontSize: 12 },
+    formatter: (v: unknown) => fmt(Number(v)),
+  } as const;
   return {
     tooltip: {
       trigger: 'item',

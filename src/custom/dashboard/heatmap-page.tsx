@@ -60,11 +60,14 @@ export function HeatmapPage() {
   const view = dashboardViewOf(params.get('view'));
   const measure: Measure = params.get('measure') === 'usage' ? 'usage' : 'sims';
   const set = (key: string, value: string) =>
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      next.set(key, value);
-      return next;
-    }, { replace: true });
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
   const { data, error, reload } = useHeatmap(view);
   const countryName = useCountryName(lang);
 
@@ -109,9 +112,7 @@ export function HeatmapPage() {
           />
         </Space>
       </Flex>
-      {error && (
-        <Alert type="error" showIcon message={error} action={<Button onClick={reload}>{t('heatmap.retry')}</Button>} />
-      )}
+      {error && <Alert type="error" showIcon message={error} action={<Button onClick={reload}>{t('heatmap.retry')}</Button>} />}
       {!error && (
         <Row gutter={[16, 16]}>
           <Col xs={24} sm={8}>
@@ -138,7 +139,11 @@ export function HeatmapPage() {
             </Card>
           </Col>
           <Col xs={24} xl={17} xxl={18}>
-            <Card title={t(`heatmap.mapTitle.${measure}`)} extra={<Typography.Text type="secondary">{t('heatmap.hint')}</Typography.Text>} styles={{ body: { padding: 8 } }}>
+            <Card
+              title={t(`heatmap.mapTitle.${measure}`)}
+              extra={<Typography.Text type="secondary">{t('heatmap.hint')}</Typography.Text>}
+              styles={{ body: { padding: 8 } }}
+            >
               {!data || !option ? (
                 <Skeleton.Node active style={{ width: '100%', height: MAP_HEIGHT }} />
               ) : empty ? (

@@ -43,13 +43,27 @@ export function LifecyclePanel({ call, height }: { call: Call<LifecycleCount>; h
               height={donut}
               centre={{ value: formatNumber(total, i18n.language), label: t('analysis.lifecycle.total') }}
               items={d.items.map((i) => ({ key: i.status, name: name(i.status), value: i.count, color: COLORS[i.status] }))}
-              describe={(item) => ({ lines: [{ color: item.color, name: item.name, value: formatNumber(item.value, i18n.language), note: `(${percent(item.value / total, i18n.language)})` }] })}
+              describe={(item) => ({
+                lines: [
+                  {
+                    color: item.color,
+                    name: item.name,
+                    value: formatNumber(item.value, i18n.language),
+                    note: `(${percent(item.value / total, i18n.language)})`,
+                  },
+                ],
+              })}
               onSelect={(item) => void navigate(listOf(item.key))}
             />
             <nav aria-label={t('analysis.lifecycle.legend')}>
               {d.items.map((i) => (
                 // Named by what it shows ("Paused 3.2% 1,024"): a name that differs from the visible text fails WCAG 2.5.3.
-                <Link key={i.status} to={listOf(i.status)} title={t('analysis.lifecycle.open', { state: name(i.status), n: formatNumber(i.count, i18n.language) })} style={{ color: 'inherit' }}>
+                <Link
+                  key={i.status}
+                  to={listOf(i.status)}
+                  title={t('analysis.lifecycle.open', { state: name(i.status), n: formatNumber(i.count, i18n.language) })}
+                  style={{ color: 'inherit' }}
+                >
                   <Flex align="center" gap={8} style={{ padding: '4px 6px', borderRadius: 6 }}>
                     <span style={{ width: 10, height: 10, borderRadius: 5, background: COLORS[i.status], flex: 'none' }} />
                     <Typography.Text style={{ flex: 1 }} ellipsis>

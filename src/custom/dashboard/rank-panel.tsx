@@ -20,8 +20,20 @@ export function RankPanel({ call, height }: { call: Call<Rank>; height: number }
   const { t, i18n } = useTranslation();
   const { lang } = useParams();
   const { token } = theme.useToken();
-  const cell: CSSProperties = { padding: '8px 8px', borderBottom: `1px solid ${token.colorBorderSecondary}`, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
-  const head: CSSProperties = { ...cell, background: token.colorFillAlter, color: token.colorTextHeading, fontWeight: token.fontWeightStrong, textAlign: 'start' };
+  const cell: CSSProperties = {
+    padding: '8px 8px',
+    borderBottom: `1px solid ${token.colorBorderSecondary}`,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  };
+  const head: CSSProperties = {
+    ...cell,
+    background: token.colorFillAlter,
+    color: token.colorTextHeading,
+    fontWeight: token.fontWeightStrong,
+    textAlign: 'start',
+  };
   return (
     <Panel
       title={t('analysis.rank.title')}
@@ -34,7 +46,10 @@ export function RankPanel({ call, height }: { call: Call<Rank>; height: number }
       {(d) => {
         const top = Math.max(1, ...d.items.map((i) => i.volumeKb));
         return (
-          <table aria-label={t('analysis.rank.title')} style={{ width: '100%', tableLayout: 'fixed', borderCollapse: 'collapse', fontSize: token.fontSize, lineHeight: '22px' }}>
+          <table
+            aria-label={t('analysis.rank.title')}
+            style={{ width: '100%', tableLayout: 'fixed', borderCollapse: 'collapse', fontSize: token.fontSize, lineHeight: '22px' }}
+          >
             <colgroup>
               <col style={{ width: 40 }} />
               <col style={{ width: 210 }} />

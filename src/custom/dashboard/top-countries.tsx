@@ -31,7 +31,15 @@ export function TopCountries({ countries, measure, countryName, format }: TopCou
               {format(valueOf(c, measure))}
             </Typography.Text>
           </Flex>
-          <Progress aria-label={countryName(c.country)} percent={(valueOf(c, measure) / max) * 100} status="normal" strokeColor={token.colorPrimary} showInfo={false} size="small" style={{ margin: 0 }} />
+          <Progress
+            aria-label={countryName(c.country)}
+            percent={(valueOf(c, measure) / max) * 100}
+            status="normal"
+            strokeColor={token.colorPrimary}
+            showInfo={false}
+            size="small"
+            style={{ margin: 0 }}
+          />
         </li>
       ))}
     </ol>

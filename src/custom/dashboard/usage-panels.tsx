@@ -63,7 +63,13 @@ export function UsagePanel({ call, view, height }: { call: Call<Statistics>; vie
             ]}
             // Each bucket in its own best unit (1,536 KB reads 1.5 MB), whatever unit the axis is drawn in.
             describe={(i, shown) =>
-              bucketTooltip(d.series[i], d.view, i18n.language, words.filter((_, s) => shown.has(s)), { label: t('analysis.statistics.total'), of: (b) => kb(b.volumeKb) })
+              bucketTooltip(
+                d.series[i],
+                d.view,
+                i18n.language,
+                words.filter((_, s) => shown.has(s)),
+                { label: t('analysis.statistics.total'), of: (b) => kb(b.volumeKb) },
+              )
             }
           />
         );
@@ -77,7 +83,14 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
   const n = (v: number) => formatNumber(v, i18n.language);
   const chartHeight = height - 84;
   return (
-    <Panel title={t('analysis.sms.title')} extra={<ClockHint view={view} />} call={call} height={height} isEmpty={(d) => d.mo + d.mt === 0} emptyText={t('analysis.sms.empty')}>
+    <Panel
+      title={t('analysis.sms.title')}
+      extra={<ClockHint view={view} />}
+      call={call}
+      height={height}
+      isEmpty={(d) => d.mo + d.mt === 0}
+      emptyText={t('analysis.sms.empty')}
+    >
       {(d) => {
         const [mo, mt] = [t('analysis.sms.mo'), t('analysis.sms.mt')];
         const words: SeriesWords[] = [
@@ -110,7 +123,14 @@ export function SmsPanel({ call, view, height }: { call: Call<SmsUsage>; view: D
                 { name: mo, color: MO, values: d.series.map((b) => b.smsMo) },
                 { name: mt, color: MT, values: d.series.map((b) => b.smsMt) },
               ]}
-              describe={(i, shown) => bucketTooltip(d.series[i], d.view, i18n.language, words.filter((_, s) => shown.has(s)))}
+              describe={(i, shown) =>
+                bucketTooltip(
+                  d.series[i],
+                  d.view,
+                  i18n.language,
+                  words.filter((_, s) => shown.has(s)),
+                )
+              }
             />
           </>
         );

@@ -5,7 +5,28 @@
  * logged delivery can be sent again. The tab is kept in the address (?tab=).
  */
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, EyeOutlined, KeyOutlined, PlusOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, Typography, type DrawerProps, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Drawer,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+  type DrawerProps,
+  type TableColumnsType,
+} from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -75,7 +96,17 @@ function Copyable({ value, label }: { value: string; label: string }) {
 }
 
 /** Logged text as written: monospace, wrapped, scrolled when long. */
-const PRE = { margin: 0, padding: 12, maxHeight: 320, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', background: '#f5f5f5', borderRadius: 6, fontSize: 12 } as const;
+const PRE = {
+  margin: 0,
+  padding: 12,
+  maxHeight: 320,
+  overflow: 'auto',
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-all',
+  background: '#f5f5f5',
+  borderRadius: 6,
+  fontSize: 12,
+} as const;
 
 const codeColor = (code: number | null) => (code === null ? 'default' : code < 300 ? 'green' : code < 500 ? 'gold' : 'red');
 
@@ -156,7 +187,11 @@ function ApiKeysTab() {
         pagination={false}
         locale={{ emptyText: <Empty description={t('developer.noKeys')} /> }}
         columns={[
-          { title: t('developer.name'), dataIndex: 'name', render: (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('developer.unnamed')}</Typography.Text> : v) },
+          {
+            title: t('developer.name'),
+            dataIndex: 'name',
+            render: (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('developer.unnamed')}</Typography.Text> : v),
+          },
           { title: t('developer.keyId'), dataIndex: 'keyId', render: (v: string) => <Copyable value={v} label={t('developer.copyKeyId')} /> },
           { title: t('developer.created'), dataIndex: 'createdAt', render: (v: string) => <DateTime value={v} /> },
           { title: t('developer.lastUsed'), dataIndex: 'lastUsedAt', render: (v: string | null) => (v ? <DateTime value={v} /> : t('developer.never')) },
@@ -164,7 +199,14 @@ function ApiKeysTab() {
             title: t('developer.actions'),
             key: 'actions',
             render: (_: unknown, key: ApiKey) => (
-              <Popconfirm title={t('developer.deleteKeyTitle')} description={t('developer.deleteKeyText')} okText={t('developer.delete')} okButtonProps={{ danger: true }} cancelText={t('developer.cancel')} onConfirm={() => remove(key)}>
+              <Popconfirm
+                title={t('developer.deleteKeyTitle')}
+                description={t('developer.deleteKeyText')}
+                okText={t('developer.delete')}
+                okButtonProps={{ danger: true }}
+                cancelText={t('developer.cancel')}
+                onConfirm={() => remove(key)}
+              >
                 <Button danger size="small" icon={<DeleteOutlined />}>
                   {t('developer.delete')}
                 </Button>
@@ -173,9 +215,25 @@ function ApiKeysTab() {
           },
         ]}
       />
-      <Modal open={creating} title={t('developer.newKey')} okText={t('developer.create')} cancelText={t('developer.cancel')} confirmLoading={busy} onOk={() => void create()} onCancel={() => setCreating(false)} destroyOnHidden>
+      <Modal
+        open={creating}
+        title={t('developer.newKey')}
+        okText={t('developer.create')}
+        cancelText={t('developer.cancel')}
+        confirmLoading={busy}
+        onOk={() => void create()}
+        onCancel={() => setCreating(false)}
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical" requiredMark={false}>
-          <Form.Item name="name" label={t('developer.nameOptional')} rules={[{ max: 60, message: t('developer.nameRule') }, { whitespace: true, message: t('developer.nameRule') }]}>
+          <Form.Item
+            name="name"
+            label={t('developer.nameOptional')}
+            rules={[
+              { max: 60, message: t('developer.nameRule') },
+              { whitespace: true, message: t('developer.nameRule') },
+            ]}
+          >
             <Input count={{ show: true, max: 60 }} autoFocus />
           </Form.Item>
         </Form>
@@ -205,7 +263,10 @@ function ApiKeysTab() {
               <Copyable value={made.keyId} label={t('developer.copyKeyId')} />
             </Descriptions.Item>
             <Descriptions.Item label={t('developer.privateKey')}>
-              <Typography.Paragraph copyable={{ text: made.privateKey, icon: [<CopyOutlined key="c" aria-label={t('developer.copyPrivateKey')} />, undefined] }} style={{ marginBottom: 0 }}>
+              <Typography.Paragraph
+                copyable={{ text: made.privateKey, icon: [<CopyOutlined key="c" aria-label={t('developer.copyPrivateKey')} />, undefined] }}
+                style={{ marginBottom: 0 }}
+              >
                 <pre style={{ ...PRE, maxHeight: 220, fontSize: 11 }}>{made.privateKey}</pre>
               </Typography.Paragraph>
             </Descriptions.Item>
@@ -262,17 +323,21 @@ function WebhookTab() {
         setUrlError((err as HttpError).message);
       }
     });
-  const toggle = (on: boolean) => run('status', async () => setKey(await api<NotificationKey>('PUT', `/api/main/developer/key/notification/webhookStatus/${key.id}`, { status: on ? 'enabled' : 'disabled' })));
+  const toggle = (on: boolean) =>
+    run('status', async () =>
+      setKey(await api<NotificationKey>('PUT', `/api/main/developer/key/notification/webhookStatus/${key.id}`, { status: on ? 'enabled' : 'disabled' })),
+    );
   const rotate = () =>
     modal.confirm({
       title: t('developer.rotateTitle'),
       content: t('developer.rotateText'),
       okText: t('developer.rotate'),
       cancelText: t('developer.cancel'),
-      onOk: () => run('rotate', async () => {
-        setKey(await api<NotificationKey>('PUT', `/api/main/developer/key/notification/${key.id}`));
-        setShown(true);
-      }),
+      onOk: () =>
+        run('rotate', async () => {
+          setKey(await api<NotificationKey>('PUT', `/api/main/developer/key/notification/${key.id}`));
+          setShown(true);
+        }),
     });
   const sendTest = () => run('test', async () => setTest(await api('POST', `/api/main/developer/notification/${key.id}`, {})));
 
@@ -303,7 +368,15 @@ function WebhookTab() {
         </Descriptions.Item>
         <Descriptions.Item label={<label htmlFor="webhook-url">{t('developer.webhookUrl')}</label>}>
           <Space.Compact style={{ width: '100%', maxWidth: 640 }}>
-            <Input id="webhook-url" value={url} placeholder={t('developer.urlPlaceholder')} status={urlError ? 'error' : undefined} aria-describedby={urlError ? 'webhook-url-error' : undefined} onChange={(e) => setUrl(e.target.value)} onPressEnter={() => void saveUrl()} />
+            <Input
+              id="webhook-url"
+              value={url}
+              placeholder={t('developer.urlPlaceholder')}
+              status={urlError ? 'error' : undefined}
+              aria-describedby={urlError ? 'webhook-url-error' : undefined}
+              onChange={(e) => setUrl(e.target.value)}
+              onPressEnter={() => void saveUrl()}
+            />
             <Button type="primary" loading={busy === 'url'} disabled={!url.trim() || url.trim() === key.webhookUrl} onClick={() => void saveUrl()}>
               {t('developer.save')}
             </Button>
@@ -316,7 +389,13 @@ function WebhookTab() {
         </Descriptions.Item>
         <Descriptions.Item label={t('developer.status')}>
           <Space>
-            <Switch checked={key.status === 'enabled'} loading={busy === 'status'} disabled={!key.webhookUrl} onChange={(on) => void toggle(on)} aria-label={t('developer.enableWebhook')} />
+            <Switch
+              checked={key.status === 'enabled'}
+              loading={busy === 'status'}
+              disabled={!key.webhookUrl}
+              onChange={(on) => void toggle(on)}
+              aria-label={t('developer.enableWebhook')}
+            />
             <span>{t(key.status === 'enabled' ? 'developer.enabled' : 'developer.disabled')}</span>
             <Button icon={<SendOutlined />} disabled={!key.webhookUrl} loading={busy === 'test'} onClick={() => void sendTest()}>
               {t('developer.sendTest')}
@@ -327,7 +406,11 @@ function WebhookTab() {
               style={{ marginTop: 12 }}
               showIcon
               type={test.delivered ? 'success' : 'error'}
-              message={test.delivered ? t('developer.testDelivered', { code: test.httpCode }) : t('developer.testFailed', { reason: test.error ?? `HTTP ${test.httpCode}` })}
+              message={
+                test.delivered
+                  ? t('developer.testDelivered', { code: test.httpCode })
+                  : t('developer.testFailed', { reason: test.error ?? `HTTP ${test.httpCode}` })
+              }
             />
           )}
         </Descriptions.Item>
@@ -409,12 +492,39 @@ function ApiLogTab() {
   const [open, setOpen] = useState<ApiLog | null>(null);
   const log = useServerPage<ApiLog, typeof filters>('/api/main/developer/log/api', filters);
   return (
-    <LogCard<ApiLog> title={t('developer.apiLogTitle')} log={log} empty={t('developer.noApiCalls')} open={open} setOpen={setOpen}
+    <LogCard<ApiLog>
+      title={t('developer.apiLogTitle')}
+      log={log}
+      empty={t('developer.noApiCalls')}
+      open={open}
+      setOpen={setOpen}
       filters={
         <>
-          <Select allowClear placeholder={t('developer.method')} aria-label={t('developer.method')} style={{ width: 130 }} options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))} onChange={(method?: string) => setFilters((f) => ({ ...f, method }))} />
-          <Select allowClear placeholder={t('developer.httpCode')} aria-label={t('developer.httpCode')} style={{ width: 150 }} options={[200, 400, 401, 403, 404, 409, 429, 500].map((c) => ({ value: c, label: String(c) }))} onChange={(httpCode?: number) => setFilters((f) => ({ ...f, httpCode }))} />
-          <Input.Search allowClear placeholder={t('developer.traceId')} aria-label={t('developer.traceId')} style={{ width: 260 }} value={traceId} onChange={(e) => setTraceId(e.target.value)} onSearch={(v) => setFilters((f) => ({ ...f, traceId: v.trim() || undefined }))} />
+          <Select
+            allowClear
+            placeholder={t('developer.method')}
+            aria-label={t('developer.method')}
+            style={{ width: 130 }}
+            options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))}
+            onChange={(method?: string) => setFilters((f) => ({ ...f, method }))}
+          />
+          <Select
+            allowClear
+            placeholder={t('developer.httpCode')}
+            aria-label={t('developer.httpCode')}
+            style={{ width: 150 }}
+            options={[200, 400, 401, 403, 404, 409, 429, 500].map((c) => ({ value: c, label: String(c) }))}
+            onChange={(httpCode?: number) => setFilters((f) => ({ ...f, httpCode }))}
+          />
+          <Input.Search
+            allowClear
+            placeholder={t('developer.traceId')}
+            aria-label={t('developer.traceId')}
+            style={{ width: 260 }}
+            value={traceId}
+            onChange={(e) => setTraceId(e.target.value)}
+            onSearch={(v) => setFilters((f) => ({ ...f, traceId: v.trim() || undefined }))}
+          />
         </>
       }
       columns={[
@@ -430,9 +540,15 @@ function ApiLogTab() {
         children: open && (
           <>
             <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
-              <Descriptions.Item label={t('developer.time')}><DateTime value={open.at} /></Descriptions.Item>
-              <Descriptions.Item label={t('developer.httpCode')}><Tag color={codeColor(open.httpCode)}>{open.httpCode}</Tag></Descriptions.Item>
-              <Descriptions.Item label={t('developer.traceId')}><Copyable value={open.traceId} label={t('developer.copyTraceId')} /></Descriptions.Item>
+              <Descriptions.Item label={t('developer.time')}>
+                <DateTime value={open.at} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('developer.httpCode')}>
+                <Tag color={codeColor(open.httpCode)}>{open.httpCode}</Tag>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('developer.traceId')}>
+                <Copyable value={open.traceId} label={t('developer.copyTraceId')} />
+              </Descriptions.Item>
               <Descriptions.Item label={t('developer.duration')}>{open.durationMs === null ? '—' : `${open.durationMs} ms`}</Descriptions.Item>
               <Descriptions.Item label={t('developer.ip')}>{open.ip ?? '—'}</Descriptions.Item>
             </Descriptions>
@@ -463,13 +579,16 @@ function NotificationLogTab() {
     types.then(setTypes, () => setTypes([]));
   }, []);
   const typeLabel = (type: string) => types.find((x) => x.type === type)?.label ?? type;
-  const subtypeLabel = (type: string, sub: string | null) => (sub ? (types.find((x) => x.type === type)?.subtypes.find((s) => s.subtype === sub)?.label ?? sub) : '—');
+  const subtypeLabel = (type: string, sub: string | null) =>
+    sub ? (types.find((x) => x.type === type)?.subtypes.find((s) => s.subtype === sub)?.label ?? sub) : '—';
   const subtypes = types.find((x) => x.type === filters.eventType)?.subtypes ?? [];
   const replay = async (row: NotificationLog) => {
     setReplaying(true);
     try {
       const key = await api<NotificationKey>('GET', `/api/main/developer/key/notification/${encodeURIComponent(accountId ?? '')}`);
-      const r = await api<{ httpCode: number | null; error: string | null; delivered: boolean }>('POST', `/api/main/developer/notification/${key.id}`, { logId: row.id });
+      const r = await api<{ httpCode: number | null; error: string | null; delivered: boolean }>('POST', `/api/main/developer/notification/${key.id}`, {
+        logId: row.id,
+      });
       if (r.delivered) message.success(t('developer.testDelivered', { code: r.httpCode }));
       else message.error(t('developer.testFailed', { reason: r.error ?? `HTTP ${r.httpCode}` }));
       log.reload();
@@ -479,14 +598,46 @@ function NotificationLogTab() {
       setReplaying(false);
     }
   };
-  const result = (row: NotificationLog): ReactNode => (row.httpCode === null ? <Tag color="red">{t('developer.notSent')}</Tag> : <Tag color={codeColor(row.httpCode)}>{row.httpCode}</Tag>);
+  const result = (row: NotificationLog): ReactNode =>
+    row.httpCode === null ? <Tag color="red">{t('developer.notSent')}</Tag> : <Tag color={codeColor(row.httpCode)}>{row.httpCode}</Tag>;
   return (
-    <LogCard<NotificationLog> title={t('developer.notificationLogTitle')} log={log} empty={t('developer.noDeliveries')} open={open} setOpen={setOpen}
+    <LogCard<NotificationLog>
+      title={t('developer.notificationLogTitle')}
+      log={log}
+      empty={t('developer.noDeliveries')}
+      open={open}
+      setOpen={setOpen}
       filters={
         <>
-          <Select allowClear placeholder={t('developer.eventType')} aria-label={t('developer.eventType')} style={{ width: 170 }} options={types.map((x) => ({ value: x.type, label: x.label }))} onChange={(eventType?: string) => setFilters((f) => ({ ...f, eventType, subtype: undefined }))} />
-          <Select allowClear placeholder={t('developer.subtype')} aria-label={t('developer.subtype')} style={{ width: 220 }} disabled={!filters.eventType} value={filters.subtype} options={subtypes.map((s) => ({ value: s.subtype, label: s.label }))} onChange={(subtype?: string) => setFilters((f) => ({ ...f, subtype }))} />
-          <Select allowClear placeholder={t('developer.outcome')} aria-label={t('developer.outcome')} style={{ width: 170 }} options={[{ value: 'failed', label: t('developer.failedOnly') }, { value: 'ok', label: t('developer.deliveredOnly') }]} onChange={(v?: string) => setFilters((f) => ({ ...f, failed: v === undefined ? undefined : v === 'failed' }))} />
+          <Select
+            allowClear
+            placeholder={t('developer.eventType')}
+            aria-label={t('developer.eventType')}
+            style={{ width: 170 }}
+            options={types.map((x) => ({ value: x.type, label: x.label }))}
+            onChange={(eventType?: string) => setFilters((f) => ({ ...f, eventType, subtype: undefined }))}
+          />
+          <Select
+            allowClear
+            placeholder={t('developer.subtype')}
+            aria-label={t('developer.subtype')}
+            style={{ width: 220 }}
+            disabled={!filters.eventType}
+            value={filters.subtype}
+            options={subtypes.map((s) => ({ value: s.subtype, label: s.label }))}
+            onChange={(subtype?: string) => setFilters((f) => ({ ...f, subtype }))}
+          />
+          <Select
+            allowClear
+            placeholder={t('developer.outcome')}
+            aria-label={t('developer.outcome')}
+            style={{ width: 170 }}
+            options={[
+              { value: 'failed', label: t('developer.failedOnly') },
+              { value: 'ok', label: t('developer.deliveredOnly') },
+            ]}
+            onChange={(v?: string) => setFilters((f) => ({ ...f, failed: v === undefined ? undefined : v === 'failed' }))}
+          />
         </>
       }
       columns={[
@@ -507,11 +658,17 @@ function NotificationLogTab() {
         children: open && (
           <>
             <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
-              <Descriptions.Item label={t('developer.sentAt')}><DateTime value={open.sentAt} /></Descriptions.Item>
+              <Descriptions.Item label={t('developer.sentAt')}>
+                <DateTime value={open.sentAt} />
+              </Descriptions.Item>
               <Descriptions.Item label={t('developer.url')}>{open.url}</Descriptions.Item>
               <Descriptions.Item label={t('developer.httpCode')}>{result(open)}</Descriptions.Item>
               <Descriptions.Item label={t('developer.attempt')}>{open.attempt}</Descriptions.Item>
-              {open.messageId && <Descriptions.Item label={t('developer.messageId')}><Copyable value={open.messageId} label={t('developer.copyMessageId')} /></Descriptions.Item>}
+              {open.messageId && (
+                <Descriptions.Item label={t('developer.messageId')}>
+                  <Copyable value={open.messageId} label={t('developer.copyMessageId')} />
+                </Descriptions.Item>
+              )}
               {open.error && <Descriptions.Item label={t('developer.error')}>{open.error}</Descriptions.Item>}
             </Descriptions>
             <Typography.Title level={5}>{t('developer.body')}</Typography.Title>

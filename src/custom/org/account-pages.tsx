@@ -25,7 +25,17 @@ const accounts = RESOURCES.accounts;
 // An invitee's names are null until the invitation is accepted (the server shows only the invitation).
 // accountWide: the server's answer, from the rules its handlers apply, whether this caller may change what is the
 // account's own (false when the account is also in an organisation where the caller lacks the right).
-type Account = Record<string, unknown> & { id: string; email: string; firstName: string | null; lastName: string | null; role: Role; status: string; oversight: boolean; pendingInvite: boolean; accountWide?: boolean };
+type Account = Record<string, unknown> & {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: Role;
+  status: string;
+  oversight: boolean;
+  pendingInvite: boolean;
+  accountWide?: boolean;
+};
 
 /** The roles the signed-in person may give: none above their own. */
 function grantableRoles(): Role[] {
@@ -38,7 +48,9 @@ const only = (data: Record<string, unknown>, fields: string[]) => Object.fromEnt
 
 // An account's record as the permission file's conditions read it (its role; an invitee is not a member yet).
 const may = (action: string, account?: { role: unknown; pendingInvite?: boolean }) =>
-  account ? currentAbility().can(action, subjectOf('account', { role: account.role, pendingInvite: account.pendingInvite ?? false })) : currentAbility().can(action, 'account');
+  account
+    ? currentAbility().can(action, subjectOf('account', { role: account.role, pendingInvite: account.pendingInvite ?? false }))
+    : currentAbility().can(action, 'account');
 
 export function AccountsPage() {
   const { t } = useTranslation();
@@ -115,7 +127,12 @@ function InviteWizard({ open, onClose }: { open: boolean; onClose: (sent: boolea
   };
   return (
     <Modal open={open} title={t('accounts.inviteTitle')} onCancel={() => close(false)} footer={null} width={640} destroyOnHidden>
-      <Steps current={step} size="small" style={{ marginBottom: 24 }} items={[{ title: t('accounts.steps.info') }, { title: t('accounts.steps.access') }, { title: t('accounts.steps.confirm') }]} />
+      <Steps
+        current={step}
+        size="small"
+        style={{ marginBottom: 24 }}
+        items={[{ title: t('accounts.steps.info') }, { title: t('accounts.steps.access') }, { title: t('accounts.steps.confirm') }]}
+      />
       {open && <AccountSeats />}
       {step === 0 && (
         <SchemaForm
@@ -145,7 +162,11 @@ function InviteWizard({ open, onClose }: { open: boolean; onClose: (sent: boolea
       {step === 2 && (
         <Space direction="vertical" size="large" style={{ width: '100%' }}>
           <Typography.Paragraph>
-            {t('accounts.confirmText', { email: data.email, org: store.get('enterpriseName') ?? store.get('partnerCode'), role: t(`accounts.enum.role.${String(data.role)}`) })}
+            {t('accounts.confirmText', {
+              email: data.email,
+              org: store.get('enterpriseName') ?? store.get('partnerCode'),
+              role: t(`accounts.enum.role.${String(data.role)}`),
+            })}
           </Typography.Paragraph>
           <Space>
             <Button onClick={() => setStep(1)}>{t('accounts.previous')}</Button>
@@ -183,7 +204,15 @@ export function AccountDetailPage() {
   if (params.get('edit') === '1') {
     return <ResourceEditPage resource={accounts} id={id} title={t('resources.editOf', { name: t('accounts.one') })} onSaved={() => navigate(detail)} />;
   }
-  return <ResourceShowPage resource={accounts} id={id} title={t('menu.userDetail')} onBack={back} extra={(record, reload) => <AccountActions account={record as Account} reload={reload} onRemoved={back} onEdit={() => navigate(`${detail}&edit=1`)} />} />;
+  return (
+    <ResourceShowPage
+      resource={accounts}
+      id={id}
+      title={t('menu.userDetail')}
+      onBack={back}
+      extra={(record, reload) => <AccountActions account={record as Account} reload={reload} onRemoved={back} onEdit={() => navigate(`${detail}&edit=1`)} />}
+    />
+  );
 }
 
 /** The actions on one account, each confirmed, each shown only where the rules allow it on this account's role. */
@@ -213,26 +242,56 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
       {self && <Typography.Text type="secondary">{t('accounts.you')}</Typography.Text>}
       {!account.pendingInvite && may('update', account) && <Button onClick={onEdit}>{t('forms.edit')}</Button>}
       {account.pendingInvite && may('delete', account) && (
-        <Button onClick={() => run(t('accounts.revoke'), t('accounts.revokeConfirm', { email: account.email }), () => api('DELETE', `/api/identity/info/cube/invites?email=${encodeURIComponent(account.email)}`).then(onRemoved), t('accounts.revoked'))}>
+        <Button
+          onClick={() =>
+            run(
+              t('accounts.revoke'),
+              t('accounts.revokeConfirm', { email: account.email }),
+              () => api('DELETE', `/api/identity/info/cube/invites?email=${encodeURIComponent(account.email)}`).then(onRemoved),
+              t('accounts.revoked'),
+            )
+          }
+        >
           {t('accounts.revoke')}
         </Button>
       )}
-      {!self && !account.pendingInvite && may('changeStatus', account) && why(
-        <Button
-          disabled={elsewhere}
-          onClick={() => {
-            const status = account.status === 'active' ? 'disabled' : 'active';
-            run(t(status === 'disabled' ? 'accounts.disable' : 'accounts.enable'), t(status === 'disabled' ? 'accounts.disableConfirm' : 'accounts.enableConfirm', { name }), () => api('PATCH', `/api/main/change_status/accounts/${id}`, { status }).then(reload), undefined, status === 'disabled');
-          }}
-        >
-          {t(account.status === 'active' ? 'accounts.disable' : 'accounts.enable')}
-        </Button>
-      )}
-      {!account.pendingInvite && may('resetPassword', account) && why(
-        <Button disabled={elsewhere} onClick={() => run(t('accounts.resetPassword'), t('accounts.resetConfirm', { name, email: account.email }), () => api('PATCH', `/api/main/reset_password/accounts/${id}`), t('accounts.resetDone', { email: account.email }))}>
-          {t('accounts.resetPassword')}
-        </Button>
-      )}
+      {!self &&
+        !account.pendingInvite &&
+        may('changeStatus', account) &&
+        why(
+          <Button
+            disabled={elsewhere}
+            onClick={() => {
+              const status = account.status === 'active' ? 'disabled' : 'active';
+              run(
+                t(status === 'disabled' ? 'accounts.disable' : 'accounts.enable'),
+                t(status === 'disabled' ? 'accounts.disableConfirm' : 'accounts.enableConfirm', { name }),
+                () => api('PATCH', `/api/main/change_status/accounts/${id}`, { status }).then(reload),
+                undefined,
+                status === 'disabled',
+              );
+            }}
+          >
+            {t(account.status === 'active' ? 'accounts.disable' : 'accounts.enable')}
+          </Button>,
+        )}
+      {!account.pendingInvite &&
+        may('resetPassword', account) &&
+        why(
+          <Button
+            disabled={elsewhere}
+            onClick={() =>
+              run(
+                t('accounts.resetPassword'),
+                t('accounts.resetConfirm', { name, email: account.email }),
+                () => api('PATCH', `/api/main/reset_password/accounts/${id}`),
+                t('accounts.resetDone', { email: account.email }),
+              )
+            }
+          >
+            {t('accounts.resetPassword')}
+          </Button>,
+        )}
       {!self && !account.pendingInvite && may('grantOversight', account) && (
         <Tooltip title={t(elsewhere ? 'accounts.accountElsewhere' : 'accounts.oversightHelp')}>
           <Space>
@@ -247,7 +306,18 @@ function AccountActions({ account, reload, onRemoved, onEdit }: { account: Accou
         </Tooltip>
       )}
       {!self && !account.pendingInvite && may('delete', account) && (
-        <Button danger onClick={() => run(t('accounts.remove'), t('accounts.removeConfirm', { name, org }), () => api('DELETE', `/api/identity/permission/info/cube/permissions/${encodeURIComponent(store.get('partnerCode') ?? '')}/${id}`).then(onRemoved), t('accounts.removed', { name }), true)}>
+        <Button
+          danger
+          onClick={() =>
+            run(
+              t('accounts.remove'),
+              t('accounts.removeConfirm', { name, org }),
+              () => api('DELETE', `/api/identity/permission/info/cube/permissions/${encodeURIComponent(store.get('partnerCode') ?? '')}/${id}`).then(onRemoved),
+              t('accounts.removed', { name }),
+              true,
+            )
+          }
+        >
           {t('accounts.remove')}
         </Button>
       )}

@@ -37,7 +37,11 @@ export function AccountSeats({ compact, version = 0 }: { compact?: boolean; vers
   const seats = useAccountSeats(version);
   if (!seats) return null;
   const full = seats.accountsLeft <= 0;
-  const text = t('accounts.seatsLeft', { count: seats.accountsLeft, n: formatNumber(seats.accountsLeft, i18n.language), cap: formatNumber(seats.accountCap, i18n.language) });
+  const text = t('accounts.seatsLeft', {
+    count: seats.accountsLeft,
+    n: formatNumber(seats.accountsLeft, i18n.language),
+    cap: formatNumber(seats.accountCap, i18n.language),
+  });
   if (compact) {
     return (
       <Tooltip title={full ? t('errors.maxAccounts') : undefined}>

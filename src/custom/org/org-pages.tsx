@@ -43,10 +43,13 @@ export function OrgsPage() {
     void refreshRights().catch(() => undefined);
   };
   const makeDefault = (org: Org) =>
-    void api('PUT', `/api/identity/permission/info/cube/${encodeURIComponent(store.get('userId') ?? '')}/current/${encodeURIComponent(org.code)}`).then(() => {
-      void message.success(t('orgs.defaultSet', { name: org.name }));
-      changed();
-    }, () => undefined);
+    void api('PUT', `/api/identity/permission/info/cube/${encodeURIComponent(store.get('userId') ?? '')}/current/${encodeURIComponent(org.code)}`).then(
+      () => {
+        void message.success(t('orgs.defaultSet', { name: org.name }));
+        changed();
+      },
+      () => undefined,
+    );
   const confirmDelete = (org: Org) =>
     modal.confirm({
       title: t('orgs.deleteTitle', { name: org.name }),
@@ -54,10 +57,13 @@ export function OrgsPage() {
       okButtonProps: { danger: true },
       okText: t('orgs.delete'),
       onOk: () =>
-        api('DELETE', `/api/main/enterprises/delete/cube/${encodeURIComponent(org.code)}`).then(() => {
-          void message.success(t('orgs.deleted', { name: org.name }));
-          changed();
-        }, () => undefined),
+        api('DELETE', `/api/main/enterprises/delete/cube/${encodeURIComponent(org.code)}`).then(
+          () => {
+            void message.success(t('orgs.deleted', { name: org.name }));
+            changed();
+          },
+          () => undefined,
+        ),
     });
   return (
     <>
@@ -70,7 +76,12 @@ export function OrgsPage() {
         cells={{
           default: (row) => {
             const org = row as Org;
-            if (org.default) return <Tag icon={<StarFilled />} color="gold">{t('orgs.isDefault')}</Tag>;
+            if (org.default)
+              return (
+                <Tag icon={<StarFilled />} color="gold">
+                  {t('orgs.isDefault')}
+                </Tag>
+              );
             if (org.pending_invitation) return null;
             return (
               <Button type="link" size="small" style={{ paddingInline: 0 }} icon={<StarOutlined />} onClick={() => makeDefault(org)}>
@@ -104,11 +115,13 @@ export function OrgsPage() {
             </Space>
           );
         }}
-        extra={canCreate && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${lang}/orgscreate`)}>
-            {t('shell.newOrg')}
-          </Button>
-        )}
+        extra={
+          canCreate && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${lang}/orgscreate`)}>
+              {t('shell.newOrg')}
+            </Button>
+          )
+        }
       />
       {enterprise && (
         <Suspense fallback={null}>

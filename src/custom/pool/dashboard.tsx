@@ -117,10 +117,16 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
       grid: { ...GRID, top: 8 },
       xAxis: { type: 'value', name: u.unit },
       yAxis: { type: 'category', data: [t('poolDash.limit'), t('poolDash.used')] },
-      series: [{
-        type: 'bar', barWidth: 28,
-        data: [{ value: u.of(r.limitKb), itemStyle: { color: '#8c8c8c' } }, { value: u.of(r.usageKb), itemStyle: { color: r.usageKb > r.limitKb ? '#cf1322' : '#1677ff' } }],
-      }],
+      series: [
+        {
+          type: 'bar',
+          barWidth: 28,
+          data: [
+            { value: u.of(r.limitKb), itemStyle: { color: '#8c8c8c' } },
+            { value: u.of(r.usageKb), itemStyle: { color: r.usageKb > r.limitKb ? '#cf1322' : '#1677ff' } },
+          ],
+        },
+      ],
     };
   };
   const lineOption = (l: Line): EChartsOption => {
@@ -145,9 +151,17 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
       legend: { top: 0, right: 0 },
       grid: GRID,
       xAxis: { type: 'category', data: b.bars.map((x) => label(x.key)) },
-      yAxis: [{ type: 'value', name: u.unit }, { type: 'value', name: 'SIM', minInterval: 1 }],
+      yAxis: [
+        { type: 'value', name: u.unit },
+        { type: 'value', name: 'SIM', minInterval: 1 },
+      ],
       series: [
-        { name: b.by === 'day' ? t('poolDash.daily') : t('poolDash.usage'), type: 'bar', data: b.bars.map((x) => u.of(x.usageKb)), tooltip: { valueFormatter: (v) => u.format(Number(v)) } },
+        {
+          name: b.by === 'day' ? t('poolDash.daily') : t('poolDash.usage'),
+          type: 'bar',
+          data: b.bars.map((x) => u.of(x.usageKb)),
+          tooltip: { valueFormatter: (v) => u.format(Number(v)) },
+        },
         { name: t('poolDash.simsThatDay'), type: 'line', yAxisIndex: 1, data: b.bars.map((x) => x.sims) },
       ],
     };
@@ -173,7 +187,9 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
               <>
                 <Space wrap size="middle" style={{ marginBottom: 8 }}>
                   <Typography.Text strong>{t('poolDash.percent', { value: formatNumber(rt.data.percent, lang) })}</Typography.Text>
-                  <Typography.Text type="secondary">{formatKb(rt.data.usageKb, lang)} / {formatKb(rt.data.limitKb, lang)}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    {formatKb(rt.data.usageKb, lang)} / {formatKb(rt.data.limitKb, lang)}
+                  </Typography.Text>
                   <Typography.Text type="secondary">{t('poolDash.cycle', { from: date(rt.data.cycleStart), to: date(rt.data.cycleLastDay) })}</Typography.Text>
                   <Typography.Text type="secondary">{t('poolDash.sims', { activated: rt.data.activatedSims, total: rt.data.totalSims })}</Typography.Text>
                 </Space>
@@ -182,7 +198,9 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
                     style={{ marginBottom: 8 }}
                     type="warning"
                     showIcon
-                    message={t('poolDash.overage', { at: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(rt.data.overageAt ?? Date.now())) })}
+                    message={t('poolDash.overage', {
+                      at: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(rt.data.overageAt ?? Date.now())),
+                    })}
                     description={rt.data.stoppedSims > 0 ? t('poolDash.stopped', { count: rt.data.stoppedSims }) : undefined}
                   />
                 )}
@@ -203,18 +221,36 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
               style={{ marginBottom: 8 }}
               value={by}
               onChange={(v) => setBy(v as 'day' | 'group')}
-              options={[{ value: 'day', label: t('poolDash.byDay') }, { value: 'group', label: t('poolDash.byGroup') }]}
+              options={[
+                { value: 'day', label: t('poolDash.byDay') },
+                { value: 'group', label: t('poolDash.byGroup') },
+              ]}
             />
-            {bars.problem ? <Alert type="error" showIcon message={bars.problem} /> : bars.data ? <Chart option={barOption(bars.data)} height={228} label={t('poolDash.bar')} /> : <Skeleton active />}
+            {bars.problem ? (
+              <Alert type="error" showIcon message={bars.problem} />
+            ) : bars.data ? (
+              <Chart option={barOption(bars.data)} height={228} label={t('poolDash.bar')} />
+            ) : (
+              <Skeleton active />
+            )}
           </Card>
         </Col>
         <Col xs={24} xl={12}>
           <ChartCard title={t('poolDash.rank')} problem={rank.problem} loading={!rank.data}>
-            {rank.data && (rank.data.some((r) => r.usageKb > 0) ? <Chart option={rankOption(rank.data)} height={260} label={t('poolDash.rank')} /> : <Empty description={t('poolDash.empty')} />)}
+            {rank.data &&
+              (rank.data.some((r) => r.usageKb > 0) ? (
+                <Chart option={rankOption(rank.data)} height={260} label={t('poolDash.rank')} />
+              ) : (
+                <Empty description={t('poolDash.empty')} />
+              ))}
           </ChartCard>
         </Col>
       </Row>
-      <Card size="small" title={t('poolDash.members')} extra={members.data && <Typography.Text type="secondary">{t('poolDash.total', { count: members.data.total })}</Typography.Text>}>
+      <Card
+        size="small"
+        title={t('poolDash.members')}
+        extra={members.data && <Typography.Text type="secondary">{t('poolDash.total', { count: members.data.total })}</Typography.Text>}
+      >
         {members.problem && <Alert type="error" showIcon message={members.problem} />}
         <Table<Member>
           size="small"
@@ -227,10 +263,23 @@ function Dashboard({ poolId, version }: { poolId: string; version: number }) {
             { key: 'iccid', dataIndex: 'iccid', title: t('poolDash.iccid') },
             { key: 'status', dataIndex: 'status', title: t('poolDash.status'), render: (s: string) => t(`sims.enum.status.${s}`, { defaultValue: s }) },
             {
-              key: 'state', title: t('poolDash.state'),
-              render: (_: unknown, m: Member) => (m.stopped ? <Tag color="red">{t('poolDash.stoppedOne')}</Tag> : m.enrolled ? <Tag color="green">{t('poolDash.enrolled')}</Tag> : <Tag>{t('poolDash.waiting')}</Tag>),
+              key: 'state',
+              title: t('poolDash.state'),
+              render: (_: unknown, m: Member) =>
+                m.stopped ? (
+                  <Tag color="red">{t('poolDash.stoppedOne')}</Tag>
+                ) : m.enrolled ? (
+                  <Tag color="green">{t('poolDash.enrolled')}</Tag>
+                ) : (
+                  <Tag>{t('poolDash.waiting')}</Tag>
+                ),
             },
-            { key: 'joinedAt', dataIndex: 'joinedAt', title: t('poolDash.joinedAt'), render: (v: string) => (v ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(new Date(v)) : '—') },
+            {
+              key: 'joinedAt',
+              dataIndex: 'joinedAt',
+              title: t('poolDash.joinedAt'),
+              render: (v: string) => (v ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(new Date(v)) : '—'),
+            },
             { key: 'usageKb', dataIndex: 'usageKb', title: t('poolDash.usage'), align: 'right', render: (v: number) => formatKb(v, lang) },
           ]}
         />

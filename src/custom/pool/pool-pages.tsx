@@ -22,7 +22,9 @@ const PoolSettings = lazy(() => import('./settings').then((m) => ({ default: m.P
 export function PoolsPage() {
   const { t } = useTranslation();
   const { lang } = useParams();
-  return <ResourceListPage resource={RESOURCES.pools} title={t('menu.shared')} showPath={(row) => `/${lang}/sim/shared/${encodeURIComponent(String(row.id))}`} />;
+  return (
+    <ResourceListPage resource={RESOURCES.pools} title={t('menu.shared')} showPath={(row) => `/${lang}/sim/shared/${encodeURIComponent(String(row.id))}`} />
+  );
 }
 
 /** A nested list's schema with its parent filled into the call (":id" is the pool). */
@@ -66,7 +68,9 @@ export function PoolDetailPage() {
                 {pool.name}
               </Typography.Title>
               <Progress percent={percent} status={pool.usageKb > pool.limitKb ? 'exception' : 'normal'} aria-label={t('pools.fields.usageKb')} />
-              <Typography.Text type="secondary">{t('pools.usageOf', { used: formatKb(pool.usageKb, i18n.language), limit: formatKb(pool.limitKb, i18n.language) })}</Typography.Text>
+              <Typography.Text type="secondary">
+                {t('pools.usageOf', { used: formatKb(pool.usageKb, i18n.language), limit: formatKb(pool.limitKb, i18n.language) })}
+              </Typography.Text>
             </Card>
           );
         }}

@@ -85,9 +85,7 @@ function SettingsForm({ poolId, onSaved }: { poolId: string; onSaved: () => void
           <Input />
         </Form.Item>
         <Form.Item name="overagePolicy" label={t('pools.fields.overagePolicy')} extra={t('poolDash.settings.overageHelp')}>
-          <Radio.Group
-            options={(['no_limit', 'stop_overage_sims'] as const).map((v) => ({ value: v, label: t(`pools.enum.overagePolicy.${v}`) }))}
-          />
+          <Radio.Group options={(['no_limit', 'stop_overage_sims'] as const).map((v) => ({ value: v, label: t(`pools.enum.overagePolicy.${v}`) }))} />
         </Form.Item>
         <Form.Item name="optInMode" label={t('pools.fields.optInMode')} extra={t('poolDash.settings.optInHelp')}>
           <Radio.Group options={(['automatic', 'manual'] as const).map((v) => ({ value: v, label: t(`pools.enum.optInMode.${v}`) }))} />

@@ -31,9 +31,13 @@ export function ReportsPage() {
   const { t } = useTranslation();
   const [version, setVersion] = useState(0);
   // A report's task ending (here or on another instance) changes its row: the list is read again.
-  useEffect(() => subscribeLive('task', (data) => {
-    if ((data as { status?: string } | null)?.status !== 'processing') setVersion((v) => v + 1);
-  }), []);
+  useEffect(
+    () =>
+      subscribeLive('task', (data) => {
+        if ((data as { status?: string } | null)?.status !== 'processing') setVersion((v) => v + 1);
+      }),
+    [],
+  );
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <ResourceListPage
@@ -66,21 +70,35 @@ function ReportActions({ report, onChange }: { report: Report; onChange: () => v
   if (report.status === 'pending') {
     return (
       <Tooltip title={t('reports.madeSoon')}>
-        <Tag icon={<SyncOutlined spin />} color="processing">{t('reports.making')}</Tag>
+        <Tag icon={<SyncOutlined spin />} color="processing">
+          {t('reports.making')}
+        </Tag>
       </Tooltip>
     );
   }
   // Made again (after it failed, or after the preference columns changed) by those who may create reports.
-  const again = () => run(async () => {
-    await api('POST', `/api/main/report/${org}/generate`, { report: report.report, period: report.period });
-    void message.info(t('reports.madeSoon'));
-    onChange();
-  });
-  const get = () => run(async () => saveFile(await download('GET', `/api/main/report/${org}/${encodeURIComponent(report.id)}/download`), `${report.report}-${report.period}.csv`));
+  const again = () =>
+    run(async () => {
+      await api('POST', `/api/main/report/${org}/generate`, { report: report.report, period: report.period });
+      void message.info(t('reports.madeSoon'));
+      onChange();
+    });
+  const get = () =>
+    run(async () =>
+      saveFile(await download('GET', `/api/main/report/${org}/${encodeURIComponent(report.id)}/download`), `${report.report}-${report.period}.csv`),
+    );
   return (
     <Space size="small">
-      {report.status === 'ready' && <Button size="small" icon={<DownloadOutlined />} loading={busy} onClick={() => void get()}>{t('reports.download')}</Button>}
-      {currentAbility().can('create', 'sim-report-cube') && <Button size="small" icon={<ReloadOutlined />} disabled={busy} onClick={() => void again()}>{t('reports.makeAgain')}</Button>}
+      {report.status === 'ready' && (
+        <Button size="small" icon={<DownloadOutlined />} loading={busy} onClick={() => void get()}>
+          {t('reports.download')}
+        </Button>
+      )}
+      {currentAbility().can('create', 'sim-report-cube') && (
+        <Button size="small" icon={<ReloadOutlined />} disabled={busy} onClick={() => void again()}>
+          {t('reports.makeAgain')}
+        </Button>
+      )}
     </Space>
   );
 }
@@ -92,7 +110,10 @@ function PreferenceColumns() {
   const [busy, setBusy] = useState<string | null>(null);
   const mayChange = currentAbility().can('update', 'sim-report-cube');
   useEffect(() => {
-    void api<{ items: Column[] }>('POST', '/api/main/report/config/list').then((r) => setColumns(r.items), () => setColumns([]));
+    void api<{ items: Column[] }>('POST', '/api/main/report/config/list').then(
+      (r) => setColumns(r.items),
+      () => setColumns([]),
+    );
   }, []);
   const toggle = async (column: Column, enabled: boolean) => {
     setBusy(column.columnKey);
@@ -122,7 +143,13 @@ function PreferenceColumns() {
               <List.Item>
                 <Tooltip title={last ? t('reports.lastOne') : undefined}>
                   <Space>
-                    <Switch aria-label={label} checked={c.enabled} loading={busy === c.columnKey} disabled={!mayChange || last || busy !== null} onChange={(on) => void toggle(c, on)} />
+                    <Switch
+                      aria-label={label}
+                      checked={c.enabled}
+                      loading={busy === c.columnKey}
+                      disabled={!mayChange || last || busy !== null}
+                      onChange={(on) => void toggle(c, on)}
+                    />
                     <span>{label}</span>
                   </Space>
                 </Tooltip>

@@ -12,7 +12,11 @@ import { BUNDLE_STATUS_COLORS, type BundleOrder } from './bundle-order';
 import { usePolicyTexts } from './data-policy';
 import { useSimData } from './use-sim-data';
 
-type Queued = Pick<BundleOrder, 'id' | 'name' | 'status' | 'type' | 'serviceType' | 'resetCycle'> & { base?: boolean; position?: number; startsAt?: string | null };
+type Queued = Pick<BundleOrder, 'id' | 'name' | 'status' | 'type' | 'serviceType' | 'resetCycle'> & {
+  base?: boolean;
+  position?: number;
+  startsAt?: string | null;
+};
 
 export function BundleQueue({ iccid, changed }: { iccid: string; changed: () => void }) {
   const { t } = useTranslation();
@@ -66,7 +70,9 @@ export function BundleQueue({ iccid, changed }: { iccid: string; changed: () => 
               <Typography.Text type="secondary">{t(`bundleOrders.enum.type.${b.type}`)}</Typography.Text>
               {b.base && <Tag color="blue">{t('simService.queue.base')}</Tag>}
               {b.status === 'PENDING' && (
-                <Typography.Text type="secondary">{b.startsAt ? t('simService.queue.startsAt', { date: time(b.startsAt) }) : t('simService.queue.outside')}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {b.startsAt ? t('simService.queue.startsAt', { date: time(b.startsAt) }) : t('simService.queue.outside')}
+                </Typography.Text>
               )}
             </Space>
           </List.Item>

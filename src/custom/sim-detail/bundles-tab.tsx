@@ -20,7 +20,8 @@ function useOverage() {
     label: (b: BundleOrder) => t(`bundleOrders.enum.overagePolicy.${b.overagePolicy}`),
     detail: (b: BundleOrder) => {
       if (b.overagePolicy === 'billing_speed_decrease') return t('simDetail.bundles.throttle', { speed: b.throttleKbps });
-      if (b.overagePolicy === 'billing_throttle_after_threshold') return t('simDetail.bundles.throttleAfter', { speed: b.throttleKbps, threshold: kb(b.overageThresholdKb) });
+      if (b.overagePolicy === 'billing_throttle_after_threshold')
+        return t('simDetail.bundles.throttleAfter', { speed: b.throttleKbps, threshold: kb(b.overageThresholdKb) });
       if (b.overagePolicy === 'billing_stop_after_allowance') return t('simDetail.bundles.stopAfter', { threshold: kb(b.overageThresholdKb) });
       return null;
     },
@@ -89,61 +90,77 @@ export function BundlesTab({ iccid }: { iccid: string }) {
     <TabFrame state={state}>
       {({ items }) => (
         <>
-        <BundleQueue iccid={iccid} changed={state.reload} />
-        <Table<BundleOrder>
-          rowKey="id"
-          size="small"
-          dataSource={items}
-          loading={state.loading}
-          pagination={false}
-          locale={{ emptyText: <Empty description={t('simDetail.bundles.empty')} /> }}
-          expandable={{ expandedRowRender: (b) => <BundleDetail b={b} />, rowExpandable: () => true }}
-          columns={[
-            { key: 'name', title: t('bundleOrders.fields.name'), render: (_, b) => <TwoLineCell name={b.name} detail={t(`bundleOrders.enum.type.${b.type}`)} /> },
-            { key: 'status', title: t('bundleOrders.fields.status'), render: (_, b) => <Tag color={BUNDLE_STATUS_COLORS[b.status]}>{t(`bundleOrders.enum.status.${b.status}`)}</Tag> },
-            { key: 'payment', title: t('bundleOrders.fields.paymentMode'), render: (_, b) => t(`bundleOrders.enum.paymentMode.${b.paymentMode}`) },
-            {
-              key: 'quota',
-              title: t('simDetail.bundles.quota'),
-              render: (_, b) => (
-                <div style={{ minWidth: 130 }}>
-                  <Typography.Text>{b.quotaKb === null ? `${kb(b.usedKb)} / ${t('simDetail.bundles.unlimited')}` : `${kb(b.usedKb)} / ${kb(b.quotaKb)}`}</Typography.Text>
-                  {b.quotaKb !== null && (
-                    <Progress aria-label={t('simDetail.bundles.quota')} size="small" showInfo={false} percent={b.quotaKb > 0 ? Math.min(100, (b.usedKb / b.quotaKb) * 100) : 0} status={b.usedKb > b.quotaKb ? 'exception' : 'normal'} />
-                  )}
-                  <Typography.Text type="secondary">{`${t('bundleOrders.fields.resetCycle')}: ${t(`bundleOrders.enum.resetCycle.${b.resetCycle}`)}`}</Typography.Text>
-                </div>
-              ),
-            },
-            {
-              key: 'policies',
-              title: t('simDetail.bundles.policies'),
-              render: (_, b) => (
-                <Space direction="vertical" size={0}>
-                  <span>{overage.label(b)}</span>
-                  {overage.detail(b) && <Typography.Text type="secondary">{overage.detail(b)}</Typography.Text>}
-                  <Typography.Text type="secondary">{`${t('bundleOrders.fields.outOfCoverage')}: ${t(`bundleOrders.enum.outOfCoverage.${b.outOfCoverage}`)}`}</Typography.Text>
-                </Space>
-              ),
-            },
-            {
-              key: 'dates',
-              title: t('simDetail.bundles.dates'),
-              render: (_, b) => (
-                <Space direction="vertical" size={0}>
-                  <span>
-                    <Typography.Text type="secondary">{`${t('bundleOrders.fields.orderedAt')}: `}</Typography.Text>
-                    <DateTime value={b.orderedAt} />
-                  </span>
-                  <span>
-                    <Typography.Text type="secondary">{`${t('bundleOrders.fields.expectedExpireAt')}: `}</Typography.Text>
-                    <DateTime value={b.expectedExpireAt} />
-                  </span>
-                </Space>
-              ),
-            },
-          ]}
-        />
+          <BundleQueue iccid={iccid} changed={state.reload} />
+          <Table<BundleOrder>
+            rowKey="id"
+            size="small"
+            dataSource={items}
+            loading={state.loading}
+            pagination={false}
+            locale={{ emptyText: <Empty description={t('simDetail.bundles.empty')} /> }}
+            expandable={{ expandedRowRender: (b) => <BundleDetail b={b} />, rowExpandable: () => true }}
+            columns={[
+              {
+                key: 'name',
+                title: t('bundleOrders.fields.name'),
+                render: (_, b) => <TwoLineCell name={b.name} detail={t(`bundleOrders.enum.type.${b.type}`)} />,
+              },
+              {
+                key: 'status',
+                title: t('bundleOrders.fields.status'),
+                render: (_, b) => <Tag color={BUNDLE_STATUS_COLORS[b.status]}>{t(`bundleOrders.enum.status.${b.status}`)}</Tag>,
+              },
+              { key: 'payment', title: t('bundleOrders.fields.paymentMode'), render: (_, b) => t(`bundleOrders.enum.paymentMode.${b.paymentMode}`) },
+              {
+                key: 'quota',
+                title: t('simDetail.bundles.quota'),
+                render: (_, b) => (
+                  <div style={{ minWidth: 130 }}>
+                    <Typography.Text>
+                      {b.quotaKb === null ? `${kb(b.usedKb)} / ${t('simDetail.bundles.unlimited')}` : `${kb(b.usedKb)} / ${kb(b.quotaKb)}`}
+                    </Typography.Text>
+                    {b.quotaKb !== null && (
+                      <Progress
+                        aria-label={t('simDetail.bundles.quota')}
+                        size="small"
+                        showInfo={false}
+                        percent={b.quotaKb > 0 ? Math.min(100, (b.usedKb / b.quotaKb) * 100) : 0}
+                        status={b.usedKb > b.quotaKb ? 'exception' : 'normal'}
+                      />
+                    )}
+                    <Typography.Text type="secondary">{`${t('bundleOrders.fields.resetCycle')}: ${t(`bundleOrders.enum.resetCycle.${b.resetCycle}`)}`}</Typography.Text>
+                  </div>
+                ),
+              },
+              {
+                key: 'policies',
+                title: t('simDetail.bundles.policies'),
+                render: (_, b) => (
+                  <Space direction="vertical" size={0}>
+                    <span>{overage.label(b)}</span>
+                    {overage.detail(b) && <Typography.Text type="secondary">{overage.detail(b)}</Typography.Text>}
+                    <Typography.Text type="secondary">{`${t('bundleOrders.fields.outOfCoverage')}: ${t(`bundleOrders.enum.outOfCoverage.${b.outOfCoverage}`)}`}</Typography.Text>
+                  </Space>
+                ),
+              },
+              {
+                key: 'dates',
+                title: t('simDetail.bundles.dates'),
+                render: (_, b) => (
+                  <Space direction="vertical" size={0}>
+                    <span>
+                      <Typography.Text type="secondary">{`${t('bundleOrders.fields.orderedAt')}: `}</Typography.Text>
+                      <DateTime value={b.orderedAt} />
+                    </span>
+                    <span>
+                      <Typography.Text type="secondary">{`${t('bundleOrders.fields.expectedExpireAt')}: `}</Typography.Text>
+                      <DateTime value={b.expectedExpireAt} />
+                    </span>
+                  </Space>
+                ),
+              },
+            ]}
+          />
         </>
       )}
     </TabFrame>

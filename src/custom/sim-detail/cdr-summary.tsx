@@ -10,8 +10,16 @@ import { useCallsTexts } from '../calls/texts';
 import { TextStatistic } from '../../components/text-statistic';
 import { formatNumber } from '../../../common/numbers';
 
-interface Totals { uplinkKb: number; downlinkKb: number; volumeKb: number; cdrCount: number }
-interface Summary { total: Totals; networks: Array<Totals & { network: string; rat: string }> }
+interface Totals {
+  uplinkKb: number;
+  downlinkKb: number;
+  volumeKb: number;
+  cdrCount: number;
+}
+interface Summary {
+  total: Totals;
+  networks: Array<Totals & { network: string; rat: string }>;
+}
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -26,7 +34,10 @@ export function CdrSummary({ iccid }: { iccid: string }) {
     const to = day(Date.now());
     const from = day(Date.now() - (days - 1) * 86_400_000);
     const org = encodeURIComponent(store.get('partnerCode') ?? '');
-    api<Summary>('GET', `/api/cdr/sum/${org}/stdcdrs/${encodeURIComponent(iccid)}?from=${from}&to=${to}`).then((d) => live && setData(d), () => undefined);
+    api<Summary>('GET', `/api/cdr/sum/${org}/stdcdrs/${encodeURIComponent(iccid)}?from=${from}&to=${to}`).then(
+      (d) => live && setData(d),
+      () => undefined,
+    );
     return () => void (live = false);
   }, [iccid, days]);
   if (!ready) return null;

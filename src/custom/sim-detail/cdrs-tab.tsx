@@ -35,7 +35,11 @@ export function CdrsTab({ iccid }: { iccid: string }) {
           { key: 'network', title: t('cdrs.fields.network'), render: (_, c) => c.network },
           { key: 'plan', title: t('cdrs.fields.planCode'), render: (_, c) => c.planCode ?? '—' },
           { key: 'rat', title: t('cdrs.fields.rat'), render: (_, c) => t(`cdrs.enum.rat.${c.rat}`) },
-          { key: 'direction', title: t('cdrs.fields.direction'), render: (_, c) => <Tag color={c.direction === 'uplink' ? 'blue' : 'purple'}>{t(`cdrs.enum.direction.${c.direction}`)}</Tag> },
+          {
+            key: 'direction',
+            title: t('cdrs.fields.direction'),
+            render: (_, c) => <Tag color={c.direction === 'uplink' ? 'blue' : 'purple'}>{t(`cdrs.enum.direction.${c.direction}`)}</Tag>,
+          },
           { key: 'volume', title: t('cdrs.fields.volumeKb'), align: 'right', render: (_, c) => formatKb(c.volumeKb, i18n.language) },
           { key: 'start', title: t('cdrs.fields.startAt'), render: (_, c) => <DateTime value={c.startAt} /> },
           { key: 'end', title: t('cdrs.fields.endAt'), render: (_, c) => <DateTime value={c.endAt} /> },

@@ -53,7 +53,11 @@ export function ConnectionTab({ iccid }: { iccid: string }) {
             <Descriptions
               column={{ xs: 1, md: 2, xl: 3 }}
               items={[
-                { key: 'status', label: t('simDetail.connection.status'), children: <Tag color={CONNECTION_COLORS[status]}>{t(`sims.enum.connectionStatus.${status}`)}</Tag> },
+                {
+                  key: 'status',
+                  label: t('simDetail.connection.status'),
+                  children: <Tag color={CONNECTION_COLORS[status]}>{t(`sims.enum.connectionStatus.${status}`)}</Tag>,
+                },
                 { key: 'network', label: t('simDetail.connection.network'), children: c.network ?? dash },
                 { key: 'apn', label: t('simDetail.connection.apn'), children: c.apn ?? dash },
                 { key: 'ip', label: t('simDetail.connection.ip'), children: c.ip ? <Typography.Text copyable>{c.ip}</Typography.Text> : dash },
@@ -79,7 +83,9 @@ export function ConnectionTab({ iccid }: { iccid: string }) {
                       <Typography.Text strong>{place ? `${place.name}, ${country(place.country)}` : t('simDetail.connection.noPlace')}</Typography.Text>
                       <Typography.Text type="secondary">
                         {[
-                          place && place.distanceKm > IN_TOWN_KM ? t('simDetail.connection.distance', { distance: `${formatNumber(Math.round(place.distanceKm), i18n.language)} km` }) : null,
+                          place && place.distanceKm > IN_TOWN_KM
+                            ? t('simDetail.connection.distance', { distance: `${formatNumber(Math.round(place.distanceKm), i18n.language)} km` })
+                            : null,
                           `${t('simDetail.connection.coordinates')} ${c.location.lat.toFixed(4)}, ${c.location.lon.toFixed(4)}`,
                         ]
                           .filter(Boolean)

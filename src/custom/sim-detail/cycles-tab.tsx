@@ -38,7 +38,19 @@ interface CycleDetail {
   cycle: Cycle & { uplinkKb: number; downlinkKb: number; cdrs: number; byRat: Array<{ rat: string; volumeKb: number }> };
 }
 
-function CycleDrawer({ iccid, bundleId, bundleName, number, onClose }: { iccid: string; bundleId: string; bundleName: string; number: number; onClose: () => void }) {
+function CycleDrawer({
+  iccid,
+  bundleId,
+  bundleName,
+  number,
+  onClose,
+}: {
+  iccid: string;
+  bundleId: string;
+  bundleName: string;
+  number: number;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const state = useSimData<CycleDetail>(`/api/main/sim/bundle/detail/${encodeURIComponent(iccid)}/${encodeURIComponent(bundleId)}/${number}`);
   const kb = (v: number | null) => (v === null ? '—' : formatKb(v, i18n.language));
@@ -95,14 +107,29 @@ export function CyclesTab({ iccid }: { iccid: string }) {
         <>
           <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
             <Space direction="vertical" size={0}>
-              {d.bundleName && <Typography.Text strong>{t('simService.cycles.bundle', { bundle: d.bundleName, reset: t(`bundleOrders.enum.resetCycle.${d.resetCycle}`) })}</Typography.Text>}
+              {d.bundleName && (
+                <Typography.Text strong>
+                  {t('simService.cycles.bundle', { bundle: d.bundleName, reset: t(`bundleOrders.enum.resetCycle.${d.resetCycle}`) })}
+                </Typography.Text>
+              )}
               <Typography.Text type="secondary">{t('simService.cycles.hint')}</Typography.Text>
             </Space>
             {currentAbility().can('export', 'sim') && d.total > 0 && (
-              <ExportButton call="POST /api/main/device/cycle/export" filters={() => ({ iccid, ...(d.bundleId ? { bundleId: d.bundleId } : {}) })} ticked={[]} total={d.total} />
+              <ExportButton
+                call="POST /api/main/device/cycle/export"
+                filters={() => ({ iccid, ...(d.bundleId ? { bundleId: d.bundleId } : {}) })}
+                ticked={[]}
+                total={d.total}
+              />
             )}
           </Space>
-          <Table<Cycle> rowKey="number" size="small" data-testid="cycles" dataSource={d.items} loading={state.loading} {...FIT_TABLE}
+          <Table<Cycle>
+            rowKey="number"
+            size="small"
+            data-testid="cycles"
+            dataSource={d.items}
+            loading={state.loading}
+            {...FIT_TABLE}
             locale={{ emptyText: <Empty description={t('simService.cycles.empty')} /> }}
             pagination={paging.pagination(d.total)}
             columns={[
@@ -130,7 +157,9 @@ export function CyclesTab({ iccid }: { iccid: string }) {
               },
             ]}
           />
-          {open !== null && d.bundleId && <CycleDrawer iccid={iccid} bundleId={d.bundleId} bundleName={d.bundleName ?? ''} number={open} onClose={() => setOpen(null)} />}
+          {open !== null && d.bundleId && (
+            <CycleDrawer iccid={iccid} bundleId={d.bundleId} bundleName={d.bundleName ?? ''} number={open} onClose={() => setOpen(null)} />
+          )}
         </>
       )}
     </TabFrame>

@@ -31,7 +31,10 @@ export interface DataPolicy {
 }
 
 // The notice's words, and those of the service, cycles and queue views, come with the SIM page (src/components/page-texts.ts).
-export const usePolicyTexts = pageTexts(import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }), 'dataPolicy.title.stop').useReady;
+export const usePolicyTexts = pageTexts(
+  import.meta.glob<Record<string, unknown>>('./policy-locales/*.json', { import: 'default' }),
+  'dataPolicy.title.stop',
+).useReady;
 
 export function DataPolicyNotice({ iccid }: { iccid: string }) {
   const { t, i18n: current } = useTranslation();
@@ -45,7 +48,14 @@ export function DataPolicyNotice({ iccid }: { iccid: string }) {
   const date = (day: string) => new Intl.DateTimeFormat(current.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
   const country = (code: string | null) => (code ? (new Intl.DisplayNames([current.language], { type: 'region' }).of(code) ?? code) : '—');
   const policy = p.overagePolicy ? t(`bundleOrders.enum.overagePolicy.${p.overagePolicy}`) : '—';
-  const words = { limit: kb(p.limitKb), usage: kb(p.usageKb), overage: kb(p.overageKb), policy, reached: time(p.allowanceReachedAt), date: time(p.releasedAt ?? p.cycleEnd) };
+  const words = {
+    limit: kb(p.limitKb),
+    usage: kb(p.usageKb),
+    overage: kb(p.overageKb),
+    policy,
+    reached: time(p.allowanceReachedAt),
+    date: time(p.releasedAt ?? p.cycleEnd),
+  };
   let notice: { type: 'error' | 'warning' | 'info'; title: string; text: string } | null = null;
   if (p.reason === 'out_of_coverage') {
     notice = {
@@ -74,8 +84,14 @@ export function DataPolicyNotice({ iccid }: { iccid: string }) {
   } else if (p.allowanceReachedAt && p.limitKb !== null) {
     notice = { type: 'info', title: t('dataPolicy.title.billing'), text: t('dataPolicy.why.billing', words) };
   } else if (p.outOfCoverage && !p.outOfCoverage.barred && p.outOfCoverage.policy === 'billing') {
-    notice = { type: 'info', title: t('dataPolicy.title.outBilling'), text: t('dataPolicy.why.outBilling', { country: country(p.outOfCoverage.country), since: time(p.outOfCoverage.since) }) };
+    notice = {
+      type: 'info',
+      title: t('dataPolicy.title.outBilling'),
+      text: t('dataPolicy.why.outBilling', { country: country(p.outOfCoverage.country), since: time(p.outOfCoverage.since) }),
+    };
   }
   if (!notice) return null;
-  return <Alert data-testid="data-policy" role="status" showIcon type={notice.type} message={notice.title} description={notice.text} style={{ marginBottom: 16 }} />;
+  return (
+    <Alert data-testid="data-policy" role="status" showIcon type={notice.type} message={notice.title} description={notice.text} style={{ marginBottom: 16 }} />
+  );
 }

@@ -22,7 +22,14 @@ interface SimEvent {
   at: string;
 }
 
-const STATUS_COLORS: Record<string, string> = { active: 'green', pre_activated: 'blue', paused: 'orange', expired: 'red', inactive: 'default', terminated: 'default' };
+const STATUS_COLORS: Record<string, string> = {
+  active: 'green',
+  pre_activated: 'blue',
+  paused: 'orange',
+  expired: 'red',
+  inactive: 'default',
+  terminated: 'default',
+};
 
 function EventList({ url, empty }: { url: string; empty: string }) {
   const { t } = useTranslation();
@@ -52,7 +59,8 @@ function EventList({ url, empty }: { url: string; empty: string }) {
         {
           key: 'account',
           title: t('simDetail.events.account'),
-          render: (_, e) => (e.accountEmail ? <span title={e.accountEmail}>{e.accountName ?? e.accountEmail}</span> : <Typography.Text type="secondary">—</Typography.Text>),
+          render: (_, e) =>
+            e.accountEmail ? <span title={e.accountEmail}>{e.accountName ?? e.accountEmail}</span> : <Typography.Text type="secondary">—</Typography.Text>,
         },
       ]}
     />

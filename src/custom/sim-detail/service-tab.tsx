@@ -17,14 +17,32 @@ interface Service {
   inUse: number;
   pending: number;
   next: { id: string; name: string } | null;
-  cycle: { bundleName: string; resetCycle: string; number: number; start: string; end: string; usageKb: number; limitKb: number | null; remainingKb: number | null; overageKb: number | null } | null;
+  cycle: {
+    bundleName: string;
+    resetCycle: string;
+    number: number;
+    start: string;
+    end: string;
+    usageKb: number;
+    limitKb: number | null;
+    remainingKb: number | null;
+    overageKb: number | null;
+  } | null;
   control: 'none' | 'throttle_128' | 'throttle_256' | 'stop';
   expiresAt: string | null;
 }
 
 interface Details {
   activatedAt: string | null;
-  test: { status: string; allowanceKb: number | null; usedKb: number | null; periodDays: number | null; startedAt: string | null; endsAt: string | null; running: boolean };
+  test: {
+    status: string;
+    allowanceKb: number | null;
+    usedKb: number | null;
+    periodDays: number | null;
+    startedAt: string | null;
+    endsAt: string | null;
+    running: boolean;
+  };
   preActivated: { at: string | null; periodDays: number | null; endsAt: string | null; running: boolean };
   deactivated: { at: string | null; periodDays: number | null; retainedUntil: string | null };
 }
@@ -66,7 +84,11 @@ export function ServiceTab({ iccid }: { iccid: string }) {
               <>
                 <Facts
                   items={[
-                    { key: 'control', label: t('simService.service.control'), children: <Tag color={CONTROL_COLORS[s.control]}>{t(`simService.service.controls.${s.control}`)}</Tag> },
+                    {
+                      key: 'control',
+                      label: t('simService.service.control'),
+                      children: <Tag color={CONTROL_COLORS[s.control]}>{t(`simService.service.controls.${s.control}`)}</Tag>,
+                    },
                     { key: 'data', label: t('simService.service.data'), children: t(s.data ? 'simService.service.on' : 'simService.service.off') },
                     { key: 'sms', label: t('simService.service.sms'), children: t(s.sms ? 'simService.service.on' : 'simService.service.off') },
                     { key: 'inUse', label: t('simService.service.inUse'), children: s.inUse },
@@ -97,7 +119,11 @@ export function ServiceTab({ iccid }: { iccid: string }) {
                   extra={running(d.test.running)}
                   items={[
                     { key: 'status', label: t('simService.periods.status'), children: t(`simService.periods.testStatus.${d.test.status}`) },
-                    { key: 'allowance', label: t('simService.periods.allowance'), children: d.test.allowanceKb === null ? '—' : `${kb(d.test.usedKb ?? 0)} / ${kb(d.test.allowanceKb)}` },
+                    {
+                      key: 'allowance',
+                      label: t('simService.periods.allowance'),
+                      children: d.test.allowanceKb === null ? '—' : `${kb(d.test.usedKb ?? 0)} / ${kb(d.test.allowanceKb)}`,
+                    },
                     { key: 'days', label: t('simService.periods.length'), children: days(d.test.periodDays) },
                     { key: 'started', label: t('simService.periods.started'), children: <DateTime value={d.test.startedAt} /> },
                     { key: 'ends', label: t('simService.periods.ends'), children: <DateTime value={d.test.endsAt} /> },

@@ -59,7 +59,15 @@ export function SimTabs({ iccid, basic }: { iccid: string; basic: ReactNode }) {
   return (
     <>
       <DataPolicyNotice iccid={iccid} />
-      <Tabs activeKey={active} onChange={open} items={SIM_TABS.map((key) => ({ key, label: PAGE_WORDED.has(key) ? (worded ? t(`simService.tabs.${key}`) : '…') : t(`simDetail.tabs.${key}`), children: content[key] }))} />
+      <Tabs
+        activeKey={active}
+        onChange={open}
+        items={SIM_TABS.map((key) => ({
+          key,
+          label: PAGE_WORDED.has(key) ? (worded ? t(`simService.tabs.${key}`) : '…') : t(`simDetail.tabs.${key}`),
+          children: content[key],
+        }))}
+      />
     </>
   );
 }

@@ -26,7 +26,11 @@ export function SmsTab({ iccid }: { iccid: string }) {
       empty={t('simDetail.sms.empty')}
       columns={[
         { key: 'time', title: t('simDetail.sms.time'), render: (_, s) => <DateTime value={s.createdAt} /> },
-        { key: 'direction', title: t('simDetail.sms.direction'), render: (_, s) => <Tag color={s.direction === 'MO' ? 'cyan' : 'geekblue'}>{t(`simDetail.sms.directions.${s.direction}`)}</Tag> },
+        {
+          key: 'direction',
+          title: t('simDetail.sms.direction'),
+          render: (_, s) => <Tag color={s.direction === 'MO' ? 'cyan' : 'geekblue'}>{t(`simDetail.sms.directions.${s.direction}`)}</Tag>,
+        },
         {
           key: 'status',
           title: t('simDetail.sms.status'),

@@ -29,7 +29,11 @@ function periodLabel(period: string, cycle: Cycle, lang: string): string {
   const [y, m = '1', d = '1'] = period.split('-');
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
   const options: Intl.DateTimeFormatOptions =
-    cycle === 'day' ? { month: 'short', day: 'numeric', timeZone: 'UTC' } : cycle === 'month' ? { year: 'numeric', month: 'short', timeZone: 'UTC' } : { year: 'numeric', timeZone: 'UTC' };
+    cycle === 'day'
+      ? { month: 'short', day: 'numeric', timeZone: 'UTC' }
+      : cycle === 'month'
+        ? { year: 'numeric', month: 'short', timeZone: 'UTC' }
+        : { year: 'numeric', timeZone: 'UTC' };
   return new Intl.DateTimeFormat(lang, options).format(date);
 }
 
@@ -63,7 +67,10 @@ export function UsageTab({ iccid }: { iccid: string }) {
                 {(['volumeKb', 'uplinkKb', 'downlinkKb'] as const).map((k) => (
                   <Col xs={24} md={8} key={k}>
                     <Card size="small">
-                      <TextStatistic title={t(`simDetail.usage.${k === 'volumeKb' ? 'total' : k === 'uplinkKb' ? 'uplink' : 'downlink'}`)} value={kb(u.total[k])} />
+                      <TextStatistic
+                        title={t(`simDetail.usage.${k === 'volumeKb' ? 'total' : k === 'uplinkKb' ? 'uplink' : 'downlink'}`)}
+                        value={kb(u.total[k])}
+                      />
                     </Card>
                   </Col>
                 ))}

@@ -17,7 +17,12 @@ import { decide, type SimFacts } from '../../../common/lifecycle';
 import { formatNumber } from '../../../common/numbers';
 
 type Action = 'activate' | 'suspend' | 'resume' | 'reset';
-const CALLS: Record<Action, string> = { activate: '/api/main/sim/active', suspend: '/api/main/sim/suspend', resume: '/api/main/sim/resume', reset: '/api/main/device/reset' };
+const CALLS: Record<Action, string> = {
+  activate: '/api/main/sim/active',
+  suspend: '/api/main/sim/suspend',
+  resume: '/api/main/sim/resume',
+  reset: '/api/main/device/reset',
+};
 
 interface Result {
   iccid: string;
@@ -32,7 +37,8 @@ type Known = Pick<SimFacts, 'status' | 'subStatus' | 'technology'>;
  * On one SIM's page only the actions its state allows are offered (the server's own lifecycle decides, with what the
  * page cannot know — a bundle, a request in progress — taken as allowing; the server still answers for those).
  */
-const applies = (sim: Known | undefined, action: Action) => !sim || decide({ ...sim, operation: null, hasAvailableBundle: true, inTestPeriod: false }, action).ok;
+const applies = (sim: Known | undefined, action: Action) =>
+  !sim || decide({ ...sim, operation: null, hasAvailableBundle: true, inTestPeriod: false }, action).ok;
 
 /** The SIMs refused (or that would be), each with the server's reason. */
 function Refusals({ rows, pageSize }: { rows: Result[]; pageSize: number }) {
@@ -85,7 +91,8 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
           </a>
         </span>
       ) : null;
-      if (!refused.length) void message.success(sent ? { content: sent, duration: 6 } : t('simActions.done', { count: r.accepted, n: okN, action: t(`simActions.${action}`) }));
+      if (!refused.length)
+        void message.success(sent ? { content: sent, duration: 6 } : t('simActions.done', { count: r.accepted, n: okN, action: t(`simActions.${action}`) }));
       else
         close = modal.info({
           title: t(action === 'activate' ? 'simActions.partlySent' : 'simActions.partly', { ok: r.accepted, refused: r.refused }),
@@ -111,7 +118,9 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
     if (action === 'activate') {
       setBusy(action);
       try {
-        refused = (await api<{ results: Result[] }>('POST', '/api/main/sim/preActiveValidated', { iccids: ticked }, { quiet: true })).results.filter((x) => !x.ok);
+        refused = (await api<{ results: Result[] }>('POST', '/api/main/sim/preActiveValidated', { iccids: ticked }, { quiet: true })).results.filter(
+          (x) => !x.ok,
+        );
       } catch {
         // Without the check the confirmation is asked as before; the activation answers SIM by SIM anyway.
       } finally {
@@ -141,7 +150,13 @@ export function SimActions({ ticked, done, sim }: { ticked: string[]; done: () =
   return (
     <Space wrap>
       {allowed.map((a) => (
-        <Button key={a} disabled={disabled} loading={busy === a} onClick={() => void ask(a)} title={ticked.length > LIMITS.activationBatch ? t('simActions.tooMany', { max: LIMITS.activationBatch }) : undefined}>
+        <Button
+          key={a}
+          disabled={disabled}
+          loading={busy === a}
+          onClick={() => void ask(a)}
+          title={ticked.length > LIMITS.activationBatch ? t('simActions.tooMany', { max: LIMITS.activationBatch }) : undefined}
+        >
           {t(`simActions.${a}`)}
         </Button>
       ))}

@@ -18,7 +18,10 @@ export function InfoDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const [type, setType] = useState<InfoType>('deviceName');
   const [busy, setBusy] = useState(false);
   const base = `/api/main/sim/organizationCode/${encodeURIComponent(code)}/batchUpdateInfo`;
-  const checked = useChecked(() => `${base}/parse`, () => ({ type }));
+  const checked = useChecked(
+    () => `${base}/parse`,
+    () => ({ type }),
+  );
   const started = useTaskStarted();
   const submit = async () => {
     if (!checked.file) return checked.setError(t('simUpload.chooseFile'));
@@ -38,7 +41,15 @@ export function InfoDialog({ open, onClose }: { open: boolean; onClose: () => vo
     }
   };
   return (
-    <UploadModal open={open} title={t('simUpload.infoTitle')} okText={t('simUpload.infoSubmit')} busy={busy} checked={checked} onClose={onClose} onOk={() => void submit()}>
+    <UploadModal
+      open={open}
+      title={t('simUpload.infoTitle')}
+      okText={t('simUpload.infoSubmit')}
+      busy={busy}
+      checked={checked}
+      onClose={onClose}
+      onOk={() => void submit()}
+    >
       <Form layout="vertical">
         <Form.Item label={t('simUpload.infoType')} required>
           <Radio.Group

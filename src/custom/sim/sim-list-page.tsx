@@ -102,25 +102,29 @@ export function CdrListPage() {
   useCallsTexts();
   return (
     <>
-    <ResourceListPage
-      resource={RESOURCES.cdrs}
-      title={t('menu.cdrCard')}
-      exportCall={mayExport('cdr') ? { all: 'POST /api/cdr/export/all/distributor/:org/:format/cdrs', selected: 'POST /api/cdr/export/distributor/:org/:format/cdrs' } : undefined}
-      onCriteria={(c) => (criteria.current = c)}
-      rowActions={(row) => <CdrDetailsButton id={String(row.id)} onOpen={setOpen} />}
-      // The chart and back keeps this page as it was (SPEC.md section 2: kept alive only for that trip); the chart
-      // shows what the list shows: the SIMs its ICCID search names, over the days of its window.
-      extra={
-        <Button icon={<BarChartOutlined />} onClick={() => navigate(`/${lang}/chartView${chartQueryOf(criteria.current)}`)}>
-          {t('cdrChart.open')}
-        </Button>
-      }
-    />
-    {open !== null && (
-      <Suspense fallback={null}>
-        <CdrDetailDrawer id={open} onClose={() => setOpen(null)} />
-      </Suspense>
-    )}
+      <ResourceListPage
+        resource={RESOURCES.cdrs}
+        title={t('menu.cdrCard')}
+        exportCall={
+          mayExport('cdr')
+            ? { all: 'POST /api/cdr/export/all/distributor/:org/:format/cdrs', selected: 'POST /api/cdr/export/distributor/:org/:format/cdrs' }
+            : undefined
+        }
+        onCriteria={(c) => (criteria.current = c)}
+        rowActions={(row) => <CdrDetailsButton id={String(row.id)} onOpen={setOpen} />}
+        // The chart and back keeps this page as it was (SPEC.md section 2: kept alive only for that trip); the chart
+        // shows what the list shows: the SIMs its ICCID search names, over the days of its window.
+        extra={
+          <Button icon={<BarChartOutlined />} onClick={() => navigate(`/${lang}/chartView${chartQueryOf(criteria.current)}`)}>
+            {t('cdrChart.open')}
+          </Button>
+        }
+      />
+      {open !== null && (
+        <Suspense fallback={null}>
+          <CdrDetailDrawer id={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -31,7 +31,10 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
   const [ack, setAck] = useState(false);
   const [busy, setBusy] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const checked = useChecked(() => (target ? `/api/main/sim/transfer/parse/${encodeURIComponent(target)}` : null), () => ({}));
+  const checked = useChecked(
+    () => (target ? `/api/main/sim/transfer/parse/${encodeURIComponent(target)}` : null),
+    () => ({}),
+  );
   const started = useTaskStarted();
   const targetName = targets.find((r) => r.code === target)?.name ?? '';
 
@@ -61,7 +64,16 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
   };
 
   return (
-    <UploadModal open={open} title={t('simUpload.transferTitle')} okText={t('simUpload.transferSubmit')} busy={busy} checked={checked} danger onClose={onClose} onOk={() => void submit()}>
+    <UploadModal
+      open={open}
+      title={t('simUpload.transferTitle')}
+      okText={t('simUpload.transferSubmit')}
+      busy={busy}
+      checked={checked}
+      danger
+      onClose={onClose}
+      onOk={() => void submit()}
+    >
       {targets.length === 0 ? (
         <Alert type="info" showIcon message={t('simUpload.noTargets')} />
       ) : (
@@ -70,7 +82,12 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
             <TemplateButton url={(f) => `/api/main/sim/transfer/template/${f}`} />
             <Typography.Text type="secondary">{t('simUpload.templateHelp')}</Typography.Text>
           </Space>
-          <Form.Item label={t('simUpload.target')} required validateStatus={fieldErrors.targetOrgId ? 'error' : undefined} help={fieldErrors.targetOrgId ?? t('simUpload.targetHelp')}>
+          <Form.Item
+            label={t('simUpload.target')}
+            required
+            validateStatus={fieldErrors.targetOrgId ? 'error' : undefined}
+            help={fieldErrors.targetOrgId ?? t('simUpload.targetHelp')}
+          >
             <Select
               aria-label={t('simUpload.target')}
               placeholder={t('simUpload.chooseTarget')}
@@ -85,9 +102,19 @@ export function TransferDialog({ open, onClose }: { open: boolean; onClose: () =
               optionFilterProp="label"
             />
           </Form.Item>
-          <FileField file={checked.file} onFile={(f) => void checked.check(f)} error={checked.error ?? (fieldErrors.file || undefined)} checking={checked.checking} />
+          <FileField
+            file={checked.file}
+            onFile={(f) => void checked.check(f)}
+            error={checked.error ?? (fieldErrors.file || undefined)}
+            checking={checked.checking}
+          />
           {checked.preview && <PreviewView preview={checked.preview} okKey="simUpload.previewTransferable" />}
-          <Form.Item required validateStatus={fieldErrors.acknowledged ? 'error' : undefined} help={fieldErrors.acknowledged || undefined} style={{ marginTop: 16 }}>
+          <Form.Item
+            required
+            validateStatus={fieldErrors.acknowledged ? 'error' : undefined}
+            help={fieldErrors.acknowledged || undefined}
+            style={{ marginTop: 16 }}
+          >
             <Checkbox
               checked={ack}
               onChange={(e) => {

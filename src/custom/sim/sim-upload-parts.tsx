@@ -53,7 +53,12 @@ export function TemplateButton({ url }: { url: (format: string) => string }) {
 export function FileField({ file, onFile, error, checking }: { file: File | null; onFile: (f: File | null) => void; error?: string; checking: boolean }) {
   const { t, i18n } = useTranslation();
   return (
-    <Form.Item label={t('simUpload.file')} required validateStatus={error ? 'error' : checking ? 'validating' : undefined} help={error ?? t('simUpload.fileHelp', { limit: LIMITS.uploadFileNameLength, rows: formatNumber(LIMITS.uploadRows, i18n.language) })}>
+    <Form.Item
+      label={t('simUpload.file')}
+      required
+      validateStatus={error ? 'error' : checking ? 'validating' : undefined}
+      help={error ?? t('simUpload.fileHelp', { limit: LIMITS.uploadFileNameLength, rows: formatNumber(LIMITS.uploadRows, i18n.language) })}
+    >
       <Upload.Dragger
         accept=".xls,.xlsx,.csv"
         maxCount={1}
@@ -140,11 +145,30 @@ export function useChecked(checkUrl: () => string | null, extra: () => Record<st
 }
 
 /** A checked file's dialog: its submit waits while the file is checked, and is refused when no row of it can be taken. */
-export function UploadModal(props: { open: boolean; title: string; okText: string; busy: boolean; checked: ReturnType<typeof useChecked>; danger?: boolean; onClose: () => void; onOk: () => void; children: ReactNode }) {
+export function UploadModal(props: {
+  open: boolean;
+  title: string;
+  okText: string;
+  busy: boolean;
+  checked: ReturnType<typeof useChecked>;
+  danger?: boolean;
+  onClose: () => void;
+  onOk: () => void;
+  children: ReactNode;
+}) {
   const { checked } = props;
   const okButtonProps = { loading: props.busy, disabled: checked.checking || Boolean(checked.preview && checked.preview.ok === 0), danger: props.danger };
   return (
-    <Modal open={props.open} title={props.title} onCancel={props.onClose} width={640} destroyOnHidden okText={props.okText} okButtonProps={okButtonProps} onOk={props.onOk}>
+    <Modal
+      open={props.open}
+      title={props.title}
+      onCancel={props.onClose}
+      width={640}
+      destroyOnHidden
+      okText={props.okText}
+      okButtonProps={okButtonProps}
+      onOk={props.onOk}
+    >
       {props.children}
     </Modal>
   );
@@ -159,7 +183,8 @@ export function useTaskStarted() {
     void message.success({
       content: (
         <span>
-          {t('simUpload.started', { count: quantity, n: formatNumber(quantity, i18n.language) })} <a onClick={() => navigate(`/${lang}/taskcenter`)}>{t('resources.open')}</a>
+          {t('simUpload.started', { count: quantity, n: formatNumber(quantity, i18n.language) })}{' '}
+          <a onClick={() => navigate(`/${lang}/taskcenter`)}>{t('resources.open')}</a>
         </span>
       ),
       duration: 6,

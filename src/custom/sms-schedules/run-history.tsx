@@ -16,13 +16,25 @@ function RunRecords({ taskId, runId, version }: { taskId: string; runId: string;
   const paging = usePaging(10);
   const { page } = paging;
   const [data, setData] = useState<Page<RunRecord> | null>(null);
-  useEffect(() => void schedulesApi.records({ taskId, runId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })), [taskId, runId, page, version]);
+  useEffect(
+    () => void schedulesApi.records({ taskId, runId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })),
+    [taskId, runId, page, version],
+  );
   return (
-    <PagedTable<RunRecord> size="small" data={data} paging={paging} pager={{ showSizeChanger: false }} empty={t('smsSchedules.noRecords')}
+    <PagedTable<RunRecord>
+      size="small"
+      data={data}
+      paging={paging}
+      pager={{ showSizeChanger: false }}
+      empty={t('smsSchedules.noRecords')}
       columns={[
         { title: 'ICCID', dataIndex: 'iccid' },
         { title: 'MSISDN', dataIndex: 'msisdn', render: (v: string | null) => v ?? '—' },
-        { title: t('smsSchedules.fields.status'), dataIndex: 'status', render: (v: string) => <Tag color={RECORD_COLORS[v]}>{t(`smsSchedules.recordStatus.${v}`, { defaultValue: v })}</Tag> },
+        {
+          title: t('smsSchedules.fields.status'),
+          dataIndex: 'status',
+          render: (v: string) => <Tag color={RECORD_COLORS[v]}>{t(`smsSchedules.recordStatus.${v}`, { defaultValue: v })}</Tag>,
+        },
         { title: t('smsSchedules.fields.sentAt'), dataIndex: 'sentAt', render: (v: string | null) => (v ? time(v) : '—') },
         { title: t('smsSchedules.fields.error'), dataIndex: 'error', render: (v: string | null) => v ?? '' },
       ]}
@@ -80,11 +92,20 @@ export function OperationLog({ taskId }: { taskId: string }) {
   const load = useCallback(() => schedulesApi.log({ id: taskId, page, pageSize: 10 }).then(setData, () => setData({ items: [], total: 0 })), [taskId, page]);
   useEffect(() => void load(), [load]);
   return (
-    <PagedTable<LogEntry> data={data} paging={paging} pager={{ showSizeChanger: false, hideOnSinglePage: true }} empty={t('smsSchedules.noLog')}
+    <PagedTable<LogEntry>
+      data={data}
+      paging={paging}
+      pager={{ showSizeChanger: false, hideOnSinglePage: true }}
+      empty={t('smsSchedules.noLog')}
       columns={[
         { title: t('smsSchedules.fields.at'), dataIndex: 'at', width: 220, render: (v: string) => time(v) },
         { title: t('smsSchedules.fields.actor'), key: 'actor', width: 220, render: (_: unknown, e) => e.actor ?? e.actorEmail ?? t('smsSchedules.system') },
-        { title: t('smsSchedules.fields.action'), dataIndex: 'action', width: 120, render: (v: string) => <Tag>{t(`smsSchedules.logAction.${v}`, { defaultValue: v })}</Tag> },
+        {
+          title: t('smsSchedules.fields.action'),
+          dataIndex: 'action',
+          width: 120,
+          render: (v: string) => <Tag>{t(`smsSchedules.logAction.${v}`, { defaultValue: v })}</Tag>,
+        },
         {
           title: t('smsSchedules.fields.changes'),
           key: 'changes',
@@ -95,7 +116,8 @@ export function OperationLog({ taskId }: { taskId: string }) {
               <ul style={{ margin: 0, paddingInlineStart: 18 }}>
                 {e.changes.map((c) => (
                   <li key={c.field}>
-                    <Typography.Text strong>{t(`smsSchedules.fields.${c.field}`, { defaultValue: c.field })}</Typography.Text>: {show(c.field, c.before)} → {show(c.field, c.after)}
+                    <Typography.Text strong>{t(`smsSchedules.fields.${c.field}`, { defaultValue: c.field })}</Typography.Text>: {show(c.field, c.before)} →{' '}
+                    {show(c.field, c.after)}
                   </li>
                 ))}
               </ul>

@@ -17,7 +17,8 @@ import { canManage, DeleteButton, ToggleButton } from './schedule-actions';
 import { StatusTag, useWhen } from './schedule-list';
 
 /** An instant as the wall clock of a zone reads it ("Mon 29 Mar, 09:00"). */
-const inZone = (iso: string, zone: string, lang: string) => new Intl.DateTimeFormat(lang, { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+const inZone = (iso: string, zone: string, lang: string) =>
+  new Intl.DateTimeFormat(lang, { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
 export function ScheduleDetails({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
@@ -91,7 +92,9 @@ export function ScheduleDetails({ id }: { id: string }) {
           <Descriptions.Item label={t('smsSchedules.fields.smsType')}>{t(`smsSchedules.smsType.${s.smsType}`)}</Descriptions.Item>
           <Descriptions.Item label={t('smsSchedules.fields.when')}>{when(s)}</Descriptions.Item>
           <Descriptions.Item label={t('smsSchedules.fields.startAt')}>{time(s.startAt)}</Descriptions.Item>
-          {s.mode === 'repeated' && <Descriptions.Item label={t('smsSchedules.fields.endAt')}>{s.neverEnds ? t('smsSchedules.neverEnds') : time(s.endAt)}</Descriptions.Item>}
+          {s.mode === 'repeated' && (
+            <Descriptions.Item label={t('smsSchedules.fields.endAt')}>{s.neverEnds ? t('smsSchedules.neverEnds') : time(s.endAt)}</Descriptions.Item>
+          )}
           <Descriptions.Item label={t('smsSchedules.fields.targets')}>{s.targetCount}</Descriptions.Item>
           <Descriptions.Item label={t('smsSchedules.fields.nextRunAt')}>{s.nextRunAt ? time(s.nextRunAt) : '—'}</Descriptions.Item>
           <Descriptions.Item label={t('smsSchedules.fields.lastRunAt')}>{s.lastRunAt ? time(s.lastRunAt) : '—'}</Descriptions.Item>

@@ -56,11 +56,19 @@ function toInput(v: Values, original?: ScheduleDetail): ScheduleInput {
   const sameZone = !!original && original.timezone === v.timezone;
   const shown = original ? toValues(original) : undefined;
   const unchanged = (a: Dayjs | undefined, b: Dayjs | undefined, fmt: string) => !!a && !!b && a.format(fmt) === b.format(fmt);
-  const keepStart = sameZone && original.mode === v.mode && unchanged(repeated ? v.startDate : v.sendAt, repeated ? shown!.startDate : shown!.sendAt, repeated ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHH:mm');
-  const startAt = keepStart ? dayjs(original.startAt) : repeated ? inZone(v.startDate!, 'YYYY-MM-DD', v.timezone) : inZone(v.sendAt!, 'YYYY-MM-DDTHH:mm', v.timezone);
+  const keepStart =
+    sameZone &&
+    original.mode === v.mode &&
+    unchanged(repeated ? v.startDate : v.sendAt, repeated ? shown!.startDate : shown!.sendAt, repeated ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHH:mm');
+  const startAt = keepStart
+    ? dayjs(original.startAt)
+    : repeated
+      ? inZone(v.startDate!, 'YYYY-MM-DD', v.timezone)
+      : inZone(v.sendAt!, 'YYYY-MM-DDTHH:mm', v.timezone);
   // The end day is the last day it sends: the schedule stops at the start of the next day in its zone.
   const keepEnd = sameZone && !!original.endAt && unchanged(v.endDate, shown!.endDate, 'YYYY-MM-DD');
-  const endAt = repeated && v.ends === 'date' && v.endDate ? (keepEnd ? dayjs(original!.endAt) : inZone(v.endDate, 'YYYY-MM-DD', v.timezone).add(1, 'day')) : null;
+  const endAt =
+    repeated && v.ends === 'date' && v.endDate ? (keepEnd ? dayjs(original!.endAt) : inZone(v.endDate, 'YYYY-MM-DD', v.timezone).add(1, 'day')) : null;
   return {
     name: v.name.trim(),
     smsType: v.smsType,
@@ -119,7 +127,11 @@ function ScheduleForm() {
   const notify = Form.useWatch('emailNotify', form);
   const days = useMemo(() => weekdayNames(i18n.language, 'long'), [i18n.language]);
   useEffect(() => {
-    if (id) void schedulesApi.detail(id).then((s) => (form.setFieldsValue(toValues(s)), setOriginal(s), setLoaded(true)), () => navigate(`/${lang}/scheduleSmsDetails`));
+    if (id)
+      void schedulesApi.detail(id).then(
+        (s) => (form.setFieldsValue(toValues(s)), setOriginal(s), setLoaded(true)),
+        () => navigate(`/${lang}/scheduleSmsDetails`),
+      );
   }, [id, form, lang, navigate]);
 
   const submit = async (v: Values) => {
@@ -131,7 +143,10 @@ function ScheduleForm() {
     } catch (e) {
       // The server's refusal (offenders listed) under its field as well as in the toast.
       const err = e as HttpError;
-      const field = ({ iccids: 'targets', startAt: mode === 'repeated' ? 'startDate' : 'sendAt', endAt: 'endDate', sendTime: 'sendTime' } as Record<string, keyof Values>)[err.field ?? ''] ?? err.field?.split('.')[0];
+      const field =
+        ({ iccids: 'targets', startAt: mode === 'repeated' ? 'startDate' : 'sendAt', endAt: 'endDate', sendTime: 'sendTime' } as Record<string, keyof Values>)[
+          err.field ?? ''
+        ] ?? err.field?.split('.')[0];
       if (field && field in form.getFieldsValue(true)) form.setFields([{ name: field as keyof Values, errors: [err.message] }]);
     } finally {
       setBusy(false);
@@ -146,19 +161,40 @@ function ScheduleForm() {
     return Promise.reject(new Error(t(`errors.sms.content.${rule}`, { length: c.length, limit: c.limit, characters: (c.offenders ?? []).join(' ') })));
   };
   if (!loaded) return <Skeleton active />;
-  const initial: Partial<Values> = { smsType: 'text', mode: 'repeated', timezone: browserZone, weekdays: [1], sendTime: dayjs('2000-01-01T09:00'), startDate: dayjs(), ends: 'never', emailNotify: false, notifyEmails: [], targets: '' };
+  const initial: Partial<Values> = {
+    smsType: 'text',
+    mode: 'repeated',
+    timezone: browserZone,
+    weekdays: [1],
+    sendTime: dayjs('2000-01-01T09:00'),
+    startDate: dayjs(),
+    ends: 'never',
+    emailNotify: false,
+    notifyEmails: [],
+    targets: '',
+  };
 
   return (
     <>
       <Typography.Title level={3}>{t(id ? 'smsSchedules.editTitle' : 'menu.scheduleSmsAdd')}</Typography.Title>
       <Card style={{ maxWidth: 880 }}>
         <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)} requiredMark scrollToFirstError>
-          <Form.Item name="name" label={t('smsSchedules.fields.name')} rules={[{ required: true, whitespace: true, message: t('smsSchedules.rules.name') }, { max: LIMITS.scheduledSmsName.max, message: t('smsSchedules.rules.name') }]}>
+          <Form.Item
+            name="name"
+            label={t('smsSchedules.fields.name')}
+            rules={[
+              { required: true, whitespace: true, message: t('smsSchedules.rules.name') },
+              { max: LIMITS.scheduledSmsName.max, message: t('smsSchedules.rules.name') },
+            ]}
+          >
             {/* The count turns red past the limit; nothing typed is cut (the rule above refuses it). */}
             <Input count={{ show: true, max: LIMITS.scheduledSmsName.max }} />
           </Form.Item>
           <Form.Item name="smsType" label={t('smsSchedules.fields.smsType')}>
-            <Radio.Group options={(['text', 'binary'] as const).map((v) => ({ value: v, label: t(`smsSchedules.smsType.${v}`) }))} onChange={() => void form.validateFields(['content']).catch(() => undefined)} />
+            <Radio.Group
+              options={(['text', 'binary'] as const).map((v) => ({ value: v, label: t(`smsSchedules.smsType.${v}`) }))}
+              onChange={() => void form.validateFields(['content']).catch(() => undefined)}
+            />
           </Form.Item>
           <Form.Item
             name="content"
@@ -189,7 +225,11 @@ function ScheduleForm() {
           ) : (
             <>
               {/* A validator, not required: a checkbox group's wrapper may not carry aria-required. */}
-              <Form.Item name="weekdays" label={t('smsSchedules.fields.weekdays')} rules={[{ validator: (_, v?: number[]) => (v?.length ? Promise.resolve() : Promise.reject(new Error(t('smsSchedules.rules.weekdays')))) }]}>
+              <Form.Item
+                name="weekdays"
+                label={t('smsSchedules.fields.weekdays')}
+                rules={[{ validator: (_, v?: number[]) => (v?.length ? Promise.resolve() : Promise.reject(new Error(t('smsSchedules.rules.weekdays')))) }]}
+              >
                 <Checkbox.Group options={days.map((d, i) => ({ value: i + 1, label: d }))} />
               </Form.Item>
               <Space size="large" wrap align="start">
@@ -200,7 +240,12 @@ function ScheduleForm() {
                   <DatePicker />
                 </Form.Item>
                 <Form.Item name="ends" label={t('smsSchedules.fields.ends')}>
-                  <Radio.Group options={[{ value: 'never', label: t('smsSchedules.neverEnds') }, { value: 'date', label: t('smsSchedules.endsOn') }]} />
+                  <Radio.Group
+                    options={[
+                      { value: 'never', label: t('smsSchedules.neverEnds') },
+                      { value: 'date', label: t('smsSchedules.endsOn') },
+                    ]}
+                  />
                 </Form.Item>
                 {ends === 'date' && (
                   <Form.Item name="endDate" label={t('smsSchedules.fields.endDate')} rules={[{ required: true, message: t('smsSchedules.rules.required') }]}>
@@ -242,7 +287,8 @@ function ScheduleForm() {
                     const bad = v.filter((e) => !new RegExp(EMAIL_PATTERN).test(e.trim()));
                     const lower = v.map((e) => e.trim().toLowerCase());
                     if (!v.length) return Promise.reject(new Error(t('smsSchedules.rules.emailsRequired')));
-                    if (v.length > LIMITS.emailsPerGroup) return Promise.reject(new Error(t('smsSchedules.rules.tooManyEmails', { max: LIMITS.emailsPerGroup })));
+                    if (v.length > LIMITS.emailsPerGroup)
+                      return Promise.reject(new Error(t('smsSchedules.rules.tooManyEmails', { max: LIMITS.emailsPerGroup })));
                     if (bad.length) return Promise.reject(new Error(t('smsSchedules.rules.badEmails', { list: bad.join(', ') })));
                     if (new Set(lower).size !== lower.length) return Promise.reject(new Error(t('smsSchedules.rules.duplicateEmails')));
                     return Promise.resolve();
@@ -257,7 +303,9 @@ function ScheduleForm() {
             <Button type="primary" htmlType="submit" loading={busy}>
               {t(id ? 'smsSchedules.save' : 'smsSchedules.create')}
             </Button>
-            <Button onClick={() => navigate(id ? `/${lang}/scheduleSmsDetails?id=${encodeURIComponent(id)}` : `/${lang}/scheduleSmsDetails`)}>{t('smsSchedules.cancel')}</Button>
+            <Button onClick={() => navigate(id ? `/${lang}/scheduleSmsDetails?id=${encodeURIComponent(id)}` : `/${lang}/scheduleSmsDetails`)}>
+              {t('smsSchedules.cancel')}
+            </Button>
           </Space>
         </Form>
       </Card>

@@ -19,7 +19,10 @@ import { canCreate, DeleteButton, ToggleButton } from './schedule-actions';
 export function useWhen(): (s: Pick<Schedule, 'mode' | 'weekdays' | 'sendTime' | 'timezone'>) => string {
   const { t, i18n } = useTranslation();
   const names = weekdayNames(i18n.language);
-  return (s) => (s.mode === 'once' ? `${t('smsSchedules.mode.once')} · ${s.sendTime} ${s.timezone}` : `${s.weekdays.map((d) => names[d - 1]).join(', ')} · ${s.sendTime} ${s.timezone}`);
+  return (s) =>
+    s.mode === 'once'
+      ? `${t('smsSchedules.mode.once')} · ${s.sendTime} ${s.timezone}`
+      : `${s.weekdays.map((d) => names[d - 1]).join(', ')} · ${s.sendTime} ${s.timezone}`;
 }
 
 export function StatusTag({ schedule }: { schedule: Pick<Schedule, 'status' | 'locked' | 'finished'> }) {
@@ -43,7 +46,10 @@ export function ScheduleList() {
   const search = useSearchable(useDebouncedValue(name), LIMITS.scheduledSmsName.max);
   const [data, setData] = useState<Page<Schedule> | null>(null);
   const load = useCallback(
-    () => schedulesApi.list({ page, pageSize, ...(search.trim() ? { name: search.trim() } : {}), ...(status ? { status } : {}) }).then(setData, () => setData({ items: [], total: 0 })),
+    () =>
+      schedulesApi
+        .list({ page, pageSize, ...(search.trim() ? { name: search.trim() } : {}), ...(status ? { status } : {}) })
+        .then(setData, () => setData({ items: [], total: 0 })),
     [page, pageSize, search, status],
   );
   useEffect(() => void load(), [load]);
@@ -63,7 +69,15 @@ export function ScheduleList() {
       </Space>
       <Card>
         <Space style={{ marginBottom: 16 }} wrap align="start">
-          <LimitedSearch max={LIMITS.scheduledSmsName.max} allowClear placeholder={t('smsSchedules.searchName')} aria-label={t('smsSchedules.searchName')} value={name} onChange={(e) => (setName(e.target.value), setPage(1))} style={{ width: 260 }} />
+          <LimitedSearch
+            max={LIMITS.scheduledSmsName.max}
+            allowClear
+            placeholder={t('smsSchedules.searchName')}
+            aria-label={t('smsSchedules.searchName')}
+            value={name}
+            onChange={(e) => (setName(e.target.value), setPage(1))}
+            style={{ width: 260 }}
+          />
           <Select
             allowClear
             placeholder={t('smsSchedules.fields.status')}
@@ -74,7 +88,10 @@ export function ScheduleList() {
             options={['enabled', 'disabled'].map((s) => ({ value: s, label: t(`smsSchedules.status.${s}`) }))}
           />
         </Space>
-        <PagedTable<Schedule> data={data} paging={paging} empty={t('smsSchedules.none')}
+        <PagedTable<Schedule>
+          data={data}
+          paging={paging}
+          empty={t('smsSchedules.none')}
           columns={[
             { title: t('smsSchedules.fields.name'), dataIndex: 'name', render: (v: string, s) => <Link to={open(s.id)}>{v}</Link> },
             { title: t('smsSchedules.fields.when'), key: 'when', render: (_: unknown, s) => when(s) },

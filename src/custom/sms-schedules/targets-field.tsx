@@ -34,8 +34,14 @@ export function TargetsField({ value = '', onChange, id }: { value?: string; onC
     // Digits are an ICCID's or an MSISDN's (whole or trailing); anything else a device name.
     const fields = /^\d+$/.test(q) ? ['iccid', 'msisdn'] : ['deviceName'];
     let live = true;
-    void Promise.all(fields.map((field) => api<{ items: SimHit[] }>('POST', '/api/main/sim/list/es', { page: 1, pageSize: 10, search: { field, value: q } }, { quiet: true }).then((r) => r.items, () => [])))
-      .then((lists) => live && setHits([...new Map(lists.flat().map((h) => [h.iccid, h])).values()]));
+    void Promise.all(
+      fields.map((field) =>
+        api<{ items: SimHit[] }>('POST', '/api/main/sim/list/es', { page: 1, pageSize: 10, search: { field, value: q } }, { quiet: true }).then(
+          (r) => r.items,
+          () => [],
+        ),
+      ),
+    ).then((lists) => live && setHits([...new Map(lists.flat().map((h) => [h.iccid, h])).values()]));
     return () => void (live = false);
   }, [search]);
   const add = (iccids: string[]) => {
@@ -57,7 +63,14 @@ export function TargetsField({ value = '', onChange, id }: { value?: string; onC
         options={hits.map((h) => ({ value: h.iccid, label: `${h.iccid}${h.msisdn ? ` · ${h.msisdn}` : ''}${h.deviceName ? ` · ${h.deviceName}` : ''}` }))}
         style={{ width: '100%' }}
       />
-      <Input.TextArea id={id} rows={6} value={value} onChange={(e) => onChange?.(e.target.value)} placeholder={t('smsSchedules.pastePlaceholder')} style={{ fontFamily: 'monospace' }} />
+      <Input.TextArea
+        id={id}
+        rows={6}
+        value={value}
+        onChange={(e) => onChange?.(e.target.value)}
+        placeholder={t('smsSchedules.pastePlaceholder')}
+        style={{ fontFamily: 'monospace' }}
+      />
       <Space wrap>
         <Upload
           accept=".xlsx,.xls,.csv,.txt"
@@ -84,10 +97,16 @@ export function TargetsField({ value = '', onChange, id }: { value?: string; onC
         >
           <Button icon={<UploadOutlined />}>{t('smsSchedules.fromFile')}</Button>
         </Upload>
-        <Button type="link" icon={<DownloadOutlined />} onClick={() => void download('GET', '/api/customer/sms/sendTemplate').then((f) => saveFile(f, 'scheduled-sms-targets.csv'))}>
+        <Button
+          type="link"
+          icon={<DownloadOutlined />}
+          onClick={() => void download('GET', '/api/customer/sms/sendTemplate').then((f) => saveFile(f, 'scheduled-sms-targets.csv'))}
+        >
           {t('smsSchedules.template')}
         </Button>
-        <Typography.Text type={count > LIMITS.iccidList ? 'danger' : 'secondary'}>{t('smsSchedules.targetCount', { count, max: LIMITS.iccidList })}</Typography.Text>
+        <Typography.Text type={count > LIMITS.iccidList ? 'danger' : 'secondary'}>
+          {t('smsSchedules.targetCount', { count, max: LIMITS.iccidList })}
+        </Typography.Text>
       </Space>
     </Space>
   );

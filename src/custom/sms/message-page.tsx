@@ -103,7 +103,11 @@ export function MessagePage() {
           <Link to={`/${lang}/sim/detail?iccid=${encodeURIComponent(r.iccid)}&tab=sms`} style={MONO}>
             {r.iccid}
           </Link>
-          {r.msisdn && <Typography.Text type="secondary" style={{ ...MONO, fontSize: 12 }}>{r.msisdn}</Typography.Text>}
+          {r.msisdn && (
+            <Typography.Text type="secondary" style={{ ...MONO, fontSize: 12 }}>
+              {r.msisdn}
+            </Typography.Text>
+          )}
         </Space>
       ),
     },
@@ -115,7 +119,11 @@ export function MessagePage() {
       render: (_: unknown, r: SmsRow) => (
         <Flex gap={8} align="center" style={shrinkable(140)}>
           <Content row={r} />
-          {canSend && r.direction === 'MO' && <Button size="small" onClick={() => setReplyTo(r)}>{t('sms.reply')}</Button>}
+          {canSend && r.direction === 'MO' && (
+            <Button size="small" onClick={() => setReplyTo(r)}>
+              {t('sms.reply')}
+            </Button>
+          )}
         </Flex>
       ),
     },
@@ -126,12 +134,28 @@ export function MessagePage() {
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>{t('sms.allSms')}</Typography.Title>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('sms.allSms')}
+        </Typography.Title>
         <Space size="middle" wrap align="end">
-          {quota && <TextStatistic title={t('sms.balance')} value={n(quota.remaining)} suffix={<Typography.Text type="secondary" style={{ fontSize: 14 }}>/ {n(quota.quota)}</Typography.Text>} />}
+          {quota && (
+            <TextStatistic
+              title={t('sms.balance')}
+              value={n(quota.remaining)}
+              suffix={
+                <Typography.Text type="secondary" style={{ fontSize: 14 }}>
+                  / {n(quota.quota)}
+                </Typography.Text>
+              }
+            />
+          )}
           <Button icon={<ReloadOutlined />} onClick={refresh} aria-label={t('sms.reload')} />
           {canExport && <ExportButton call="POST /api/main/sms/list/download" filters={() => body} ticked={[]} total={data?.total ?? 0} />}
-          {canSend && <Button type="primary" icon={<SendOutlined />} onClick={() => setSending(true)}>{t('sms.send')}</Button>}
+          {canSend && (
+            <Button type="primary" icon={<SendOutlined />} onClick={() => setSending(true)}>
+              {t('sms.send')}
+            </Button>
+          )}
         </Space>
       </Space>
       <Card>
@@ -146,7 +170,14 @@ export function MessagePage() {
           dataSource={data?.items ?? []}
           columns={columns}
           locale={{ emptyText: <Empty description={filtered ? t('sms.empty') : t('sms.emptyAll')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage, showTotal: (total) => t('sms.total', { n: n(total) }) }}
+          pagination={{
+            current: page,
+            pageSize: PAGE_SIZE,
+            total: data?.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+            showTotal: (total) => t('sms.total', { n: n(total) }),
+          }}
           onChange={(_p, _f, s) => {
             const one = s as SorterResult<SmsRow>;
             setSort(one.order ? { sort: String(one.columnKey), order: one.order === 'ascend' ? 'asc' : 'desc' } : {});
@@ -156,12 +187,13 @@ export function MessagePage() {
             columnTitle: <span className="visually-hidden">{t('sms.replies')}</span>,
             expandedRowKeys: expanded,
             rowExpandable: (r) => !!r.replies?.length,
-            onExpand: (open, r) => setCollapsed((c) => {
-              const next = new Set(c);
-              if (open) next.delete(r.id);
-              else next.add(r.id);
-              return next;
-            }),
+            onExpand: (open, r) =>
+              setCollapsed((c) => {
+                const next = new Set(c);
+                if (open) next.delete(r.id);
+                else next.add(r.id);
+                return next;
+              }),
             expandedRowRender: (r) => <Thread replies={r.replies ?? []} canReply={canSend} onReply={setReplyTo} />,
           }}
         />
@@ -226,7 +258,11 @@ function Thread({ replies, canReply, onReply }: { replies: SmsRow[]; canReply: b
           <DateTime value={r.createdAt} />
           <Direction row={r} />
           <Content row={r} />
-          {canReply && r.direction === 'MO' && <Button size="small" onClick={() => onReply(r)}>{t('sms.reply')}</Button>}
+          {canReply && r.direction === 'MO' && (
+            <Button size="small" onClick={() => onReply(r)}>
+              {t('sms.reply')}
+            </Button>
+          )}
           <StatusTag row={r} />
           <Sender row={r} />
         </li>

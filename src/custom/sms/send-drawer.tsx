@@ -17,9 +17,25 @@ import { TextStatistic } from '../../components/text-statistic';
 import { formatNumber } from '../../../common/numbers';
 
 type Target = 'iccids' | 'file' | 'msisdns';
-const lines = (text: string) => text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
-export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boolean; preset: string[]; quota: Quota | null; onClose: () => void; onSent: () => void }) {
+export function SendDrawer({
+  open,
+  preset,
+  quota,
+  onClose,
+  onSent,
+}: {
+  open: boolean;
+  preset: string[];
+  quota: Quota | null;
+  onClose: () => void;
+  onSent: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const [target, setTarget] = useState<Target>('iccids');
   const [iccids, setIccids] = useState('');
@@ -64,8 +80,22 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
   const refused = result?.results.filter((r) => !r.ok) ?? [];
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('sms.sendTitle')} width={560} destroyOnHidden={false}
-      extra={quota && <TextStatistic title={t('sms.balance')} value={n(quota.remaining)} valueStyle={{ fontSize: 16 }} suffix={<span style={{ fontSize: 12 }}> / {n(quota.quota)}</span>} />}
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('sms.sendTitle')}
+      width={560}
+      destroyOnHidden={false}
+      extra={
+        quota && (
+          <TextStatistic
+            title={t('sms.balance')}
+            value={n(quota.remaining)}
+            valueStyle={{ fontSize: 16 }}
+            suffix={<span style={{ fontSize: 12 }}> / {n(quota.quota)}</span>}
+          />
+        )
+      }
     >
       {result ? (
         <>
@@ -74,8 +104,12 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
             title={t('sms.result.summary', { accepted: n(result.accepted), refused: n(result.refused) })}
             subTitle={result.refused === 0 ? t('sms.result.allSent') : undefined}
             extra={[
-              <Button key="again" onClick={reset}>{t('sms.result.sendAnother')}</Button>,
-              <Button key="done" type="primary" onClick={() => (reset(), onClose())}>{t('sms.result.done')}</Button>,
+              <Button key="again" onClick={reset}>
+                {t('sms.result.sendAnother')}
+              </Button>,
+              <Button key="done" type="primary" onClick={() => (reset(), onClose())}>
+                {t('sms.result.done')}
+              </Button>,
             ]}
           />
           {refused.length > 0 && (
@@ -87,7 +121,11 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
               dataSource={refused}
               pagination={refused.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
               columns={[
-                { title: t('sms.result.target'), key: 'target', render: (_, r) => <span style={{ fontFamily: 'ui-monospace, monospace' }}>{r.msisdn || r.iccid}</span> },
+                {
+                  title: t('sms.result.target'),
+                  key: 'target',
+                  render: (_, r) => <span style={{ fontFamily: 'ui-monospace, monospace' }}>{r.msisdn || r.iccid}</span>,
+                },
                 { title: t('sms.result.reason'), dataIndex: 'message' },
               ]}
             />
@@ -103,23 +141,51 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
             />
           </Form.Item>
           {target === 'iccids' && (
-            <Form.Item label={t('sms.target.iccids')} help={t('sms.target.iccidsHelp')} extra={t('sms.target.count', { n: n(count), max: n(LIMITS.iccidList) })}
-              validateStatus={count > LIMITS.iccidList ? 'error' : undefined}>
-              <Input.TextArea aria-label={t('sms.target.iccids')} value={iccids} onChange={(e) => setIccids(e.target.value)} autoSize={{ minRows: 3, maxRows: 8 }} style={{ fontFamily: 'ui-monospace, monospace' }} />
+            <Form.Item
+              label={t('sms.target.iccids')}
+              help={t('sms.target.iccidsHelp')}
+              extra={t('sms.target.count', { n: n(count), max: n(LIMITS.iccidList) })}
+              validateStatus={count > LIMITS.iccidList ? 'error' : undefined}
+            >
+              <Input.TextArea
+                aria-label={t('sms.target.iccids')}
+                value={iccids}
+                onChange={(e) => setIccids(e.target.value)}
+                autoSize={{ minRows: 3, maxRows: 8 }}
+                style={{ fontFamily: 'ui-monospace, monospace' }}
+              />
             </Form.Item>
           )}
           {target === 'msisdns' && (
-            <Form.Item label={t('sms.target.msisdns')} help={t('sms.target.msisdnsHelp')} extra={t('sms.target.count', { n: n(count), max: n(LIMITS.iccidList) })}>
-              <Input.TextArea aria-label={t('sms.target.msisdns')} value={msisdns} onChange={(e) => setMsisdns(e.target.value)} autoSize={{ minRows: 3, maxRows: 8 }} style={{ fontFamily: 'ui-monospace, monospace' }} />
+            <Form.Item
+              label={t('sms.target.msisdns')}
+              help={t('sms.target.msisdnsHelp')}
+              extra={t('sms.target.count', { n: n(count), max: n(LIMITS.iccidList) })}
+            >
+              <Input.TextArea
+                aria-label={t('sms.target.msisdns')}
+                value={msisdns}
+                onChange={(e) => setMsisdns(e.target.value)}
+                autoSize={{ minRows: 3, maxRows: 8 }}
+                style={{ fontFamily: 'ui-monospace, monospace' }}
+              />
             </Form.Item>
           )}
           {target === 'file' && (
             <Form.Item label={t('sms.target.file')} help={t('sms.target.fileHelp')}>
               <Space wrap>
-                <Upload accept=".csv,.xls,.xlsx" maxCount={1} fileList={file ? [file] : []} beforeUpload={() => false} onChange={(i) => setFile(i.fileList[0] ?? null)}>
+                <Upload
+                  accept=".csv,.xls,.xlsx"
+                  maxCount={1}
+                  fileList={file ? [file] : []}
+                  beforeUpload={() => false}
+                  onChange={(i) => setFile(i.fileList[0] ?? null)}
+                >
                   <Button icon={<UploadOutlined />}>{t('sms.target.chooseFile')}</Button>
                 </Upload>
-                <Button type="link" icon={<DownloadOutlined />} onClick={() => void template()}>{t('sms.target.template')}</Button>
+                <Button type="link" icon={<DownloadOutlined />} onClick={() => void template()}>
+                  {t('sms.target.template')}
+                </Button>
               </Space>
             </Form.Item>
           )}
@@ -127,7 +193,9 @@ export function SendDrawer({ open, preset, quota, onClose, onSent }: { open: boo
           <SmsContentField value={content} onChange={setContent} type={type} />
           {quota && quota.remaining === 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t('errors.sms.refusal.quotaExhausted')} />}
           <Space>
-            <Button type="primary" htmlType="submit" loading={busy} disabled={!ready}>{t('sms.submit')}</Button>
+            <Button type="primary" htmlType="submit" loading={busy} disabled={!ready}>
+              {t('sms.submit')}
+            </Button>
             <Button onClick={onClose}>{t('sms.cancel')}</Button>
           </Space>
         </Form>

@@ -45,21 +45,62 @@ export function SmsFilters({ value, onChange }: { value: Filters; onChange: (f: 
   const any = Object.values(value).some((v) => v !== undefined);
   return (
     <Space wrap>
-      <Select allowClear placeholder={t('sms.filters.direction')} aria-label={t('sms.filters.direction')} style={{ width: 180 }} value={value.direction}
-        options={(['MT', 'MO'] as const).map((d) => ({ value: d, label: t(`sms.direction.${d}`) }))} onChange={(direction?: 'MT' | 'MO') => onChange({ ...value, direction })} />
-      <Select allowClear placeholder={t('sms.filters.status')} aria-label={t('sms.filters.status')} style={{ width: 140 }} value={value.status}
-        options={STATUSES.map((s) => ({ value: s, label: t(`sms.status.${s}`) }))} onChange={(status?: string) => onChange({ ...value, status })} />
-      <DatePicker.RangePicker showTime aria-label={t('sms.filters.time')} value={range}
+      <Select
+        allowClear
+        placeholder={t('sms.filters.direction')}
+        aria-label={t('sms.filters.direction')}
+        style={{ width: 180 }}
+        value={value.direction}
+        options={(['MT', 'MO'] as const).map((d) => ({ value: d, label: t(`sms.direction.${d}`) }))}
+        onChange={(direction?: 'MT' | 'MO') => onChange({ ...value, direction })}
+      />
+      <Select
+        allowClear
+        placeholder={t('sms.filters.status')}
+        aria-label={t('sms.filters.status')}
+        style={{ width: 140 }}
+        value={value.status}
+        options={STATUSES.map((s) => ({ value: s, label: t(`sms.status.${s}`) }))}
+        onChange={(status?: string) => onChange({ ...value, status })}
+      />
+      <DatePicker.RangePicker
+        showTime
+        aria-label={t('sms.filters.time')}
+        value={range}
         onChange={(r) => {
           setRange(r);
           onChange({ ...value, createdAtFrom: r?.[0]?.toISOString(), createdAtTo: r?.[1]?.toISOString() });
-        }} />
+        }}
+      />
       <Space.Compact>
-        <Select aria-label={t('sms.filters.searchField')} value={field} onChange={setField} style={{ width: 100 }}
-          options={[{ value: 'iccid', label: t('sms.fields.iccid') }, { value: 'msisdn', label: t('sms.fields.msisdn') }]} />
-        <Input allowClear inputMode="numeric" placeholder={t('sms.filters.search')} aria-label={t('sms.filters.search')} style={{ width: 220 }} value={digits} onChange={(e) => setDigits(e.target.value)} />
+        <Select
+          aria-label={t('sms.filters.searchField')}
+          value={field}
+          onChange={setField}
+          style={{ width: 100 }}
+          options={[
+            { value: 'iccid', label: t('sms.fields.iccid') },
+            { value: 'msisdn', label: t('sms.fields.msisdn') },
+          ]}
+        />
+        <Input
+          allowClear
+          inputMode="numeric"
+          placeholder={t('sms.filters.search')}
+          aria-label={t('sms.filters.search')}
+          style={{ width: 220 }}
+          value={digits}
+          onChange={(e) => setDigits(e.target.value)}
+        />
       </Space.Compact>
-      <Input allowClear placeholder={t('sms.filters.content')} aria-label={t('sms.filters.content')} style={{ width: 180 }} value={content} onChange={(e) => setContent(e.target.value)} />
+      <Input
+        allowClear
+        placeholder={t('sms.filters.content')}
+        aria-label={t('sms.filters.content')}
+        style={{ width: 180 }}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+      />
       {any && <Button onClick={clear}>{t('sms.filters.clear')}</Button>}
     </Space>
   );

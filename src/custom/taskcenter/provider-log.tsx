@@ -6,8 +6,19 @@ import { DateTime } from '../../components/date-time';
 import { api } from '../../providers/http';
 import { useCallsTexts } from '../calls/texts';
 
-interface LogLine { at: string; provider: 'worker' | 'network'; level: 'info' | 'warn' | 'error'; message: string; text: string }
-interface ProviderLog { taskId: string; status: string; error: string | null; lines: LogLine[] }
+interface LogLine {
+  at: string;
+  provider: 'worker' | 'network';
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  text: string;
+}
+interface ProviderLog {
+  taskId: string;
+  status: string;
+  error: string | null;
+  lines: LogLine[];
+}
 
 const LEVEL_COLORS = { info: 'blue', warn: 'gold', error: 'red' } as const;
 
@@ -19,11 +30,20 @@ export function ProviderLogDrawer({ task, onClose }: { task: { id: string; refer
     if (!task) return;
     let live = true;
     setLog(null);
-    api<ProviderLog>('GET', `/api/job/rest/logs/provider/result/${encodeURIComponent(task.id)}`).then((l) => live && setLog(l), () => undefined);
+    api<ProviderLog>('GET', `/api/job/rest/logs/provider/result/${encodeURIComponent(task.id)}`).then(
+      (l) => live && setLog(l),
+      () => undefined,
+    );
     return () => void (live = false);
   }, [task]);
   return (
-    <Drawer open={task !== null} onClose={onClose} width={640} title={ready && task ? t('calls.log.title', { reference: task.referenceId }) : ''} destroyOnHidden>
+    <Drawer
+      open={task !== null}
+      onClose={onClose}
+      width={640}
+      title={ready && task ? t('calls.log.title', { reference: task.referenceId }) : ''}
+      destroyOnHidden
+    >
       {!log || !ready ? (
         <Skeleton active />
       ) : (
@@ -37,7 +57,12 @@ export function ProviderLogDrawer({ task, onClose }: { task: { id: string; refer
             locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.log.empty')} /> }}
             columns={[
               { key: 'at', title: t('calls.log.at'), width: 170, render: (_, l) => <DateTime value={l.at} /> },
-              { key: 'provider', title: t('calls.log.provider'), width: 130, render: (_, l) => <Tag color={LEVEL_COLORS[l.level]}>{t(`calls.log.${l.provider}`)}</Tag> },
+              {
+                key: 'provider',
+                title: t('calls.log.provider'),
+                width: 130,
+                render: (_, l) => <Tag color={LEVEL_COLORS[l.level]}>{t(`calls.log.${l.provider}`)}</Tag>,
+              },
               { key: 'text', title: t('calls.log.message'), dataIndex: 'text' },
             ]}
           />

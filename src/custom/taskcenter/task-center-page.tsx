@@ -80,7 +80,9 @@ export function TaskCenterPage() {
   const processing = Number(tableQuery.data?.processing ?? 0);
 
   // Changing the language keeps the user here; any other destination asks while a task runs.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => processing > 0 && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname));
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => processing > 0 && withoutLang(currentLocation.pathname) !== withoutLang(nextLocation.pathname),
+  );
 
   const columns = [
     { title: t('tasks.referenceId'), dataIndex: 'referenceId', key: 'referenceId', fixed: 'left' as const, render: (v: string) => <ReferenceId value={v} /> },
@@ -141,7 +143,13 @@ export function TaskCenterPage() {
         </>
       ),
     },
-    { title: t('tasks.elapsed'), dataIndex: 'elapsedMs', key: 'elapsedMs', onCell: () => ({ style: { whiteSpace: 'nowrap' as const } }), render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)) },
+    {
+      title: t('tasks.elapsed'),
+      dataIndex: 'elapsedMs',
+      key: 'elapsedMs',
+      onCell: () => ({ style: { whiteSpace: 'nowrap' as const } }),
+      render: (v: number | null) => (v === null ? '—' : formatDuration(v, i18n.language)),
+    },
     // A long remark (a file's name, an ICCID) ends in an ellipsis, the whole of it in its title.
     { title: t('tasks.remark'), dataIndex: 'remark', key: 'remark', width: 180, render: (v: string | null) => <Cut text={v ?? '—'} min={64} /> },
     {
@@ -153,7 +161,13 @@ export function TaskCenterPage() {
       render: (_: unknown, row: TaskRow) => (
         <Space size={0}>
           <Tooltip title={wordsReady ? t('calls.log.open') : ''}>
-            <Button type="text" size="small" icon={<ProfileOutlined />} onClick={() => setLogOf(row)} aria-label={`${t('calls.log.open')} ${row.referenceId}`} />
+            <Button
+              type="text"
+              size="small"
+              icon={<ProfileOutlined />}
+              onClick={() => setLogOf(row)}
+              aria-label={`${t('calls.log.open')} ${row.referenceId}`}
+            />
           </Tooltip>
           {row.hasReport && <DownloadReport taskId={row.id} />}
         </Space>

@@ -23,7 +23,10 @@ export function ProfilePage() {
   const submit = async (v: { firstName: string; lastName: string }) => {
     setBusy(true);
     try {
-      const r = await api<{ name: string }>('PUT', '/api/identity/permission/info/cube/permissions/name', { firstName: v.firstName.trim(), lastName: v.lastName.trim() });
+      const r = await api<{ name: string }>('PUT', '/api/identity/permission/info/cube/permissions/name', {
+        firstName: v.firstName.trim(),
+        lastName: v.lastName.trim(),
+      });
       store.set('username', r.name);
       store.set('accountName', r.name);
       setName(r.name);

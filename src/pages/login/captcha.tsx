@@ -25,7 +25,13 @@ export function CaptchaImage({ challenge, onRefresh }: { challenge: Challenge | 
   return (
     <Space.Compact>
       {challenge ? (
-        <img alt={t('login.captchaAlt')} src={`data:image/svg+xml;utf8,${encodeURIComponent(challenge.svg)}`} width={120} height={40} style={{ borderRadius: 4, display: 'block' }} />
+        <img
+          alt={t('login.captchaAlt')}
+          src={`data:image/svg+xml;utf8,${encodeURIComponent(challenge.svg)}`}
+          width={120}
+          height={40}
+          style={{ borderRadius: 4, display: 'block' }}
+        />
       ) : (
         <div style={{ width: 120, height: 40 }} />
       )}

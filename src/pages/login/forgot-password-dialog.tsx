@@ -30,7 +30,12 @@ export function ForgotPasswordDialog({ open, onClose }: Props) {
     setBusy(true);
     try {
       if (step === 'send') {
-        await api('POST', '/api/identity/sso/signin/forget/cube/password/send', { username: v.username, verificationCode: v.verificationCode, challengeId: challenge?.challengeId }, { quiet: true });
+        await api(
+          'POST',
+          '/api/identity/sso/signin/forget/cube/password/send',
+          { username: v.username, verificationCode: v.verificationCode, challengeId: challenge?.challengeId },
+          { quiet: true },
+        );
         message.success(t('forgot.sent'));
         setStep('reset');
       } else {
@@ -47,9 +52,25 @@ export function ForgotPasswordDialog({ open, onClose }: Props) {
   };
 
   return (
-    <Modal open={open} title={t('forgot.title')} onCancel={close} onOk={submit} okText={step === 'send' ? t('forgot.send') : t('forgot.submit')} cancelText={t('forgot.cancel')} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t('forgot.title')}
+      onCancel={close}
+      onOk={submit}
+      okText={step === 'send' ? t('forgot.send') : t('forgot.submit')}
+      cancelText={t('forgot.cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" requiredMark={false}>
-        <Form.Item name="username" label={t('login.email')} rules={[{ required: true, message: t('login.emailRequired') }, { type: 'email', message: t('login.emailInvalid') }]}>
+        <Form.Item
+          name="username"
+          label={t('login.email')}
+          rules={[
+            { required: true, message: t('login.emailRequired') },
+            { type: 'email', message: t('login.emailInvalid') },
+          ]}
+        >
           <Input autoComplete="email" disabled={step === 'reset'} />
         </Form.Item>
         {step === 'send' ? (

@@ -30,8 +30,9 @@ const FIELDS: Field[] = ['username', 'password', 'verificationCode', 'agreeTerms
 
 // The e-mail rule of antd's form validator (@rc-component/async-validator), copied as it is written there, so the form
 // answers as it did with antd's Form.
-// eslint-disable-next-line no-useless-escape
-const EMAIL = /^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]+\.)+[a-zA-Z\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]{2,}))$/;
+const EMAIL =
+  // eslint-disable-next-line no-useless-escape
+  /^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]+\.)+[a-zA-Z\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]{2,}))$/;
 
 /** The key of the message a field's value breaks, if any. */
 function ruleBroken(field: Field, v: Values): string | undefined {
@@ -98,7 +99,11 @@ export function LoginPage() {
   };
   const explain = (field: Field): ReactNode =>
     errors[field] ? (
-      <div id={`${field}_help`} role="alert" style={{ color: token.colorError, fontSize: token.fontSize, lineHeight: token.lineHeight, minHeight: token.marginLG }}>
+      <div
+        id={`${field}_help`}
+        role="alert"
+        style={{ color: token.colorError, fontSize: token.fontSize, lineHeight: token.lineHeight, minHeight: token.marginLG }}
+      >
         {t(errors[field])}
       </div>
     ) : null;
@@ -132,14 +137,34 @@ export function LoginPage() {
   };
 
   return (
-    <div className={hashId} style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', background: options.backgroundColor || '#f5f5f5', padding: 24 }}>
+    <div
+      className={hashId}
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        background: options.backgroundColor || '#f5f5f5',
+        padding: 24,
+      }}
+    >
       <div style={{ position: 'absolute', top: 16, right: 24 }}>
         <Suspense fallback={<div style={{ width: 130, height: token.controlHeight }} />}>
           <LanguageSwitcher />
         </Suspense>
       </div>
       {/* Drawn as antd's Card draws (its border, radius and padding), without the Card's tabs and skeleton code. */}
-      <section style={{ width: 420, maxWidth: '100%', background: token.colorBgContainer, border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG, padding: token.paddingLG }}>
+      <section
+        style={{
+          width: 420,
+          maxWidth: '100%',
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+          padding: token.paddingLG,
+        }}
+      >
         {!options.hideLogo && (
           <div style={{ marginBottom: 12 }}>
             {options.logo ? <img src={options.logo} alt={t('brand.logo', { name: title })} style={{ maxHeight: 40 }} /> : <BrandLogo size={36} collapsed />}
@@ -157,7 +182,19 @@ export function LoginPage() {
         <p style={{ color: token.colorTextDescription, margin: `0 0 ${token.marginMD}px` }}>{t('login.subtitle')}</p>
         <h4 style={heading(4, '0.5em')}>{t('login.title')}</h4>
         <form noValidate onSubmit={onSubmit}>
-          {labelled('username', t('login.email'), <Input id="username" autoComplete="username" size="large" value={values.username} onChange={(e) => change('username', e.target.value)} status={status('username')} {...described('username')} />)}
+          {labelled(
+            'username',
+            t('login.email'),
+            <Input
+              id="username"
+              autoComplete="username"
+              size="large"
+              value={values.username}
+              onChange={(e) => change('username', e.target.value)}
+              status={status('username')}
+              {...described('username')}
+            />,
+          )}
           {labelled(
             'password',
             t('login.password'),
@@ -197,7 +234,10 @@ export function LoginPage() {
                 <Trans
                   i18nKey={options.hidePrivacyPolicy ? 'login.agreeTermsOnly' : 'login.agree'}
                   // Underlined: inside a sentence a link must not rely on its colour alone (WCAG 1.4.1).
-                  components={{ terms: <Link to={`/${lang}/termsOfUse`} target="_blank" style={UNDERLINED} />, privacy: <Link to={`/${lang}/privacy`} target="_blank" style={UNDERLINED} /> }}
+                  components={{
+                    terms: <Link to={`/${lang}/termsOfUse`} target="_blank" style={UNDERLINED} />,
+                    privacy: <Link to={`/${lang}/privacy`} target="_blank" style={UNDERLINED} />,
+                  }}
                 />
               </Checkbox>
             </div>
