@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium';
 import { FIXTURE_DATA_DIR, FIXTURE_PORT, FIXTURE_SCHEMAS_DIR, SERVER_ENV } from './tests/e2e/e2e-env';
 
 /**
@@ -20,19 +21,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     locale: 'en-US',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: [
     {

@@ -17,22 +17,13 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { formatReports, KB, measureRoutes } from '../scripts/bundle-budget.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { saveSession, type SessionAnswer } from '../src/providers/session-store.js';
 
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 // ARCHITECTURE.md's flags for Debian's Chromium, as the Playwright suite runs it.
 // The certificate of the HTTP/2 runs is made here and self-signed: Chromium is told to take it.
-const FLAGS = [
-  '--ignore-certificate-errors',
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const FLAGS = ['--ignore-certificate-errors', ...CHROMIUM_ARGS];
 const CODE = '246810';
 const ADMIN = { username: 'admin@demo.example.com', password: 'Demo#2026', verificationCode: CODE, agreeTerms: true };
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);

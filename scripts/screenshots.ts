@@ -5,6 +5,7 @@
  * en-US,zh-CN) names the languages.
  */
 import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const BASE = process.env.BASE ?? 'http://localhost:8080';
 const OUT = process.env.OUT ?? '.tmp/screens';
@@ -19,19 +20,7 @@ async function signInAsAdmin(page: Page): Promise<void> {
   await page.waitForSelector('h3');
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 for (const lang of (process.env.LANGS ?? 'en-US,zh-CN').split(',').filter(Boolean)) {
   for (const width of [1280, 1920]) {
     const page = await browser.newPage({ viewport: { width, height: width === 1280 ? 800 : 1080 } });
