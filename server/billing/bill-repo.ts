@@ -5,7 +5,7 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import type { Queryable } from '../db/db.js';
-import { selectOf, tableOf } from '../db/resource-list.js';
+import { selectOf, tableOf } from '../schema/schema-repo.js';
 import type { InvoiceForPdf } from './invoice-pdf.js';
 
 /** The SIM lines of an invoice (the SIM list's condition on invoice_lines aliased t): a pool's line charges a pool, not a SIM. */

@@ -5,7 +5,7 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { LIMITS } from '../../common/limits.js';
-import { listRoute } from '../db/resource-list.js';
+import { listRoute } from '../schema/resource-routes.js';
 import { invalid } from '../http/api-error.js';
 import { ownOrg } from '../http/own-org.js';
 import { defineRoutes, pathParams } from '../http/route.js';

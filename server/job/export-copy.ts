@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import type { ResourceSchema } from '../../common/resources.js';
 import type { Db } from '../db/db.js';
-import { snake } from '../db/resource-list.js';
+import { snake } from '../schema/schema-repo.js';
 
 /** A value as an SQL literal, for COPY, which takes no parameters (strings quoted, arrays as array literals). */
 export function literal(v: unknown): string {

@@ -14,7 +14,8 @@ import { listQuerySchema, type ResourceSchema } from '../../common/resources.js'
 import { readCursor } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { checkSpec, listPage, listSelect } from '../db/listing.js';
-import { listQueryOf, listSpecOf, snake } from '../db/resource-list.js';
+import { listQueryOf } from '../schema/resource-routes.js';
+import { listSpecOf, snake } from '../schema/schema-repo.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { consoleLabel } from '../http/labels.js';
 import { audit } from '../http/audit.js';

@@ -5,7 +5,7 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import type { Queryable } from '../db/db.js';
-import { selectOf } from '../db/resource-list.js';
+import { selectOf } from '../schema/schema-repo.js';
 
 const POOL_SELECT = selectOf(RESOURCES.pools);
 

@@ -5,7 +5,7 @@
  */
 import { RESOURCES } from '../../common/resource-registry.js';
 import { fieldsSchema } from '../../common/resources.js';
-import { listRoute, showRoute } from '../db/resource-list.js';
+import { listRoute, showRoute } from '../schema/resource-routes.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';

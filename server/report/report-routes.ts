@@ -5,7 +5,7 @@
  */
 import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
-import { listRoute } from '../db/resource-list.js';
+import { listRoute } from '../schema/resource-routes.js';
 import { neverCached, sendStored } from '../job/storage.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';

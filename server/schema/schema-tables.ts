@@ -6,7 +6,7 @@
  */
 import type { ResourceSchema } from '../../common/resources.js';
 import type { Db, Queryable } from '../db/db.js';
-import { snake } from '../db/resource-list.js';
+import { snake } from './schema-repo.js';
 
 /** A plain SQL identifier: lower-case letters, digits and underscores, at most 63 bytes. */
 export const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;

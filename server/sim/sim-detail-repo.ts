@@ -6,7 +6,7 @@
 import { RESOURCES } from '../../common/resource-registry.js';
 import { LIMITS } from '../../common/limits.js';
 import type { Queryable } from '../db/db.js';
-import { columnOf } from '../db/resource-list.js';
+import { columnOf } from '../schema/schema-repo.js';
 
 /** A SIM as the detail calls find it. */
 export interface SimKey {

@@ -6,7 +6,7 @@
 import { LIMITS } from '../../common/limits.js';
 import { RESOURCES } from '../../common/resource-registry.js';
 import type { Queryable } from '../db/db.js';
-import { selectOf, snake } from '../db/resource-list.js';
+import { selectOf, snake } from '../schema/schema-repo.js';
 import type { DiagnoseFacts } from '../domain/diagnose.js';
 import type { SimAction, SimFacts } from '../domain/lifecycle.js';
 import { insertTask } from '../job/task-repo.js';

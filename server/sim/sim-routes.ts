@@ -1,6 +1,6 @@
 /** SIM routes of SPEC.md section 7 (main API). Lists take their validation and columns from their schemas/ file. */
 import { RESOURCES } from '../../common/resource-registry.js';
-import { listRoute } from '../db/resource-list.js';
+import { listRoute } from '../schema/resource-routes.js';
 import { defineRoutes } from '../http/route.js';
 
 export const simRoutes = defineRoutes([

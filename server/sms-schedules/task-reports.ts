@@ -7,7 +7,6 @@
 import type { FastifyRequest } from 'fastify';
 import { CODES } from '../../common/errors.js';
 import { LIMITS, type Language } from '../../common/limits.js';
-import { readCursor, type Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
@@ -18,8 +17,9 @@ import type { JobHandler } from '../job/worker.js';
 import { scheduleText } from './messages.js';
 import { taskReference } from '../job/task-reference.js';
 import { insertTask } from '../job/task-repo.js';
+import { readReportRows, reportRowCount, REPORTS, type Report } from './report-repo.js';
+import { scheduleOf } from './schedule-repo.js';
 
-type Report = 'mt' | 'mo' | 'sims';
 const FORMATS = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
 type Format = keyof typeof FORMATS;
 
@@ -29,34 +29,6 @@ interface Payload {
   runId: string | null;
   format: Format;
   lang: Language;
-}
-
-/** Each report's columns (labels under reports.columns in ./messages.ts) and its query: $1 org, $2 schedule, $3 run or null. */
-const REPORTS: Record<Report, { columns: string[]; from: string; select: string }> = {
-  mt: {
-    columns: ['runAt', 'iccid', 'msisdn', 'content', 'status', 'error', 'sentAt', 'deliveredAt'],
-    from: `sms_records r LEFT JOIN sms_schedule_runs u ON u.id = r.run_id
-            WHERE r.org_id = $1 AND r.schedule_id = $2 AND r.direction = 'MT' AND ($3::bigint IS NULL OR r.run_id = $3::bigint)`,
-    select: `coalesce(u.occurrence_at, r.created_at) AS "runAt", r.iccid, r.msisdn, r.content, r.status, r.error, r.sent_at AS "sentAt", r.delivered_at AS "deliveredAt"`,
-  },
-  mo: {
-    columns: ['receivedAt', 'iccid', 'msisdn', 'content', 'inReplyTo'],
-    from: `sms_records m JOIN sms_records r ON r.org_id = m.org_id AND r.id = m.reply_to_id
-            WHERE m.org_id = $1 AND m.direction = 'MO' AND r.schedule_id = $2 AND ($3::bigint IS NULL OR r.run_id = $3::bigint)`,
-    select: `m.created_at AS "receivedAt", m.iccid, m.msisdn, m.content, r.content AS "inReplyTo"`,
-  },
-  sims: {
-    columns: ['iccid', 'msisdn', 'deviceName', 'simStatus'],
-    from: `sms_schedules s CROSS JOIN LATERAL unnest(s.target_iccids) WITH ORDINALITY AS t(iccid, n)
-            LEFT JOIN sims m ON m.org_id = s.org_id AND m.iccid = t.iccid
-            WHERE s.org_id = $1 AND s.id = $2 AND $3::bigint IS NULL`,
-    select: `t.iccid, m.msisdn, m.device_name AS "deviceName", m.status AS "simStatus"`,
-  },
-};
-const ORDER: Record<Report, string> = { mt: 'ORDER BY 1 DESC, 2', mo: 'ORDER BY 1 DESC, 2', sims: 'ORDER BY t.n' };
-
-async function countOf(q: Queryable, p: Pick<Payload, 'report' | 'scheduleId' | 'runId'>, orgId: string): Promise<number> {
-  return (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${REPORTS[p.report].from}`, [orgId, p.scheduleId, p.runId])).rows[0].n;
 }
 
 /** The route that asks for one of the reports: checks the schedule, counts, and queues the job. */
@@ -80,10 +52,10 @@ function reportRoute(report: Report, service: Service, method: 'GET' | 'POST', p
       const auth = req.requireAuth();
       const b = (method === 'GET' ? req.query : req.body) as { id: string; runId?: string; format?: Format };
       const { db } = req.server;
-      const s = (await db.query<{ name: string }>('SELECT name FROM sms_schedules WHERE org_id = $1 AND id = $2', [auth.orgId, b.id])).rows[0];
+      const s = await scheduleOf(db, auth.orgId, b.id);
       if (!s) throw notFound('scheduledSms', b.id);
       const payload: Payload = { report, scheduleId: b.id, runId: b.runId ?? null, format: b.format ?? 'csv', lang: req.lang };
-      const quantity = await countOf(db, payload, auth.orgId);
+      const quantity = await reportRowCount(db, report, auth.orgId, payload.scheduleId, payload.runId);
       if (quantity === 0) throw new ApiError(400, CODES.badRequest, {}, 'errors.exportNoData');
       if (quantity > LIMITS.exportMax) throw new ApiError(400, CODES.badRequest, { max: LIMITS.exportMax.toLocaleString(req.lang) }, 'errors.exportTooMany');
       const taskId = newId();
@@ -132,17 +104,11 @@ export const smsReportJob: JobHandler = async ({ store, db, task, progress }) =>
   const writer = p.format === 'xlsx' ? xlsxWriter(store.draft(key)) : csvWriter(store.draft(key));
   await writer.header(def.columns.map((c) => scheduleText(p.lang, `reports.columns.${c}`)));
   let written = 0;
-  await readCursor<Record<string, unknown>>(
-    db,
-    `SELECT ${def.select} FROM ${def.from} ${ORDER[p.report]} LIMIT ${LIMITS.exportMax}`,
-    [task.org_id, p.scheduleId, p.runId],
-    1000,
-    async (rows) => {
-      await writer.rows(rows.map((r) => def.columns.map((c) => cellOf(r[c]))));
-      written += rows.length;
-      await progress(task.quantity ? (written / task.quantity) * 100 : 50);
-    },
-  );
+  await readReportRows(db, p.report, task.org_id, p.scheduleId, p.runId, async (rows) => {
+    await writer.rows(rows.map((r) => def.columns.map((c) => cellOf(r[c]))));
+    written += rows.length;
+    await progress(task.quantity ? (written / task.quantity) * 100 : 50);
+  });
   await writer.end();
   return { file: { key, name, contentType: FORMATS[p.format] }, result: { rows: written } };
 };

@@ -80,6 +80,12 @@ test('en-US: an admin creates, edits and deletes APN profiles, one and several, 
   await expect(bulk).toContainText('Delete these 2 APN profiles?');
   await expect(bulk.getByRole('listitem')).toHaveText(['Bulk one', 'Bulk two']);
   await bulk.getByRole('button', { name: 'Delete' }).click();
+  // The dialog closes only once both are gone; a refusal or failure stays in it, and a failure here says which.
+  await expect(bulk)
+    .toHaveCount(0)
+    .catch(async (e: Error) => {
+      throw new Error(`The confirmation stayed open, saying: ${await bulk.innerText().catch(() => '(gone)')}\n${e.message}`);
+    });
   await expect(page.getByRole('row', { name: /Bulk one|Bulk two/ })).toHaveCount(0);
 });
 

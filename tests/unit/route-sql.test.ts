@@ -9,13 +9,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/**
- * Files that declare routes and whose SQL has not moved to a repository yet; the test below keeps the list from
- * outliving its reason (a file named here must still hold SQL), so it can only shrink. These were found when the test
- * began to look at what declares routes rather than at file names.
- */
-const PENDING = new Set<string>(['server/db/resource-list.ts', 'server/sms-schedules/task-reports.ts']);
-
 /** What a route file must not hold: a call that runs SQL, or a statement's keywords. */
 const SQL_SHAPES: Array<[string, RegExp]> = [
   ['a query call', /\.(query|exec)\s*(<[^()]*>)?\s*\(/],
@@ -64,15 +57,8 @@ describe('route files hold no SQL', () => {
     expect(files).toContain('server/identity/routes.ts');
   });
 
-  it.each(files.filter((f) => !PENDING.has(f)))('%s calls its repository instead of running SQL', (file) => {
+  it.each(files)('%s calls its repository instead of running SQL', (file) => {
     expect(sqlIn(fs.readFileSync(path.join(ROOT, file), 'utf8'))).toEqual([]);
-  });
-
-  it('the pending list names only route files that exist and still hold SQL (so it can only shrink)', () => {
-    for (const file of PENDING) {
-      expect(files).toContain(file);
-      expect(sqlIn(fs.readFileSync(path.join(ROOT, file), 'utf8')), file).not.toEqual([]);
-    }
   });
 
   it.each([
