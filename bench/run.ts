@@ -29,7 +29,7 @@ import { scaleSeed, SCALE_ORG } from './scale-seed.js';
 import { smsSeed } from './sms-seed.js';
 import { SMS_LIST_SPEC } from '../server/sms/sms-repo.js';
 import { smsFilters } from '../server/sms/sms-routes.js';
-import { rollCycles, ROLL_BATCH } from '../server/network/bundle-engine.js';
+import { rollCycles, ROLL_BATCH } from '../server/bundles/bundle-engine.js';
 import { makeIccid } from '../common/iccid.js';
 import { readUpload } from '../server/job/sheet-files.js';
 import { bucketsOf, type View } from '../server/dashboard/dashboard-routes.js';

@@ -1,7 +1,7 @@
 /** Configuration from the environment (README: Configuration). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTIVATION_ANSWER_MINUTES } from './network/activation.js';
+import { ACTIVATION_ANSWER_MINUTES } from './sim/activation.js';
 import { SCHEDULE_MINUTES } from './autoflow/schedule.js';
 import { parseDsn } from './public/error-sink.js';
 import { privateAllowanceOf, type PrivateAllowance } from './developer/ssrf.js';

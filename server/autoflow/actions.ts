@@ -26,7 +26,7 @@ import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { audit } from '../http/audit.js';
 import type { Mailer } from '../identity/mailer.js';
 import type { NetworkAdapter, SimRef } from '../network/adapter.js';
-import { syncPolicies } from '../network/bundle-engine.js';
+import { syncPolicies } from '../bundles/bundle-engine.js';
 import { sendSmsBatch } from '../sms/send.js';
 
 import type { ActionOutcome } from '../../common/autoflow-rule.js';

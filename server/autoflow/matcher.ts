@@ -12,7 +12,7 @@ import type { DomainEvent } from '../events/event-log.js';
 export const EVENT_TRIGGERS: Readonly<Record<string, readonly TriggerType[]>> = {
   'sim.status_change': ['status_change'],
   'sim.imei_change': ['imei_change'],
-  // The network a SIM is on changed (server/network/reports.ts): a network change always, a country change when the
+  // The network a SIM is on changed (server/network-reports/network-reports.ts): a network change always, a country change when the
   // country differs too.
   'sim.network_change': ['network_change', 'country_change'],
 };

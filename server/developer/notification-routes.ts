@@ -35,7 +35,7 @@ import { queueReplay, queueTest } from './webhooks.js';
 
 /** Every event a webhook can carry, by type (the event log's, 015_event_log.sql, and the test event). */
 export const EVENT_CATALOGUE: Record<string, string[]> = {
-  // network_change: the SIM registered on another network (server/network/reports.ts), what network and country rules match.
+  // network_change: the SIM registered on another network (server/network-reports/network-reports.ts), what network and country rules match.
   sim: ['status_change', 'imei_change', 'bundle_change', 'transfer', 'connection', 'tag_change', 'info_change', 'network_change'],
   sms: ['received', 'delivered', 'failed'],
   sms_schedule: ['run_finished'],

@@ -1,7 +1,7 @@
 /**
  * A bundle's reset cycle and what its overage policy lets a SIM use in one cycle (SPEC.md section 3, Bundle order:
  * reset cycle and overage policy). Pure functions: the seed builds its usage with them, and the test of the demo seed
- * checks it against them (tests/api/demo-seed.test.ts); the bundle engine (server/network/bundle-engine.ts) enforces
+ * checks it against them (tests/api/demo-seed.test.ts); the bundle engine (server/bundles/bundle-engine.ts) enforces
  * them on live traffic with the same rules, its cycle bounds in SQL (026_bundle_engine.sql) matching cycleStart/cycleEnd.
  */
 

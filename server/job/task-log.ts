@@ -1,7 +1,7 @@
 /**
  * A job's provider log (SPEC.md section 7, Jobs: GET /rest/logs/provider/result/{id}): what the providers of a task
  * said while it ran, line by line. The job worker writes its claim, a takeover from a stopped instance, a wait and the
- * end; the network adapter's answers for the task's SIMs are written where they arrive (server/network/activation.ts).
+ * end; the network adapter's answers for the task's SIMs are written where they arrive (server/sim/activation.ts).
  * A line is a message key with values (server-only words "taskLog.*"), so each reader reads it in their language.
  * Its SQL is in ./task-log-repo.ts.
  */

@@ -1,7 +1,7 @@
 /**
  * The boundary between the console's server and an operator's core network (ARCHITECTURE.md: the network simulator
  * stands where the network would be). Commands go out through a NetworkAdapter; what the network observes comes back
- * through NetworkReports, which the server implements once (server/network/reports.ts) for the simulator and for a
+ * through NetworkReports, which the server implements once (server/network-reports/network-reports.ts) for the simulator and for a
  * real adapter alike, so CDRs, rollups and state changes are written the same way whoever reports them.
  */
 

@@ -10,7 +10,7 @@ import type { Db } from '../db/db.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
 import { hash32, Rng } from '../domain/rng.js';
 import type { CommandAnswer, ConnectionStatus, NetworkAdapter, NetworkName, NetworkReports, Rat, SimRef } from './adapter.js';
-import { networkEvent } from './sim-events.js';
+import { networkEvent } from '../sim/sim-events.js';
 
 export interface SimulatorOptions {
   /** Background traffic (SIMULATOR=off turns it off); commands are answered either way. */

@@ -12,7 +12,7 @@ import { appendEvents } from '../events/event-log.js';
 import { invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams, type RouteDef } from '../http/route.js';
-import { syncPolicies } from '../network/bundle-engine.js';
+import { syncPolicies } from '../bundles/bundle-engine.js';
 import type { Queryable } from '../db/db.js';
 import { releaseStopped, stopOverSims } from './pool-engine.js';
 import {

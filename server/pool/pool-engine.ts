@@ -21,7 +21,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
 import { claimJob, startLeasedJob } from '../job/periodic.js';
-import { syncPolicies } from '../network/bundle-engine.js';
+import { syncPolicies } from '../bundles/bundle-engine.js';
 import type { NetworkAdapter } from '../network/adapter.js';
 
 export const POOL_JOB = 'pool_engine';

@@ -3,7 +3,7 @@
  * SIM by SIM what happened out, decided by server/domain/lifecycle.ts on rows locked for the request, so two requests
  * for one SIM at once are one after the other and the second finds the first's operation slot taken. Accepted SIMs
  * take their slot (one operation at a time) while the network carries the action out: an activation becomes one
- * sim_activate task whose job asks the network adapter (server/network/activation.ts), and the SIMs become active
+ * sim_activate task whose job asks the network adapter (server/sim/activation.ts), and the SIMs become active
  * when the network confirms; suspend, resume and reset are asked of the adapter at once and written for the SIMs it
  * accepted. Every change is a sim_events row, and each request an audit row.
  */

@@ -21,7 +21,7 @@ import { ApiError, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { fieldLabels } from '../http/labels.js';
 import { defineRoutes, type RouteDef } from '../http/route.js';
-import { advanceBundles } from '../network/bundle-engine.js';
+import { advanceBundles } from '../bundles/bundle-engine.js';
 import { simRead } from './sim-detail-routes.js';
 import { baseBundleOf, cancelBundle, lockBundle, lockSimByIccid, policyByIccid, type PolicyRow } from './sim-bundle-repo.js';
 

@@ -119,7 +119,7 @@ export const simServiceRoutes: RouteDef[] = defineRoutes([
     LABELS,
   ),
   // A running period ends by time (and the test period also when its allowance is used up): the bundle job then
-  // makes the SIM active (server/network/bundle-engine.ts endPeriods).
+  // makes the SIM active (server/bundles/bundle-engine.ts endPeriods).
   simRead(
     '/sim/details',
     simFields({

@@ -25,7 +25,7 @@ import { appendEvents, type NewEvent } from '../events/event-log.js';
 import { newId } from '../db/ids.js';
 import type { Mailer } from '../identity/mailer.js';
 import type { NetworkAdapter, SimRef } from '../network/adapter.js';
-import { countSms } from '../network/reports.js';
+import { countSms } from '../network-reports/network-reports.js';
 import { SMS_RECEIVING_STATUSES, type SmsRefusal } from '../../common/sms.js';
 import { refusalMessage } from '../sms/send.js';
 import { returnSmsQuota, takeSmsQuota } from '../sms/quota.js';

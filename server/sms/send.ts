@@ -9,7 +9,7 @@
  * 3. The stored SMS are handed to the network adapter (outside the transaction: the network is slow and remote).
  * 4. In one transaction: the accepted ones become sent and are counted in the usage rollups; the ones the network
  *    refused become failed, with their quota units given back.
- * Delivery comes later as the network's reports (server/network/reports.ts): delivered or failed, each an event of the
+ * Delivery comes later as the network's reports (server/network-reports/network-reports.ts): delivered or failed, each an event of the
  * event log (015_event_log.sql), which webhooks carry.
  *
  * A process that dies between 2 and 4 leaves its SMS pending with their units taken: they were stored but maybe not
@@ -185,7 +185,7 @@ async function handOff(network: NetworkAdapter, content: string, items: Array<{ 
   return answers;
 }
 
-/** Count MT SMS (one per SIM) in the UTC day and hour rollups, set-based (server/network/reports.ts countSms, for many). */
+/** Count MT SMS (one per SIM) in the UTC day and hour rollups, set-based (server/network-reports/network-reports.ts countSms, for many). */
 async function countMtSms(q: Queryable, orgId: string, sims: SimRow[], at: Date): Promise<void> {
   const iso = at.toISOString();
   await q.query(

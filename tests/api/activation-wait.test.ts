@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BUSY_TASK_ID, SPECIAL_SIMS } from '../../server/db/seed-fleet.js';
-import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
+import { ACTIVATION_ANSWER_MINUTES } from '../../server/sim/activation.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 describe.each(DB_KINDS)('an activation without an answer on %s', (kind) => {

@@ -1,6 +1,6 @@
 /**
  * The rule engine's second half, driven step by step: the scheduled triggers over the rollups (written by the
- * network's own writer, server/network/reports.ts), network and country changes through the event log, and the actions
+ * network's own writer, server/network-reports/network-reports.ts), network and country changes through the event log, and the actions
  * as durable jobs with retries. The network is the simulator, wrapped where a test needs it to refuse (the system's
  * edge); everything else is the real server and database.
  */
@@ -11,7 +11,7 @@ import { claimSchedule, evaluateScheduled, finishSchedule } from '../../server/a
 import { startConsumer } from '../../server/events/event-log.js';
 import { startRelay } from '../../server/events/relay.js';
 import type { CommandAnswer, NetworkAdapter, NetworkName, SimRef } from '../../server/network/adapter.js';
-import { networkReports } from '../../server/network/reports.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { sendSmsBatch } from '../../server/sms/send.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 

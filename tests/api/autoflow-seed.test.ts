@@ -10,7 +10,7 @@ import { ActionRunner } from '../../server/autoflow/actions.js';
 import { evaluateScheduled } from '../../server/autoflow/schedule.js';
 import { DEMO_RULE_ID } from '../../server/db/seed-fleet.js';
 import type { NetworkName } from '../../server/network/adapter.js';
-import { networkReports } from '../../server/network/reports.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { DB_KINDS, signedInSuite } from '../helper.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;

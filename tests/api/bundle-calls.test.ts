@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';
-import { defineCycles } from '../../server/network/bundle-engine.js';
+import { defineCycles } from '../../server/bundles/bundle-engine.js';
 import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite, signIn } from '../helper.js';
 
 const HOUR = 3_600_000;

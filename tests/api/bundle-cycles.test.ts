@@ -13,8 +13,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';
 import { cycleEnd, cycleStart, type OveragePolicy, type ResetCycle } from '../../server/domain/bundle-cycle.js';
 import type { SimRef } from '../../server/network/adapter.js';
-import { advanceBundles, defineCycles, endPeriods, rollCycles, runBundleJob, syncPolicies } from '../../server/network/bundle-engine.js';
-import { networkReports } from '../../server/network/reports.js';
+import { advanceBundles, defineCycles, endPeriods, rollCycles, runBundleJob, syncPolicies } from '../../server/bundles/bundle-engine.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
 import { call, DB_KINDS, DEMO, signedInSuite, signIn } from '../helper.js';
 

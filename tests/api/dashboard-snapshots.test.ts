@@ -5,7 +5,7 @@
  * limit is set around the demo organisation's size, so the boundary is tested on both sides; the clock is moved by hand.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordUsage } from '../../server/network/reports.js';
+import { recordUsage } from '../../server/network-reports/network-reports.js';
 import { call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
 const START = new Date('2026-11-20T12:00:00Z');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bucketsOf, VIEWS, type View } from '../../server/dashboard/dashboard-routes.js';
-import { recordUsage } from '../../server/network/reports.js';
+import { recordUsage } from '../../server/network-reports/network-reports.js';
 import { call, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 
 /** 20:00 in UTC+8 on 20 November 2026. */

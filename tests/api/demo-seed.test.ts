@@ -19,7 +19,7 @@ import {
   type ResetCycle,
   type RuleControl,
 } from '../../server/domain/bundle-cycle.js';
-import { ACTIVATION_ANSWER_MINUTES } from '../../server/network/activation.js';
+import { ACTIVATION_ANSWER_MINUTES } from '../../server/sim/activation.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 const SIZES: SeedSize[] = ['small', 'demo'];

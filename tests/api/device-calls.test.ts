@@ -3,7 +3,7 @@
  * organisation holding a SIM, among the caller's own and its direct sub-organisations).
  */
 import { describe, expect, it } from 'vitest';
-import { networkReports } from '../../server/network/reports.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { networkNamed } from '../../server/network/simulator.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_SIMS } from '../../server/db/seed-fleet.js';
 import type { SimRef } from '../../server/network/adapter.js';
-import { networkReports } from '../../server/network/reports.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
-import { sendMtSms } from '../../server/network/sms.js';
+import { sendMtSms } from '../../server/sms/mt-sms.js';
 import { countRows, DB_KINDS, signedInSuite } from '../helper.js';
 
 const DAY = 86_400_000;
@@ -85,7 +85,7 @@ describe.each(DB_KINDS)('the network simulator on %s', (kind) => {
     for (const [sim, kb] of bySim) {
       const b = before.get(sim)!;
       const a = after.get(sim)!;
-      // A SIM's cycle counts the CDRs that started in it (the rule of server/network/bundle-engine.ts rollCycles): the
+      // A SIM's cycle counts the CDRs that started in it (the rule of server/bundles/bundle-engine.ts rollCycles): the
       // first interim CDR of a session covers up to the hour before T0, so when the steps run in the last hour of a UTC
       // day it can start before a 24-hour cycle that began at the seed's minute and is left out of that cycle. When the
       // cycle rolled over during the steps (a 24-hour or 31-day cycle counts from its activation's time of day) the new

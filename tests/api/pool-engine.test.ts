@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/db/ids.js';
 import type { SimRef } from '../../server/network/adapter.js';
-import { defineCycles, syncPolicies } from '../../server/network/bundle-engine.js';
-import { networkReports } from '../../server/network/reports.js';
+import { defineCycles, syncPolicies } from '../../server/bundles/bundle-engine.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { SimulatedNetwork, networkNamed } from '../../server/network/simulator.js';
 import { runPoolJob } from '../../server/pool/pool-engine.js';
 import { call, DB_KINDS, DEMO, signedInSuite, signIn } from '../helper.js';

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { pruneSimHourly, SIM_HOURLY_KEEP_DAYS, startMaintenance } from '../../server/job/maintenance.js';
 import { bucketsOf } from '../../server/dashboard/dashboard-routes.js';
-import { recordUsage } from '../../server/network/reports.js';
+import { recordUsage } from '../../server/network-reports/network-reports.js';
 import { call, DB_KINDS, DEMO, signedInSuite } from '../helper.js';
 
 /** 20:00 in UTC+8 on 20 November 2026. */

@@ -8,7 +8,7 @@ import { buildApp } from '../../server/app.js';
 import { startConsumer } from '../../server/events/event-log.js';
 import { startRelay, type Relay } from '../../server/events/relay.js';
 import { LIVE_CONSUMER, liveHandle, type LiveSmsData } from '../../server/live/live-consumer.js';
-import { networkReports } from '../../server/network/reports.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { SimulatedNetwork } from '../../server/network/simulator.js';
 import { SmsScheduler } from '../../server/sms-schedules/scheduler.js';
 import { call, DB_KINDS, DEMO, type Session, signedInSuite, signIn } from '../helper.js';

@@ -11,7 +11,7 @@ import { sendSmsBatch } from '../../server/sms/send.js';
 import { INTERRUPTED, PENDING_GIVE_UP_MINUTES, sweepPendingSms } from '../../server/sms/pending-sweep.js';
 import { newId } from '../../server/db/ids.js';
 import { smsQuotaOf } from '../../server/sms/quota.js';
-import { networkReports } from '../../server/network/reports.js';
+import { networkReports } from '../../server/network-reports/network-reports.js';
 import { SimulatedNetwork } from '../../server/network/simulator.js';
 import { call, countRows, DB_KINDS, DEMO, type Session, signedInSuite } from '../helper.js';
 

@@ -205,7 +205,7 @@ async function seedCycles(ctx: Ctx): Promise<void> {
       bundleRows.push(last);
     });
     // The last bundle takes the overage: its policy, with its threshold counted from the cycle's start, says what the
-    // network does with the SIM's data now (the bundle engine's rule, server/network/bundle-engine.ts evaluateOverage).
+    // network does with the SIM's data now (the bundle engine's rule, server/bundles/bundle-engine.ts evaluateOverage).
     const limit = bundles.reduce((sum, b) => sum + Number(b.quota_kb), 0);
     const lastQuota = Number(bundles[bundles.length - 1].quota_kb);
     const { control } = overageControl(

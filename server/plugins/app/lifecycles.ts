@@ -15,7 +15,7 @@ import { LIVE_CONSUMER, liveHandle } from '../../live/live-consumer.js';
 import { CONSUMER as AUTOFLOW_CONSUMER, handleEvents as autoflowHandle } from '../../autoflow/engine.js';
 import { startSchedule as startAutoflowSchedule } from '../../autoflow/schedule.js';
 import { CONSUMER as WEBHOOK_CONSUMER, queueDeliveries } from '../../developer/webhooks.js';
-import { startBundleJob } from '../../network/bundle-engine.js';
+import { startBundleJob } from '../../bundles/bundle-engine.js';
 import { startInvoiceJob } from '../../billing/invoice-job.js';
 import { startPoolJob } from '../../pool/pool-engine.js';
 import { nowFrom } from '../../http/clock.js';

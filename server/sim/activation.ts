@@ -13,8 +13,8 @@ import { audit } from '../http/audit.js';
 import { csvWriter } from '../job/table-writers.js';
 import type { JobHandler } from '../job/worker.js';
 import { appendTaskLog } from '../job/task-log-repo.js';
-import type { NetworkAdapter, SimRef } from './adapter.js';
-import { defineCycles } from './bundle-engine.js';
+import type { NetworkAdapter, SimRef } from '../network/adapter.js';
+import { defineCycles } from '../bundles/bundle-engine.js';
 import { networkEvents, type SimEvent } from './sim-events.js';
 
 /** SIMs sent to the network per request, and progress reported after each. */

@@ -6,11 +6,11 @@
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { decide, type SimFacts } from '../domain/lifecycle.js';
-import { confirmActivation, confirmActivations } from './activation.js';
-import type { Cdr, NetworkAdapter, NetworkName, NetworkReports } from './adapter.js';
-import { applyCoverage, evaluateOverage, rollCycles, syncPolicies } from './bundle-engine.js';
+import { confirmActivation, confirmActivations } from '../sim/activation.js';
+import type { Cdr, NetworkAdapter, NetworkName, NetworkReports } from '../network/adapter.js';
+import { applyCoverage, evaluateOverage, rollCycles, syncPolicies } from '../bundles/bundle-engine.js';
 import { recordPoolUsage } from '../pool/pool-engine.js';
-import { networkEvent } from './sim-events.js';
+import { networkEvent } from '../sim/sim-events.js';
 
 const HOUR = 3_600_000;
 

@@ -1,8 +1,8 @@
 /** Mobile-terminated SMS through the network adapter: stored, handed to the network, then sent (and counted) or failed. */
 import type { Db } from '../db/db.js';
 import { newId } from '../db/ids.js';
-import type { NetworkAdapter, SimRef } from './adapter.js';
-import { countSms } from './reports.js';
+import type { NetworkAdapter, SimRef } from '../network/adapter.js';
+import { countSms } from '../network-reports/network-reports.js';
 
 /** Store an MT SMS for sim and hand it to the network; delivery (and any answer) comes back as network reports. */
 export async function sendMtSms(

@@ -19,8 +19,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
 import { claimJob, startLeasedJob } from '../job/periodic.js';
 import { flowControlOf, overageControl, type FlowControl, type OveragePolicy, type RuleControl } from '../domain/bundle-cycle.js';
-import type { NetworkAdapter, SimRef } from './adapter.js';
-import { networkEvents, type SimEvent } from './sim-events.js';
+import type { NetworkAdapter, SimRef } from '../network/adapter.js';
+import { networkEvents, type SimEvent } from '../sim/sim-events.js';
 
 /** Rows changed per statement by the job (a million cycles roll in batches of this many). */
 export const ROLL_BATCH = 50_000;
