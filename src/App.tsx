@@ -19,8 +19,8 @@ const ShellLayout = lazy(() => import('./shell/shell-layout').then((m) => ({ def
 const AnalysisPage = lazy(() => import('./custom/dashboard/analysis-page').then((m) => ({ default: m.AnalysisPage })));
 const TaskCenterPage = lazy(() => import('./custom/taskcenter/task-center-page').then((m) => ({ default: m.TaskCenterPage })));
 const SimListPage = lazy(() => import('./custom/sim/sim-list-page').then((m) => ({ default: m.SimListPage })));
-const BundleOrdersPage = lazy(() => import('./custom/sim/sim-list-page').then((m) => ({ default: m.BundleOrdersPage })));
-const CdrListPage = lazy(() => import('./custom/sim/sim-list-page').then((m) => ({ default: m.CdrListPage })));
+const BundleOrdersPage = lazy(() => import('./custom/bundles/bundle-orders-page').then((m) => ({ default: m.BundleOrdersPage })));
+const CdrListPage = lazy(() => import('./custom/cdr/cdr-list-page').then((m) => ({ default: m.CdrListPage })));
 const OrgsPage = lazy(() => import('./custom/org/org-pages').then((m) => ({ default: m.OrgsPage })));
 const OrgCreatePage = lazy(() => import('./custom/org/org-pages').then((m) => ({ default: m.OrgCreatePage })));
 const AccountsPage = lazy(() => import('./custom/org/account-pages').then((m) => ({ default: m.AccountsPage })));
@@ -38,7 +38,7 @@ const SimDetailPage = lazy(() => import('./custom/sim-detail/sim-detail-page').t
 const SchemaResourcePage = lazy(() => import('./resources/schema-resource-page').then((m) => ({ default: m.SchemaResourcePage })));
 const ProfilePage = lazy(() => import('./pages/account/profile-page').then((m) => ({ default: m.ProfilePage })));
 const MessagePage = lazy(() => import('./custom/sms/message-page').then((m) => ({ default: m.MessagePage })));
-const NotificationGroupsPage = lazy(() => import('./custom/calls/notification-groups-page').then((m) => ({ default: m.NotificationGroupsPage })));
+const NotificationGroupsPage = lazy(() => import('./custom/developer/notification-groups-page').then((m) => ({ default: m.NotificationGroupsPage })));
 const DeveloperPage = lazy(() => import('./custom/developer/developer-page').then((m) => ({ default: m.DeveloperPage })));
 const ScheduleSmsPage = lazy(() => import('./custom/sms-schedules/schedule-page').then((m) => ({ default: m.ScheduleSmsPage })));
 const ScheduleFormPage = lazy(() => import('./custom/sms-schedules/schedule-form').then((m) => ({ default: m.ScheduleFormPage })));

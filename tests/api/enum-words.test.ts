@@ -30,10 +30,13 @@ const merge = (a: Tree, b: Tree): Tree => {
 const at = (tree: Tree, key: string): unknown => key.split('.').reduce<unknown>((n, p) => (n && typeof n === 'object' ? (n as Tree)[p] : undefined), tree);
 
 /** The page folders whose words come with their pages (src/components/page-texts.ts). */
-type Page = 'autoflow' | 'calls' | 'pool' | 'sms-schedules' | 'sim-policy' | 'invoice' | 'bundles' | 'server';
+type Page = 'autoflow' | 'cdr' | 'taskcenter' | 'developer' | 'org' | 'pool' | 'sms-schedules' | 'sim-policy' | 'invoice' | 'bundles' | 'server';
 const PAGE_DIRS: Record<Exclude<Page, 'server'>, string> = {
   autoflow: 'src/custom/autoflow/locales',
-  calls: 'src/custom/calls/locales',
+  cdr: 'src/custom/cdr/locales',
+  taskcenter: 'src/custom/taskcenter/locales',
+  developer: 'src/custom/developer/locales',
+  org: 'src/custom/org/locales',
   pool: 'src/custom/pool/locales',
   'sms-schedules': 'src/custom/sms-schedules/locales',
   'sim-policy': 'src/custom/sim-detail/policy-locales',
@@ -77,7 +80,7 @@ const SHOWN: Record<string, Shown[]> = {
   'bundle_orders.type': [{ key: 'bundleOrders.enum.type.{}', file: 'src/custom/sim-detail/bundles-tab.tsx' }],
   'cdrs.direction': [{ key: 'cdrs.enum.direction.{}', file: 'src/custom/sim-detail/cdrs-tab.tsx' }],
   'cdrs.rat': [{ key: 'cdrs.enum.rat.{}', file: 'src/custom/sim-detail/cdrs-tab.tsx' }],
-  'enterprises.invoice_type': [{ key: 'calls.enterprise.types.{}', file: 'src/custom/calls/enterprise-drawer.tsx', pages: ['calls'] }],
+  'enterprises.invoice_type': [{ key: 'enterprise.types.{}', file: 'src/custom/org/enterprise-drawer.tsx', pages: ['org'] }],
   'invoices.status': [{ key: 'invoices.enum.status.{}', file: 'src/custom/billing/invoice-lifecycle.tsx', pages: ['invoice'] }],
   'invoices.type': [{ key: 'invoices.enum.type.{}', file: 'schemas/invoices.json' }],
   'memberships.role': [
@@ -127,7 +130,7 @@ const SHOWN: Record<string, Shown[]> = {
   'sms_schedules.sms_type': [{ key: 'smsSchedules.smsType.{}', file: 'src/custom/sms-schedules/schedule-form.tsx', pages: ['sms-schedules'] }],
   'sms_schedules.status': [{ key: 'smsSchedules.status.{}', file: 'src/custom/sms-schedules/schedule-list.tsx', pages: ['sms-schedules'] }],
   'subscription_groups.language': [{ key: 'language.{}', file: 'src/components/language-switcher.tsx' }],
-  'task_logs.provider': [{ key: 'calls.log.{}', file: 'src/custom/taskcenter/provider-log.tsx', pages: ['calls'] }],
+  'task_logs.provider': [{ key: 'providerLog.{}', file: 'src/custom/taskcenter/provider-log.tsx', pages: ['taskcenter'] }],
   'tasks.kind': [{ key: 'tasks.kinds.{}', file: 'src/custom/taskcenter/task-center-page.tsx' }],
   'tasks.status': [{ key: 'tasks.statuses.{}', file: 'src/custom/taskcenter/task-center-page.tsx' }],
 };
@@ -204,7 +207,7 @@ const LISTS: Array<{ name: string; values: readonly (string | number)[]; shown: 
   {
     name: 'notification kinds',
     values: NOTIFICATION_KINDS,
-    shown: [{ key: 'calls.groups.kinds.{}', file: 'src/custom/calls/notification-groups-page.tsx', pages: ['calls'] }],
+    shown: [{ key: 'notificationGroups.kinds.{}', file: 'src/custom/developer/notification-groups-page.tsx', pages: ['developer'] }],
   },
   {
     name: 'webhook event types',

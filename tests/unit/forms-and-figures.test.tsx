@@ -15,7 +15,7 @@ import { cdrChartOption } from '../../src/custom/cdr/chart-option';
 import i18n from '../../src/i18n';
 import { Cell } from '../../src/resources/cell';
 import { SchemaForm } from '../../src/resources/schema-form';
-import { chartQueryOf } from '../../src/custom/sim/sim-list-page';
+import { chartQueryOf } from '../../src/custom/cdr/cdr-list-page';
 import { consoleInJsdom } from '../jsdom';
 
 // The first render of antd and RJSF in jsdom takes a few seconds on a loaded machine.

@@ -11,25 +11,26 @@ const keys = (tree: Tree, prefix = ''): string[] =>
   Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
 const valueAt = (tree: Tree, key: string): unknown => key.split('.').reduce<unknown>((n, p) => (n as Tree)?.[p], tree);
 
-describe.each(['src/locales', 'common/locales', 'src/custom/sms-schedules/locales', 'src/custom/sim-detail/policy-locales', 'src/custom/autoflow/locales'])(
-  'translations in %s',
-  (dir) => {
-    const en = load(dir, 'en-US');
-    it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s has exactly the keys of en-US, none empty', (lang) => {
-      const other = load(dir, lang);
-      expect(keys(other).sort()).toEqual(keys(en).sort());
-      for (const k of keys(other)) expect(String(valueAt(other, k)).trim(), `${lang} ${k}`).not.toBe('');
-    });
+/** Every folder of words: the shell's, the shared ones, and each page folder's (src/custom/<feature>/…/en-US.json). */
+const wordFolders = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? wordFolders(path.join(dir, e.name)) : e.name === 'en-US.json' ? [dir] : []));
 
-    it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s keeps the placeholders of en-US', (lang) => {
-      const other = load(dir, lang);
-      for (const k of keys(en)) {
-        const ph = (s: unknown) => (String(s).match(/\{\{\s*\w+\s*\}\}|<\w+>/g) ?? []).sort();
-        expect(ph(valueAt(other, k)), `${lang} ${k}`).toEqual(ph(valueAt(en, k)));
-      }
-    });
-  },
-);
+describe.each(['src/locales', 'common/locales', ...wordFolders('src/custom')])('translations in %s', (dir) => {
+  const en = load(dir, 'en-US');
+  it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s has exactly the keys of en-US, none empty', (lang) => {
+    const other = load(dir, lang);
+    expect(keys(other).sort()).toEqual(keys(en).sort());
+    for (const k of keys(other)) expect(String(valueAt(other, k)).trim(), `${lang} ${k}`).not.toBe('');
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en-US'))('%s keeps the placeholders of en-US', (lang) => {
+    const other = load(dir, lang);
+    for (const k of keys(en)) {
+      const ph = (s: unknown) => (String(s).match(/\{\{\s*\w+\s*\}\}|<\w+>/g) ?? []).sort();
+      expect(ph(valueAt(other, k)), `${lang} ${k}`).toEqual(ph(valueAt(en, k)));
+    }
+  });
+});
 
 describe('no hard-coded user-visible strings in components', () => {
   const files = (dir: string): string[] =>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DateTime, formatDuration } from '../../components/date-time';
 import { api } from '../../providers/http';
 import { formatKb } from '../../resources/cell';
-import { useCallsTexts } from '../calls/texts';
+import { useCdrTexts } from './texts';
 import { formatNumber } from '../../../common/numbers';
 
 interface Totals {
@@ -42,7 +42,7 @@ interface CdrDetail {
 
 export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
-  const ready = useCallsTexts();
+  const ready = useCdrTexts();
   const [data, setData] = useState<CdrDetail | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -58,12 +58,12 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
   }, [id]);
   const kb = (v: number) => formatKb(v, i18n.language);
   const body = () => {
-    if (failed) return <Alert type="error" showIcon message={t('calls.cdr.loadFailed')} />;
+    if (failed) return <Alert type="error" showIcon message={t('cdrDetail.loadFailed')} />;
     if (!data || !ready) return <Skeleton active />;
     const { cdr, session, cell } = data;
     return (
       <>
-        <Descriptions title={t('calls.cdr.record')} column={1} size="small" bordered>
+        <Descriptions title={t('cdrDetail.record')} column={1} size="small" bordered>
           <Descriptions.Item label={t('cdrs.fields.iccid')}>{cdr.iccid}</Descriptions.Item>
           <Descriptions.Item label={t('cdrs.fields.planCode')}>{cdr.planCode ?? '—'}</Descriptions.Item>
           <Descriptions.Item label={t('cdrs.fields.direction')}>
@@ -78,34 +78,34 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
           </Descriptions.Item>
           <Descriptions.Item label={t('cdrs.fields.durationS')}>{formatDuration(cdr.durationS * 1000, i18n.language)}</Descriptions.Item>
         </Descriptions>
-        <Descriptions title={t('calls.cdr.session')} column={1} size="small" bordered style={{ marginTop: 24 }}>
-          <Descriptions.Item label={t('calls.cdr.source')}>
-            {t(session.source === 'network' ? 'calls.cdr.sourceNetwork' : 'calls.cdr.sourceRecord')}
+        <Descriptions title={t('cdrDetail.session')} column={1} size="small" bordered style={{ marginTop: 24 }}>
+          <Descriptions.Item label={t('cdrDetail.source')}>
+            {t(session.source === 'network' ? 'cdrDetail.sourceNetwork' : 'cdrDetail.sourceRecord')}
           </Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.started')}>
+          <Descriptions.Item label={t('cdrDetail.started')}>
             <DateTime value={session.startedAt} />
           </Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.ended')}>{session.endedAt ? <DateTime value={session.endedAt} /> : t('calls.cdr.open')}</Descriptions.Item>
-          {session.apn && <Descriptions.Item label={t('calls.cdr.apn')}>{session.apn}</Descriptions.Item>}
-          {session.ip && <Descriptions.Item label={t('calls.cdr.ip')}>{session.ip}</Descriptions.Item>}
-          <Descriptions.Item label={t('calls.cdr.records')}>{formatNumber(session.cdrCount, i18n.language)}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.uplink')}>{kb(session.uplinkKb)}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.downlink')}>{kb(session.downlinkKb)}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.total')}>{kb(session.volumeKb)}</Descriptions.Item>
+          <Descriptions.Item label={t('cdrDetail.ended')}>{session.endedAt ? <DateTime value={session.endedAt} /> : t('cdrDetail.open')}</Descriptions.Item>
+          {session.apn && <Descriptions.Item label={t('cdrDetail.apn')}>{session.apn}</Descriptions.Item>}
+          {session.ip && <Descriptions.Item label={t('cdrDetail.ip')}>{session.ip}</Descriptions.Item>}
+          <Descriptions.Item label={t('cdrDetail.records')}>{formatNumber(session.cdrCount, i18n.language)}</Descriptions.Item>
+          <Descriptions.Item label={t('cdrDetail.uplink')}>{kb(session.uplinkKb)}</Descriptions.Item>
+          <Descriptions.Item label={t('cdrDetail.downlink')}>{kb(session.downlinkKb)}</Descriptions.Item>
+          <Descriptions.Item label={t('cdrDetail.total')}>{kb(session.volumeKb)}</Descriptions.Item>
         </Descriptions>
-        <Descriptions title={t('calls.cdr.cell')} column={1} size="small" bordered style={{ marginTop: 24 }}>
+        <Descriptions title={t('cdrDetail.cell')} column={1} size="small" bordered style={{ marginTop: 24 }}>
           <Descriptions.Item label={t('cdrs.fields.network')}>{cell.network}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.mccMnc')}>{cell.mccMnc ?? '—'}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.country')}>{cell.countryName ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('cdrDetail.mccMnc')}>{cell.mccMnc ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('cdrDetail.country')}>{cell.countryName ?? '—'}</Descriptions.Item>
           <Descriptions.Item label={t('cdrs.fields.rat')}>{t(`cdrs.enum.rat.${cell.rat}`)}</Descriptions.Item>
-          <Descriptions.Item label={t('calls.cdr.position')}>
+          <Descriptions.Item label={t('cdrDetail.position')}>
             {cell.lat !== null && cell.lon !== null ? (
               <>
                 {formatNumber(cell.lat, i18n.language, { maximumFractionDigits: 4 })}, {formatNumber(cell.lon, i18n.language, { maximumFractionDigits: 4 })} ·{' '}
                 <DateTime value={cell.locatedAt} />
               </>
             ) : (
-              t('calls.cdr.noPosition')
+              t('cdrDetail.noPosition')
             )}
           </Descriptions.Item>
         </Descriptions>
@@ -113,7 +113,7 @@ export function CdrDetailDrawer({ id, onClose }: { id: string | null; onClose: (
     );
   };
   return (
-    <Drawer open={id !== null} onClose={onClose} width={520} title={ready ? t('calls.cdr.title', { id: id ?? '' }) : ''} destroyOnHidden>
+    <Drawer open={id !== null} onClose={onClose} width={520} title={ready ? t('cdrDetail.title', { id: id ?? '' }) : ''} destroyOnHidden>
       {body()}
     </Drawer>
   );

@@ -3,7 +3,7 @@ import { BankOutlined, DeleteOutlined, EditOutlined, PlusOutlined, StarFilled, S
 import { Alert, App, Button, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { defineAbilityFor, subjectOf } from '../../../common/ability';
-import { useCallsTexts } from '../calls/texts';
+import { useEnterpriseTexts } from './texts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../../common/resource-registry';
@@ -15,7 +15,7 @@ import { FieldsDialog } from '../../resources/fields-dialog';
 import { ResourceCreatePage } from '../../resources/resource-form-page';
 import { ResourceListPage } from '../../resources/resource-list-page';
 
-const EnterpriseDrawer = lazy(() => import('../calls/enterprise-drawer').then((m) => ({ default: m.EnterpriseDrawer })));
+const EnterpriseDrawer = lazy(() => import('./enterprise-drawer').then((m) => ({ default: m.EnterpriseDrawer })));
 /** Whether a role in an organisation may see its enterprise details (the permission file's "enterprise"). */
 const mayReadEnterprise = (role: string) => {
   try {
@@ -35,7 +35,7 @@ export function OrgsPage() {
   const [renaming, setRenaming] = useState<Org | null>(null);
   const [enterprise, setEnterprise] = useState<Org | null>(null);
   const closeEnterprise = useCallback(() => setEnterprise(null), []);
-  useCallsTexts();
+  useEnterpriseTexts();
   const [version, setVersion] = useState(0);
   const changed = () => {
     setVersion((v) => v + 1);
@@ -96,8 +96,8 @@ export function OrgsPage() {
             <Space size={4}>
               {!org.pending_invitation && mayReadEnterprise(org.role) && (
                 // An icon with its name as a tooltip: with its words the actions pushed the list's columns off a 1280 screen.
-                <Tooltip title={t('calls.enterprise.open')}>
-                  <Button type="link" size="small" icon={<BankOutlined />} aria-label={t('calls.enterprise.open')} onClick={() => setEnterprise(org)} />
+                <Tooltip title={t('enterprise.open')}>
+                  <Button type="link" size="small" icon={<BankOutlined />} aria-label={t('enterprise.open')} onClick={() => setEnterprise(org)} />
                 </Tooltip>
               )}
               {/* The permission file's conditions (an organisation one administers); the server's 0131-0135 decide the rest. */}

@@ -6,7 +6,7 @@ import { LIMITS } from '../../../common/limits';
 import { api } from '../../providers/http';
 import { store } from '../../providers/session-store';
 import { formatKb } from '../../resources/cell';
-import { useCallsTexts } from '../calls/texts';
+import { useCdrTexts } from '../cdr/texts';
 import { TextStatistic } from '../../components/text-statistic';
 import { formatNumber } from '../../../common/numbers';
 
@@ -25,7 +25,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function CdrSummary({ iccid }: { iccid: string }) {
   const { t, i18n } = useTranslation();
-  const ready = useCallsTexts();
+  const ready = useCdrTexts();
   const [data, setData] = useState<Summary | null>(null);
   const days = LIMITS.cdrSummaryDays;
   useEffect(() => {
@@ -43,12 +43,12 @@ export function CdrSummary({ iccid }: { iccid: string }) {
   if (!ready) return null;
   const kb = (v: number) => formatKb(v, i18n.language);
   return (
-    <Card size="small" title={t('calls.sum.title', { days })} loading={!data}>
+    <Card size="small" title={t('cdrSummary.title', { days })} loading={!data}>
       {data && (
         <Row gutter={[16, 16]}>
           <Col xs={24} md={8}>
-            <TextStatistic title={t('calls.sum.total')} value={kb(data.total.volumeKb)} />
-            <TextStatistic title={t('calls.sum.records')} value={formatNumber(data.total.cdrCount, i18n.language)} style={{ marginTop: 12 }} />
+            <TextStatistic title={t('cdrSummary.total')} value={kb(data.total.volumeKb)} />
+            <TextStatistic title={t('cdrSummary.records')} value={formatNumber(data.total.cdrCount, i18n.language)} style={{ marginTop: 12 }} />
           </Col>
           <Col xs={24} md={16}>
             <Table
@@ -56,13 +56,13 @@ export function CdrSummary({ iccid }: { iccid: string }) {
               rowKey={(r) => `${r.network}|${r.rat}`}
               pagination={false}
               dataSource={data.networks}
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.sum.none')} /> }}
-              title={() => t('calls.sum.networks')}
+              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('cdrSummary.none')} /> }}
+              title={() => t('cdrSummary.networks')}
               columns={[
-                { key: 'network', title: t('calls.sum.network'), dataIndex: 'network' },
-                { key: 'rat', title: t('calls.sum.rat'), render: (_, r) => t(`cdrs.enum.rat.${r.rat}`) },
-                { key: 'volume', title: t('calls.sum.volume'), align: 'right', render: (_, r) => kb(r.volumeKb) },
-                { key: 'records', title: t('calls.sum.records'), align: 'right', render: (_, r) => formatNumber(r.cdrCount, i18n.language) },
+                { key: 'network', title: t('cdrSummary.network'), dataIndex: 'network' },
+                { key: 'rat', title: t('cdrSummary.rat'), render: (_, r) => t(`cdrs.enum.rat.${r.rat}`) },
+                { key: 'volume', title: t('cdrSummary.volume'), align: 'right', render: (_, r) => kb(r.volumeKb) },
+                { key: 'records', title: t('cdrSummary.records'), align: 'right', render: (_, r) => formatNumber(r.cdrCount, i18n.language) },
               ]}
             />
           </Col>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/date-time';
 import { api } from '../../providers/http';
-import { useCallsTexts } from '../calls/texts';
+import { useProviderLogTexts } from './texts';
 
 interface LogLine {
   at: string;
@@ -24,7 +24,7 @@ const LEVEL_COLORS = { info: 'blue', warn: 'gold', error: 'red' } as const;
 
 export function ProviderLogDrawer({ task, onClose }: { task: { id: string; referenceId: string } | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const ready = useCallsTexts();
+  const ready = useProviderLogTexts();
   const [log, setLog] = useState<ProviderLog | null>(null);
   useEffect(() => {
     if (!task) return;
@@ -41,29 +41,29 @@ export function ProviderLogDrawer({ task, onClose }: { task: { id: string; refer
       open={task !== null}
       onClose={onClose}
       width={640}
-      title={ready && task ? t('calls.log.title', { reference: task.referenceId }) : ''}
+      title={ready && task ? t('providerLog.title', { reference: task.referenceId }) : ''}
       destroyOnHidden
     >
       {!log || !ready ? (
         <Skeleton active />
       ) : (
         <>
-          {log.error && <Alert type="warning" showIcon message={t('calls.log.error', { error: log.error })} style={{ marginBottom: 16 }} />}
+          {log.error && <Alert type="warning" showIcon message={t('providerLog.error', { error: log.error })} style={{ marginBottom: 16 }} />}
           <Table<LogLine>
             size="small"
             rowKey={(l, i) => `${l.at}-${i}`}
             pagination={false}
             dataSource={log.lines}
-            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.log.empty')} /> }}
+            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('providerLog.empty')} /> }}
             columns={[
-              { key: 'at', title: t('calls.log.at'), width: 170, render: (_, l) => <DateTime value={l.at} /> },
+              { key: 'at', title: t('providerLog.at'), width: 170, render: (_, l) => <DateTime value={l.at} /> },
               {
                 key: 'provider',
-                title: t('calls.log.provider'),
+                title: t('providerLog.provider'),
                 width: 130,
-                render: (_, l) => <Tag color={LEVEL_COLORS[l.level]}>{t(`calls.log.${l.provider}`)}</Tag>,
+                render: (_, l) => <Tag color={LEVEL_COLORS[l.level]}>{t(`providerLog.${l.provider}`)}</Tag>,
               },
-              { key: 'text', title: t('calls.log.message'), dataIndex: 'text' },
+              { key: 'text', title: t('providerLog.message'), dataIndex: 'text' },
             ]}
           />
         </>

@@ -16,7 +16,7 @@ import { useSessionValue } from '../../providers/use-session-value';
 import { currentAbility } from '../../shell/ability';
 import { ORG_TASKS_LIST, TASKS_RESOURCE, type TaskRow } from './tasks';
 import { ProviderLogDrawer } from './provider-log';
-import { useCallsTexts } from '../calls/texts';
+import { useProviderLogTexts } from './texts';
 import { formatNumber } from '../../../common/numbers';
 import { Cut, FIT_TABLE } from '../../components/list-parts';
 
@@ -66,7 +66,7 @@ export function TaskCenterPage() {
   const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<'all' | TaskRow['status']>('all');
   const [logOf, setLogOf] = useState<TaskRow | null>(null);
-  const wordsReady = useCallsTexts();
+  const wordsReady = useProviderLogTexts();
   useSessionValue('permissions');
   // A person sees their own tasks; an administrator the organisation's, each row saying who started it. The account
   // and organisation are part of the query's key, so one person's answer is never shown to the next in this tab.
@@ -160,13 +160,13 @@ export function TaskCenterPage() {
       fixed: 'right' as const,
       render: (_: unknown, row: TaskRow) => (
         <Space size={0}>
-          <Tooltip title={wordsReady ? t('calls.log.open') : ''}>
+          <Tooltip title={wordsReady ? t('providerLog.open') : ''}>
             <Button
               type="text"
               size="small"
               icon={<ProfileOutlined />}
               onClick={() => setLogOf(row)}
-              aria-label={`${t('calls.log.open')} ${row.referenceId}`}
+              aria-label={`${t('providerLog.open')} ${row.referenceId}`}
             />
           </Tooltip>
           {row.hasReport && <DownloadReport taskId={row.id} />}

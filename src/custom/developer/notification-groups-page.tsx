@@ -10,7 +10,7 @@ import { RECIPIENTS_MAX, type SubscriptionChannel } from '../../../common/subscr
 import { LANGUAGES } from '../../../common/limits';
 import { api } from '../../providers/http';
 import { currentAbility } from '../../shell/ability';
-import { useCallsTexts } from './texts';
+import { useNotificationGroupsTexts } from './texts';
 
 interface Group {
   id: string;
@@ -36,7 +36,7 @@ interface FormValues {
 const LANGUAGE_NAMES: Record<string, string> = { 'en-US': 'English', 'zh-CN': '简体中文', 'zh-TW': '繁體中文', 'es-ES': 'Español' };
 
 export function NotificationGroupsPage() {
-  return useCallsTexts() ? <Groups /> : <Skeleton active />;
+  return useNotificationGroupsTexts() ? <Groups /> : <Skeleton active />;
 }
 
 function Groups() {
@@ -75,7 +75,7 @@ function Groups() {
     try {
       if (editing === 'new') await api('POST', '/api/job/rest/subscribe/group', { channel, ...body });
       else if (editing) await api('PUT', '/api/job/rest/subscribe/group', { id: editing.id, ...body });
-      void message.success(t('calls.groups.saved'));
+      void message.success(t('notificationGroups.saved'));
       setEditing(null);
       await load();
     } catch {
@@ -96,24 +96,24 @@ function Groups() {
       loading={!data}
       dataSource={rows}
       pagination={false}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('calls.groups.empty')} /> }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('notificationGroups.empty')} /> }}
       columns={[
-        { key: 'name', title: t('calls.groups.name'), dataIndex: 'name' },
+        { key: 'name', title: t('notificationGroups.name'), dataIndex: 'name' },
         {
           key: 'notifications',
-          title: t('calls.groups.notifications'),
-          render: (_, g) => g.notifications.map((k) => <Tag key={k}>{t(`calls.groups.kinds.${k}`)}</Tag>),
+          title: t('notificationGroups.notifications'),
+          render: (_, g) => g.notifications.map((k) => <Tag key={k}>{t(`notificationGroups.kinds.${k}`)}</Tag>),
         },
-        { key: 'recipients', title: t('calls.groups.recipients'), render: (_, g) => g.recipients.join(', ') },
-        { key: 'language', title: t('calls.groups.language'), render: (_, g) => LANGUAGE_NAMES[g.language] ?? g.language },
+        { key: 'recipients', title: t('notificationGroups.recipients'), render: (_, g) => g.recipients.join(', ') },
+        { key: 'language', title: t('notificationGroups.language'), render: (_, g) => LANGUAGE_NAMES[g.language] ?? g.language },
         {
           key: 'enabled',
-          title: t('calls.groups.enabled'),
+          title: t('notificationGroups.enabled'),
           render: (_, g) => (
             <Switch
               checked={g.enabled}
               disabled={!ability.can('update', 'subscription')}
-              aria-label={`${t('calls.groups.enabled')} ${g.name}`}
+              aria-label={`${t('notificationGroups.enabled')} ${g.name}`}
               onChange={(on) => void toggle(g, on)}
             />
           ),
@@ -123,8 +123,8 @@ function Groups() {
           title: '',
           render: (_, g) =>
             ability.can('update', 'subscription') && (
-              <Button type="link" size="small" onClick={() => open(g)} aria-label={`${t('calls.groups.edit')} ${g.name}`}>
-                {t('calls.groups.edit')}
+              <Button type="link" size="small" onClick={() => open(g)} aria-label={`${t('notificationGroups.edit')} ${g.name}`}>
+                {t('notificationGroups.edit')}
               </Button>
             ),
         },
@@ -133,15 +133,15 @@ function Groups() {
   );
   return (
     <>
-      <Typography.Title level={3}>{t('calls.groups.title')}</Typography.Title>
+      <Typography.Title level={3}>{t('notificationGroups.title')}</Typography.Title>
       <Card>
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
           <Space style={{ justifyContent: 'space-between', width: '100%' }} wrap>
-            <Typography.Text type="secondary">{t('calls.groups.intro', { max: RECIPIENTS_MAX })}</Typography.Text>
+            <Typography.Text type="secondary">{t('notificationGroups.intro', { max: RECIPIENTS_MAX })}</Typography.Text>
             {/* Outside the tab list: a button among the tabs is not a tab (it adds to the channel shown). */}
             {ability.can('create', 'subscription') && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>
-                {t('calls.groups.add')}
+                {t('notificationGroups.add')}
               </Button>
             )}
           </Space>
@@ -149,13 +149,13 @@ function Groups() {
             activeKey={channel}
             onChange={(k) => setChannel(k as SubscriptionChannel)}
             items={[
-              { key: 'email', label: t('calls.groups.email'), children: table },
+              { key: 'email', label: t('notificationGroups.email'), children: table },
               {
                 key: 'sms',
-                label: t('calls.groups.sms'),
+                label: t('notificationGroups.sms'),
                 children: (
                   <Space direction="vertical" style={{ width: '100%' }}>
-                    <Alert type="info" showIcon message={t('calls.groups.smsNote')} />
+                    <Alert type="info" showIcon message={t('notificationGroups.smsNote')} />
                     {table}
                   </Space>
                 ),
@@ -166,33 +166,33 @@ function Groups() {
       </Card>
       <Modal
         open={editing !== null}
-        title={editing === 'new' ? t('calls.groups.add') : t('calls.groups.edit')}
-        okText={t('calls.groups.save')}
-        cancelText={t('calls.groups.cancel')}
+        title={editing === 'new' ? t('notificationGroups.add') : t('notificationGroups.edit')}
+        okText={t('notificationGroups.save')}
+        cancelText={t('notificationGroups.cancel')}
         confirmLoading={busy}
         onOk={() => void save()}
         onCancel={() => setEditing(null)}
         destroyOnHidden
       >
         <Form form={form} layout="vertical" requiredMark>
-          <Form.Item name="name" label={t('calls.groups.name')} rules={[{ required: true, whitespace: true, max: 50 }]}>
+          <Form.Item name="name" label={t('notificationGroups.name')} rules={[{ required: true, whitespace: true, max: 50 }]}>
             <Input count={{ show: true, max: 50 }} />
           </Form.Item>
-          <Form.Item name="notifications" label={t('calls.groups.notifications')} rules={[{ required: true, type: 'array', min: 1 }]}>
-            <Checkbox.Group options={(data?.kinds ?? []).map((k) => ({ value: k, label: t(`calls.groups.kinds.${k}`) }))} />
+          <Form.Item name="notifications" label={t('notificationGroups.notifications')} rules={[{ required: true, type: 'array', min: 1 }]}>
+            <Checkbox.Group options={(data?.kinds ?? []).map((k) => ({ value: k, label: t(`notificationGroups.kinds.${k}`) }))} />
           </Form.Item>
           <Form.Item
             name="recipients"
-            label={t('calls.groups.recipients')}
-            extra={t(channel === 'email' ? 'calls.groups.recipientsEmailHelp' : 'calls.groups.recipientsSmsHelp')}
+            label={t('notificationGroups.recipients')}
+            extra={t(channel === 'email' ? 'notificationGroups.recipientsEmailHelp' : 'notificationGroups.recipientsSmsHelp')}
             rules={[{ required: true, whitespace: true }]}
           >
             <Input.TextArea rows={4} />
           </Form.Item>
-          <Form.Item name="language" label={t('calls.groups.language')}>
+          <Form.Item name="language" label={t('notificationGroups.language')}>
             <Select options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
           </Form.Item>
-          <Form.Item name="enabled" label={t('calls.groups.enabled')} valuePropName="checked">
+          <Form.Item name="enabled" label={t('notificationGroups.enabled')} valuePropName="checked">
             <Switch />
           </Form.Item>
         </Form>

@@ -9,7 +9,7 @@ import { maxChars, numberIn } from '../../components/form-rules';
 import { CURRENCIES } from '../../../common/currencies';
 import { INVOICE_TYPES } from '../../../common/enterprise';
 import { api } from '../../providers/http';
-import { useCallsTexts } from './texts';
+import { useEnterpriseTexts } from './texts';
 
 interface Enterprise {
   orgCode: string;
@@ -38,7 +38,7 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
   const lang = i18n.language;
   /** A text field's rules: at most `max` characters, said rather than cut. */
   const chars = (label: string, max: number) => [maxChars(t, lang, t(label), max)];
-  const ready = useCallsTexts();
+  const ready = useEnterpriseTexts();
   const { message } = App.useApp();
   const [data, setData] = useState<Enterprise | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +75,7 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
     try {
       const saved = await api<Enterprise>('PUT', '/api/main/enterprises', body);
       setData(saved);
-      void message.success(t('calls.enterprise.saved'));
+      void message.success(t('enterprise.saved'));
     } catch {
       // The HTTP helper shows the server's reason, naming the field (an IBAN's check digits, 0133).
     } finally {
@@ -88,12 +88,12 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
       open={org !== null}
       onClose={onClose}
       width={560}
-      title={ready && org ? t('calls.enterprise.title', { name: org.name }) : ''}
+      title={ready && org ? t('enterprise.title', { name: org.name }) : ''}
       destroyOnHidden
       extra={
         data?.canEdit && (
           <Button type="primary" loading={busy} onClick={() => void save()}>
-            {t('calls.enterprise.save')}
+            {t('enterprise.save')}
           </Button>
         )
       }
@@ -102,62 +102,54 @@ export function EnterpriseDrawer({ org, onClose }: { org: { code: string; name: 
         <Skeleton active />
       ) : (
         <>
-          {!data.saved && <Alert type="info" showIcon message={t('calls.enterprise.notSaved')} style={{ marginBottom: 16 }} />}
-          {ro && <Alert type="warning" showIcon message={t('calls.enterprise.readOnly')} style={{ marginBottom: 16 }} />}
+          {!data.saved && <Alert type="info" showIcon message={t('enterprise.notSaved')} style={{ marginBottom: 16 }} />}
+          {ro && <Alert type="warning" showIcon message={t('enterprise.readOnly')} style={{ marginBottom: 16 }} />}
           <Form form={form} layout="vertical" disabled={ro}>
             <Form.Item
               name="legalName"
-              label={t('calls.enterprise.legalName')}
-              rules={[{ required: true, whitespace: true }, ...chars('calls.enterprise.legalName', 100)]}
-              extra={data.settlement ? t('calls.enterprise.settlementLocked') : undefined}
+              label={t('enterprise.legalName')}
+              rules={[{ required: true, whitespace: true }, ...chars('enterprise.legalName', 100)]}
+              extra={data.settlement ? t('enterprise.settlementLocked') : undefined}
             >
               <Input count={{ show: true, max: 100 }} disabled={ro || (data.settlement && data.saved)} />
             </Form.Item>
-            <Form.Item name="taxId" label={t('calls.enterprise.taxId')} rules={chars('calls.enterprise.taxId', 30)}>
+            <Form.Item name="taxId" label={t('enterprise.taxId')} rules={chars('enterprise.taxId', 30)}>
               <Input />
             </Form.Item>
-            <Form.Item name="address" label={t('calls.enterprise.address')} rules={chars('calls.enterprise.address', 200)}>
+            <Form.Item name="address" label={t('enterprise.address')} rules={chars('enterprise.address', 200)}>
               <Input.TextArea count={{ show: true, max: 200 }} rows={2} />
             </Form.Item>
-            <Form.Item
-              name="billingEmail"
-              label={t('calls.enterprise.billingEmail')}
-              rules={[{ type: 'email' }, ...chars('calls.enterprise.billingEmail', 254)]}
-            >
+            <Form.Item name="billingEmail" label={t('enterprise.billingEmail')} rules={[{ type: 'email' }, ...chars('enterprise.billingEmail', 254)]}>
               <Input />
             </Form.Item>
-            <Form.Item name="phone" label={t('calls.enterprise.phone')} rules={chars('calls.enterprise.phone', 15)}>
+            <Form.Item name="phone" label={t('enterprise.phone')} rules={chars('enterprise.phone', 15)}>
               <Input inputMode="numeric" />
             </Form.Item>
-            <Form.Item name="currency" label={t('calls.enterprise.currency')} rules={[{ required: true }]}>
+            <Form.Item name="currency" label={t('enterprise.currency')} rules={[{ required: true }]}>
               <Select showSearch options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
             </Form.Item>
-            <Form.Item name="invoiceType" label={t('calls.enterprise.invoiceType')} rules={[{ required: true }]}>
-              <Select options={INVOICE_TYPES.map((k) => ({ value: k, label: t(`calls.enterprise.types.${k}`) }))} />
+            <Form.Item name="invoiceType" label={t('enterprise.invoiceType')} rules={[{ required: true }]}>
+              <Select options={INVOICE_TYPES.map((k) => ({ value: k, label: t(`enterprise.types.${k}`) }))} />
             </Form.Item>
-            <Form.Item
-              name="creditLimit"
-              label={t('calls.enterprise.creditLimit')}
-              rules={[numberIn(t, lang, t('calls.enterprise.creditLimit'), 0, 1_000_000_000, 2)]}
-            >
+            <Form.Item name="creditLimit" label={t('enterprise.creditLimit')} rules={[numberIn(t, lang, t('enterprise.creditLimit'), 0, 1_000_000_000, 2)]}>
               <InputNumber style={{ width: '100%' }} addonAfter={currency ?? data.currency} />
             </Form.Item>
-            <Form.Item name="bankName" label={t('calls.enterprise.bankName')} rules={chars('calls.enterprise.bankName', 100)}>
+            <Form.Item name="bankName" label={t('enterprise.bankName')} rules={chars('enterprise.bankName', 100)}>
               <Input />
             </Form.Item>
             <Form.Item
               name="iban"
-              label={t('calls.enterprise.iban')}
+              label={t('enterprise.iban')}
               normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')}
-              rules={chars('calls.enterprise.iban', 42)}
+              rules={chars('enterprise.iban', 42)}
             >
               <Input />
             </Form.Item>
             <Form.Item
               name="bic"
-              label={t('calls.enterprise.bic')}
+              label={t('enterprise.bic')}
               normalize={(v: string) => v?.toUpperCase().replace(/\s+/g, '')}
-              rules={chars('calls.enterprise.bic', 11)}
+              rules={chars('enterprise.bic', 11)}
             >
               <Input />
             </Form.Item>
