@@ -42,7 +42,7 @@ import { ruleRoutes } from './autoflow/rule-routes.js';
 import { uploadRoutes as autoflowUploadRoutes } from './autoflow/upload-routes.js';
 import { cdrDetailRoutes } from './cdr/cdr-detail-routes.js';
 import { taskLogRoutes } from './job/task-log.js';
-import { subscriptionRoutes } from './job/subscriptions.js';
+import { subscriptionRoutes } from './developer/notification-group-routes.js';
 import { enterpriseRoutes } from './org/enterprise-routes.js';
 
 const CONSOLE_ROUTES: RouteDef[] = [

@@ -15,7 +15,7 @@ export interface Mailer {
   send(mail: Mail, q?: Queryable): Promise<void>;
   /**
    * Send the notices written straight into the outbox by another transaction (a task's end told to its subscription
-   * groups, server/job/subscriptions.ts), when SMTP is configured; without it they stay in the outbox to be read.
+   * groups, server/developer/notification-group-routes.ts), when SMTP is configured; without it they stay in the outbox to be read.
    */
   sendPendingNotices(): Promise<number>;
 }

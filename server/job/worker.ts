@@ -12,7 +12,7 @@ import { newId } from '../db/ids.js';
 import { publishLive } from '../live/hub.js';
 import type { FileStore } from './storage.js';
 import { appendTaskLog } from './task-log-repo.js';
-import { notifySubscribers } from './subscription-repo.js';
+import { notifySubscribers } from '../developer/notification-group-repo.js';
 import { PollLoop } from './poll-loop.js';
 import { endedBefore, HandedBack } from './hand-back.js';
 

@@ -1,7 +1,7 @@
 /**
  * Reports (SPEC.md section 7, Reports): the organisation's monthly reports and its preference columns, each enabled
  * or disabled. Columns and labels come from schemas/reports.json and report-columns.json. Reports are made by the
- * `report` job (server/job/report-jobs.ts); GET /report/{org}/{report id}/download hands out the file.
+ * `report` job (server/report/report-jobs.ts); GET /report/{org}/{report id}/download hands out the file.
  */
 import { CODES } from '../../common/errors.js';
 import { RESOURCES } from '../../common/resource-registry.js';
@@ -10,7 +10,7 @@ import { neverCached, sendStored } from '../job/storage.js';
 import { ApiError, invalid, notFound } from '../http/api-error.js';
 import { audit } from '../http/audit.js';
 import { defineRoutes, pathParams } from '../http/route.js';
-import { queueReportTask, type ReportKind } from '../job/report-jobs.js';
+import { queueReportTask, type ReportKind } from './report-jobs.js';
 import { pageResponse } from '../http/page-response.js';
 import { claimReport, hasReportConfig, reportPreferences, reportWithFile, setReportColumn } from './report-repo.js';
 

@@ -1,7 +1,7 @@
 /**
  * SIM transfer and batch info upload (SPEC.md sections 7 and 8): templates, a check of a file before it is submitted
  * (".../parse": what each row would do, nothing changed), and the submission, which stores the file and hands it to
- * the task center (server/job/upload-jobs.ts). The file as a whole is refused at once, naming the rule: type, name
+ * the task center (server/sim/sim-upload-jobs.ts). The file as a whole is refused at once, naming the rule: type, name
  * under 40 characters, 1 MB, 100,000 rows, a readable sheet whose first column is ICCID; so are a receiving
  * organisation where the person is not an admin and a missing acknowledgement. Rows are judged one by one.
  */
@@ -20,7 +20,7 @@ import { orgIdOf } from '../org/org-repo.js';
 import { insertUploadTask } from './upload-repo.js';
 import { readMultipart } from '../http/multipart.js';
 import { readUpload, templateFile, UPLOAD_TYPES, type UploadType } from '../job/sheet-files.js';
-import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from '../job/upload-jobs.js';
+import { INFO_TYPES, previewInfo, previewTransfer, summarise, type InfoType } from './sim-upload-jobs.js';
 import { taskReference } from '../job/task-reference.js';
 
 /** A multipart request's one file (in the field "file") and its text fields, each part within its limit. */

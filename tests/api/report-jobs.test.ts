@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { periodBounds, periodOf, REPORT_KINDS, scheduleReports } from '../../server/job/report-jobs.js';
+import { periodBounds, periodOf, REPORT_KINDS, scheduleReports } from '../../server/report/report-jobs.js';
 import { answerOf, call, DB_KINDS, DEMO, type Session, sessionHeaders, signedInSuite } from '../helper.js';
 import { DEMO_REPORT_ID } from '../../server/db/seed-fleet.js';
 import esES from '../../common/locales/es-ES.json' with { type: 'json' };

@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import { defineAbilityFor } from '../../../common/ability.js';
 import { SIM_STATUSES } from '../../../common/lifecycle.js';
 import { EXPORTS, EXPORT_JOBS, type ExportKind } from '../../job/export-jobs.js';
-import { REPORT_CONTENT_TYPE, type ReportKind, SCHEDULED_LANGUAGE, writeReport } from '../../job/report-jobs.js';
+import { REPORT_CONTENT_TYPE, type ReportKind, SCHEDULED_LANGUAGE, writeReport } from '../../report/report-jobs.js';
 import { taskReference } from '../../job/task-reference.js';
 import { ACTIVATION_ANSWER_MINUTES } from '../../sim/activation.js';
 import { BUSY_TASK_ID, DEMO_REPORT_ID, DEMO_TASK_ID, SPECIAL_SIMS, fixedId } from './fixtures.js';

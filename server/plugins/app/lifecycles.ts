@@ -6,7 +6,7 @@
  * still open are closed.
  */
 import fp from 'fastify-plugin';
-import { startReportScheduler } from '../../job/report-jobs.js';
+import { startReportScheduler } from '../../report/report-jobs.js';
 import { startMaintenance } from '../../job/maintenance.js';
 import { startConsumer, type ConsumerOptions } from '../../events/event-log.js';
 import { connectEventBus, jetStreamEventStats, startJetStreamConsumer, type EventBus } from '../../events/jetstream.js';

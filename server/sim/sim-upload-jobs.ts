@@ -12,10 +12,10 @@ import { translate } from '../../common/i18n.js';
 import { LIMITS, type Language } from '../../common/limits.js';
 import type { Db, Queryable } from '../db/db.js';
 import { audit } from '../http/audit.js';
-import { readUpload, type SheetRow } from './sheet-files.js';
-import type { FileStore } from './storage.js';
-import { csvWriter } from './table-writers.js';
-import type { JobContext, JobHandler } from './worker.js';
+import { readUpload, type SheetRow } from '../job/sheet-files.js';
+import type { FileStore } from '../job/storage.js';
+import { csvWriter } from '../job/table-writers.js';
+import type { JobContext, JobHandler } from '../job/worker.js';
 
 const BATCH = 1000;
 

@@ -15,7 +15,7 @@ import { audit } from '../http/audit.js';
 import { defineRoutes } from '../http/route.js';
 import { arrayOf, listOf, obj, subjectRoutes, typed } from '../http/shapes.js';
 import { appendEvents } from '../events/event-log.js';
-import { groupForUpdate, groupsOf, insertGroup, lockAndCountGroups, updateGroup } from './subscription-repo.js';
+import { groupForUpdate, groupsOf, insertGroup, lockAndCountGroups, updateGroup } from './notification-group-repo.js';
 
 const CHANNEL = { type: 'string', enum: [...SUBSCRIPTION_CHANNELS] };
 const TEXTS = arrayOf({ type: 'string' });

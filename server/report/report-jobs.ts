@@ -12,12 +12,12 @@ import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { consoleLabel } from '../http/labels.js';
 import { publishLive } from '../live/hub.js';
-import { startPeriodic } from './periodic.js';
-import { csvWriter } from './table-writers.js';
-import type { FileStore } from './storage.js';
-import type { JobHandler } from './worker.js';
-import { taskReference } from './task-reference.js';
-import { insertTask } from './task-repo.js';
+import { startPeriodic } from '../job/periodic.js';
+import { csvWriter } from '../job/table-writers.js';
+import type { FileStore } from '../job/storage.js';
+import type { JobHandler } from '../job/worker.js';
+import { taskReference } from '../job/task-reference.js';
+import { insertTask } from '../job/task-repo.js';
 
 export const REPORT_KINDS = RESOURCES.reports.properties.report.enum as readonly string[] as readonly ReportKind[];
 export type ReportKind = 'monthly_usage' | 'sim_inventory' | 'sms_usage' | 'bundle_usage' | 'pool_usage';
