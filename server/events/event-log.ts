@@ -241,7 +241,7 @@ export const EVENT_KEEP_DAYS = 30;
 export async function maintainEventLog(db: Db, now: Date): Promise<string[]> {
   for (let i = 0; i < 3; i++) {
     const m = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1));
-    await db.query('SELECT event_ensure_partition($1::date)', [m.toISOString().slice(0, 10)]);
+    await db.query("SELECT ensure_month_partition('events', $1::date)", [m.toISOString().slice(0, 10)]);
   }
   const cutoff = new Date(now.getTime() - EVENT_KEEP_DAYS * 86_400_000);
   const parts = await db.query<{ name: string }>(

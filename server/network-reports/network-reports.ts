@@ -20,7 +20,7 @@ const ensuredMonths = new Set<string>();
 async function ensurePartition(q: Queryable, at: Date): Promise<void> {
   const month = at.toISOString().slice(0, 7);
   if (ensuredMonths.has(month)) return;
-  await q.query('SELECT cdr_ensure_partition($1::date)', [`${month}-01`]);
+  await q.query("SELECT ensure_month_partition('cdrs', $1::date)", [`${month}-01`]);
   ensuredMonths.add(month);
 }
 

@@ -371,8 +371,8 @@ describe.each(DB_KINDS)('data model on %s', (kind) => {
       expect(await insertCdr('2031-01-02T00:00:00Z')).toBe('cdrs_default');
     });
 
-    it('creates a missing month with cdr_ensure_partition', async () => {
-      const r = await db.query<{ part: string }>("SELECT cdr_ensure_partition('2029-05-17') AS part");
+    it('creates a missing month with ensure_month_partition', async () => {
+      const r = await db.query<{ part: string }>("SELECT ensure_month_partition('cdrs', '2029-05-17') AS part");
       expect(r.rows[0].part).toBe('cdrs_y2029m05');
       expect(await insertCdr('2029-05-20T08:00:00Z')).toBe('cdrs_y2029m05');
     });

@@ -284,7 +284,7 @@ describe.each(DB_KINDS)('event log on %s', (kind) => {
     await relayAll(suite.t.db);
     const name = consumer();
     const lease = (await claimConsumer(suite.t.db, name, 'a', 30))!;
-    await suite.t.db.query(`SELECT event_ensure_partition('2025-01-01')`);
+    await suite.t.db.query(`SELECT ensure_month_partition('events', '2025-01-01')`);
     await suite.t.db.query(
       `INSERT INTO events (org_id, type, subtype, subject, created_at) VALUES ('org-demo', 'task', 'finished', 'old-month', '2025-01-15T00:00:00Z')`,
     );

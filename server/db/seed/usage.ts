@@ -14,7 +14,7 @@ export async function seedCdrs(ctx: Ctx): Promise<void> {
   }
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY);
   for (let m = monthStart(start); m.getTime() <= now.getTime(); m = monthStart(m, 1)) {
-    await ctx.q.query('SELECT cdr_ensure_partition($1::date)', [dateOnly(m)]);
+    await ctx.q.query("SELECT ensure_month_partition('cdrs', $1::date)", [dateOnly(m)]);
   }
   const rows: Row[] = [];
   for (const s of live) {
