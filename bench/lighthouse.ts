@@ -7,7 +7,7 @@
  * `BENCH_ONLY=lighthouse npm run bench` runs it alone; LIGHTHOUSE_RUNS (default 5) runs per page, the median reported.
  * Each run's full report is kept in .tmp/lighthouse/ (JSON, open it in the Lighthouse viewer).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
@@ -19,6 +19,7 @@ import puppeteer from 'puppeteer-core';
 import { formatReports, KB, measureRoutes } from '../scripts/bundle-budget.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { saveSession, type SessionAnswer } from '../src/providers/session-store.js';
+import { makeSelfSignedCertificate } from '../scripts/self-signed.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 // ARCHITECTURE.md's flags for Debian's Chromium, as the Playwright suite runs it.
@@ -47,35 +48,6 @@ const freePort = () =>
     });
     s.on('error', reject);
   });
-
-/** A self-signed certificate for localhost in dir (openssl), as TLS_CERT_FILE and TLS_KEY_FILE take it. */
-function makeCertificate(dir: string): { cert: string; key: string } {
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-sha256',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
-}
 
 /** A request to the bench's own server, which may speak TLS with the certificate made above (trusted by its CA file). */
 function call(url: string, ca: Buffer | undefined, init: { method?: string; body?: string } = {}): Promise<{ ok: boolean; status: number; text: string }> {
@@ -122,7 +94,7 @@ async function startServer(tls: boolean): Promise<BenchServer> {
   };
   let ca: Buffer | undefined;
   if (tls) {
-    const { cert, key } = makeCertificate(dataDir);
+    const { cert, key } = makeSelfSignedCertificate(dataDir);
     env.TLS_CERT_FILE = cert;
     env.TLS_KEY_FILE = key;
     ca = fs.readFileSync(cert);

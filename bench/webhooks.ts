@@ -12,7 +12,7 @@
  *
  * Writes its section, "Webhooks and the public API", into bench/results.md, keeping the others. Not a test.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -32,6 +32,7 @@ import { startRelay } from '../server/events/relay.js';
 import { newId } from '../server/db/ids.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
 import { answersOn, deleteStream, startCluster } from './throughput.js';
+import { makeSelfSignedCertificate } from '../scripts/self-signed.js';
 
 const SECTION = '## Webhooks and the public API';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -73,28 +74,7 @@ if (!process.env.BENCH_TLS_DIR) {
   // Trust a receiver certificate made now, beside any extra certificates already trusted: Node reads
   // NODE_EXTRA_CA_CERTS (one file) only when it starts.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-sha256',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      `${dir}/key.pem`,
-      '-out',
-      `${dir}/cert.pem`,
-    ],
-    { stdio: 'ignore' },
-  );
+  makeSelfSignedCertificate(dir, 1);
   const extra =
     process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
   fs.writeFileSync(`${dir}/trusted.pem`, `${extra.trimEnd()}\n${fs.readFileSync(`${dir}/cert.pem`, 'utf8')}`);

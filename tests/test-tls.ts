@@ -3,11 +3,11 @@
  * 127.0.0.1, and trusted through NODE_EXTRA_CA_CERTS, which every process started afterwards reads when it starts (the
  * vitest workers, the end-to-end servers). The server verifies certificates as it does in production.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { makeSelfSignedCertificate } from '../scripts/self-signed.js';
 
 /** Whether a process of this id is alive (signal 0 checks without sending; EPERM means it is, under another user). */
 function alive(pid: number): boolean {
@@ -34,30 +34,7 @@ export function trustTestTls(relativeBase: string): { dir: string; remove: () =>
     if (pid && Number(pid) !== process.pid && !alive(Number(pid))) fs.rmSync(path.join(base, entry), { recursive: true, force: true });
   }
   const dir = fs.mkdtempSync(path.join(base, `${process.pid}-`));
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-sha256',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { cert } = makeSelfSignedCertificate(dir);
   // NODE_EXTRA_CA_CERTS names one file: the certificates it named already (this machine sets it), then ours.
   const trusted = path.join(dir, 'trusted.pem');
   const before = process.env.NODE_EXTRA_CA_CERTS;
