@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../server/app.js';
 import { loadConfig, type Config } from '../server/config.js';
-import { migrate, openPglite, openPostgres, type Db } from '../server/db/db.js';
+import { migrate, openDb, openPglite, openPostgres, type Db } from '../server/db/db.js';
 import { newId } from '../server/db/ids.js';
 import { seedDemo } from '../server/db/seed.js';
 import type { SeedSize } from '../server/db/seed-fleet.js';
@@ -89,6 +89,31 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
     },
   };
 }
+
+/**
+ * Where a server that a test starts as a process of its own keeps its data: a fresh data folder and, on PostgreSQL, a
+ * database of its own, both removed by `cleanups` when the test ends. `open` opens it from the test, to prepare it
+ * before any server holds it; `env` is what the server is started with.
+ */
+export async function processStore(
+  kind: DbKind,
+  name: string,
+  cleanups: Array<() => Promise<void> | void>,
+): Promise<{ dataDir: string; databaseUrl?: string; env: { DATA_DIR: string; DATABASE_URL?: string }; open: () => Promise<Db> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  let databaseUrl: string | undefined;
+  if (kind === 'postgres') {
+    const pg = await createPostgresDatabase();
+    databaseUrl = pg.url;
+    cleanups.push(pg.drop);
+  }
+  const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  return { dataDir, databaseUrl, env, open: () => openDb(loadConfig(env as NodeJS.ProcessEnv)) };
+}
+
+/** What every server a test starts as a process is given: loopback, the tests' sign-in code, no simulator, test mode. */
+export const PROCESS_ENV = { HOST: '127.0.0.1', VERIFICATION_CODE: TEST_CODE, SIMULATOR: 'off', NODE_ENV: 'test' } as const;
 
 /** How a test app is built: the database kind, config overrides, fixture routes, the seed. */
 export interface BuildOptions {

@@ -22,7 +22,19 @@
  * contact your admin!" (server/http/context.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import { AUTOFLOW_RULE_SCHEMA, ACTION_OUTCOMES, ACTION_TYPES, TRIGGER_TYPES, type AutoflowRuleDocument } from '../../common/autoflow-rule.js';
+import {
+  AUTOFLOW_RULE_SCHEMA,
+  ACTION_FIELDS,
+  ACTION_OUTCOMES,
+  ACTION_TYPES,
+  SCOPE_FIELDS,
+  TRIGGER_FIELDS,
+  TRIGGER_TYPES,
+  type ActionType,
+  type AutoflowRuleDocument,
+  type ScopeType,
+  type TriggerType,
+} from '../../common/autoflow-rule.js';
 import { ISO_COUNTRIES } from '../../common/countries.js';
 import { CODES } from '../../common/errors.js';
 import { translate } from '../../common/i18n.js';
@@ -141,44 +153,12 @@ async function checkFacts(q: Queryable, orgId: string, doc: AutoflowRuleDocument
 /** Only the fields the document's type uses are kept: a scope of all SIMs keeps no stale ICCID list. */
 function tidy(doc: AutoflowRuleDocument): AutoflowRuleDocument {
   // A name is kept without the spaces around it (the console trims it too; names compare trimmed, rule-repo.ts).
-  const scopeKeys: Record<string, string[]> = {
-    all: [],
-    iccids: ['iccids'],
-    file: ['fileToken', 'fileSha256', 'fileName'],
-    tags: ['tags'],
-    product_type: ['productType'],
-    pool: ['poolId'],
-  };
-  const scope = Object.fromEntries(
-    Object.entries(doc.scope).filter(([k]) => k === 'type' || scopeKeys[doc.scope.type].includes(k)),
-  ) as AutoflowRuleDocument['scope'];
-  const actionKeys: Record<string, string[]> = {
-    suspend: [],
-    resume: [],
-    webhook: [],
-    throttle: ['speedKbps'],
-    tag: ['tag'],
-    sms: ['text'],
-    email: ['emails'],
-  };
-  const actions = doc.actions.map((a) =>
-    Object.fromEntries(Object.entries(a).filter(([k]) => k === 'type' || actionKeys[a.type].includes(k))),
-  ) as AutoflowRuleDocument['actions'];
-  const triggerKeys: Record<string, string[]> = {
-    data_usage: ['threshold', 'unit', 'window'],
-    data_usage_percent: ['percent'],
-    sms_mo: ['count', 'window'],
-    sms_mt: ['count', 'window'],
-    status_change: ['from', 'to'],
-    expiry_reminder: ['days'],
-    imei_change: ['mode', 'imeis', 'imeiFileToken', 'imeiFileSha256'],
-    no_connection: ['hours'],
-    network_change: [],
-    country_change: ['countries'],
-  };
-  const trigger = Object.fromEntries(
-    Object.entries(doc.trigger).filter(([k]) => k === 'type' || triggerKeys[doc.trigger.type].includes(k)),
-  ) as AutoflowRuleDocument['trigger'];
+  // Each part keeps its type and the fields its type uses (common/autoflow-rule.ts), nothing left from another type.
+  const keep = <T extends { type: string }>(part: T, fields: ReadonlyArray<string>): T =>
+    Object.fromEntries(Object.entries(part).filter(([k]) => k === 'type' || fields.includes(k))) as T;
+  const scope = keep(doc.scope, SCOPE_FIELDS[doc.scope.type as ScopeType]);
+  const actions = doc.actions.map((a) => keep(a, ACTION_FIELDS[a.type as ActionType]));
+  const trigger = keep(doc.trigger, TRIGGER_FIELDS[doc.trigger.type as TriggerType]);
   if (trigger.mode === 'any') for (const k of ['imeis', 'imeiFileToken', 'imeiFileSha256'] as const) delete trigger[k];
   return { ...doc, name: doc.name.trim(), trigger, scope, actions };
 }

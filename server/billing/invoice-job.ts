@@ -14,7 +14,7 @@ import { dueDateOf } from '../../common/billing.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { appendEvents } from '../events/event-log.js';
-import { claimJob, startLeasedJob } from '../job/periodic.js';
+import { claimJob, markJobRun, startLeasedJob } from '../job/periodic.js';
 import { analyzeWithoutStatistics } from '../db/statistics.js';
 import { advanceInvoices } from './invoice-advance.js';
 import { monthOf, profileOf, TOTALS_SQL, type MadeInvoice, type Profile } from './invoice-basics.js';
@@ -450,7 +450,7 @@ export async function runInvoiceJob(db: Db, now: Date, owner: string, leaseSecon
   }
   // The month's prepaid bundle orders, billed in advance on their own invoice (invoice-advance.ts).
   s.made.push(...(await advanceInvoices(db, cycle, now)));
-  await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', ['monthly_invoices', now.toISOString(), owner]);
+  await markJobRun(db, 'monthly_invoices', owner, now);
   return s;
 }
 

@@ -17,7 +17,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
-import { claimJob, startLeasedJob } from '../job/periodic.js';
+import { claimJob, markJobRun, startLeasedJob } from '../job/periodic.js';
 import { flowControlOf, overageControl, type FlowControl, type OveragePolicy, type RuleControl } from '../domain/bundle-cycle.js';
 import type { NetworkAdapter, SimRef } from '../network/adapter.js';
 import { networkEvents, type SimEvent } from '../sim/sim-events.js';
@@ -408,6 +408,16 @@ export async function syncPolicies(db: Db, adapter: NetworkAdapter, opts: { only
   return accepted.length;
 }
 
+/** Tell the adapter every unsent data policy, a thousand SIMs at a time; answers how many were sent. */
+export async function syncAllPolicies(db: Db, adapter: NetworkAdapter): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const n = await syncPolicies(db, adapter, { limit: 1000 });
+    sent += n;
+    if (n < 1000) return sent;
+  }
+}
+
 export interface BundleJobSummary {
   ran: boolean;
   periodsEnded: number;
@@ -441,12 +451,8 @@ export async function runBundleJob(db: Db, adapter: NetworkAdapter, now: Date, o
     s.cyclesRolled += n;
     if (n < ROLL_BATCH) break;
   }
-  for (;;) {
-    const n = await syncPolicies(db, adapter, { limit: 1000 });
-    s.policiesSent += n;
-    if (n < 1000) break;
-  }
-  await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', ['bundle_cycles', now.toISOString(), owner]);
+  s.policiesSent += await syncAllPolicies(db, adapter);
+  await markJobRun(db, 'bundle_cycles', owner, now);
   return s;
 }
 

@@ -54,6 +54,11 @@ export async function claimJob(db: Db, name: string, owner: string, leaseSeconds
   return r.rowCount === 1;
 }
 
+/** Note the time of a scheduled job's run that ended while `owner` held its lease. */
+export async function markJobRun(db: Db, name: string, owner: string, now: Date): Promise<void> {
+  await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', [name, now.toISOString(), owner]);
+}
+
 export interface LeasedJob<S> {
   /** The job's row in job_leases. */
   name: string;

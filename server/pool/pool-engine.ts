@@ -20,8 +20,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
-import { claimJob, startLeasedJob } from '../job/periodic.js';
-import { syncPolicies } from '../bundles/bundle-engine.js';
+import { claimJob, markJobRun, startLeasedJob } from '../job/periodic.js';
+import { syncAllPolicies } from '../bundles/bundle-engine.js';
 import type { NetworkAdapter } from '../network/adapter.js';
 
 export const POOL_JOB = 'pool_engine';
@@ -406,12 +406,8 @@ export async function runPoolJob(db: Db, adapter: NetworkAdapter, now: Date, own
   const o = await enforceOverage(db, now);
   s.overages = o.overages;
   s.stopped = o.stopped;
-  for (;;) {
-    const n = await syncPolicies(db, adapter, { limit: 1000 });
-    s.policiesSent += n;
-    if (n < 1000) break;
-  }
-  await db.query('UPDATE job_leases SET last_run_at = $2 WHERE name = $1 AND lease_owner = $3', [POOL_JOB, now.toISOString(), owner]);
+  s.policiesSent += await syncAllPolicies(db, adapter);
+  await markJobRun(db, POOL_JOB, owner, now);
   return s;
 }
 

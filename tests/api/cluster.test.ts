@@ -8,14 +8,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { migrate, openDb } from '../../server/db/db.js';
+import { migrate } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
 import { filesIn } from '../../server/job/storage.js';
-import { createPostgresDatabase, DEMO, DEMO_PASSWORD, TEST_CODE } from '../helper.js';
+import { DEMO, DEMO_PASSWORD, TEST_CODE, PROCESS_ENV, processStore } from '../helper.js';
 import { deleteStream, natsAnswers } from '../nats.js';
 import { deleteKeys, REDIS_URL, redisAnswers, testPrefix } from '../redis.js';
 import { collectFrames } from '../sse.js';
@@ -46,12 +44,10 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
   });
 
   it('balances three instances, survives one killed under load, counts real client addresses and stops on SIGTERM', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const pg = await createPostgresDatabase();
-    cleanups.push(pg.drop);
+    const store = await processStore('postgres', 'cluster', cleanups);
+    const { dataDir } = store;
     // The small demo, seeded before the instances start (they find it seeded and start at once).
-    const db = await openDb(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pg.url }));
+    const db = await store.open();
     await migrate(db);
     await seedDemo(db, { size: 'small', files: filesIn(dataDir) });
     await db.close();
@@ -66,13 +62,9 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
     const cluster: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
       env: {
         ...process.env,
+        ...PROCESS_ENV,
         PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: pg.url,
-        VERIFICATION_CODE: TEST_CODE,
-        NODE_ENV: 'test',
-        SIMULATOR: 'off',
+        ...store.env,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MINUTE: '100000',
         NATS_STREAM: stream,
@@ -124,7 +116,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && haproxy)('npm run cluster', () =
     const SIGN_IN = '/api/identity/sso/signin/direct/cube/offline-access';
     const credentials = { username: DEMO.admin, password: DEMO_PASSWORD, verificationCode: TEST_CODE, agreeTerms: true };
     expect(await postFrom('127.0.0.2', `${base}${SIGN_IN}`, credentials, { 'x-forwarded-for': '198.51.100.9' })).toBe(200);
-    const check = await openDb(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pg.url }));
+    const check = await store.open();
     try {
       const ip = (await check.query<{ ip: string }>(`SELECT ip FROM audit_log WHERE action = 'signIn' ORDER BY at DESC LIMIT 1`)).rows[0]?.ip;
       expect(ip).toBe('127.0.0.2');

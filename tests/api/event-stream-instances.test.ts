@@ -7,16 +7,12 @@
  * one process's database); skipped without NATS.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { migrate, openDb, type Db } from '../../server/db/db.js';
+import { migrate, type Db } from '../../server/db/db.js';
 import { newId } from '../../server/db/ids.js';
 import { seedDemo } from '../../server/db/seed.js';
 import { appendEvents } from '../../server/events/event-log.js';
-import { createPostgresDatabase, DEMO, DEMO_PASSWORD, TEST_CODE } from '../helper.js';
+import { DEMO, DEMO_PASSWORD, TEST_CODE, PROCESS_ENV, processStore } from '../helper.js';
 import { deleteStream, NATS_URL, natsAnswers } from '../nats.js';
 import { httpsReceiver } from '../test-tls.js';
 import { freePort, until } from '../wait.js';
@@ -36,11 +32,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !natsAnswers)('three instances
   it(
     'one killed in the middle of the events: every event reaches the receiver under its own webhook-id, every crossing runs its rule once, and the lag returns to 0',
     async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'instances-'));
-      cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-      const pg = await createPostgresDatabase();
-      cleanups.push(pg.drop);
-      const db: Db = await openDb(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pg.url }));
+      const store = await processStore('postgres', 'instances', cleanups);
+      const db: Db = await store.open();
       cleanups.push(() => db.close());
       await migrate(db);
       await seedDemo(db);
@@ -54,18 +47,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !natsAnswers)('three instances
         const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
           env: {
             ...process.env,
+            ...PROCESS_ENV,
             PORT: String(port),
-            HOST: '127.0.0.1',
-            DATA_DIR: dataDir,
-            DATABASE_URL: pg.url,
-            VERIFICATION_CODE: TEST_CODE,
+            ...store.env,
             NATS_URL,
             NATS_STREAM: stream,
-            SIMULATOR: 'off',
             LOG_LEVEL: 'warn',
             JOB_POLL_MS: '200',
             WEBHOOK_ALLOW_PRIVATE: 'true',
-            NODE_ENV: 'test',
             SEED: 'false',
           },
           stdio: ['ignore', 'ignore', 'ignore'],

@@ -4,16 +4,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaleSeed, SCALE_ORG } from '../../bench/scale-seed.js';
-import { loadConfig } from '../../server/config.js';
-import { migrate, openDb } from '../../server/db/db.js';
+import { migrate } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
 import { freePort, until } from '../wait.js';
-import { createPostgresDatabase, DB_KINDS, DEMO, DEMO_PASSWORD, TEST_CODE } from '../helper.js';
+import { DB_KINDS, DEMO, DEMO_PASSWORD, PROCESS_ENV, processStore, TEST_CODE } from '../helper.js';
 
 /** Enough rows that the export is caught part way by a 20 ms poll even on a quick machine, few enough for CI's time. */
 const SIMS = 40_000;
@@ -25,16 +23,9 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
   });
 
   it('resumes after the restart and offers only the whole file', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-restart-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    let databaseUrl: string | undefined;
-    if (kind === 'postgres') {
-      const pg = await createPostgresDatabase();
-      databaseUrl = pg.url;
-      cleanups.push(pg.drop);
-    }
+    const store = await processStore(kind, 'export-restart', cleanups);
     // The database with the demo and the SIMs, made before any server holds it.
-    const db = await openDb(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+    const db = await store.open();
     await migrate(db);
     await seedDemo(db);
     await scaleSeed(db, { sims: SIMS, cdrs: 0 });
@@ -46,16 +37,13 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: {
           ...process.env,
+          ...PROCESS_ENV,
           PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: databaseUrl ?? '',
-          VERIFICATION_CODE: TEST_CODE,
-          SIMULATOR: 'off',
+          DATA_DIR: store.dataDir,
+          DATABASE_URL: store.databaseUrl ?? '',
           LOG_LEVEL: 'warn',
           JOB_POLL_MS: '100',
           JOB_LEASE_SECONDS: '2',
-          NODE_ENV: 'test',
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -97,7 +85,7 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
     expect(midway.progress).toBeLessThan(100);
     const drafts = () =>
       fs
-        .readdirSync(path.join(dataDir, 'files'), { recursive: true })
+        .readdirSync(path.join(store.dataDir, 'files'), { recursive: true })
         .map(String)
         .filter((f) => f.includes(taskId));
     expect(drafts().every((f) => !f.endsWith('.xlsx'))).toBe(true);

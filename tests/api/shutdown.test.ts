@@ -14,19 +14,15 @@
  * PGlite writes in 6 s or more, signalled at its first progress report (5 %), against a grace of 1.5 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaleSeed, SCALE_ORG } from '../../bench/scale-seed.js';
-import { loadConfig } from '../../server/config.js';
-import { migrate, openDb, type Db } from '../../server/db/db.js';
+import { migrate, type Db } from '../../server/db/db.js';
 import { seedDemo } from '../../server/db/seed.js';
 import { DEMO_NOTIFICATION_KEY_ID } from '../../server/db/seed/fixtures.js';
 import { httpsReceiver } from '../test-tls.js';
 import { freePort, until } from '../wait.js';
-import { createPostgresDatabase, DB_KINDS, DEMO, DEMO_PASSWORD, TEST_CODE } from '../helper.js';
+import { DB_KINDS, DEMO, DEMO_PASSWORD, PROCESS_ENV, processStore, TEST_CODE } from '../helper.js';
 
 const DELIVERIES = 3;
 
@@ -69,23 +65,15 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
   });
 
   it('hands back its deliveries and its export, ends its live stream, exits 0, and the next instance takes over at once', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutdown-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    let databaseUrl: string | undefined;
-    if (kind === 'postgres') {
-      const pg = await createPostgresDatabase();
-      databaseUrl = pg.url;
-      cleanups.push(pg.drop);
-    }
+    const store = await processStore(kind, 'shutdown', cleanups);
     const rx = await httpsReceiver();
     cleanups.push(() => rx.close());
     // The receiver takes the requests of the first instance and never answers them.
     rx.hangUp(true);
 
-    const openHere = () => openDb(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } as NodeJS.ProcessEnv));
     // The database, made before any server holds it: the small demo, 100,000 SIMs to export, the demo's notification
     // key pointed at the receiver (every other key off), and deliveries due now.
-    let db: Db = await openHere();
+    let db: Db = await store.open();
     await migrate(db);
     await seedDemo(db, { size: 'small' });
     await scaleSeed(db, { sims: 100_000, cdrs: 0 });
@@ -113,16 +101,13 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: {
           ...process.env,
+          ...PROCESS_ENV,
           PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: databaseUrl ?? '',
-          VERIFICATION_CODE: TEST_CODE,
+          DATA_DIR: store.dataDir,
+          DATABASE_URL: store.databaseUrl ?? '',
           SEED: 'false',
-          SIMULATOR: 'off',
           LOG_LEVEL: 'info',
           JOB_POLL_MS: '100',
-          NODE_ENV: 'test',
           WEBHOOK_ALLOW_PRIVATE: 'true',
           // A task left claimed would wait an hour for its lease: only one handed back is taken over within the test.
           JOB_LEASE_SECONDS: '3600',
@@ -177,7 +162,7 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
     );
     expect(midway.progress).toBeLessThan(100);
     // On PostgreSQL, held at its next progress report: it cannot end before the server hands it back.
-    const hold = databaseUrl ? await holdTaskRow(databaseUrl, taskId) : null;
+    const hold = store.databaseUrl ? await holdTaskRow(store.databaseUrl, taskId) : null;
     if (hold) {
       cleanups.push(() => hold.release().catch(() => undefined));
       await until('the export waiting at its progress report', async () => ((await hold.waiting()) >= 1 ? true : undefined), 60_000, 20);
@@ -196,7 +181,7 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
 
     // What was in flight is back in the database, unclaimed and not counted as an attempt (and the embedded database
     // opens again as it was left).
-    db = await openHere();
+    db = await store.open();
     const task = (
       await db.query<{ status: string; claimed_by: string | null; attempts: number }>('SELECT status, claimed_by, attempts FROM tasks WHERE id = $1', [taskId])
     ).rows[0];
@@ -242,7 +227,7 @@ describe.each(DB_KINDS)('a server sent SIGTERM on %s', (kind) => {
 
     server.kill('SIGTERM');
     expect(await exited(server), output).toBe(0);
-    db = await openHere();
+    db = await store.open();
     expect(await deliveries()).toEqual(messageIds.map((message_id) => ({ message_id, status: 'delivered', attempt: 1, lease_owner: null })));
     expect((await db.query<{ http_code: number }>('SELECT http_code FROM notification_logs WHERE message_id = ANY($1::text[])', [messageIds])).rows).toEqual(
       messageIds.map(() => ({ http_code: 200 })),
