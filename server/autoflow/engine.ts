@@ -6,23 +6,15 @@
  * crossing, written in the transaction that moves the consumer's cursor, so a batch handed over again fires nothing
  * twice. The actions are recorded as pending, in order, and the run is due for the action runner (actions.ts).
  */
-import type { RuleAction, RuleScope, RuleTrigger, TriggerType } from '../../common/autoflow-rule.js';
+import type { TriggerType } from '../../common/autoflow-rule.js';
 import type { Queryable } from '../db/db.js';
 import { appendEvents, type DomainEvent } from '../events/event-log.js';
 import { inScope, triggerFires, triggersOf, type SimFacts } from './matcher.js';
 import { RULE_FIRED, ruleFiredData, type FiredEvent } from './webhook-body.js';
+import { ACTIVE_RULE_COLUMNS, activeRuleOf, actsAt, type ActiveRule, type ActiveRuleRow } from './rule-repo.js';
 
 /** The event log consumer's name. */
 export const CONSUMER = 'autoflow';
-
-export interface ActiveRule {
-  id: string;
-  name: string;
-  orgId: string;
-  trigger: RuleTrigger;
-  scope: RuleScope;
-  actions: RuleAction[];
-}
 
 /** A rule as the engine keeps it between batches: its typed ICCIDs as a set (scope membership is one lookup). */
 interface CachedRule extends ActiveRule {
@@ -42,33 +34,17 @@ const LIST_CACHE_MAX = 500;
 /** The enabled rules in their active period for these organisations and triggers, by "org|trigger". */
 async function rulesIndex(q: Queryable, orgIds: string[], triggers: TriggerType[]): Promise<Map<string, CachedRule[]>> {
   const heads = await q.query<{ id: string; v: string }>(
-    `SELECT id, updated_at::text AS v FROM autoflow_rules
-      WHERE org_id = ANY($1::text[]) AND trigger = ANY($2::text[]) AND status = 'enabled'
-        AND (activation_at IS NULL OR activation_at <= now()) AND (expiry_at IS NULL OR expiry_at > now())`,
+    `SELECT id, updated_at::text AS v FROM autoflow_rules WHERE org_id = ANY($1::text[]) AND trigger = ANY($2::text[]) AND ${actsAt('now()')}`,
     [orgIds, triggers],
   );
   const stale = heads.rows.filter((h) => ruleCache.get(h.id)?.version !== h.v).map((h) => h.id);
   if (stale.length) {
-    const r = await q.query<{
-      id: string;
-      v: string;
-      name: string;
-      org_id: string;
-      trigger: TriggerType;
-      condition: Record<string, unknown>;
-      scope: RuleScope;
-      actions: RuleAction[];
-    }>('SELECT id, updated_at::text AS v, name, org_id, trigger, condition, scope, actions FROM autoflow_rules WHERE id = ANY($1::text[])', [stale]);
+    const r = await q.query<ActiveRuleRow & { v: string }>(
+      `SELECT ${ACTIVE_RULE_COLUMNS}, updated_at::text AS v FROM autoflow_rules WHERE id = ANY($1::text[])`,
+      [stale],
+    );
     for (const row of r.rows) {
-      const rule: CachedRule = {
-        id: row.id,
-        name: row.name,
-        orgId: row.org_id,
-        trigger: { type: row.trigger, ...row.condition } as RuleTrigger,
-        scope: row.scope,
-        actions: row.actions,
-        iccids: row.scope.type === 'iccids' ? new Set(row.scope.iccids ?? []) : undefined,
-      };
+      const rule: CachedRule = { ...activeRuleOf(row), iccids: row.scope.type === 'iccids' ? new Set(row.scope.iccids ?? []) : undefined };
       ruleCache.set(row.id, { version: row.v, rule });
     }
   }

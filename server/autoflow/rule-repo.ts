@@ -2,9 +2,55 @@
  * The SQL of autoflow rules (SPEC.md sections 3 and 7): a rule is a row whose trigger, condition, scope and
  * ordered actions together are the document of common/autoflow-rule.ts. Every query names the organisation first.
  */
-import { conditionOf, type AutoflowRuleDocument, type ChangeRecord, type RuleStatus, type ScopeSim } from '../../common/autoflow-rule.js';
+import {
+  conditionOf,
+  type AutoflowRuleDocument,
+  type ChangeRecord,
+  type RuleAction,
+  type RuleScope,
+  type RuleStatus,
+  type RuleTrigger,
+  type ScopeSim,
+  type TriggerType,
+} from '../../common/autoflow-rule.js';
 import type { Queryable } from '../db/db.js';
 import { whereOf } from '../db/listing.js';
+
+/** A rule as the engine and the schedule act on it. */
+export interface ActiveRule {
+  id: string;
+  name: string;
+  orgId: string;
+  trigger: RuleTrigger;
+  scope: RuleScope;
+  actions: RuleAction[];
+}
+
+/** A rule acts while enabled and within its active period at `at` (an SQL time: now() or a parameter). */
+export const actsAt = (at: string) => `status = 'enabled' AND (activation_at IS NULL OR activation_at <= ${at}) AND (expiry_at IS NULL OR expiry_at > ${at})`;
+
+/** The columns an acting rule is read with (activeRuleOf decodes them). */
+export const ACTIVE_RULE_COLUMNS = 'id, name, org_id, trigger, condition, scope, actions';
+
+export interface ActiveRuleRow {
+  id: string;
+  name: string;
+  org_id: string;
+  trigger: TriggerType;
+  condition: Record<string, unknown>;
+  scope: RuleScope;
+  actions: RuleAction[];
+}
+
+/** A rule's row as the rule it is: its trigger is its type with its stored condition. */
+export const activeRuleOf = (row: ActiveRuleRow): ActiveRule => ({
+  id: row.id,
+  name: row.name,
+  orgId: row.org_id,
+  trigger: { type: row.trigger, ...row.condition } as RuleTrigger,
+  scope: row.scope,
+  actions: row.actions,
+});
 
 /** A rule as the API answers it: the document plus who made it, its status and its runs. */
 export interface RuleRecord extends Omit<AutoflowRuleDocument, 'status'> {

@@ -14,11 +14,12 @@
  * A usage threshold crossed is also an event of the log (usage.threshold_crossed).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { type RuleAction, type RuleScope, type RuleTrigger, type TriggerType } from '../../common/autoflow-rule.js';
+import { type RuleTrigger, type TriggerType } from '../../common/autoflow-rule.js';
 import type { Db, Queryable } from '../db/db.js';
 import { newId } from '../db/ids.js';
 import { appendEvents } from '../events/event-log.js';
-import { writeRuns, type ActiveRule, type Firing } from './engine.js';
+import { writeRuns, type Firing } from './engine.js';
+import { ACTIVE_RULE_COLUMNS, activeRuleOf, actsAt, type ActiveRule, type ActiveRuleRow } from './rule-repo.js';
 import { endedBefore } from '../job/hand-back.js';
 
 /** The triggers evaluated on a schedule. */
@@ -206,29 +207,11 @@ export async function simsMeetingNow(q: Queryable, rule: Pick<ActiveRule, 'orgId
 
 /** The enabled rules in their active period with a scheduled trigger. */
 export async function scheduledRules(q: Queryable, now: Date): Promise<ActiveRule[]> {
-  const r = await q.query<{
-    id: string;
-    name: string;
-    org_id: string;
-    trigger: TriggerType;
-    condition: Record<string, unknown>;
-    scope: RuleScope;
-    actions: RuleAction[];
-  }>(
-    `SELECT id, name, org_id, trigger, condition, scope, actions FROM autoflow_rules
-      WHERE trigger = ANY($1::text[]) AND status = 'enabled'
-        AND (activation_at IS NULL OR activation_at <= $2) AND (expiry_at IS NULL OR expiry_at > $2)
-      ORDER BY org_id, id`,
+  const r = await q.query<ActiveRuleRow>(
+    `SELECT ${ACTIVE_RULE_COLUMNS} FROM autoflow_rules WHERE trigger = ANY($1::text[]) AND ${actsAt('$2')} ORDER BY org_id, id`,
     [SCHEDULED_TRIGGERS, now.toISOString()],
   );
-  return r.rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    orgId: row.org_id,
-    trigger: { type: row.trigger, ...row.condition } as RuleTrigger,
-    scope: row.scope,
-    actions: row.actions,
-  }));
+  return r.rows.map(activeRuleOf);
 }
 
 /** What a firing of this trigger says about its condition. */
