@@ -88,6 +88,12 @@ export interface Config {
   /** NATS_STREAM: the JetStream stream's name (default EVENTS); its subjects are the name in lower case, then `.>`. */
   natsStream: string;
   /**
+   * NATS_ACK_WAIT_SECONDS: how long an event handed to an instance may go unacknowledged before JetStream hands it out
+   * again (5 to 300, default 30): the pause before the events held by a stopped instance, or by every instance across a
+   * NATS outage, are read again.
+   */
+  natsAckWaitSeconds: number;
+  /**
    * REDIS_URL: rate-limit counters, failed sign-ins and picture challenges live in Redis, shared by every instance;
    * unset, they live in the database (docs/decisions.md "Per-call state in Redis").
    */
@@ -121,6 +127,14 @@ const count = (value: string | undefined, fallback: number, name: string): numbe
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1 (requests per minute), not "${value}"`);
   return n;
 };
+
+/** NATS_ACK_WAIT_SECONDS: a whole number of seconds, 5 to 300; unset is 30. */
+function ackWaitSeconds(value: string | undefined): number {
+  if (value === undefined || value === '') return 30;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 5 || n > 300) throw new Error(`NATS_ACK_WAIT_SECONDS must be a whole number of seconds from 5 to 300, not "${value}"`);
+  return n;
+}
 
 /** AUTOFLOW_SCHEDULE_SECONDS: a whole number of seconds, 1 to 86,400; unset is SCHEDULE_MINUTES (5 minutes). */
 function scheduleSeconds(value: string | undefined): number {
@@ -220,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: env.METRICS_TOKEN || undefined,
     natsUrl: env.NATS_URL || undefined,
     natsStream: natsStreamOf(env.NATS_STREAM),
+    natsAckWaitSeconds: ackWaitSeconds(env.NATS_ACK_WAIT_SECONDS),
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: redisPrefixOf(env.REDIS_PREFIX),
     rateLimits: {

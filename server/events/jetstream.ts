@@ -361,7 +361,10 @@ export function startJetStreamConsumer(
     for (let p = 0; p < partitions; p++) {
       const durable = durableName(name, p);
       try {
-        await bus.jsm.consumers.info(bus.stream, durable);
+        const known = await bus.jsm.consumers.info(bus.stream, durable);
+        // A window changed since the consumer was made (NATS_ACK_WAIT_SECONDS) applies to it too: the guard waits the
+        // configured window, and JetStream must redeliver within it.
+        if (known.config.ack_wait !== nanos(ackWaitMs)) await bus.jsm.consumers.update(bus.stream, durable, { ack_wait: nanos(ackWaitMs) });
         continue;
       } catch (err) {
         if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;

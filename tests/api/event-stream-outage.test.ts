@@ -37,7 +37,7 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
   let nats: ReturnType<typeof natsServer>;
   const opts: BuildOptions = {
     kind,
-    config: { jobs: true, jobPollMs: 200, webhookAllowPrivate: true, natsStream: `OUTAGE_${newId(8).replace(/[^A-Za-z0-9]/g, 'x')}` },
+    config: { jobs: true, jobPollMs: 200, webhookAllowPrivate: true, natsAckWaitSeconds: 10, natsStream: `OUTAGE_${newId(8).replace(/[^A-Za-z0-9]/g, 'x')}` },
   };
   // NATS first, so the app (built by the suite's beforeAll, registered after this one) connects to it.
   beforeAll(async () => {
@@ -162,7 +162,31 @@ describe.skipIf(!hasNatsServer).each(DB_KINDS)('the event stream through a NATS 
       }));
     const taskDeliveries = () => bodies().filter((b) => b.body.type === 'task' && String(b.body.data.taskId ?? '').startsWith(`${run}-`));
     const statusDeliveries = () => bodies().filter((b) => b.body.subtype === 'status_change' && b.body.data.iccid === iccid);
-    await until('every webhook delivered', async () => (taskDeliveries().length >= total && statusDeliveries().length >= 4 ? true : undefined), 300_000, 200);
+    // Where the events are, should they not all arrive: the outbox, each consumer's partitions, the deliveries by state.
+    const whereTheyAre = async () => {
+      const outbox = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE seq IS NULL`)).rows[0].n;
+      const partitions = (await db.query(`SELECT consumer, partition, last_stream_seq, lease_owner IS NOT NULL AS held FROM event_partitions ORDER BY 1, 2`))
+        .rows;
+      const deliveries = (
+        await db.query(
+          `SELECT status, attempt, min(next_at) AS next_at, count(*)::int AS n FROM webhook_deliveries WHERE created_at > now() - interval '1 hour' GROUP BY 1, 2 ORDER BY 1, 2`,
+        )
+      ).rows;
+      return JSON.stringify({
+        received: { tasks: taskDeliveries().length, of: total, statusChanges: statusDeliveries().length },
+        outbox,
+        deliveries,
+        partitions,
+      });
+    };
+    await until(
+      'every webhook delivered',
+      async () => (taskDeliveries().length >= total && statusDeliveries().length >= 4 ? true : undefined),
+      300_000,
+      200,
+    ).catch(async (e: Error) => {
+      throw new Error(`${e.message}: ${await whereTheyAre().catch((d: Error) => `(not found: ${d.message})`)}`);
+    });
     // The live pages hear a batch of SMS changes as one event that counts them and names up to LIVE_SMS_IDS of them
     // (the backlog after the outage is one batch of more than that).
     const liveOfRun = async () => {

@@ -366,4 +366,24 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
     expect(ci.config.filter_subject).toBe(`${bus.subjectPrefix}.3.>`);
     expect(ci.config.max_ack_pending).toBe(50);
   });
+
+  it('a changed acknowledgement window (NATS_ACK_WAIT_SECONDS) is applied to the durable consumers already made', async () => {
+    const { bus } = await newBus();
+    const consumer = consumerName();
+    const first = runner(bus, consumer, 'before', { ackWaitSeconds: 30 });
+    await sharedAmong(consumer, ['before'], bus.partitions);
+    expect((await bus.jsm.consumers.info(bus.stream, durableName(consumer, 0))).config.ack_wait).toBe(30e9);
+    await first.stop();
+    runner(bus, consumer, 'after', { ackWaitSeconds: 5 });
+    await until(
+      'every partition consumer to take the new window',
+      async () => {
+        for (let p = 0; p < bus.partitions; p++)
+          if ((await bus.jsm.consumers.info(bus.stream, durableName(consumer, p))).config.ack_wait !== 5e9) return undefined;
+        return true;
+      },
+      30_000,
+      100,
+    );
+  });
 });

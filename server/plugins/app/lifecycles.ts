@@ -60,7 +60,8 @@ export default fp(
     /** The three consumers, on the database or (with a bus) on JetStream; the relay publishes to the bus when there is one. */
     const startConsumers = (b: EventBus | null) => {
       relay = startRelay(db, app.log, { pollMs: config.jobPollMs, publisher: b?.publisher });
-      const consume = (opts: ConsumerOptions) => (b ? startJetStreamConsumer(db, app.log, b, opts) : startConsumer(db, app.log, opts));
+      const consume = (opts: ConsumerOptions) =>
+        b ? startJetStreamConsumer(db, app.log, b, { ...opts, ackWaitSeconds: config.natsAckWaitSeconds }) : startConsumer(db, app.log, opts);
       webhookConsumer = consume({ name: WEBHOOK_CONSUMER, handle: queueDeliveries, pollMs: config.jobPollMs, relay, onCommitted: () => webhooks.wake() });
       autoflowConsumer = consume({
         name: AUTOFLOW_CONSUMER,
