@@ -128,28 +128,11 @@ const count = (value: string | undefined, fallback: number, name: string): numbe
   return n;
 };
 
-/** NATS_ACK_WAIT_SECONDS: a whole number of seconds, 5 to 300; unset is 30. */
-function ackWaitSeconds(value: string | undefined): number {
-  if (value === undefined || value === '') return 30;
+/** A variable of whole seconds from min to max (unset or empty: fallback); anything else stops the start, naming it. */
+function seconds(name: string, value: string | undefined, min: number, max: number, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 5 || n > 300) throw new Error(`NATS_ACK_WAIT_SECONDS must be a whole number of seconds from 5 to 300, not "${value}"`);
-  return n;
-}
-
-/** AUTOFLOW_SCHEDULE_SECONDS: a whole number of seconds, 1 to 86,400; unset is SCHEDULE_MINUTES (5 minutes). */
-function scheduleSeconds(value: string | undefined): number {
-  if (value === undefined || value === '') return SCHEDULE_MINUTES * 60;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 86_400)
-    throw new Error(`AUTOFLOW_SCHEDULE_SECONDS must be a whole number of seconds from 1 to 86400, not "${value}"`);
-  return n;
-}
-
-/** SHUTDOWN_TIMEOUT_SECONDS: a whole number of seconds, 1 to 600; unset is 10. */
-function shutdownSeconds(value: string | undefined): number {
-  if (value === undefined || value === '') return 10;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 600) throw new Error(`SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600, not "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number of seconds from ${min} to ${max}, not "${value}"`);
   return n;
 }
 
@@ -208,8 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accountCap: Number(env.ACCOUNT_CAP ?? 50),
     orgCap: Number(env.ORG_CAP ?? 20),
     autoflowMaxRules: Number(env.AUTOFLOW_MAX_RULES ?? 1000),
-    autoflowScheduleSeconds: scheduleSeconds(env.AUTOFLOW_SCHEDULE_SECONDS),
-    shutdownTimeoutSeconds: shutdownSeconds(env.SHUTDOWN_TIMEOUT_SECONDS),
+    autoflowScheduleSeconds: seconds('AUTOFLOW_SCHEDULE_SECONDS', env.AUTOFLOW_SCHEDULE_SECONDS, 1, 86_400, SCHEDULE_MINUTES * 60),
+    shutdownTimeoutSeconds: seconds('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 1, 600, 10),
     seed: env.SEED !== 'false',
     simulator: env.SIMULATOR !== 'off',
     simulatorTickMs: Number(env.SIMULATOR_TICK_MS ?? 5000),
@@ -234,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: env.METRICS_TOKEN || undefined,
     natsUrl: env.NATS_URL || undefined,
     natsStream: natsStreamOf(env.NATS_STREAM),
-    natsAckWaitSeconds: ackWaitSeconds(env.NATS_ACK_WAIT_SECONDS),
+    natsAckWaitSeconds: seconds('NATS_ACK_WAIT_SECONDS', env.NATS_ACK_WAIT_SECONDS, 5, 300, 30),
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: redisPrefixOf(env.REDIS_PREFIX),
     rateLimits: {
