@@ -32,7 +32,7 @@ import { startRelay } from '../server/events/relay.js';
 import { newId } from '../server/db/ids.js';
 import { CONSUMER, queueDeliveries, WebhookDispatcher } from '../server/developer/webhooks.js';
 import { answersOn, deleteStream, startCluster } from './throughput.js';
-import { makeSelfSignedCertificate } from '../scripts/self-signed.js';
+import { makeSelfSignedCertificate, trustedWith } from '../scripts/self-signed.js';
 
 const SECTION = '## Webhooks and the public API';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -74,13 +74,10 @@ if (!process.env.BENCH_TLS_DIR) {
   // Trust a receiver certificate made now, beside any extra certificates already trusted: Node reads
   // NODE_EXTRA_CA_CERTS (one file) only when it starts.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
-  makeSelfSignedCertificate(dir, 1);
-  const extra =
-    process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
-  fs.writeFileSync(`${dir}/trusted.pem`, `${extra.trimEnd()}\n${fs.readFileSync(`${dir}/cert.pem`, 'utf8')}`);
+  const trusted = trustedWith(dir, makeSelfSignedCertificate(dir, 1).cert);
   const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: `${dir}/trusted.pem`, BENCH_TLS_DIR: dir },
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: trusted, BENCH_TLS_DIR: dir },
   });
   process.exit(r.status ?? 1);
 }

@@ -3,6 +3,7 @@
  * suites' HTTPS receivers and servers and the benches' serve with it, a client trusting it through NODE_EXTRA_CA_CERTS.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export function makeSelfSignedCertificate(dir: string, days = 2): { cert: string; key: string } {
@@ -13,4 +14,16 @@ export function makeSelfSignedCertificate(dir: string, days = 2): { cert: string
     stdio: 'ignore',
   });
   return { cert, key };
+}
+
+/**
+ * A CA file in `dir` for NODE_EXTRA_CA_CERTS, which names one file and is read when a process starts: the certificates
+ * it names already (a machine may set it), then `cert`. Answers its path.
+ */
+export function trustedWith(dir: string, cert: string): string {
+  const trusted = path.join(dir, 'trusted.pem');
+  const before = process.env.NODE_EXTRA_CA_CERTS;
+  const extra = before && fs.existsSync(before) ? fs.readFileSync(before, 'utf8') : '';
+  fs.writeFileSync(trusted, `${extra.trimEnd()}\n${fs.readFileSync(cert, 'utf8')}`);
+  return trusted;
 }

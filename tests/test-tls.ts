@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { makeSelfSignedCertificate } from '../scripts/self-signed.js';
+import { makeSelfSignedCertificate, trustedWith } from '../scripts/self-signed.js';
 
 /** Whether a process of this id is alive (signal 0 checks without sending; EPERM means it is, under another user). */
 function alive(pid: number): boolean {
@@ -35,12 +35,7 @@ export function trustTestTls(relativeBase: string): { dir: string; remove: () =>
   }
   const dir = fs.mkdtempSync(path.join(base, `${process.pid}-`));
   const { cert } = makeSelfSignedCertificate(dir);
-  // NODE_EXTRA_CA_CERTS names one file: the certificates it named already (this machine sets it), then ours.
-  const trusted = path.join(dir, 'trusted.pem');
-  const before = process.env.NODE_EXTRA_CA_CERTS;
-  const extra = before && fs.existsSync(before) ? fs.readFileSync(before, 'utf8') : '';
-  fs.writeFileSync(trusted, `${extra.trimEnd()}\n${fs.readFileSync(cert, 'utf8')}`);
-  process.env.NODE_EXTRA_CA_CERTS = trusted;
+  process.env.NODE_EXTRA_CA_CERTS = trustedWith(dir, cert);
   process.env.TEST_TLS_DIR = dir;
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
