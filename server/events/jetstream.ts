@@ -341,10 +341,12 @@ export function startJetStreamConsumer(
   let running: Promise<void> | null = null;
   let stopped = false;
 
+  // The wake-up listener goes when the pause ends either way: a partition read for days pauses every second.
   const pause = (ms: number, h: Held) =>
     new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      h.wake.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      const wake = () => (clearTimeout(t), resolve());
+      const t = setTimeout(() => (h.wake.signal.removeEventListener('abort', wake), resolve()), ms);
+      h.wake.signal.addEventListener('abort', wake, { once: true });
     });
 
   /**
@@ -458,9 +460,9 @@ export function startJetStreamConsumer(
    *
    * While the partition is guarded (messages delivered before may be out elsewhere: see `guard`), the batch is taken
    * in stream order and committed only once nothing older can still be out: when every unacknowledged message of the
-   * consumer is in the batch (which ends the guard), or, message by message, when JetStream's acknowledgement floor
-   * (the stream sequence before its first unacknowledged message, advanced as acknowledgements arrive) is right below
-   * it. Otherwise the batch is handed back, to come again with the older messages.
+   * consumer is in the batch (which ends the guard), or, message by message, when it is the partition's first message
+   * after JetStream's acknowledgement floor (the stream sequence before the consumer's first unacknowledged message,
+   * advanced as acknowledgements arrive). Otherwise the batch is handed back, to come again with the older messages.
    */
   const handleBatch = async (h: Held, delivered: JsMsg[]): Promise<JsMsg[]> => {
     // One message delivered twice in one batch (its acknowledgement window ran out meanwhile) is taken once.
@@ -479,12 +481,30 @@ export function startJetStreamConsumer(
         h.guard = null;
         return handleGroups(h, sorted);
       }
-      if (ci.ack_floor.stream_seq < sorted[0].seq - 1) return sorted;
+      if ((await firstAfter(h, ci.ack_floor.stream_seq)) !== sorted[0].seq) return sorted;
       const rest = await handleGroups(h, sorted.slice(0, 1));
       if (rest.length) return [...rest, ...sorted.slice(1)];
       sorted = sorted.slice(1);
     }
     return [];
+  };
+
+  /**
+   * The stream sequence of the partition's first message after `floor` (0 if none, or if JetStream could not be asked).
+   * The acknowledgement floor is a stream sequence, and the stream interleaves every partition: the partition's next
+   * message is rarely the one right after it.
+   */
+  const firstAfter = async (h: Held, floor: number): Promise<number> => {
+    try {
+      // JetStream's message get takes next_by_subj with a sequence (the first match at or after it); the client's
+      // type names only the sequence, and passes the request on as it is.
+      const query: { seq: number; next_by_subj: string } = { seq: floor + 1, next_by_subj: `${bus.subjectPrefix}.${h.partition}.>` };
+      const next = await bus.jsm.streams.getMessage(bus.stream, query);
+      return next?.seq ?? 0;
+    } catch (err) {
+      log.warn({ err, consumer: name, partition: h.partition }, 'event stream: the partition’s next message could not be read; the batch is tried again');
+      return 0;
+    }
   };
 
   const handleGroups = async (h: Held, msgs: JsMsg[]): Promise<JsMsg[]> => {
@@ -584,8 +604,11 @@ export function startJetStreamConsumer(
           }
           chunk.push(m);
           // A batch is handled once it is full, or JetStream has nothing more to give now (no new message waiting,
-          // and none of its delivery left in hand: redeliveries come without counting as waiting).
-          if (chunk.length >= batch || (m.info.pending === 0 && pull.getPending() <= 0)) {
+          // and none of its delivery left in hand: redeliveries come without counting as waiting). Not so while the
+          // partition is guarded: a redelivery of hundreds of messages reaches the reader in several reads of the
+          // connection, and a batch cut at the end of one would hold only some of the unacknowledged messages, be
+          // handed back, and come back cut the same way; the pull's whole delivery is taken when it ends.
+          if (chunk.length >= batch || (h.guard === null && m.info.pending === 0 && pull.getPending() <= 0)) {
             const rest = await handleBatch(h, chunk);
             chunk = [];
             if (rest.length) {

@@ -20,7 +20,7 @@ import {
 } from '../../server/events/jetstream.js';
 import { DB_KINDS, freshDb } from '../helper.js';
 import { freePort, until } from '../wait.js';
-import { NATS_URL, natsAnswers } from '../nats.js';
+import { NATS_URL, natsAnswers, slowLinkToNats } from '../nats.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 if (!natsAnswers) console.warn('tests/api/jetstream.test.ts skipped: no NATS server answers on 127.0.0.1:4222');
@@ -29,8 +29,14 @@ vi.setConfig({ testTimeout: 120_000 });
 
 type Ev = DomainEvent & { seq: string };
 
-/** Events numbered from `from`, about `subjects` SIMs (so they spread over the partitions), ids increasing. */
-const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
+/** The ICCID of the test's SIM number n. */
+const iccidOf = (n: number) => `8986${String(n).padStart(15, '0')}`;
+
+/**
+ * Events numbered from `from`, about `subjects` SIMs (so they spread over the partitions) or the SIMs named, in turn,
+ * ids increasing; `pad` characters of filler in each.
+ */
+const eventsOf = (from: number, count: number, subjects: number | string[] = 40, pad = 0): Ev[] =>
   Array.from({ length: count }, (_, i) => {
     const n = from + i;
     return {
@@ -39,8 +45,8 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
       orgId: 'org-a',
       type: 'sim',
       subtype: 'status_changed',
-      subject: `8986${String(n % subjects).padStart(15, '0')}`,
-      data: { n },
+      subject: typeof subjects === 'number' ? iccidOf(n % subjects) : subjects[n % subjects.length],
+      data: pad ? { n, pad: 'x'.repeat(pad) } : { n },
       at: new Date(Date.UTC(2026, 0, 1)),
     };
   });
@@ -68,14 +74,14 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
   });
   afterAll(async () => drop());
 
-  /** A bus on a stream of this test's own. */
-  const newBus = async (stream?: string) => {
+  /** A bus on a stream of this test's own (through `url`, this machine's NATS by default). */
+  const newBus = async (stream?: string, url = NATS_URL) => {
     const id =
       stream ??
       `T${newId(10)
         .toUpperCase()
         .replace(/[^A-Z0-9]/g, 'X')}`;
-    const bus = await connectEventBus(NATS_URL, quiet, { stream: `EVT_${id}`, subjectPrefix: `evt_${id.toLowerCase()}`, maxBytes: 64 * 1024 ** 2 });
+    const bus = await connectEventBus(url, quiet, { stream: `EVT_${id}`, subjectPrefix: `evt_${id.toLowerCase()}`, maxBytes: 64 * 1024 ** 2 });
     buses.push(bus);
     if (!streams.includes(bus.stream)) streams.push(bus.stream);
     return { bus, id };
@@ -212,17 +218,29 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
   });
 
   it.each([
-    ['after committing a batch it never acknowledged', true, undefined],
-    ['in the middle of a batch', false, undefined],
+    ['after committing a batch it never acknowledged', true, undefined, false],
+    ['in the middle of a batch', false, undefined, false],
     // The others pull its partitions at once: newer messages come before its unacknowledged ones are due again, and
     // only the guard on the acknowledgements keeps them from being handled first.
-    ['and the others read its partitions at once', false, 0],
+    ['and the others read its partitions at once', false, 0, false],
+    // Hundreds of large messages of two SIMs, interleaved in the stream: more than one read of the connection brings,
+    // so a pull's messages arrive in several parts, and a partition's next message is never the one right after the
+    // acknowledgement floor in the stream.
+    ['holding hundreds of large messages of two SIMs', false, undefined, true],
   ])(
     'an instance that dies %s: the others take its partitions and its unacknowledged messages, nothing is handled twice',
-    async (_, commits, takeoverWaitMs) => {
+    async (_, commits, takeoverWaitMs, big) => {
+      const batch = big ? 500 : 50;
+      let sims: string[] = [];
+      // Large: the second lot is the other SIM's only, so what a was delivered is all that its partition holds, and
+      // comes again with nothing new behind it.
+      const eventsFrom = (from: number) => (big ? eventsOf(from, 300, from === 1 ? sims : sims.slice(1), 2000) : eventsOf(from, 300));
       const { bus: busA, id } = await newBus();
-      const { bus: busB } = await newBus(id);
-      const { bus: busC } = await newBus(id);
+      // The others read through a slow link: what they pull arrives in parts.
+      const link = big ? await slowLinkToNats() : null;
+      if (link) stops.push(link.close);
+      const { bus: busB } = await newBus(id, link?.url);
+      const { bus: busC } = await newBus(id, link?.url);
       const consumer = consumerName();
       // Instance a's database connection, cut when it dies.
       let dead = false;
@@ -239,6 +257,7 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
         consumer,
         'a',
         {
+          batch,
           handle: async (events, q) => {
             if (dead) throw new Error('instance a is gone');
             await q.query(
@@ -257,17 +276,30 @@ const eventsOf = (from: number, count: number, subjects = 40): Ev[] =>
         },
         dbA,
       );
-      runner(busB, consumer, 'b', { takeoverWaitMs });
-      runner(busC, consumer, 'c', { takeoverWaitMs });
-      await sharedAmong(consumer, ['a', 'b', 'c'], busB.partitions);
-      await busB.publisher.publish(eventsOf(1, 300));
+      runner(busB, consumer, 'b', { takeoverWaitMs, batch });
+      runner(busC, consumer, 'c', { takeoverWaitMs, batch });
+      const leases = await sharedAmong(consumer, ['a', 'b', 'c'], busB.partitions);
+      if (big) {
+        // One SIM in a partition of a's, one in another's.
+        const owners = new Map(
+          (
+            await db.query<{ partition: number; lease_owner: string }>('SELECT partition, lease_owner FROM event_partitions WHERE consumer = $1', [consumer])
+          ).rows.map((r) => [r.partition, r.lease_owner]),
+        );
+        const simOf = (held: (owner: string) => boolean) => {
+          for (let n = 0; ; n++) if (held(owners.get(busB.partitionOf({ subject: iccidOf(n), orgId: 'org-a' }))!)) return iccidOf(n);
+        };
+        sims = [simOf((o) => o === 'a'), simOf((o) => o !== 'a')];
+        expect(leases.get('a')).toBeGreaterThan(0);
+      }
+      await busB.publisher.publish(eventsFrom(1));
       await until('instance a to die', async () => (dead ? true : undefined), 60_000);
       // Its leases run out (as they would, unrenewed, lease seconds later).
       await db.query(`UPDATE event_partitions SET lease_until = now() - interval '1 second' WHERE consumer = $1 AND lease_owner = 'a'`, [consumer]);
       await db.query(`UPDATE event_consumer_members SET until = now() - interval '1 second' WHERE consumer = $1 AND owner = 'a'`, [consumer]);
       // Newer events arrive while a's unacknowledged ones wait for JetStream's acknowledgement window: they must not be
       // handled before them (and so make them look handled already).
-      await busB.publisher.publish(eventsOf(301, 300));
+      await busB.publisher.publish(eventsFrom(301));
       await until('every event handled', async () => ((await handledRows(consumer)).length >= 600 ? true : undefined), 90_000);
       // Nothing left unacknowledged: what a had been delivered came again to b and c and was acknowledged there.
       await until('the lag to return to 0', async () => ((await lagOf(busB, consumer))?.pending === 0 ? true : undefined), 30_000);
