@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // A certificate for the tests' HTTPS receivers, trusted by the workers (tests/tls-setup.ts).
-    globalSetup: ['tests/tls-setup.ts'],
+    // A certificate the workers trust, and the databases suites start from (tests/global-setup.ts).
+    globalSetup: ['tests/global-setup.ts'],
     // PGlite is one WASM Postgres per file: two files at a time fits two cores.
     maxWorkers: 2,
     projects: [

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../server/config.js';
 import { migrate, openDb, openPglite, openPostgres, type Db } from '../server/db/db.js';
 import { newId } from '../server/db/ids.js';
 import { seedDemo } from '../server/db/seed.js';
+import { pgliteFromTemplate, postgresTemplate } from './db-template.js';
 import type { SeedSize } from '../server/db/seed-fleet.js';
 import { filesIn } from '../server/job/storage.js';
 import type { RouteDef } from '../server/http/route.js';
@@ -48,20 +49,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Open a fresh, migrated database of the given kind (on PostgreSQL with its url, for a second connection). */
-export async function freshDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
+/**
+ * Open a fresh, migrated database of the given kind (on PostgreSQL with its url, for a second connection); `seeded`
+ * holds the small demo data set too, its files copied under dataDir. A copy of the run's template
+ * (tests/db-template.ts) where the run keeps them.
+ */
+export async function freshDb(
+  kind: DbKind = 'pglite',
+  opts: { seeded?: boolean; dataDir?: string } = {},
+): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
+  const what = opts.seeded ? 'seeded' : 'migrated';
+  if (kind === 'pglite') {
+    const db = await pgliteFromTemplate(what, opts.dataDir);
+    if (db) return { db, drop: () => db.close() };
+  } else {
+    const template = await postgresTemplate(what, opts.dataDir);
+    if (template) return postgresDb(await createPostgresDatabase(template));
+  }
   const fresh = await emptyDb(kind);
   await migrate(fresh.db);
+  if (opts.seeded) await seedDemo(fresh.db, { size: 'small', files: opts.dataDir ? filesIn(opts.dataDir) : undefined });
   return fresh;
 }
 
-/** Open a new database of the given kind with nothing in it, not even the migrations (tests of a migration). */
-export async function emptyDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
-  if (kind === 'pglite') {
-    const db = await openPglite('memory://');
-    return { db, drop: () => db.close() };
-  }
-  const { url, drop } = await createPostgresDatabase();
+async function postgresDb({ url, drop }: { url: string; drop: () => Promise<void> }) {
   const db = await openPostgres(url);
   return {
     db,
@@ -73,12 +84,21 @@ export async function emptyDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: 
   };
 }
 
-/** A new, empty database on TEST_DATABASE_URL's server; drop() removes it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Open a new database of the given kind with nothing in it, not even the migrations (tests of a migration). */
+export async function emptyDb(kind: DbKind = 'pglite'): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
+  if (kind === 'pglite') {
+    const db = await openPglite('memory://');
+    return { db, drop: () => db.close() };
+  }
+  return postgresDb(await createPostgresDatabase());
+}
+
+/** A new database on TEST_DATABASE_URL's server, empty or a copy of a template database; drop() removes it. */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL!;
   const name = `t_${newId(12).toLowerCase()}`;
-  const admin = await openPostgres(base);
-  await admin.query(`CREATE DATABASE ${name}`);
+  const admin = await openPostgres(base, 1);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
@@ -126,7 +146,6 @@ export interface BuildOptions {
 
 /** Build the real app on a fresh database seeded with the small demo data set (or the full one: seedSize 'demo'). */
 export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
-  const { db, drop } = await freshDb(opts.kind ?? 'pglite');
   const shared = sharedServices();
   const config = loadConfig({ VERIFICATION_CODE: TEST_CODE, NODE_ENV: 'test' } as NodeJS.ProcessEnv, {
     // Stored files (exports) of this app only; the database itself is in memory or its own PostgreSQL database.
@@ -138,9 +157,12 @@ export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
     ...shared.config,
     ...opts.config,
   });
-  // The files the seed lists (reports, finished exports) are written where this app reads them.
-  if (opts.seed !== false) await seedDemo(db, { size: opts.seedSize ?? 'small', files: filesIn(config.dataDir) });
-  const app = await buildApp({ config, db, routes: opts.routes, logger: false });
+  // The files the seed lists (reports, finished exports) are where this app reads them.
+  const small = opts.seed !== false && (opts.seedSize ?? 'small') === 'small';
+  const { db, drop } = await freshDb(opts.kind ?? 'pglite', { seeded: small, dataDir: config.dataDir });
+  if (opts.seed !== false && !small) await seedDemo(db, { size: opts.seedSize, files: filesIn(config.dataDir) });
+  // TEST_LOGGER=1 prints the apps' logs (to find why a test of background work failed); quiet otherwise.
+  const app = await buildApp({ config, db, routes: opts.routes, logger: process.env.TEST_LOGGER === '1' });
   await app.ready();
   return {
     app,

@@ -29,6 +29,8 @@ export interface Db extends Queryable {
    */
   copyOut?(sql: string, onChunk: (chunk: Buffer) => Promise<void> | void): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the whole database as one archive, which openPglite's `from` opens as a copy of it. */
+  dump?(): Promise<Blob>;
   /** PostgreSQL only: the pool's connections now (all, idle, and callers waiting for one), for /metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
 }
@@ -90,11 +92,14 @@ export function dbInTransaction(q: Queryable, kind: Db['kind']): Db {
   };
 }
 
-/** Open PGlite in dataDir (or in memory when dataDir is "memory://"). */
-export async function openPglite(dataDir: string): Promise<Db> {
+/**
+ * Open PGlite in dataDir (or in memory when dataDir is "memory://"); `from`, a dump of another PGlite's data directory
+ * (its dumpDataDir), starts it as a copy of that database instead of an empty one.
+ */
+export async function openPglite(dataDir: string, from?: Blob): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir.startsWith('memory://') ? undefined : dataDir);
+  const pg = await PGlite.create({ ...(dataDir.startsWith('memory://') ? {} : { dataDir }), ...(from ? { loadDataDir: from } : {}) });
   type Raw = { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[]; affectedRows?: number }>; exec: (s: string) => Promise<unknown> };
   const wrap = (q: Raw): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -124,6 +129,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
       }
     },
     close: () => pg.close(),
+    dump: () => pg.dumpDataDir('none'),
   };
 }
 

@@ -27,7 +27,7 @@ describe.each(DB_KINDS)('a server killed during an export on %s', (kind) => {
     // The database with the demo and the SIMs, made before any server holds it.
     const db = await store.open();
     await migrate(db);
-    await seedDemo(db);
+    await seedDemo(db, { size: 'small' });
     await scaleSeed(db, { sims: SIMS, cdrs: 0 });
     await db.close();
 

@@ -1,7 +1,7 @@
 /**
  * TLS_CERT_FILE and TLS_KEY_FILE: the server ends TLS itself, speaks HTTP/2 to a client that offers it (browsers) and
  * HTTP/1.1 to one that does not, with the same API, console files and live stream on both. The certificate is the
- * suites' own (tests/tls-setup.ts), trusted through NODE_EXTRA_CA_CERTS like a customer's would be through their CA.
+ * suites' own (tests/global-setup.ts), trusted through NODE_EXTRA_CA_CERTS like a customer's would be through their CA.
  */
 import http2 from 'node:http2';
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import { buildTestApp, DEMO, signIn, type Session, type TestApp } from '../helpe
 
 const tlsDir = () => {
   const dir = process.env.TEST_TLS_DIR;
-  if (!dir) throw new Error('tls.test.ts needs the suites’ certificate (tests/tls-setup.ts)');
+  if (!dir) throw new Error('tls.test.ts needs the suites’ certificate (tests/global-setup.ts)');
   return dir;
 };
 

@@ -1,6 +1,6 @@
 /**
  * Webhooks end to end against a real HTTPS receiver on this machine, with a self-signed
- * certificate the server trusts through NODE_EXTRA_CA_CERTS (tests/tls-setup.ts): a SIM suspended through the API
+ * certificate the server trusts through NODE_EXTRA_CA_CERTS (tests/global-setup.ts): a SIM suspended through the API
  * reaches the receiver signed, verified by the `standardwebhooks` package (a verifier nobody here wrote); failures are
  * retried on the schedule, each attempt logged; SSRF refused at save and at delivery; a rotated secret; a test event, a
  * replay; an endpoint failing for 3 days disabled and its owner told. On PGlite and PostgreSQL.
