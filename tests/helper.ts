@@ -142,6 +142,8 @@ export interface BuildOptions {
   routes?: RouteDef[];
   seed?: boolean;
   seedSize?: SeedSize;
+  /** The moment the seed dates its data from (a test that checks the seed against the time it was made); unset, now. */
+  seedNow?: Date;
 }
 
 /** Build the real app on a fresh database seeded with the small demo data set (or the full one: seedSize 'demo'). */
@@ -158,9 +160,10 @@ export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
     ...opts.config,
   });
   // The files the seed lists (reports, finished exports) are where this app reads them.
-  const small = opts.seed !== false && (opts.seedSize ?? 'small') === 'small';
-  const { db, drop } = await freshDb(opts.kind ?? 'pglite', { seeded: small, dataDir: config.dataDir });
-  if (opts.seed !== false && !small) await seedDemo(db, { size: opts.seedSize, files: filesIn(config.dataDir) });
+  // The small seed of now comes from the run's template; another size or moment is seeded here.
+  const template = opts.seed !== false && (opts.seedSize ?? 'small') === 'small' && !opts.seedNow;
+  const { db, drop } = await freshDb(opts.kind ?? 'pglite', { seeded: template, dataDir: config.dataDir });
+  if (opts.seed !== false && !template) await seedDemo(db, { size: opts.seedSize ?? 'small', files: filesIn(config.dataDir), now: opts.seedNow });
   // TEST_LOGGER=1 prints the apps' logs (to find why a test of background work failed); quiet otherwise.
   const app = await buildApp({ config, db, routes: opts.routes, logger: process.env.TEST_LOGGER === '1' });
   await app.ready();

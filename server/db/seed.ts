@@ -95,9 +95,10 @@ export const BACK_OFFICE_ACCOUNT = {
 
 /**
  * Seed the demo data once. size "small" keeps test databases quick; "demo" fills every screen. files: where the files
- * the seed lists (reports, finished exports) are written; without it the seed lists none.
+ * the seed lists (reports, finished exports) are written; without it the seed lists none. now: the moment the data is
+ * dated from (this one by default).
  */
-export async function seedDemo(db: Db, opts: { size?: SeedSize; files?: FileStore } = {}): Promise<boolean> {
+export async function seedDemo(db: Db, opts: { size?: SeedSize; files?: FileStore; now?: Date } = {}): Promise<boolean> {
   const done = await db.query("SELECT 1 FROM brands WHERE id = 'brand-default'");
   if (done.rows.length > 0) return false;
   const hash = await hashPassword(DEMO_PASSWORD);
@@ -106,7 +107,7 @@ export async function seedDemo(db: Db, opts: { size?: SeedSize; files?: FileStor
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727002)');
     if ((await q.query("SELECT 1 FROM brands WHERE id = 'brand-default'")).rows.length > 0) return false;
     await seedIdentity(q, hash);
-    await seedFleet(q, { size: opts.size ?? 'demo', kind: db.kind, files: opts.files });
+    await seedFleet(q, { size: opts.size ?? 'demo', kind: db.kind, files: opts.files, now: opts.now });
     return true;
   });
 }

@@ -82,21 +82,35 @@ export async function seedReportsAndTasks(ctx: Ctx): Promise<void> {
   // The reports are written with these preferences, as the report job would.
   await insertRows(ctx.q, 'report_preferences', prefs);
 
-  // Reports of past months, made on the 6th (within the 5th-8th window, UTC+8), with the rows they really hold.
+  // Reports of past months, made on the 6th (within the 5th-8th window, UTC+8), with the rows they really hold: the
+  // last `reportMonths` months made by now (before the 6th, last month's is not made yet and the one before is the
+  // latest), so every day of the month has them.
   const reports: Row[] = [];
   const reportMonths = size === 'small' ? 1 : 6;
   const kinds: ReportKind[] =
     size === 'small' ? ['monthly_usage', 'sim_inventory'] : ['monthly_usage', 'sim_inventory', 'sms_usage', 'bundle_usage', 'pool_usage'];
   for (const org of store ? ['org-demo', 'org-other'] : []) {
-    for (let k = 1; k <= (org === 'org-demo' ? reportMonths : 1); k++) {
+    const months = org === 'org-demo' ? reportMonths : 1;
+    for (let k = 1, made = 0; made < months; k++) {
       const period = monthStart(now, -k).toISOString().slice(0, 7);
-      const made = new Date(monthStart(now, -k + 1).getTime() + 5 * DAY - 6 * HOUR);
-      if (made > now) continue;
+      const madeAt = new Date(monthStart(now, -k + 1).getTime() + 5 * DAY - 6 * HOUR);
+      if (madeAt > now) continue;
+      const latest = made++ === 0;
       for (const [i, kind] of kinds.entries()) {
-        const id = org === 'org-demo' && k === 1 && i === 0 ? DEMO_REPORT_ID : fixedId(`report:${org}:${k}:${kind}`);
+        const id = org === 'org-demo' && latest && i === 0 ? DEMO_REPORT_ID : fixedId(`report:${org}:${k}:${kind}`);
         const written = await writeReport(ctx.q, store!, { orgId: org, report: kind, period, lang: SCHEDULED_LANGUAGE, folder: `${org}/reports/seed-${id}` });
-        const fileId = await publish(org, null, 'report', written.key, written.name, REPORT_CONTENT_TYPE, made);
-        reports.push({ org_id: org, id, report: kind, period, status: 'ready', file_id: fileId, row_count: written.rows, created_at: made, updated_at: made });
+        const fileId = await publish(org, null, 'report', written.key, written.name, REPORT_CONTENT_TYPE, madeAt);
+        reports.push({
+          org_id: org,
+          id,
+          report: kind,
+          period,
+          status: 'ready',
+          file_id: fileId,
+          row_count: written.rows,
+          created_at: madeAt,
+          updated_at: madeAt,
+        });
       }
     }
   }
