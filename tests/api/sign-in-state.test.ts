@@ -50,10 +50,18 @@ describe.each(PER_CALL_STORES)('sign-in state in $name', ({ kind, redis }) => {
         // Only the picture's own elements, and nothing but whitespace between tags (an SVG's readable text).
         expect(new Set([...svg.matchAll(/<([a-z]+)/g)].map((m) => m[1]))).toEqual(new Set(['svg', 'rect', 'path']));
         expect(svg.replace(/<[^>]*>/g, '').trim()).toBe('');
-        // The solver that read the old picture (its glyphs in order), and every run of four answer characters anywhere
-        // in the markup, miss the answer.
+        // The paths' data is geometry only (commands and numbers) and the colours are hex, where no text can hide: a
+        // run of four characters in them ("9L93" of "22.19L93.97", "345D" of "#345dd9") matches a random answer now
+        // and then, by chance, not by reading.
+        const paths = [...svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]);
+        expect(paths.length).toBeGreaterThan(0);
+        for (const d of paths) expect(d).toMatch(/^[MLHVQTCSAZmlhvqtcsaz0-9.,\s-]*$/);
+        for (const [, colour] of svg.matchAll(/(?:fill|stroke)="([^"]*)"/g)) expect(colour).toMatch(/^(#[0-9a-f]{3}|#[0-9a-f]{6}|none)$/i);
+        // The solver that read the old picture (its glyphs in order), and every run of four answer characters in the
+        // rest of the markup, miss the answer.
         const oldSolver = [...svg.matchAll(/<text[^>]*>([A-Z0-9])<\/text>/g)].map((m) => m[1]).join('');
-        const runs = [...svg.toUpperCase().matchAll(/(?=([2-9A-HJ-NP-Z]{4}))/g)].map((m) => m[1]);
+        const rest = svg.replace(/ d="[^"]*"/g, '').replace(/(fill|stroke)="#[0-9a-f]+"/gi, '$1=""');
+        const runs = [...rest.toUpperCase().matchAll(/(?=([2-9A-HJ-NP-Z]{4}))/g)].map((m) => m[1]);
         for (const guess of [oldSolver, ...runs]) expect(sha256(guess)).not.toBe(answerHash);
       }
     });
