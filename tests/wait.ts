@@ -29,7 +29,10 @@ export function childServer(command: string, args: string[], port: number, signa
   let child: ChildProcess | null = null;
   return {
     async start() {
-      child = spawn(command, args, { stdio: 'ignore' });
+      // A service keeps the machine's clock, as the machine's own NATS and Redis do: a run under libfaketime
+      // (scripts/test-all.sh) fakes ours only (redis-server does not start under it).
+      const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
+      child = spawn(command, args, { stdio: 'ignore', env });
       await until(`${command} to answer`, () => answers(port), 20_000);
     },
     async stop() {
