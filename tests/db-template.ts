@@ -78,6 +78,9 @@ export async function pgliteFromTemplate(what: TemplateKind, dataDir?: string, n
   return openPglite('memory://', dump);
 }
 
+/** Template databases this worker has found made: a suite after the first copies one without asking again. */
+const made = new Set<string>();
+
 /**
  * The name of the template database on TEST_DATABASE_URL's server to copy a new database from (its seed's files
  * copied under dataDir), or null when the run keeps no templates.
@@ -88,6 +91,10 @@ export async function postgresTemplate(what: TemplateKind, dataDir?: string, now
   if (!root || !run) return null;
   const name = `tpl_${run}_${templateName(what, now)}`;
   const dir = path.join(root, `postgres-${templateName(what, now)}`);
+  if (made.has(name)) {
+    copyFiles(dir, dataDir);
+    return name;
+  }
   const base = process.env.TEST_DATABASE_URL!;
   // One connection, so the advisory lock is held and released on the same session.
   const admin = await openPostgres(base, 1);
@@ -118,6 +125,7 @@ export async function postgresTemplate(what: TemplateKind, dataDir?: string, now
   } finally {
     await admin.close();
   }
+  made.add(name);
   copyFiles(dir, dataDir);
   return name;
 }

@@ -11,7 +11,6 @@ import { trustTestTls } from './test-tls.js';
 
 export default function setup(): () => Promise<void> {
   const tls = trustTestTls('.tmp/test-tls');
-  fs.mkdirSync('.tmp', { recursive: true });
   // A run that was killed left its folder: gone after a day (a run lasts well under one).
   for (const old of fs.readdirSync('.tmp').filter((n) => n.startsWith('db-templates-'))) {
     const full = path.resolve('.tmp', old);

@@ -50,25 +50,28 @@ export interface TestApp {
 }
 
 /**
- * Open a fresh, migrated database of the given kind (on PostgreSQL with its url, for a second connection); `seeded`
- * holds the small demo data set too, its files copied under dataDir. A copy of the run's template
- * (tests/db-template.ts) where the run keeps them.
+ * Open a fresh, migrated database of the given kind (on PostgreSQL with its url, for a second connection), with the
+ * demo data of `seed` (its files written under dataDir). Migrated only, or with the small seed of now, it is a copy of
+ * the run's template (tests/db-template.ts) where the run keeps them; another size or moment is seeded here.
  */
 export async function freshDb(
   kind: DbKind = 'pglite',
-  opts: { seeded?: boolean; dataDir?: string } = {},
+  opts: { seed?: { size: SeedSize; now?: Date }; dataDir?: string } = {},
 ): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
-  const what = opts.seeded ? 'seeded' : 'migrated';
-  if (kind === 'pglite') {
-    const db = await pgliteFromTemplate(what, opts.dataDir);
-    if (db) return { db, drop: () => db.close() };
-  } else {
-    const template = await postgresTemplate(what, opts.dataDir);
-    if (template) return postgresDb(await createPostgresDatabase(template));
+  const { seed, dataDir } = opts;
+  if (!seed || (seed.size === 'small' && !seed.now)) {
+    const what = seed ? 'seeded' : 'migrated';
+    if (kind === 'pglite') {
+      const db = await pgliteFromTemplate(what, dataDir);
+      if (db) return { db, drop: () => db.close() };
+    } else {
+      const template = await postgresTemplate(what, dataDir);
+      if (template) return postgresDb(await createPostgresDatabase(template));
+    }
   }
   const fresh = await emptyDb(kind);
   await migrate(fresh.db);
-  if (opts.seeded) await seedDemo(fresh.db, { size: 'small', files: opts.dataDir ? filesIn(opts.dataDir) : undefined });
+  if (seed) await seedDemo(fresh.db, { size: seed.size, now: seed.now, files: dataDir ? filesIn(dataDir) : undefined });
   return fresh;
 }
 
@@ -160,10 +163,8 @@ export async function buildTestApp(opts: BuildOptions = {}): Promise<TestApp> {
     ...opts.config,
   });
   // The files the seed lists (reports, finished exports) are where this app reads them.
-  // The small seed of now comes from the run's template; another size or moment is seeded here.
-  const template = opts.seed !== false && (opts.seedSize ?? 'small') === 'small' && !opts.seedNow;
-  const { db, drop } = await freshDb(opts.kind ?? 'pglite', { seeded: template, dataDir: config.dataDir });
-  if (opts.seed !== false && !template) await seedDemo(db, { size: opts.seedSize ?? 'small', files: filesIn(config.dataDir), now: opts.seedNow });
+  const seed = opts.seed === false ? undefined : { size: opts.seedSize ?? 'small', now: opts.seedNow };
+  const { db, drop } = await freshDb(opts.kind ?? 'pglite', { seed, dataDir: config.dataDir });
   // TEST_LOGGER=1 prints the apps' logs (to find why a test of background work failed); quiet otherwise.
   const app = await buildApp({ config, db, routes: opts.routes, logger: process.env.TEST_LOGGER === '1' });
   await app.ready();
