@@ -4,8 +4,9 @@
  * the migrated and seeded database takes about half a second; on PostgreSQL a new database is a copy of a template
  * database. Each suite still gets a database of its own, which nothing else touches.
  *
- * The seeded template is dated from when it was made (the seed writes "an hour ago", "this month"), so it is made again
- * every TEMPLATE_WINDOW_MS: a suite never starts from data older than that. A template is made by whichever worker
+ * The seeded template is dated from when it was made (the seed writes "an hour ago", "this month", an activation whose
+ * answer is due eight minutes on), so it is made again every minute: the seed dates its data from the minute it runs
+ * in, so a suite gets the data it would have seeded itself, give or take its seconds. A template is made by whichever worker
  * first needs it, in a folder (and, on PostgreSQL, a database) renamed into place once whole, so two workers never
  * read a half-made one. TEST_TEMPLATE_DIR, set by the global set-up (tests/global-setup.ts), is where they are kept;
  * without it each database is made from scratch.
@@ -17,8 +18,8 @@ import { newId } from '../server/db/ids.js';
 import { seedDemo } from '../server/db/seed.js';
 import { filesIn } from '../server/job/storage.js';
 
-/** How long a seeded template serves before the next is made. */
-export const TEMPLATE_WINDOW_MS = 10 * 60_000;
+/** How long a seeded template serves before the next is made: the minute the seed dates its data from. */
+export const TEMPLATE_WINDOW_MS = 60_000;
 
 export type TemplateKind = 'migrated' | 'seeded';
 
